@@ -1,0 +1,885 @@
+/*
+ * One game of Hearts: dealing, passing, the play of the tricks under every
+ * play option, trick resolution (ordinary, joker, cancellation), the stock
+ * variants, and the flow from hand to hand. Scoring is in score.c.
+ *
+ * The play loop is the inner loop of simulating computer players, so the
+ * ordinary case (one deck, no joker, no stock) takes the short path: one
+ * test of rules->special decides whether anything unusual applies.
+ */
+#include "engine.h"
+#include "internal.h"
+#include "score.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define EMIT(sink, g, ...)                                                     \
+    do {                                                                       \
+        if (sink) {                                                            \
+            struct engine_event ev_ = {__VA_ARGS__};                           \
+            (sink)->emit((sink)->ctx, (g), &ev_);                              \
+        }                                                                      \
+    } while (0)
+
+static inline int next_seat(const struct engine_game *g, int seat)
+{
+    return seat + 1 == g->n ? 0 : seat + 1;
+}
+
+/* Next seat clockwise still in the hand (domino drops players out). */
+static int next_in(const struct engine_game *g, int seat)
+{
+    for (int i = 0; i < g->n; i++) {
+        seat = next_seat(g, seat);
+        if (g->in_mask >> seat & 1)
+            return seat;
+    }
+    return seat;
+}
+
+void engine_game_init(struct engine_game *g, const struct engine_rules *r,
+                      uint64_t seed, int dealer)
+{
+    memset(g, 0, sizeof *g);
+    g->rules = r;
+    g->n = (uint8_t)r->players;
+    engine_prng_seed(&g->rng, seed);
+    g->dealer = (uint8_t)(dealer >= 0 && dealer < r->players ? dealer : 0);
+    g->phase = ENGINE_PHASE_DEAL;
+    g->moon_applied = ENGINE_MOON_OFF;
+    g->lead_card = ENGINE_NO_CARD;
+    g->rest_taker = ENGINE_NO_CARD;
+}
+
+/* ---- Starting the play ------------------------------------------------ */
+
+/* Who leads the first trick, and with which card if one is forced. */
+static void first_lead(struct engine_game *g)
+{
+    const struct engine_rules *r = g->rules;
+    int left = next_seat(g, g->dealer);
+    g->lead_card = ENGINE_NO_CARD;
+    g->leader = (uint8_t)left;
+    if (r->first_lead != ENGINE_LEAD_TWO_CLUBS)
+        return;
+    const uint64_t clubs = ENGINE_SUIT_MASK(ENGINE_CLUBS);
+    uint64_t held = 0;
+    for (int s = 0; s < g->n; s++)
+        held |= g->hand[s].one & clubs;
+    if (!held)
+        return; /* nobody holds a club: left of the dealer leads anything */
+    int card;
+    if ((held & ENGINE_BIT(ENGINE_2C)) ||
+        r->lowest_club_fallback == ENGINE_FALLBACK_HOLDER_OF_LOWEST) {
+        card = bits_low(held);
+    } else {
+        /* first_left_with_clubs: the first seat left of the dealer holding
+         * a club leads its lowest club */
+        int s = left;
+        while (!(g->hand[s].one & clubs))
+            s = next_seat(g, s);
+        g->leader = (uint8_t)s;
+        g->lead_card = (uint8_t)bits_low(g->hand[s].one & clubs);
+        return;
+    }
+    /* the first holder clockwise from the dealer's left (two decks may
+     * hold two) */
+    int s = left;
+    while (!(g->hand[s].one & ENGINE_BIT(card)))
+        s = next_seat(g, s);
+    g->leader = (uint8_t)s;
+    g->lead_card = (uint8_t)card;
+}
+
+static void start_trick(struct engine_game *g)
+{
+    g->trick_len = 0;
+    g->turn = g->leader;
+    g->trick_size = (g->rules->special & ENGINE_SPECIAL_DOMINO)
+                        ? (uint8_t)bits_count(g->in_mask)
+                        : g->n;
+}
+
+static void begin_play(struct engine_game *g)
+{
+    g->phase = ENGINE_PHASE_PLAY;
+    first_lead(g);
+    start_trick(g);
+}
+
+/* ---- Dealing ---------------------------------------------------------- */
+
+static const char *const dir_text[] = {"left",    "right", "across", "hold",
+                                       "scatter", "left2", "right2"};
+
+const char *engine_pass_dir_name(int dir)
+{
+    return dir >= 0 && dir <= ENGINE_PASS_RIGHT2 ? dir_text[dir] : "?";
+}
+
+static void deal_cards(struct engine_game *g, const struct engine_sink *sink)
+{
+    const struct engine_rules *r = g->rules;
+    int n = g->n;
+    int dealt = n * r->hand_size;
+    memset(g->hand, 0, sizeof g->hand);
+    memset(g->taken, 0, sizeof g->taken);
+    memset(g->tricks, 0, sizeof g->tricks);
+    memset(g->voids, 0, sizeof g->voids);
+    memset(g->hand_points, 0, sizeof g->hand_points);
+    memset(g->nreceived, 0, sizeof g->nreceived);
+    g->aside.one = g->aside.two = 0;
+    g->played.one = g->played.two = 0;
+    g->hand_no++;
+    g->trick_no = 0;
+    g->trick_len = 0;
+    g->nplays = 0;
+    g->hearts_broken = 0;
+    g->passed_mask = 0;
+    g->blind_mask = 0;
+    g->ndiscard = 0;
+    g->moon_applied = ENGINE_MOON_OFF;
+    g->rest_taker = ENGINE_NO_CARD;
+    g->in_mask = (uint16_t)((1u << n) - 1);
+
+    int seat = next_seat(g, g->dealer);
+    if (r->decks == 1) {
+        for (int k = 0; k < dealt; k++) {
+            g->hand[seat].one |= ENGINE_BIT(g->deal[k]);
+            seat = next_seat(g, seat);
+        }
+    } else {
+        for (int k = 0; k < dealt; k++) {
+            cards_add(&g->hand[seat], g->deal[k]);
+            seat = next_seat(g, seat);
+        }
+    }
+    g->rest_len = (uint8_t)(g->deal_len - dealt);
+    g->rest_pos = 0;
+    g->rest_owner_pending =
+        (r->special & ENGINE_SPECIAL_KITTY) && g->rest_len > 0;
+    if (r->pass_count > 0)
+        g->pass_dir =
+            r->pass_cycle[(g->hand_no - 1) % (unsigned)r->pass_cycle_len];
+    else
+        g->pass_dir = ENGINE_PASS_HOLD;
+    EMIT(sink, g, .kind = ENGINE_EV_DEALT, .seat = g->dealer,
+         .value = g->pass_dir);
+    if (g->pass_dir == ENGINE_PASS_HOLD) {
+        begin_play(g);
+    } else {
+        g->phase = ENGINE_PHASE_PASS;
+    }
+}
+
+int engine_deal(struct engine_game *g, const struct engine_sink *sink)
+{
+    if (g->phase != ENGINE_PHASE_DEAL)
+        return -1;
+    const struct engine_rules *r = g->rules;
+    if (g->hand_no > 0)
+        g->dealer = (uint8_t)next_seat(g, g->dealer);
+    /* Fisher-Yates from the top of the canonical pack, documented in
+     * docs/engine.md so that deals can be reproduced from the seed. */
+    int len = r->deck_len;
+    memcpy(g->deal, r->deck, (size_t)len);
+    for (int i = len - 1; i > 0; i--) {
+        int j = (int)engine_prng_below(&g->rng, (uint32_t)i + 1);
+        uint8_t t = g->deal[i];
+        g->deal[i] = g->deal[j];
+        g->deal[j] = t;
+    }
+    g->deal_len = (uint8_t)len;
+    deal_cards(g, sink);
+    return 0;
+}
+
+int engine_deal_given(struct engine_game *g, int dealer, const uint8_t *cards,
+                      int len, const struct engine_sink *sink, char *err,
+                      size_t errlen)
+{
+    const struct engine_rules *r = g->rules;
+    if (g->phase != ENGINE_PHASE_DEAL) {
+        snprintf(err, errlen, "a hand is still being played");
+        return -1;
+    }
+    if (dealer < 0 || dealer >= g->n) {
+        snprintf(err, errlen, "dealer %d is not a seat", dealer);
+        return -1;
+    }
+    if (len != r->deck_len) {
+        snprintf(err, errlen, "the pack has %d cards, not %d", r->deck_len,
+                 len);
+        return -1;
+    }
+    uint8_t count[64] = {0};
+    for (int i = 0; i < len; i++) {
+        int c = cards[i];
+        if (c >= 64 || !(r->in_play & ENGINE_BIT(c))) {
+            snprintf(err, errlen, "%s is not in the pack",
+                     engine_card_name(c));
+            return -1;
+        }
+        if (++count[c] > r->decks) {
+            snprintf(err, errlen, "%s is dealt twice", engine_card_name(c));
+            return -1;
+        }
+    }
+    g->dealer = (uint8_t)dealer;
+    memcpy(g->deal, cards, (size_t)len);
+    g->deal_len = (uint8_t)len;
+    deal_cards(g, sink);
+    return 0;
+}
+
+/* ---- Passing ---------------------------------------------------------- */
+
+int engine_pass_target(const struct engine_game *g, int seat, int dir)
+{
+    int n = g->n;
+    int off;
+    switch (dir) {
+    case ENGINE_PASS_LEFT: off = 1; break;
+    case ENGINE_PASS_RIGHT: off = n - 1; break;
+    case ENGINE_PASS_ACROSS: off = n % 2 ? 2 : n / 2; break;
+    case ENGINE_PASS_LEFT2: off = 2; break;
+    case ENGINE_PASS_RIGHT2: off = n - 2; break;
+    default: return seat;
+    }
+    return (seat + off % n) % n;
+}
+
+int engine_pass_count(const struct engine_game *g, int seat,
+                      bool *blind_allowed)
+{
+    bool blind = false;
+    int count = 0;
+    if (g->phase == ENGINE_PHASE_PASS && seat >= 0 && seat < g->n &&
+        !(g->passed_mask >> seat & 1)) {
+        count = g->rules->pass_count;
+        blind = g->rules->pass_blind && g->pass_dir != ENGINE_PASS_SCATTER;
+    }
+    if (blind_allowed)
+        *blind_allowed = blind;
+    return count;
+}
+
+/* Moves the chosen cards once every seat has chosen. */
+static void exchange(struct engine_game *g, const struct engine_sink *sink)
+{
+    const struct engine_rules *r = g->rules;
+    int n = g->n, k = r->pass_count;
+    struct engine_cards add[ENGINE_MAX_PLAYERS];
+    memset(add, 0, sizeof add);
+    for (int s = 0; s < n; s++) {
+        if (g->blind_mask >> s & 1)
+            continue;
+        for (int i = 0; i < k; i++)
+            cards_remove(&g->hand[s], g->pass_cards[s][i]);
+    }
+    if (g->pass_dir == ENGINE_PASS_SCATTER) {
+        int each = k / (n - 1);
+        for (int s = 0; s < n; s++) {
+            for (int i = 0; i < k; i++) {
+                int to = (s + 1 + i / each) % n;
+                cards_add(&add[to], g->pass_cards[s][i]);
+                g->received[to][g->nreceived[to]++] = g->pass_cards[s][i];
+            }
+        }
+    } else {
+        for (int s = 0; s < n; s++) {
+            if (g->blind_mask >> s & 1)
+                continue;
+            /* the cards travel on through seats that pass blind */
+            int to = engine_pass_target(g, s, g->pass_dir);
+            while ((g->blind_mask >> to & 1) && to != s) {
+                memcpy(g->pass_cards[to], g->pass_cards[s], (size_t)k);
+                to = engine_pass_target(g, to, g->pass_dir);
+            }
+            for (int i = 0; i < k; i++) {
+                cards_add(&add[to], g->pass_cards[s][i]);
+                g->received[to][i] = g->pass_cards[s][i];
+            }
+            g->nreceived[to] = (uint8_t)k;
+        }
+    }
+    for (int s = 0; s < n; s++)
+        cards_merge(&g->hand[s], &add[s]);
+    EMIT(sink, g, .kind = ENGINE_EV_PASSED, .value = g->pass_dir);
+    begin_play(g);
+}
+
+static enum engine_refusal check_cards(const struct engine_game *g, int seat,
+                                       const uint8_t *cards, int ncards,
+                                       struct engine_refusal_detail *d)
+{
+    struct engine_cards left = g->hand[seat];
+    for (int i = 0; i < ncards; i++) {
+        int c = cards[i];
+        if (!engine_card_valid(c) || !(g->rules->in_play & ENGINE_BIT(c))) {
+            d->card = c;
+            return ENGINE_REFUSE_BAD_CARD;
+        }
+        if (!cards_has(&left, c)) {
+            d->card = c;
+            return cards_has(&g->hand[seat], c) ? ENGINE_REFUSE_DUPLICATE_CARD
+                                                : ENGINE_REFUSE_NOT_IN_HAND;
+        }
+        cards_remove(&left, c);
+    }
+    return ENGINE_OK;
+}
+
+static enum engine_refusal act_pass(struct engine_game *g,
+                                    const struct engine_action *a,
+                                    const struct engine_sink *sink,
+                                    struct engine_refusal_detail *d)
+{
+    int s = a->seat;
+    if (g->passed_mask >> s & 1)
+        return ENGINE_REFUSE_ALREADY_PASSED;
+    bool blind_ok;
+    int k = engine_pass_count(g, s, &blind_ok);
+    if (a->kind == ENGINE_ACT_PASS_BLIND) {
+        if (!blind_ok)
+            return ENGINE_REFUSE_BLIND_NOT_ALLOWED;
+        g->blind_mask |= (uint16_t)(1u << s);
+        memset(g->pass_cards[s], ENGINE_NO_CARD, sizeof g->pass_cards[s]);
+    } else {
+        if (a->ncards != k) {
+            d->count = k;
+            return ENGINE_REFUSE_PASS_COUNT;
+        }
+        enum engine_refusal why = check_cards(g, s, a->cards, k, d);
+        if (why)
+            return why;
+        memcpy(g->pass_cards[s], a->cards, (size_t)k);
+    }
+    g->passed_mask |= (uint16_t)(1u << s);
+    EMIT(sink, g, .kind = ENGINE_EV_PASS_CHOSEN, .seat = s,
+         .value = a->kind == ENGINE_ACT_PASS_BLIND);
+    if (g->passed_mask == (1u << g->n) - 1)
+        exchange(g, sink);
+    return ENGINE_OK;
+}
+
+/* ---- Legal plays ------------------------------------------------------ */
+
+static uint64_t trick_mask(const struct engine_game *g)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < g->trick_len; i++)
+        m |= ENGINE_BIT(g->trick[i]);
+    return m;
+}
+
+static uint64_t lead_legal(const struct engine_game *g, uint64_t h)
+{
+    const struct engine_rules *r = g->rules;
+    if (g->nplays == 0 && g->lead_card != ENGINE_NO_CARD &&
+        g->trick_no == 0)
+        return ENGINE_BIT(g->lead_card);
+    uint64_t c = h;
+    if (r->hearts_lead == ENGINE_HEARTS_BROKEN && !g->hearts_broken) {
+        uint64_t other = h & ~ENGINE_HEARTS_MASK;
+        if (other && !(other == ENGINE_BIT(ENGINE_QS) &&
+                       r->lead_hearts_over_queen))
+            c = other;
+    }
+    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && g->trick_no == 0) {
+        uint64_t clean = c & ~r->penalty;
+        if (clean)
+            c = clean;
+    }
+    return c;
+}
+
+static uint64_t follow_special(const struct engine_game *g, uint64_t c,
+                               bool void_in_led)
+{
+    const struct engine_rules *r = g->rules;
+    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && g->trick_no == 0) {
+        uint64_t clean = c & ~r->penalty;
+        if (clean)
+            c = clean;
+    }
+    if ((r->special & ENGINE_SPECIAL_DUMP_QUEEN) &&
+        (c & ENGINE_BIT(ENGINE_QS))) {
+        bool safe = void_in_led;
+        if (!safe && engine_card_suit(g->trick[0]) == ENGINE_SPADES)
+            safe = (trick_mask(g) &
+                    (ENGINE_BIT(ENGINE_AS) | ENGINE_BIT(ENGINE_KS))) != 0;
+        if (safe)
+            c = ENGINE_BIT(ENGINE_QS);
+    }
+    return c;
+}
+
+uint64_t engine_legal_plays(const struct engine_game *g)
+{
+    if (g->phase != ENGINE_PHASE_PLAY)
+        return 0;
+    uint64_t h = g->hand[g->turn].one;
+    if (g->trick_len == 0)
+        return lead_legal(g, h);
+    uint64_t follow = h & ENGINE_SUIT_MASK(engine_card_suit(g->trick[0]));
+    uint64_t c = follow ? follow : h;
+    if (g->rules->special &
+        (ENGINE_SPECIAL_FIRST_TRICK | ENGINE_SPECIAL_DUMP_QUEEN))
+        c = follow_special(g, c, follow == 0);
+    return c;
+}
+
+/* Why `card` (held, but not legal) may not be played now. */
+static enum engine_refusal explain(const struct engine_game *g, int card,
+                                   struct engine_refusal_detail *d)
+{
+    const struct engine_rules *r = g->rules;
+    uint64_t h = g->hand[g->turn].one;
+    uint64_t b = ENGINE_BIT(card);
+    if (g->trick_len == 0) {
+        if (g->nplays == 0 && g->lead_card != ENGINE_NO_CARD) {
+            d->card = g->lead_card;
+            return ENGINE_REFUSE_MUST_LEAD_CARD;
+        }
+        uint64_t other = h & ~ENGINE_HEARTS_MASK;
+        if ((b & ENGINE_HEARTS_MASK) && !g->hearts_broken && other &&
+            r->hearts_lead == ENGINE_HEARTS_BROKEN) {
+            if (other == ENGINE_BIT(ENGINE_QS)) {
+                d->card = ENGINE_QS;
+                return ENGINE_REFUSE_MUST_LEAD_QUEEN;
+            }
+            return ENGINE_REFUSE_HEARTS_NOT_BROKEN;
+        }
+        return ENGINE_REFUSE_FIRST_TRICK_POINTS;
+    }
+    int led = engine_card_suit(g->trick[0]);
+    if ((h & ENGINE_SUIT_MASK(led)) && !(b & ENGINE_SUIT_MASK(led))) {
+        d->suit = led;
+        return ENGINE_REFUSE_MUST_FOLLOW;
+    }
+    uint64_t legal = engine_legal_plays(g);
+    if (legal == ENGINE_BIT(ENGINE_QS) && (r->special & ENGINE_SPECIAL_DUMP_QUEEN)) {
+        d->card = ENGINE_QS;
+        return ENGINE_REFUSE_MUST_DUMP_QUEEN;
+    }
+    return ENGINE_REFUSE_FIRST_TRICK_POINTS;
+}
+
+/* ---- Tricks ----------------------------------------------------------- */
+
+/* Domino: a seat that cannot follow draws until it can or the stock is
+ * out. */
+static void domino_draw(struct engine_game *g, const struct engine_sink *sink)
+{
+    int s = g->turn;
+    uint64_t led = ENGINE_SUIT_MASK(engine_card_suit(g->trick[0]));
+    while (!(g->hand[s].one & led) && g->rest_pos < g->rest_len) {
+        int c = g->deal[g->deal_len - g->rest_len + g->rest_pos++];
+        cards_add(&g->hand[s], c);
+        EMIT(sink, g, .kind = ENGINE_EV_DRAWN, .seat = s, .card = c);
+    }
+}
+
+static void draw_one(struct engine_game *g, int seat,
+                     const struct engine_sink *sink)
+{
+    if (g->rest_pos >= g->rest_len)
+        return;
+    int c = g->deal[g->deal_len - g->rest_len + g->rest_pos++];
+    cards_add(&g->hand[seat], c);
+    EMIT(sink, g, .kind = ENGINE_EV_DRAWN, .seat = seat, .card = c);
+}
+
+/* The winning seat of the complete trick, or ENGINE_NO_SEAT. */
+static int trick_winner(const struct engine_game *g)
+{
+    const struct engine_rules *r = g->rules;
+    int led = engine_card_suit(g->trick[0]);
+    if (r->special & ENGINE_SPECIAL_CANCEL) {
+        uint64_t once = 0, twice = 0;
+        for (int i = 0; i < g->trick_len; i++) {
+            uint64_t b = ENGINE_BIT(g->trick[i]);
+            twice |= once & b;
+            once |= b;
+        }
+        uint64_t live = once & ~twice & ENGINE_SUIT_MASK(led);
+        if (!live)
+            return ENGINE_NO_SEAT;
+        int best = bits_high(live);
+        for (int i = 0; i < g->trick_len; i++)
+            if (g->trick[i] == best)
+                return g->trick_seat[i];
+        return ENGINE_NO_SEAT;
+    }
+    if (r->special & ENGINE_SPECIAL_JOKER) {
+        uint64_t m = trick_mask(g);
+        if (m & ENGINE_BIT(ENGINE_JOKER)) {
+            /* the joker wins unless a heart above it (J, Q, K, A) is on
+             * the trick; then the highest heart does */
+            uint64_t high = m & ENGINE_SUIT_MASK(ENGINE_HEARTS) &
+                            ~ENGINE_BIT(ENGINE_JOKER) &
+                            ~((ENGINE_BIT(ENGINE_JH)) - 1);
+            int best = high ? bits_high(high) : ENGINE_JOKER;
+            for (int i = 0; i < g->trick_len; i++)
+                if (g->trick[i] == best)
+                    return g->trick_seat[i];
+        }
+    }
+    return g->win_seat;
+}
+
+static int trick_points(const struct engine_rules *r, const uint8_t *cards,
+                        int len)
+{
+    int p = 0;
+    for (int i = 0; i < len; i++)
+        p += r->points[cards[i]];
+    return p;
+}
+
+static void finish_trick(struct engine_game *g, const struct engine_sink *sink)
+{
+    const struct engine_rules *r = g->rules;
+    int n_in_trick = g->trick_len;
+    int w = (r->special & (ENGINE_SPECIAL_CANCEL | ENGINE_SPECIAL_JOKER))
+                ? trick_winner(g)
+                : g->win_seat;
+    struct engine_cards tc = {0, 0};
+    if (r->decks == 1) {
+        tc.one = trick_mask(g);
+    } else {
+        for (int i = 0; i < n_in_trick; i++)
+            cards_add(&tc, g->trick[i]);
+    }
+    g->trick_no++;
+    if (w == ENGINE_NO_SEAT) {
+        /* cancelled: set aside for the next trick's winner; the leader
+         * leads again */
+        cards_merge(&g->aside, &tc);
+        EMIT(sink, g, .kind = ENGINE_EV_TRICK, .seat = ENGINE_NO_SEAT,
+             .cards = tc.one, .cards2 = tc.two);
+    } else {
+        int pts = trick_points(r, g->trick, n_in_trick);
+        if (g->aside.one) {
+            for (int c = 0; c < 64; c++)
+                pts += cards_has(&g->aside, c) * r->points[c];
+            cards_merge(&tc, &g->aside);
+            g->aside.one = g->aside.two = 0;
+        }
+        if (r->decks == 1)
+            g->taken[w].one |= tc.one;
+        else
+            cards_merge(&g->taken[w], &tc);
+        g->hand_points[w] += pts;
+        g->tricks[w]++;
+        g->leader = (uint8_t)w;
+        EMIT(sink, g, .kind = ENGINE_EV_TRICK, .seat = w, .cards = tc.one,
+             .cards2 = tc.two, .value = pts);
+        if (g->rest_owner_pending) {
+            bool take = true;
+            if (r->odd_cards == ENGINE_ODD_KITTY_FIRST_POINT)
+                take = ((tc.one | tc.two) & r->penalty) != 0;
+            if (take) {
+                g->rest_owner_pending = 0;
+                g->rest_taker = (uint8_t)w;
+                const uint8_t *rest = g->deal + g->deal_len - g->rest_len;
+                struct engine_cards rc = {0, 0};
+                for (int i = 0; i < g->rest_len; i++)
+                    cards_add(&rc, rest[i]);
+                if (r->odd_cards == ENGINE_ODD_KITTY_EXCHANGE) {
+                    cards_merge(&g->hand[w], &rc);
+                    g->phase = ENGINE_PHASE_DISCARD;
+                    g->turn = (uint8_t)w;
+                } else {
+                    cards_merge(&g->taken[w], &rc);
+                    if (r->odd_cards == ENGINE_ODD_FACEUP_LEFTOVER)
+                        g->hand_points[w] +=
+                            trick_points(r, rest, g->rest_len);
+                }
+                EMIT(sink, g, .kind = ENGINE_EV_REST_TAKEN, .seat = w,
+                     .cards = rc.one, .cards2 = rc.two);
+            }
+        }
+    }
+    g->trick_len = 0;
+
+    if (r->special & ENGINE_SPECIAL_TWO_HANDED) {
+        if (w != ENGINE_NO_SEAT) {
+            draw_one(g, w, sink);
+            draw_one(g, next_seat(g, w), sink);
+        }
+    }
+    bool over;
+    if (r->special & ENGINE_SPECIAL_DOMINO) {
+        for (int s = 0; s < g->n; s++) {
+            if ((g->in_mask >> s & 1) && !g->hand[s].one) {
+                g->in_mask &= (uint16_t)~(1u << s);
+                EMIT(sink, g, .kind = ENGINE_EV_OUT, .seat = s);
+            }
+        }
+        over = bits_count(g->in_mask) <= 1;
+        if (!over && !(g->in_mask >> g->leader & 1))
+            g->leader = (uint8_t)next_in(g, g->leader);
+    } else {
+        over = !g->hand[g->leader].one && !g->hand[next_seat(g, g->leader)].one;
+    }
+    if (over) {
+        engine_score_hand(g, sink);
+        return;
+    }
+    if (g->phase == ENGINE_PHASE_PLAY)
+        start_trick(g);
+}
+
+static enum engine_refusal act_play(struct engine_game *g, int card,
+                                    const struct engine_sink *sink,
+                                    struct engine_refusal_detail *d)
+{
+    const struct engine_rules *r = g->rules;
+    int s = g->turn;
+    if (card < 0 || card >= 64 || !(r->in_play & ENGINE_BIT(card))) {
+        d->card = card;
+        return ENGINE_REFUSE_BAD_CARD;
+    }
+    uint64_t b = ENGINE_BIT(card);
+    if (!(g->hand[s].one & b)) {
+        d->card = card;
+        return ENGINE_REFUSE_NOT_IN_HAND;
+    }
+    if (!(engine_legal_plays(g) & b))
+        return explain(g, card, d);
+
+    if (r->decks == 1) {
+        g->hand[s].one &= ~b;
+        g->played.one |= b;
+    } else {
+        cards_remove(&g->hand[s], card);
+        cards_add(&g->played, card);
+    }
+    int i = g->trick_len++;
+    g->trick[i] = (uint8_t)card;
+    g->trick_seat[i] = (uint8_t)s;
+    g->plays[g->nplays] = (uint8_t)card;
+    g->play_seat[g->nplays++] = (uint8_t)s;
+    if (b & ENGINE_HEARTS_MASK)
+        g->hearts_broken = 1;
+    else if (card == ENGINE_QS && r->queen_breaks_hearts)
+        g->hearts_broken = 1;
+    if (i == 0) {
+        g->win_card = (uint8_t)card;
+        g->win_seat = (uint8_t)s;
+    } else if ((card ^ g->trick[0]) < 16) {
+        if (card > g->win_card) {
+            g->win_card = (uint8_t)card;
+            g->win_seat = (uint8_t)s;
+        }
+    } else {
+        g->voids[s] |= (uint8_t)(1u << engine_card_suit(g->trick[0]));
+    }
+    EMIT(sink, g, .kind = ENGINE_EV_PLAYED, .seat = s, .card = card);
+    if (g->trick_len == g->trick_size) {
+        finish_trick(g, sink);
+        return ENGINE_OK;
+    }
+    if (r->special & ENGINE_SPECIAL_DOMINO) {
+        g->turn = (uint8_t)next_in(g, s);
+        domino_draw(g, sink);
+    } else {
+        g->turn = (uint8_t)next_seat(g, s);
+    }
+    return ENGINE_OK;
+}
+
+static enum engine_refusal act_discard(struct engine_game *g,
+                                       const struct engine_action *a,
+                                       const struct engine_sink *sink,
+                                       struct engine_refusal_detail *d)
+{
+    int s = g->turn;
+    int k = g->rest_len;
+    if (a->ncards != k) {
+        d->count = k;
+        return ENGINE_REFUSE_PASS_COUNT;
+    }
+    enum engine_refusal why = check_cards(g, s, a->cards, k, d);
+    if (why)
+        return why;
+    struct engine_cards dc = {0, 0};
+    for (int i = 0; i < k; i++) {
+        cards_remove(&g->hand[s], a->cards[i]);
+        cards_add(&dc, a->cards[i]);
+        g->discard[i] = a->cards[i];
+    }
+    g->ndiscard = (uint8_t)k;
+    cards_merge(&g->taken[s], &dc);
+    EMIT(sink, g, .kind = ENGINE_EV_DISCARDED, .seat = s, .cards = dc.one,
+         .cards2 = dc.two);
+    g->phase = ENGINE_PHASE_PLAY;
+    if (!g->hand[s].one) {
+        engine_score_hand(g, sink);
+        return ENGINE_OK;
+    }
+    start_trick(g);
+    return ENGINE_OK;
+}
+
+enum engine_refusal engine_act(struct engine_game *g,
+                               const struct engine_action *a,
+                               const struct engine_sink *sink,
+                               struct engine_refusal_detail *detail)
+{
+    struct engine_refusal_detail dummy;
+    struct engine_refusal_detail *d = detail ? detail : &dummy;
+    d->seat = ENGINE_NO_SEAT;
+    d->card = ENGINE_NO_CARD;
+    d->suit = -1;
+    d->count = 0;
+    if (a->seat >= g->n)
+        return ENGINE_REFUSE_BAD_ACTION;
+    switch (a->kind) {
+    case ENGINE_ACT_PASS:
+    case ENGINE_ACT_PASS_BLIND:
+        if (g->phase != ENGINE_PHASE_PASS)
+            return ENGINE_REFUSE_WRONG_PHASE;
+        if (a->kind == ENGINE_ACT_PASS && a->ncards > ENGINE_MAX_ACT_CARDS)
+            return ENGINE_REFUSE_BAD_ACTION;
+        return act_pass(g, a, sink, d);
+    case ENGINE_ACT_PLAY:
+        if (g->phase != ENGINE_PHASE_PLAY)
+            return ENGINE_REFUSE_WRONG_PHASE;
+        if (a->seat != g->turn) {
+            d->seat = g->turn;
+            return ENGINE_REFUSE_NOT_YOUR_TURN;
+        }
+        return act_play(g, a->cards[0], sink, d);
+    case ENGINE_ACT_DISCARD:
+        if (g->phase != ENGINE_PHASE_DISCARD)
+            return ENGINE_REFUSE_WRONG_PHASE;
+        if (a->seat != g->turn) {
+            d->seat = g->turn;
+            return ENGINE_REFUSE_NOT_YOUR_TURN;
+        }
+        if (a->ncards > ENGINE_MAX_ACT_CARDS)
+            return ENGINE_REFUSE_BAD_ACTION;
+        return act_discard(g, a, sink, d);
+    case ENGINE_ACT_MOON:
+        if (g->phase != ENGINE_PHASE_MOON)
+            return ENGINE_REFUSE_WRONG_PHASE;
+        if (a->seat != g->turn) {
+            d->seat = g->turn;
+            return ENGINE_REFUSE_NOT_SHOOTER;
+        }
+        if (a->moon != ENGINE_MOON_SUBTRACT &&
+            a->moon != ENGINE_MOON_ADD_OTHERS)
+            return ENGINE_REFUSE_BAD_MOON_CHOICE;
+        engine_score_moon_choice(g, a->moon, sink);
+        return ENGINE_OK;
+    }
+    return ENGINE_REFUSE_BAD_ACTION;
+}
+
+enum engine_refusal engine_play(struct engine_game *g, int card,
+                                const struct engine_sink *sink,
+                                struct engine_refusal_detail *detail)
+{
+    struct engine_refusal_detail dummy;
+    struct engine_refusal_detail *d = detail ? detail : &dummy;
+    if (g->phase != ENGINE_PHASE_PLAY)
+        return ENGINE_REFUSE_WRONG_PHASE;
+    return act_play(g, card, sink, d);
+}
+
+/* ---- Reading ---------------------------------------------------------- */
+
+int engine_turn(const struct engine_game *g)
+{
+    switch (g->phase) {
+    case ENGINE_PHASE_PLAY:
+    case ENGINE_PHASE_DISCARD:
+    case ENGINE_PHASE_MOON: return g->turn;
+    default: return ENGINE_NO_SEAT;
+    }
+}
+
+bool engine_may_act(const struct engine_game *g, int seat)
+{
+    if (seat < 0 || seat >= g->n)
+        return false;
+    if (g->phase == ENGINE_PHASE_PASS)
+        return !(g->passed_mask >> seat & 1);
+    return engine_turn(g) == seat;
+}
+
+int engine_discard_count(const struct engine_game *g)
+{
+    return g->phase == ENGINE_PHASE_DISCARD ? g->rest_len : 0;
+}
+
+struct engine_cards engine_hand(const struct engine_game *g, int seat)
+{
+    struct engine_cards none = {0, 0};
+    return seat >= 0 && seat < g->n ? g->hand[seat] : none;
+}
+
+int engine_passed_cards(const struct engine_game *g, int seat, uint8_t *cards)
+{
+    if (seat < 0 || seat >= g->n || !(g->passed_mask >> seat & 1))
+        return 0;
+    int k = g->rules->pass_count;
+    if (g->pass_cards[seat][0] == ENGINE_NO_CARD)
+        return 0; /* blind, and nothing reached it */
+    memcpy(cards, g->pass_cards[seat], (size_t)k);
+    return k;
+}
+
+int engine_received_cards(const struct engine_game *g, int seat,
+                          uint8_t *cards)
+{
+    if (seat < 0 || seat >= g->n)
+        return 0;
+    memcpy(cards, g->received[seat], g->nreceived[seat]);
+    return g->nreceived[seat];
+}
+
+const uint8_t *engine_deal_order(const struct engine_game *g, int *len)
+{
+    *len = g->deal_len;
+    return g->deal;
+}
+
+const uint8_t *engine_rest(const struct engine_game *g, int *len)
+{
+    *len = g->rest_len;
+    return g->deal + g->deal_len - g->rest_len;
+}
+
+static const char *const refusal_text[] = {
+    [ENGINE_OK] = "ok",
+    [ENGINE_REFUSE_WRONG_PHASE] = "not now",
+    [ENGINE_REFUSE_NOT_YOUR_TURN] = "not your turn",
+    [ENGINE_REFUSE_ALREADY_PASSED] = "already passed",
+    [ENGINE_REFUSE_NOT_IN_HAND] = "card not in hand",
+    [ENGINE_REFUSE_BAD_CARD] = "not a card of this game",
+    [ENGINE_REFUSE_DUPLICATE_CARD] = "the same card twice",
+    [ENGINE_REFUSE_PASS_COUNT] = "wrong number of cards",
+    [ENGINE_REFUSE_BLIND_NOT_ALLOWED] = "blind passing not allowed",
+    [ENGINE_REFUSE_MUST_FOLLOW] = "must follow suit",
+    [ENGINE_REFUSE_HEARTS_NOT_BROKEN] = "hearts not broken",
+    [ENGINE_REFUSE_FIRST_TRICK_POINTS] = "no points on the first trick",
+    [ENGINE_REFUSE_MUST_LEAD_CARD] = "must lead the lowest club",
+    [ENGINE_REFUSE_MUST_DUMP_QUEEN] = "must play the queen of spades",
+    [ENGINE_REFUSE_MUST_LEAD_QUEEN] = "must lead the queen of spades",
+    [ENGINE_REFUSE_BAD_MOON_CHOICE] = "moon choice is add or subtract",
+    [ENGINE_REFUSE_NOT_SHOOTER] = "not the shooter",
+    [ENGINE_REFUSE_BAD_ACTION] = "bad action",
+};
+
+const char *engine_refusal_text(enum engine_refusal why)
+{
+    if ((unsigned)why < sizeof refusal_text / sizeof refusal_text[0] &&
+        refusal_text[why])
+        return refusal_text[why];
+    return "refused";
+}

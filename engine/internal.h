@@ -1,0 +1,68 @@
+/*
+ * Helpers shared by the engine's source files and nothing else: bit tricks
+ * on card sets and multisets, and the names tables.
+ */
+#ifndef HEARTS_ENGINE_INTERNAL_H
+#define HEARTS_ENGINE_INTERNAL_H
+
+#include "engine.h"
+
+#define ENGINE_HEARTS_MASK ENGINE_SUIT_MASK(ENGINE_HEARTS)
+
+static inline int bits_count(uint64_t x)
+{
+    return __builtin_popcountll(x);
+}
+
+static inline int bits_low(uint64_t x)
+{
+    return __builtin_ctzll(x);
+}
+
+static inline int bits_high(uint64_t x)
+{
+    return 63 - __builtin_clzll(x);
+}
+
+/* Adds one copy of a card to a multiset. */
+static inline void cards_add(struct engine_cards *s, int card)
+{
+    uint64_t b = ENGINE_BIT(card);
+    s->two |= s->one & b;
+    s->one |= b;
+}
+
+/* Removes one copy; the card must be there. */
+static inline void cards_remove(struct engine_cards *s, int card)
+{
+    uint64_t b = ENGINE_BIT(card);
+    if (s->two & b)
+        s->two &= ~b;
+    else
+        s->one &= ~b;
+}
+
+/* How many copies of card the multiset holds (0, 1, 2). */
+static inline int cards_has(const struct engine_cards *s, int card)
+{
+    uint64_t b = ENGINE_BIT(card);
+    return ((s->one & b) != 0) + ((s->two & b) != 0);
+}
+
+/* Adds a whole multiset; copies beyond two cannot occur in a game. */
+static inline void cards_merge(struct engine_cards *s,
+                               const struct engine_cards *t)
+{
+    uint64_t both = s->one & t->one;
+    s->two |= t->two | both;
+    s->one |= t->one;
+}
+
+/* The nearest of `count` names (NULL-terminated or counted) to word. */
+const char *engine_nearest(const char *word, const char *const *names,
+                           int count);
+
+/* The name of a pass direction ("left"). */
+const char *engine_pass_dir_name(int dir);
+
+#endif

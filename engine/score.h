@@ -1,0 +1,17 @@
+/*
+ * Scoring a hand, inside the engine: game.c calls these when the last trick
+ * is complete and when the shooter answers the moon choice.
+ */
+#ifndef HEARTS_ENGINE_SCORE_H
+#define HEARTS_ENGINE_SCORE_H
+
+#include "engine.h"
+
+/* Scores the finished hand, or enters the MOON phase for a choice. */
+void engine_score_hand(struct engine_game *g, const struct engine_sink *sink);
+
+/* Finishes scoring with the shooter's choice (SUBTRACT or ADD_OTHERS). */
+void engine_score_moon_choice(struct engine_game *g, int mode,
+                              const struct engine_sink *sink);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * What one seat may know of a game: the input of computer players, built
+ * so that a player can never see another seat's hand or the face-down
+ * cards it has not taken.
+ */
+#include "engine.h"
+#include "internal.h"
+
+#include <string.h>
+
+void engine_view_make(const struct engine_game *g, int seat,
+                      struct engine_view *v)
+{
+    const struct engine_rules *r = g->rules;
+    memset(v, 0, sizeof *v);
+    v->rules = r;
+    v->seat = seat;
+    v->n = g->n;
+    v->phase = (enum engine_phase)g->phase;
+    v->dealer = g->dealer;
+    v->hand_no = g->hand_no;
+    v->hand = g->hand[seat];
+    if (g->phase == ENGINE_PHASE_PLAY && g->turn == seat)
+        v->legal = engine_legal_plays(g);
+    v->pass_count = engine_pass_count(g, seat, &v->blind_allowed);
+    v->pass_dir = g->pass_dir;
+    v->pass_target = engine_pass_target(g, seat, g->pass_dir);
+    if (g->phase == ENGINE_PHASE_DISCARD && g->turn == seat)
+        v->discard_count = g->rest_len;
+    v->moon_sun = g->phase == ENGINE_PHASE_MOON && g->moon_sun;
+    v->moon_best = engine_moon_default(g);
+    v->leader = g->leader;
+    v->trick_len = g->trick_len;
+    memcpy(v->trick, g->trick, sizeof v->trick);
+    memcpy(v->trick_seat, g->trick_seat, sizeof v->trick_seat);
+    v->trick_no = g->trick_no;
+    v->hearts_broken = g->hearts_broken;
+    v->played = g->played;
+    v->nplays = g->nplays;
+    v->plays = g->plays;
+    v->play_seat = g->play_seat;
+    for (int s = 0; s < g->n; s++) {
+        v->hand_points[s] = g->hand_points[s];
+        v->cards_left[s] = engine_cards_count(&g->hand[s]);
+        v->totals[s] = g->totals[s];
+        v->void_suits[s] = g->voids[s];
+        v->taken[s] = g->taken[s];
+    }
+    /* face-down cards in others' tricks (a kitty, a widow, a discard) are
+     * not seen: take them out of what the view shows as taken */
+    if (g->rest_taker != ENGINE_NO_CARD && g->rest_taker != seat &&
+        r->odd_cards != ENGINE_ODD_FACEUP_LEFTOVER &&
+        r->odd_cards != ENGINE_ODD_KITTY_EXCHANGE) {
+        int len;
+        const uint8_t *rest = engine_rest(g, &len);
+        struct engine_cards *t = &v->taken[g->rest_taker];
+        for (int i = 0; i < len; i++)
+            if (cards_has(t, rest[i]))
+                cards_remove(t, rest[i]);
+    }
+    if (g->ndiscard && g->rest_taker != seat) {
+        struct engine_cards *t = &v->taken[g->rest_taker];
+        for (int i = 0; i < g->ndiscard; i++)
+            if (cards_has(t, g->discard[i]))
+                cards_remove(t, g->discard[i]);
+    }
+    if (r->odd_cards == ENGINE_ODD_FACEUP_LEFTOVER) {
+        int len;
+        const uint8_t *rest = engine_rest(g, &len);
+        for (int i = 0; i < len; i++)
+            v->faceup |= ENGINE_BIT(rest[i]);
+    }
+    if (g->rest_taker == seat) {
+        int len;
+        const uint8_t *rest = engine_rest(g, &len);
+        for (int i = 0; i < len; i++)
+            v->rest_seen |= ENGINE_BIT(rest[i]);
+    }
+    if (r->stock != ENGINE_STOCK_OFF)
+        v->stock_left = g->rest_len - g->rest_pos;
+    if (g->passed_mask >> seat & 1) {
+        uint8_t tmp[ENGINE_MAX_ACT_CARDS];
+        v->npassed = engine_passed_cards(g, seat, tmp);
+        memcpy(v->passed, tmp, sizeof v->passed);
+    }
+    if (g->phase != ENGINE_PHASE_PASS)
+        v->nreceived = engine_received_cards(g, seat, v->received);
+}

@@ -1,0 +1,89 @@
+/*
+ * Helpers for the engine's table-driven tests: rules from option text, a
+ * deal written as each seat's hand, and actions that assert their outcome.
+ * Every helper fails the running cmocka test on a mismatch, naming what
+ * differed.
+ */
+#ifndef HEARTS_TEST_SCENARIO_H
+#define HEARTS_TEST_SCENARIO_H
+
+#include "engine.h"
+
+/* Rules from "[preset] key=value ..." for `players` (0: the preset's
+ * default); fails the test if refused. */
+void sc_rules(struct engine_rules *r, const char *text, int players);
+
+/* Expects the text to be refused, with a message containing `needle`. */
+void sc_rules_refused(const char *text, int players, const char *needle);
+
+/* A set of distinct cards from "2C QS 10h" (blank separated). */
+uint64_t sc_set(const char *cards);
+
+/* The set formatted canonically, ascending ("2C 3C QS"), in a static
+ * buffer (one of four rotating). */
+const char *sc_fmt(uint64_t set);
+
+/*
+ * Deals a hand: hands[seat] is that seat's cards ("2C 3C ..."), or NULL to
+ * fill it from the cards no one was given (ascending, a hand's worth to
+ * each NULL seat in seat order); rest is the rest (kitty, widow, stock top
+ * first) or NULL for whatever is left after filling. The game must be in
+ * the DEAL phase.
+ */
+void sc_deal(struct engine_game *g, int dealer, const char *const *hands,
+             const char *rest);
+
+/* Starts a game (init) and deals it, as above. */
+void sc_start(struct engine_game *g, const struct engine_rules *r, int dealer,
+              const char *const *hands, const char *rest);
+
+/* Asserts the legal plays are exactly `cards`. */
+void sc_legal(const struct engine_game *g, const char *cards);
+
+/* Plays card (the seat whose turn it is); asserts it is taken. */
+void sc_play(struct engine_game *g, const char *card);
+
+/* Plays several cards in turn ("2C 5C 9C KC"). */
+void sc_plays(struct engine_game *g, const char *cards);
+
+/* Asserts that playing card is refused with `why`, and nothing changed. */
+void sc_refuse(struct engine_game *g, const char *card,
+               enum engine_refusal why);
+
+/* Seat passes cards ("QS AH KH"); asserts it is taken. */
+void sc_pass(struct engine_game *g, int seat, const char *cards);
+
+/* Seat passes blind. */
+void sc_pass_blind(struct engine_game *g, int seat);
+
+/* Asserts that passing is refused with `why`, and nothing changed. */
+void sc_pass_refused(struct engine_game *g, int seat, const char *cards,
+                     enum engine_refusal why);
+
+/* The kitty-exchange discard. */
+void sc_discard(struct engine_game *g, const char *cards);
+
+/* Answers a pending moon choice. */
+void sc_moon(struct engine_game *g, int mode);
+
+/* Asserts the points of the last scored hand, seat by seat (n values). */
+void sc_points(const struct engine_game *g, const int *points);
+
+/* Asserts the totals, seat by seat. */
+void sc_totals(const struct engine_game *g, const int *totals);
+
+/* Plays the rest of the hand with the lowest legal card each turn (and
+ * the lowest cards for any pass or discard). */
+void sc_play_out(struct engine_game *g);
+
+/* A sink that records events, for asserting on them (one sink at a time:
+ * the returned pointer is reused by the next call). */
+struct sc_events {
+    int n;
+    struct engine_event ev[1024];
+};
+const struct engine_sink *sc_sink(struct sc_events *e);
+/* How many events of a kind were recorded. */
+int sc_count(const struct sc_events *e, enum engine_event_kind kind);
+
+#endif
