@@ -32,9 +32,9 @@
 /* ---- Cards ------------------------------------------------------------ */
 
 #define ENGINE_MAX_PLAYERS 10
-#define ENGINE_MAX_CARDS 104     /* two decks */
-#define ENGINE_MAX_PASS 4        /* pass_count is 0..4 */
-#define ENGINE_MAX_ACT_CARDS 8   /* a pass or a kitty-exchange discard */
+#define ENGINE_MAX_CARDS 104   /* two decks */
+#define ENGINE_MAX_PASS 4      /* pass_count is 0..4 */
+#define ENGINE_MAX_ACT_CARDS 8 /* a pass or a kitty-exchange discard */
 #define ENGINE_NO_CARD 0xFF
 #define ENGINE_NO_SEAT (-1)
 
@@ -188,8 +188,8 @@ struct engine_rules {
     enum engine_heart_points heart_points;
     int ace_spot_value;
     int qs_points;
-    uint64_t card_points_set;  /* cards named in card_points */
-    int16_t card_points[64];   /* their values */
+    uint64_t card_points_set; /* cards named in card_points */
+    int16_t card_points[64];  /* their values */
     enum engine_bonus bonus_card;
     int bonus_points;
     enum engine_moon moon;
@@ -208,28 +208,37 @@ struct engine_rules {
 
     /* derived by engine_rules_finish */
     bool finished;
-    int hand_size;           /* cards dealt to each seat */
-    int deck_len;            /* cards in play (dealt + rest) */
+    int hand_size;                  /* cards dealt to each seat */
+    int deck_len;                   /* cards in play (dealt + rest) */
     uint8_t deck[ENGINE_MAX_CARDS]; /* canonical order, before shuffling */
-    uint64_t in_play;        /* distinct cards in play */
-    uint64_t removed;        /* cards taken out of the pack */
-    int rest_len;            /* kitty, widow, leftovers or stock */
-    int16_t points[64];      /* penalty value of each card */
+    uint64_t in_play;               /* distinct cards in play */
+    uint64_t removed;               /* cards taken out of the pack */
+    int rest_len;                   /* kitty, widow, leftovers or stock */
+    int16_t points[64];             /* penalty value of each card */
     uint64_t penalty;        /* cards worth more than 0 (the moon's cards) */
     uint64_t scoring;        /* cards worth anything but 0 */
     int bonus;               /* the bonus card, or ENGINE_NO_CARD */
-    uint32_t special;        /* ENGINE_SPECIAL_* bits, for fast paths */
+    uint64_t breaks;         /* cards that break hearts when played */
+    int nclasses;            /* cards grouped by value, for counting */
+    int16_t class_value[64]; /* points with popcounts */
+    uint64_t class_mask[64];
+    uint32_t special; /* ENGINE_SPECIAL_* bits, for fast paths */
 };
 
 /* Bits of engine_rules.special: play rules that need more than the plain
  * follow-suit check, so the hot path tests one word. */
-#define ENGINE_SPECIAL_FIRST_TRICK 0x01u  /* first_trick_points=forbidden */
+#define ENGINE_SPECIAL_FIRST_TRICK 0x01u /* first_trick_points=forbidden */
 #define ENGINE_SPECIAL_DUMP_QUEEN 0x02u
 #define ENGINE_SPECIAL_JOKER 0x04u
-#define ENGINE_SPECIAL_CANCEL 0x08u       /* two decks */
+#define ENGINE_SPECIAL_CANCEL 0x08u /* two decks */
 #define ENGINE_SPECIAL_DOMINO 0x10u
 #define ENGINE_SPECIAL_TWO_HANDED 0x20u
-#define ENGINE_SPECIAL_KITTY 0x40u        /* rest cards go to a trick winner */
+#define ENGINE_SPECIAL_KITTY 0x40u /* rest cards go to a trick winner */
+/* Anything that makes the end of a trick more than "highest of the suit
+ * led takes it and leads". */
+#define ENGINE_SPECIAL_TRICK_END                                               \
+    (ENGINE_SPECIAL_JOKER | ENGINE_SPECIAL_CANCEL | ENGINE_SPECIAL_DOMINO |    \
+     ENGINE_SPECIAL_TWO_HANDED)
 
 /* The presets, in the order of variants.md. */
 int engine_preset_count(void);
@@ -260,8 +269,8 @@ int engine_rules_init(struct engine_rules *r, const char *preset, char *err,
  * message naming the problem (and the nearest valid key or value); on error
  * *r is unchanged. Combinations are checked by engine_rules_finish.
  */
-int engine_rules_set(struct engine_rules *r, const char *key,
-                     const char *value, char *err, size_t errlen);
+int engine_rules_set(struct engine_rules *r, const char *key, const char *value,
+                     char *err, size_t errlen);
 
 /*
  * Parses "[PRESET] [KEY=VALUE ...]" separated by blanks into *r (the whole
@@ -301,18 +310,46 @@ struct engine_prng {
 };
 
 void engine_prng_seed(struct engine_prng *p, uint64_t seed);
-uint64_t engine_prng_next(struct engine_prng *p);
-/* Uniform in [0, bound), bound >= 1, without bias (Lemire's method). */
-uint32_t engine_prng_below(struct engine_prng *p, uint32_t bound);
+
+/* The next 64 random bits. Inline: it is in every simulated deal and
+ * every random play. */
+static inline uint64_t engine_prng_next(struct engine_prng *p)
+{
+    uint64_t *s = p->s;
+    uint64_t x = s[1] * 5;
+    uint64_t result = ((x << 7) | (x >> 57)) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
+
+/* Uniform in [0, bound), bound >= 1, without bias: Lemire's multiply,
+ * rejecting the few low products that would bias it, using the high 32
+ * bits of each draw. */
+static inline uint32_t engine_prng_below(struct engine_prng *p, uint32_t bound)
+{
+    uint64_t m = (engine_prng_next(p) >> 32) * (uint64_t)bound;
+    if ((uint32_t)m < bound) {
+        uint32_t threshold = (uint32_t)(-bound) % bound;
+        while ((uint32_t)m < threshold)
+            m = (engine_prng_next(p) >> 32) * (uint64_t)bound;
+    }
+    return (uint32_t)(m >> 32);
+}
 
 /* ---- A game ----------------------------------------------------------- */
 
 enum engine_phase {
-    ENGINE_PHASE_DEAL,      /* waiting for engine_deal / engine_deal_given */
-    ENGINE_PHASE_PASS,      /* seats choose cards to pass, in any order */
-    ENGINE_PHASE_PLAY,      /* engine_turn() plays a card */
-    ENGINE_PHASE_DISCARD,   /* kitty_exchange: the taker discards */
-    ENGINE_PHASE_MOON,      /* moon=choice: the shooter chooses */
+    ENGINE_PHASE_DEAL,    /* waiting for engine_deal / engine_deal_given */
+    ENGINE_PHASE_PASS,    /* seats choose cards to pass, in any order */
+    ENGINE_PHASE_PLAY,    /* engine_turn() plays a card */
+    ENGINE_PHASE_DISCARD, /* kitty_exchange: the taker discards */
+    ENGINE_PHASE_MOON,    /* moon=choice: the shooter chooses */
     ENGINE_PHASE_GAME_OVER
 };
 
@@ -340,20 +377,20 @@ struct engine_action {
 /* Why an action is refused. ENGINE_OK (0) means it was taken. */
 enum engine_refusal {
     ENGINE_OK = 0,
-    ENGINE_REFUSE_WRONG_PHASE,      /* e.g. playing while cards are passed */
-    ENGINE_REFUSE_NOT_YOUR_TURN,    /* detail.seat is whose turn it is */
+    ENGINE_REFUSE_WRONG_PHASE,   /* e.g. playing while cards are passed */
+    ENGINE_REFUSE_NOT_YOUR_TURN, /* detail.seat is whose turn it is */
     ENGINE_REFUSE_ALREADY_PASSED,
-    ENGINE_REFUSE_NOT_IN_HAND,      /* detail.card */
-    ENGINE_REFUSE_BAD_CARD,         /* not a card of this game */
-    ENGINE_REFUSE_DUPLICATE_CARD,   /* the same card twice in one pass */
-    ENGINE_REFUSE_PASS_COUNT,       /* detail.count is how many to pass */
+    ENGINE_REFUSE_NOT_IN_HAND,    /* detail.card */
+    ENGINE_REFUSE_BAD_CARD,       /* not a card of this game */
+    ENGINE_REFUSE_DUPLICATE_CARD, /* the same card twice in one pass */
+    ENGINE_REFUSE_PASS_COUNT,     /* detail.count is how many to pass */
     ENGINE_REFUSE_BLIND_NOT_ALLOWED,
-    ENGINE_REFUSE_MUST_FOLLOW,      /* detail.suit is the suit led */
+    ENGINE_REFUSE_MUST_FOLLOW, /* detail.suit is the suit led */
     ENGINE_REFUSE_HEARTS_NOT_BROKEN,
     ENGINE_REFUSE_FIRST_TRICK_POINTS,
-    ENGINE_REFUSE_MUST_LEAD_CARD,   /* detail.card (2C or lowest club) */
+    ENGINE_REFUSE_MUST_LEAD_CARD, /* detail.card (2C or lowest club) */
     ENGINE_REFUSE_MUST_DUMP_QUEEN,
-    ENGINE_REFUSE_MUST_LEAD_QUEEN,  /* only hearts and the QS, QS first */
+    ENGINE_REFUSE_MUST_LEAD_QUEEN, /* only hearts and the QS, QS first */
     ENGINE_REFUSE_BAD_MOON_CHOICE,
     ENGINE_REFUSE_NOT_SHOOTER,
     ENGINE_REFUSE_BAD_ACTION
@@ -422,49 +459,50 @@ struct engine_game {
     uint8_t n;
     uint8_t phase;
     uint8_t dealer;
-    uint8_t turn;          /* seat to act in PLAY, DISCARD, MOON */
-    uint8_t leader;        /* of the current trick */
-    uint8_t trick_len;     /* cards on the current trick */
-    uint8_t trick_no;      /* tricks completed this hand */
-    uint8_t pass_dir;      /* this hand's direction (HOLD if none) */
+    uint8_t turn;      /* seat to act in PLAY, DISCARD, MOON */
+    uint8_t leader;    /* of the current trick */
+    uint8_t trick_len; /* cards on the current trick */
+    uint8_t trick_no;  /* tricks completed this hand */
+    uint8_t pass_dir;  /* this hand's direction (HOLD if none) */
     uint8_t hearts_broken;
     uint8_t rest_owner_pending; /* rest still waits for a trick winner */
-    uint8_t win_seat;      /* current winner of the trick */
+    uint8_t win_seat;           /* current winner of the trick */
     uint8_t win_card;
-    uint8_t trick_size;    /* seats playing to this trick */
-    uint8_t lead_card;     /* the first lead's forced card, or NO_CARD */
-    uint8_t rest_taker;    /* who took the rest, or NO_CARD */
-    uint8_t moon_unit;     /* shooter (seat) pending a choice */
+    uint8_t trick_size; /* seats playing to this trick */
+    uint8_t lead_card;  /* the first lead's forced card, or NO_CARD */
+    uint8_t rest_taker; /* who took the rest, or NO_CARD */
+    uint8_t moon_unit;  /* shooter (seat) pending a choice */
     uint8_t moon_sun;
     uint8_t rest_len;
-    uint8_t rest_pos;      /* stock: next card to draw */
-    uint16_t passed_mask;  /* seats that have chosen */
-    uint16_t blind_mask;   /* seats that pass blind */
-    uint16_t in_mask;      /* domino: seats still in */
-    uint16_t hand_no;      /* hands dealt so far (this one included) */
+    uint8_t rest_pos;     /* stock: next card to draw */
+    uint16_t passed_mask; /* seats that have chosen */
+    uint16_t blind_mask;  /* seats that pass blind */
+    uint16_t in_mask;     /* domino: seats still in */
+    uint16_t hand_no;     /* hands dealt so far (this one included) */
     uint16_t nplays;
     uint8_t tricks[ENGINE_MAX_PLAYERS]; /* tricks won this hand */
     uint8_t voids[ENGINE_MAX_PLAYERS];  /* suits a seat showed void in */
+    uint64_t trick_cards; /* distinct cards on the current trick */
+    uint64_t led_mask;    /* the suit led to the current trick */
     struct engine_cards hand[ENGINE_MAX_PLAYERS];
     struct engine_cards taken[ENGINE_MAX_PLAYERS];
     struct engine_cards aside; /* cancelled tricks waiting for a winner */
-    struct engine_cards played;
-    uint8_t trick[ENGINE_MAX_PLAYERS];      /* in play order */
+    uint8_t trick[ENGINE_MAX_PLAYERS]; /* in play order */
     uint8_t trick_seat[ENGINE_MAX_PLAYERS];
-    uint8_t deal[ENGINE_MAX_CARDS];         /* the pack as dealt */
+    uint8_t deal[ENGINE_MAX_CARDS]; /* the pack as dealt */
     uint8_t deal_len;
-    uint8_t plays[ENGINE_MAX_CARDS];        /* cards in the order played */
+    uint8_t plays[ENGINE_MAX_CARDS]; /* cards in the order played */
     uint8_t play_seat[ENGINE_MAX_CARDS];
     uint8_t pass_cards[ENGINE_MAX_PLAYERS][ENGINE_MAX_ACT_CARDS];
     uint8_t received[ENGINE_MAX_PLAYERS][ENGINE_MAX_ACT_CARDS];
     uint8_t nreceived[ENGINE_MAX_PLAYERS];
     uint8_t discard[ENGINE_MAX_ACT_CARDS];
     uint8_t ndiscard;
-    uint8_t moon_applied;  /* mode applied in the last scored hand, or
-                              ENGINE_MOON_OFF if none */
+    uint8_t moon_applied; /* mode applied in the last scored hand, or
+                             ENGINE_MOON_OFF if none */
     uint8_t nwinners;
     uint8_t winners[ENGINE_MAX_PLAYERS];
-    int32_t points[ENGINE_MAX_PLAYERS];     /* last scored hand */
+    int32_t points[ENGINE_MAX_PLAYERS]; /* last scored hand */
     int32_t totals[ENGINE_MAX_PLAYERS];
     int32_t hand_points[ENGINE_MAX_PLAYERS]; /* taken so far this hand */
 };
@@ -505,6 +543,25 @@ enum engine_refusal engine_play(struct engine_game *g, int card,
                                 const struct engine_sink *sink,
                                 struct engine_refusal_detail *detail);
 
+/* ---- Simulation ------------------------------------------------------- */
+
+/*
+ * Every seat that has not passed yet passes uniformly random cards (never
+ * blind), and the cards are exchanged. Only in the PASS phase.
+ */
+void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
+                        const struct engine_sink *sink);
+
+/*
+ * Plays the current hand to its end with uniformly random legal cards
+ * (random kitty-exchange discards, the moon choice by engine_moon_default)
+ * and scores it; no events. The play step is the one engine_play takes,
+ * without the checks its own choices make needless: the inner loop of
+ * Monte Carlo players and of the benchmark. Returns at once outside PLAY,
+ * DISCARD and MOON.
+ */
+void engine_playout(struct engine_game *g, struct engine_prng *rng);
+
 /* ---- Reading a game --------------------------------------------------- */
 
 static inline enum engine_phase engine_phase(const struct engine_game *g)
@@ -544,8 +601,7 @@ struct engine_cards engine_hand(const struct engine_game *g, int seat);
 
 /* The cards a seat passed and received in this hand's exchange (valid from
  * ENGINE_EV_PASSED on). For a blind seat, passed = what it passed on. */
-int engine_passed_cards(const struct engine_game *g, int seat,
-                        uint8_t *cards);
+int engine_passed_cards(const struct engine_game *g, int seat, uint8_t *cards);
 int engine_received_cards(const struct engine_game *g, int seat,
                           uint8_t *cards);
 
@@ -576,6 +632,9 @@ struct engine_view {
     int dealer;
     int hand_no;
     struct engine_cards hand;
+    /* whose turn it is in PLAY, DISCARD and MOON (ENGINE_NO_SEAT in PASS,
+     * where every seat that has not passed may act) */
+    int turn;
     /* at this seat's turn in PLAY: the legal cards */
     uint64_t legal;
     /* PASS: how many, where to, blind allowed */
@@ -585,7 +644,8 @@ struct engine_view {
     bool blind_allowed;
     /* DISCARD: how many */
     int discard_count;
-    /* MOON: whether the sun, and the choice better for the shooter */
+    /* MOON, for the shooter: whether the sun, and the choice better for
+     * it (-1 for every other seat) */
     bool moon_sun;
     int moon_best;
     /* public */
@@ -595,15 +655,16 @@ struct engine_view {
     uint8_t trick_seat[ENGINE_MAX_PLAYERS];
     int trick_no;
     bool hearts_broken;
-    struct engine_cards played;   /* every card played this hand */
+    struct engine_cards played; /* every card played this hand */
     int nplays;
-    const uint8_t *plays;         /* in order; valid while the game is */
+    const uint8_t *plays; /* in order; valid while the game is */
     const uint8_t *play_seat;
     struct engine_cards taken[ENGINE_MAX_PLAYERS];
+    struct engine_cards aside; /* cancelled tricks waiting, face up */
     int hand_points[ENGINE_MAX_PLAYERS];
     int cards_left[ENGINE_MAX_PLAYERS];
     uint8_t void_suits[ENGINE_MAX_PLAYERS]; /* bit per suit, shown void */
-    uint64_t faceup;              /* face-up leftovers, if any */
+    uint64_t faceup;                        /* face-up leftovers, if any */
     int stock_left;
     int32_t totals[ENGINE_MAX_PLAYERS];
     /* private */
@@ -611,7 +672,7 @@ struct engine_view {
     uint8_t passed[ENGINE_MAX_ACT_CARDS];
     int nreceived;
     uint8_t received[ENGINE_MAX_ACT_CARDS];
-    uint64_t rest_seen;           /* kitty/widow cards this seat has seen */
+    uint64_t rest_seen; /* kitty/widow cards this seat has seen */
 };
 
 /* Fills *v with what `seat` may know of g. */

@@ -95,6 +95,7 @@ static void first_lead(struct engine_game *g)
 static void start_trick(struct engine_game *g)
 {
     g->trick_len = 0;
+    g->trick_cards = 0;
     g->turn = g->leader;
     g->trick_size = (g->rules->special & ENGINE_SPECIAL_DOMINO)
                         ? (uint8_t)bits_count(g->in_mask)
@@ -118,7 +119,10 @@ const char *engine_pass_dir_name(int dir)
     return dir >= 0 && dir <= ENGINE_PASS_RIGHT2 ? dir_text[dir] : "?";
 }
 
-static void deal_cards(struct engine_game *g, const struct engine_sink *sink)
+/* Starts a hand from g->deal. `built`, if not NULL, holds the hands of
+ * a one-deck deal already, by position from the dealer's left. */
+static void deal_cards(struct engine_game *g, const struct engine_sink *sink,
+                       const uint64_t *built)
 {
     const struct engine_rules *r = g->rules;
     int n = g->n;
@@ -130,7 +134,6 @@ static void deal_cards(struct engine_game *g, const struct engine_sink *sink)
     memset(g->hand_points, 0, sizeof g->hand_points);
     memset(g->nreceived, 0, sizeof g->nreceived);
     g->aside.one = g->aside.two = 0;
-    g->played.one = g->played.two = 0;
     g->hand_no++;
     g->trick_no = 0;
     g->trick_len = 0;
@@ -144,9 +147,18 @@ static void deal_cards(struct engine_game *g, const struct engine_sink *sink)
     g->in_mask = (uint16_t)((1u << n) - 1);
 
     int seat = next_seat(g, g->dealer);
-    if (r->decks == 1) {
-        for (int k = 0; k < dealt; k++) {
-            g->hand[seat].one |= ENGINE_BIT(g->deal[k]);
+    if (built) {
+        for (int j = 0; j < n; j++) {
+            g->hand[seat].one = built[j];
+            seat = next_seat(g, seat);
+        }
+    } else if (r->decks == 1) {
+        /* card k goes to the k-th seat clockwise from the dealer's left */
+        for (int j = 0; j < n; j++) {
+            uint64_t m = 0;
+            for (int k = j; k < dealt; k += n)
+                m |= ENGINE_BIT(g->deal[k]);
+            g->hand[seat].one = m;
             seat = next_seat(g, seat);
         }
     } else {
@@ -173,6 +185,20 @@ static void deal_cards(struct engine_game *g, const struct engine_sink *sink)
     }
 }
 
+/* Lemire's bounded integer from 32 random bits, drawing afresh (the high
+ * half of the next 64 bits) only in the rare case of a biased product. */
+static inline uint32_t below_from(struct engine_prng *p, uint32_t x,
+                                  uint32_t bound)
+{
+    uint64_t m = (uint64_t)x * bound;
+    if ((uint32_t)m < bound) {
+        uint32_t threshold = (uint32_t)(-bound) % bound;
+        while ((uint32_t)m < threshold)
+            m = (engine_prng_next(p) >> 32) * (uint64_t)bound;
+    }
+    return (uint32_t)(m >> 32);
+}
+
 int engine_deal(struct engine_game *g, const struct engine_sink *sink)
 {
     if (g->phase != ENGINE_PHASE_DEAL)
@@ -180,18 +206,41 @@ int engine_deal(struct engine_game *g, const struct engine_sink *sink)
     const struct engine_rules *r = g->rules;
     if (g->hand_no > 0)
         g->dealer = (uint8_t)next_seat(g, g->dealer);
-    /* Fisher-Yates from the top of the canonical pack, documented in
-     * docs/engine.md so that deals can be reproduced from the seed. */
-    int len = r->deck_len;
-    memcpy(g->deal, r->deck, (size_t)len);
-    for (int i = len - 1; i > 0; i--) {
-        int j = (int)engine_prng_below(&g->rng, (uint32_t)i + 1);
-        uint8_t t = g->deal[i];
-        g->deal[i] = g->deal[j];
-        g->deal[j] = t;
+    /* Fisher-Yates from the top of the canonical pack, two swaps per
+     * 64-bit draw (the high half picks j for i, the low half for i - 1),
+     * as docs/engine.md documents so that deals can be reproduced from the
+     * seed. Position i is final once swapped, so a one-deck deal builds
+     * the hands as it goes: card i goes to the (i mod n)-th seat from the
+     * dealer's left. */
+    const int len = r->deck_len, n = g->n, dealt = n * r->hand_size;
+    uint8_t *d = g->deal;
+    memcpy(d, r->deck, (size_t)len);
+    struct engine_prng rng = g->rng;
+    uint64_t built[ENGINE_MAX_PLAYERS] = {0};
+    int pos = (len - 1) % n;
+    for (int i = len - 1; i > 0; i -= 2) {
+        uint64_t x = engine_prng_next(&rng);
+        int j = (int)below_from(&rng, (uint32_t)(x >> 32), (uint32_t)i + 1);
+        uint8_t t = d[j];
+        d[j] = d[i];
+        d[i] = t;
+        if (i < dealt)
+            built[pos] |= ENGINE_BIT(t);
+        pos = pos == 0 ? n - 1 : pos - 1;
+        if (i > 1) {
+            j = (int)below_from(&rng, (uint32_t)x, (uint32_t)i);
+            t = d[j];
+            d[j] = d[i - 1];
+            d[i - 1] = t;
+            if (i - 1 < dealt)
+                built[pos] |= ENGINE_BIT(t);
+            pos = pos == 0 ? n - 1 : pos - 1;
+        }
     }
+    built[0] |= ENGINE_BIT(d[0]);
+    g->rng = rng;
     g->deal_len = (uint8_t)len;
-    deal_cards(g, sink);
+    deal_cards(g, sink, r->decks == 1 ? built : NULL);
     return 0;
 }
 
@@ -217,8 +266,7 @@ int engine_deal_given(struct engine_game *g, int dealer, const uint8_t *cards,
     for (int i = 0; i < len; i++) {
         int c = cards[i];
         if (c >= 64 || !(r->in_play & ENGINE_BIT(c))) {
-            snprintf(err, errlen, "%s is not in the pack",
-                     engine_card_name(c));
+            snprintf(err, errlen, "%s is not in the pack", engine_card_name(c));
             return -1;
         }
         if (++count[c] > r->decks) {
@@ -229,7 +277,7 @@ int engine_deal_given(struct engine_game *g, int dealer, const uint8_t *cards,
     g->dealer = (uint8_t)dealer;
     memcpy(g->deal, cards, (size_t)len);
     g->deal_len = (uint8_t)len;
-    deal_cards(g, sink);
+    deal_cards(g, sink, NULL);
     return 0;
 }
 
@@ -240,12 +288,23 @@ int engine_pass_target(const struct engine_game *g, int seat, int dir)
     int n = g->n;
     int off;
     switch (dir) {
-    case ENGINE_PASS_LEFT: off = 1; break;
-    case ENGINE_PASS_RIGHT: off = n - 1; break;
-    case ENGINE_PASS_ACROSS: off = n % 2 ? 2 : n / 2; break;
-    case ENGINE_PASS_LEFT2: off = 2; break;
-    case ENGINE_PASS_RIGHT2: off = n - 2; break;
-    default: return seat;
+    case ENGINE_PASS_LEFT:
+        off = 1;
+        break;
+    case ENGINE_PASS_RIGHT:
+        off = n - 1;
+        break;
+    case ENGINE_PASS_ACROSS:
+        off = n % 2 ? 2 : n / 2;
+        break;
+    case ENGINE_PASS_LEFT2:
+        off = 2;
+        break;
+    case ENGINE_PASS_RIGHT2:
+        off = n - 2;
+        break;
+    default:
+        return seat;
     }
     return (seat + off % n) % n;
 }
@@ -270,6 +329,26 @@ static void exchange(struct engine_game *g, const struct engine_sink *sink)
 {
     const struct engine_rules *r = g->rules;
     int n = g->n, k = r->pass_count;
+    if (r->decks == 1 && !g->blind_mask && g->pass_dir != ENGINE_PASS_SCATTER) {
+        /* the common case, as masks: everyone gives k cards to one seat */
+        int off = engine_pass_target(g, 0, g->pass_dir);
+        uint64_t give[ENGINE_MAX_PLAYERS];
+        for (int s = 0; s < n; s++) {
+            uint64_t m = 0;
+            for (int i = 0; i < k; i++)
+                m |= ENGINE_BIT(g->pass_cards[s][i]);
+            give[s] = m;
+            g->hand[s].one &= ~m;
+        }
+        for (int s = 0, to = off; s < n; s++, to = to + 1 == n ? 0 : to + 1) {
+            g->hand[to].one |= give[s];
+            memcpy(g->received[to], g->pass_cards[s], (size_t)k);
+            g->nreceived[to] = (uint8_t)k;
+        }
+        EMIT(sink, g, .kind = ENGINE_EV_PASSED, .value = g->pass_dir);
+        begin_play(g);
+        return;
+    }
     struct engine_cards add[ENGINE_MAX_PLAYERS];
     memset(add, 0, sizeof add);
     for (int s = 0; s < n; s++) {
@@ -368,26 +447,27 @@ static enum engine_refusal act_pass(struct engine_game *g,
 
 static uint64_t trick_mask(const struct engine_game *g)
 {
-    uint64_t m = 0;
-    for (int i = 0; i < g->trick_len; i++)
-        m |= ENGINE_BIT(g->trick[i]);
-    return m;
+    return g->trick_cards;
 }
 
-static uint64_t lead_legal(const struct engine_game *g, uint64_t h)
+/*
+ * The legal leads from hand h. `forced` is the first lead's forced card
+ * (before any card of the hand is played) or ENGINE_NO_CARD. Pure, so
+ * that the checked play and the playout loop share one rule.
+ */
+static inline uint64_t lead_from(const struct engine_rules *r, uint64_t h,
+                                 int forced, bool first_trick, bool broken)
 {
-    const struct engine_rules *r = g->rules;
-    if (g->nplays == 0 && g->lead_card != ENGINE_NO_CARD &&
-        g->trick_no == 0)
-        return ENGINE_BIT(g->lead_card);
+    if (forced != ENGINE_NO_CARD)
+        return ENGINE_BIT(forced);
     uint64_t c = h;
-    if (r->hearts_lead == ENGINE_HEARTS_BROKEN && !g->hearts_broken) {
+    if (r->hearts_lead == ENGINE_HEARTS_BROKEN && !broken) {
         uint64_t other = h & ~ENGINE_HEARTS_MASK;
-        if (other && !(other == ENGINE_BIT(ENGINE_QS) &&
-                       r->lead_hearts_over_queen))
+        if (other &&
+            !(other == ENGINE_BIT(ENGINE_QS) && r->lead_hearts_over_queen))
             c = other;
     }
-    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && g->trick_no == 0) {
+    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && first_trick) {
         uint64_t clean = c & ~r->penalty;
         if (clean)
             c = clean;
@@ -395,11 +475,15 @@ static uint64_t lead_legal(const struct engine_game *g, uint64_t h)
     return c;
 }
 
-static uint64_t follow_special(const struct engine_game *g, uint64_t c,
-                               bool void_in_led)
+/*
+ * The options that narrow a follower's choice c (first_trick_points,
+ * dump_queen); `led` is the suit led, `on_trick` the cards on the trick.
+ */
+static uint64_t follow_from(const struct engine_rules *r, uint64_t c,
+                            bool void_in_led, bool first_trick, uint64_t led,
+                            uint64_t on_trick)
 {
-    const struct engine_rules *r = g->rules;
-    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && g->trick_no == 0) {
+    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && first_trick) {
         uint64_t clean = c & ~r->penalty;
         if (clean)
             c = clean;
@@ -407,8 +491,8 @@ static uint64_t follow_special(const struct engine_game *g, uint64_t c,
     if ((r->special & ENGINE_SPECIAL_DUMP_QUEEN) &&
         (c & ENGINE_BIT(ENGINE_QS))) {
         bool safe = void_in_led;
-        if (!safe && engine_card_suit(g->trick[0]) == ENGINE_SPADES)
-            safe = (trick_mask(g) &
+        if (!safe && led == ENGINE_SUIT_MASK(ENGINE_SPADES))
+            safe = (on_trick &
                     (ENGINE_BIT(ENGINE_AS) | ENGINE_BIT(ENGINE_KS))) != 0;
         if (safe)
             c = ENGINE_BIT(ENGINE_QS);
@@ -416,19 +500,33 @@ static uint64_t follow_special(const struct engine_game *g, uint64_t c,
     return c;
 }
 
+static uint64_t lead_legal(const struct engine_game *g, uint64_t h)
+{
+    return lead_from(g->rules, h,
+                     g->nplays == 0 ? g->lead_card : ENGINE_NO_CARD,
+                     g->trick_no == 0, g->hearts_broken);
+}
+
+/* The legal plays of the seat to play; the phase must be PLAY. */
+static inline uint64_t legal_now(const struct engine_game *g)
+{
+    uint64_t h = g->hand[g->turn].one;
+    if (g->trick_len == 0)
+        return lead_legal(g, h);
+    uint64_t follow = h & g->led_mask;
+    uint64_t c = follow ? follow : h;
+    if (g->rules->special &
+        (ENGINE_SPECIAL_FIRST_TRICK | ENGINE_SPECIAL_DUMP_QUEEN))
+        c = follow_from(g->rules, c, follow == 0, g->trick_no == 0, g->led_mask,
+                        g->trick_cards);
+    return c;
+}
+
 uint64_t engine_legal_plays(const struct engine_game *g)
 {
     if (g->phase != ENGINE_PHASE_PLAY)
         return 0;
-    uint64_t h = g->hand[g->turn].one;
-    if (g->trick_len == 0)
-        return lead_legal(g, h);
-    uint64_t follow = h & ENGINE_SUIT_MASK(engine_card_suit(g->trick[0]));
-    uint64_t c = follow ? follow : h;
-    if (g->rules->special &
-        (ENGINE_SPECIAL_FIRST_TRICK | ENGINE_SPECIAL_DUMP_QUEEN))
-        c = follow_special(g, c, follow == 0);
-    return c;
+    return legal_now(g);
 }
 
 /* Why `card` (held, but not legal) may not be played now. */
@@ -460,7 +558,8 @@ static enum engine_refusal explain(const struct engine_game *g, int card,
         return ENGINE_REFUSE_MUST_FOLLOW;
     }
     uint64_t legal = engine_legal_plays(g);
-    if (legal == ENGINE_BIT(ENGINE_QS) && (r->special & ENGINE_SPECIAL_DUMP_QUEEN)) {
+    if (legal == ENGINE_BIT(ENGINE_QS) &&
+        (r->special & ENGINE_SPECIAL_DUMP_QUEEN)) {
         d->card = ENGINE_QS;
         return ENGINE_REFUSE_MUST_DUMP_QUEEN;
     }
@@ -530,92 +629,61 @@ static int trick_winner(const struct engine_game *g)
     return g->win_seat;
 }
 
-static int trick_points(const struct engine_rules *r, const uint8_t *cards,
-                        int len)
+static int rest_points(const struct engine_game *g)
 {
     int p = 0;
-    for (int i = 0; i < len; i++)
-        p += r->points[cards[i]];
+    const uint8_t *rest = g->deal + g->deal_len - g->rest_len;
+    for (int i = 0; i < g->rest_len; i++)
+        p += g->rules->points[rest[i]];
     return p;
 }
 
-static void finish_trick(struct engine_game *g, const struct engine_sink *sink)
+/* Hands the rest (kitty, widow, leftovers) to the trick's winner if the
+ * rules say this trick earns it. */
+static void take_rest(struct engine_game *g, int w,
+                      const struct engine_cards *tc,
+                      const struct engine_sink *sink)
 {
     const struct engine_rules *r = g->rules;
-    int n_in_trick = g->trick_len;
-    int w = (r->special & (ENGINE_SPECIAL_CANCEL | ENGINE_SPECIAL_JOKER))
-                ? trick_winner(g)
-                : g->win_seat;
-    struct engine_cards tc = {0, 0};
-    if (r->decks == 1) {
-        tc.one = trick_mask(g);
+    if (r->odd_cards == ENGINE_ODD_KITTY_FIRST_POINT &&
+        !((tc->one | tc->two) & r->penalty))
+        return;
+    g->rest_owner_pending = 0;
+    g->rest_taker = (uint8_t)w;
+    const uint8_t *rest = g->deal + g->deal_len - g->rest_len;
+    struct engine_cards rc = {0, 0};
+    for (int i = 0; i < g->rest_len; i++)
+        cards_add(&rc, rest[i]);
+    if (r->odd_cards == ENGINE_ODD_KITTY_EXCHANGE) {
+        cards_merge(&g->hand[w], &rc);
+        g->phase = ENGINE_PHASE_DISCARD;
+        g->turn = (uint8_t)w;
     } else {
-        for (int i = 0; i < n_in_trick; i++)
-            cards_add(&tc, g->trick[i]);
+        cards_merge(&g->taken[w], &rc);
+        if (r->odd_cards == ENGINE_ODD_FACEUP_LEFTOVER)
+            g->hand_points[w] += rest_points(g);
     }
-    g->trick_no++;
-    if (w == ENGINE_NO_SEAT) {
-        /* cancelled: set aside for the next trick's winner; the leader
-         * leads again */
-        cards_merge(&g->aside, &tc);
-        EMIT(sink, g, .kind = ENGINE_EV_TRICK, .seat = ENGINE_NO_SEAT,
-             .cards = tc.one, .cards2 = tc.two);
-    } else {
-        int pts = trick_points(r, g->trick, n_in_trick);
-        if (g->aside.one) {
-            for (int c = 0; c < 64; c++)
-                pts += cards_has(&g->aside, c) * r->points[c];
-            cards_merge(&tc, &g->aside);
-            g->aside.one = g->aside.two = 0;
-        }
-        if (r->decks == 1)
-            g->taken[w].one |= tc.one;
-        else
-            cards_merge(&g->taken[w], &tc);
-        g->hand_points[w] += pts;
-        g->tricks[w]++;
-        g->leader = (uint8_t)w;
-        EMIT(sink, g, .kind = ENGINE_EV_TRICK, .seat = w, .cards = tc.one,
-             .cards2 = tc.two, .value = pts);
-        if (g->rest_owner_pending) {
-            bool take = true;
-            if (r->odd_cards == ENGINE_ODD_KITTY_FIRST_POINT)
-                take = ((tc.one | tc.two) & r->penalty) != 0;
-            if (take) {
-                g->rest_owner_pending = 0;
-                g->rest_taker = (uint8_t)w;
-                const uint8_t *rest = g->deal + g->deal_len - g->rest_len;
-                struct engine_cards rc = {0, 0};
-                for (int i = 0; i < g->rest_len; i++)
-                    cards_add(&rc, rest[i]);
-                if (r->odd_cards == ENGINE_ODD_KITTY_EXCHANGE) {
-                    cards_merge(&g->hand[w], &rc);
-                    g->phase = ENGINE_PHASE_DISCARD;
-                    g->turn = (uint8_t)w;
-                } else {
-                    cards_merge(&g->taken[w], &rc);
-                    if (r->odd_cards == ENGINE_ODD_FACEUP_LEFTOVER)
-                        g->hand_points[w] +=
-                            trick_points(r, rest, g->rest_len);
-                }
-                EMIT(sink, g, .kind = ENGINE_EV_REST_TAKEN, .seat = w,
-                     .cards = rc.one, .cards2 = rc.two);
-            }
-        }
-    }
-    g->trick_len = 0;
+    EMIT(sink, g, .kind = ENGINE_EV_REST_TAKEN, .seat = w, .cards = rc.one,
+         .cards2 = rc.two);
+}
 
+/* The end of a hand after this trick? Then score it. Otherwise the
+ * winner (or the player after it, in Domino) leads on. */
+static void after_trick(struct engine_game *g, int w,
+                        const struct engine_sink *sink)
+{
+    const struct engine_rules *r = g->rules;
+    bool over;
     if (r->special & ENGINE_SPECIAL_TWO_HANDED) {
         if (w != ENGINE_NO_SEAT) {
             draw_one(g, w, sink);
             draw_one(g, next_seat(g, w), sink);
         }
-    }
-    bool over;
-    if (r->special & ENGINE_SPECIAL_DOMINO) {
+        over = !g->hand[g->leader].one;
+    } else if (r->special & ENGINE_SPECIAL_DOMINO) {
         for (int s = 0; s < g->n; s++) {
             if ((g->in_mask >> s & 1) && !g->hand[s].one) {
-                g->in_mask &= (uint16_t)~(1u << s);
+                g->in_mask &= (uint16_t) ~(1u << s);
                 EMIT(sink, g, .kind = ENGINE_EV_OUT, .seat = s);
             }
         }
@@ -623,7 +691,7 @@ static void finish_trick(struct engine_game *g, const struct engine_sink *sink)
         if (!over && !(g->in_mask >> g->leader & 1))
             g->leader = (uint8_t)next_in(g, g->leader);
     } else {
-        over = !g->hand[g->leader].one && !g->hand[next_seat(g, g->leader)].one;
+        over = g->trick_no == r->hand_size;
     }
     if (over) {
         engine_score_hand(g, sink);
@@ -633,44 +701,103 @@ static void finish_trick(struct engine_game *g, const struct engine_sink *sink)
         start_trick(g);
 }
 
-static enum engine_refusal act_play(struct engine_game *g, int card,
-                                    const struct engine_sink *sink,
-                                    struct engine_refusal_detail *d)
+static void finish_trick(struct engine_game *g, const struct engine_sink *sink)
 {
     const struct engine_rules *r = g->rules;
-    int s = g->turn;
-    if (card < 0 || card >= 64 || !(r->in_play & ENGINE_BIT(card))) {
-        d->card = card;
-        return ENGINE_REFUSE_BAD_CARD;
+    int w = (r->special & (ENGINE_SPECIAL_CANCEL | ENGINE_SPECIAL_JOKER))
+                ? trick_winner(g)
+                : g->win_seat;
+    struct engine_cards tc = {g->trick_cards, 0};
+    if (r->decks == 2) {
+        tc.one = 0;
+        for (int i = 0; i < g->trick_len; i++)
+            cards_add(&tc, g->trick[i]);
     }
-    uint64_t b = ENGINE_BIT(card);
-    if (!(g->hand[s].one & b)) {
-        d->card = card;
-        return ENGINE_REFUSE_NOT_IN_HAND;
+    g->trick_no++;
+    g->trick_len = 0;
+    g->trick_cards = 0;
+    if (w == ENGINE_NO_SEAT) {
+        /* cancelled: set aside for the next trick's winner; the leader
+         * leads again */
+        cards_merge(&g->aside, &tc);
+        EMIT(sink, g, .kind = ENGINE_EV_TRICK, .seat = ENGINE_NO_SEAT,
+             .cards = tc.one, .cards2 = tc.two);
+        after_trick(g, w, sink);
+        return;
     }
-    if (!(engine_legal_plays(g) & b))
-        return explain(g, card, d);
+    if (g->aside.one) {
+        cards_merge(&tc, &g->aside);
+        g->aside.one = g->aside.two = 0;
+    }
+    if (r->decks == 1)
+        g->taken[w].one |= tc.one;
+    else
+        cards_merge(&g->taken[w], &tc);
+    int pts = cards_points(r, &tc);
+    g->hand_points[w] += pts;
+    g->tricks[w]++;
+    g->leader = (uint8_t)w;
+    EMIT(sink, g, .kind = ENGINE_EV_TRICK, .seat = w, .cards = tc.one,
+         .cards2 = tc.two, .value = pts);
+    if (g->rest_owner_pending)
+        take_rest(g, w, &tc, sink);
+    after_trick(g, w, sink);
+}
 
-    if (r->decks == 1) {
-        g->hand[s].one &= ~b;
-        g->played.one |= b;
-    } else {
-        cards_remove(&g->hand[s], card);
-        cards_add(&g->played, card);
+/* Plays a card the seat holds and may play: the one step every play takes,
+ * checked (engine_play) or not (engine_playout). Inline so that a NULL
+ * sink and the plain rules fold away in the playout loop. */
+/* The end of a trick under plain rules (one deck, no joker, no stock, no
+ * kitty waiting): the highest card of the suit led takes it. */
+static void plain_trick_end(struct engine_game *g,
+                            const struct engine_sink *sink)
+{
+    const struct engine_rules *r = g->rules;
+    int w = g->win_seat;
+    uint64_t tc = g->trick_cards;
+    int pts = set_points(r, tc);
+    g->taken[w].one |= tc;
+    g->tricks[w]++;
+    g->hand_points[w] += pts;
+    g->leader = (uint8_t)w;
+    g->trick_no++;
+    g->trick_len = 0;
+    g->trick_cards = 0;
+    EMIT(sink, g, .kind = ENGINE_EV_TRICK, .seat = w, .cards = tc,
+         .value = pts);
+    if (g->trick_no == r->hand_size) {
+        engine_score_hand(g, sink);
+        return;
     }
-    int i = g->trick_len++;
+    g->turn = (uint8_t)w;
+}
+
+static inline __attribute__((always_inline)) void
+play_card(struct engine_game *g, int s, int card,
+          const struct engine_sink *sink)
+{
+    const struct engine_rules *r = g->rules;
+    const uint32_t special = r->special;
+    const uint64_t b = ENGINE_BIT(card);
+    const int i = g->trick_len;
+    const int np = g->nplays;
+    if (r->decks == 1)
+        g->hand[s].one &= ~b;
+    else
+        cards_remove(&g->hand[s], card);
+    g->trick_len = (uint8_t)(i + 1);
     g->trick[i] = (uint8_t)card;
     g->trick_seat[i] = (uint8_t)s;
-    g->plays[g->nplays] = (uint8_t)card;
-    g->play_seat[g->nplays++] = (uint8_t)s;
-    if (b & ENGINE_HEARTS_MASK)
-        g->hearts_broken = 1;
-    else if (card == ENGINE_QS && r->queen_breaks_hearts)
-        g->hearts_broken = 1;
+    g->trick_cards |= b;
+    g->plays[np] = (uint8_t)card;
+    g->play_seat[np] = (uint8_t)s;
+    g->nplays = (uint16_t)(np + 1);
+    g->hearts_broken |= (b & r->breaks) != 0;
     if (i == 0) {
         g->win_card = (uint8_t)card;
         g->win_seat = (uint8_t)s;
-    } else if ((card ^ g->trick[0]) < 16) {
+        g->led_mask = ENGINE_SUIT_MASK(engine_card_suit(card));
+    } else if (b & g->led_mask) {
         if (card > g->win_card) {
             g->win_card = (uint8_t)card;
             g->win_seat = (uint8_t)s;
@@ -679,16 +806,62 @@ static enum engine_refusal act_play(struct engine_game *g, int card,
         g->voids[s] |= (uint8_t)(1u << engine_card_suit(g->trick[0]));
     }
     EMIT(sink, g, .kind = ENGINE_EV_PLAYED, .seat = s, .card = card);
-    if (g->trick_len == g->trick_size) {
-        finish_trick(g, sink);
-        return ENGINE_OK;
+    if (i + 1 == g->trick_size) {
+        if ((special & ENGINE_SPECIAL_TRICK_END) || g->rest_owner_pending) {
+            finish_trick(g, sink);
+            return;
+        }
+        plain_trick_end(g, sink);
+        return;
     }
-    if (r->special & ENGINE_SPECIAL_DOMINO) {
+    if (special & ENGINE_SPECIAL_DOMINO) {
         g->turn = (uint8_t)next_in(g, s);
         domino_draw(g, sink);
     } else {
-        g->turn = (uint8_t)next_seat(g, s);
+        g->turn = (uint8_t)(s + 1 == g->n ? 0 : s + 1);
     }
+}
+
+/* Why a card that is not in the hand (or no card) cannot be played. */
+static enum engine_refusal not_held(const struct engine_game *g, int card,
+                                    struct engine_refusal_detail *d)
+{
+    d->card = card;
+    if (card < 0 || card >= 64 || !(g->rules->in_play & ENGINE_BIT(card)))
+        return ENGINE_REFUSE_BAD_CARD;
+    return ENGINE_REFUSE_NOT_IN_HAND;
+}
+
+/* The play loop's inner step: checks and plays one card of the seat to
+ * play. The common case (following or leading under plain rules) costs a
+ * few instructions; anything unusual takes the slower exact paths. */
+static enum engine_refusal act_play(struct engine_game *g, int card,
+                                    const struct engine_sink *sink,
+                                    struct engine_refusal_detail *d)
+{
+    const struct engine_rules *r = g->rules;
+    int s = g->turn;
+    uint64_t h = g->hand[s].one;
+    uint64_t b = (unsigned)card < 64 ? ENGINE_BIT(card) : 0;
+    if (!(h & b))
+        return not_held(g, card, d);
+    int i = g->trick_len;
+    if (i == 0) {
+        if (!(lead_legal(g, h) & b))
+            return explain(g, card, d);
+    } else {
+        uint64_t follow = h & g->led_mask;
+        if (follow && !(follow & b)) {
+            d->suit = engine_card_suit(g->trick[0]);
+            return ENGINE_REFUSE_MUST_FOLLOW;
+        }
+        if ((r->special &
+             (ENGINE_SPECIAL_FIRST_TRICK | ENGINE_SPECIAL_DUMP_QUEEN)) &&
+            !(engine_legal_plays(g) & b))
+            return explain(g, card, d);
+    }
+
+    play_card(g, s, card, sink);
     return ENGINE_OK;
 }
 
@@ -791,6 +964,180 @@ enum engine_refusal engine_play(struct engine_game *g, int card,
     return act_play(g, card, sink, d);
 }
 
+/* ---- Simulation ------------------------------------------------------- */
+
+/* `k` cards of a hand chosen uniformly (with two decks each copy is a
+ * card of its own), into cards[]. */
+static void random_cards(struct engine_prng *rng, struct engine_cards h, int k,
+                         uint8_t *cards)
+{
+    for (int i = 0; i < k; i++) {
+        uint32_t ones = (uint32_t)bits_count(h.one);
+        uint32_t pick =
+            engine_prng_below(rng, ones + (uint32_t)bits_count(h.two));
+        int c =
+            pick < ones ? bits_nth(h.one, pick) : bits_nth(h.two, pick - ones);
+        cards[i] = (uint8_t)c;
+        cards_remove(&h, c);
+    }
+}
+
+void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
+                        const struct engine_sink *sink)
+{
+    if (g->phase != ENGINE_PHASE_PASS)
+        return;
+    int k = g->rules->pass_count;
+    for (int s = 0; s < g->n; s++) {
+        if (g->passed_mask >> s & 1)
+            continue;
+        if (g->rules->decks == 1) {
+            struct engine_prng local = *rng;
+            uint64_t h = g->hand[s].one;
+            for (int i = 0; i < k; i++) {
+                int c = bits_random(&local, h);
+                h &= ~ENGINE_BIT(c);
+                g->pass_cards[s][i] = (uint8_t)c;
+            }
+            *rng = local;
+        } else {
+            random_cards(rng, g->hand[s], k, g->pass_cards[s]);
+        }
+        g->passed_mask |= (uint16_t)(1u << s);
+        EMIT(sink, g, .kind = ENGINE_EV_PASS_CHOSEN, .seat = s);
+    }
+    exchange(g, sink);
+}
+
+/*
+ * The playout loop for plain trick rules (one deck, no joker, no stock, no
+ * kitty): the state that changes every card lives in locals, so the
+ * compiler keeps it in registers, and is written back once. The legal
+ * plays come from the same lead_from/follow_from as engine_play, and the
+ * unit tests check that a playout and the checked plays of the same cards
+ * leave identical games. `narrow` is a constant in each instance, so the
+ * plain rules pay nothing for first_trick_points and dump_queen.
+ */
+static inline __attribute__((always_inline)) void
+playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
+{
+    const struct engine_rules *r = g->rules;
+    const int n = g->n;
+    struct engine_prng rng = *rngp;
+    uint64_t hand[ENGINE_MAX_PLAYERS];
+    uint8_t next[ENGINE_MAX_PLAYERS];
+    for (int s = 0; s < n; s++) {
+        hand[s] = g->hand[s].one;
+        next[s] = (uint8_t)(s + 1 == n ? 0 : s + 1);
+    }
+    int turn = g->turn, pos = g->trick_len, np = g->nplays;
+    int tricks_left = r->hand_size - g->trick_no;
+    int win_card = g->win_card, win_seat = g->win_seat;
+    bool broken = g->hearts_broken;
+    uint64_t led = g->led_mask, on_trick = pos ? g->trick_cards : 0;
+    for (;;) {
+        uint64_t h = hand[turn], legal;
+        if (pos == 0) {
+            legal = lead_from(r, h, ENGINE_NO_CARD, tricks_left == r->hand_size,
+                              broken);
+        } else {
+            uint64_t follow = h & led;
+            legal = follow ? follow : h;
+            if (narrow)
+                legal = follow_from(r, legal, follow == 0,
+                                    tricks_left == r->hand_size, led, on_trick);
+        }
+        int card = bits_random(&rng, legal);
+        uint64_t b = ENGINE_BIT(card);
+        hand[turn] = h & ~b;
+        g->plays[np] = (uint8_t)card;
+        g->play_seat[np] = (uint8_t)turn;
+        np++;
+        broken |= (b & r->breaks) != 0;
+        if (pos == 0) {
+            led = ENGINE_SUIT_MASK(engine_card_suit(card));
+            win_card = card;
+            win_seat = turn;
+        } else if (b & led) {
+            if (card > win_card) {
+                win_card = card;
+                win_seat = turn;
+            }
+        } else {
+            g->voids[turn] |= (uint8_t)(1u << engine_card_suit(bits_low(led)));
+        }
+        on_trick |= b;
+        if (++pos < n) {
+            turn = next[turn];
+            continue;
+        }
+        g->taken[win_seat].one |= on_trick;
+        g->tricks[win_seat]++;
+        turn = win_seat;
+        if (--tricks_left == 0)
+            break;
+        pos = 0;
+        on_trick = 0;
+    }
+    /* what the loop left for the end: the hands, the last trick as it
+     * lay, and the points each seat took (public, for views) */
+    for (int s = 0; s < n; s++) {
+        g->hand[s].one = hand[s];
+        g->hand_points[s] = set_points(r, g->taken[s].one);
+    }
+    memcpy(g->trick, g->plays + np - n, (size_t)n);
+    memcpy(g->trick_seat, g->play_seat + np - n, (size_t)n);
+    g->turn = g->leader = (uint8_t)turn;
+    g->trick_len = 0;
+    g->trick_cards = 0;
+    g->nplays = (uint16_t)np;
+    g->trick_no = (uint8_t)r->hand_size;
+    g->win_card = (uint8_t)win_card;
+    g->win_seat = (uint8_t)win_seat;
+    g->led_mask = led;
+    g->hearts_broken = broken;
+    *rngp = rng;
+    engine_score_hand(g, NULL);
+}
+
+static void playout_plain(struct engine_game *g, struct engine_prng *rng)
+{
+    /* the forced first lead (2C) is the checked path's business */
+    if (g->nplays == 0 && g->lead_card != ENGINE_NO_CARD)
+        play_card(g, g->turn, g->lead_card, NULL);
+    if (g->rules->special &
+        (ENGINE_SPECIAL_FIRST_TRICK | ENGINE_SPECIAL_DUMP_QUEEN))
+        playout_loop(g, rng, true);
+    else
+        playout_loop(g, rng, false);
+}
+
+void engine_playout(struct engine_game *g, struct engine_prng *rng)
+{
+    if (g->phase == ENGINE_PHASE_PLAY &&
+        !(g->rules->special &
+          (ENGINE_SPECIAL_TRICK_END | ENGINE_SPECIAL_KITTY)))
+        playout_plain(g, rng);
+    for (;;) {
+        /* a local copy of the generator stays in registers */
+        struct engine_prng local = *rng;
+        while (g->phase == ENGINE_PHASE_PLAY)
+            play_card(g, g->turn, bits_random(&local, legal_now(g)), NULL);
+        *rng = local;
+        if (g->phase == ENGINE_PHASE_DISCARD) {
+            struct engine_action a = {.kind = ENGINE_ACT_DISCARD,
+                                      .seat = g->turn,
+                                      .ncards = g->rest_len};
+            random_cards(rng, g->hand[g->turn], g->rest_len, a.cards);
+            act_discard(g, &a, NULL, &(struct engine_refusal_detail){0});
+        } else if (g->phase == ENGINE_PHASE_MOON) {
+            engine_score_moon_choice(g, engine_moon_default(g), NULL);
+        } else {
+            return;
+        }
+    }
+}
+
 /* ---- Reading ---------------------------------------------------------- */
 
 int engine_turn(const struct engine_game *g)
@@ -798,8 +1145,10 @@ int engine_turn(const struct engine_game *g)
     switch (g->phase) {
     case ENGINE_PHASE_PLAY:
     case ENGINE_PHASE_DISCARD:
-    case ENGINE_PHASE_MOON: return g->turn;
-    default: return ENGINE_NO_SEAT;
+    case ENGINE_PHASE_MOON:
+        return g->turn;
+    default:
+        return ENGINE_NO_SEAT;
     }
 }
 
@@ -834,8 +1183,7 @@ int engine_passed_cards(const struct engine_game *g, int seat, uint8_t *cards)
     return k;
 }
 
-int engine_received_cards(const struct engine_game *g, int seat,
-                          uint8_t *cards)
+int engine_received_cards(const struct engine_game *g, int seat, uint8_t *cards)
 {
     if (seat < 0 || seat >= g->n)
         return 0;

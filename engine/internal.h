@@ -24,6 +24,24 @@ static inline int bits_high(uint64_t x)
     return 63 - __builtin_clzll(x);
 }
 
+/* The k-th lowest set bit of x (k < popcount(x)). */
+static inline int bits_nth(uint64_t x, unsigned k)
+{
+#if defined(__BMI2__)
+    return __builtin_ctzll(__builtin_ia32_pdep_di(UINT64_C(1) << k, x));
+#else
+    while (k--)
+        x &= x - 1;
+    return __builtin_ctzll(x);
+#endif
+}
+
+/* A uniformly chosen card of a non-empty set. */
+static inline int bits_random(struct engine_prng *rng, uint64_t set)
+{
+    return bits_nth(set, engine_prng_below(rng, (uint32_t)bits_count(set)));
+}
+
 /* Adds one copy of a card to a multiset. */
 static inline void cards_add(struct engine_cards *s, int card)
 {
@@ -56,6 +74,26 @@ static inline void cards_merge(struct engine_cards *s,
     uint64_t both = s->one & t->one;
     s->two |= t->two | both;
     s->one |= t->one;
+}
+
+/* The points of a set of distinct cards under the rules. */
+static inline int set_points(const struct engine_rules *r, uint64_t set)
+{
+    int p = 0;
+    for (int k = 0; k < r->nclasses; k++)
+        p += r->class_value[k] * bits_count(set & r->class_mask[k]);
+    return p;
+}
+
+/* The points of a multiset of cards under the rules. */
+static inline int cards_points(const struct engine_rules *r,
+                               const struct engine_cards *c)
+{
+    int p = 0;
+    for (int k = 0; k < r->nclasses; k++)
+        p += r->class_value[k] * (bits_count(c->one & r->class_mask[k]) +
+                                  bits_count(c->two & r->class_mask[k]));
+    return p;
 }
 
 /* The nearest of `count` names (NULL-terminated or counted) to word. */

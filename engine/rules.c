@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum opt_kind { OPT_INT, OPT_BOOL, OPT_ENUM, OPT_CYCLE, OPT_CARDS };
 
@@ -259,8 +260,13 @@ const char *engine_nearest(const char *word, const char *const *names,
 {
     const char *best = NULL;
     int bestd = 1 << 30;
+    size_t wl = strlen(word);
     for (int i = 0; i < count && names[i]; i++) {
         int d = distance(word, names[i]);
+        /* a typed beginning ("team" for team_score) is as near as one
+         * typo: counting the missing tail would suggest a short word */
+        if (wl >= 3 && d > 1 && strncasecmp(word, names[i], wl) == 0)
+            d = 1;
         if (d < bestd) {
             bestd = d;
             best = names[i];
@@ -1036,6 +1042,24 @@ static void derive(struct engine_rules *r)
     }
     if (r->bonus != ENGINE_NO_CARD && !(pack & ENGINE_BIT(r->bonus)))
         r->bonus = ENGINE_NO_CARD;
+    /* cards grouped by value: a set's points are a few popcounts */
+    r->nclasses = 0;
+    for (int c = 0; c < 64; c++) {
+        if (!r->points[c])
+            continue;
+        int k = 0;
+        while (k < r->nclasses && r->class_value[k] != r->points[c])
+            k++;
+        if (k == r->nclasses) {
+            r->class_value[k] = r->points[c];
+            r->class_mask[k] = 0;
+            r->nclasses++;
+        }
+        r->class_mask[k] |= ENGINE_BIT(c);
+    }
+    r->breaks = ENGINE_SUIT_MASK(ENGINE_HEARTS);
+    if (r->queen_breaks_hearts)
+        r->breaks |= ENGINE_BIT(ENGINE_QS);
 
     r->special = 0;
     if (r->first_trick_points == ENGINE_FIRST_FORBIDDEN)

@@ -58,11 +58,10 @@ static void value_cards(const struct engine_rules *r, struct engine_cards c,
     if (r->match_pairs)
         match_pairs(&c);
     *pos = *neg = 0;
-    uint64_t m = c.one & r->scoring;
-    while (m) {
-        int card = bits_low(m);
-        m &= m - 1;
-        int v = r->points[card] * (1 + (int)(c.two >> card & 1));
+    /* cards grouped by value: a popcount per group and copy */
+    for (int k = 0; k < r->nclasses; k++) {
+        int v = r->class_value[k] * (bits_count(c.one & r->class_mask[k]) +
+                                     bits_count(c.two & r->class_mask[k]));
         if (v > 0)
             *pos += v;
         else
@@ -83,13 +82,22 @@ struct hand_tally {
 static void tally(const struct engine_game *g, struct hand_tally *t)
 {
     const struct engine_rules *r = g->rules;
-    memset(t, 0, sizeof *t);
     t->units = unit_count(g);
     t->shooter = -1;
-    for (int s = 0; s < g->n; s++) {
-        int u = unit_of(g, s);
-        cards_merge(&t->taken[u], &g->taken[s]);
-        t->tricks[u] += g->tricks[s];
+    t->sun = false;
+    if (t->units == g->n) {
+        for (int s = 0; s < g->n; s++) {
+            t->taken[s] = g->taken[s];
+            t->tricks[s] = g->tricks[s];
+        }
+    } else {
+        memset(t->taken, 0, sizeof t->taken);
+        memset(t->tricks, 0, sizeof t->tricks);
+        for (int s = 0; s < g->n; s++) {
+            int u = unit_of(g, s);
+            cards_merge(&t->taken[u], &g->taken[s]);
+            t->tricks[u] += g->tricks[s];
+        }
     }
     for (int u = 0; u < t->units; u++)
         value_cards(r, t->taken[u], &t->pos[u], &t->neg[u]);
@@ -140,9 +148,8 @@ static void apply_reset(const struct engine_rules *r, int32_t *totals, int n)
         return;
     for (int s = 0; s < n; s++)
         if (totals[s] == r->target)
-            totals[s] = r->exact_target_reset == ENGINE_RESET_HALF
-                            ? r->target / 2
-                            : 0;
+            totals[s] =
+                r->exact_target_reset == ENGINE_RESET_HALF ? r->target / 2 : 0;
 }
 
 /*
@@ -164,12 +171,10 @@ static bool game_ends(const struct engine_game *g, const int32_t *totals,
     int units = n;
     if (r->partners != ENGINE_PARTNERS_OFF) {
         units = 2;
-        score[0] = totals[0] + (r->partners == ENGINE_PARTNERS_INDIVIDUAL
-                                    ? totals[2]
-                                    : 0);
-        score[1] = totals[1] + (r->partners == ENGINE_PARTNERS_INDIVIDUAL
-                                    ? totals[3]
-                                    : 0);
+        score[0] = totals[0] +
+                   (r->partners == ENGINE_PARTNERS_INDIVIDUAL ? totals[2] : 0);
+        score[1] = totals[1] +
+                   (r->partners == ENGINE_PARTNERS_INDIVIDUAL ? totals[3] : 0);
     } else {
         memcpy(score, totals, sizeof(int32_t) * (size_t)n);
     }
@@ -210,8 +215,8 @@ static int standing(const struct engine_game *g, const int32_t *totals,
     }
     int32_t best = INT32_MAX;
     for (int s = 0; s < n; s++) {
-        bool mine = r->partners != ENGINE_PARTNERS_OFF ? s % 2 == me % 2
-                                                       : s == me;
+        bool mine =
+            r->partners != ENGINE_PARTNERS_OFF ? s % 2 == me % 2 : s == me;
         if (!mine && score[s] < best)
             best = score[s];
     }

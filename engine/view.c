@@ -27,15 +27,19 @@ void engine_view_make(const struct engine_game *g, int seat,
     v->pass_target = engine_pass_target(g, seat, g->pass_dir);
     if (g->phase == ENGINE_PHASE_DISCARD && g->turn == seat)
         v->discard_count = g->rest_len;
-    v->moon_sun = g->phase == ENGINE_PHASE_MOON && g->moon_sun;
-    v->moon_best = engine_moon_default(g);
+    v->turn = engine_turn(g);
+    bool shooter = g->phase == ENGINE_PHASE_MOON && g->turn == seat;
+    v->moon_sun = shooter && g->moon_sun;
+    v->moon_best = shooter ? engine_moon_default(g) : -1;
+    v->aside = g->aside;
     v->leader = g->leader;
     v->trick_len = g->trick_len;
     memcpy(v->trick, g->trick, sizeof v->trick);
     memcpy(v->trick_seat, g->trick_seat, sizeof v->trick_seat);
     v->trick_no = g->trick_no;
     v->hearts_broken = g->hearts_broken;
-    v->played = g->played;
+    for (int i = 0; i < g->nplays; i++)
+        cards_add(&v->played, g->plays[i]);
     v->nplays = g->nplays;
     v->plays = g->plays;
     v->play_seat = g->play_seat;
@@ -78,8 +82,10 @@ void engine_view_make(const struct engine_game *g, int seat,
     }
     if (r->stock != ENGINE_STOCK_OFF)
         v->stock_left = g->rest_len - g->rest_pos;
-    if (g->passed_mask >> seat & 1) {
-        uint8_t tmp[ENGINE_MAX_ACT_CARDS];
+    /* a blind seat passes on, unseen, what reaches it: it knows nothing
+     * of those cards */
+    if ((g->passed_mask >> seat & 1) && !(g->blind_mask >> seat & 1)) {
+        uint8_t tmp[ENGINE_MAX_ACT_CARDS] = {0};
         v->npassed = engine_passed_cards(g, seat, tmp);
         memcpy(v->passed, tmp, sizeof v->passed);
     }

@@ -1,0 +1,226 @@
+/*
+ * hearts-sim bench: the engine's speed on one core for the standard
+ * 4-player game. Three figures, each the median of several timed runs:
+ * random playouts (whole hands: deal, pass, every play, score) per second,
+ * legal-move generations per second, and the easy computer player's
+ * decisions per second. A benchmark, not a test: it prints, it asserts
+ * nothing about time.
+ */
+#include "ai.h"
+#include "engine.h"
+#include "sim.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A uniformly chosen card of a non-empty set. */
+static inline int random_card(struct engine_prng *rng, uint64_t set)
+{
+    uint32_t k = engine_prng_below(rng, (uint32_t)__builtin_popcountll(set));
+    while (k--)
+        set &= set - 1;
+    return __builtin_ctzll(set);
+}
+
+/* One hand the way a Monte Carlo player simulates: deal, random passes,
+ * and engine_playout for the plays and the score. Returns the hand's
+ * plays (52 in the standard game). */
+static int random_hand(struct engine_game *g, struct engine_prng *rng)
+{
+    if (engine_phase(g) == ENGINE_PHASE_GAME_OVER)
+        engine_game_init(g, g->rules, engine_prng_next(rng), 0);
+    engine_deal(g, NULL);
+    engine_pass_random(g, rng, NULL);
+    engine_playout(g, rng);
+    return g->nplays;
+}
+
+/* The same hand one checked call per card: engine_legal_plays, a random
+ * legal card, engine_play. What a caller pays without engine_playout. */
+static int checked_hand(struct engine_game *g, struct engine_prng *rng)
+{
+    if (engine_phase(g) == ENGINE_PHASE_GAME_OVER)
+        engine_game_init(g, g->rules, engine_prng_next(rng), 0);
+    engine_deal(g, NULL);
+    engine_pass_random(g, rng, NULL);
+    int plays = 0;
+    while (engine_phase(g) == ENGINE_PHASE_PLAY) {
+        engine_play(g, random_card(rng, engine_legal_plays(g)), NULL, NULL);
+        plays++;
+    }
+    if (engine_phase(g) == ENGINE_PHASE_MOON) {
+        struct engine_action a = {.kind = ENGINE_ACT_MOON,
+                                  .seat = (uint8_t)engine_turn(g),
+                                  .moon = ENGINE_MOON_SUBTRACT};
+        engine_act(g, &a, NULL, NULL);
+    }
+    return plays;
+}
+
+/* Positions in the middle of hands: a game about to play, for the legal
+ * generation and decision benchmarks. */
+#define POSITIONS 2048
+
+static void make_positions(const struct engine_rules *r,
+                           struct engine_game *pos, struct engine_prng *rng)
+{
+    struct engine_game g;
+    engine_game_init(&g, r, 7, 0);
+    int k = 0;
+    while (k < POSITIONS) {
+        if (engine_phase(&g) == ENGINE_PHASE_GAME_OVER)
+            engine_game_init(&g, r, engine_prng_next(rng), 0);
+        random_hand(&g, rng);
+        /* replay a fresh hand up to a random depth */
+        struct engine_game h = g;
+        if (engine_phase(&h) != ENGINE_PHASE_DEAL)
+            continue;
+        engine_deal(&h, NULL);
+        engine_pass_random(&h, rng, NULL);
+        int depth = (int)engine_prng_below(rng, 52);
+        for (int i = 0; i < depth && engine_phase(&h) == ENGINE_PHASE_PLAY; i++)
+            engine_play(&h, random_card(rng, engine_legal_plays(&h)), NULL,
+                        NULL);
+        if (engine_phase(&h) == ENGINE_PHASE_PLAY)
+            pos[k++] = h;
+    }
+}
+
+struct figure {
+    const char *what;
+    double runs[64];
+};
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void print_figure(const char *what, const char *unit, double *runs,
+                         int n)
+{
+    double copy[64];
+    memcpy(copy, runs, sizeof(double) * (size_t)n);
+    printf("%-34s %12.0f %s/s  (median of %d; runs:", what, median(copy, n),
+           unit, n);
+    for (int i = 0; i < n; i++)
+        printf(" %.0f", runs[i]);
+    printf(")\n");
+}
+
+int sim_bench(int argc, char **argv)
+{
+    long runs = 7;
+    double seconds = 1.0;
+    for (int i = 0; i < argc; i++) {
+        char *end;
+        if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+            errno = 0;
+            runs = strtol(argv[++i], &end, 10);
+            if (errno || *end || runs < 1 || runs > 64) {
+                fprintf(stderr, "hearts-sim bench: --runs is 1 to 64\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+            errno = 0;
+            seconds = strtod(argv[++i], &end);
+            if (errno || *end || !(seconds > 0.0) || seconds > 60.0) {
+                fprintf(stderr,
+                        "hearts-sim bench: --seconds is above 0, at most 60\n");
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "usage: hearts-sim bench [--runs N] [--seconds "
+                            "S]\n");
+            return 2;
+        }
+    }
+    struct engine_rules r;
+    char err[200];
+    if (engine_rules_parse(&r, "standard", 4, err, sizeof err)) {
+        fprintf(stderr, "hearts-sim bench: %s\n", err);
+        return 1;
+    }
+    struct engine_prng rng;
+    engine_prng_seed(&rng, 12345);
+    static struct engine_game pos[POSITIONS];
+    make_positions(&r, pos, &rng);
+
+    double playouts[64], checked[64], legal[64], easy[64];
+    unsigned long sink = 0;
+    printf("hearts-sim bench: standard rules, 4 players, one core, %ld runs "
+           "of %.1f s\n",
+           runs, seconds);
+    for (int run = 0; run < runs; run++) {
+        struct engine_game g;
+        engine_game_init(&g, &r, (uint64_t)run, 0);
+        long hands = 0;
+        double t0 = now(), t;
+        do {
+            for (int i = 0; i < 1000; i++)
+                sink += (unsigned long)random_hand(&g, &rng);
+            hands += 1000;
+            t = now() - t0;
+        } while (t < seconds);
+        playouts[run] = (double)hands / t;
+
+        engine_game_init(&g, &r, (uint64_t)run, 0);
+        hands = 0;
+        t0 = now();
+        do {
+            for (int i = 0; i < 1000; i++)
+                sink += (unsigned long)checked_hand(&g, &rng);
+            hands += 1000;
+            t = now() - t0;
+        } while (t < seconds);
+        checked[run] = (double)hands / t;
+
+        long calls = 0;
+        t0 = now();
+        do {
+            for (int rep = 0; rep < 64; rep++)
+                for (int i = 0; i < POSITIONS; i++)
+                    sink ^= engine_legal_plays(&pos[i]);
+            calls += 64L * POSITIONS;
+            t = now() - t0;
+        } while (t < seconds);
+        legal[run] = (double)calls / t;
+
+        long decisions = 0;
+        t0 = now();
+        do {
+            for (int i = 0; i < POSITIONS; i++) {
+                struct engine_action a;
+                ai_act_for(AI_EASY, &pos[i], engine_turn(&pos[i]), &rng, &a);
+                sink += a.cards[0];
+            }
+            decisions += POSITIONS;
+            t = now() - t0;
+        } while (t < seconds);
+        easy[run] = (double)decisions / t;
+    }
+    print_figure("random playouts (engine_playout)", "hands", playouts,
+                 (int)runs);
+    print_figure("random hands, checked per card", "hands", checked, (int)runs);
+    print_figure("legal-move generations", "calls", legal, (int)runs);
+    print_figure("easy player decisions", "decisions", easy, (int)runs);
+    printf("(checksum %lu)\n", sink);
+    return 0;
+}

@@ -1,0 +1,287 @@
+/*
+ * hearts-sim: the engine's command-line tool. `play` plays whole games
+ * between computer players and prints per-seat figures; `replay` checks
+ * game records (replay.c); `bench` measures the engine's speed (bench.c).
+ */
+#include "ai.h"
+#include "engine.h"
+#include "record.h"
+#include "sim.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: hearts-sim replay FILE [--fill] [--legal]\n"
+                 "       hearts-sim play --preset NAME [--set KEY=VALUE]... "
+                 "[--players N]\n"
+                 "                  [--seats LEVEL,LEVEL,...] [--games N] "
+                 "[--seed S] [--records FILE]\n"
+                 "       hearts-sim bench [--runs N] [--seconds S]\n");
+}
+
+static int parse_count(const char *s, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max)
+        return -1;
+    *out = (long)v;
+    return 0;
+}
+
+struct play_stats {
+    int n;
+    long hands;
+    long points[ENGINE_MAX_PLAYERS];
+    long wins[ENGINE_MAX_PLAYERS];
+    long moons[ENGINE_MAX_PLAYERS];
+};
+
+static void count_event(void *ctx, const struct engine_game *g,
+                        const struct engine_event *ev)
+{
+    struct play_stats *st = ctx;
+    switch (ev->kind) {
+    case ENGINE_EV_MOON:
+        st->moons[ev->seat]++;
+        break;
+    case ENGINE_EV_HAND_SCORED:
+        st->hands++;
+        for (int s = 0; s < g->n; s++)
+            st->points[s] += g->points[s];
+        break;
+    case ENGINE_EV_GAME_OVER:
+        for (int i = 0; i < g->nwinners; i++)
+            st->wins[g->winners[i]]++;
+        break;
+    default:
+        break;
+    }
+}
+
+/* Both sinks at once: the statistics and, if asked, the record writer. */
+struct tee {
+    struct engine_sink first;
+    const struct engine_sink *second;
+};
+
+static void tee_emit(void *ctx, const struct engine_game *g,
+                     const struct engine_event *ev)
+{
+    struct tee *t = ctx;
+    t->first.emit(t->first.ctx, g, ev);
+    if (t->second)
+        t->second->emit(t->second->ctx, g, ev);
+}
+
+static int parse_seats(const char *list, int *levels, int max, int *count)
+{
+    char buf[256];
+    if (strlen(list) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", list);
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        int level = ai_level_find(tok);
+        if (level < 0 || n == max) {
+            fprintf(stderr, "hearts-sim: unknown level '%s' (random, easy)\n",
+                    tok);
+            return -1;
+        }
+        levels[n++] = level;
+    }
+    *count = n;
+    return n ? 0 : -1;
+}
+
+/* Plays one game to its end; -1 if an action was refused (a bug). */
+static int play_game(struct engine_game *g, const int *levels,
+                     struct engine_prng *rng, const struct engine_sink *sink)
+{
+    for (long steps = 0; steps < 10000000; steps++) {
+        enum engine_phase phase = engine_phase(g);
+        if (phase == ENGINE_PHASE_GAME_OVER)
+            return 0;
+        if (phase == ENGINE_PHASE_DEAL) {
+            engine_deal(g, sink);
+            continue;
+        }
+        for (int s = 0; s < g->n; s++) {
+            struct engine_action a;
+            if (!engine_may_act(g, s))
+                continue;
+            if (ai_act_for(levels[s], g, s, rng, &a))
+                return -1;
+            enum engine_refusal why = engine_act(g, &a, sink, NULL);
+            if (why) {
+                fprintf(stderr, "hearts-sim: seat %d's action refused: %s\n", s,
+                        engine_refusal_text(why));
+                return -1;
+            }
+            break;
+        }
+    }
+    return -1;
+}
+
+int sim_play(int argc, char **argv)
+{
+    const char *preset = NULL, *records = NULL;
+    char text[1024] = "";
+    size_t tlen = 0;
+    long players = 0, games = 100, seed = 1;
+    int levels[ENGINE_MAX_PLAYERS];
+    int nlevels = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!val) {
+            fprintf(stderr, "hearts-sim play: %s needs a value\n", arg);
+            return 2;
+        }
+        i++;
+        if (!strcmp(arg, "--preset")) {
+            preset = val;
+        } else if (!strcmp(arg, "--set")) {
+            if (!strchr(val, '=') || strchr(val, ' ') ||
+                tlen + strlen(val) + 2 >= sizeof text) {
+                fprintf(stderr, "hearts-sim play: --set takes KEY=VALUE\n");
+                return 2;
+            }
+            tlen +=
+                (size_t)snprintf(text + tlen, sizeof text - tlen, " %s", val);
+        } else if (!strcmp(arg, "--players")) {
+            if (parse_count(val, 2, ENGINE_MAX_PLAYERS, &players)) {
+                fprintf(stderr, "hearts-sim play: --players is 2 to 10\n");
+                return 2;
+            }
+        } else if (!strcmp(arg, "--seats")) {
+            if (parse_seats(val, levels, ENGINE_MAX_PLAYERS, &nlevels))
+                return 2;
+        } else if (!strcmp(arg, "--games")) {
+            if (parse_count(val, 1, 100000000, &games)) {
+                fprintf(stderr, "hearts-sim play: --games is 1 or more\n");
+                return 2;
+            }
+        } else if (!strcmp(arg, "--seed")) {
+            if (parse_count(val, 0, 0x7fffffffffffffffL, &seed)) {
+                fprintf(stderr, "hearts-sim play: --seed is a number\n");
+                return 2;
+            }
+        } else if (!strcmp(arg, "--records")) {
+            records = val;
+        } else {
+            fprintf(stderr, "hearts-sim play: unknown argument '%s'\n", arg);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!preset) {
+        fprintf(stderr, "hearts-sim play: --preset NAME is needed\n");
+        return 2;
+    }
+    char line[1200];
+    snprintf(line, sizeof line, "%s%s", preset, text);
+    if (nlevels > 0 && players == 0)
+        players = nlevels;
+    struct engine_rules rules;
+    char err[256];
+    if (engine_rules_parse(&rules, line, (int)players, err, sizeof err)) {
+        fprintf(stderr, "hearts-sim play: %s\n", err);
+        return 2;
+    }
+    int n = rules.players;
+    if (nlevels == 0) {
+        for (int s = 0; s < n; s++)
+            levels[s] = AI_EASY;
+    } else if (nlevels != n) {
+        fprintf(stderr,
+                "hearts-sim play: --seats names %d levels for %d "
+                "players\n",
+                nlevels, n);
+        return 2;
+    }
+    FILE *out = NULL;
+    if (records) {
+        out = strcmp(records, "-") ? fopen(records, "w") : stdout;
+        if (!out) {
+            fprintf(stderr, "hearts-sim play: %s: %s\n", records,
+                    strerror(errno));
+            return 2;
+        }
+    }
+    struct play_stats st = {.n = n};
+    struct engine_prng rng;
+    engine_prng_seed(&rng, (uint64_t)seed ^ UINT64_C(0x5eed5eed5eed5eed));
+    char names[ENGINE_MAX_PLAYERS][16];
+    const char *name_ptrs[ENGINE_MAX_PLAYERS];
+    for (int s = 0; s < n; s++) {
+        snprintf(names[s], sizeof names[s], "%s%d", ai_level_name(levels[s]),
+                 s);
+        name_ptrs[s] = names[s];
+    }
+    int rc = 0;
+    for (long gi = 0; gi < games && rc == 0; gi++) {
+        struct engine_game g;
+        engine_game_init(&g, &rules, (uint64_t)seed * 1000003u + (uint64_t)gi,
+                         (int)(gi % n));
+        struct record_writer *w =
+            out ? record_writer_new(&rules, name_ptrs, n) : NULL;
+        struct tee t = {.first = {.emit = count_event, .ctx = &st},
+                        .second = w ? record_writer_sink(w) : NULL};
+        struct engine_sink sink = {.emit = tee_emit, .ctx = &t};
+        if (play_game(&g, levels, &rng, &sink)) {
+            fprintf(stderr, "hearts-sim play: game %ld did not finish\n",
+                    gi + 1);
+            rc = 1;
+        }
+        if (w) {
+            char *json = record_writer_json(w);
+            fprintf(out, "%s\n", json);
+            free(json);
+            record_writer_free(w);
+        }
+    }
+    if (out && out != stdout && fclose(out)) {
+        fprintf(stderr, "hearts-sim play: %s: %s\n", records, strerror(errno));
+        rc = 2;
+    }
+    FILE *report = out == stdout ? stderr : stdout;
+    fprintf(report, "%s, %d players, %ld games, %ld hands, seed %ld\n",
+            engine_preset_name(rules.preset), n, games, st.hands, seed);
+    fprintf(report, "seat  level   points/hand   wins  moons\n");
+    for (int s = 0; s < n; s++)
+        fprintf(report, "%4d  %-6s  %11.3f  %5ld  %5ld\n", s,
+                ai_level_name(levels[s]),
+                st.hands ? (double)st.points[s] / (double)st.hands : 0.0,
+                st.wins[s], st.moons[s]);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "replay"))
+        return sim_replay(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "play"))
+        return sim_play(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "bench"))
+        return sim_bench(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "hearts-sim: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
