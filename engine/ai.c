@@ -2,7 +2,7 @@
  * Computer players (see ai.h). The random level lives here; the easy level
  * is in ai_easy.c.
  */
-#include "ai.h"
+#include "ai_internal.h"
 #include "internal.h"
 
 #include <string.h>
@@ -34,8 +34,8 @@ static int random_card(struct engine_prng *rng, uint64_t set)
 
 /* `k` distinct cards of the hand, chosen uniformly (two decks: copies are
  * drawn as separate cards). */
-static void random_cards(struct engine_prng *rng, struct engine_cards h,
-                         int k, struct engine_action *a)
+static void random_cards(struct engine_prng *rng, struct engine_cards h, int k,
+                         struct engine_action *a)
 {
     a->ncards = (uint8_t)k;
     for (int i = 0; i < k; i++) {
@@ -71,12 +71,10 @@ static int decide_random(const struct engine_view *v, struct engine_prng *rng,
         a->kind = ENGINE_ACT_DISCARD;
         random_cards(rng, v->hand, v->discard_count, a);
         return 0;
-    default: return -1;
+    default:
+        return -1;
     }
 }
-
-int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
-                   struct engine_action *a);
 
 int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
               struct engine_action *a)
@@ -84,13 +82,17 @@ int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
     memset(a, 0, sizeof *a);
     a->seat = (uint8_t)v->seat;
     if (v->phase == ENGINE_PHASE_MOON) {
+        if (v->moon_best < 0)
+            return -1; /* not the shooter */
         a->kind = ENGINE_ACT_MOON;
         a->moon = (uint8_t)v->moon_best;
         return 0;
     }
     switch (level) {
-    case AI_RANDOM: return decide_random(v, rng, a);
-    default: return decide_random(v, rng, a);
+    case AI_EASY:
+        return ai_easy_decide(v, rng, a);
+    default:
+        return decide_random(v, rng, a);
     }
 }
 
