@@ -22,11 +22,12 @@ bool engine_card_valid(int card)
 const char *engine_card_name(int card)
 {
     static const char names[64][3] = {
-#define N(s) {'2', s, 0}, {'3', s, 0}, {'4', s, 0}, {'5', s, 0}, {'6', s, 0},  \
-             {'7', s, 0}, {'8', s, 0}, {'9', s, 0}, {'T', s, 0}, {'J', s, 0},  \
-             {'Q', s, 0}, {'K', s, 0}, {'A', s, 0}
-        N('C'), {0}, {0}, {0}, N('D'), {0}, {0}, {0},
-        N('H'), {'J', 'K', 0}, {0}, {0}, N('S'), {0}, {0}, {0}
+#define N(s)                                                                   \
+    {'2', s, 0}, {'3', s, 0}, {'4', s, 0}, {'5', s, 0}, {'6', s, 0},           \
+        {'7', s, 0}, {'8', s, 0}, {'9', s, 0}, {'T', s, 0}, {'J', s, 0},       \
+        {'Q', s, 0}, {'K', s, 0}, {'A', s, 0}
+        N('C'),        {0}, {0}, {0},    N('D'), {0}, {0}, {0}, N('H'),
+        {'J', 'K', 0}, {0}, {0}, N('S'), {0},    {0}, {0}
 #undef N
     };
     if (!engine_card_valid(card))
@@ -47,10 +48,9 @@ static int parse_suit(const unsigned char *s, size_t len, size_t *used)
     /* U+2660..U+2667: E2 99 A0..A7; black and white forms of each suit */
     if (len >= 3 && s[0] == 0xE2 && s[1] == 0x99 && s[2] >= 0xA0 &&
         s[2] <= 0xA7) {
-        static const int sym[8] = {ENGINE_SPADES,   ENGINE_HEARTS,
-                                   ENGINE_DIAMONDS, ENGINE_CLUBS,
-                                   ENGINE_SPADES,   ENGINE_HEARTS,
-                                   ENGINE_DIAMONDS, ENGINE_CLUBS};
+        static const int sym[8] = {
+            ENGINE_SPADES, ENGINE_HEARTS, ENGINE_DIAMONDS, ENGINE_CLUBS,
+            ENGINE_SPADES, ENGINE_HEARTS, ENGINE_DIAMONDS, ENGINE_CLUBS};
         *used = 3;
         /* an emoji variation selector (U+FE0F, EF B8 8F) may follow */
         if (len >= 6 && s[3] == 0xEF && s[4] == 0xB8 && s[5] == 0x8F)

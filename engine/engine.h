@@ -288,9 +288,14 @@ int engine_rules_parse(struct engine_rules *r, const char *text, int players,
  */
 int engine_rules_finish(struct engine_rules *r, char *err, size_t errlen);
 
+/* Room for any option's value as text (the longest, card_points naming
+ * every card, is under 600 bytes). */
+#define ENGINE_OPTION_TEXT_MAX 1024
+
 /*
  * Writes an option's current value in the text form engine_rules_set takes.
- * Returns the length written (truncated to len-1), or -1 for a bad index.
+ * Returns the length of the whole text, as snprintf does (it is truncated
+ * to len-1 bytes if longer), or -1 for a bad index.
  */
 int engine_rules_get(const struct engine_rules *r, int option, char *buf,
                      size_t len);
@@ -415,7 +420,8 @@ enum engine_event_kind {
     ENGINE_EV_DRAWN,        /* seat drew card from the stock (private) */
     ENGINE_EV_TRICK,        /* trick complete: seat won it (or
                                ENGINE_NO_SEAT: set aside / dead), cards */
-    ENGINE_EV_REST_TAKEN,   /* seat took the kitty, widow or leftovers */
+    ENGINE_EV_REST_TAKEN,   /* seat took the kitty, widow or leftovers
+                               (cards: private unless face-up leftovers) */
     ENGINE_EV_DISCARDED,    /* seat discarded (cards: private) */
     ENGINE_EV_OUT,          /* domino: seat has played its last card */
     ENGINE_EV_MOON_PENDING, /* seat shot the moon (sun if value) and chooses */
@@ -487,6 +493,7 @@ struct engine_game {
     struct engine_cards hand[ENGINE_MAX_PLAYERS];
     struct engine_cards taken[ENGINE_MAX_PLAYERS];
     struct engine_cards aside; /* cancelled tricks waiting for a winner */
+    uint8_t aside_tricks;      /* how many */
     uint8_t trick[ENGINE_MAX_PLAYERS]; /* in play order */
     uint8_t trick_seat[ENGINE_MAX_PLAYERS];
     uint8_t deal[ENGINE_MAX_CARDS]; /* the pack as dealt */

@@ -27,6 +27,42 @@ static inline int next_seat(const struct engine_game *g, int seat)
     return seat + 1 == g->n ? 0 : seat + 1;
 }
 
+/* Lemire's bounded integer from 32 random bits, drawing afresh (the high
+ * half of the next 64 bits) only in the rare case of a biased product. */
+static inline uint32_t below_from(struct engine_prng *p, uint32_t x,
+                                  uint32_t bound)
+{
+    uint64_t m = (uint64_t)x * bound;
+    if ((uint32_t)m < bound) {
+        uint32_t threshold = (uint32_t)(-bound) % bound;
+        while ((uint32_t)m < threshold)
+            m = (engine_prng_next(p) >> 32) * (uint64_t)bound;
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* Random numbers 32 bits at a time: each 64-bit draw serves two picks. */
+struct half_draws {
+    uint64_t bits;
+    bool spare;
+};
+
+/* A uniformly chosen card of a non-empty set. */
+static inline int pick_card(struct engine_prng *rng, struct half_draws *h,
+                            uint64_t set)
+{
+    uint32_t x;
+    if (h->spare) {
+        x = (uint32_t)h->bits;
+        h->spare = false;
+    } else {
+        h->bits = engine_prng_next(rng);
+        x = (uint32_t)(h->bits >> 32);
+        h->spare = true;
+    }
+    return bits_nth(set, below_from(rng, x, (uint32_t)bits_count(set)));
+}
+
 /* Next seat clockwise still in the hand (domino drops players out). */
 static int next_in(const struct engine_game *g, int seat)
 {
@@ -127,13 +163,17 @@ static void deal_cards(struct engine_game *g, const struct engine_sink *sink,
     const struct engine_rules *r = g->rules;
     int n = g->n;
     int dealt = n * r->hand_size;
-    memset(g->hand, 0, sizeof g->hand);
-    memset(g->taken, 0, sizeof g->taken);
-    memset(g->tricks, 0, sizeof g->tricks);
-    memset(g->voids, 0, sizeof g->voids);
-    memset(g->hand_points, 0, sizeof g->hand_points);
-    memset(g->nreceived, 0, sizeof g->nreceived);
+    /* the seats in play only: a whole-array memset here compiles to a
+     * slow-starting string store, every hand */
+    for (int s = 0; s < n; s++) {
+        g->taken[s].one = g->taken[s].two = 0;
+        g->hand_points[s] = 0;
+        g->tricks[s] = 0;
+        g->voids[s] = 0;
+        g->nreceived[s] = 0;
+    }
     g->aside.one = g->aside.two = 0;
+    g->aside_tricks = 0;
     g->hand_no++;
     g->trick_no = 0;
     g->trick_len = 0;
@@ -150,18 +190,23 @@ static void deal_cards(struct engine_game *g, const struct engine_sink *sink,
     if (built) {
         for (int j = 0; j < n; j++) {
             g->hand[seat].one = built[j];
+            g->hand[seat].two = 0;
             seat = next_seat(g, seat);
         }
     } else if (r->decks == 1) {
-        /* card k goes to the k-th seat clockwise from the dealer's left */
+        /* card k goes to the k-th seat clockwise from the dealer's left
+         * (every seat's hand is assigned here) */
         for (int j = 0; j < n; j++) {
             uint64_t m = 0;
             for (int k = j; k < dealt; k += n)
                 m |= ENGINE_BIT(g->deal[k]);
             g->hand[seat].one = m;
+            g->hand[seat].two = 0;
             seat = next_seat(g, seat);
         }
     } else {
+        for (int s = 0; s < n; s++)
+            g->hand[s].one = g->hand[s].two = 0;
         for (int k = 0; k < dealt; k++) {
             cards_add(&g->hand[seat], g->deal[k]);
             seat = next_seat(g, seat);
@@ -185,20 +230,6 @@ static void deal_cards(struct engine_game *g, const struct engine_sink *sink,
     }
 }
 
-/* Lemire's bounded integer from 32 random bits, drawing afresh (the high
- * half of the next 64 bits) only in the rare case of a biased product. */
-static inline uint32_t below_from(struct engine_prng *p, uint32_t x,
-                                  uint32_t bound)
-{
-    uint64_t m = (uint64_t)x * bound;
-    if ((uint32_t)m < bound) {
-        uint32_t threshold = (uint32_t)(-bound) % bound;
-        while ((uint32_t)m < threshold)
-            m = (engine_prng_next(p) >> 32) * (uint64_t)bound;
-    }
-    return (uint32_t)(m >> 32);
-}
-
 int engine_deal(struct engine_game *g, const struct engine_sink *sink)
 {
     if (g->phase != ENGINE_PHASE_DEAL)
@@ -217,27 +248,44 @@ int engine_deal(struct engine_game *g, const struct engine_sink *sink)
     memcpy(d, r->deck, (size_t)len);
     struct engine_prng rng = g->rng;
     uint64_t built[ENGINE_MAX_PLAYERS] = {0};
-    int pos = (len - 1) % n;
-    for (int i = len - 1; i > 0; i -= 2) {
+    /* the rest (kitty, widow, stock) first: no hand to build */
+    int i = len - 1;
+    for (; i >= dealt && i > 0; i -= 2) {
         uint64_t x = engine_prng_next(&rng);
         int j = (int)below_from(&rng, (uint32_t)(x >> 32), (uint32_t)i + 1);
         uint8_t t = d[j];
         d[j] = d[i];
         d[i] = t;
-        if (i < dealt)
-            built[pos] |= ENGINE_BIT(t);
+        if (i > 1) {
+            j = (int)below_from(&rng, (uint32_t)x, (uint32_t)i);
+            t = d[j];
+            d[j] = d[i - 1];
+            d[i - 1] = t;
+            if (i - 1 < dealt) {
+                /* the pair straddled the last dealt card */
+                built[(i - 1) % n] |= ENGINE_BIT(t);
+            }
+        }
+    }
+    for (int pos = i % n; i > 0; i -= 2) {
+        uint64_t x = engine_prng_next(&rng);
+        int j = (int)below_from(&rng, (uint32_t)(x >> 32), (uint32_t)i + 1);
+        uint8_t t = d[j];
+        d[j] = d[i];
+        d[i] = t;
+        built[pos] |= ENGINE_BIT(t);
         pos = pos == 0 ? n - 1 : pos - 1;
         if (i > 1) {
             j = (int)below_from(&rng, (uint32_t)x, (uint32_t)i);
             t = d[j];
             d[j] = d[i - 1];
             d[i - 1] = t;
-            if (i - 1 < dealt)
-                built[pos] |= ENGINE_BIT(t);
+            built[pos] |= ENGINE_BIT(t);
             pos = pos == 0 ? n - 1 : pos - 1;
         }
     }
-    built[0] |= ENGINE_BIT(d[0]);
+    if (dealt > 0)
+        built[0] |= ENGINE_BIT(d[0]);
     g->rng = rng;
     g->deal_len = (uint8_t)len;
     deal_cards(g, sink, r->decks == 1 ? built : NULL);
@@ -306,7 +354,10 @@ int engine_pass_target(const struct engine_game *g, int seat, int dir)
     default:
         return seat;
     }
-    return (seat + off % n) % n;
+    off = (off % n + n) % n;
+    if (off == 0)
+        off = 1; /* two players: every direction is the other player */
+    return (seat + off) % n;
 }
 
 int engine_pass_count(const struct engine_game *g, int seat,
@@ -342,7 +393,8 @@ static void exchange(struct engine_game *g, const struct engine_sink *sink)
         }
         for (int s = 0, to = off; s < n; s++, to = to + 1 == n ? 0 : to + 1) {
             g->hand[to].one |= give[s];
-            memcpy(g->received[to], g->pass_cards[s], (size_t)k);
+            for (int i = 0; i < k; i++)
+                g->received[to][i] = g->pass_cards[s][i];
             g->nreceived[to] = (uint8_t)k;
         }
         EMIT(sink, g, .kind = ENGINE_EV_PASSED, .value = g->pass_dir);
@@ -720,6 +772,7 @@ static void finish_trick(struct engine_game *g, const struct engine_sink *sink)
         /* cancelled: set aside for the next trick's winner; the leader
          * leads again */
         cards_merge(&g->aside, &tc);
+        g->aside_tricks++;
         EMIT(sink, g, .kind = ENGINE_EV_TRICK, .seat = ENGINE_NO_SEAT,
              .cards = tc.one, .cards2 = tc.two);
         after_trick(g, w, sink);
@@ -735,7 +788,9 @@ static void finish_trick(struct engine_game *g, const struct engine_sink *sink)
         cards_merge(&g->taken[w], &tc);
     int pts = cards_points(r, &tc);
     g->hand_points[w] += pts;
-    g->tricks[w]++;
+    /* set-aside tricks count as taken by whoever collects them (the sun) */
+    g->tricks[w] += (uint8_t)(1 + g->aside_tricks);
+    g->aside_tricks = 0;
     g->leader = (uint8_t)w;
     EMIT(sink, g, .kind = ENGINE_EV_TRICK, .seat = w, .cards = tc.one,
          .cards2 = tc.two, .value = pts);
@@ -987,25 +1042,26 @@ void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
 {
     if (g->phase != ENGINE_PHASE_PASS)
         return;
-    int k = g->rules->pass_count;
+    const int k = g->rules->pass_count, decks = g->rules->decks;
+    struct engine_prng local = *rng;
+    struct half_draws half = {0, false};
     for (int s = 0; s < g->n; s++) {
         if (g->passed_mask >> s & 1)
             continue;
-        if (g->rules->decks == 1) {
-            struct engine_prng local = *rng;
+        if (decks == 1) {
             uint64_t h = g->hand[s].one;
             for (int i = 0; i < k; i++) {
-                int c = bits_random(&local, h);
+                int c = pick_card(&local, &half, h);
                 h &= ~ENGINE_BIT(c);
                 g->pass_cards[s][i] = (uint8_t)c;
             }
-            *rng = local;
         } else {
-            random_cards(rng, g->hand[s], k, g->pass_cards[s]);
+            random_cards(&local, g->hand[s], k, g->pass_cards[s]);
         }
         g->passed_mask |= (uint16_t)(1u << s);
         EMIT(sink, g, .kind = ENGINE_EV_PASS_CHOSEN, .seat = s);
     }
+    *rng = local;
     exchange(g, sink);
 }
 
@@ -1024,6 +1080,7 @@ playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
     const struct engine_rules *r = g->rules;
     const int n = g->n;
     struct engine_prng rng = *rngp;
+    struct half_draws half = {0, false};
     uint64_t hand[ENGINE_MAX_PLAYERS];
     uint8_t next[ENGINE_MAX_PLAYERS];
     for (int s = 0; s < n; s++) {
@@ -1047,7 +1104,7 @@ playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
                 legal = follow_from(r, legal, follow == 0,
                                     tricks_left == r->hand_size, led, on_trick);
         }
-        int card = bits_random(&rng, legal);
+        int card = pick_card(&rng, &half, legal);
         uint64_t b = ENGINE_BIT(card);
         hand[turn] = h & ~b;
         g->plays[np] = (uint8_t)card;

@@ -11,7 +11,16 @@
 
 static inline int bits_count(uint64_t x)
 {
+#if defined(__POPCNT__)
     return __builtin_popcountll(x);
+#else
+    /* without the instruction, inline bit-slicing beats libgcc's call */
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) +
+        ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
 }
 
 static inline int bits_low(uint64_t x)

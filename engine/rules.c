@@ -54,9 +54,9 @@ enum opt_id {
     O_COUNT
 };
 
-static const char *const odd_names[] = {"remove",           "kitty",
-                                        "kitty_first_point", "kitty_exchange",
-                                        "faceup_leftover",  "widow", NULL};
+static const char *const odd_names[] = {
+    "remove", "kitty", "kitty_first_point", "kitty_exchange", "faceup_leftover",
+    "widow",  NULL};
 static const char *const remove_names[] = {"momentpoint", "bigd", "modern",
                                            NULL};
 static const char *const dir_names[] = {"left",    "right", "across", "hold",
@@ -68,14 +68,13 @@ static const char *const hlead_names[] = {"broken", "any", NULL};
 static const char *const first_names[] = {"allowed", "forbidden", NULL};
 static const char *const hpoints_names[] = {"one", "spot", NULL};
 static const char *const bonus_names[] = {"none", "TD", "JD", NULL};
-static const char *const moon_names[] = {"subtract", "add_others", "choice",
-                                         "add_unless_loses", "off", NULL};
+static const char *const moon_names[] = {
+    "subtract", "add_others", "choice", "add_unless_loses", "off", NULL};
 static const char *const reset_names[] = {"off", "half", "zero", NULL};
 static const char *const tie_names[] = {"share", "play_on", NULL};
 static const char *const partners_names[] = {"off", "team_score",
                                              "individual_score", NULL};
-static const char *const stock_names[] = {"off", "domino", "two_handed",
-                                          NULL};
+static const char *const stock_names[] = {"off", "domino", "two_handed", NULL};
 
 struct opt_desc {
     const char *name;
@@ -315,8 +314,7 @@ static void list_values(const char *const *names, char *buf, size_t len)
     size_t pos = 0;
     buf[0] = '\0';
     for (int i = 0; names[i] && pos < len; i++) {
-        int w = snprintf(buf + pos, len - pos, "%s%s", i ? ", " : "",
-                         names[i]);
+        int w = snprintf(buf + pos, len - pos, "%s%s", i ? ", " : "", names[i]);
         if (w < 0)
             break;
         pos += (size_t)w;
@@ -328,8 +326,8 @@ static void bad_enum(const struct opt_desc *d, const char *value, char *err,
 {
     char all[160];
     list_values(d->values, all, sizeof all);
-    fail(err, errlen, "bad value '%s' for %s (did you mean '%s'?): %s",
-         value, d->name, engine_nearest(value, d->values, 99), all);
+    fail(err, errlen, "bad value '%s' for %s (did you mean '%s'?): %s", value,
+         d->name, engine_nearest(value, d->values, 99), all);
 }
 
 static int parse_bool(const char *value, bool *out)
@@ -458,7 +456,7 @@ static void defaults(struct engine_rules *r)
 static int set_cycle(struct engine_rules *r, const char *value, char *err,
                      size_t errlen)
 {
-    uint8_t cycle[ENGINE_MAX_CYCLE];
+    uint8_t cycle[ENGINE_MAX_CYCLE] = {0};
     int len = 0;
     const char *p = value;
     for (;;) {
@@ -477,8 +475,8 @@ static int set_cycle(struct engine_rules *r, const char *value, char *err,
         int d = enum_index(dir_names, word);
         if (d < 0) {
             fail(err, errlen,
-                 "bad direction '%s' in pass_cycle (did you mean '%s'?)",
-                 word, engine_nearest(word, dir_names, 99));
+                 "bad direction '%s' in pass_cycle (did you mean '%s'?)", word,
+                 engine_nearest(word, dir_names, 99));
             return -1;
         }
         if (len == ENGINE_MAX_CYCLE) {
@@ -496,11 +494,13 @@ static int set_cycle(struct engine_rules *r, const char *value, char *err,
     return 0;
 }
 
-static int set_card_points(struct engine_rules *r, const char *value,
-                           bool user, char *err, size_t errlen)
+static int set_card_points(struct engine_rules *r, const char *value, bool user,
+                           char *err, size_t errlen)
 {
-    struct engine_rules t = *r;
+    struct engine_rules t;
+    memcpy(&t, r, sizeof t); /* padding too: rules compare bytewise */
     const char *p = value;
+    uint64_t seen = 0;
     if (same_word(value, "none")) {
         r->card_points_set = 0;
         return 0;
@@ -530,8 +530,15 @@ static int set_card_points(struct engine_rules *r, const char *value,
                  num, engine_card_name(card));
             return -1;
         }
+        if (seen & ENGINE_BIT(card)) {
+            fail(err, errlen, "card_points names %s twice",
+                 engine_card_name(card));
+            return -1;
+        }
+        seen |= ENGINE_BIT(card);
         if (t.card_points_set & ENGINE_BIT(card) && user &&
-            t.card_points[card] != v && (t.explicit_keys >> O_CARD_POINTS & 1)) {
+            t.card_points[card] != v &&
+            (t.explicit_keys >> O_CARD_POINTS & 1)) {
             fail(err, errlen, "card_points names %s twice",
                  engine_card_name(card));
             return -1;
@@ -553,7 +560,7 @@ static int set_card_points(struct engine_rules *r, const char *value,
             break;
         p = comma + 1;
     }
-    *r = t;
+    memcpy(r, &t, sizeof t);
     return 0;
 }
 
@@ -575,8 +582,8 @@ static int set_option(struct engine_rules *r, const char *key,
     case OPT_INT:
         if (parse_int(value, &iv) || iv < d->min || iv > d->max) {
             fail(err, errlen,
-                 "bad value '%s' for %s: a whole number from %d to %d",
-                 value, d->name, d->min, d->max);
+                 "bad value '%s' for %s: a whole number from %d to %d", value,
+                 d->name, d->min, d->max);
             return -1;
         }
         break;
@@ -604,26 +611,53 @@ static int set_option(struct engine_rules *r, const char *key,
         break;
     }
     switch ((enum opt_id)o) {
-    case O_PLAYERS: r->players = (int)iv; break;
-    case O_DECKS: r->decks = (int)iv; break;
-    case O_ODD_CARDS: r->odd_cards = (enum engine_odd_cards)ev; break;
-    case O_REMOVE_TABLE: r->remove_table = (enum engine_remove_table)ev; break;
-    case O_JOKER: r->joker = bv; break;
-    case O_PASS_COUNT: r->pass_count = (int)iv; break;
-    case O_PASS_CYCLE: break;
-    case O_PASS_BLIND: r->pass_blind = bv; break;
-    case O_FIRST_LEAD: r->first_lead = (enum engine_first_lead)ev; break;
+    case O_PLAYERS:
+        r->players = (int)iv;
+        break;
+    case O_DECKS:
+        r->decks = (int)iv;
+        break;
+    case O_ODD_CARDS:
+        r->odd_cards = (enum engine_odd_cards)ev;
+        break;
+    case O_REMOVE_TABLE:
+        r->remove_table = (enum engine_remove_table)ev;
+        break;
+    case O_JOKER:
+        r->joker = bv;
+        break;
+    case O_PASS_COUNT:
+        r->pass_count = (int)iv;
+        break;
+    case O_PASS_CYCLE:
+        break;
+    case O_PASS_BLIND:
+        r->pass_blind = bv;
+        break;
+    case O_FIRST_LEAD:
+        r->first_lead = (enum engine_first_lead)ev;
+        break;
     case O_LOWEST_CLUB_FALLBACK:
         r->lowest_club_fallback = (enum engine_club_fallback)ev;
         break;
-    case O_HEARTS_LEAD: r->hearts_lead = (enum engine_hearts_lead)ev; break;
-    case O_QUEEN_BREAKS_HEARTS: r->queen_breaks_hearts = bv; break;
-    case O_LEAD_HEARTS_OVER_QUEEN: r->lead_hearts_over_queen = bv; break;
+    case O_HEARTS_LEAD:
+        r->hearts_lead = (enum engine_hearts_lead)ev;
+        break;
+    case O_QUEEN_BREAKS_HEARTS:
+        r->queen_breaks_hearts = bv;
+        break;
+    case O_LEAD_HEARTS_OVER_QUEEN:
+        r->lead_hearts_over_queen = bv;
+        break;
     case O_FIRST_TRICK_POINTS:
         r->first_trick_points = (enum engine_first_trick)ev;
         break;
-    case O_DUMP_QUEEN: r->dump_queen = bv; break;
-    case O_HEART_POINTS: r->heart_points = (enum engine_heart_points)ev; break;
+    case O_DUMP_QUEEN:
+        r->dump_queen = bv;
+        break;
+    case O_HEART_POINTS:
+        r->heart_points = (enum engine_heart_points)ev;
+        break;
     case O_ACE_SPOT_VALUE:
         if (iv != 1 && iv != 14) {
             fail(err, errlen, "bad value '%s' for ace_spot_value: 1 or 14",
@@ -646,23 +680,49 @@ static int set_option(struct engine_rules *r, const char *key,
         if (r->card_points_set & ENGINE_BIT(ENGINE_QS))
             r->card_points[ENGINE_QS] = (int16_t)iv;
         break;
-    case O_CARD_POINTS: break;
-    case O_BONUS_CARD: r->bonus_card = (enum engine_bonus)ev; break;
-    case O_BONUS_POINTS: r->bonus_points = (int)iv; break;
-    case O_MOON: r->moon = (enum engine_moon)ev; break;
-    case O_MOON_POINTS: r->moon_points = (int)iv; break;
-    case O_MOON_KEEPS_BONUS: r->moon_keeps_bonus = bv; break;
-    case O_SUN: r->sun = bv; break;
+    case O_CARD_POINTS:
+        break;
+    case O_BONUS_CARD:
+        r->bonus_card = (enum engine_bonus)ev;
+        break;
+    case O_BONUS_POINTS:
+        r->bonus_points = (int)iv;
+        break;
+    case O_MOON:
+        r->moon = (enum engine_moon)ev;
+        break;
+    case O_MOON_POINTS:
+        r->moon_points = (int)iv;
+        break;
+    case O_MOON_KEEPS_BONUS:
+        r->moon_keeps_bonus = bv;
+        break;
+    case O_SUN:
+        r->sun = bv;
+        break;
     case O_EXACT_TARGET_RESET:
         r->exact_target_reset = (enum engine_reset)ev;
         break;
-    case O_MATCH_PAIRS: r->match_pairs = bv; break;
-    case O_TARGET: r->target = (int)iv; break;
-    case O_HANDS: r->hands = (int)iv; break;
-    case O_TIE: r->tie = (enum engine_tie)ev; break;
-    case O_PARTNERS: r->partners = (enum engine_partners)ev; break;
-    case O_STOCK: r->stock = (enum engine_stock)ev; break;
-    case O_COUNT: break;
+    case O_MATCH_PAIRS:
+        r->match_pairs = bv;
+        break;
+    case O_TARGET:
+        r->target = (int)iv;
+        break;
+    case O_HANDS:
+        r->hands = (int)iv;
+        break;
+    case O_TIE:
+        r->tie = (enum engine_tie)ev;
+        break;
+    case O_PARTNERS:
+        r->partners = (enum engine_partners)ev;
+        break;
+    case O_STOCK:
+        r->stock = (enum engine_stock)ev;
+        break;
+    case O_COUNT:
+        break;
     }
     if (user)
         r->explicit_keys |= UINT64_C(1) << o;
@@ -710,13 +770,14 @@ int engine_rules_init(struct engine_rules *r, const char *preset, char *err,
     return 0;
 }
 
-int engine_rules_set(struct engine_rules *r, const char *key,
-                     const char *value, char *err, size_t errlen)
+int engine_rules_set(struct engine_rules *r, const char *key, const char *value,
+                     char *err, size_t errlen)
 {
-    struct engine_rules t = *r;
+    struct engine_rules t;
+    memcpy(&t, r, sizeof t); /* padding too: rules compare bytewise */
     if (set_option(&t, key, value, true, err, errlen))
         return -1;
-    *r = t;
+    memcpy(r, &t, sizeof t);
     return 0;
 }
 
@@ -760,21 +821,34 @@ int engine_rules_parse(struct engine_rules *r, const char *text, int players,
     }
     if (engine_rules_finish(&t, err, errlen))
         return -1;
-    *r = t;
+    memcpy(r, &t, sizeof t);
     return 0;
 }
 
 /* ---- Reading options back -------------------------------------------- */
 
+/* Appends to buf (len bytes) at pos, truncating safely; returns the
+ * position the whole text would reach, as snprintf counts. */
+static size_t append(char *buf, size_t len, size_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static size_t append(char *buf, size_t len, size_t pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = pos < len ? vsnprintf(buf + pos, len - pos, fmt, ap)
+                      : vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    return pos + (w > 0 ? (size_t)w : 0);
+}
+
 static int print_cycle(const struct engine_rules *r, char *buf, size_t len)
 {
     size_t pos = 0;
     buf[0] = '\0';
-    for (int i = 0; i < r->pass_cycle_len; i++) {
-        int w = snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s",
-                         i ? "," : "", dir_names[r->pass_cycle[i]]);
-        pos += (size_t)w;
-    }
+    for (int i = 0; i < r->pass_cycle_len; i++)
+        pos = append(buf, len, pos, "%s%s", i ? "," : "",
+                     dir_names[r->pass_cycle[i]]);
     return (int)pos;
 }
 
@@ -786,14 +860,10 @@ static int print_card_points(const struct engine_rules *r, char *buf,
     if (!r->card_points_set)
         return snprintf(buf, len, "none");
     /* Cards in the canonical order of the record: by suit, then rank. */
-    for (int c = 0; c < 64; c++) {
-        if (!(r->card_points_set & ENGINE_BIT(c)))
-            continue;
-        int w = snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s:%d",
-                         pos ? "," : "", engine_card_name(c),
-                         r->card_points[c]);
-        pos += (size_t)w;
-    }
+    for (int c = 0; c < 64; c++)
+        if (r->card_points_set & ENGINE_BIT(c))
+            pos = append(buf, len, pos, "%s%s:%d", pos ? "," : "",
+                         engine_card_name(c), r->card_points[c]);
     return (int)pos;
 }
 
@@ -806,39 +876,102 @@ int engine_rules_get(const struct engine_rules *r, int option, char *buf,
     int ev = -1;
     int bv = -1;
     switch ((enum opt_id)option) {
-    case O_PLAYERS: iv = r->players; break;
-    case O_DECKS: iv = r->decks; break;
-    case O_ODD_CARDS: ev = (int)r->odd_cards; break;
-    case O_REMOVE_TABLE: ev = (int)r->remove_table; break;
-    case O_JOKER: bv = r->joker; break;
-    case O_PASS_COUNT: iv = r->pass_count; break;
-    case O_PASS_CYCLE: return print_cycle(r, buf, len);
-    case O_PASS_BLIND: bv = r->pass_blind; break;
-    case O_FIRST_LEAD: ev = (int)r->first_lead; break;
-    case O_LOWEST_CLUB_FALLBACK: ev = (int)r->lowest_club_fallback; break;
-    case O_HEARTS_LEAD: ev = (int)r->hearts_lead; break;
-    case O_QUEEN_BREAKS_HEARTS: bv = r->queen_breaks_hearts; break;
-    case O_LEAD_HEARTS_OVER_QUEEN: bv = r->lead_hearts_over_queen; break;
-    case O_FIRST_TRICK_POINTS: ev = (int)r->first_trick_points; break;
-    case O_DUMP_QUEEN: bv = r->dump_queen; break;
-    case O_HEART_POINTS: ev = (int)r->heart_points; break;
-    case O_ACE_SPOT_VALUE: iv = r->ace_spot_value; break;
-    case O_QS_POINTS: iv = r->qs_points; break;
-    case O_CARD_POINTS: return print_card_points(r, buf, len);
-    case O_BONUS_CARD: ev = (int)r->bonus_card; break;
-    case O_BONUS_POINTS: iv = r->bonus_points; break;
-    case O_MOON: ev = (int)r->moon; break;
-    case O_MOON_POINTS: iv = r->moon_points; break;
-    case O_MOON_KEEPS_BONUS: bv = r->moon_keeps_bonus; break;
-    case O_SUN: bv = r->sun; break;
-    case O_EXACT_TARGET_RESET: ev = (int)r->exact_target_reset; break;
-    case O_MATCH_PAIRS: bv = r->match_pairs; break;
-    case O_TARGET: iv = r->target; break;
-    case O_HANDS: iv = r->hands; break;
-    case O_TIE: ev = (int)r->tie; break;
-    case O_PARTNERS: ev = (int)r->partners; break;
-    case O_STOCK: ev = (int)r->stock; break;
-    case O_COUNT: return -1;
+    case O_PLAYERS:
+        iv = r->players;
+        break;
+    case O_DECKS:
+        iv = r->decks;
+        break;
+    case O_ODD_CARDS:
+        ev = (int)r->odd_cards;
+        break;
+    case O_REMOVE_TABLE:
+        ev = (int)r->remove_table;
+        break;
+    case O_JOKER:
+        bv = r->joker;
+        break;
+    case O_PASS_COUNT:
+        iv = r->pass_count;
+        break;
+    case O_PASS_CYCLE:
+        return print_cycle(r, buf, len);
+    case O_PASS_BLIND:
+        bv = r->pass_blind;
+        break;
+    case O_FIRST_LEAD:
+        ev = (int)r->first_lead;
+        break;
+    case O_LOWEST_CLUB_FALLBACK:
+        ev = (int)r->lowest_club_fallback;
+        break;
+    case O_HEARTS_LEAD:
+        ev = (int)r->hearts_lead;
+        break;
+    case O_QUEEN_BREAKS_HEARTS:
+        bv = r->queen_breaks_hearts;
+        break;
+    case O_LEAD_HEARTS_OVER_QUEEN:
+        bv = r->lead_hearts_over_queen;
+        break;
+    case O_FIRST_TRICK_POINTS:
+        ev = (int)r->first_trick_points;
+        break;
+    case O_DUMP_QUEEN:
+        bv = r->dump_queen;
+        break;
+    case O_HEART_POINTS:
+        ev = (int)r->heart_points;
+        break;
+    case O_ACE_SPOT_VALUE:
+        iv = r->ace_spot_value;
+        break;
+    case O_QS_POINTS:
+        iv = r->qs_points;
+        break;
+    case O_CARD_POINTS:
+        return print_card_points(r, buf, len);
+    case O_BONUS_CARD:
+        ev = (int)r->bonus_card;
+        break;
+    case O_BONUS_POINTS:
+        iv = r->bonus_points;
+        break;
+    case O_MOON:
+        ev = (int)r->moon;
+        break;
+    case O_MOON_POINTS:
+        iv = r->moon_points;
+        break;
+    case O_MOON_KEEPS_BONUS:
+        bv = r->moon_keeps_bonus;
+        break;
+    case O_SUN:
+        bv = r->sun;
+        break;
+    case O_EXACT_TARGET_RESET:
+        ev = (int)r->exact_target_reset;
+        break;
+    case O_MATCH_PAIRS:
+        bv = r->match_pairs;
+        break;
+    case O_TARGET:
+        iv = r->target;
+        break;
+    case O_HANDS:
+        iv = r->hands;
+        break;
+    case O_TIE:
+        ev = (int)r->tie;
+        break;
+    case O_PARTNERS:
+        ev = (int)r->partners;
+        break;
+    case O_STOCK:
+        ev = (int)r->stock;
+        break;
+    case O_COUNT:
+        return -1;
     }
     if (ev >= 0)
         return snprintf(buf, len, "%s", opts[option].values[ev]);
@@ -852,7 +985,7 @@ bool engine_rules_differs(const struct engine_rules *r, int option)
     struct engine_rules base;
     preset_rules(&base, r->preset);
     base.players = r->players;
-    char a[256], b[256];
+    char a[ENGINE_OPTION_TEXT_MAX], b[ENGINE_OPTION_TEXT_MAX];
     engine_rules_get(r, option, a, sizeof a);
     engine_rules_get(&base, option, b, sizeof b);
     return strcmp(a, b) != 0;
@@ -869,19 +1002,25 @@ static uint64_t removed_cards(const struct engine_rules *r)
     const uint64_t d3 = ENGINE_BIT(ENGINE_CARD(ENGINE_DIAMONDS, 1));
     const uint64_t s2 = ENGINE_BIT(ENGINE_2S);
     switch (r->players) {
-    case 3: return r->remove_table == ENGINE_REMOVE_MODERN ? c2 : d2;
+    case 3:
+        return r->remove_table == ENGINE_REMOVE_MODERN ? c2 : d2;
     case 5:
         switch (r->remove_table) {
-        case ENGINE_REMOVE_MOMENTPOINT: return d2 | c2;
-        case ENGINE_REMOVE_BIGD: return d2 | s2;
-        case ENGINE_REMOVE_MODERN: return c2 | d2;
+        case ENGINE_REMOVE_MOMENTPOINT:
+            return d2 | c2;
+        case ENGINE_REMOVE_BIGD:
+            return d2 | s2;
+        case ENGINE_REMOVE_MODERN:
+            return c2 | d2;
         }
         return 0;
     case 6:
         return r->remove_table == ENGINE_REMOVE_MODERN ? c2 | c3 | d2 | d3
                                                        : c2 | d2 | s2 | d3;
-    case 7: return c2 | d2 | s2;
-    default: return 0;
+    case 7:
+        return c2 | d2 | s2;
+    default:
+        return 0;
     }
 }
 
@@ -891,8 +1030,8 @@ static int check(struct engine_rules *r, char *err, size_t errlen)
     const struct preset_desc *p = &presets[r->preset];
     if (n < p->min || n > p->max) {
         if (p->min == p->max)
-            fail(err, errlen, "%s is for %d players, not %d", p->name,
-                 p->min, n);
+            fail(err, errlen, "%s is for %d players, not %d", p->name, p->min,
+                 n);
         else
             fail(err, errlen, "%s is for %d to %d players, not %d", p->name,
                  p->min, p->max, n);
@@ -904,8 +1043,9 @@ static int check(struct engine_rules *r, char *err, size_t errlen)
         return -1;
     }
     if (r->decks == 2 && n < 6) {
-        fail(err, errlen, "decks: two decks (cancellation) need 6 to 10 "
-                          "players");
+        fail(err, errlen,
+             "decks: two decks (cancellation) need 6 to 10 "
+             "players");
         return -1;
     }
     if ((n == 2) != (r->stock == ENGINE_STOCK_TWO_HANDED)) {
@@ -925,8 +1065,9 @@ static int check(struct engine_rules *r, char *err, size_t errlen)
             return -1;
         }
         if (r->odd_cards != ENGINE_ODD_REMOVE) {
-            fail(err, errlen, "odd_cards: a stock game deals no kitty "
-                              "(odd_cards=remove)");
+            fail(err, errlen,
+                 "odd_cards: a stock game deals no kitty "
+                 "(odd_cards=remove)");
             return -1;
         }
         if (r->partners != ENGINE_PARTNERS_OFF) {
@@ -935,15 +1076,17 @@ static int check(struct engine_rules *r, char *err, size_t errlen)
         }
     }
     if (r->odd_cards == ENGINE_ODD_WIDOW && (n < 3 || n > 6 || r->decks == 2)) {
-        fail(err, errlen, "odd_cards: a widow is for 3 to 6 players and one "
-                          "deck");
+        fail(err, errlen,
+             "odd_cards: a widow is for 3 to 6 players and one "
+             "deck");
         return -1;
     }
     if (r->decks == 1 && r->odd_cards == ENGINE_ODD_REMOVE &&
         r->stock == ENGINE_STOCK_OFF && n == 7 &&
         r->remove_table == ENGINE_REMOVE_MODERN) {
-        fail(err, errlen, "remove_table: modern does not cover 7 players "
-                          "(try momentpoint or bigd)");
+        fail(err, errlen,
+             "remove_table: modern does not cover 7 players "
+             "(try momentpoint or bigd)");
         return -1;
     }
     if (r->decks == 2 && r->odd_cards == ENGINE_ODD_REMOVE && 104 % n) {
@@ -974,8 +1117,9 @@ static int check(struct engine_rules *r, char *err, size_t errlen)
         }
     }
     if (r->sun && r->moon == ENGINE_MOON_OFF) {
-        fail(err, errlen, "sun: shooting the sun needs a moon rule (moon is "
-                          "off)");
+        fail(err, errlen,
+             "sun: shooting the sun needs a moon rule (moon is "
+             "off)");
         return -1;
     }
     return 0;
@@ -1003,9 +1147,15 @@ static void derive(struct engine_rules *r)
             if (pack & ENGINE_BIT(c))
                 r->deck[r->deck_len++] = (uint8_t)c;
     switch (r->stock) {
-    case ENGINE_STOCK_DOMINO: r->hand_size = 6; break;
-    case ENGINE_STOCK_TWO_HANDED: r->hand_size = 13; break;
-    case ENGINE_STOCK_OFF: r->hand_size = r->deck_len / n; break;
+    case ENGINE_STOCK_DOMINO:
+        r->hand_size = 6;
+        break;
+    case ENGINE_STOCK_TWO_HANDED:
+        r->hand_size = 13;
+        break;
+    case ENGINE_STOCK_OFF:
+        r->hand_size = r->deck_len / n;
+        break;
     }
     if (r->odd_cards == ENGINE_ODD_WIDOW) {
         static const int widow[7] = {0, 0, 0, 3, 3, 2, 4};
@@ -1081,7 +1231,8 @@ static void derive(struct engine_rules *r)
 
 int engine_rules_finish(struct engine_rules *r, char *err, size_t errlen)
 {
-    struct engine_rules t = *r;
+    struct engine_rules t;
+    memcpy(&t, r, sizeof t); /* padding too: rules compare bytewise */
     if (check(&t, err, errlen))
         return -1;
     derive(&t);
@@ -1100,6 +1251,6 @@ int engine_rules_finish(struct engine_rules *r, char *err, size_t errlen)
         return -1;
     }
     t.finished = true;
-    *r = t;
+    memcpy(r, &t, sizeof t);
     return 0;
 }

@@ -57,16 +57,17 @@ static void value_cards(const struct engine_rules *r, struct engine_cards c,
 {
     if (r->match_pairs)
         match_pairs(&c);
-    *pos = *neg = 0;
-    /* cards grouped by value: a popcount per group and copy */
+    /* cards grouped by value: a popcount per group and copy, summed in
+     * locals (not through the pointers, which would chain memory adds) */
+    int p = 0, m = 0;
     for (int k = 0; k < r->nclasses; k++) {
         int v = r->class_value[k] * (bits_count(c.one & r->class_mask[k]) +
                                      bits_count(c.two & r->class_mask[k]));
-        if (v > 0)
-            *pos += v;
-        else
-            *neg += v;
+        p += v > 0 ? v : 0;
+        m += v < 0 ? v : 0;
     }
+    *pos = p;
+    *neg = m;
 }
 
 struct hand_tally {
@@ -99,16 +100,20 @@ static void tally(const struct engine_game *g, struct hand_tally *t)
             t->tricks[u] += g->tricks[s];
         }
     }
-    for (int u = 0; u < t->units; u++)
-        value_cards(r, t->taken[u], &t->pos[u], &t->neg[u]);
-    if (r->moon == ENGINE_MOON_OFF)
-        return;
+    const bool moon = r->moon != ENGINE_MOON_OFF && r->penalty;
     for (int u = 0; u < t->units; u++) {
         const struct engine_cards *c = &t->taken[u];
+        value_cards(r, *c, &t->pos[u], &t->neg[u]);
         uint64_t all = r->decks == 2 ? c->two : c->one;
-        if (r->penalty && (all & r->penalty) == r->penalty)
+        if (moon && (all & r->penalty) == r->penalty)
             t->shooter = u;
-        if (r->sun && g->trick_no > 0 && t->tricks[u] == g->trick_no) {
+    }
+    if (!r->sun || r->moon == ENGINE_MOON_OFF)
+        return;
+    /* The sun goes to the unit that took every trick, even where another
+     * holds every penalty card (domino's last player, from its hand). */
+    for (int u = 0; u < t->units; u++) {
+        if (g->trick_no > 0 && t->tricks[u] == g->trick_no) {
             t->shooter = u;
             t->sun = true;
         }

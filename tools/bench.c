@@ -221,6 +221,10 @@ int sim_bench(int argc, char **argv)
     print_figure("random hands, checked per card", "hands", checked, (int)runs);
     print_figure("legal-move generations", "calls", legal, (int)runs);
     print_figure("easy player decisions", "decisions", easy, (int)runs);
+    printf("memory: a game is %zu bytes and a rule set %zu, a view %zu; the "
+           "engine allocates nothing\n",
+           sizeof(struct engine_game), sizeof(struct engine_rules),
+           sizeof(struct engine_view));
     printf("(checksum %lu)\n", sink);
     return 0;
 }
