@@ -232,8 +232,15 @@ int sim_play(int argc, char **argv)
         struct engine_game g;
         engine_game_init(&g, &rules, (uint64_t)seed * 1000003u + (uint64_t)gi,
                          (int)(gi % n));
-        struct record_writer *w =
-            out ? record_writer_new(&rules, name_ptrs, n) : NULL;
+        struct record_writer *w = NULL;
+        if (out) {
+            w = record_writer_new(&rules, name_ptrs, n);
+            if (!w) {
+                fprintf(stderr, "hearts-sim play: cannot record these rules\n");
+                rc = 2;
+                break;
+            }
+        }
         struct tee t = {.first = {.emit = count_event, .ctx = &st},
                         .second = w ? record_writer_sink(w) : NULL};
         struct engine_sink sink = {.emit = tee_emit, .ctx = &t};
@@ -244,7 +251,13 @@ int sim_play(int argc, char **argv)
         }
         if (w) {
             char *json = record_writer_json(w);
-            fprintf(out, "%s\n", json);
+            if (json)
+                fprintf(out, "%s\n", json);
+            else
+                fprintf(stderr,
+                        "hearts-sim play: game %ld is too long to "
+                        "record\n",
+                        gi + 1);
             free(json);
             record_writer_free(w);
         }
