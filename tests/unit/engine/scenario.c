@@ -184,8 +184,7 @@ void sc_plays(struct engine_game *g, const char *cards)
         sc_play(g, engine_card_name(list[i]));
 }
 
-void sc_refuse(struct engine_game *g, const char *card,
-               enum engine_refusal why)
+void sc_refuse(struct engine_game *g, const char *card, enum engine_refusal why)
 {
     struct engine_game before = *g;
     int c = one_card(card);
@@ -247,8 +246,7 @@ void sc_discard(struct engine_game *g, const char *cards)
     fill_action(&a, cards);
     enum engine_refusal why = engine_act(g, &a, NULL, NULL);
     if (why)
-        fail_msg("discarding %s refused: %s", cards,
-                 engine_refusal_text(why));
+        fail_msg("discarding %s refused: %s", cards, engine_refusal_text(why));
 }
 
 void sc_moon(struct engine_game *g, int mode)
@@ -270,8 +268,8 @@ static void compare(const char *what, const int32_t *got, const int *want,
             size_t pa = 0, pb = 0;
             for (int i = 0; i < n; i++) {
                 pa += (size_t)snprintf(a + pa, sizeof a - pa, " %d", want[i]);
-                pb += (size_t)snprintf(b + pb, sizeof b - pb, " %d",
-                                       (int)got[i]);
+                pb +=
+                    (size_t)snprintf(b + pb, sizeof b - pb, " %d", (int)got[i]);
             }
             fail_msg("%s: want%s got%s", what, a, b);
         }
@@ -332,7 +330,8 @@ void sc_play_out(struct engine_game *g)
                 fail_msg("play_out: discard refused");
             break;
         }
-        default: return;
+        default:
+            return;
         }
     }
     fail_msg("play_out: the hand did not end");
@@ -362,4 +361,89 @@ int sc_count(const struct sc_events *e, enum engine_event_kind kind)
     for (int i = 0; i < e->n; i++)
         k += e->ev[i].kind == kind;
     return k;
+}
+
+const struct engine_event *sc_find(const struct sc_events *e,
+                                   enum engine_event_kind kind, int nth)
+{
+    for (int i = 0; i < e->n; i++)
+        if (e->ev[i].kind == kind && nth-- == 0)
+            return &e->ev[i];
+    return NULL;
+}
+
+struct engine_cards sc_multi(const char *text)
+{
+    int cards[ENGINE_MAX_CARDS];
+    int n = each_card(text, cards, ENGINE_MAX_CARDS);
+    struct engine_cards m = {0, 0};
+    for (int i = 0; i < n; i++) {
+        uint64_t b = ENGINE_BIT(cards[i]);
+        if (m.two & b)
+            fail_msg("test bug: %s three times in '%s'",
+                     engine_card_name(cards[i]), text);
+        m.two |= m.one & b;
+        m.one |= b;
+    }
+    return m;
+}
+
+static void same_cards(const char *what, int seat, struct engine_cards got,
+                       const char *cards)
+{
+    struct engine_cards want = sc_multi(cards);
+    if (want.one != got.one || want.two != got.two)
+        fail_msg("seat %d %s: want [%s | twice %s] got [%s | twice %s]", seat,
+                 what, sc_fmt(want.one), sc_fmt(want.two), sc_fmt(got.one),
+                 sc_fmt(got.two));
+}
+
+void sc_hand(const struct engine_game *g, int seat, const char *cards)
+{
+    same_cards("hand", seat, engine_hand(g, seat), cards);
+}
+
+void sc_taken(const struct engine_game *g, int seat, const char *cards)
+{
+    same_cards("taken", seat, g->taken[seat], cards);
+}
+
+void sc_plays_to(struct engine_game *g, const char *cards,
+                 const struct engine_sink *sink)
+{
+    int list[ENGINE_MAX_CARDS];
+    int n = each_card(cards, list, ENGINE_MAX_CARDS);
+    for (int i = 0; i < n; i++) {
+        int seat = engine_turn(g);
+        enum engine_refusal why = engine_play(g, list[i], sink, NULL);
+        if (why)
+            fail_msg("seat %d playing %s refused: %s", seat,
+                     engine_card_name(list[i]), engine_refusal_text(why));
+    }
+}
+
+struct engine_refusal_detail sc_act_refused(struct engine_game *g,
+                                            const struct engine_action *a,
+                                            enum engine_refusal why)
+{
+    struct engine_game before = *g;
+    struct engine_refusal_detail d;
+    enum engine_refusal got = engine_act(g, a, NULL, &d);
+    if (got != why)
+        fail_msg("action %d by seat %d: want '%s' got '%s'", a->kind, a->seat,
+                 engine_refusal_text(why), engine_refusal_text(got));
+    if (memcmp(&before, g, sizeof before))
+        fail_msg("refused action %d changed the game", a->kind);
+    return d;
+}
+
+struct engine_refusal_detail sc_refuse_detail(struct engine_game *g,
+                                              const char *card,
+                                              enum engine_refusal why)
+{
+    struct engine_action a = {.kind = ENGINE_ACT_PLAY,
+                              .seat = (uint8_t)engine_turn(g),
+                              .ncards = 1,
+                              .cards = {(uint8_t)one_card(card)}};
+    return sc_act_refused(g, &a, why);
 }

@@ -86,4 +86,32 @@ const struct engine_sink *sc_sink(struct sc_events *e);
 /* How many events of a kind were recorded. */
 int sc_count(const struct sc_events *e, enum engine_event_kind kind);
 
+/* The nth (from 0) recorded event of a kind, or NULL. */
+const struct engine_event *sc_find(const struct sc_events *e,
+                                   enum engine_event_kind kind, int nth);
+
+/* A multiset from "2C 2C QS" (a card named twice is held twice). */
+struct engine_cards sc_multi(const char *cards);
+
+/* Asserts a seat's hand is exactly `cards` (a multiset as sc_multi). */
+void sc_hand(const struct engine_game *g, int seat, const char *cards);
+
+/* Asserts the cards a seat has taken are exactly `cards` (as sc_multi). */
+void sc_taken(const struct engine_game *g, int seat, const char *cards);
+
+/* Plays several cards in turn, events to `sink`. */
+void sc_plays_to(struct engine_game *g, const char *cards,
+                 const struct engine_sink *sink);
+
+/* Asserts that the action is refused with `why` and that nothing changed;
+ * returns the refusal's detail. */
+struct engine_refusal_detail sc_act_refused(struct engine_game *g,
+                                            const struct engine_action *a,
+                                            enum engine_refusal why);
+
+/* As sc_refuse, returning the refusal's detail. */
+struct engine_refusal_detail sc_refuse_detail(struct engine_game *g,
+                                              const char *card,
+                                              enum engine_refusal why);
+
 #endif
