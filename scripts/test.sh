@@ -1,0 +1,33 @@
+#!/bin/sh
+# The test command of the README: installs what is missing, builds with
+# warnings as errors, runs every test, then runs them again under
+# AddressSanitizer and UBSan, and the unit tests under valgrind.
+# Build trees: build/ (normal), build-asan/ (sanitizers).
+set -eu
+cd "$(dirname "$0")/.."
+
+./scripts/deps.sh
+
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== build (warnings as errors)"
+cmake -S . -B build -DHEARTS_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+echo "== tests"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== build with AddressSanitizer and UBSan"
+cmake -S . -B build-asan -DHEARTS_WERROR=ON -DHEARTS_SANITIZE=ON \
+      -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-asan -j"$jobs"
+echo "== tests under ASan and UBSan"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+HEARTS_PROPERTY_GAMES=${HEARTS_PROPERTY_GAMES_ASAN:-200} \
+    ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== unit tests under valgrind"
+./scripts/valgrind.sh build
+count=$(ctest --test-dir build -N | sed -n 's/^Total Tests: //p')
+echo "== all tests passed: every test ran twice (plain, ASan+UBSan), unit tests under valgrind"
+echo "tests: $((count * 2)) passed, 0 failed"

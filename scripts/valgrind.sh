@@ -1,0 +1,21 @@
+#!/bin/sh
+# Runs every unit test executable of a build tree under valgrind; fails on
+# any error or definite leak. Property tests run with fewer games.
+set -eu
+dir=${1:-build}
+status=0
+for t in "$dir"/tests/unit_*; do
+    [ -x "$t" ] || continue
+    rc=0
+    HEARTS_SIM="$dir/hearts-sim" \
+    HEARTS_PROPERTY_GAMES=${HEARTS_PROPERTY_GAMES_VALGRIND:-20} \
+        valgrind -q --error-exitcode=99 --leak-check=full \
+        --errors-for-leak-kinds=definite --trace-children=yes \
+        "$t" >"$t.valgrind.log" 2>&1 || rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "valgrind: $t failed with $rc (see $t.valgrind.log)"
+        status=1
+    fi
+done
+[ $status -eq 0 ] && echo "valgrind: clean"
+exit $status
