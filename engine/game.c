@@ -11,16 +11,9 @@
 #include "internal.h"
 #include "score.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
-
-#define EMIT(sink, g, ...)                                                     \
-    do {                                                                       \
-        if (sink) {                                                            \
-            struct engine_event ev_ = {__VA_ARGS__};                           \
-            (sink)->emit((sink)->ctx, (g), &ev_);                              \
-        }                                                                      \
-    } while (0)
 
 static inline int next_seat(const struct engine_game *g, int seat)
 {
@@ -354,6 +347,7 @@ int engine_pass_target(const struct engine_game *g, int seat, int dir)
     default:
         return seat;
     }
+    assert(n >= 2);
     off = (off % n + n) % n;
     if (off == 0)
         off = 1; /* two players: every direction is the other player */
@@ -410,6 +404,7 @@ static void exchange(struct engine_game *g, const struct engine_sink *sink)
             cards_remove(&g->hand[s], g->pass_cards[s][i]);
     }
     if (g->pass_dir == ENGINE_PASS_SCATTER) {
+        assert(n >= 2);
         int each = k / (n - 1);
         for (int s = 0; s < n; s++) {
             for (int i = 0; i < k; i++) {
@@ -958,7 +953,7 @@ enum engine_refusal engine_act(struct engine_game *g,
                                const struct engine_sink *sink,
                                struct engine_refusal_detail *detail)
 {
-    struct engine_refusal_detail dummy;
+    struct engine_refusal_detail dummy = {0, 0, 0, 0};
     struct engine_refusal_detail *d = detail ? detail : &dummy;
     d->seat = ENGINE_NO_SEAT;
     d->card = ENGINE_NO_CARD;
@@ -1012,7 +1007,7 @@ enum engine_refusal engine_play(struct engine_game *g, int card,
                                 const struct engine_sink *sink,
                                 struct engine_refusal_detail *detail)
 {
-    struct engine_refusal_detail dummy;
+    struct engine_refusal_detail dummy = {0, 0, 0, 0};
     struct engine_refusal_detail *d = detail ? detail : &dummy;
     if (g->phase != ENGINE_PHASE_PLAY)
         return ENGINE_REFUSE_WRONG_PHASE;
@@ -1093,6 +1088,7 @@ playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
     bool broken = g->hearts_broken;
     uint64_t led = g->led_mask, on_trick = pos ? g->trick_cards : 0;
     for (;;) {
+        // cppcheck-suppress uninitvar ; hand[0..n) is filled above, n >= 2
         uint64_t h = hand[turn], legal;
         if (pos == 0) {
             legal = lead_from(r, h, ENGINE_NO_CARD, tricks_left == r->hand_size,

@@ -105,6 +105,19 @@ static inline int cards_points(const struct engine_rules *r,
     return p;
 }
 
+/* Writes a message into an optional error buffer (NULL or 0: nothing). */
+void engine_fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Emits an event to an optional sink. */
+#define EMIT(sink, g, ...)                                                     \
+    do {                                                                       \
+        if (sink) {                                                            \
+            struct engine_event ev_ = {__VA_ARGS__};                           \
+            (sink)->emit((sink)->ctx, (g), &ev_);                              \
+        }                                                                      \
+    } while (0)
+
 /* The nearest of `count` names (NULL-terminated or counted) to word. */
 const char *engine_nearest(const char *word, const char *const *names,
                            int count);

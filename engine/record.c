@@ -14,6 +14,7 @@
  * the replay checker's --fill proves they agree on the semantics too.
  */
 #include "record.h"
+#include "internal.h"
 
 #include <json-c/json.h>
 
@@ -83,19 +84,6 @@ static void jput(struct json_object *obj, const char *key,
 {
     if (json_object_object_add(obj, key, v))
         abort();
-}
-
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
 }
 
 /* Names in the order of enum engine_pass_dir (engine.h). */
@@ -357,8 +345,8 @@ static int check_keys(struct json_object *obj, const char *const *known,
             ok = !strcmp(key, known[i]);
         if (!ok) {
             struct quote q;
-            fail(err, errlen, "%sunknown field '%s'", where,
-                 quoted(key, strlen(key), &q));
+            engine_fail(err, errlen, "%sunknown field '%s'", where,
+                        quoted(key, strlen(key), &q));
             return -1;
         }
     }
@@ -374,19 +362,21 @@ static int parse_cards(struct json_object *v, uint8_t *cards, int max,
         return 0;
     }
     if (!json_object_is_type(v, json_type_array)) {
-        fail(err, errlen, "%s: a list of cards, not %s", where, type_text(v));
+        engine_fail(err, errlen, "%s: a list of cards, not %s", where,
+                    type_text(v));
         return -1;
     }
     size_t len = json_object_array_length(v);
     if (len > (size_t)max) {
-        fail(err, errlen, "%s: %zu cards, more than %d", where, len, max);
+        engine_fail(err, errlen, "%s: %zu cards, more than %d", where, len,
+                    max);
         return -1;
     }
     for (size_t i = 0; i < len; i++) {
         struct json_object *c = json_object_array_get_idx(v, i);
         if (!json_object_is_type(c, json_type_string)) {
-            fail(err, errlen, "%s[%zu]: a card like \"QS\", not %s", where, i,
-                 type_text(c));
+            engine_fail(err, errlen, "%s[%zu]: a card like \"QS\", not %s",
+                        where, i, type_text(c));
             return -1;
         }
         const char *s = json_object_get_string(c);
@@ -394,8 +384,8 @@ static int parse_cards(struct json_object *v, uint8_t *cards, int max,
         int card;
         if (engine_card_parse(s, slen, &card)) {
             struct quote q;
-            fail(err, errlen, "%s[%zu]: '%s' is not a card", where, i,
-                 quoted(s, slen, &q));
+            engine_fail(err, errlen, "%s[%zu]: '%s' is not a card", where, i,
+                        quoted(s, slen, &q));
             return -1;
         }
         cards[i] = (uint8_t)card;
@@ -410,7 +400,8 @@ static int parse_scores(struct json_object *v, int n, int32_t *out,
 {
     if (!json_object_is_type(v, json_type_array) ||
         json_object_array_length(v) != (size_t)n) {
-        fail(err, errlen, "%s: a list of %d numbers, one per seat", where, n);
+        engine_fail(err, errlen, "%s: a list of %d numbers, one per seat",
+                    where, n);
         return -1;
     }
     int32_t tmp[ENGINE_MAX_PLAYERS] = {0};
@@ -418,8 +409,8 @@ static int parse_scores(struct json_object *v, int n, int32_t *out,
         long long x;
         struct json_object *e = json_object_array_get_idx(v, (size_t)s);
         if (get_int(e, -RECORD_MAX_POINTS, RECORD_MAX_POINTS, &x)) {
-            fail(err, errlen, "%s[%d]: a whole number within %d, not %s", where,
-                 s, RECORD_MAX_POINTS, type_text(e));
+            engine_fail(err, errlen, "%s[%d]: a whole number within %d, not %s",
+                        where, s, RECORD_MAX_POINTS, type_text(e));
             return -1;
         }
         tmp[s] = (int32_t)x;
@@ -434,23 +425,26 @@ static int parse_seats(struct json_object *v, int n, bool nonempty,
                        size_t errlen)
 {
     if (!json_object_is_type(v, json_type_array)) {
-        fail(err, errlen, "%s: a list of seats, not %s", where, type_text(v));
+        engine_fail(err, errlen, "%s: a list of seats, not %s", where,
+                    type_text(v));
         return -1;
     }
     size_t len = json_object_array_length(v);
     if (len > (size_t)n || (nonempty && len == 0)) {
-        fail(err, errlen, "%s: %zu seats at a table of %d", where, len, n);
+        engine_fail(err, errlen, "%s: %zu seats at a table of %d", where, len,
+                    n);
         return -1;
     }
     uint16_t m = 0;
     for (size_t i = 0; i < len; i++) {
         long long s;
         if (get_int(json_object_array_get_idx(v, i), 0, n - 1, &s)) {
-            fail(err, errlen, "%s[%zu]: a seat from 0 to %d", where, i, n - 1);
+            engine_fail(err, errlen, "%s[%zu]: a seat from 0 to %d", where, i,
+                        n - 1);
             return -1;
         }
         if (m >> s & 1) {
-            fail(err, errlen, "%s: seat %lld twice", where, s);
+            engine_fail(err, errlen, "%s: seat %lld twice", where, s);
             return -1;
         }
         m |= (uint16_t)(1u << s);
@@ -469,7 +463,8 @@ static int parse_hand(const struct record *rec, struct json_object *o, int idx,
     char where[64];
     snprintf(where, sizeof where, "hand %d: ", hn);
     if (!json_object_is_type(o, json_type_object)) {
-        fail(err, errlen, "hand %d: an object, not %s", hn, type_text(o));
+        engine_fail(err, errlen, "hand %d: an object, not %s", hn,
+                    type_text(o));
         return -1;
     }
     if (check_keys(o, known, where, err, errlen))
@@ -480,8 +475,9 @@ static int parse_hand(const struct record *rec, struct json_object *o, int idx,
 
     long long dealer;
     if (get_int(field(o, "dealer"), 0, n - 1, &dealer)) {
-        fail(err, errlen, "hand %d: dealer: a seat from 0 to %d is needed", hn,
-             n - 1);
+        engine_fail(err, errlen,
+                    "hand %d: dealer: a seat from 0 to %d is needed", hn,
+                    n - 1);
         return -1;
     }
     h->dealer = (int)dealer;
@@ -495,10 +491,11 @@ static int parse_hand(const struct record *rec, struct json_object *o, int idx,
             if (!strcasecmp(s, dir_names[d]))
                 h->pass = d;
         if (h->pass == RECORD_NONE) {
-            fail(err, errlen,
-                 "hand %d: pass: one of left, right, across, hold, scatter, "
-                 "left2, right2",
-                 hn);
+            engine_fail(
+                err, errlen,
+                "hand %d: pass: one of left, right, across, hold, scatter, "
+                "left2, right2",
+                hn);
             return -1;
         }
     }
@@ -507,10 +504,10 @@ static int parse_hand(const struct record *rec, struct json_object *o, int idx,
     v = field(o, "deal");
     if (!json_object_is_type(v, json_type_array) ||
         json_object_array_length(v) != (size_t)n) {
-        fail(err, errlen,
-             "hand %d: deal: a list of %d lists of cards, one "
-             "per seat",
-             hn, n);
+        engine_fail(err, errlen,
+                    "hand %d: deal: a list of %d lists of cards, one "
+                    "per seat",
+                    hn, n);
         return -1;
     }
     for (int s = 0; s < n; s++) {
@@ -528,10 +525,10 @@ static int parse_hand(const struct record *rec, struct json_object *o, int idx,
     if (v) {
         if (!json_object_is_type(v, json_type_array) ||
             json_object_array_length(v) != (size_t)n) {
-            fail(err, errlen,
-                 "hand %d: passed: a list of %d lists of cards, one per "
-                 "seat",
-                 hn, n);
+            engine_fail(err, errlen,
+                        "hand %d: passed: a list of %d lists of cards, one per "
+                        "seat",
+                        hn, n);
             return -1;
         }
         for (int s = 0; s < n; s++) {
@@ -552,7 +549,8 @@ static int parse_hand(const struct record *rec, struct json_object *o, int idx,
         return -1;
     v = field(o, "plays");
     if (!v) {
-        fail(err, errlen, "hand %d: plays: a list of cards is needed", hn);
+        engine_fail(err, errlen, "hand %d: plays: a list of cards is needed",
+                    hn);
         return -1;
     }
     snprintf(what, sizeof what, "hand %d: plays", hn);
@@ -570,8 +568,9 @@ static int parse_hand(const struct record *rec, struct json_object *o, int idx,
         } else if (!strcasecmp(s, "add_others")) {
             h->moon = ENGINE_MOON_ADD_OTHERS;
         } else {
-            fail(err, errlen,
-                 "hand %d: moon: null, \"subtract\" or \"add_others\"", hn);
+            engine_fail(err, errlen,
+                        "hand %d: moon: null, \"subtract\" or \"add_others\"",
+                        hn);
             return -1;
         }
     }
@@ -595,8 +594,8 @@ static int option_text(const char *key, struct json_object *v, char *buf,
         const char *s = json_object_get_string(v);
         size_t len = (size_t)json_object_get_string_len(v);
         if (len >= size || memchr(s, '\0', len)) {
-            fail(err, errlen, "options: %s: the value is too long",
-                 quoted(key, strlen(key), &q));
+            engine_fail(err, errlen, "options: %s: the value is too long",
+                        quoted(key, strlen(key), &q));
             return -1;
         }
         memcpy(buf, s, len + 1);
@@ -605,8 +604,8 @@ static int option_text(const char *key, struct json_object *v, char *buf,
     case json_type_int: {
         long long x;
         if (get_int(v, -1000000000, 1000000000, &x)) {
-            fail(err, errlen, "options: %s: the number is out of range",
-                 quoted(key, strlen(key), &q));
+            engine_fail(err, errlen, "options: %s: the number is out of range",
+                        quoted(key, strlen(key), &q));
             return -1;
         }
         snprintf(buf, size, "%lld", x);
@@ -616,8 +615,9 @@ static int option_text(const char *key, struct json_object *v, char *buf,
         snprintf(buf, size, "%s", json_object_get_boolean(v) ? "on" : "off");
         return 0;
     default:
-        fail(err, errlen, "options: %s: a string or a whole number, not %s",
-             quoted(key, strlen(key), &q), type_text(v));
+        engine_fail(err, errlen,
+                    "options: %s: a string or a whole number, not %s",
+                    quoted(key, strlen(key), &q), type_text(v));
         return -1;
     }
 }
@@ -632,18 +632,18 @@ static int parse_rules(struct json_object *root, struct record *rec, char *err,
         json_object_get_string_len(v) > MAX_WORD ||
         memchr(json_object_get_string(v), '\0',
                (size_t)json_object_get_string_len(v))) {
-        fail(err, errlen, "preset: a preset name is needed");
+        engine_fail(err, errlen, "preset: a preset name is needed");
         return -1;
     }
     struct engine_rules r;
     if (engine_rules_init(&r, json_object_get_string(v), msg, sizeof msg)) {
-        fail(err, errlen, "preset: %s", msg);
+        engine_fail(err, errlen, "preset: %s", msg);
         return -1;
     }
     r.players = rec->n;
     v = field(root, "options");
     if (v && !json_object_is_type(v, json_type_object)) {
-        fail(err, errlen, "options: an object, not %s", type_text(v));
+        engine_fail(err, errlen, "options: an object, not %s", type_text(v));
         return -1;
     }
     if (v) {
@@ -655,8 +655,8 @@ static int parse_rules(struct json_object *root, struct record *rec, char *err,
             char text[MAX_OPTION_TEXT];
             struct quote q;
             if (strlen(key) > MAX_WORD) {
-                fail(err, errlen, "options: unknown option '%s'",
-                     quoted(key, strlen(key), &q));
+                engine_fail(err, errlen, "options: unknown option '%s'",
+                            quoted(key, strlen(key), &q));
                 return -1;
             }
             if (option_text(key, val, text, sizeof text, err, errlen))
@@ -665,22 +665,23 @@ static int parse_rules(struct json_object *root, struct record *rec, char *err,
                 /* the players list gives the count; a copy must agree */
                 long long count;
                 if (!integer_text(text, &count) || count != rec->n) {
-                    fail(err, errlen,
-                         "options: players is %s but the record names %d "
-                         "players",
-                         text, rec->n);
+                    engine_fail(
+                        err, errlen,
+                        "options: players is %s but the record names %d "
+                        "players",
+                        text, rec->n);
                     return -1;
                 }
                 continue;
             }
             if (engine_rules_set(&r, key, text, msg, sizeof msg)) {
-                fail(err, errlen, "options: %s", msg);
+                engine_fail(err, errlen, "options: %s", msg);
                 return -1;
             }
         }
     }
     if (engine_rules_finish(&r, msg, sizeof msg)) {
-        fail(err, errlen, "rules: %s", msg);
+        engine_fail(err, errlen, "rules: %s", msg);
         return -1;
     }
     rec->rules = r;
@@ -694,23 +695,24 @@ static int parse_players(struct json_object *root, struct record *rec,
     if (!json_object_is_type(v, json_type_array) ||
         json_object_array_length(v) < 2 ||
         json_object_array_length(v) > ENGINE_MAX_PLAYERS) {
-        fail(err, errlen, "players: a list of 2 to %d names is needed",
-             ENGINE_MAX_PLAYERS);
+        engine_fail(err, errlen, "players: a list of 2 to %d names is needed",
+                    ENGINE_MAX_PLAYERS);
         return -1;
     }
     int n = (int)json_object_array_length(v);
     for (int s = 0; s < n; s++) {
         struct json_object *e = json_object_array_get_idx(v, (size_t)s);
         if (!json_object_is_type(e, json_type_string)) {
-            fail(err, errlen, "players[%d]: a name, not %s", s, type_text(e));
+            engine_fail(err, errlen, "players[%d]: a name, not %s", s,
+                        type_text(e));
             return -1;
         }
         const char *name = json_object_get_string(e);
         size_t len = (size_t)json_object_get_string_len(e);
         if (len > RECORD_MAX_NAME || memchr(name, '\0', len)) {
-            fail(err, errlen,
-                 "players[%d]: a name of at most %d bytes without NUL", s,
-                 RECORD_MAX_NAME);
+            engine_fail(err, errlen,
+                        "players[%d]: a name of at most %d bytes without NUL",
+                        s, RECORD_MAX_NAME);
             return -1;
         }
     }
@@ -734,16 +736,16 @@ static int parse_root(struct json_object *root, struct record *rec, char *err,
         return -1;
     struct json_object *v = field(root, "format");
     if (!json_object_is_type(v, json_type_string)) {
-        fail(err, errlen, "format: \"%s\" is needed", RECORD_FORMAT);
+        engine_fail(err, errlen, "format: \"%s\" is needed", RECORD_FORMAT);
         return -1;
     }
     if (strcmp(json_object_get_string(v), RECORD_FORMAT) != 0 ||
         (size_t)json_object_get_string_len(v) != strlen(RECORD_FORMAT)) {
         struct quote q;
-        fail(err, errlen, "format: '%s' is not %s",
-             quoted(json_object_get_string(v),
-                    (size_t)json_object_get_string_len(v), &q),
-             RECORD_FORMAT);
+        engine_fail(err, errlen, "format: '%s' is not %s",
+                    quoted(json_object_get_string(v),
+                           (size_t)json_object_get_string_len(v), &q),
+                    RECORD_FORMAT);
         return -1;
     }
     if (parse_players(root, rec, err, errlen) ||
@@ -752,13 +754,13 @@ static int parse_root(struct json_object *root, struct record *rec, char *err,
 
     v = field(root, "hands");
     if (!json_object_is_type(v, json_type_array)) {
-        fail(err, errlen, "hands: a list of hands is needed");
+        engine_fail(err, errlen, "hands: a list of hands is needed");
         return -1;
     }
     size_t nh = json_object_array_length(v);
     if (nh > RECORD_MAX_HANDS) {
-        fail(err, errlen, "hands: %zu hands, more than %d", nh,
-             RECORD_MAX_HANDS);
+        engine_fail(err, errlen, "hands: %zu hands, more than %d", nh,
+                    RECORD_MAX_HANDS);
         return -1;
     }
     rec->hands = xcalloc(nh, sizeof *rec->hands);
@@ -807,12 +809,12 @@ static int parse_line(const char *text, size_t len, struct record **out,
         len = 0;
     }
     if (len > RECORD_MAX_LINE) {
-        fail(err, errlen, "the record is longer than %u bytes",
-             RECORD_MAX_LINE);
+        engine_fail(err, errlen, "the record is longer than %u bytes",
+                    RECORD_MAX_LINE);
         return -1;
     }
     if (memchr(text, '\0', len)) {
-        fail(err, errlen, "the record contains a NUL byte");
+        engine_fail(err, errlen, "the record contains a NUL byte");
         return -1;
     }
     struct json_tokener *tok = json_tokener_new_ex(RECORD_MAX_DEPTH);
@@ -826,16 +828,18 @@ static int parse_line(const char *text, size_t len, struct record **out,
     json_tokener_free(tok);
     if (!root) {
         if (jerr == json_tokener_continue)
-            fail(err, errlen, "the JSON is incomplete (a truncated line?)");
+            engine_fail(err, errlen,
+                        "the JSON is incomplete (a truncated line?)");
         else if (jerr == json_tokener_success)
-            fail(err, errlen, "the record is null, not an object");
+            engine_fail(err, errlen, "the record is null, not an object");
         else
-            fail(err, errlen, "bad JSON at byte %zu: %s", end,
-                 json_tokener_error_desc(jerr));
+            engine_fail(err, errlen, "bad JSON at byte %zu: %s", end,
+                        json_tokener_error_desc(jerr));
         return -1;
     }
     if (!json_object_is_type(root, json_type_object)) {
-        fail(err, errlen, "the record is %s, not an object", type_text(root));
+        engine_fail(err, errlen, "the record is %s, not an object",
+                    type_text(root));
         json_object_put(root);
         return -1;
     }
@@ -984,7 +988,8 @@ static int act(struct replay *rp, int hand, int action,
         return 0;
     char msg[MSG];
     refusal_text(&rp->g, a, why, &d, msg, sizeof msg);
-    fail(rp->err, rp->errlen, "hand %d, action %d: %s", hand, action, msg);
+    engine_fail(rp->err, rp->errlen, "hand %d, action %d: %s", hand, action,
+                msg);
     return -1;
 }
 
@@ -998,24 +1003,25 @@ static int replay_deal(struct replay *rp, int idx)
     if (idx > 0) {
         int want = (rec->hands[0].dealer + idx) % n;
         if (h->dealer != want) {
-            fail(rp->err, rp->errlen,
-                 "hand %d: dealer: seat %d, but the deal passes clockwise "
-                 "from seat %d (hand 1) to seat %d",
-                 hn, h->dealer, rec->hands[0].dealer, want);
+            engine_fail(
+                rp->err, rp->errlen,
+                "hand %d: dealer: seat %d, but the deal passes clockwise "
+                "from seat %d (hand 1) to seat %d",
+                hn, h->dealer, rec->hands[0].dealer, want);
             return -1;
         }
     }
     for (int s = 0; s < n; s++) {
         if (h->ndeal[s] != r->hand_size) {
-            fail(rp->err, rp->errlen,
-                 "hand %d: deal: seat %d is dealt %d cards, not %d", hn, s,
-                 h->ndeal[s], r->hand_size);
+            engine_fail(rp->err, rp->errlen,
+                        "hand %d: deal: seat %d is dealt %d cards, not %d", hn,
+                        s, h->ndeal[s], r->hand_size);
             return -1;
         }
     }
     if (h->nrest != r->rest_len) {
-        fail(rp->err, rp->errlen, "hand %d: rest: %d cards, not %d", hn,
-             h->nrest, r->rest_len);
+        engine_fail(rp->err, rp->errlen, "hand %d: rest: %d cards, not %d", hn,
+                    h->nrest, r->rest_len);
         return -1;
     }
     uint8_t pack[ENGINE_MAX_CARDS];
@@ -1047,22 +1053,22 @@ static int replay_deal(struct replay *rp, int idx)
             snprintf(what, sizeof what, "%s is dealt %s",
                      engine_card_name(extra),
                      r->decks == 1 ? "twice" : "3 times");
-        fail(rp->err, rp->errlen, "hand %d: deal: %s%s%s%s", hn, what,
-             extra >= 0 && missing >= 0 ? " and " : "",
-             missing >= 0 ? engine_card_name(missing) : "",
-             missing >= 0 ? " is missing" : "");
+        engine_fail(rp->err, rp->errlen, "hand %d: deal: %s%s%s%s", hn, what,
+                    extra >= 0 && missing >= 0 ? " and " : "",
+                    missing >= 0 ? engine_card_name(missing) : "",
+                    missing >= 0 ? " is missing" : "");
         return -1;
     }
     char msg[MSG];
     if (engine_deal_given(&rp->g, h->dealer, pack, len, rp->sink, msg,
                           sizeof msg)) {
-        fail(rp->err, rp->errlen, "hand %d: deal: %s", hn, msg);
+        engine_fail(rp->err, rp->errlen, "hand %d: deal: %s", hn, msg);
         return -1;
     }
     if (h->pass != RECORD_NONE && h->pass != rp->g.pass_dir) {
-        fail(rp->err, rp->errlen,
-             "hand %d: pass: \"%s\", but the rules make it \"%s\"", hn,
-             dir_names[h->pass], dir_names[rp->g.pass_dir % NDIRS]);
+        engine_fail(rp->err, rp->errlen,
+                    "hand %d: pass: \"%s\", but the rules make it \"%s\"", hn,
+                    dir_names[h->pass], dir_names[rp->g.pass_dir % NDIRS]);
         return -1;
     }
     return 0;
@@ -1081,10 +1087,10 @@ static int replay_passes(struct replay *rp, int idx, bool last, bool *stopped)
     if (engine_phase(&rp->g) != ENGINE_PHASE_PASS) {
         for (int s = 0; s < n; s++) {
             if (h->npassed[s] || (h->blind >> s & 1)) {
-                fail(rp->err, rp->errlen,
-                     "hand %d: passed: seat %d passes in a hand without "
-                     "passing",
-                     hn, s);
+                engine_fail(rp->err, rp->errlen,
+                            "hand %d: passed: seat %d passes in a hand without "
+                            "passing",
+                            hn, s);
                 return -1;
             }
         }
@@ -1120,11 +1126,12 @@ static int replay_passes(struct replay *rp, int idx, bool last, bool *stopped)
         int k = engine_passed_cards(&rp->g, s, got);
         if (k != h->npassed[s] || memcmp(got, h->passed[s], (size_t)k) != 0) {
             char a[64], b[64];
-            fail(rp->err, rp->errlen,
-                 "hand %d, action %d: seat %d passed blind, so it passed on "
-                 "%s, not %s",
-                 hn, s + 1, s, card_list(got, k, a, sizeof a),
-                 card_list(h->passed[s], h->npassed[s], b, sizeof b));
+            engine_fail(
+                rp->err, rp->errlen,
+                "hand %d, action %d: seat %d passed blind, so it passed on "
+                "%s, not %s",
+                hn, s + 1, s, card_list(got, k, a, sizeof a),
+                card_list(h->passed[s], h->npassed[s], b, sizeof b));
             return -1;
         }
     }
@@ -1140,10 +1147,11 @@ static int replay_hand(struct replay *rp, int idx, bool last)
     struct engine_game *g = &rp->g;
     int hn = idx + 1;
     if (engine_phase(g) == ENGINE_PHASE_GAME_OVER) {
-        fail(rp->err, rp->errlen,
-             "hand %d: the game was over after hand %d, but the record goes "
-             "on",
-             hn, idx);
+        engine_fail(
+            rp->err, rp->errlen,
+            "hand %d: the game was over after hand %d, but the record goes "
+            "on",
+            hn, idx);
         return -1;
     }
     if (replay_deal(rp, idx))
@@ -1172,18 +1180,20 @@ static int replay_hand(struct replay *rp, int idx, bool last)
         if (i == h->nplays)
             break;
         if (ph == ENGINE_PHASE_DISCARD) {
-            fail(rp->err, rp->errlen,
-                 "hand %d, action %d: seat %d took the kitty and must "
-                 "discard %d cards, but the record plays on (discard is "
-                 "missing)",
-                 hn, action + 1, engine_turn(g), engine_discard_count(g));
+            engine_fail(rp->err, rp->errlen,
+                        "hand %d, action %d: seat %d took the kitty and must "
+                        "discard %d cards, but the record plays on (discard is "
+                        "missing)",
+                        hn, action + 1, engine_turn(g),
+                        engine_discard_count(g));
             return -1;
         }
         if (ph != ENGINE_PHASE_PLAY) {
-            fail(rp->err, rp->errlen,
-                 "hand %d, action %d: the hand is over, but the record plays "
-                 "on (%s)",
-                 hn, action + 1, engine_card_name(h->plays[i]));
+            engine_fail(
+                rp->err, rp->errlen,
+                "hand %d, action %d: the hand is over, but the record plays "
+                "on (%s)",
+                hn, action + 1, engine_card_name(h->plays[i]));
             return -1;
         }
         struct engine_action a = {.kind = ENGINE_ACT_PLAY,
@@ -1201,26 +1211,28 @@ static int replay_hand(struct replay *rp, int idx, bool last)
     if (ph == ENGINE_PHASE_DISCARD && !discarded) {
         if (ends_here && h->moon == RECORD_NONE)
             return 1;
-        fail(rp->err, rp->errlen,
-             "hand %d, action %d: seat %d must discard %d cards, but the "
-             "discard is missing",
-             hn, action + 1, engine_turn(g), engine_discard_count(g));
+        engine_fail(
+            rp->err, rp->errlen,
+            "hand %d, action %d: seat %d must discard %d cards, but the "
+            "discard is missing",
+            hn, action + 1, engine_turn(g), engine_discard_count(g));
         return -1;
     }
     if (h->ndiscard && !discarded) {
-        fail(rp->err, rp->errlen,
-             "hand %d: discard: given, but nobody took a kitty to exchange",
-             hn);
+        engine_fail(
+            rp->err, rp->errlen,
+            "hand %d: discard: given, but nobody took a kitty to exchange", hn);
         return -1;
     }
     if (ph == ENGINE_PHASE_MOON) {
         if (h->moon == RECORD_NONE) {
             if (ends_here)
                 return 1;
-            fail(rp->err, rp->errlen,
-                 "hand %d, action %d: seat %d shot the %s and chooses, but "
-                 "moon is missing",
-                 hn, action + 1, engine_turn(g), g->moon_sun ? "sun" : "moon");
+            engine_fail(
+                rp->err, rp->errlen,
+                "hand %d, action %d: seat %d shot the %s and chooses, but "
+                "moon is missing",
+                hn, action + 1, engine_turn(g), g->moon_sun ? "sun" : "moon");
             return -1;
         }
         struct engine_action a = {.kind = ENGINE_ACT_MOON,
@@ -1231,41 +1243,45 @@ static int replay_hand(struct replay *rp, int idx, bool last)
         ph = engine_phase(g);
     } else if (h->moon != RECORD_NONE) {
         if (rec->rules.moon != ENGINE_MOON_CHOICE)
-            fail(rp->err, rp->errlen,
-                 "hand %d: moon: given, but the rules are not moon=choice", hn);
+            engine_fail(
+                rp->err, rp->errlen,
+                "hand %d: moon: given, but the rules are not moon=choice", hn);
         else if (ph == ENGINE_PHASE_PLAY || ph == ENGINE_PHASE_DISCARD)
-            fail(rp->err, rp->errlen,
-                 "hand %d: moon: given, but the hand is not finished", hn);
+            engine_fail(rp->err, rp->errlen,
+                        "hand %d: moon: given, but the hand is not finished",
+                        hn);
         else
-            fail(rp->err, rp->errlen,
-                 "hand %d: moon: given, but nobody shot the moon", hn);
+            engine_fail(rp->err, rp->errlen,
+                        "hand %d: moon: given, but nobody shot the moon", hn);
         return -1;
     }
     if (ph != ENGINE_PHASE_DEAL && ph != ENGINE_PHASE_GAME_OVER) {
         if (ends_here)
             return 1;
         if (!last)
-            fail(rp->err, rp->errlen,
-                 "hand %d, action %d: the hand is not finished, but the "
-                 "record goes on",
-                 hn, action + 1);
+            engine_fail(rp->err, rp->errlen,
+                        "hand %d, action %d: the hand is not finished, but the "
+                        "record goes on",
+                        hn, action + 1);
         else if (h->has_points)
-            fail(rp->err, rp->errlen,
-                 "hand %d: points: given, but the hand is not finished", hn);
+            engine_fail(rp->err, rp->errlen,
+                        "hand %d: points: given, but the hand is not finished",
+                        hn);
         else
-            fail(rp->err, rp->errlen,
-                 "hand %d, action %d: the hand is not finished, but the "
-                 "record gives the game's %s",
-                 hn, action + 1, rec->has_totals ? "totals" : "winners");
+            engine_fail(rp->err, rp->errlen,
+                        "hand %d, action %d: the hand is not finished, but the "
+                        "record gives the game's %s",
+                        hn, action + 1, rec->has_totals ? "totals" : "winners");
         return -1;
     }
     if (h->has_points) {
         for (int s = 0; s < rec->n; s++) {
             if (h->points[s] != g->points[s]) {
-                fail(rp->err, rp->errlen,
-                     "hand %d: points: seat %d scores %d, the record says "
-                     "%d",
-                     hn, s, (int)g->points[s], (int)h->points[s]);
+                engine_fail(
+                    rp->err, rp->errlen,
+                    "hand %d: points: seat %d scores %d, the record says "
+                    "%d",
+                    hn, s, (int)g->points[s], (int)h->points[s]);
                 return -1;
             }
         }
@@ -1280,16 +1296,16 @@ static int replay_end(struct replay *rp)
     const struct engine_game *g = &rp->g;
     bool over = engine_phase(g) == ENGINE_PHASE_GAME_OVER;
     if ((rec->has_totals || rec->has_winners) && !over) {
-        fail(rp->err, rp->errlen, "%s: given, but the game is not over",
-             rec->has_totals ? "totals" : "winners");
+        engine_fail(rp->err, rp->errlen, "%s: given, but the game is not over",
+                    rec->has_totals ? "totals" : "winners");
         return -1;
     }
     if (rec->has_totals) {
         for (int s = 0; s < rec->n; s++) {
             if (rec->totals[s] != g->totals[s]) {
-                fail(rp->err, rp->errlen,
-                     "totals: seat %d has %d, the record says %d", s,
-                     (int)g->totals[s], (int)rec->totals[s]);
+                engine_fail(rp->err, rp->errlen,
+                            "totals: seat %d has %d, the record says %d", s,
+                            (int)g->totals[s], (int)rec->totals[s]);
                 return -1;
             }
         }
@@ -1307,8 +1323,8 @@ static int replay_end(struct replay *rp)
             for (int i = 0; i < rec->nwinners; i++)
                 pb += (size_t)snprintf(b + pb, sizeof b - pb, "%s%d",
                                        i ? " " : "", rec->winners[i]);
-            fail(rp->err, rp->errlen,
-                 "winners: seats %s win, the record says %s", a, b);
+            engine_fail(rp->err, rp->errlen,
+                        "winners: seats %s win, the record says %s", a, b);
             return -1;
         }
     }

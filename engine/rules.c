@@ -274,19 +274,6 @@ const char *engine_nearest(const char *word, const char *const *names,
     return best;
 }
 
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static int parse_int(const char *s, long *out)
 {
     if (!*s)
@@ -326,8 +313,8 @@ static void bad_enum(const struct opt_desc *d, const char *value, char *err,
 {
     char all[160];
     list_values(d->values, all, sizeof all);
-    fail(err, errlen, "bad value '%s' for %s (did you mean '%s'?): %s", value,
-         d->name, engine_nearest(value, d->values, 99), all);
+    engine_fail(err, errlen, "bad value '%s' for %s (did you mean '%s'?): %s",
+                value, d->name, engine_nearest(value, d->values, 99), all);
 }
 
 static int parse_bool(const char *value, bool *out)
@@ -343,6 +330,16 @@ static int parse_bool(const char *value, bool *out)
         return 0;
     }
     return -1;
+}
+
+void engine_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
 }
 
 /* ---- Presets and keys ------------------------------------------------ */
@@ -464,24 +461,24 @@ static int set_cycle(struct engine_rules *r, const char *value, char *err,
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         char word[32];
         if (n == 0 || n >= sizeof word) {
-            fail(err, errlen,
-                 "bad value '%s' for pass_cycle: a comma list of left, "
-                 "right, across, hold, scatter, left2, right2",
-                 value);
+            engine_fail(err, errlen,
+                        "bad value '%s' for pass_cycle: a comma list of left, "
+                        "right, across, hold, scatter, left2, right2",
+                        value);
             return -1;
         }
         memcpy(word, p, n);
         word[n] = '\0';
         int d = enum_index(dir_names, word);
         if (d < 0) {
-            fail(err, errlen,
-                 "bad direction '%s' in pass_cycle (did you mean '%s'?)", word,
-                 engine_nearest(word, dir_names, 99));
+            engine_fail(err, errlen,
+                        "bad direction '%s' in pass_cycle (did you mean '%s'?)",
+                        word, engine_nearest(word, dir_names, 99));
             return -1;
         }
         if (len == ENGINE_MAX_CYCLE) {
-            fail(err, errlen, "pass_cycle has more than %d directions",
-                 ENGINE_MAX_CYCLE);
+            engine_fail(err, errlen, "pass_cycle has more than %d directions",
+                        ENGINE_MAX_CYCLE);
             return -1;
         }
         cycle[len++] = (uint8_t)d;
@@ -514,42 +511,43 @@ static int set_card_points(struct engine_rules *r, const char *value, bool user,
         char num[16];
         if (!colon || engine_card_parse(p, (size_t)(colon - p), &card) ||
             (size_t)(p + n - colon - 1) >= sizeof num) {
-            fail(err, errlen,
-                 "bad value '%s' for card_points: a comma list of CARD:N, "
-                 "like KS:10,AS:7",
-                 value);
+            engine_fail(
+                err, errlen,
+                "bad value '%s' for card_points: a comma list of CARD:N, "
+                "like KS:10,AS:7",
+                value);
             return -1;
         }
         memcpy(num, colon + 1, (size_t)(p + n - colon - 1));
         num[p + n - colon - 1] = '\0';
         if (parse_int(num, &v) || v < opts[O_CARD_POINTS].min ||
             v > opts[O_CARD_POINTS].max) {
-            fail(err, errlen,
-                 "bad points '%s' for %s in card_points: a whole number "
-                 "from -1000 to 1000",
-                 num, engine_card_name(card));
+            engine_fail(err, errlen,
+                        "bad points '%s' for %s in card_points: a whole number "
+                        "from -1000 to 1000",
+                        num, engine_card_name(card));
             return -1;
         }
         if (seen & ENGINE_BIT(card)) {
-            fail(err, errlen, "card_points names %s twice",
-                 engine_card_name(card));
+            engine_fail(err, errlen, "card_points names %s twice",
+                        engine_card_name(card));
             return -1;
         }
         seen |= ENGINE_BIT(card);
         if (t.card_points_set & ENGINE_BIT(card) && user &&
             t.card_points[card] != v &&
             (t.explicit_keys >> O_CARD_POINTS & 1)) {
-            fail(err, errlen, "card_points names %s twice",
-                 engine_card_name(card));
+            engine_fail(err, errlen, "card_points names %s twice",
+                        engine_card_name(card));
             return -1;
         }
         if (card == ENGINE_QS) {
             if (user && (t.explicit_keys >> O_QS_POINTS & 1) &&
                 t.qs_points != v) {
-                fail(err, errlen,
-                     "card_points gives the QS %ld but qs_points is %d: "
-                     "name it once",
-                     v, t.qs_points);
+                engine_fail(err, errlen,
+                            "card_points gives the QS %ld but qs_points is %d: "
+                            "name it once",
+                            v, t.qs_points);
                 return -1;
             }
             t.qs_points = (int)v;
@@ -570,8 +568,8 @@ static int set_option(struct engine_rules *r, const char *key,
 {
     int o = engine_option_find(key);
     if (o < 0) {
-        fail(err, errlen, "unknown option '%s' (did you mean '%s'?)", key,
-             engine_nearest(key, all_option_names(), O_COUNT));
+        engine_fail(err, errlen, "unknown option '%s' (did you mean '%s'?)",
+                    key, engine_nearest(key, all_option_names(), O_COUNT));
         return -1;
     }
     const struct opt_desc *d = &opts[o];
@@ -581,16 +579,16 @@ static int set_option(struct engine_rules *r, const char *key,
     switch (d->kind) {
     case OPT_INT:
         if (parse_int(value, &iv) || iv < d->min || iv > d->max) {
-            fail(err, errlen,
-                 "bad value '%s' for %s: a whole number from %d to %d", value,
-                 d->name, d->min, d->max);
+            engine_fail(err, errlen,
+                        "bad value '%s' for %s: a whole number from %d to %d",
+                        value, d->name, d->min, d->max);
             return -1;
         }
         break;
     case OPT_BOOL:
         if (parse_bool(value, &bv)) {
-            fail(err, errlen, "bad value '%s' for %s: on or off", value,
-                 d->name);
+            engine_fail(err, errlen, "bad value '%s' for %s: on or off", value,
+                        d->name);
             return -1;
         }
         break;
@@ -660,8 +658,8 @@ static int set_option(struct engine_rules *r, const char *key,
         break;
     case O_ACE_SPOT_VALUE:
         if (iv != 1 && iv != 14) {
-            fail(err, errlen, "bad value '%s' for ace_spot_value: 1 or 14",
-                 value);
+            engine_fail(err, errlen,
+                        "bad value '%s' for ace_spot_value: 1 or 14", value);
             return -1;
         }
         r->ace_spot_value = (int)iv;
@@ -670,10 +668,11 @@ static int set_option(struct engine_rules *r, const char *key,
         if (user && (r->explicit_keys >> O_CARD_POINTS & 1) &&
             (r->card_points_set & ENGINE_BIT(ENGINE_QS)) &&
             r->card_points[ENGINE_QS] != iv) {
-            fail(err, errlen,
-                 "qs_points is %ld but card_points gives the QS %d: name it "
-                 "once",
-                 iv, r->card_points[ENGINE_QS]);
+            engine_fail(
+                err, errlen,
+                "qs_points is %ld but card_points gives the QS %d: name it "
+                "once",
+                iv, r->card_points[ENGINE_QS]);
             return -1;
         }
         r->qs_points = (int)iv;
@@ -762,8 +761,9 @@ int engine_rules_init(struct engine_rules *r, const char *preset, char *err,
 {
     int p = preset ? engine_preset_find(preset) : P_STANDARD;
     if (p < 0) {
-        fail(err, errlen, "unknown preset '%s' (did you mean '%s'?)", preset,
-             engine_nearest(preset, all_preset_names(), P_COUNT));
+        engine_fail(err, errlen, "unknown preset '%s' (did you mean '%s'?)",
+                    preset,
+                    engine_nearest(preset, all_preset_names(), P_COUNT));
         return -1;
     }
     preset_rules(r, p);
@@ -787,7 +787,7 @@ int engine_rules_parse(struct engine_rules *r, const char *text, int players,
     struct engine_rules t;
     char buf[1024];
     if (strlen(text) >= sizeof buf) {
-        fail(err, errlen, "too many options");
+        engine_fail(err, errlen, "too many options");
         return -1;
     }
     snprintf(buf, sizeof buf, "%s", text);
@@ -805,15 +805,15 @@ int engine_rules_parse(struct engine_rules *r, const char *text, int players,
     for (; tok; tok = strtok_r(NULL, " \t", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) {
-            fail(err, errlen,
-                 "'%s' is not KEY=VALUE (a preset comes first, options "
-                 "after it)",
-                 tok);
+            engine_fail(err, errlen,
+                        "'%s' is not KEY=VALUE (a preset comes first, options "
+                        "after it)",
+                        tok);
             return -1;
         }
         *eq = '\0';
         if (!*tok) {
-            fail(err, errlen, "an option has no name before '='");
+            engine_fail(err, errlen, "an option has no name before '='");
             return -1;
         }
         if (set_option(&t, tok, eq + 1, true, err, errlen))
@@ -1030,96 +1030,98 @@ static int check(struct engine_rules *r, char *err, size_t errlen)
     const struct preset_desc *p = &presets[r->preset];
     if (n < p->min || n > p->max) {
         if (p->min == p->max)
-            fail(err, errlen, "%s is for %d players, not %d", p->name, p->min,
-                 n);
+            engine_fail(err, errlen, "%s is for %d players, not %d", p->name,
+                        p->min, n);
         else
-            fail(err, errlen, "%s is for %d to %d players, not %d", p->name,
-                 p->min, p->max, n);
+            engine_fail(err, errlen, "%s is for %d to %d players, not %d",
+                        p->name, p->min, p->max, n);
         return -1;
     }
     if (r->decks == 1 && n > 7) {
-        fail(err, errlen,
-             "players: one deck seats 2 to 7 (decks=2 seats 6 to 10)");
+        engine_fail(err, errlen,
+                    "players: one deck seats 2 to 7 (decks=2 seats 6 to 10)");
         return -1;
     }
     if (r->decks == 2 && n < 6) {
-        fail(err, errlen,
-             "decks: two decks (cancellation) need 6 to 10 "
-             "players");
+        engine_fail(err, errlen,
+                    "decks: two decks (cancellation) need 6 to 10 "
+                    "players");
         return -1;
     }
     if ((n == 2) != (r->stock == ENGINE_STOCK_TWO_HANDED)) {
-        fail(err, errlen,
-             n == 2 ? "players: a 2-player table plays the two-handed game "
-                      "only (stock=two_handed)"
-                    : "stock: two_handed is for 2 players");
+        engine_fail(err, errlen,
+                    n == 2
+                        ? "players: a 2-player table plays the two-handed game "
+                          "only (stock=two_handed)"
+                        : "stock: two_handed is for 2 players");
         return -1;
     }
     if (r->decks == 2 && r->joker) {
-        fail(err, errlen, "joker: not with two decks");
+        engine_fail(err, errlen, "joker: not with two decks");
         return -1;
     }
     if (r->stock != ENGINE_STOCK_OFF) {
         if (r->decks == 2) {
-            fail(err, errlen, "stock: not with two decks");
+            engine_fail(err, errlen, "stock: not with two decks");
             return -1;
         }
         if (r->odd_cards != ENGINE_ODD_REMOVE) {
-            fail(err, errlen,
-                 "odd_cards: a stock game deals no kitty "
-                 "(odd_cards=remove)");
+            engine_fail(err, errlen,
+                        "odd_cards: a stock game deals no kitty "
+                        "(odd_cards=remove)");
             return -1;
         }
         if (r->partners != ENGINE_PARTNERS_OFF) {
-            fail(err, errlen, "partners: not with a stock");
+            engine_fail(err, errlen, "partners: not with a stock");
             return -1;
         }
     }
     if (r->odd_cards == ENGINE_ODD_WIDOW && (n < 3 || n > 6 || r->decks == 2)) {
-        fail(err, errlen,
-             "odd_cards: a widow is for 3 to 6 players and one "
-             "deck");
+        engine_fail(err, errlen,
+                    "odd_cards: a widow is for 3 to 6 players and one "
+                    "deck");
         return -1;
     }
     if (r->decks == 1 && r->odd_cards == ENGINE_ODD_REMOVE &&
         r->stock == ENGINE_STOCK_OFF && n == 7 &&
         r->remove_table == ENGINE_REMOVE_MODERN) {
-        fail(err, errlen,
-             "remove_table: modern does not cover 7 players "
-             "(try momentpoint or bigd)");
+        engine_fail(err, errlen,
+                    "remove_table: modern does not cover 7 players "
+                    "(try momentpoint or bigd)");
         return -1;
     }
     if (r->decks == 2 && r->odd_cards == ENGINE_ODD_REMOVE && 104 % n) {
-        fail(err, errlen,
-             "odd_cards: 104 cards do not divide among %d players; use "
-             "odd_cards=kitty",
-             n);
+        engine_fail(err, errlen,
+                    "odd_cards: 104 cards do not divide among %d players; use "
+                    "odd_cards=kitty",
+                    n);
         return -1;
     }
     if (r->partners != ENGINE_PARTNERS_OFF && n != 4) {
-        fail(err, errlen, "partners: for 4 players");
+        engine_fail(err, errlen, "partners: for 4 players");
         return -1;
     }
     if (r->pass_cycle_len < 1) {
-        fail(err, errlen, "pass_cycle: needs at least one direction");
+        engine_fail(err, errlen, "pass_cycle: needs at least one direction");
         return -1;
     }
     if (r->pass_count > 0) {
         for (int i = 0; i < r->pass_cycle_len; i++) {
             if (r->pass_cycle[i] == ENGINE_PASS_SCATTER &&
                 r->pass_count % (n - 1)) {
-                fail(err, errlen,
-                     "pass_count: scatter needs a multiple of %d cards with "
-                     "%d players",
-                     n - 1, n);
+                engine_fail(
+                    err, errlen,
+                    "pass_count: scatter needs a multiple of %d cards with "
+                    "%d players",
+                    n - 1, n);
                 return -1;
             }
         }
     }
     if (r->sun && r->moon == ENGINE_MOON_OFF) {
-        fail(err, errlen,
-             "sun: shooting the sun needs a moon rule (moon is "
-             "off)");
+        engine_fail(err, errlen,
+                    "sun: shooting the sun needs a moon rule (moon is "
+                    "off)");
         return -1;
     }
     return 0;
@@ -1237,17 +1239,18 @@ int engine_rules_finish(struct engine_rules *r, char *err, size_t errlen)
         return -1;
     derive(&t);
     if (t.pass_count > t.hand_size) {
-        fail(err, errlen, "pass_count: %d cards to pass but a hand holds %d",
-             t.pass_count, t.hand_size);
+        engine_fail(err, errlen,
+                    "pass_count: %d cards to pass but a hand holds %d",
+                    t.pass_count, t.hand_size);
         return -1;
     }
     uint64_t named_out = t.card_points_set & ~t.in_play;
     if (named_out) {
         int c = __builtin_ctzll(named_out);
-        fail(err, errlen,
-             "card_points: %s is not in the pack for these rules and %d "
-             "players",
-             engine_card_name(c), t.players);
+        engine_fail(err, errlen,
+                    "card_points: %s is not in the pack for these rules and %d "
+                    "players",
+                    engine_card_name(c), t.players);
         return -1;
     }
     t.finished = true;

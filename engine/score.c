@@ -12,14 +12,6 @@
 
 #include <string.h>
 
-#define EMIT(sink, g, ...)                                                     \
-    do {                                                                       \
-        if (sink) {                                                            \
-            struct engine_event ev_ = {__VA_ARGS__};                           \
-            (sink)->emit((sink)->ctx, (g), &ev_);                              \
-        }                                                                      \
-    } while (0)
-
 static bool team_score(const struct engine_game *g)
 {
     return g->rules->partners == ENGINE_PARTNERS_TEAM;
@@ -126,7 +118,7 @@ static void hand_points(const struct engine_game *g, const struct hand_tally *t,
                         int mode, int32_t *pts)
 {
     const struct engine_rules *r = g->rules;
-    int32_t up[ENGINE_MAX_PLAYERS];
+    int32_t up[ENGINE_MAX_PLAYERS] = {0};
     for (int u = 0; u < t->units; u++)
         up[u] = t->pos[u] + t->neg[u];
     if (t->shooter >= 0) {
