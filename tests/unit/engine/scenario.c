@@ -53,6 +53,16 @@ static int each_card(const char *text, int *cards, int max)
     return n;
 }
 
+int sc_card_list(const char *text, uint8_t *out, int max)
+{
+    int cards[ENGINE_MAX_CARDS];
+    int n =
+        each_card(text, cards, max < ENGINE_MAX_CARDS ? max : ENGINE_MAX_CARDS);
+    for (int i = 0; i < n; i++)
+        out[i] = (uint8_t)cards[i];
+    return n;
+}
+
 uint64_t sc_set(const char *text)
 {
     int cards[ENGINE_MAX_CARDS];

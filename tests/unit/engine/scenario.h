@@ -16,6 +16,10 @@ void sc_rules(struct engine_rules *r, const char *text, int players);
 /* Expects the text to be refused, with a message containing `needle`. */
 void sc_rules_refused(const char *text, int players, const char *needle);
 
+/* The cards of a blank-separated list ("2C QS 10h"), in order, into
+ * out (at most max); returns how many. A bad card fails the test. */
+int sc_card_list(const char *text, uint8_t *out, int max);
+
 /* A set of distinct cards from "2C QS 10h" (blank separated). */
 uint64_t sc_set(const char *cards);
 

@@ -29,31 +29,10 @@ static int card_of(const char *text)
     return c;
 }
 
-/* The cards of a blank-separated list, in order; returns how many. */
-static int card_list(const char *text, uint8_t *out, int max)
-{
-    int n = 0;
-    const char *p = text;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        const char *e = strchr(p, ' ');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        int c;
-        if (engine_card_parse(p, len, &c) || n == max)
-            fail_msg("test bug: bad card list '%s'", text);
-        out[n++] = (uint8_t)c;
-        p += len;
-    }
-    return n;
-}
-
 static struct engine_action pass_action(int seat, const char *cards)
 {
     struct engine_action a = {.kind = ENGINE_ACT_PASS, .seat = (uint8_t)seat};
-    a.ncards = (uint8_t)card_list(cards, a.cards, ENGINE_MAX_ACT_CARDS);
+    a.ncards = (uint8_t)sc_card_list(cards, a.cards, ENGINE_MAX_ACT_CARDS);
     return a;
 }
 
@@ -487,15 +466,15 @@ static void test_odd_cards_kitty_exchange_discard(void **state)
     /* refusals: a play, the wrong count, a card not held, another seat */
     sc_refuse(&g, "AH", ENGINE_REFUSE_WRONG_PHASE);
     struct engine_action a = {.kind = ENGINE_ACT_DISCARD, .seat = 0};
-    a.ncards = (uint8_t)card_list("AH KC", a.cards, ENGINE_MAX_ACT_CARDS);
+    a.ncards = (uint8_t)sc_card_list("AH KC", a.cards, ENGINE_MAX_ACT_CARDS);
     struct engine_refusal_detail d =
         sc_act_refused(&g, &a, ENGINE_REFUSE_PASS_COUNT);
     assert_int_equal(d.count, 1);
-    a.ncards = (uint8_t)card_list("KS", a.cards, ENGINE_MAX_ACT_CARDS);
+    a.ncards = (uint8_t)sc_card_list("KS", a.cards, ENGINE_MAX_ACT_CARDS);
     d = sc_act_refused(&g, &a, ENGINE_REFUSE_NOT_IN_HAND);
     assert_int_equal(d.card, ENGINE_KS);
     a.seat = 1;
-    a.ncards = (uint8_t)card_list("AD", a.cards, ENGINE_MAX_ACT_CARDS);
+    a.ncards = (uint8_t)sc_card_list("AD", a.cards, ENGINE_MAX_ACT_CARDS);
     d = sc_act_refused(&g, &a, ENGINE_REFUSE_NOT_YOUR_TURN);
     assert_int_equal(d.seat, 0);
 
@@ -1736,8 +1715,8 @@ static void test_trick_cancellation_last_trick_dead(void **state)
     const char *seq0 = "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C";
     const char *seq1 = "KC QC JC TC 9C 8C 7C 6C 5C 4C 3C AC 2C";
     uint8_t c0[13], c1[13];
-    card_list(seq0, c0, 13);
-    card_list(seq1, c1, 13);
+    sc_card_list(seq0, c0, 13);
+    sc_card_list(seq1, c1, 13);
     int k0 = 0, k1 = 0;
     const struct engine_sink *sink = sc_sink(&ev);
     while (engine_phase(&g) == ENGINE_PHASE_PLAY) {
