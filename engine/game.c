@@ -214,13 +214,14 @@ static void deal_cards(struct engine_game *g, const struct engine_sink *sink,
             r->pass_cycle[(g->hand_no - 1) % (unsigned)r->pass_cycle_len];
     else
         g->pass_dir = ENGINE_PASS_HOLD;
+    /* the phase first, so that whoever hears of the deal sees the hand
+     * as it stands: passing, or who leads */
+    if (g->pass_dir == ENGINE_PASS_HOLD)
+        begin_play(g);
+    else
+        g->phase = ENGINE_PHASE_PASS;
     EMIT(sink, g, .kind = ENGINE_EV_DEALT, .seat = g->dealer,
          .value = g->pass_dir);
-    if (g->pass_dir == ENGINE_PASS_HOLD) {
-        begin_play(g);
-    } else {
-        g->phase = ENGINE_PHASE_PASS;
-    }
 }
 
 int engine_deal(struct engine_game *g, const struct engine_sink *sink)

@@ -1,0 +1,224 @@
+/*
+ * The console adapter (console.h). Input is read without blocking from
+ * the loop and cut into lines (a line longer than 4 KiB is dropped whole);
+ * output is queued and written in the loop's before-sleep hook, like every
+ * adapter's.
+ */
+#include "console.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+#define LINE_MAX_BYTES 4096
+#define OUT_MAX_BYTES (1 << 20)
+
+struct console {
+    struct chat_adapter base;
+    struct loop *loop;
+    int in_fd, out_fd;
+    char prefix[16];
+    void (*on_eof)(void *);
+    void *eof_ctx;
+    char line[LINE_MAX_BYTES];
+    size_t len;
+    bool overlong;
+    bool eof;
+    char *out;
+    size_t outlen, outcap;
+};
+
+static void append(struct console *c, const char *a, const char *b)
+{
+    size_t need = strlen(a) + strlen(b) + 2;
+    if (c->outlen + need > OUT_MAX_BYTES)
+        return; /* a stuck terminal must not grow us without end */
+    if (c->outlen + need > c->outcap) {
+        c->outcap = (c->outlen + need) * 2;
+        c->out = realloc(c->out, c->outcap);
+        if (!c->out)
+            abort();
+    }
+    size_t la = strlen(a);
+    memcpy(c->out + c->outlen, a, la);
+    c->outlen += la;
+    /* no control characters but the line ends we add */
+    for (const char *p = b; *p; p++)
+        c->out[c->outlen++] =
+            (*p == '\n' || (unsigned char)*p >= 0x20 || *p == '\t') ? *p : ' ';
+    c->out[c->outlen++] = '\n';
+}
+
+static void flush(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct console *c = ctx;
+    size_t done = 0;
+    while (done < c->outlen) {
+        ssize_t w = write(c->out_fd, c->out + done, c->outlen - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno != EAGAIN)
+                c->outlen = done = 0; /* the terminal is gone */
+            break;
+        }
+        done += (size_t)w;
+    }
+    memmove(c->out, c->out + done, c->outlen - done);
+    c->outlen -= done;
+}
+
+static void emit_line(struct console *c, const char *text)
+{
+    struct chat_event ev = {.kind = CHAT_MESSAGE,
+                            .from = {.nick = CONSOLE_NICK, .id = "console"},
+                            .text = text};
+    size_t plen = strlen(c->prefix);
+    const char *p = text;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p)
+        return;
+    if (strncmp(p, c->prefix, plen) == 0)
+        ev.room = CONSOLE_ROOM;
+    c->base.on_event(c->base.ctx, &c->base, &ev);
+}
+
+void console_inject(struct chat_adapter *a, const char *line)
+{
+    emit_line((struct console *)a, line);
+}
+
+static void readable(struct loop *l, int fd, int events, void *ctx)
+{
+    (void)events;
+    struct console *c = ctx;
+    char buf[4096];
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0) {
+        loop_unwatch(l, fd);
+        c->eof = true;
+        if (c->on_eof)
+            c->on_eof(c->eof_ctx);
+        return;
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        char ch = buf[i];
+        if (ch == '\n') {
+            c->line[c->len] = '\0';
+            if (!c->overlong)
+                emit_line(c, c->line);
+            c->len = 0;
+            c->overlong = false;
+        } else if (ch == '\r' || ch == '\0') {
+            continue;
+        } else if (c->len + 1 < sizeof c->line) {
+            c->line[c->len++] = ch;
+        } else {
+            c->overlong = true;
+        }
+    }
+}
+
+static int console_start(struct chat_adapter *a)
+{
+    struct console *c = (struct console *)a;
+    int fl = fcntl(c->in_fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(c->in_fd, F_SETFL, fl | O_NONBLOCK);
+    loop_watch(c->loop, c->in_fd, LOOP_READ, readable, c);
+    struct chat_event ev = {.kind = CHAT_CONNECTED};
+    a->on_event(a->ctx, a, &ev);
+    return 0;
+}
+
+static void console_stop(struct chat_adapter *a, const char *goodbye)
+{
+    struct console *c = (struct console *)a;
+    if (goodbye)
+        append(c, "", goodbye);
+    flush(c->loop, c);
+    if (!c->eof)
+        loop_unwatch(c->loop, c->in_fd);
+}
+
+static void console_say(struct chat_adapter *a, const char *room,
+                        const char *text, enum chat_priority prio)
+{
+    (void)prio;
+    struct console *c = (struct console *)a;
+    char head[80];
+    snprintf(head, sizeof head, "[%.60s] ", room);
+    append(c, head, text);
+}
+
+static void console_tell(struct chat_adapter *a, const char *nick,
+                         const char *text, enum chat_priority prio)
+{
+    (void)prio;
+    struct console *c = (struct console *)a;
+    if (strcmp(nick, CONSOLE_NICK) == 0)
+        append(c, "[" CONSOLE_NICK "] ", text);
+}
+
+static bool console_same_nick(const struct chat_adapter *a, const char *x,
+                              const char *y)
+{
+    (void)a;
+    return strcmp(x, y) == 0;
+}
+
+static bool console_idle(const struct chat_adapter *a)
+{
+    return ((const struct console *)a)->outlen == 0;
+}
+
+static void console_free(struct chat_adapter *a)
+{
+    struct console *c = (struct console *)a;
+    if (!c)
+        return;
+    free(c->out);
+    free(c);
+}
+
+static const struct chat_adapter_ops console_ops = {
+    .start = console_start,
+    .stop = console_stop,
+    .say = console_say,
+    .tell = console_tell,
+    .same_nick = console_same_nick,
+    .idle = console_idle,
+    .free = console_free,
+};
+
+struct chat_adapter *console_new(struct loop *l, int in_fd, int out_fd,
+                                 const char *prefix, chat_event_fn on_event,
+                                 void *ctx, void (*on_eof)(void *),
+                                 void *eof_ctx)
+{
+    struct console *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    c->base.ops = &console_ops;
+    c->base.network = "console";
+    c->base.style = CHAT_STYLE_PLAIN;
+    c->base.on_event = on_event;
+    c->base.ctx = ctx;
+    c->loop = l;
+    c->in_fd = in_fd;
+    c->out_fd = out_fd;
+    snprintf(c->prefix, sizeof c->prefix, "%s", prefix);
+    c->on_eof = on_eof;
+    c->eof_ctx = eof_ctx;
+    loop_before_sleep(l, flush, c);
+    return &c->base;
+}

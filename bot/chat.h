@@ -1,0 +1,86 @@
+/*
+ * What the bot core and the protocol adapters say to each other. An adapter
+ * (IRC, console, later Matrix) turns protocol traffic into neutral events
+ * for the game manager and offers a small table of operations to send text
+ * back. No game logic lives in adapters and no protocol detail in the core.
+ */
+#ifndef HEARTS_BOT_CHAT_H
+#define HEARTS_BOT_CHAT_H
+
+#include <stdbool.h>
+
+enum chat_event_kind {
+    CHAT_MESSAGE,      /* text in a room, or private (room NULL) */
+    CHAT_JOIN,         /* from joined room */
+    CHAT_PART,         /* from left room (text: reason) */
+    CHAT_KICK,         /* target was kicked from room by from */
+    CHAT_QUIT,         /* from left the network */
+    CHAT_NICK,         /* from is now called target */
+    CHAT_CONNECTED,    /* the adapter is (again) connected and in its rooms */
+    CHAT_DISCONNECTED  /* the connection was lost; it reconnects itself */
+};
+
+/*
+ * A person as the network shows them. `nick` is how to address them;
+ * `id` is what a seat is bound to: on IRC "user@host" (a takeover of the
+ * nick from elsewhere does not match), on Matrix the user ID; `account`
+ * is a services account when the network tells, else NULL.
+ */
+struct chat_user {
+    const char *nick;
+    const char *id;
+    const char *account;
+};
+
+/* One event. Strings live only during the callback: copy what you keep. */
+struct chat_event {
+    enum chat_event_kind kind;
+    const char *room;
+    struct chat_user from;
+    const char *text;
+    const char *target;
+};
+
+/* Order in an adapter's out-queue: HIGH goes first (the prompt of the
+ * player whose turn it is), LOW last (long help). */
+enum chat_priority { CHAT_HIGH, CHAT_NORMAL, CHAT_LOW };
+
+/* How text is dressed for the protocol (see render.h). */
+enum chat_style { CHAT_STYLE_PLAIN, CHAT_STYLE_IRC };
+
+struct chat_adapter;
+
+typedef void (*chat_event_fn)(void *ctx, struct chat_adapter *a,
+                              const struct chat_event *ev);
+
+struct chat_adapter_ops {
+    /* Starts connecting (asynchronously); 0, or -1 with a log line. */
+    int (*start)(struct chat_adapter *a);
+    /* Says goodbye (QUIT with the text) and closes; queued output is
+     * flushed as far as the network allows without blocking. */
+    void (*stop)(struct chat_adapter *a, const char *goodbye);
+    /* Queues text for a room / a person. The adapter splits long text,
+     * strips CR, LF and NUL, and paces output against flooding. */
+    void (*say)(struct chat_adapter *a, const char *room, const char *text,
+                enum chat_priority prio);
+    void (*tell)(struct chat_adapter *a, const char *nick, const char *text,
+                 enum chat_priority prio);
+    /* Whether two nicks are the same under the network's casemapping. */
+    bool (*same_nick)(const struct chat_adapter *a, const char *x,
+                      const char *y);
+    /* Whether the adapter's output queue is empty (for a clean stop). */
+    bool (*idle)(const struct chat_adapter *a);
+    /* Frees the adapter. */
+    void (*free)(struct chat_adapter *a);
+};
+
+/* The common head of every adapter. */
+struct chat_adapter {
+    const struct chat_adapter_ops *ops;
+    const char *network; /* its name in the config: leaderboards, logs */
+    enum chat_style style;
+    chat_event_fn on_event;
+    void *ctx;
+};
+
+#endif

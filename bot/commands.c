@@ -1,0 +1,1011 @@
+/*
+ * What people type, and what the bot answers (shared/spec/chat.md): the
+ * channel commands (prefix configurable), the private ones, the events of
+ * people coming and going and changing nicks, and the wording of every
+ * refusal. A refused command gets one short private reply and changes
+ * nothing; everything secret goes only to its owner.
+ */
+#include "manager.h"
+#include "table.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ai.h"
+#include "log.h"
+#include "render.h"
+
+#define MAX_WORDS 16
+
+/* One command being handled. */
+struct cmd {
+    struct manager *m;
+    struct chat_adapter *a;
+    const char *room; /* NULL when private */
+    const struct chat_user *u;
+    int nwords;
+    char *words[MAX_WORDS];
+    const char *rest; /* the text after the command word */
+    char shown[64];   /* the caller's nick, cleaned for display */
+    char storage[512];
+};
+
+/* Splits text into words (blank-separated) into c->storage. */
+static void split_words(struct cmd *c, const char *text)
+{
+    snprintf(c->storage, sizeof c->storage, "%s", text);
+    c->nwords = 0;
+    char *p = c->storage;
+    while (*p && c->nwords < MAX_WORDS) {
+        while (*p && isspace((unsigned char)*p))
+            *p++ = '\0';
+        if (!*p)
+            break;
+        c->words[c->nwords++] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+    }
+}
+
+static void reply(const struct cmd *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void reply(const struct cmd *c, const char *fmt, ...)
+{
+    char text[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    c->a->ops->tell(c->a, c->u->nick, text, CHAT_NORMAL);
+}
+
+static const char *prefix(const struct manager *m)
+{
+    return m->cfg->command_prefix;
+}
+
+/* ---- Who may do what -------------------------------------------------- */
+
+/* Glob match, * and ?, case-insensitive (hostmasks). */
+static bool glob(const char *p, const char *s)
+{
+    for (; *p; p++, s++) {
+        if (*p == '*') {
+            while (p[1] == '*')
+                p++;
+            if (!p[1])
+                return true;
+            for (; *s; s++)
+                if (glob(p + 1, s))
+                    return true;
+            return false;
+        }
+        if (!*s)
+            return false;
+        if (*p != '?' &&
+            tolower((unsigned char)*p) != tolower((unsigned char)*s))
+            return false;
+    }
+    return !*s;
+}
+
+static bool is_admin(const struct manager *m, const struct chat_user *u)
+{
+    char mask[300];
+    snprintf(mask, sizeof mask, "%s!%s", u->nick, u->id);
+    for (int i = 0; i < m->cfg->nadmins; i++) {
+        const char *a = m->cfg->admins[i];
+        if (strncmp(a, "account:", 8) == 0) {
+            if (u->account && strcasecmp(a + 8, u->account) == 0)
+                return true;
+        } else if (glob(a, mask) || strcmp(a, u->id) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The seat this person holds at t, or -1. */
+static int seat_of(const struct table *t, const struct chat_user *u)
+{
+    for (int s = 0; s < t->capacity; s++)
+        if (t->seats[s].used && same_person(t, s, u))
+            return s;
+    return -1;
+}
+
+/* ---- Rules text ------------------------------------------------------- */
+
+/* The default rules of a room: its own from the config, else the bot's. */
+static const char *room_rules(const struct manager *m,
+                              const struct chat_adapter *a, const char *room)
+{
+    for (int i = 0; i < m->cfg->nirc; i++) {
+        const struct config_irc *irc = &m->cfg->irc[i];
+        if (strcmp(irc->name, a->network) != 0)
+            continue;
+        for (int k = 0; k < irc->nchannels; k++)
+            if (irc->channels[k].rules &&
+                a->ops->same_nick(a, irc->channels[k].name, room))
+                return irc->channels[k].rules;
+    }
+    return m->cfg->default_rules;
+}
+
+static void describe_rules(struct sbuf *sb, const struct engine_rules *r)
+{
+    sb_printf(sb, "%s (%d players): %s", engine_preset_name(r->preset),
+              r->players, engine_preset_summary(r->preset));
+    bool first = true;
+    for (int o = 0; o < engine_option_count(); o++) {
+        if (!engine_rules_differs(r, o) ||
+            strcmp(engine_option_name(o), "players") == 0)
+            continue;
+        char v[ENGINE_OPTION_TEXT_MAX];
+        engine_rules_get(r, o, v, sizeof v);
+        sb_printf(sb, "%s%s=%s", first ? "; with " : " ", engine_option_name(o),
+                  v);
+        first = false;
+    }
+    sb_printf(sb, ". Plays out of turn, revokes and the like are refused, "
+                  "so the irregularity penalties never arise.");
+}
+
+/* ---- Channel commands ------------------------------------------------- */
+
+static void cmd_hearts(struct cmd *c)
+{
+    struct table *t = table_find(c->m, c->a, c->room);
+    if (t) {
+        struct sbuf sb = {.len = 0};
+        sb_printf(&sb, "A table is open here: ");
+        describe_rules(&sb, &t->rules);
+        sb_printf(&sb, " %s",
+                  t->playing ? "A game is in progress." : "!join to sit down.");
+        reply(c, "%s", sb.buf);
+        return;
+    }
+    int seat;
+    struct table *other = table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (other) {
+        reply(c,
+              "You sit at the table in %s already; one table at a time "
+              "on a network (!leave there first).",
+              other->room);
+        return;
+    }
+    const char *base = room_rules(c->m, c->a, c->room);
+    char text[600];
+    const char *args = c->rest;
+    if (!*args)
+        snprintf(text, sizeof text, "%s", base);
+    else if (c->nwords > 1 && strchr(c->words[1], '='))
+        snprintf(text, sizeof text, "%s %s", base, args);
+    else
+        snprintf(text, sizeof text, "%s", args);
+    struct engine_rules r;
+    char err[300];
+    if (engine_rules_parse(&r, text, 0, err, sizeof err)) {
+        reply(c, "Those rules won't do: %s. !presets lists the presets.", err);
+        return;
+    }
+    t = table_open(c->m, c->a, c->room, &r, text);
+    table_sit(t, c->u);
+    struct sbuf sb = {.len = 0};
+    sb_printf(&sb, "%s opens a Hearts table: ", c->shown);
+    describe_rules(&sb, &r);
+    sb_printf(&sb, " !join to sit down, !bot to add computer players, "
+                   "!start to deal (empty seats get computer players).");
+    table_say(t, sb.buf);
+}
+
+static struct table *need_table(struct cmd *c)
+{
+    struct table *t = table_find(c->m, c->a, c->room);
+    if (!t)
+        reply(c, "No table here. %shearts opens one.", prefix(c->m));
+    return t;
+}
+
+static void cmd_join(struct cmd *c)
+{
+    struct table *t = need_table(c);
+    if (!t)
+        return;
+    if (seat_of(t, c->u) >= 0) {
+        reply(c, "You are seated here already.");
+        return;
+    }
+    if (t->playing) {
+        reply(c, "A game is in progress here; you can watch, or join the "
+                 "next one.");
+        return;
+    }
+    int seat;
+    struct table *other = table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (other) {
+        reply(c,
+              "You sit at the table in %s already; one table at a time "
+              "on a network (!leave there first).",
+              other->room);
+        return;
+    }
+    if (table_sit(t, c->u) < 0) {
+        reply(c, "The table is full (%d seats).", t->capacity);
+        return;
+    }
+    char text[300];
+    snprintf(text, sizeof text, "%s sits down (%d/%d).%s", c->shown,
+             table_seated(t), t->capacity,
+             table_seated(t) == t->capacity ? " The table is full: !start."
+                                            : "");
+    table_say(t, text);
+}
+
+static void cmd_leave(struct cmd *c)
+{
+    struct table *t = need_table(c);
+    if (!t)
+        return;
+    int s = seat_of(t, c->u);
+    if (s < 0) {
+        reply(c, "You are not seated here.");
+        return;
+    }
+    char text[300];
+    if (!t->playing) {
+        table_stand(t, s);
+        snprintf(text, sizeof text, "%s stands up (%d/%d).", c->shown,
+                 table_seated(t), t->capacity);
+        table_say(t, text);
+        if (table_humans(t) == 0) {
+            table_say(t, "Nobody is left at the table; it closes.");
+            table_close(t);
+        }
+        return;
+    }
+    /* leaving a running game: a computer player takes the seat for good */
+    struct seat *st = &t->seats[s];
+    st->human = false;
+    st->level = t->m->ai_level;
+    snprintf(text, sizeof text,
+             "%s leaves the game; a computer player takes the seat.", c->shown);
+    table_say(t, text);
+    if (table_humans(t) == 0) {
+        table_stop(t, "Nobody is left at the table: the game ends "
+                      "unscored.");
+        return;
+    }
+    table_resume(t);
+}
+
+static void cmd_bot(struct cmd *c)
+{
+    struct table *t = need_table(c);
+    if (!t)
+        return;
+    if (seat_of(t, c->u) < 0) {
+        reply(c, "Sit down first (!join) to add computer players.");
+        return;
+    }
+    if (t->playing) {
+        reply(c, "The game has begun; computer players fill seats at "
+                 "!start.");
+        return;
+    }
+    int count = 1, level = c->m->ai_level;
+    for (int i = 1; i < c->nwords; i++) {
+        const char *w = c->words[i];
+        if (isdigit((unsigned char)w[0])) {
+            long v = strtol(w, NULL, 10);
+            if (v < 1 || v > ENGINE_MAX_PLAYERS) {
+                reply(c, "How many? 1 to %d.", t->capacity);
+                return;
+            }
+            count = (int)v;
+        } else if ((level = ai_level_find(w)) < 0) {
+            reply(c, "Unknown level '%s': random or easy.", w);
+            return;
+        }
+    }
+    if (count > t->capacity - table_seated(t)) {
+        reply(c, "Only %d seat%s free.", t->capacity - table_seated(t),
+              t->capacity - table_seated(t) == 1 ? " is" : "s are");
+        return;
+    }
+    for (int i = 0; i < count; i++)
+        table_add_computer(t, level);
+    char text[200];
+    snprintf(text, sizeof text, "%d computer player%s (%s) sit%s down (%d/%d).",
+             count, count == 1 ? "" : "s", ai_level_name(level),
+             count == 1 ? "s" : "", table_seated(t), t->capacity);
+    table_say(t, text);
+}
+
+static void cmd_start(struct cmd *c)
+{
+    struct table *t = need_table(c);
+    if (!t)
+        return;
+    if (t->playing) {
+        reply(c, "The game is already running.");
+        return;
+    }
+    int s = seat_of(t, c->u);
+    if (s < 0) {
+        reply(c, "Sit down first (!join).");
+        return;
+    }
+    if (s != t->opener && table_seated(t) < t->capacity) {
+        reply(c,
+              "Only %s, who opened the table, can start it before every "
+              "seat is taken.",
+              seat_name(t, t->opener));
+        return;
+    }
+    table_start(t);
+}
+
+static void cmd_stop(struct cmd *c)
+{
+    struct table *t = need_table(c);
+    if (!t)
+        return;
+    int s = seat_of(t, c->u);
+    bool admin = is_admin(c->m, c->u);
+    if (admin || (s >= 0 && s == t->opener)) {
+        char text[200];
+        snprintf(text, sizeof text, "%s stops the %s.", c->shown,
+                 t->playing ? "game: it ends unscored" : "table");
+        table_stop(t, text);
+        return;
+    }
+    if (s < 0 || !t->playing) {
+        reply(c, "Only the opener, most of the players, or an admin can "
+                 "stop it.");
+        return;
+    }
+    t->seats[s].stop_vote = true;
+    int votes = 0, humans = 0;
+    for (int i = 0; i < t->capacity; i++) {
+        if (t->seats[i].used && t->seats[i].human && !t->seats[i].away) {
+            humans++;
+            votes += t->seats[i].stop_vote;
+        }
+    }
+    if (votes * 2 > humans) {
+        table_stop(t, "Most players voted to stop: the game ends unscored.");
+        return;
+    }
+    char text[200];
+    snprintf(text, sizeof text, "%s votes to stop the game (%d of %d).",
+             c->shown, votes, humans);
+    table_say(t, text);
+}
+
+static void status_text(struct sbuf *sb, struct table *t)
+{
+    sb_printf(sb, "Table at %s: %s. ", t->room, t->rules_text);
+    if (!t->playing) {
+        sb_printf(sb, "Waiting to start (%d/%d):", table_seated(t),
+                  t->capacity);
+        for (int s = 0; s < t->capacity; s++)
+            if (t->seats[s].used)
+                sb_printf(sb, " %s", seat_name(t, s));
+        sb_printf(sb, ".");
+        return;
+    }
+    const struct engine_game *g = &t->game;
+    sb_printf(sb, "Hand %d, trick %d. Scores: ", g->hand_no, g->trick_no + 1);
+    table_scoreline(t, sb);
+    int turn = engine_turn(g);
+    if (engine_phase(g) == ENGINE_PHASE_PASS) {
+        sb_printf(sb, ". Passing; waiting for:");
+        for (int s = 0; s < g->n; s++)
+            if (engine_may_act(g, s))
+                sb_printf(sb, " %s", seat_name(t, s));
+    } else if (turn >= 0) {
+        sb_printf(sb, ". %s to play", seat_name(t, turn));
+        if (g->trick_len) {
+            sb_printf(sb, "; on the trick:");
+            for (int i = 0; i < g->trick_len; i++) {
+                sb_printf(sb, " ");
+                sb_card(sb, t, g->trick[i]);
+            }
+        }
+    }
+    sb_printf(sb, ".");
+}
+
+static void cmd_status(struct cmd *c)
+{
+    struct table *t = c->room ? table_find(c->m, c->a, c->room) : NULL;
+    int seat;
+    if (!t && !c->room)
+        t = table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (!t) {
+        reply(c, "No table here. %shearts opens one.", prefix(c->m));
+        return;
+    }
+    struct sbuf sb = {.len = 0};
+    status_text(&sb, t);
+    if (c->room)
+        table_say(t, sb.buf);
+    else
+        reply(c, "%s", sb.buf);
+}
+
+static void cmd_scores(struct cmd *c)
+{
+    struct table *t = c->room ? table_find(c->m, c->a, c->room) : NULL;
+    int seat;
+    if (!t && !c->room)
+        t = table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (!t || !t->playing) {
+        reply(c, "No game is running here.");
+        return;
+    }
+    const char *names[ENGINE_MAX_PLAYERS];
+    for (int s = 0; s < t->capacity; s++)
+        names[s] = seat_name(t, s);
+    const int32_t *rows[512];
+    int nrows = t->nhist < 512 ? t->nhist : 512;
+    for (int i = 0; i < nrows; i++)
+        rows[i] = t->hist[t->nhist - nrows + i];
+    char text[2048];
+    render_scores(text, sizeof text, names, t->capacity, rows, nrows,
+                  t->game.totals, c->room ? RENDER_SCORES_LAST : 0,
+                  table_style(t));
+    /* one message per line of the sheet */
+    char *line = text;
+    while (line && *line) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (c->room)
+            table_say(t, line);
+        else
+            reply(c, "%s", line);
+        line = nl ? nl + 1 : NULL;
+    }
+}
+
+static void cmd_rules(struct cmd *c)
+{
+    struct sbuf sb = {.len = 0};
+    if (c->nwords > 1) {
+        struct engine_rules r;
+        char err[300];
+        if (engine_rules_parse(&r, c->words[1], 0, err, sizeof err)) {
+            reply(c, "%s", err);
+            return;
+        }
+        describe_rules(&sb, &r);
+    } else {
+        struct table *t = c->room ? table_find(c->m, c->a, c->room) : NULL;
+        int seat;
+        if (!t && !c->room)
+            t = table_of_person(c->m, c->a, c->u->nick, &seat);
+        struct engine_rules r;
+        char err[300];
+        if (t)
+            r = t->rules;
+        else if (engine_rules_parse(&r,
+                                    c->room ? room_rules(c->m, c->a, c->room)
+                                            : c->m->cfg->default_rules,
+                                    0, err, sizeof err))
+            return;
+        describe_rules(&sb, &r);
+    }
+    reply(c, "%s", sb.buf);
+}
+
+static void cmd_presets(struct cmd *c)
+{
+    struct sbuf sb = {.len = 0};
+    sb_printf(&sb, "Presets:");
+    for (int p = 0; p < engine_preset_count(); p++) {
+        int lo, hi;
+        engine_preset_players(p, &lo, &hi);
+        if (lo == hi)
+            sb_printf(&sb, "%s %s (%d)", p ? "," : "", engine_preset_name(p),
+                      lo);
+        else
+            sb_printf(&sb, "%s %s (%d-%d)", p ? "," : "", engine_preset_name(p),
+                      lo, hi);
+    }
+    sb_printf(&sb,
+              ". %srules NAME tells one; %shearts NAME KEY=VALUE opens "
+              "a table.",
+              prefix(c->m), prefix(c->m));
+    reply(c, "%s", sb.buf);
+}
+
+static void cmd_leaderboard(struct cmd *c)
+{
+    reply(c, "Leaderboards are not kept yet; they come with the bot's "
+             "storage.");
+}
+
+static void cmd_pass_in_channel(struct cmd *c)
+{
+    reply(c, "Passed cards are secret: tell me privately, \"pass C1 C2 "
+             "C3\".");
+}
+
+/* ---- Playing ---------------------------------------------------------- */
+
+/* The seated person's table, or NULL after a reply saying why. */
+static struct table *my_table(struct cmd *c, int *seat)
+{
+    struct table *t;
+    if (c->room) {
+        t = table_find(c->m, c->a, c->room);
+        if (!t || (*seat = seat_of(t, c->u)) < 0) {
+            reply(c, "You are not playing at this table.");
+            return NULL;
+        }
+    } else {
+        t = table_of_person(c->m, c->a, c->u->nick, seat);
+        if (!t) {
+            reply(c, "You are not at a table. %sjoin one in a channel.",
+                  prefix(c->m));
+            return NULL;
+        }
+        if (!same_person(t, *seat, c->u)) {
+            reply(c, "That seat belongs to someone else who had your nick.");
+            return NULL;
+        }
+    }
+    if (!t->playing) {
+        reply(c, "The game at %s has not started yet.", t->room);
+        return NULL;
+    }
+    if (t->seats[*seat].away) {
+        reply(c, "A computer player has your seat: tell me \"back\" to take "
+                 "it again.");
+        return NULL;
+    }
+    return t;
+}
+
+static void explain(struct cmd *c, struct table *t, enum engine_refusal why,
+                    const struct engine_refusal_detail *d)
+{
+    struct sbuf card = {.len = 0};
+    if (d->card >= 0 && d->card < 64 && engine_card_valid(d->card))
+        sb_card(&card, t, d->card);
+    const struct engine_game *g = &t->game;
+    switch (why) {
+    case ENGINE_REFUSE_NOT_YOUR_TURN:
+        reply(c, "Not your turn: %s plays now.",
+              d->seat >= 0 ? seat_name(t, d->seat) : "someone else");
+        break;
+    case ENGINE_REFUSE_WRONG_PHASE:
+        if (engine_phase(g) == ENGINE_PHASE_PASS)
+            reply(c, "Cards are being passed: \"pass\" and %d cards.",
+                  t->rules.pass_count);
+        else if (engine_phase(g) == ENGINE_PHASE_PLAY)
+            reply(c, "We are playing tricks now: \"play\" a card.");
+        else
+            reply(c, "Not now.");
+        break;
+    case ENGINE_REFUSE_ALREADY_PASSED:
+        reply(c, "You have passed already.");
+        break;
+    case ENGINE_REFUSE_NOT_IN_HAND:
+        reply(c, "You don't hold %s.", card.buf);
+        break;
+    case ENGINE_REFUSE_BAD_CARD:
+        reply(c, "%s is not in this game's pack.", card.buf);
+        break;
+    case ENGINE_REFUSE_DUPLICATE_CARD:
+        reply(c, "You named %s twice.", card.buf);
+        break;
+    case ENGINE_REFUSE_PASS_COUNT:
+        reply(c, "Name exactly %d cards.", d->count);
+        break;
+    case ENGINE_REFUSE_BLIND_NOT_ALLOWED:
+        reply(c, "Blind passing is not allowed here.");
+        break;
+    case ENGINE_REFUSE_MUST_FOLLOW:
+        reply(c, "You must follow suit: %s.", render_suit_name(d->suit));
+        break;
+    case ENGINE_REFUSE_HEARTS_NOT_BROKEN:
+        reply(c, "Hearts are not broken yet: lead another suit.");
+        break;
+    case ENGINE_REFUSE_FIRST_TRICK_POINTS:
+        reply(c, "No points on the first trick: play a card without "
+                 "points.");
+        break;
+    case ENGINE_REFUSE_MUST_LEAD_CARD:
+        reply(c, "You must lead %s.", card.buf);
+        break;
+    case ENGINE_REFUSE_MUST_DUMP_QUEEN:
+        reply(c,
+              "You must play %s now (the queen goes at the first safe "
+              "chance).",
+              card.buf);
+        break;
+    case ENGINE_REFUSE_MUST_LEAD_QUEEN:
+        reply(c, "Hearts are not broken: lead %s.", card.buf);
+        break;
+    case ENGINE_REFUSE_BAD_MOON_CHOICE:
+        reply(c, "Say \"moon add\" or \"moon subtract\".");
+        break;
+    case ENGINE_REFUSE_NOT_SHOOTER:
+        reply(c, "Only the shooter chooses.");
+        break;
+    default:
+        reply(c, "That won't do: %s.", engine_refusal_text(why));
+        break;
+    }
+}
+
+/* Reads cards from words[from..]; replies and returns -1 on a bad one. */
+static int read_cards(struct cmd *c, int from, uint8_t *out, int max)
+{
+    int n = 0;
+    for (int i = from; i < c->nwords; i++) {
+        int card;
+        const char *w = c->words[i];
+        if (engine_card_parse(w, strlen(w), &card)) {
+            reply(c,
+                  "'%s' is not a card: write them like QS, 10h, t♦ or "
+                  "Q♠.",
+                  w);
+            return -1;
+        }
+        if (n == max) {
+            reply(c, "Too many cards.");
+            return -1;
+        }
+        out[n++] = (uint8_t)card;
+    }
+    return n;
+}
+
+static void do_action(struct cmd *c, struct table *t, int seat,
+                      struct engine_action *a)
+{
+    struct engine_refusal_detail d;
+    enum engine_refusal why = table_act(t, seat, a, &d);
+    if (why)
+        explain(c, t, why, &d);
+}
+
+static void cmd_play(struct cmd *c)
+{
+    int seat;
+    struct table *t = my_table(c, &seat);
+    if (!t)
+        return;
+    uint8_t cards[ENGINE_MAX_ACT_CARDS];
+    int n = read_cards(c, 1, cards, 1);
+    if (n < 0)
+        return;
+    if (n != 1) {
+        reply(c, "Play which card? Like \"play QS\".");
+        return;
+    }
+    struct engine_action a = {.kind = ENGINE_ACT_PLAY, .ncards = 1};
+    a.cards[0] = cards[0];
+    do_action(c, t, seat, &a);
+}
+
+static void cmd_pass(struct cmd *c)
+{
+    int seat;
+    struct table *t = my_table(c, &seat);
+    if (!t)
+        return;
+    struct engine_action a = {.kind = ENGINE_ACT_PASS};
+    if (c->nwords == 2 && strcasecmp(c->words[1], "blind") == 0) {
+        a.kind = ENGINE_ACT_PASS_BLIND;
+    } else {
+        int n = read_cards(c, 1, a.cards, ENGINE_MAX_ACT_CARDS);
+        if (n < 0)
+            return;
+        a.ncards = (uint8_t)n;
+    }
+    do_action(c, t, seat, &a);
+}
+
+static void cmd_discard(struct cmd *c)
+{
+    int seat;
+    struct table *t = my_table(c, &seat);
+    if (!t)
+        return;
+    struct engine_action a = {.kind = ENGINE_ACT_DISCARD};
+    int n = read_cards(c, 1, a.cards, ENGINE_MAX_ACT_CARDS);
+    if (n < 0)
+        return;
+    a.ncards = (uint8_t)n;
+    do_action(c, t, seat, &a);
+}
+
+static void cmd_moon(struct cmd *c)
+{
+    int seat;
+    struct table *t = my_table(c, &seat);
+    if (!t)
+        return;
+    struct engine_action a = {.kind = ENGINE_ACT_MOON};
+    const char *w = c->nwords > 1 ? c->words[1] : "";
+    if (strcasecmp(w, "add") == 0)
+        a.moon = ENGINE_MOON_ADD_OTHERS;
+    else if (strcasecmp(w, "subtract") == 0 || strcasecmp(w, "sub") == 0)
+        a.moon = ENGINE_MOON_SUBTRACT;
+    else {
+        reply(c, "Say \"moon add\" or \"moon subtract\".");
+        return;
+    }
+    do_action(c, t, seat, &a);
+}
+
+static void cmd_hand(struct cmd *c)
+{
+    int seat;
+    struct table *t = my_table(c, &seat);
+    if (!t)
+        return;
+    const struct engine_game *g = &t->game;
+    struct engine_cards hand = engine_hand(g, seat);
+    struct sbuf sb = {.len = 0};
+    sb_printf(&sb, "Your hand: ");
+    uint64_t legal = engine_turn(g) == seat ? engine_legal_plays(g) : 0;
+    sb_hand(&sb, t, &hand, legal);
+    if (legal)
+        sb_printf(&sb, " (your turn: the marked cards are playable)");
+    reply(c, "%s", sb.buf);
+}
+
+static void cmd_back(struct cmd *c)
+{
+    int seat;
+    struct table *t = table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (!t || !same_person(t, seat, c->u)) {
+        reply(c, "You have no seat to come back to.");
+        return;
+    }
+    if (!t->seats[seat].away && !t->seats[seat].gone) {
+        reply(c, "You are playing already.");
+        return;
+    }
+    char text[200];
+    snprintf(text, sizeof text, "%s is back.", c->shown);
+    table_say(t, text);
+    table_back(t, seat);
+}
+
+/* ---- Help and dispatch ------------------------------------------------ */
+
+struct command {
+    const char *name;
+    void (*fn)(struct cmd *c);
+    bool in_room;
+    bool in_private;
+    const char *help;
+};
+
+static void cmd_help(struct cmd *c);
+
+static const struct command commands[] = {
+    {"hearts", cmd_hearts, true, false,
+     "hearts [PRESET] [KEY=VALUE ...]: open a table here (or show it)"},
+    {"join", cmd_join, true, false, "join: take a seat before the start"},
+    {"leave", cmd_leave, true, false,
+     "leave: give up your seat (in a game: a computer takes it)"},
+    {"bot", cmd_bot, true, false, "bot [N] [LEVEL]: add computer players"},
+    {"start", cmd_start, true, false,
+     "start: deal (empty seats get computer players)"},
+    {"stop", cmd_stop, true, false,
+     "stop: end the game unscored (opener, most players, or an admin)"},
+    {"status", cmd_status, true, true, "status: the table in a line"},
+    {"scores", cmd_scores, true, true, "scores: the score sheet"},
+    {"top", cmd_leaderboard, true, true, "top [N] [PRESET]: leaderboard"},
+    {"stats", cmd_leaderboard, true, true, "stats [NAME]: a player's record"},
+    {"rules", cmd_rules, true, true, "rules [PRESET]: the rules"},
+    {"presets", cmd_presets, true, true, "presets: the presets"},
+    {"help", cmd_help, true, true, "help [COMMAND]: this help"},
+    {"play", cmd_play, true, true, "play CARD (or just CARD, privately)"},
+    {"pass", cmd_pass_in_channel, true, false, NULL},
+    {"pass", cmd_pass, false, true,
+     "pass C1 C2 C3 (privately): the cards to pass"},
+    {"hand", cmd_hand, false, true, "hand (privately): your cards"},
+    {"moon", cmd_moon, false, true,
+     "moon add | moon subtract (privately): after shooting the moon"},
+    {"discard", cmd_discard, false, true,
+     "discard C1 C2 (privately): the kitty exchange"},
+    {"back", cmd_back, false, true,
+     "back (privately): take your seat back from a computer"},
+};
+
+static void cmd_help(struct cmd *c)
+{
+    if (c->nwords > 1) {
+        const char *w = c->words[1];
+        if (strncmp(w, prefix(c->m), strlen(prefix(c->m))) == 0)
+            w += strlen(prefix(c->m));
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            if (commands[i].help && strcasecmp(commands[i].name, w) == 0) {
+                reply(c, "%s%s", commands[i].in_room ? prefix(c->m) : "",
+                      commands[i].help);
+                return;
+            }
+        }
+        reply(c, "No command '%s'.", w);
+        return;
+    }
+    reply(c,
+          "Hearts: %shearts opens a table, %sjoin sits down, %sstart deals. "
+          "Privately: hand, pass C1 C2 C3, play CARD (or just CARD), moon "
+          "add|subtract, back. Also %sstatus %sscores %srules %spresets "
+          "%sstop %sleave %sbot. %shelp COMMAND for one.",
+          prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m),
+          prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m),
+          prefix(c->m));
+}
+
+static void dispatch(struct cmd *c)
+{
+    if (c->nwords == 0)
+        return;
+    const char *w = c->words[0];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const struct command *k = &commands[i];
+        if (strcasecmp(k->name, w) != 0)
+            continue;
+        if (c->room ? !k->in_room : !k->in_private)
+            continue;
+        k->fn(c);
+        return;
+    }
+    if (!c->room) {
+        /* privately, a bare card is a play */
+        int card;
+        if (c->nwords == 1 && engine_card_parse(w, strlen(w), &card) == 0) {
+            char text[64];
+            snprintf(text, sizeof text, "play %s", w);
+            split_words(c, text);
+            cmd_play(c);
+            return;
+        }
+        reply(c, "I don't know '%s'. Try \"help\".", w);
+    }
+    /* unknown channel commands are left to other bots */
+}
+
+/* ---- Events ----------------------------------------------------------- */
+
+static bool usable(const char *s, size_t max)
+{
+    return s && *s && strlen(s) < max;
+}
+
+static void on_message(struct manager *m, struct chat_adapter *a,
+                       const struct chat_event *ev)
+{
+    struct cmd c = {.m = m, .a = a, .room = ev->room, .u = &ev->from};
+    render_name(c.shown, sizeof c.shown, ev->from.nick);
+    const char *text = ev->text;
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t plen = strlen(prefix(m));
+    bool prefixed = strncmp(text, prefix(m), plen) == 0;
+    if (ev->room && !prefixed)
+        return; /* channel chatter */
+    if (prefixed)
+        text += plen;
+    if (strlen(text) >= sizeof c.storage)
+        return;
+    split_words(&c, text);
+    /* the text after the command word, for !hearts' rules */
+    const char *p = text;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    c.rest = p;
+    dispatch(&c);
+}
+
+static void on_gone(struct manager *m, struct chat_adapter *a, const char *room,
+                    const char *nick)
+{
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->a != a || t->closing)
+            continue;
+        if (room && !a->ops->same_nick(a, t->room, room))
+            continue;
+        for (int s = 0; s < t->capacity; s++)
+            if (t->seats[s].used && t->seats[s].human &&
+                a->ops->same_nick(a, t->seats[s].nick, nick))
+                table_person_left(t, s);
+    }
+}
+
+static void on_join(struct manager *m, struct chat_adapter *a,
+                    const struct chat_event *ev)
+{
+    struct table *t = table_find(m, a, ev->room);
+    if (!t)
+        return;
+    for (int s = 0; s < t->capacity; s++) {
+        struct seat *st = &t->seats[s];
+        if (st->used && st->gone && !st->away && same_person(t, s, &ev->from)) {
+            st->gone = false;
+            loop_cancel(m->loop, st->grace_timer);
+            st->grace_timer = 0;
+            table_resume(t);
+        }
+    }
+}
+
+static void on_nick(struct manager *m, struct chat_adapter *a,
+                    const struct chat_event *ev)
+{
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->a != a || t->closing)
+            continue;
+        for (int s = 0; s < t->capacity; s++)
+            if (t->seats[s].used && same_person(t, s, &ev->from))
+                seat_set_nick(&t->seats[s], ev->target);
+    }
+}
+
+void manager_on_event(void *ctx, struct chat_adapter *a,
+                      const struct chat_event *ev)
+{
+    struct manager *m = ctx;
+    /* every field a handler touches is checked here first */
+    switch (ev->kind) {
+    case CHAT_CONNECTED:
+    case CHAT_DISCONNECTED:
+        for (int i = 0; i < m->ntables; i++)
+            if (m->tables[i]->a == a && !m->tables[i]->closing)
+                table_set_online(m->tables[i], ev->kind == CHAT_CONNECTED);
+        return;
+    default:
+        break;
+    }
+    if (!usable(ev->from.nick, 64) || !usable(ev->from.id, 192))
+        return;
+    switch (ev->kind) {
+    case CHAT_MESSAGE:
+        if (ev->text && (!ev->room || usable(ev->room, 64)))
+            on_message(m, a, ev);
+        break;
+    case CHAT_JOIN:
+        if (usable(ev->room, 64))
+            on_join(m, a, ev);
+        break;
+    case CHAT_PART:
+        if (usable(ev->room, 64))
+            on_gone(m, a, ev->room, ev->from.nick);
+        break;
+    case CHAT_KICK:
+        if (usable(ev->room, 64) && usable(ev->target, 64))
+            on_gone(m, a, ev->room, ev->target);
+        break;
+    case CHAT_QUIT:
+        on_gone(m, a, NULL, ev->from.nick);
+        break;
+    case CHAT_NICK:
+        if (usable(ev->target, 64))
+            on_nick(m, a, ev);
+        break;
+    default:
+        break;
+    }
+}

@@ -1,0 +1,52 @@
+/*
+ * Logging (log.h): one line per message on standard error, with a UTC
+ * timestamp and the level, so a systemd journal or a terminal reads the
+ * same. The level is the bot's one global.
+ */
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static enum log_level level = LOG_INFO;
+
+static const char *const names[] = {"error", "warn", "info", "debug"};
+
+void log_level_set(enum log_level l)
+{
+    level = l;
+}
+
+int log_set_level(const char *name)
+{
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(name, names[i]) == 0) {
+            level = (enum log_level)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void log_msg(enum log_level l, const char *fmt, ...)
+{
+    if (l > level)
+        return;
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    /* nothing from the network may break a log line */
+    for (char *p = text; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            *p = ' ';
+    fprintf(stderr, "%s %s %s\n", stamp, names[l], text);
+}

@@ -1,0 +1,949 @@
+/*
+ * The game manager (manager.h): tables, seats and the people in them, the
+ * flow of a game through the rules engine, computer players, timers, and
+ * every message the bot sends about a game. The commands people type are
+ * parsed in commands.c, which calls into the functions of table.h.
+ *
+ * A table lives in one room of one adapter. Its seats hold people (bound
+ * to their nick, followed through nick changes, and to their identity,
+ * user@host on IRC, so a nick taken over by someone else does not own the
+ * seat) or computer players. An absent person's seat is played by a
+ * computer player: after timeouts, after leaving, until "back".
+ *
+ * Tables are freed only between loop rounds (a before-sleep hook), never
+ * inside an engine or adapter callback that may still touch them.
+ */
+#include "manager.h"
+#include "table.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ai.h"
+#include "log.h"
+#include "record.h"
+#include "render.h"
+
+/* ---- Small helpers ---------------------------------------------------- */
+
+void *mgr_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void sb_advance(struct sbuf *sb, size_t need);
+
+void sb_printf(struct sbuf *sb, const char *fmt, ...)
+{
+    if (sb->len >= sizeof sb->buf - 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(sb->buf + sb->len, sizeof sb->buf - sb->len, fmt, ap);
+    va_end(ap);
+    if (w < 0)
+        return;
+    sb->len += (size_t)w;
+    if (sb->len >= sizeof sb->buf)
+        sb->len = sizeof sb->buf - 1;
+}
+
+/* After a render_* call at sb->len that returned `need`: the renderers
+ * may cut shorter than the room left, so a cut is measured. */
+static void sb_advance(struct sbuf *sb, size_t need)
+{
+    if (sb->len + need < sizeof sb->buf)
+        sb->len += need;
+    else
+        sb->len = strlen(sb->buf);
+}
+
+void sb_card(struct sbuf *sb, const struct table *t, int card)
+{
+    sb_advance(sb, render_card(sb->buf + sb->len, sizeof sb->buf - sb->len,
+                               card, table_style(t)));
+}
+
+void sb_cards(struct sbuf *sb, const struct table *t, const uint8_t *cards,
+              int n)
+{
+    sb_advance(sb, render_cards(sb->buf + sb->len, sizeof sb->buf - sb->len,
+                                cards, n, table_style(t)));
+}
+
+void sb_hand(struct sbuf *sb, const struct table *t,
+             const struct engine_cards *hand, uint64_t mark)
+{
+    sb_advance(sb, render_hand(sb->buf + sb->len, sizeof sb->buf - sb->len,
+                               hand, mark, table_style(t)));
+}
+
+enum chat_style table_style(const struct table *t)
+{
+    if (t->a->style == CHAT_STYLE_IRC && !t->m->cfg->colors)
+        return CHAT_STYLE_PLAIN;
+    return t->a->style;
+}
+
+void table_say(struct table *t, const char *text)
+{
+    t->a->ops->say(t->a, t->room, text, CHAT_NORMAL);
+}
+
+void table_tell(struct table *t, int seat, const char *text,
+                enum chat_priority prio)
+{
+    struct seat *s = &t->seats[seat];
+    if (s->human && !s->gone)
+        t->a->ops->tell(t->a, s->nick, text, prio);
+}
+
+void mgr_reply(struct chat_adapter *a, const char *nick, const char *fmt, ...)
+{
+    char text[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    a->ops->tell(a, nick, text, CHAT_NORMAL);
+}
+
+const char *seat_name(const struct table *t, int seat)
+{
+    return t->seats[seat].shown;
+}
+
+void seat_set_nick(struct seat *st, const char *nick)
+{
+    snprintf(st->nick, sizeof st->nick, "%s", nick);
+    render_name(st->shown, sizeof st->shown, nick);
+}
+
+bool seat_computer(const struct table *t, int seat)
+{
+    const struct seat *s = &t->seats[seat];
+    return !s->human || s->away;
+}
+
+bool same_person(const struct table *t, int seat, const struct chat_user *u)
+{
+    const struct seat *s = &t->seats[seat];
+    return s->human && t->a->ops->same_nick(t->a, s->nick, u->nick) &&
+           strcmp(s->id, u->id) == 0;
+}
+
+/* ---- Tables ----------------------------------------------------------- */
+
+struct table *table_find(struct manager *m, struct chat_adapter *a,
+                         const char *room)
+{
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->a == a && !t->closing && t->m == m &&
+            a->ops->same_nick(a, t->room, room))
+            return t;
+    }
+    return NULL;
+}
+
+struct table *table_of_person(struct manager *m, struct chat_adapter *a,
+                              const char *nick, int *seat)
+{
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->a != a || t->closing)
+            continue;
+        for (int s = 0; s < t->capacity; s++) {
+            if (t->seats[s].used && t->seats[s].human &&
+                a->ops->same_nick(a, t->seats[s].nick, nick)) {
+                *seat = s;
+                return t;
+            }
+        }
+    }
+    return NULL;
+}
+
+static void cancel_turn(struct table *t)
+{
+    loop_cancel(t->m->loop, t->turn_timer);
+    loop_cancel(t->m->loop, t->reminder_timer);
+    t->turn_timer = t->reminder_timer = 0;
+}
+
+static void cancel_all(struct table *t)
+{
+    cancel_turn(t);
+    loop_cancel(t->m->loop, t->lobby_timer);
+    loop_cancel(t->m->loop, t->deal_timer);
+    t->lobby_timer = t->deal_timer = 0;
+    for (int s = 0; s < ENGINE_MAX_PLAYERS; s++) {
+        loop_cancel(t->m->loop, t->seats[s].grace_timer);
+        t->seats[s].grace_timer = 0;
+    }
+}
+
+void table_close(struct table *t)
+{
+    if (t->closing)
+        return;
+    cancel_all(t);
+    t->closing = true;
+    t->m->closing++;
+}
+
+static void table_free(struct table *t)
+{
+    record_writer_free(t->rec);
+    free(t->hist);
+    free(t);
+}
+
+/* The before-sleep hook: frees tables closed during the round. */
+static void reap(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct manager *m = ctx;
+    if (!m->closing)
+        return;
+    int k = 0;
+    for (int i = 0; i < m->ntables; i++) {
+        if (m->tables[i]->closing)
+            table_free(m->tables[i]);
+        else
+            m->tables[k++] = m->tables[i];
+    }
+    m->ntables = k;
+    m->closing = 0;
+}
+
+static void lobby_expired(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct table *t = ctx;
+    t->lobby_timer = 0;
+    table_say(t, "The table closes: nobody started a game. !hearts opens "
+                 "another.");
+    table_close(t);
+}
+
+struct table *table_open(struct manager *m, struct chat_adapter *a,
+                         const char *room, const struct engine_rules *r,
+                         const char *rules_text)
+{
+    if (m->ntables == m->captables) {
+        m->captables = m->captables ? m->captables * 2 : 8;
+        m->tables =
+            realloc(m->tables, sizeof *m->tables * (size_t)m->captables);
+        if (!m->tables)
+            abort();
+    }
+    struct table *t = mgr_xcalloc(1, sizeof *t);
+    t->m = m;
+    t->a = a;
+    snprintf(t->room, sizeof t->room, "%s", room);
+    t->rules = *r;
+    snprintf(t->rules_text, sizeof t->rules_text, "%s", rules_text);
+    t->capacity = r->players;
+    t->opener = -1;
+    uint64_t seed;
+    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+        seed = (uint64_t)loop_now(m->loop) * 2654435761u;
+    engine_prng_seed(&t->rng, seed);
+    t->lobby_timer = loop_timer(m->loop, (int64_t)m->cfg->lobby_timeout * 1000,
+                                lobby_expired, t);
+    m->tables[m->ntables++] = t;
+    return t;
+}
+
+int table_seated(const struct table *t)
+{
+    int k = 0;
+    for (int s = 0; s < t->capacity; s++)
+        k += t->seats[s].used;
+    return k;
+}
+
+int table_humans(const struct table *t)
+{
+    int k = 0;
+    for (int s = 0; s < t->capacity; s++)
+        k += t->seats[s].used && t->seats[s].human;
+    return k;
+}
+
+int table_sit(struct table *t, const struct chat_user *u)
+{
+    for (int s = 0; s < t->capacity; s++) {
+        struct seat *st = &t->seats[s];
+        if (st->used)
+            continue;
+        memset(st, 0, sizeof *st);
+        st->used = true;
+        st->human = true;
+        seat_set_nick(st, u->nick);
+        snprintf(st->id, sizeof st->id, "%s", u->id);
+        if (t->opener < 0)
+            t->opener = s;
+        return s;
+    }
+    return -1;
+}
+
+int table_add_computer(struct table *t, int level)
+{
+    for (int s = 0; s < t->capacity; s++) {
+        struct seat *st = &t->seats[s];
+        if (st->used)
+            continue;
+        memset(st, 0, sizeof *st);
+        st->used = true;
+        st->level = level;
+        /* the lowest "botN" not taken at this table */
+        for (int k = 1; k <= ENGINE_MAX_PLAYERS; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "bot%d", k);
+            bool taken = false;
+            for (int o = 0; o < t->capacity; o++)
+                if (o != s && t->seats[o].used &&
+                    strcmp(t->seats[o].nick, name) == 0)
+                    taken = true;
+            if (!taken) {
+                seat_set_nick(st, name);
+                break;
+            }
+        }
+        return s;
+    }
+    return -1;
+}
+
+void table_stand(struct table *t, int seat)
+{
+    memset(&t->seats[seat], 0, sizeof t->seats[seat]);
+    if (t->opener == seat) {
+        t->opener = -1;
+        for (int s = 0; s < t->capacity; s++)
+            if (t->seats[s].used && t->seats[s].human) {
+                t->opener = s;
+                break;
+            }
+    }
+}
+
+/* ---- The game --------------------------------------------------------- */
+
+static void advance(struct table *t);
+
+/* Everything the engine tells happens here: the channel's lines, the
+ * private ones, and the record (a second sink). */
+static void on_engine(void *ctx, const struct engine_game *g,
+                      const struct engine_event *ev);
+
+static void act(struct table *t, const struct engine_action *a)
+{
+    struct engine_refusal_detail d;
+    enum engine_refusal why = engine_act(&t->game, a, &t->sink, &d);
+    if (why) /* a computer player's choice is always legal */
+        log_error("table %s: action refused: %s", t->room,
+                  engine_refusal_text(why));
+}
+
+static void computer_acts(struct table *t, int seat)
+{
+    const struct seat *s = &t->seats[seat];
+    int level = s->human ? t->m->ai_level : s->level;
+    struct engine_action a;
+    if (ai_act_for(level, &t->game, seat, &t->rng, &a) == 0)
+        act(t, &a);
+}
+
+/* The prompt of the seat to act, and its timers. */
+static void prompt(struct table *t, int seat);
+static void arm_turn(struct table *t);
+
+static void deal_now(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct table *t = ctx;
+    t->deal_timer = 0;
+    engine_deal(&t->game, &t->sink);
+    advance(t);
+}
+
+static void write_record(struct table *t)
+{
+    char *json = record_writer_json(t->rec);
+    if (!json)
+        return;
+    const char *dir = t->m->cfg->data_dir;
+    if (mkdir(dir, 0755) && errno != EEXIST) {
+        log_error("data directory %s: %s", dir, strerror(errno));
+        free(json);
+        return;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/games.jsonl", dir);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        log_error("%s: %s", path, strerror(errno));
+        free(json);
+        return;
+    }
+    /* one write of the whole line, so lines never interleave or tear */
+    size_t len = strlen(json);
+    json[len] = '\n';
+    ssize_t w = write(fd, json, len + 1);
+    if (w != (ssize_t)(len + 1) || fsync(fd))
+        log_error("%s: %s", path, w < 0 ? strerror(errno) : "short write");
+    close(fd);
+    free(json);
+    log_info("table %s: game record written to %s", t->room, path);
+}
+
+static void advance(struct table *t)
+{
+    cancel_turn(t);
+    for (int guard = 0; guard < 10000 && !t->closing; guard++) {
+        struct engine_game *g = &t->game;
+        switch (engine_phase(g)) {
+        case ENGINE_PHASE_GAME_OVER:
+            write_record(t);
+            table_close(t);
+            return;
+        case ENGINE_PHASE_DEAL:
+            if (!t->deal_timer)
+                t->deal_timer = loop_timer(
+                    t->m->loop, (int64_t)t->m->cfg->next_hand_delay * 1000,
+                    deal_now, t);
+            return;
+        case ENGINE_PHASE_PASS: {
+            bool acted = false;
+            for (int s = 0; s < g->n; s++) {
+                if (engine_may_act(g, s) && seat_computer(t, s)) {
+                    computer_acts(t, s);
+                    acted = true;
+                    break;
+                }
+            }
+            if (acted)
+                continue;
+            arm_turn(t);
+            return;
+        }
+        default: {
+            int s = engine_turn(g);
+            if (s < 0)
+                return;
+            if (seat_computer(t, s)) {
+                computer_acts(t, s);
+                continue;
+            }
+            prompt(t, s);
+            arm_turn(t);
+            return;
+        }
+        }
+    }
+}
+
+static void reminder(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct table *t = ctx;
+    t->reminder_timer = 0;
+    int left = t->m->cfg->turn_timeout - t->m->cfg->turn_timeout / 2;
+    for (int s = 0; s < t->game.n; s++) {
+        if (engine_may_act(&t->game, s) && !seat_computer(t, s)) {
+            char text[200];
+            snprintf(text, sizeof text,
+                     "Reminder: the table at %s waits for you (%d s left).",
+                     t->room, left);
+            table_tell(t, s, text, CHAT_HIGH);
+        }
+    }
+}
+
+static void timed_out(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct table *t = ctx;
+    t->turn_timer = 0;
+    for (int s = 0; s < t->game.n && !t->closing; s++) {
+        if (!engine_may_act(&t->game, s) || seat_computer(t, s))
+            continue;
+        struct seat *st = &t->seats[s];
+        st->timeouts++;
+        char text[300];
+        if (st->timeouts >= t->m->cfg->max_timeouts) {
+            st->away = true;
+            snprintf(text, sizeof text,
+                     "%s is away: a computer player plays for them until "
+                     "they tell me \"back\".",
+                     st->shown);
+            table_say(t, text);
+            table_tell(t, s,
+                       "You timed out again, so a computer player has your "
+                       "seat. Tell me \"back\" to take it again.",
+                       CHAT_NORMAL);
+        } else {
+            table_tell(t, s, "Time is up: a computer player acted for you.",
+                       CHAT_NORMAL);
+        }
+        computer_acts(t, s);
+        if (engine_phase(&t->game) != ENGINE_PHASE_PASS)
+            break;
+    }
+    if (!t->closing)
+        advance(t);
+}
+
+static void arm_turn(struct table *t)
+{
+    cancel_turn(t);
+    if (!t->online)
+        return; /* no timeouts while the bot itself is away */
+    int64_t ms = (int64_t)t->m->cfg->turn_timeout * 1000;
+    t->turn_timer = loop_timer(t->m->loop, ms, timed_out, t);
+    t->reminder_timer = loop_timer(t->m->loop, ms / 2, reminder, t);
+}
+
+/* "Trick 5: alice 7♣, bob K♣. " for the trick in progress. */
+static void trick_so_far(struct sbuf *sb, const struct table *t)
+{
+    const struct engine_game *g = &t->game;
+    if (g->trick_len == 0) {
+        sb_printf(sb, "You lead trick %d.", g->trick_no + 1);
+        return;
+    }
+    sb_printf(sb, "Trick %d:", g->trick_no + 1);
+    for (int i = 0; i < g->trick_len; i++) {
+        sb_printf(sb, "%s %s ", i ? "," : "", seat_name(t, g->trick_seat[i]));
+        sb_card(sb, t, g->trick[i]);
+    }
+    sb_printf(sb, ".");
+}
+
+static void prompt(struct table *t, int seat)
+{
+    const struct engine_game *g = &t->game;
+    struct sbuf sb = {.len = 0};
+    struct engine_cards hand = engine_hand(g, seat);
+    switch (engine_phase(g)) {
+    case ENGINE_PHASE_PLAY:
+        sb_printf(&sb, "Your turn at %s. ", t->room);
+        trick_so_far(&sb, t);
+        sb_printf(&sb, " You may play the marked cards: ");
+        sb_hand(&sb, t, &hand, engine_legal_plays(g));
+        break;
+    case ENGINE_PHASE_DISCARD:
+        sb_printf(&sb,
+                  "You took the kitty. Discard %d cards into your tricks "
+                  "(discard C1 C2 ...): ",
+                  engine_discard_count(g));
+        sb_hand(&sb, t, &hand, 0);
+        break;
+    case ENGINE_PHASE_MOON:
+        sb_printf(&sb,
+                  "You shot the %s! Tell me \"moon subtract\" (you score "
+                  "-%d) or \"moon add\" (everyone else +%d).",
+                  g->moon_sun ? "sun" : "moon",
+                  t->rules.moon_points * (g->moon_sun ? 2 : 1),
+                  t->rules.moon_points * (g->moon_sun ? 2 : 1));
+        break;
+    default:
+        return;
+    }
+    table_tell(t, seat, sb.buf, CHAT_HIGH);
+}
+
+/* The private message after a deal: the hand and what to pass. */
+static void tell_deal(struct table *t, int seat)
+{
+    const struct engine_game *g = &t->game;
+    struct sbuf sb = {.len = 0};
+    struct engine_cards hand = engine_hand(g, seat);
+    sb_printf(&sb, "Hand %d at %s. Your cards: ", g->hand_no, t->room);
+    sb_hand(&sb, t, &hand, 0);
+    bool blind;
+    int k = engine_pass_count(g, seat, &blind);
+    if (k > 0) {
+        if (g->pass_dir == ENGINE_PASS_SCATTER)
+            sb_printf(&sb,
+                      " | Pass %d cards, %d to each other player from your "
+                      "left on: pass C1 C2 ...",
+                      k, k / (g->n - 1));
+        else
+            sb_printf(&sb, " | Pass %d cards to %s: pass C1 C2 ...%s", k,
+                      seat_name(t, engine_pass_target(g, seat, g->pass_dir)),
+                      blind ? " (or \"pass blind\")" : "");
+    }
+    table_tell(t, seat, sb.buf, CHAT_NORMAL);
+}
+
+static const char *dir_word(int dir)
+{
+    switch (dir) {
+    case ENGINE_PASS_LEFT:
+        return "left";
+    case ENGINE_PASS_RIGHT:
+        return "right";
+    case ENGINE_PASS_ACROSS:
+        return "across";
+    case ENGINE_PASS_SCATTER:
+        return "to everyone";
+    case ENGINE_PASS_LEFT2:
+        return "two to the left";
+    case ENGINE_PASS_RIGHT2:
+        return "two to the right";
+    default:
+        return "none";
+    }
+}
+
+void table_scoreline(struct table *t, struct sbuf *sb)
+{
+    const struct engine_game *g = &t->game;
+    for (int s = 0; s < g->n; s++)
+        sb_printf(sb, "%s%s %d", s ? ", " : "", seat_name(t, s),
+                  (int)g->totals[s]);
+}
+
+static void keep_history(struct table *t)
+{
+    if (t->nhist == t->caphist) {
+        t->caphist = t->caphist ? t->caphist * 2 : 16;
+        t->hist = realloc(t->hist, sizeof *t->hist * (size_t)t->caphist);
+        if (!t->hist)
+            abort();
+    }
+    memcpy(t->hist[t->nhist++], t->game.points, sizeof t->hist[0]);
+}
+
+static void on_engine(void *ctx, const struct engine_game *g,
+                      const struct engine_event *ev)
+{
+    struct table *t = ctx;
+    struct sbuf sb = {.len = 0};
+    const struct engine_sink *rec = record_writer_sink(t->rec);
+    rec->emit(rec->ctx, g, ev);
+    switch (ev->kind) {
+    case ENGINE_EV_DEALT:
+        if (g->pass_dir == ENGINE_PASS_HOLD)
+            sb_printf(&sb,
+                      "Hand %d: no passing. Your cards are in private "
+                      "messages.",
+                      g->hand_no);
+        else
+            sb_printf(&sb,
+                      "Hand %d: pass %d %s. Your cards are in private "
+                      "messages; pass privately.",
+                      g->hand_no, t->rules.pass_count, dir_word(g->pass_dir));
+        table_say(t, sb.buf);
+        for (int s = 0; s < g->n; s++)
+            if (!seat_computer(t, s))
+                tell_deal(t, s);
+        break;
+    case ENGINE_EV_PASSED:
+        for (int s = 0; s < g->n; s++) {
+            if (seat_computer(t, s))
+                continue;
+            uint8_t got[ENGINE_MAX_ACT_CARDS];
+            int k = engine_received_cards(g, s, got);
+            struct engine_cards hand = engine_hand(g, s);
+            struct sbuf p = {.len = 0};
+            if (k > 0) {
+                p.len = 0;
+                sb_printf(&p, "You received ");
+                sb_cards(&p, t, got, k);
+                sb_printf(&p, ". ");
+            }
+            sb_printf(&p, "Your hand: ");
+            sb_hand(&p, t, &hand, 0);
+            table_tell(t, s, p.buf, CHAT_NORMAL);
+        }
+        break;
+    case ENGINE_EV_DRAWN:
+        if (!seat_computer(t, ev->seat)) {
+            sb_printf(&sb, "You drew ");
+            sb_card(&sb, t, ev->card);
+            sb_printf(&sb, " from the stock.");
+            table_tell(t, ev->seat, sb.buf, CHAT_NORMAL);
+        }
+        break;
+    case ENGINE_EV_TRICK: {
+        /* the trick's cards are the last ones played */
+        int n = g->trick_size ? g->trick_size : g->n;
+        if (n > g->nplays)
+            n = g->nplays;
+        const char *names[ENGINE_MAX_PLAYERS];
+        for (int s = 0; s < g->n; s++)
+            names[s] = seat_name(t, s);
+        sb_advance(&sb,
+                   render_trick(sb.buf, sizeof sb.buf, g->trick_no,
+                                g->plays + g->nplays - n,
+                                g->play_seat + g->nplays - n, n, names,
+                                ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
+                                ev->value, table_style(t)));
+        table_say(t, sb.buf);
+        break;
+    }
+    case ENGINE_EV_REST_TAKEN: {
+        int len;
+        const uint8_t *rest = engine_rest(g, &len);
+        if (t->rules.odd_cards == ENGINE_ODD_FACEUP_LEFTOVER) {
+            sb_printf(&sb,
+                      "%s takes the leftover cards: ", seat_name(t, ev->seat));
+            sb_cards(&sb, t, rest, len);
+        } else {
+            sb_printf(
+                &sb, "%s takes the %s (%d cards).", seat_name(t, ev->seat),
+                t->rules.odd_cards == ENGINE_ODD_WIDOW ? "widow" : "kitty",
+                len);
+            struct sbuf p = {.len = 0};
+            sb_printf(&p, "The %s holds: ",
+                      t->rules.odd_cards == ENGINE_ODD_WIDOW ? "widow"
+                                                             : "kitty");
+            sb_cards(&p, t, rest, len);
+            table_tell(t, ev->seat, p.buf, CHAT_NORMAL);
+        }
+        table_say(t, sb.buf);
+        break;
+    }
+    case ENGINE_EV_OUT:
+        sb_printf(&sb, "%s has played out.", seat_name(t, ev->seat));
+        table_say(t, sb.buf);
+        break;
+    case ENGINE_EV_MOON_PENDING:
+        sb_printf(&sb, "%s shot the %s! Waiting for their choice.",
+                  seat_name(t, ev->seat), ev->value ? "sun" : "moon");
+        table_say(t, sb.buf);
+        break;
+    case ENGINE_EV_MOON: {
+        int amount = t->rules.moon_points * (ev->card ? 2 : 1);
+        sb_printf(&sb, "%s shot the %s: %s.", seat_name(t, ev->seat),
+                  ev->card ? "sun" : "moon",
+                  ev->value == ENGINE_MOON_SUBTRACT ? "their score drops"
+                                                    : "everyone else scores");
+        sb_printf(&sb, " (%d)", amount);
+        table_say(t, sb.buf);
+        break;
+    }
+    case ENGINE_EV_HAND_SCORED:
+        keep_history(t);
+        sb_printf(&sb, "Hand %d scores:", g->hand_no);
+        for (int s = 0; s < g->n; s++)
+            sb_printf(&sb, "%s %s %+d", s ? "," : "", seat_name(t, s),
+                      (int)g->points[s]);
+        sb_printf(&sb, " | Totals: ");
+        table_scoreline(t, &sb);
+        table_say(t, sb.buf);
+        break;
+    case ENGINE_EV_GAME_OVER:
+        sb_printf(&sb, "Game over! ");
+        for (int i = 0; i < g->nwinners; i++)
+            sb_printf(&sb, "%s%s",
+                      i ? (i + 1 == g->nwinners ? " and " : ", ") : "",
+                      seat_name(t, g->winners[i]));
+        sb_printf(&sb, " win%s. Final: ", g->nwinners == 1 ? "s" : "");
+        table_scoreline(t, &sb);
+        table_say(t, sb.buf);
+        break;
+    default:
+        break;
+    }
+}
+
+void table_start(struct table *t)
+{
+    struct manager *m = t->m;
+    for (int s = 0; s < t->capacity; s++)
+        if (!t->seats[s].used)
+            table_add_computer(t, m->ai_level);
+    loop_cancel(m->loop, t->lobby_timer);
+    t->lobby_timer = 0;
+    t->playing = true;
+    t->online = true;
+    uint64_t seed;
+    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+        seed = engine_prng_next(&t->rng);
+    int dealer = (int)engine_prng_below(&t->rng, (uint32_t)t->capacity);
+    engine_game_init(&t->game, &t->rules, seed, dealer);
+    const char *names[ENGINE_MAX_PLAYERS];
+    for (int s = 0; s < t->capacity; s++)
+        names[s] = t->seats[s].nick;
+    t->rec = record_writer_new(&t->rules, names, t->capacity);
+    t->sink.emit = on_engine;
+    t->sink.ctx = t;
+    struct sbuf sb = {.len = 0};
+    sb_printf(&sb, "The game begins: ");
+    for (int s = 0; s < t->capacity; s++) {
+        const struct seat *st = &t->seats[s];
+        sb_printf(&sb, "%s%s", s ? ", " : "", st->shown);
+        if (!st->human)
+            sb_printf(&sb, " (%s)", ai_level_name(st->level));
+    }
+    sb_printf(&sb,
+              ". Rules: %s. Hands, passes and plays go by private "
+              "message to me.",
+              t->rules_text);
+    table_say(t, sb.buf);
+    engine_deal(&t->game, &t->sink);
+    advance(t);
+}
+
+enum engine_refusal table_act(struct table *t, int seat,
+                              struct engine_action *a,
+                              struct engine_refusal_detail *d)
+{
+    a->seat = (uint8_t)seat;
+    enum engine_refusal why = engine_act(&t->game, a, &t->sink, d);
+    if (why == ENGINE_OK) {
+        t->seats[seat].timeouts = 0;
+        if (!t->closing)
+            advance(t);
+    }
+    return why;
+}
+
+void table_resume(struct table *t)
+{
+    if (!t->playing || t->closing)
+        return;
+    advance(t);
+}
+
+void table_back(struct table *t, int seat)
+{
+    struct seat *st = &t->seats[seat];
+    st->away = false;
+    st->gone = false;
+    st->timeouts = 0;
+    loop_cancel(t->m->loop, st->grace_timer);
+    st->grace_timer = 0;
+    if (t->playing) {
+        if (engine_phase(&t->game) == ENGINE_PHASE_PASS &&
+            engine_may_act(&t->game, seat))
+            tell_deal(t, seat);
+        advance(t);
+    }
+}
+
+static void grace_expired(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct grace *gr = ctx;
+    struct table *t = gr->t;
+    struct seat *st = &t->seats[gr->seat];
+    st->grace_timer = 0;
+    if (!st->gone)
+        return;
+    if (!t->playing) {
+        char text[200];
+        snprintf(text, sizeof text, "%s left; their seat is free.", st->shown);
+        table_stand(t, gr->seat);
+        table_say(t, text);
+        if (table_humans(t) == 0) {
+            table_say(t, "Nobody is left at the table; it closes.");
+            table_close(t);
+        }
+        return;
+    }
+    st->away = true;
+    char text[200];
+    snprintf(text, sizeof text,
+             "%s has not come back: a computer player takes the seat.",
+             st->shown);
+    table_say(t, text);
+    advance(t);
+}
+
+void table_person_left(struct table *t, int seat)
+{
+    struct seat *st = &t->seats[seat];
+    if (st->gone)
+        return;
+    st->gone = true;
+    struct grace *gr = &t->graces[seat];
+    gr->t = t;
+    gr->seat = seat;
+    st->grace_timer = loop_timer(
+        t->m->loop, (int64_t)t->m->cfg->grace_period * 1000, grace_expired, gr);
+}
+
+void table_stop(struct table *t, const char *why)
+{
+    table_say(t, why);
+    table_close(t);
+}
+
+void table_set_online(struct table *t, bool online)
+{
+    t->online = online;
+    if (!online)
+        cancel_turn(t);
+    else
+        table_resume(t);
+}
+
+/* ---- The manager ------------------------------------------------------ */
+
+struct manager *manager_new(struct loop *l, const struct config *cfg)
+{
+    struct manager *m = mgr_xcalloc(1, sizeof *m);
+    m->loop = l;
+    manager_reload(m, cfg);
+    loop_before_sleep(l, reap, m);
+    return m;
+}
+
+void manager_reload(struct manager *m, const struct config *cfg)
+{
+    m->cfg = cfg;
+    m->ai_level = ai_level_find(cfg->bot_level);
+    if (m->ai_level < 0)
+        m->ai_level = AI_EASY;
+}
+
+int manager_tables(const struct manager *m)
+{
+    int k = 0;
+    for (int i = 0; i < m->ntables; i++)
+        k += !m->tables[i]->closing;
+    return k;
+}
+
+void manager_shutdown(struct manager *m, const char *why)
+{
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->closing)
+            continue;
+        if (t->playing)
+            table_stop(t, why);
+        else
+            table_close(t);
+    }
+}
+
+void manager_free(struct manager *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->ntables; i++) {
+        cancel_all(m->tables[i]);
+        table_free(m->tables[i]);
+    }
+    free(m->tables);
+    free(m);
+}

@@ -1,0 +1,161 @@
+/*
+ * Cards, hands, tricks and score sheets as text for a chat protocol. The
+ * game manager words its messages with these; adapters send the text as it
+ * is. CHAT_STYLE_PLAIN is text without control codes (the console, a Matrix
+ * `body`, IRC with colours off); CHAT_STYLE_IRC adds mIRC formatting: red
+ * (colour 04) for hearts, diamonds and the joker, bold for marked cards.
+ * Clubs and spades keep the client's default colour, which reads on dark
+ * and light themes alike.
+ *
+ * Every function writes into the caller's buffer and allocates nothing.
+ * The text is always NUL-terminated (when len > 0) and, when it does not
+ * fit, cut safely: never inside a UTF-8 sequence, a colour code or a card,
+ * and a colour left open by the cut is closed. Like snprintf, each returns
+ * the length in bytes of the whole text, without the NUL: a return value
+ * >= len means the text was cut (buf may then be NULL with len 0 to
+ * measure). Text cut this way may be shorter than len - 1.
+ *
+ * On IRC a red run is "\x03" "04" ... "\x0F": the colour always has two
+ * digits, so a digit after it (the rank "2") is not read as part of the
+ * colour, and the end is \x0F (reset all), which no following character
+ * can extend. Do not wrap rendered cards in formatting of your own: the
+ * reset ends it too.
+ *
+ * Everything from the network (names) is untrusted and passes through the
+ * same cleaning as render_name. All functions may be called from a
+ * callback; none keeps a pointer it was given.
+ */
+#ifndef HEARTS_BOT_RENDER_H
+#define HEARTS_BOT_RENDER_H
+
+#include "chat.h"
+#include "engine.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Code points kept of a name (render_name, and names in trick lines). */
+#define RENDER_NAME_MAX 24
+/* Code points kept of a name as a score-sheet column heading. */
+#define RENDER_SCORES_NAME_WIDTH 8
+/* Hands a score sheet said in a channel should show (render_scores'
+ * `last`): with the heading, the "..." row and the totals, 8 lines. */
+#define RENDER_SCORES_LAST 5
+
+/* render_trick's `winner` when no one takes the trick. */
+#define RENDER_TRICK_ASIDE (-1) /* cancelled: set aside for the next */
+#define RENDER_TRICK_OPEN (-2)  /* still being played */
+
+/*
+ * One card: the rank (2-10, J, Q, K, A) and the suit symbol (U+2663 ♣,
+ * U+2666 ♦, U+2665 ♥, U+2660 ♠), without the emoji selector. The joker is
+ * "Joker" (plain letters read everywhere, and engine_card_parse takes them
+ * back, as it does every card written here); a card that is no card is
+ * "??".
+ *   plain: "Q♠", "10♥", "Joker"
+ *   IRC:   "Q♠", "\x03" "0410♥\x0F", "\x03" "04Joker\x0F"
+ */
+size_t render_card(char *buf, size_t len, int card, enum chat_style style);
+
+/*
+ * A hand, grouped by suit in the order clubs, diamonds, spades, hearts (so
+ * black and red alternate), ranks ascending after the suit's symbol,
+ * groups two spaces apart, the joker last as a group of its own; empty
+ * suits are left out and an empty hand is "". A card held twice (two
+ * decks) is shown twice. The cards in `mark` (the legal plays at the
+ * player's turn; 0 marks none) are in brackets in plain text and bold on
+ * IRC, where a red suit's whole group is coloured.
+ *   plain: "♣ 2 [5] [J]  ♦ 3 Q  ♠ 4 4 A  ♥ 7 K  Joker"
+ *   IRC:   "♣ 2 \x02" "5\x02 \x02J\x02  \x03" "04♦ 3 Q\x0F  ♠ 4 4 A  "
+ *          "\x03" "04♥ 7 K\x0F  \x03" "04Joker\x0F"
+ * A cut keeps whole cards, and a group's symbol with its first card.
+ */
+size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
+                   uint64_t mark, enum chat_style style);
+
+/*
+ * Cards in the order given, one space apart, each as render_card writes
+ * it: "Q♠ A♥ 3♣" ("Q♠ \x03" "04A♥\x0F 3♣" on IRC). n = 0 gives "".
+ * render_sort puts a list in a hand's order first, where that reads
+ * better (the cards received in a pass).
+ */
+size_t render_cards(char *buf, size_t len, const uint8_t *cards, int n,
+                    enum chat_style style);
+
+/*
+ * Sorts n cards in place into a hand's order: clubs, diamonds, spades,
+ * hearts, the joker; ranks ascending; anything else last.
+ */
+void render_sort(uint8_t *cards, int n);
+
+/*
+ * One channel line for a trick: "Trick N: " (left out if trick_no <= 0),
+ * then each play as the seat's name and the card, in the order given,
+ * then the outcome. cards[i] was played by seat seats[i]; names[seat] is
+ * the seat's name (cleaned as by render_name). `winner` is the seat that
+ * takes the trick, RENDER_TRICK_ASIDE for a cancelled trick waiting for
+ * the next winner, or RENDER_TRICK_OPEN for a trick still being played
+ * (no outcome). `points` is what the trick is worth; 0 leaves it out.
+ * On IRC the taker's name is bold.
+ *   plain: "Trick 5: alice 7♣, bob K♣, carol 2♥, dave 9♣ - bob takes it
+ *           (1 point)"
+ *          "Trick 6: alice 7♣, bob 7♣ - set aside for the next winner
+ *           (2 points)"
+ *          "Trick 7: alice 7♣, bob K♣"
+ *          "Trick 7: no cards yet" (no plays)
+ *   IRC:   "Trick 5: alice 7♣, bob K♣, carol \x03" "042♥\x0F, dave 9♣ -
+ *           \x02" "bob\x02 takes it (1 point)"
+ * A cut keeps whole plays.
+ */
+size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
+                    const uint8_t *seats, int n, const char *const *names,
+                    int winner, int points, enum chat_style style);
+
+/*
+ * The score sheet as a table for a monospace font, lines separated by
+ * '\n' (no '\n' at the end; the adapter sends each line as a message).
+ * Columns are two spaces apart and right-aligned: the hand number, then
+ * one per seat headed by its name (cleaned, cut to
+ * RENDER_SCORES_NAME_WIDTH code points); every line has the same width in
+ * code points (wide characters in names aside). hands_points[h][seat] is
+ * what seat scored in hand h + 1; totals[seat] the game totals (NULL: no
+ * total line). Only the last `last` hands are shown (<= 0: all), after a
+ * "..." row when some are left out; RENDER_SCORES_LAST suits a channel.
+ * n is at most ENGINE_MAX_PLAYERS (more seats are left out). On IRC the
+ * heading line is bold.
+ *    hand  alice  bob  carol
+ *     ...    ...  ...    ...
+ *       7      0   13      4
+ *       8     26    0      0
+ *   total     41   55     30
+ * A cut keeps whole lines.
+ */
+size_t render_scores(char *buf, size_t len, const char *const *names, int n,
+                     const int32_t *const *hands_points, int nhands,
+                     const int32_t *totals, int last, enum chat_style style);
+
+/*
+ * A name from the network, safe to show: control characters (C0 such as
+ * CR, LF and tab, DEL, C1) and IRC formatting (bold \x02, colour
+ * \x03 with its "NN,NN" digits, hex colour \x04 with its digits, reset
+ * \x0F, reverse \x16, italics \x1D, strike \x1E, underline \x1F) are
+ * removed, and so are invisible and direction-changing characters
+ * (U+00AD, U+061C, U+200B-U+200F, U+2028-U+202E, U+2060-U+206F, U+FEFF,
+ * tags U+E0000-U+E007F), which could make a name look like another or
+ * reorder the rest of a line. Bytes that are not UTF-8 are read as
+ * Latin-1, as IRC clients do. Spaces are trimmed and runs of them become
+ * one. At most RENDER_NAME_MAX code points are kept; a name with nothing
+ * left (or NULL) is "?".
+ *   "\x02" "bob\x0F" -> "bob";  "\x03" "04,01al\x1Fice" -> "alice"
+ */
+size_t render_name(char *buf, size_t len, const char *name);
+
+/* A suit's symbol, red on IRC for hearts and diamonds ("♦",
+ * "\x03" "04♦\x0F"); "?" for no suit. */
+size_t render_suit(char *buf, size_t len, int suit, enum chat_style style);
+
+/* A suit's name for sentences: "clubs", "diamonds", "hearts", "spades";
+ * "?" for no suit. A static string. */
+const char *render_suit_name(int suit);
+
+#endif

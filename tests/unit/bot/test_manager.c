@@ -1,0 +1,639 @@
+/*
+ * Tests of the game manager (bot/manager.c, bot/commands.c) through a fake
+ * adapter that records everything the bot says: the commands of
+ * shared/spec/chat.md, every refusal (one private reply, nothing changed),
+ * secrets reaching only their owner, nick changes and takeovers, turn
+ * timeouts and "back", and a whole game whose record replays.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "manager.h"
+#include "record.h"
+#include "table.h"
+
+#define MAX_LINES 4096
+
+struct line {
+    char to[64]; /* room, or the nick told */
+    bool private_;
+    char text[2100];
+};
+
+struct fake {
+    struct chat_adapter base;
+    int n;
+    struct line lines[MAX_LINES];
+};
+
+static void fake_say(struct chat_adapter *a, const char *room,
+                     const char *text, enum chat_priority p)
+{
+    (void)p;
+    struct fake *f = (struct fake *)a;
+    if (f->n == MAX_LINES)
+        return;
+    struct line *l = &f->lines[f->n++];
+    snprintf(l->to, sizeof l->to, "%s", room);
+    l->private_ = false;
+    snprintf(l->text, sizeof l->text, "%s", text);
+}
+
+static void fake_tell(struct chat_adapter *a, const char *nick,
+                      const char *text, enum chat_priority p)
+{
+    fake_say(a, nick, text, p);
+    ((struct fake *)a)->lines[((struct fake *)a)->n - 1].private_ = true;
+}
+
+static bool fake_same(const struct chat_adapter *a, const char *x,
+                      const char *y)
+{
+    (void)a;
+    return strcasecmp(x, y) == 0;
+}
+
+static bool fake_idle(const struct chat_adapter *a)
+{
+    (void)a;
+    return true;
+}
+
+static int fake_start(struct chat_adapter *a)
+{
+    (void)a;
+    return 0;
+}
+
+static void fake_stop(struct chat_adapter *a, const char *g)
+{
+    (void)a;
+    (void)g;
+}
+
+static void fake_free(struct chat_adapter *a)
+{
+    (void)a;
+}
+
+static const struct chat_adapter_ops fake_ops = {
+    fake_start, fake_stop, fake_say, fake_tell, fake_same, fake_idle,
+    fake_free};
+
+struct world {
+    struct loop *loop;
+    struct config cfg;
+    struct manager *m;
+    struct fake fake;
+    char dir[64];
+};
+
+static struct world *w;
+
+static int setup(void **state)
+{
+    (void)state;
+    w = calloc(1, sizeof *w);
+    char err[200];
+    assert_int_equal(config_parse("", 0, "test", &w->cfg, err, sizeof err), 0);
+    snprintf(w->dir, sizeof w->dir, "/tmp/hearts-test-XXXXXX");
+    assert_non_null(mkdtemp(w->dir));
+    free(w->cfg.data_dir);
+    w->cfg.data_dir = strdup(w->dir);
+    w->cfg.turn_timeout = 1;
+    w->cfg.max_timeouts = 2;
+    w->cfg.next_hand_delay = 0;
+    w->cfg.grace_period = 1;
+    w->loop = loop_new();
+    w->m = manager_new(w->loop, &w->cfg);
+    w->fake.base.ops = &fake_ops;
+    w->fake.base.network = "test";
+    w->fake.base.style = CHAT_STYLE_PLAIN;
+    w->fake.base.on_event = manager_on_event;
+    w->fake.base.ctx = w->m;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    manager_free(w->m);
+    loop_free(w->loop);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", w->dir);
+    if (system(cmd)) {
+        /* best effort */
+    }
+    config_free(&w->cfg);
+    free(w);
+    return 0;
+}
+
+/* ---- Driving the manager ---------------------------------------------- */
+
+static char idbuf[128];
+
+static struct chat_user user(const char *nick)
+{
+    snprintf(idbuf, sizeof idbuf, "%s@host.test", nick);
+    struct chat_user u = {.nick = nick, .id = idbuf};
+    return u;
+}
+
+static void said(const char *nick, const char *room, const char *text)
+{
+    struct chat_event ev = {.kind = CHAT_MESSAGE, .room = room,
+                            .from = user(nick), .text = text};
+    manager_on_event(w->m, &w->fake.base, &ev);
+}
+
+static void event(enum chat_event_kind k, const char *nick, const char *id,
+                  const char *room, const char *target)
+{
+    struct chat_event ev = {.kind = k, .room = room,
+                            .from = {.nick = nick, .id = id},
+                            .target = target};
+    manager_on_event(w->m, &w->fake.base, &ev);
+}
+
+/* Runs the loop for `ms` milliseconds (timers fire). */
+static void stop_loop(struct loop *l, void *ctx)
+{
+    (void)ctx;
+    loop_stop(l);
+}
+
+static void run_for(int64_t ms)
+{
+    loop_timer(w->loop, ms, stop_loop, NULL);
+    loop_run(w->loop);
+}
+
+/* The last line told to nick (or said in a room) since index `from`. */
+static const struct line *last_to(const char *to, int from)
+{
+    for (int i = w->fake.n - 1; i >= from; i--)
+        if (strcasecmp(w->fake.lines[i].to, to) == 0)
+            return &w->fake.lines[i];
+    return NULL;
+}
+
+static bool any_contains(const char *to, int from, const char *needle)
+{
+    for (int i = from; i < w->fake.n; i++)
+        if (strcasecmp(w->fake.lines[i].to, to) == 0 &&
+            strstr(w->fake.lines[i].text, needle))
+            return true;
+    return false;
+}
+
+static struct table *the_table(void)
+{
+    return table_find(w->m, &w->fake.base, "#h");
+}
+
+/* Asserts a command gets one private reply containing needle and leaves
+ * the game unchanged. */
+static void refused(const char *nick, const char *room, const char *text,
+                    const char *needle)
+{
+    struct table *t = the_table();
+    struct engine_game before;
+    if (t)
+        before = t->game;
+    int from = w->fake.n;
+    said(nick, room, text);
+    assert_int_equal(w->fake.n, from + 1);
+    const struct line *l = &w->fake.lines[from];
+    if (!l->private_ || strcasecmp(l->to, nick) != 0 || !strstr(l->text, needle))
+        fail_msg("'%s': want a private reply to %s with '%s', got %s '%s'",
+                 text, nick, needle, l->private_ ? "private" : "public",
+                 l->text);
+    if (t && memcmp(&before, &t->game, sizeof before))
+        fail_msg("'%s' changed the game", text);
+}
+
+/* alice opens a 4-player table and three humans sit: a game of people. */
+static void four_people(const char *rules)
+{
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "!hearts %s", rules);
+    said("alice", "#h", cmd);
+    said("bob", "#h", "!join");
+    said("carol", "#h", "!join");
+    said("dave", "#h", "!join");
+    said("alice", "#h", "!start");
+    assert_true(the_table()->playing);
+}
+
+/* The cards of a seat as "QS" words. */
+static void card_words(const struct engine_cards *h, uint64_t only,
+                       char *out, size_t len)
+{
+    out[0] = '\0';
+    size_t pos = 0;
+    for (int c = 0; c < 64; c++)
+        if ((h->one & only) >> c & 1)
+            pos += (size_t)snprintf(out + pos, len - pos, "%s%s",
+                                    pos ? " " : "", engine_card_name(c));
+}
+
+/* ---- Tests ------------------------------------------------------------ */
+
+static void test_hearts_opens_and_join_fills(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts omnibus");
+    assert_non_null(the_table());
+    assert_true(any_contains("#h", 0, "alice opens a Hearts table: omnibus"));
+    said("bob", "#h", "!join");
+    assert_true(any_contains("#h", 0, "bob sits down (2/4)"));
+    refused("bob", "#h", "!join", "seated here already");
+    refused("bob", "#h", "!start", "Only alice");
+    said("bob", "#h", "!bot 2");
+    assert_true(any_contains("#h", 0, "2 computer players (easy) sit down"));
+    refused("erin", "#h", "!join", "full");
+    /* one seat per person per network */
+    refused("bob", "#other", "!hearts", "in #h already");
+    said("bob", "#h", "!leave");
+    assert_true(any_contains("#h", 0, "bob stands up (3/4)"));
+}
+
+static void test_hearts_refuses_bad_rules_with_nearest(void **state)
+{
+    (void)state;
+    refused("alice", "#h", "!hearts omnibuss", "did you mean 'omnibus'");
+    assert_null(the_table());
+    refused("alice", "#h", "!hearts standard tagret=5", "'target'");
+    refused("alice", "#h", "!hearts partners players=5", "for 4 players");
+    assert_null(the_table());
+}
+
+static void test_commands_without_a_table(void **state)
+{
+    (void)state;
+    refused("alice", "#h", "!join", "No table here");
+    refused("alice", "#h", "!start", "No table here");
+    refused("alice", NULL, "play QS", "not at a table");
+    refused("alice", NULL, "hand", "not at a table");
+    refused("alice", NULL, "xyzzy", "I don't know");
+    /* others' commands in a channel are left alone */
+    int from = w->fake.n;
+    said("alice", "#h", "!weather");
+    said("alice", "#h", "hello everyone");
+    assert_int_equal(w->fake.n, from);
+}
+
+static void test_hands_reach_only_their_owner(void **state)
+{
+    (void)state;
+    four_people("standard");
+    struct table *t = the_table();
+    const char *nicks[4];
+    for (int s = 0; s < 4; s++)
+        nicks[s] = t->seats[s].nick;
+    for (int s = 0; s < 4; s++) {
+        const struct line *l = last_to(nicks[s], 0);
+        assert_non_null(l);
+        assert_true(l->private_);
+        assert_non_null(strstr(l->text, "Your cards"));
+    }
+    /* no channel line shows a card: none has been played yet */
+    for (int i = 0; i < w->fake.n; i++) {
+        if (w->fake.lines[i].private_)
+            continue;
+        assert_null(strstr(w->fake.lines[i].text, "Your cards:"));
+        for (const char *sym = "♣♦♥♠"; *sym; sym += 3) {
+            char s3[4] = {sym[0], sym[1], sym[2], 0};
+            assert_null(strstr(w->fake.lines[i].text, s3));
+        }
+    }
+    /* and every private line went to its own seat's nick */
+    for (int i = 0; i < w->fake.n; i++) {
+        if (!w->fake.lines[i].private_)
+            continue;
+        bool seated = false;
+        for (int s = 0; s < 4; s++)
+            seated |= strcasecmp(w->fake.lines[i].to, nicks[s]) == 0;
+        assert_true(seated);
+    }
+}
+
+static void test_refusals_change_nothing(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    int turn = engine_turn(g);
+    int other = (turn + 1) % 4;
+    const char *me = t->seats[turn].nick, *them = t->seats[other].nick;
+    char cmd[100];
+    /* a card the player to move does not hold */
+    struct engine_cards oh = engine_hand(g, other);
+    snprintf(cmd, sizeof cmd, "play %s", engine_card_name(__builtin_ctzll(oh.one)));
+    refused(me, NULL, cmd, "You don't hold");
+    /* not your turn */
+    snprintf(cmd, sizeof cmd, "play %s", engine_card_name(__builtin_ctzll(oh.one)));
+    refused(them, NULL, cmd, "Not your turn");
+    /* the 2C must lead */
+    struct engine_cards mine = engine_hand(g, turn);
+    int not2c = __builtin_ctzll(mine.one & ~ENGINE_BIT(ENGINE_2C));
+    snprintf(cmd, sizeof cmd, "play %s", engine_card_name(not2c));
+    refused(me, NULL, cmd, "You must lead 2");
+    refused(me, NULL, "play ZZ", "'ZZ' is not a card");
+    refused(me, NULL, "play", "Play which card");
+    refused(me, NULL, "pass 2C 3C 4C", "playing tricks now");
+    refused(me, "#h", "!pass 2C 3C 4C", "Passed cards are secret");
+    refused(me, NULL, "moon add", "playing tricks now");
+    refused("stranger", "#h", "!play 2C", "not playing at this table");
+    /* the 2C leads; the next player must follow clubs if able */
+    said(me, NULL, "2C");
+    turn = engine_turn(g);
+    me = t->seats[turn].nick;
+    struct engine_cards h = engine_hand(g, turn);
+    uint64_t clubs = h.one & ENGINE_SUIT_MASK(ENGINE_CLUBS);
+    if (clubs && (h.one & ~clubs)) {
+        snprintf(cmd, sizeof cmd, "play %s",
+                 engine_card_name(__builtin_ctzll(h.one & ~clubs)));
+        refused(me, NULL, cmd, "follow suit: clubs");
+    }
+}
+
+static void test_pass_counts_and_privacy(void **state)
+{
+    (void)state;
+    four_people("standard");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    assert_int_equal(engine_phase(g), ENGINE_PHASE_PASS);
+    struct engine_cards h = engine_hand(g, 0);
+    char words[200], cmd[220];
+    card_words(&h, ~UINT64_C(0), words, sizeof words);
+    /* two cards is not three */
+    char two[20];
+    snprintf(two, sizeof two, "%.5s", words);
+    snprintf(cmd, sizeof cmd, "pass %s", two);
+    refused(t->seats[0].nick, NULL, cmd, "exactly 3");
+    /* pass three: nobody sees anything received until all have passed */
+    for (int s = 0; s < 4; s++) {
+        h = engine_hand(g, s);
+        card_words(&h, ~UINT64_C(0), words, sizeof words);
+        words[8] = '\0'; /* the first three cards: "XX XX XX" */
+        snprintf(cmd, sizeof cmd, "pass %s", words);
+        int from = w->fake.n;
+        said(t->seats[s].nick, NULL, cmd);
+        if (s < 3)
+            for (int i = from; i < w->fake.n; i++)
+                assert_null(strstr(w->fake.lines[i].text, "You received"));
+    }
+    for (int s = 0; s < 4; s++)
+        assert_true(any_contains(t->seats[s].nick, 0, "You received"));
+    assert_int_equal(engine_phase(g), ENGINE_PHASE_PLAY);
+}
+
+static void test_nick_change_keeps_the_seat(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    char old[64], id[128];
+    snprintf(old, sizeof old, "%s", t->seats[turn].nick);
+    snprintf(id, sizeof id, "%s@host.test", old);
+    event(CHAT_NICK, old, id, NULL, "renamed");
+    assert_string_equal(t->seats[turn].nick, "renamed");
+    /* the new nick plays, with the same user@host */
+    struct chat_event ev = {.kind = CHAT_MESSAGE,
+                            .from = {.nick = "renamed", .id = id},
+                            .text = "2C"};
+    manager_on_event(w->m, &w->fake.base, &ev);
+    assert_int_equal(t->game.nplays, 1);
+}
+
+static void test_takeover_of_a_nick_cannot_play(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    char nick[64];
+    snprintf(nick, sizeof nick, "%s", t->seats[turn].nick);
+    char id[128];
+    snprintf(id, sizeof id, "%s@host.test", nick);
+    event(CHAT_QUIT, nick, id, NULL, NULL);
+    /* someone else takes the nick */
+    struct chat_event ev = {.kind = CHAT_MESSAGE,
+                            .from = {.nick = nick, .id = "mallory@evil.test"},
+                            .text = "2C"};
+    int from = w->fake.n;
+    manager_on_event(w->m, &w->fake.base, &ev);
+    assert_int_equal(t->game.nplays, 0);
+    assert_true(any_contains(nick, from, "belongs to someone else"));
+}
+
+static void test_timeout_computer_acts_then_back(void **state)
+{
+    (void)state;
+    /* one person and three computers; the hand's end then waits, so the
+     * table outlives the person's absence */
+    w->cfg.next_hand_delay = 60;
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    int turn = 0;
+    while (turn < 4 && !t->seats[turn].human)
+        turn++;
+    const char *nick = t->seats[turn].nick;
+    for (int i = 0; i < 50 && engine_turn(&t->game) != turn; i++)
+        run_for(20);
+    assert_int_equal(engine_turn(&t->game), turn);
+    int before = t->game.nplays;
+    run_for(700); /* past the reminder at half time */
+    assert_true(any_contains(nick, 0, "Reminder"));
+    assert_int_equal(t->game.nplays, before);
+    run_for(600); /* past the timeout */
+    assert_true(t->game.nplays > before);
+    assert_true(any_contains(nick, 0, "Time is up"));
+    assert_false(t->seats[turn].away);
+    /* max_timeouts=2: let the seat time out until it is handed over */
+    for (int i = 0; i < 20 && !t->seats[turn].away; i++)
+        run_for(1100);
+    assert_true(t->seats[turn].away);
+    assert_true(any_contains("#h", 0, "is away"));
+    said(nick, NULL, "back");
+    assert_false(t->seats[turn].away);
+    assert_true(any_contains("#h", 0, "is back"));
+}
+
+static void test_stop_by_opener_and_by_votes(void **state)
+{
+    (void)state;
+    four_people("standard");
+    refused("erin", "#h", "!stop", "Only the opener");
+    said("bob", "#h", "!stop");
+    assert_true(any_contains("#h", 0, "bob votes to stop the game (1 of 4)"));
+    assert_false(the_table()->closing);
+    said("carol", "#h", "!stop");
+    assert_false(the_table() == NULL);
+    said("dave", "#h", "!stop"); /* three of four: a majority */
+    assert_null(the_table());
+    assert_true(any_contains("#h", 0, "ends unscored"));
+    run_for(10);
+    assert_int_equal(manager_tables(w->m), 0);
+    said("alice", "#h", "!hearts");
+    said("alice", "#h", "!stop");
+    assert_null(the_table());
+}
+
+static void test_status_scores_rules_presets_help(void **state)
+{
+    (void)state;
+    int from = w->fake.n;
+    said("alice", NULL, "help");
+    assert_true(any_contains("alice", from, "!hearts opens a table"));
+    said("alice", "#h", "!presets");
+    assert_true(any_contains("alice", from, "black-maria (3-7)"));
+    said("alice", "#h", "!rules greek");
+    assert_true(any_contains("alice", from, "greek"));
+    said("alice", "#h", "!help stop");
+    assert_true(any_contains("alice", from, "end the game unscored"));
+    four_people("standard");
+    said("bob", "#h", "!status");
+    assert_true(any_contains("#h", from, "Passing; waiting for"));
+    said("bob", "#h", "!top");
+    assert_true(any_contains("bob", from, "not kept yet"));
+}
+
+/* Plays for every person: passes the lowest cards, plays the lowest legal
+ * card, answers the moon; until the game ends. */
+static void play_everything(struct table *t)
+{
+    for (int guard = 0; guard < 5000 && !t->closing; guard++) {
+        const struct engine_game *g = &t->game;
+        char cmd[256], words[200];
+        switch (engine_phase(g)) {
+        case ENGINE_PHASE_PASS:
+            for (int s = 0; s < g->n; s++) {
+                if (!engine_may_act(g, s))
+                    continue;
+                struct engine_cards h = engine_hand(g, s);
+                card_words(&h, ~UINT64_C(0), words, sizeof words);
+                words[3 * t->rules.pass_count - 1] = '\0';
+                snprintf(cmd, sizeof cmd, "pass %s", words);
+                said(t->seats[s].nick, NULL, cmd);
+                break;
+            }
+            break;
+        case ENGINE_PHASE_PLAY: {
+            int s = engine_turn(g);
+            snprintf(cmd, sizeof cmd, "%s",
+                     engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+            said(t->seats[s].nick, NULL, cmd);
+            break;
+        }
+        case ENGINE_PHASE_MOON:
+            said(t->seats[engine_turn(g)].nick, NULL, "moon add");
+            break;
+        case ENGINE_PHASE_DEAL: run_for(5); break;
+        default: return;
+        }
+    }
+}
+
+static void test_whole_game_record_replays(void **state)
+{
+    (void)state;
+    four_people("standard target=30");
+    struct table *t = the_table();
+    play_everything(t);
+    assert_true(any_contains("#h", 0, "Game over!"));
+    run_for(5);
+    char path[128];
+    snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len = getline(&line, &cap, f);
+    fclose(f);
+    assert_true(len > 0);
+    char err[300];
+    if (record_check(line, (size_t)len, err, sizeof err))
+        fail_msg("record refused: %s", err);
+    struct record *rec = NULL;
+    assert_int_equal(record_parse(line, (size_t)len, &rec, err, sizeof err), 0);
+    assert_true(rec->has_totals);
+    /* the totals the channel was told are the record's */
+    char want[300];
+    size_t pos = 0;
+    for (int s = 0; s < rec->n; s++)
+        pos += (size_t)snprintf(want + pos, sizeof want - pos, "%s%s %d",
+                                s ? ", " : "", rec->names[s],
+                                (int)rec->totals[s]);
+    assert_true(any_contains("#h", 0, want));
+    record_free(rec);
+    free(line);
+}
+
+static void test_part_grace_then_computer_takes_over(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    char nick[64], id[128];
+    snprintf(nick, sizeof nick, "%s", t->seats[turn].nick);
+    snprintf(id, sizeof id, "%s@host.test", nick);
+    event(CHAT_PART, nick, id, "#h", NULL);
+    assert_true(t->seats[turn].gone);
+    /* coming back within the grace period keeps the seat */
+    event(CHAT_JOIN, nick, id, "#h", NULL);
+    assert_false(t->seats[turn].gone);
+    event(CHAT_PART, nick, id, "#h", NULL);
+    run_for(1100);
+    assert_true(t->seats[turn].away);
+    assert_true(any_contains("#h", 0, "has not come back"));
+    assert_true(t->game.nplays >= 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_hearts_opens_and_join_fills,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_hearts_refuses_bad_rules_with_nearest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commands_without_a_table, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_hands_reach_only_their_owner,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refusals_change_nothing, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_pass_counts_and_privacy, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_nick_change_keeps_the_seat,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_takeover_of_a_nick_cannot_play,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timeout_computer_acts_then_back,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stop_by_opener_and_by_votes,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_status_scores_rules_presets_help,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_whole_game_record_replays, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_part_grace_then_computer_takes_over, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
