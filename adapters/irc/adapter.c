@@ -1,0 +1,994 @@
+/*
+ * The IRC adapter's lifecycle and protocol callbacks (irc_adapter.h): what
+ * to do on registration, on a taken nick, on each message from the server,
+ * when the link goes quiet, and when it breaks. Everything it sends goes
+ * through the out-queue (queue.c) and the connection layer
+ * (connection.c); it never sees libircclient.
+ *
+ * Every handler checks its parameters before touching them (WeeChat's
+ * guards): a line from the network may lack any of them. Strings from a
+ * line live only during the handler; events hand them on for the duration
+ * of the manager's callback and nothing is kept.
+ */
+#include "irc_adapter.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backoff.h"
+#include "connection.h"
+#include "ctcp.h"
+#include "isupport.h"
+#include "log.h"
+#include "nick.h"
+#include "queue.h"
+#include "split.h"
+
+#define NICK_MAX 64
+#define ID_MAX 256
+/* After this many refused nicks the attempt counts as a failed connect. */
+#define NICK_ATTEMPTS 8
+/* CTCP answers: 3 at once, then one per 10 s; a CTCP flood costs us at
+ * most that, and the answers go LOW, behind the game. */
+#define CTCP_BURST 3
+#define CTCP_INTERVAL_MS 10000
+#define CTCP_VERSION "heartsbot (a Hearts card game bot)"
+/* A JOIN line carries channels up to this many bytes. */
+#define JOIN_LINE_MAX 400
+/* stop() lets the queue drain this long at most before the QUIT goes
+ * anyway (the bot's main loop usually frees the adapter sooner). */
+#define STOP_GRACE_MS 10000
+
+enum state {
+    ST_IDLE,       /* made, not started */
+    ST_CONNECTING, /* TCP and registration */
+    ST_REGISTERED, /* 001 seen: in business */
+    ST_WAITING,    /* between connections, the reconnect timer runs */
+    ST_STOPPING,   /* stop() was called: the queue drains, then QUIT */
+    ST_STOPPED     /* done: nothing more happens */
+};
+
+struct ircad {
+    struct chat_adapter base; /* first: the ops get &base */
+    struct loop *loop;
+    char *name, *host, *nick, *username, *realname, *password, *nickserv;
+    int port;
+    char **channels;
+    bool *kicked; /* per channel: rejoin when t_rejoin fires */
+    int nchannels;
+    int flood_burst;
+    int64_t flood_interval_ms;
+    struct ircad_timing t;
+    bool unusable; /* the config cannot work: start refuses */
+
+    struct ircad_queue q;
+    struct ircad_bucket ctcp;
+    struct ircad_backoff backoff;
+    struct engine_prng rng;
+
+    enum state state;
+    struct ircad_conn *conn;
+    struct ircad_isupport isup;
+    char cur_nick[NICK_MAX];
+    unsigned nick_attempt;
+    size_t nick_maxlen;
+    int64_t conn_started;
+    int64_t ping_sent; /* when our keep-alive PING was queued, 0: none */
+    char *quit_line;   /* while stopping: the QUIT to send last */
+
+    uint64_t t_kick, t_refill, t_keepalive, t_reconnect, t_regain, t_rejoin;
+    uint64_t t_stop;
+};
+
+static struct ircad *self(struct chat_adapter *ca)
+{
+    return (struct ircad *)ca;
+}
+
+static const struct ircad *cself(const struct chat_adapter *ca)
+{
+    return (const struct ircad *)ca;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        abort();
+    return d;
+}
+
+static void cancel(struct ircad *a, uint64_t *id)
+{
+    if (*id)
+        loop_cancel(a->loop, *id);
+    *id = 0;
+}
+
+static void cancel_all(struct ircad *a)
+{
+    cancel(a, &a->t_kick);
+    cancel(a, &a->t_refill);
+    cancel(a, &a->t_keepalive);
+    cancel(a, &a->t_reconnect);
+    cancel(a, &a->t_regain);
+    cancel(a, &a->t_rejoin);
+    cancel(a, &a->t_stop);
+}
+
+static bool stopping(const struct ircad *a)
+{
+    return a->state == ST_STOPPING || a->state == ST_STOPPED;
+}
+
+static void emit(struct ircad *a, enum chat_event_kind kind, const char *room,
+                 const char *nick, const char *id, const char *text,
+                 const char *target)
+{
+    if (stopping(a))
+        return;
+    struct chat_event ev = {
+        .kind = kind,
+        .room = room,
+        .from = {.nick = nick, .id = id, .account = NULL},
+        .text = text,
+        .target = target,
+    };
+    a->base.on_event(a->base.ctx, &a->base, &ev);
+}
+
+static bool is_me(const struct ircad *a, const char *nick)
+{
+    return ircad_name_equal(a->isup.casemap, nick, a->cur_nick);
+}
+
+/* ---- Output ------------------------------------------------------------ */
+
+static void pump(struct ircad *a);
+
+static void on_kick(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct ircad *a = ctx;
+    a->t_kick = 0;
+    pump(a);
+}
+
+static void on_refill(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct ircad *a = ctx;
+    a->t_refill = 0;
+    pump(a);
+}
+
+/* Pumps on the next loop round, so the lines one event queues go out
+ * together and never from inside the library's parser. */
+static void kick(struct ircad *a)
+{
+    if (a->conn && !a->t_kick)
+        a->t_kick = loop_timer(a->loop, 0, on_kick, a);
+}
+
+static void push(struct ircad *a, enum ircad_prio prio, const char *line)
+{
+    int r = ircad_queue_push(&a->q, prio, line);
+    if (r < 0)
+        log_warn("%s: output queue full (%zu bytes): a line was dropped",
+                 a->name, a->q.bytes);
+    else if (r > 0)
+        log_warn("%s: output queue full: dropped %d lower-priority lines",
+                 a->name, r);
+    kick(a);
+}
+
+struct push_ctx {
+    struct ircad *a;
+    enum ircad_prio prio;
+};
+
+static void push_line(void *ctx, const char *line)
+{
+    struct push_ctx *p = ctx;
+    push(p->a, p->prio, line);
+}
+
+static int send_line(void *ctx, const char *line)
+{
+    struct ircad *a = ctx;
+    int rc = ircad_conn_send(a->conn, line);
+    if (rc == IRCAD_CONN_SENT) {
+        /* the NickServ password stays out of the log */
+        if (strncmp(line, "PRIVMSG NickServ :IDENTIFY ", 27) == 0)
+            log_debug("%s -> PRIVMSG NickServ :IDENTIFY ***", a->name);
+        else
+            log_debug("%s -> %s", a->name, line);
+    }
+    return rc;
+}
+
+static void finish_stop(struct ircad *a)
+{
+    cancel_all(a);
+    a->state = ST_STOPPED;
+    ircad_queue_clear(&a->q);
+    free(a->quit_line);
+    a->quit_line = NULL;
+    log_info("%s: stopped", a->name);
+}
+
+/* Sends the QUIT and closes. Without `force` it waits for room in the
+ * connection's buffer (the drain handler pumps again); with it, it makes
+ * room by writing the buffer out, and closes even if the QUIT cannot go. */
+static void send_quit(struct ircad *a, bool force)
+{
+    int rc = send_line(a, a->quit_line);
+    if (rc == IRCAD_CONN_FULL && force && ircad_conn_flush(a->conn) == 0)
+        rc = send_line(a, a->quit_line);
+    if (rc == IRCAD_CONN_FULL && !force)
+        return;
+    if (rc == IRCAD_CONN_SENT)
+        ircad_bucket_take(&a->q.bucket, loop_now(a->loop));
+    ircad_conn_close(a->conn, true);
+    a->conn = NULL;
+    finish_stop(a);
+}
+
+/* Sends what the bucket and the connection allow; before registration
+ * only protocol lines may go; when stopping, the QUIT follows the last
+ * line. */
+static void pump(struct ircad *a)
+{
+    if (!a->conn)
+        return;
+    bool up = a->state == ST_REGISTERED || a->state == ST_STOPPING;
+    enum ircad_prio max = up ? IRCAD_LOW : IRCAD_URGENT;
+    int64_t now = loop_now(a->loop);
+    int64_t wait = 0;
+    enum ircad_flush r =
+        ircad_queue_flush(&a->q, now, max, send_line, a, &wait);
+    if (r == IRCAD_FLUSH_EMPTY && a->state == ST_STOPPING) {
+        wait = ircad_bucket_wait(&a->q.bucket, now);
+        if (wait == 0) {
+            send_quit(a, false);
+            return;
+        }
+        r = IRCAD_FLUSH_WAIT;
+    }
+    if (r == IRCAD_FLUSH_WAIT && !a->t_refill)
+        a->t_refill = loop_timer(a->loop, wait, on_refill, a);
+    /* FULL: the drain handler pumps again; ERROR: the connection is
+     * failing and its closed handler follows */
+}
+
+static void on_drain(void *ctx)
+{
+    pump(ctx);
+}
+
+/* ---- Connection lifecycle --------------------------------------------- */
+
+static void connect_now(struct ircad *a);
+static void on_msg(void *ctx, const struct ircad_msg *m);
+static void on_closed(void *ctx, const char *why);
+
+static void on_reconnect(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct ircad *a = ctx;
+    a->t_reconnect = 0;
+    if (a->state == ST_WAITING)
+        connect_now(a);
+}
+
+static void schedule_reconnect(struct ircad *a)
+{
+    a->state = ST_WAITING;
+    int64_t d = ircad_backoff_next(&a->backoff);
+    log_info("%s: reconnecting in %lld ms", a->name, (long long)d);
+    cancel(a, &a->t_reconnect);
+    a->t_reconnect = loop_timer(a->loop, d, on_reconnect, a);
+}
+
+/* The link is gone (the connection is already closed and freed). */
+static void lost(struct ircad *a, const char *why)
+{
+    bool was_up = a->state == ST_REGISTERED;
+    a->conn = NULL;
+    cancel(a, &a->t_kick);
+    cancel(a, &a->t_refill);
+    cancel(a, &a->t_keepalive);
+    cancel(a, &a->t_regain);
+    cancel(a, &a->t_rejoin);
+    /* PINGs, NICKs and JOINs belonged to that connection; the chat waits
+     * for the next one */
+    ircad_queue_clear_prio(&a->q, IRCAD_URGENT);
+    for (int i = 0; i < a->nchannels; i++)
+        a->kicked[i] = false;
+    if (a->state == ST_STOPPED)
+        return;
+    if (a->state == ST_STOPPING) {
+        log_info("%s: disconnected while stopping: %s", a->name, why);
+        finish_stop(a);
+        return;
+    }
+    log_warn("%s: disconnected: %s", a->name, why);
+    schedule_reconnect(a);
+    if (was_up)
+        emit(a, CHAT_DISCONNECTED, NULL, NULL, NULL, why, NULL);
+}
+
+static void on_closed(void *ctx, const char *why)
+{
+    lost(ctx, why);
+}
+
+/* We give up on the link ourselves. */
+static void drop_link(struct ircad *a, const char *why)
+{
+    ircad_conn_close(a->conn, false);
+    lost(a, why);
+}
+
+static void on_keepalive(struct loop *l, void *ctx);
+
+static void arm_keepalive(struct ircad *a, int64_t ms)
+{
+    cancel(a, &a->t_keepalive);
+    a->t_keepalive = loop_timer(a->loop, ms > 0 ? ms : 1, on_keepalive, a);
+}
+
+/* libircclient has no keep-alive: a silent link (a dead NAT entry, a
+ * server that hangs) would be noticed only by TCP after many minutes. */
+static void on_keepalive(struct loop *l, void *ctx)
+{
+    struct ircad *a = ctx;
+    a->t_keepalive = 0;
+    if (!a->conn)
+        return;
+    int64_t now = loop_now(l);
+    if (a->state == ST_CONNECTING) {
+        int64_t left = a->conn_started + a->t.register_ms - now;
+        if (left <= 0)
+            drop_link(a, "registration timed out");
+        else
+            arm_keepalive(a, left);
+        return;
+    }
+    int64_t rx = ircad_conn_last_rx(a->conn);
+    int64_t quiet = now - rx;
+    if (quiet >= a->t.dead_after_ms) {
+        drop_link(a, "ping timeout: nothing from the server");
+        return;
+    }
+    if (quiet >= a->t.ping_after_ms) {
+        if (a->ping_sent <= rx) {
+            push(a, IRCAD_URGENT, "PING :keepalive");
+            a->ping_sent = now;
+        }
+        arm_keepalive(a, rx + a->t.dead_after_ms - now);
+    } else {
+        arm_keepalive(a, rx + a->t.ping_after_ms - now);
+    }
+}
+
+static void connect_now(struct ircad *a)
+{
+    ircad_isupport_init(&a->isup);
+    snprintf(a->cur_nick, sizeof a->cur_nick, "%s", a->nick);
+    a->nick_attempt = 0;
+    a->nick_maxlen = NICK_MAX - 1;
+    a->ping_sent = 0;
+    struct ircad_conn_params p = {
+        .host = a->host,
+        .port = a->port,
+        .password = a->password,
+        .nick = a->nick,
+        .username = a->username,
+        .realname = a->realname,
+    };
+    struct ircad_conn_handlers h = {
+        .msg = on_msg, .closed = on_closed, .drain = on_drain, .ctx = a};
+    char err[160];
+    log_info("%s: connecting to %s port %d", a->name, a->host, a->port);
+    if (ircad_conn_open(a->loop, &p, &h, &a->conn, err, sizeof err) != 0) {
+        a->conn = NULL;
+        log_warn("%s: cannot connect to %s port %d: %s", a->name, a->host,
+                 a->port, err);
+        schedule_reconnect(a);
+        return;
+    }
+    a->state = ST_CONNECTING;
+    int64_t now = loop_now(a->loop);
+    a->conn_started = now;
+    /* the server counts per connection: a new one starts with a burst */
+    ircad_bucket_init(&a->q.bucket, a->flood_burst, a->flood_interval_ms, now);
+    arm_keepalive(a, a->t.register_ms);
+}
+
+/* ---- Registration and nicks -------------------------------------------- */
+
+static void on_regain(struct loop *l, void *ctx);
+
+static void arm_regain(struct ircad *a)
+{
+    cancel(a, &a->t_regain);
+    a->t_regain = loop_timer(a->loop, a->t.regain_ms, on_regain, a);
+}
+
+/* Not on the wanted nick (it was taken at connect): ask for it now and
+ * then; the NICK echo tells when it worked. */
+static void on_regain(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct ircad *a = ctx;
+    a->t_regain = 0;
+    if (a->state != ST_REGISTERED || is_me(a, a->nick))
+        return;
+    char line[NICK_MAX + 8];
+    snprintf(line, sizeof line, "NICK %s", a->nick);
+    push(a, IRCAD_URGENT, line);
+    arm_regain(a);
+}
+
+/* JOINs for the given channels (all, or the kicked ones), as few lines as
+ * fit: each line costs a token. */
+static void join_channels(struct ircad *a, bool only_kicked)
+{
+    char line[JOIN_LINE_MAX + NICK_MAX];
+    size_t n = 0;
+    for (int i = 0; i < a->nchannels; i++) {
+        if (only_kicked && !a->kicked[i])
+            continue;
+        a->kicked[i] = false;
+        size_t len = strlen(a->channels[i]);
+        if (n && n + 1 + len > JOIN_LINE_MAX) {
+            push(a, IRCAD_URGENT, line);
+            n = 0;
+        }
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s%s",
+                              n ? "," : "JOIN ", a->channels[i]);
+    }
+    if (n)
+        push(a, IRCAD_URGENT, line);
+}
+
+static void on_rejoin(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct ircad *a = ctx;
+    a->t_rejoin = 0;
+    if (a->state == ST_REGISTERED)
+        join_channels(a, true);
+}
+
+static void registered(struct ircad *a, const struct ircad_msg *m)
+{
+    if (a->state != ST_CONNECTING)
+        return;
+    /* 001's first parameter is the nick the server gave us */
+    if (m->nparams >= 1 && ircad_nick_valid(m->params[0]) &&
+        strlen(m->params[0]) < sizeof a->cur_nick)
+        snprintf(a->cur_nick, sizeof a->cur_nick, "%s", m->params[0]);
+    a->state = ST_REGISTERED;
+    ircad_backoff_reset(&a->backoff);
+    log_info("%s: registered as %s", a->name, a->cur_nick);
+    if (*a->nickserv) {
+        char line[IRCAD_LINE_MAX];
+        snprintf(line, sizeof line, "PRIVMSG NickServ :IDENTIFY %s",
+                 a->nickserv);
+        push(a, IRCAD_URGENT, line);
+    }
+    join_channels(a, false);
+    arm_keepalive(a, a->t.ping_after_ms);
+    if (!is_me(a, a->nick))
+        arm_regain(a);
+    kick(a);
+    emit(a, CHAT_CONNECTED, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* 432/433/436/437 before registration: try the next alternative. After
+ * it, the refusal answers our regain attempt: keep the nick we have. */
+static void nick_refused(struct ircad *a, const struct ircad_msg *m)
+{
+    if (a->state != ST_CONNECTING) {
+        log_debug("%s: nick %s still unavailable", a->name, a->nick);
+        return;
+    }
+    const char *tried =
+        m->nparams >= 2 && m->params[1] ? m->params[1] : a->cur_nick;
+    if (m->numeric == 432) {
+        /* erroneous: most likely too long for a server that does not say
+         * its NICKLEN before registration; RFC 1459's 9 is the usual */
+        size_t n = strlen(tried);
+        size_t limit = n > 9 ? 9 : (n > 4 ? n - 1 : 4);
+        if (limit < a->nick_maxlen)
+            a->nick_maxlen = limit;
+    }
+    if (++a->nick_attempt > NICK_ATTEMPTS) {
+        drop_link(a, "the server refused every nick we tried");
+        return;
+    }
+    ircad_nick_variant(a->nick, a->nick_attempt,
+                       engine_prng_below(&a->rng, 1000), a->nick_maxlen,
+                       a->cur_nick, sizeof a->cur_nick);
+    log_info("%s: nick %s unavailable, trying %s", a->name, tried, a->cur_nick);
+    char line[NICK_MAX + 8];
+    snprintf(line, sizeof line, "NICK %s", a->cur_nick);
+    push(a, IRCAD_URGENT, line);
+}
+
+static void on_numeric(struct ircad *a, const struct ircad_msg *m)
+{
+    switch (m->numeric) {
+    case 1:
+        registered(a, m);
+        break;
+    case 5:
+        ircad_isupport_parse(&a->isup, m->params, m->nparams);
+        if (a->isup.nicklen && a->isup.nicklen < a->nick_maxlen)
+            a->nick_maxlen = a->isup.nicklen;
+        break;
+    case 432:
+    case 433:
+    case 436:
+    case 437:
+        nick_refused(a, m);
+        break;
+    case 471: /* channel is full */
+    case 473: /* invite only */
+    case 474: /* banned */
+    case 475: /* bad key */
+    case 477: /* needs a registered nick */
+        if (m->nparams >= 2 && m->params[1])
+            log_warn("%s: cannot join %s (%03d)", a->name, m->params[1],
+                     m->numeric);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- Messages from people ----------------------------------------------- */
+
+/* The sender of a message, as nick and "user@host"; -1 if the origin is
+ * a server or malformed (then it is not a person we talk to). */
+static int sender(const struct ircad_msg *m, char *nick, char *id)
+{
+    return ircad_origin_parse(m->origin, nick, NICK_MAX, id, ID_MAX);
+}
+
+static void on_privmsg(struct ircad *a, const struct ircad_msg *m)
+{
+    char nick[NICK_MAX], id[ID_MAX];
+    if (m->nparams < 2 || !m->params[0] || !m->params[1] || !*m->params[0] ||
+        !*m->params[1] || sender(m, nick, id) != 0 || is_me(a, nick))
+        return;
+    const char *target = m->params[0];
+    const char *room = NULL;
+    if (strchr(a->isup.chantypes, target[0])) {
+        room = target;
+    } else if (target[0] == '$' ||
+               (target[1] && strchr(a->isup.chantypes, target[1]))) {
+        /* a server broadcast ($mask) or a message to a channel's ops
+         * (@#chan): not a conversation with the bot */
+        return;
+    }
+    /* anything else the server delivered to us is private, even if our
+     * idea of our own nick lags behind */
+    emit(a, CHAT_MESSAGE, room, nick, id, m->params[1], NULL);
+}
+
+static void on_ctcp(struct ircad *a, const struct ircad_msg *m)
+{
+    char nick[NICK_MAX], id[ID_MAX];
+    if (m->nparams < 1 || !m->params[0] || sender(m, nick, id) != 0 ||
+        !ircad_target_valid(nick))
+        return;
+    char reply[IRCAD_CTCP_ARG_MAX + 64];
+    if (ircad_ctcp_reply(m->params[0], CTCP_VERSION, reply, sizeof reply) != 0)
+        return;
+    if (!ircad_bucket_take(&a->ctcp, loop_now(a->loop))) {
+        log_debug("%s: CTCP from %s not answered (rate limit)", a->name, nick);
+        return;
+    }
+    char line[IRCAD_LINE_MAX];
+    snprintf(line, sizeof line, "NOTICE %s :\001%s\001", nick, reply);
+    push(a, IRCAD_LOW, line);
+}
+
+static void on_join(struct ircad *a, const struct ircad_msg *m)
+{
+    char nick[NICK_MAX], id[ID_MAX];
+    if (m->nparams < 1 || !m->params[0] || !*m->params[0] ||
+        sender(m, nick, id) != 0)
+        return;
+    if (is_me(a, nick)) {
+        log_info("%s: joined %s", a->name, m->params[0]);
+        return;
+    }
+    emit(a, CHAT_JOIN, m->params[0], nick, id, NULL, NULL);
+}
+
+static void on_part(struct ircad *a, const struct ircad_msg *m)
+{
+    char nick[NICK_MAX], id[ID_MAX];
+    if (m->nparams < 1 || !m->params[0] || !*m->params[0] ||
+        sender(m, nick, id) != 0)
+        return;
+    if (is_me(a, nick)) {
+        log_info("%s: left %s", a->name, m->params[0]);
+        return;
+    }
+    const char *why = m->nparams >= 2 && m->params[1] ? m->params[1] : "";
+    emit(a, CHAT_PART, m->params[0], nick, id, why, NULL);
+}
+
+static void on_kick_msg(struct ircad *a, const struct ircad_msg *m)
+{
+    if (m->nparams < 2 || !m->params[0] || !m->params[1] || !*m->params[0] ||
+        !*m->params[1] || !m->origin)
+        return;
+    const char *room = m->params[0];
+    const char *victim = m->params[1];
+    const char *why = m->nparams >= 3 && m->params[2] ? m->params[2] : "";
+    if (is_me(a, victim)) {
+        log_warn("%s: kicked from %s (%s); rejoining later", a->name, room,
+                 why);
+        for (int i = 0; i < a->nchannels; i++) {
+            if (ircad_name_equal(a->isup.casemap, a->channels[i], room)) {
+                a->kicked[i] = true;
+                if (!a->t_rejoin)
+                    a->t_rejoin =
+                        loop_timer(a->loop, a->t.rejoin_ms, on_rejoin, a);
+            }
+        }
+        return;
+    }
+    /* a server or a service may kick too: then the "nick" is its name */
+    char nick[NICK_MAX], id[ID_MAX];
+    if (sender(m, nick, id) != 0) {
+        if (strlen(m->origin) >= sizeof nick || strchr(m->origin, ' '))
+            return;
+        snprintf(nick, sizeof nick, "%s", m->origin);
+        id[0] = '\0';
+    }
+    emit(a, CHAT_KICK, room, nick, id, why, victim);
+}
+
+static void on_quit(struct ircad *a, const struct ircad_msg *m)
+{
+    char nick[NICK_MAX], id[ID_MAX];
+    if (sender(m, nick, id) != 0 || is_me(a, nick))
+        return;
+    const char *why = m->nparams >= 1 && m->params[0] ? m->params[0] : "";
+    emit(a, CHAT_QUIT, NULL, nick, id, why, NULL);
+}
+
+static void on_nick(struct ircad *a, const struct ircad_msg *m)
+{
+    char nick[NICK_MAX], id[ID_MAX];
+    if (m->nparams < 1 || !m->params[0] || !*m->params[0] ||
+        sender(m, nick, id) != 0)
+        return;
+    const char *to = m->params[0];
+    if (is_me(a, nick)) {
+        if (strlen(to) >= sizeof a->cur_nick)
+            return;
+        snprintf(a->cur_nick, sizeof a->cur_nick, "%s", to);
+        log_info("%s: now known as %s", a->name, a->cur_nick);
+        if (is_me(a, a->nick))
+            cancel(a, &a->t_regain);
+        else if (!a->t_regain && a->state == ST_REGISTERED)
+            arm_regain(a);
+        return;
+    }
+    emit(a, CHAT_NICK, NULL, nick, id, NULL, to);
+}
+
+static void on_msg(void *ctx, const struct ircad_msg *m)
+{
+    struct ircad *a = ctx;
+    if (stopping(a) || !m->command)
+        return;
+    if (m->numeric) {
+        on_numeric(a, m);
+        return;
+    }
+    const char *c = m->command;
+    if (strcmp(c, "PRIVMSG") == 0)
+        on_privmsg(a, m);
+    else if (strcmp(c, "CTCP") == 0)
+        on_ctcp(a, m);
+    else if (strcmp(c, "JOIN") == 0)
+        on_join(a, m);
+    else if (strcmp(c, "PART") == 0)
+        on_part(a, m);
+    else if (strcmp(c, "KICK") == 0)
+        on_kick_msg(a, m);
+    else if (strcmp(c, "QUIT") == 0)
+        on_quit(a, m);
+    else if (strcmp(c, "NICK") == 0)
+        on_nick(a, m);
+    else if (strcmp(c, "ERROR") == 0)
+        log_warn("%s: server error: %s", a->name,
+                 m->nparams >= 1 && m->params[0] ? m->params[0] : "");
+    /* NOTICE: never answered, by the protocol's rule; PONG and the rest
+     * only count as life on the link (the connection notes the time) */
+}
+
+/* ---- The ops ----------------------------------------------------------- */
+
+static int op_start(struct chat_adapter *ca)
+{
+    struct ircad *a = self(ca);
+    if (a->unusable) {
+        log_error("%s: not started: the [[irc]] settings cannot work", a->name);
+        return -1;
+    }
+    if (stopping(a)) {
+        log_error("%s: start after stop", a->name);
+        return -1;
+    }
+    if (a->state == ST_IDLE)
+        connect_now(a);
+    return 0;
+}
+
+static void on_stop_deadline(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct ircad *a = ctx;
+    a->t_stop = 0;
+    if (a->state == ST_STOPPING && a->conn)
+        send_quit(a, true);
+}
+
+/* The QUIT goes last, after what was queued before stop() (the manager's
+ * goodbyes), paced like the rest; idle() turns true once it is sent and
+ * the link closed. */
+static void op_stop(struct chat_adapter *ca, const char *goodbye)
+{
+    struct ircad *a = self(ca);
+    if (stopping(a))
+        return;
+    char reason[400];
+    ircad_sanitize(reason, sizeof reason, goodbye ? goodbye : "");
+    char line[IRCAD_LINE_MAX];
+    snprintf(line, sizeof line, "QUIT :%s", reason);
+    a->quit_line = xstrdup(line);
+    cancel(a, &a->t_keepalive);
+    cancel(a, &a->t_regain);
+    cancel(a, &a->t_rejoin);
+    cancel(a, &a->t_reconnect);
+    bool up = a->state == ST_REGISTERED;
+    if (!a->conn) {
+        finish_stop(a);
+        return;
+    }
+    a->state = ST_STOPPING;
+    if (!up) {
+        /* before registration nothing else may go: QUIT at once */
+        send_quit(a, true);
+        return;
+    }
+    /* long help is not worth delaying a shutdown for */
+    ircad_queue_clear_prio(&a->q, IRCAD_LOW);
+    a->t_stop = loop_timer(a->loop, STOP_GRACE_MS, on_stop_deadline, a);
+    log_info("%s: stopping", a->name);
+    kick(a);
+}
+
+static void queue_text(struct ircad *a, const char *target, const char *text,
+                       enum chat_priority prio)
+{
+    if (stopping(a))
+        return;
+    struct push_ctx p = {a, prio == CHAT_HIGH     ? IRCAD_HIGH
+                            : prio == CHAT_NORMAL ? IRCAD_NORMAL
+                                                  : IRCAD_LOW};
+    if (ircad_split("PRIVMSG", target, text, push_line, &p) < 0)
+        log_warn("%s: not sending to the invalid target '%s'", a->name,
+                 target ? target : "(null)");
+}
+
+static void op_say(struct chat_adapter *ca, const char *room, const char *text,
+                   enum chat_priority prio)
+{
+    queue_text(self(ca), room, text, prio);
+}
+
+static void op_tell(struct chat_adapter *ca, const char *nick, const char *text,
+                    enum chat_priority prio)
+{
+    queue_text(self(ca), nick, text, prio);
+}
+
+static bool op_same_nick(const struct chat_adapter *ca, const char *x,
+                         const char *y)
+{
+    return ircad_name_equal(cself(ca)->isup.casemap, x, y);
+}
+
+static bool op_idle(const struct chat_adapter *ca)
+{
+    const struct ircad *a = cself(ca);
+    return a->state != ST_STOPPING && ircad_queue_empty(&a->q);
+}
+
+static void op_free(struct chat_adapter *ca)
+{
+    if (!ca)
+        return;
+    struct ircad *a = self(ca);
+    /* stopping and not done: the QUIT goes now, the rest is dropped */
+    if (a->state == ST_STOPPING && a->conn)
+        send_quit(a, true);
+    cancel_all(a);
+    a->state = ST_STOPPED;
+    if (a->conn)
+        ircad_conn_close(a->conn, false);
+    ircad_queue_clear(&a->q);
+    free(a->quit_line);
+    for (int i = 0; i < a->nchannels; i++)
+        free(a->channels[i]);
+    free(a->channels);
+    free(a->kicked);
+    free(a->name);
+    free(a->host);
+    free(a->nick);
+    free(a->username);
+    free(a->realname);
+    free(a->password);
+    free(a->nickserv);
+    free(a);
+}
+
+static const struct chat_adapter_ops ops = {
+    .start = op_start,
+    .stop = op_stop,
+    .say = op_say,
+    .tell = op_tell,
+    .same_nick = op_same_nick,
+    .idle = op_idle,
+    .free = op_free,
+};
+
+/* ---- Construction ------------------------------------------------------ */
+
+/* A seed for the jitter and the nick digits: two bots started together
+ * must not retry in step. */
+static uint64_t random_seed(const void *salt)
+{
+    uint64_t seed = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, &seed, sizeof seed);
+        close(fd);
+        if (n == (ssize_t)sizeof seed)
+            return seed;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
+           ((uint64_t)getpid() << 40) ^ (uint64_t)(uintptr_t)salt;
+}
+
+static const struct ircad_timing default_timing = {
+    .ping_after_ms = 90000,
+    .dead_after_ms = 180000,
+    .register_ms = 60000,
+    .regain_ms = 60000,
+    .rejoin_ms = 30000,
+    .backoff_base_ms = IRCAD_BACKOFF_BASE_MS,
+    .backoff_cap_ms = IRCAD_BACKOFF_CAP_MS,
+};
+
+/* The checks the config reader leaves to the adapter (it checks types,
+ * ranges and '%'; the IRC rules for nicks and channels are here). */
+static bool config_ok(const struct config_irc *cfg)
+{
+    const char *name = cfg->name ? cfg->name : "irc";
+    if (!cfg->host || !*cfg->host || strchr(cfg->host, ' ')) {
+        log_error("%s: no valid host", name);
+        return false;
+    }
+    if (cfg->port <= 0 || cfg->port > 65535) {
+        log_error("%s: port %d is out of range", name, cfg->port);
+        return false;
+    }
+    if (!ircad_nick_valid(cfg->nick)) {
+        log_error("%s: '%s' is not a valid IRC nick", name,
+                  cfg->nick ? cfg->nick : "");
+        return false;
+    }
+    for (int i = 0; i < cfg->nchannels; i++) {
+        const char *ch = cfg->channels[i].name;
+        if (!ircad_target_valid(ch) || strlen(ch) > 50 ||
+            (ch[0] != '#' && ch[0] != '&')) {
+            log_error("%s: '%s' is not a valid channel name", name,
+                      ch ? ch : "");
+            return false;
+        }
+    }
+    return true;
+}
+
+struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
+                               chat_event_fn on_event, void *ctx)
+{
+    struct ircad *a = calloc(1, sizeof *a);
+    if (!a)
+        abort();
+    a->unusable = !config_ok(cfg);
+    a->loop = l;
+    a->name = xstrdup(cfg->name && *cfg->name ? cfg->name
+                      : cfg->host             ? cfg->host
+                                              : "irc");
+    a->host = xstrdup(cfg->host);
+    a->port = cfg->port;
+    a->nick = xstrdup(cfg->nick);
+    a->username =
+        xstrdup(cfg->username && *cfg->username ? cfg->username : a->nick);
+    a->realname =
+        xstrdup(cfg->realname && *cfg->realname ? cfg->realname : "Hearts bot");
+    a->password = xstrdup(cfg->password);
+    /* the password ends up on one line: no CR or LF may reach it */
+    char nickserv[256];
+    ircad_sanitize(nickserv, sizeof nickserv,
+                   cfg->nickserv_password ? cfg->nickserv_password : "");
+    a->nickserv = xstrdup(nickserv);
+    a->nchannels = cfg->nchannels;
+    if (a->nchannels > 0) {
+        a->channels = calloc((size_t)a->nchannels, sizeof *a->channels);
+        a->kicked = calloc((size_t)a->nchannels, sizeof *a->kicked);
+        if (!a->channels || !a->kicked)
+            abort();
+        for (int i = 0; i < a->nchannels; i++)
+            a->channels[i] = xstrdup(cfg->channels[i].name);
+    }
+    a->flood_burst =
+        cfg->flood_burst > 0 ? cfg->flood_burst : IRCAD_FLOOD_BURST;
+    a->flood_interval_ms = cfg->flood_interval_ms > 0 ? cfg->flood_interval_ms
+                                                      : IRCAD_FLOOD_INTERVAL_MS;
+    a->t = default_timing;
+
+    int64_t now = loop_now(l);
+    ircad_queue_init(&a->q, a->flood_burst, a->flood_interval_ms,
+                     IRCAD_QUEUE_MAX_BYTES, now);
+    ircad_bucket_init(&a->ctcp, CTCP_BURST, CTCP_INTERVAL_MS, now);
+    uint64_t seed = random_seed(a);
+    ircad_backoff_init(&a->backoff, a->t.backoff_base_ms, a->t.backoff_cap_ms,
+                       seed);
+    engine_prng_seed(&a->rng, seed ^ 0x9e3779b97f4a7c15u);
+    ircad_isupport_init(&a->isup);
+    snprintf(a->cur_nick, sizeof a->cur_nick, "%s", a->nick);
+    a->state = ST_IDLE;
+
+    a->base.ops = &ops;
+    a->base.network = a->name;
+    a->base.style = CHAT_STYLE_IRC;
+    a->base.on_event = on_event;
+    a->base.ctx = ctx;
+    return &a->base;
+}
+
+const char *ircad_nick(const struct chat_adapter *ca)
+{
+    return cself(ca)->cur_nick;
+}
+
+void ircad_set_timing(struct chat_adapter *ca, const struct ircad_timing *t)
+{
+    struct ircad *a = self(ca);
+    a->t = *t;
+    a->backoff.base_ms = t->backoff_base_ms > 0 ? t->backoff_base_ms : 1;
+    a->backoff.cap_ms = t->backoff_cap_ms >= a->backoff.base_ms
+                            ? t->backoff_cap_ms
+                            : a->backoff.base_ms;
+    ircad_backoff_reset(&a->backoff);
+}

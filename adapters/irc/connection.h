@@ -1,0 +1,104 @@
+/*
+ * The connection layer: one TCP connection to an IRC server, driven by our
+ * poll() loop, handing up parsed lines and taking finished lines to send.
+ * Today it is libircclient; nothing else in the adapter includes
+ * libircclient.h, so a later transport (TLS, SASL, IRCv3 tags) replaces
+ * this file and keeps the interface.
+ *
+ * A connection is used once: after it closes, the adapter opens a new one
+ * (libircclient reuses stale buffers if a session is reconnected).
+ */
+#ifndef HEARTS_IRC_CONNECTION_H
+#define HEARTS_IRC_CONNECTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loop.h"
+
+/*
+ * One line from the server. `command` is the verb ("PRIVMSG", "JOIN",
+ * "PONG", ...), a numeric as three digits ("001") with `numeric` set, or
+ * "CTCP" for a CTCP request (params[0] its body without the \x01s, e.g.
+ * "VERSION"; the original target is not known). PRIVMSG and NOTICE keep
+ * their target in params[0], whoever it is. `origin` may be NULL and any
+ * params[i] for i < nparams may be NULL: check before use. Everything
+ * lives only during the callback.
+ */
+struct ircad_msg {
+    const char *command;
+    int numeric;
+    const char *origin;
+    const char *const *params;
+    unsigned nparams;
+};
+
+struct ircad_conn_handlers {
+    /* A line arrived. May send, and may close the connection. */
+    void (*msg)(void *ctx, const struct ircad_msg *m);
+    /* The connection is gone (refused, reset, closed by the server, input
+     * stalled); `why` is for the log. The connection is freed after this
+     * returns: drop the pointer. Not called after ircad_conn_close. */
+    void (*closed)(void *ctx, const char *why);
+    /* The output buffer, full at an earlier ircad_conn_send, has room. */
+    void (*drain)(void *ctx);
+    void *ctx;
+};
+
+struct ircad_conn_params {
+    const char *host; /* name, IPv4, or IPv6 (contains ':') */
+    int port;
+    const char *password; /* server password, or NULL / "" */
+    const char *nick;     /* must satisfy ircad_nick_valid */
+    const char *username;
+    const char *realname;
+};
+
+struct ircad_conn;
+
+/*
+ * Starts connecting (name resolution blocks: libircclient resolves with
+ * gethostbyname). Returns 0 and sets *out; or -1 with a reason in err.
+ * Registration (PASS, NICK, USER) is sent as soon as TCP is up.
+ */
+int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
+                    const struct ircad_conn_handlers *h,
+                    struct ircad_conn **out, char *err, size_t errlen);
+
+/* Results of ircad_conn_send; the same values as queue.h's IRCAD_SENT,
+ * IRCAD_FULL and IRCAD_SEND_ERROR. */
+#define IRCAD_CONN_SENT 0
+#define IRCAD_CONN_FULL 1
+#define IRCAD_CONN_ERROR (-1)
+
+/*
+ * Queues one line (no CR LF, at most 510 bytes) in the connection's 1 KiB
+ * output buffer. One of our lines at a time: until the buffer has been
+ * written out this returns IRCAD_CONN_FULL (also before TCP is up, or if
+ * the library reports the buffer full), and the drain handler runs once it
+ * is empty again. That keeps room for the PONGs the library answers by
+ * itself. The line is sent verbatim: '%' is safe.
+ */
+int ircad_conn_send(struct ircad_conn *c, const char *line);
+
+/*
+ * Writes the output buffer as far as the socket takes it now, without
+ * blocking (for stop). Returns 0 if it is now empty, -1 if not (or if
+ * called from a handler of this connection, where it does nothing).
+ */
+int ircad_conn_flush(struct ircad_conn *c);
+
+/* When the last bytes arrived from the server (loop_now ms; the time of
+ * opening until then). Counts PINGs the library answers by itself. */
+int64_t ircad_conn_last_rx(const struct ircad_conn *c);
+
+/*
+ * Closes and frees the connection. With `flush`, first writes what the
+ * output buffer holds as far as the socket takes it without blocking.
+ * Safe from a handler of this connection: the close then happens when the
+ * library returns. The closed handler is not called.
+ */
+void ircad_conn_close(struct ircad_conn *c, bool flush);
+
+#endif

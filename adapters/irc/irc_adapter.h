@@ -1,0 +1,69 @@
+/*
+ * The IRC adapter: one network of the config as a chat_adapter (chat.h).
+ * It connects (and reconnects with backoff), registers, identifies to
+ * NickServ, joins the configured channels, keeps the link alive, paces
+ * output against the server's flood control, and turns PRIVMSG, JOIN,
+ * PART, KICK, QUIT and NICK into neutral events. NOTICEs are never
+ * answered; CTCP VERSION and PING are, rate-limited.
+ *
+ * Inside: connection.c (libircclient on our loop), queue.c (priorities and
+ * token bucket), split.c (sanitizing and splitting), nick.c and isupport.c
+ * (casemapping, origins, alternative nicks), backoff.c, ctcp.c, adapter.c
+ * (callbacks and lifecycle).
+ */
+#ifndef HEARTS_IRC_ADAPTER_H
+#define HEARTS_IRC_ADAPTER_H
+
+#include <stdint.h>
+
+#include "chat.h"
+#include "config.h"
+#include "loop.h"
+
+/*
+ * A new adapter for `cfg` (copied: cfg may be freed afterwards), reporting
+ * to on_event(ctx, ...). It does nothing until ops->start. `network` is
+ * cfg->name and `style` CHAT_STYLE_IRC. Never NULL; aborts if out of
+ * memory. A config that cannot work (no host, a bad port, a nick that
+ * cannot be sent, an invalid channel name) is logged here and makes start
+ * fail.
+ *
+ * The ops: start connects (returns 0, and a failed attempt is retried with
+ * backoff; -1 for an unusable config or after stop); say and tell queue
+ * PRIVMSGs; same_nick compares under the server's CASEMAPPING.
+ *
+ * stop ends the adapter without blocking: what was queued before it goes
+ * out as the flood control allows (LOW lines are dropped), then QUIT with
+ * the goodbye text, then the link closes; no events, no reconnect and no
+ * new lines after it. idle is true when nothing waits to be sent and, once
+ * stop was called, when the QUIT has gone and the link is closed: run the
+ * loop until then (or a deadline). free frees; while a stop is still
+ * draining it sends the QUIT at once and drops the rest; without stop it
+ * closes without QUIT. free must not be called from on_event; the others
+ * may.
+ */
+struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
+                               chat_event_fn on_event, void *ctx);
+
+/* The nick the bot has on the network now (the configured one, or an
+ * alternative while that is taken). Valid until the next loop round. */
+const char *ircad_nick(const struct chat_adapter *a);
+
+/*
+ * Timings, in milliseconds; the defaults are in brackets. Tests shorten
+ * them; nothing else should need to.
+ */
+struct ircad_timing {
+    int64_t ping_after_ms;   /* silence before we send PING [90 s] */
+    int64_t dead_after_ms;   /* silence before we drop the link [180 s] */
+    int64_t register_ms;     /* connect to 001 at most [60 s] */
+    int64_t regain_ms;       /* retry the wanted nick every [60 s] */
+    int64_t rejoin_ms;       /* rejoin a channel we were kicked from [30 s] */
+    int64_t backoff_base_ms; /* first reconnect delay [1 s] */
+    int64_t backoff_cap_ms;  /* longest reconnect delay [300 s] */
+};
+
+/* Replaces the timings (call before start). */
+void ircad_set_timing(struct chat_adapter *a, const struct ircad_timing *t);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * The out-queue of one IRC network: finished lines in four priorities, a
+ * token bucket that paces them against the server's flood control, and a
+ * cap on the bytes waiting. Pure: the clock is passed in and sending goes
+ * through a callback, so it is tested with a fake clock and a fake
+ * connection (tests/unit/irc/test_queue.c).
+ *
+ * Default pacing: a burst of 4 lines, then one line every 1100 ms.
+ *
+ * - ngIRCd (26, conn.c): a user's commands are parsed at most 3 per pass;
+ *   when more are waiting, or once the client has sent 256 bytes within one
+ *   wall-clock second, it stops reading that client for 1 s (penalties add
+ *   up, and an error reply such as ERR_NOSUCHNICK adds 2 s). Nothing is
+ *   lost, output only slows, unless the unparsed input reaches its read
+ *   buffer (2048 bytes), which disconnects the client. Four of our lines are
+ *   at most 4 * 412 = 1648 bytes, below 2048; after the burst, one line per
+ *   1.1 s stays just behind its one-line-per-second pace for lines over 256
+ *   bytes, so no backlog builds up on the server.
+ * - InspIRCd (3 and 4, default <connect> class): threshold 10 penalty
+ *   points, commandrate 1000 (one command per second), fakelag on, recvq 8
+ *   KiB. 4 lines then 1 per 1.1 s never reaches the threshold.
+ * - Ergo (default fakelag): burst-limit 5, then 2 messages per 1 s window.
+ *   4 then about 0.9 per second is below both.
+ *
+ * The byte cap (256 KiB) bounds memory while the network is away: at 1.1 s
+ * a line it is already minutes of talk, so beyond it LOW lines (long help)
+ * go first, then a new line is refused rather than reordering older ones.
+ */
+#ifndef HEARTS_IRC_QUEUE_H
+#define HEARTS_IRC_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IRCAD_FLOOD_BURST 4
+#define IRCAD_FLOOD_INTERVAL_MS 1100
+#define IRCAD_QUEUE_MAX_BYTES (256 * 1024)
+
+/* A token bucket: `burst` tokens, one back every `interval_ms`. */
+struct ircad_bucket {
+    int tokens;
+    int burst;
+    int64_t interval_ms;
+    int64_t stamp; /* when the last token came back (or the bucket filled) */
+};
+
+/* A full bucket at `now`. burst and interval_ms must be positive. */
+void ircad_bucket_init(struct ircad_bucket *b, int burst, int64_t interval_ms,
+                       int64_t now);
+
+/* Takes one token if there is one at `now`. */
+bool ircad_bucket_take(struct ircad_bucket *b, int64_t now);
+
+/* Milliseconds from `now` until a token is available (0: one is). */
+int64_t ircad_bucket_wait(struct ircad_bucket *b, int64_t now);
+
+/* URGENT: protocol lines of the current connection (keep-alive PING, NICK,
+ * JOIN, IDENTIFY); they go first and are dropped on disconnect. The other
+ * three are chat.h's priorities. */
+enum ircad_prio { IRCAD_URGENT, IRCAD_HIGH, IRCAD_NORMAL, IRCAD_LOW };
+#define IRCAD_NPRIO 4
+
+struct ircad_qline;
+
+struct ircad_queue {
+    struct {
+        struct ircad_qline *head, *tail;
+    } lv[IRCAD_NPRIO];
+    size_t lines;
+    size_t bytes;
+    size_t max_bytes;
+    struct ircad_bucket bucket;
+};
+
+/* An empty queue with a full bucket. */
+void ircad_queue_init(struct ircad_queue *q, int burst, int64_t interval_ms,
+                      size_t max_bytes, int64_t now);
+
+/* Drops every line (the queue stays usable). */
+void ircad_queue_clear(struct ircad_queue *q);
+
+/* Drops the lines of one priority. */
+void ircad_queue_clear_prio(struct ircad_queue *q, enum ircad_prio prio);
+
+/*
+ * Appends a copy of `line` (no CR LF). URGENT lines are always taken.
+ * Otherwise, past max_bytes, the newest lines of lower priorities than
+ * `prio` are dropped, lowest first; if that is not enough the line is
+ * refused. Returns how many older lines were dropped, or -1 if the line
+ * was refused.
+ */
+int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
+                     const char *line);
+
+/* The next line with priority at most `max` (or NULL), and removing it. */
+const char *ircad_queue_front(const struct ircad_queue *q, enum ircad_prio max);
+void ircad_queue_pop(struct ircad_queue *q, enum ircad_prio max);
+
+bool ircad_queue_empty(const struct ircad_queue *q);
+
+/* Sends one line: IRCAD_SENT, IRCAD_FULL (the connection's buffer is
+ * full: keep the line, retry when it drains), or IRCAD_SEND_ERROR. */
+enum { IRCAD_SENT = 0, IRCAD_FULL = 1, IRCAD_SEND_ERROR = -1 };
+typedef int (*ircad_send_fn)(void *ctx, const char *line);
+
+/* Why ircad_queue_flush stopped. */
+enum ircad_flush {
+    IRCAD_FLUSH_EMPTY, /* nothing left at the allowed priorities */
+    IRCAD_FLUSH_WAIT,  /* out of tokens: call again after *wait_ms */
+    IRCAD_FLUSH_FULL,  /* the connection's buffer is full */
+    IRCAD_FLUSH_ERROR  /* send failed */
+};
+
+/*
+ * Sends lines of priority at most `max`, in order, one token each, while
+ * tokens last and `send` accepts them. A line that `send` does not take
+ * stays at the front and costs no token, so order survives a full buffer.
+ */
+enum ircad_flush ircad_queue_flush(struct ircad_queue *q, int64_t now,
+                                   enum ircad_prio max, ircad_send_fn send,
+                                   void *ctx, int64_t *wait_ms);
+
+#endif
