@@ -22,6 +22,7 @@
 struct watch {
     int fd;
     int events;
+    uint64_t gen; /* which watch of this fd: a reused fd is a new one */
     loop_fd_fn fn;
     void *ctx;
 };
@@ -43,7 +44,9 @@ struct loop {
     struct watch *watches;
     size_t nwatches, capwatches;
     struct pollfd *pfds;
-    size_t cappfds;
+    uint64_t *pgens; /* the watch each pollfd was made for */
+    size_t cappfds, cappgens;
+    uint64_t next_gen;
     struct timer *heap;
     size_t ntimers, captimers;
     uint64_t next_id;
@@ -87,6 +90,7 @@ void loop_free(struct loop *l)
         return;
     free(l->watches);
     free(l->pfds);
+    free(l->pgens);
     free(l->heap);
     free(l->hooks);
     free(l);
@@ -116,6 +120,7 @@ int loop_watch(struct loop *l, int fd, int events, loop_fd_fn fn, void *ctx)
              sizeof *l->watches);
         w = &l->watches[l->nwatches++];
         w->fd = fd;
+        w->gen = ++l->next_gen;
     }
     w->events = events;
     w->fn = fn;
@@ -212,6 +217,18 @@ void loop_before_sleep(struct loop *l, loop_hook_fn fn, void *ctx)
     l->hooks[l->nhooks++].ctx = ctx;
 }
 
+void loop_remove_hook(struct loop *l, loop_hook_fn fn, void *ctx)
+{
+    for (size_t i = 0; i < l->nhooks; i++) {
+        if (l->hooks[i].fn == fn && l->hooks[i].ctx == ctx) {
+            memmove(&l->hooks[i], &l->hooks[i + 1],
+                    (l->nhooks - i - 1) * sizeof *l->hooks);
+            l->nhooks--;
+            return;
+        }
+    }
+}
+
 void loop_stop(struct loop *l)
 {
     l->stopping = true;
@@ -256,7 +273,9 @@ int loop_run(struct loop *l)
             break;
         size_t n = l->nwatches;
         grow((void **)&l->pfds, &l->cappfds, n, sizeof *l->pfds);
+        grow((void **)&l->pgens, &l->cappgens, n, sizeof *l->pgens);
         for (size_t i = 0; i < n; i++) {
+            l->pgens[i] = l->watches[i].gen;
             l->pfds[i].fd = l->watches[i].fd;
             l->pfds[i].events =
                 (short)(((l->watches[i].events & LOOP_READ) ? POLLIN : 0) |
@@ -275,9 +294,10 @@ int loop_run(struct loop *l)
             if (!re)
                 continue;
             rc--;
-            /* the watch may have gone or changed in an earlier callback */
+            /* the watch may have gone in an earlier callback, and the fd
+             * number been reused by a new one this poll knows nothing of */
             struct watch *w = find_watch(l, l->pfds[i].fd);
-            if (!w)
+            if (!w || w->gen != l->pgens[i])
                 continue;
             int ev = 0;
             if (re & (POLLIN | POLLHUP | POLLERR | POLLNVAL))

@@ -45,6 +45,10 @@ void loop_cancel(struct loop *l, uint64_t id);
 /* Adds a hook that runs before every sleep, in the order added. */
 void loop_before_sleep(struct loop *l, loop_hook_fn fn, void *ctx);
 
+/* Removes a hook added with these fn and ctx (a no-op if none). May be
+ * called from a hook. */
+void loop_remove_hook(struct loop *l, loop_hook_fn fn, void *ctx);
+
 /* The monotonic clock, in milliseconds. */
 int64_t loop_now(const struct loop *l);
 

@@ -186,6 +186,7 @@ static void console_free(struct chat_adapter *a)
     struct console *c = (struct console *)a;
     if (!c)
         return;
+    loop_remove_hook(c->loop, flush, c);
     free(c->out);
     free(c);
 }

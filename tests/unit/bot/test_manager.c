@@ -34,8 +34,8 @@ struct fake {
     struct line lines[MAX_LINES];
 };
 
-static void fake_say(struct chat_adapter *a, const char *room,
-                     const char *text, enum chat_priority p)
+static void fake_say(struct chat_adapter *a, const char *room, const char *text,
+                     enum chat_priority p)
 {
     (void)p;
     struct fake *f = (struct fake *)a;
@@ -85,8 +85,8 @@ static void fake_free(struct chat_adapter *a)
 }
 
 static const struct chat_adapter_ops fake_ops = {
-    fake_start, fake_stop, fake_say, fake_tell, fake_same, fake_idle,
-    fake_free};
+    fake_start, fake_stop, fake_say, fake_tell,
+    fake_same,  fake_idle, fake_free};
 
 struct world {
     struct loop *loop;
@@ -150,15 +150,16 @@ static struct chat_user user(const char *nick)
 
 static void said(const char *nick, const char *room, const char *text)
 {
-    struct chat_event ev = {.kind = CHAT_MESSAGE, .room = room,
-                            .from = user(nick), .text = text};
+    struct chat_event ev = {
+        .kind = CHAT_MESSAGE, .room = room, .from = user(nick), .text = text};
     manager_on_event(w->m, &w->fake.base, &ev);
 }
 
 static void event(enum chat_event_kind k, const char *nick, const char *id,
                   const char *room, const char *target)
 {
-    struct chat_event ev = {.kind = k, .room = room,
+    struct chat_event ev = {.kind = k,
+                            .room = room,
                             .from = {.nick = nick, .id = id},
                             .target = target};
     manager_on_event(w->m, &w->fake.base, &ev);
@@ -213,7 +214,8 @@ static void refused(const char *nick, const char *room, const char *text,
     said(nick, room, text);
     assert_int_equal(w->fake.n, from + 1);
     const struct line *l = &w->fake.lines[from];
-    if (!l->private_ || strcasecmp(l->to, nick) != 0 || !strstr(l->text, needle))
+    if (!l->private_ || strcasecmp(l->to, nick) != 0 ||
+        !strstr(l->text, needle))
         fail_msg("'%s': want a private reply to %s with '%s', got %s '%s'",
                  text, nick, needle, l->private_ ? "private" : "public",
                  l->text);
@@ -235,8 +237,8 @@ static void four_people(const char *rules)
 }
 
 /* The cards of a seat as "QS" words. */
-static void card_words(const struct engine_cards *h, uint64_t only,
-                       char *out, size_t len)
+static void card_words(const struct engine_cards *h, uint64_t only, char *out,
+                       size_t len)
 {
     out[0] = '\0';
     size_t pos = 0;
@@ -339,10 +341,12 @@ static void test_refusals_change_nothing(void **state)
     char cmd[100];
     /* a card the player to move does not hold */
     struct engine_cards oh = engine_hand(g, other);
-    snprintf(cmd, sizeof cmd, "play %s", engine_card_name(__builtin_ctzll(oh.one)));
+    snprintf(cmd, sizeof cmd, "play %s",
+             engine_card_name(__builtin_ctzll(oh.one)));
     refused(me, NULL, cmd, "You don't hold");
     /* not your turn */
-    snprintf(cmd, sizeof cmd, "play %s", engine_card_name(__builtin_ctzll(oh.one)));
+    snprintf(cmd, sizeof cmd, "play %s",
+             engine_card_name(__builtin_ctzll(oh.one)));
     refused(them, NULL, cmd, "Not your turn");
     /* the 2C must lead */
     struct engine_cards mine = engine_hand(g, turn);
@@ -543,8 +547,11 @@ static void play_everything(struct table *t)
         case ENGINE_PHASE_MOON:
             said(t->seats[engine_turn(g)].nick, NULL, "moon add");
             break;
-        case ENGINE_PHASE_DEAL: run_for(5); break;
-        default: return;
+        case ENGINE_PHASE_DEAL:
+            run_for(5);
+            break;
+        default:
+            return;
         }
     }
 }
@@ -576,9 +583,9 @@ static void test_whole_game_record_replays(void **state)
     char want[300];
     size_t pos = 0;
     for (int s = 0; s < rec->n; s++)
-        pos += (size_t)snprintf(want + pos, sizeof want - pos, "%s%s %d",
-                                s ? ", " : "", rec->names[s],
-                                (int)rec->totals[s]);
+        pos +=
+            (size_t)snprintf(want + pos, sizeof want - pos, "%s%s %d",
+                             s ? ", " : "", rec->names[s], (int)rec->totals[s]);
     assert_true(any_contains("#h", 0, want));
     record_free(rec);
     free(line);
@@ -605,11 +612,29 @@ static void test_part_grace_then_computer_takes_over(void **state)
     assert_true(t->game.nplays >= 1);
 }
 
+static void test_lobby_timeout_closes_an_unstarted_table(void **state)
+{
+    (void)state;
+    w->cfg.lobby_timeout = 1;
+    said("alice", "#h", "!hearts");
+    assert_non_null(the_table());
+    run_for(500);
+    assert_non_null(the_table());
+    run_for(700);
+    assert_null(the_table());
+    assert_true(any_contains("#h", 0, "nobody started a game"));
+    /* a started game is not closed by the lobby timer */
+    said("alice", "#h", "!hearts");
+    said("alice", "#h", "!start");
+    run_for(1300);
+    assert_non_null(the_table());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_hearts_opens_and_join_fills,
-                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hearts_opens_and_join_fills, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(
             test_hearts_refuses_bad_rules_with_nearest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commands_without_a_table, setup,
@@ -620,20 +645,22 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_pass_counts_and_privacy, setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_nick_change_keeps_the_seat,
-                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nick_change_keeps_the_seat, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_takeover_of_a_nick_cannot_play,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_computer_acts_then_back,
                                         setup, teardown),
-        cmocka_unit_test_setup_teardown(test_stop_by_opener_and_by_votes,
-                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stop_by_opener_and_by_votes, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_status_scores_rules_presets_help,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_whole_game_record_replays, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_part_grace_then_computer_takes_over, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_lobby_timeout_closes_an_unstarted_table, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,69 @@
+/*
+ * The bot's configuration (config.example.toml documents every key), read
+ * by a small strict reader of the TOML subset the file uses. Every value is
+ * checked; an error names the file, line and column and changes nothing.
+ */
+#ifndef HEARTS_BOT_CONFIG_H
+#define HEARTS_BOT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A channel to join, with its own default rules (or NULL). */
+struct config_channel {
+    char *name;
+    char *rules;
+};
+
+struct config_irc {
+    char *name;
+    char *host;
+    int port;
+    char *nick;
+    char *username;
+    char *realname;
+    char *password;          /* "" if none */
+    char *nickserv_password; /* "" if none */
+    struct config_channel *channels;
+    int nchannels;
+    int flood_burst;
+    int flood_interval_ms;
+};
+
+struct config {
+    /* [bot] */
+    char *data_dir;
+    char *log_level;
+    char *command_prefix;
+    bool colors;
+    char **admins;
+    int nadmins;
+    /* [game] */
+    char *default_rules;
+    int turn_timeout;    /* seconds */
+    int max_timeouts;
+    int lobby_timeout;   /* seconds */
+    int grace_period;    /* seconds */
+    char *bot_level;
+    int next_hand_delay; /* seconds */
+    /* [[irc]] */
+    struct config_irc *irc;
+    int nirc;
+};
+
+/*
+ * Parses the text of a config file; `path` only names it in messages.
+ * Returns 0 and fills *out (free with config_free), or -1 with a message
+ * "PATH:LINE:COL: what is wrong" in err and *out untouched.
+ */
+int config_parse(const char *text, size_t len, const char *path,
+                 struct config *out, char *err, size_t errlen);
+
+/* Reads and parses a file, as config_parse. */
+int config_load(const char *path, struct config *out, char *err,
+                size_t errlen);
+
+/* Frees what a config holds (not the struct); safe on a zeroed struct. */
+void config_free(struct config *c);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * heartsbot: reads the configuration, starts the adapters (every IRC
+ * network of the config, or the console with --console) on one event
+ * loop with the game manager, and runs until a signal.
+ *
+ * Signals arrive through a self-pipe so that their work happens in the
+ * loop, not in a handler: SIGINT and SIGTERM stop cleanly (the tables are
+ * told, every adapter says goodbye and flushes, within a few seconds),
+ * SIGHUP reloads the configuration where that is safe (timeouts, prefix,
+ * colours, admins, rules; network settings need a restart). SIGPIPE is
+ * ignored: a closed socket is seen as an error where it is written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chat.h"
+#include "config.h"
+#include "console.h"
+#include "engine.h"
+#include "irc_adapter.h"
+#include "log.h"
+#include "loop.h"
+#include "manager.h"
+
+#define MAX_ADAPTERS 64
+
+static int signal_pipe[2] = {-1, -1};
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    unsigned char b = (unsigned char)sig;
+    if (write(signal_pipe[1], &b, 1) < 0) {
+        /* the pipe is full: a signal is pending already */
+    }
+    errno = saved;
+}
+
+struct bot {
+    struct loop *loop;
+    struct manager *manager;
+    struct config cfg;
+    const char *config_path;
+    struct chat_adapter *adapters[MAX_ADAPTERS];
+    int nadapters;
+    bool stopping;
+    int64_t stop_deadline;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: heartsbot [--config FILE]\n"
+                 "       heartsbot --console [--preset RULES] [--config "
+                 "FILE]\n");
+}
+
+/* Waits for the adapters to flush their goodbyes, then ends the loop. */
+static void stop_check(struct loop *l, void *ctx)
+{
+    struct bot *b = ctx;
+    bool idle = true;
+    for (int i = 0; i < b->nadapters; i++)
+        if (!b->adapters[i]->ops->idle(b->adapters[i]))
+            idle = false;
+    if (idle || loop_now(l) >= b->stop_deadline) {
+        loop_stop(l);
+        return;
+    }
+    loop_timer(l, 50, stop_check, b);
+}
+
+static void begin_stop(struct bot *b, const char *why)
+{
+    if (b->stopping)
+        return;
+    b->stopping = true;
+    log_info("stopping: %s", why);
+    manager_shutdown(b->manager,
+                     "heartsbot is shutting down: this game ends unscored.");
+    for (int i = 0; i < b->nadapters; i++)
+        b->adapters[i]->ops->stop(b->adapters[i], "heartsbot is shutting "
+                                                  "down");
+    b->stop_deadline = loop_now(b->loop) + 3000;
+    loop_timer(b->loop, 0, stop_check, b);
+}
+
+static void reload(struct bot *b)
+{
+    if (!b->config_path) {
+        log_info("SIGHUP: no config file to reload");
+        return;
+    }
+    struct config fresh;
+    char err[512];
+    if (config_load(b->config_path, &fresh, err, sizeof err)) {
+        log_error("reload refused, keeping the running config: %s", err);
+        return;
+    }
+    /* networks are fixed at start: keep them, take the rest */
+    struct config old = b->cfg;
+    fresh.irc = old.irc;
+    fresh.nirc = old.nirc;
+    old.irc = NULL;
+    old.nirc = 0;
+    b->cfg = fresh;
+    manager_reload(b->manager, &b->cfg);
+    log_set_level(b->cfg.log_level);
+    config_free(&old);
+    log_info("configuration reloaded from %s (network settings apply at "
+             "the next start)",
+             b->config_path);
+}
+
+static void signal_readable(struct loop *l, int fd, int events, void *ctx)
+{
+    (void)l;
+    (void)events;
+    struct bot *b = ctx;
+    unsigned char sig;
+    while (read(fd, &sig, 1) == 1) {
+        if (sig == SIGHUP)
+            reload(b);
+        else
+            begin_stop(b, sig == SIGINT ? "SIGINT" : "SIGTERM");
+    }
+}
+
+static int setup_signals(struct bot *b)
+{
+    if (pipe(signal_pipe))
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        fcntl(signal_pipe[i], F_SETFL, O_NONBLOCK);
+        fcntl(signal_pipe[i], F_SETFD, FD_CLOEXEC);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    loop_watch(b->loop, signal_pipe[0], LOOP_READ, signal_readable, b);
+    return 0;
+}
+
+static void console_eof(void *ctx)
+{
+    begin_stop(ctx, "end of input");
+}
+
+int main(int argc, char **argv)
+{
+    const char *config_path = NULL, *preset = NULL;
+    bool console = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--config") && i + 1 < argc) {
+            config_path = argv[++i];
+        } else if (!strcmp(argv[i], "--console")) {
+            console = true;
+        } else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
+            preset = argv[++i];
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (preset && !console) {
+        fprintf(stderr, "heartsbot: --preset goes with --console\n");
+        return 2;
+    }
+    struct bot b;
+    memset(&b, 0, sizeof b);
+    b.config_path = config_path;
+    char err[512];
+    int rc = config_path
+                 ? config_load(config_path, &b.cfg, err, sizeof err)
+                 : config_parse("", 0, "(defaults)", &b.cfg, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "heartsbot: %s\n", err);
+        return 1;
+    }
+    if (!console && b.cfg.nirc == 0) {
+        fprintf(stderr,
+                "heartsbot: no [[irc]] network in %s (or use "
+                "--console)\n",
+                config_path ? config_path : "the defaults");
+        config_free(&b.cfg);
+        return 1;
+    }
+    if (preset) {
+        struct engine_rules r;
+        if (engine_rules_parse(&r, preset, 0, err, sizeof err)) {
+            fprintf(stderr, "heartsbot: --preset: %s\n", err);
+            config_free(&b.cfg);
+            return 2;
+        }
+    }
+    log_set_level(b.cfg.log_level);
+    b.loop = loop_new();
+    if (setup_signals(&b)) {
+        fprintf(stderr, "heartsbot: signals: %s\n", strerror(errno));
+        return 1;
+    }
+    b.manager = manager_new(b.loop, &b.cfg);
+    if (console) {
+        struct chat_adapter *a = console_new(
+            b.loop, STDIN_FILENO, STDOUT_FILENO, b.cfg.command_prefix,
+            manager_on_event, b.manager, console_eof, &b);
+        b.adapters[b.nadapters++] = a;
+        a->ops->start(a);
+        char line[600];
+        snprintf(line, sizeof line, "%shearts %s", b.cfg.command_prefix,
+                 preset ? preset : "");
+        console_inject(a, line);
+        snprintf(line, sizeof line, "%sstart", b.cfg.command_prefix);
+        console_inject(a, line);
+    } else {
+        for (int i = 0; i < b.cfg.nirc && b.nadapters < MAX_ADAPTERS; i++) {
+            struct chat_adapter *a =
+                ircad_new(b.loop, &b.cfg.irc[i], manager_on_event, b.manager);
+            b.adapters[b.nadapters++] = a;
+            if (a->ops->start(a))
+                log_error("%s: cannot start with these settings (see the "
+                          "message above)",
+                          b.cfg.irc[i].name);
+        }
+        log_info("heartsbot running on %d network%s", b.nadapters,
+                 b.nadapters == 1 ? "" : "s");
+    }
+    rc = loop_run(b.loop) ? 1 : 0;
+    manager_free(b.manager);
+    for (int i = 0; i < b.nadapters; i++)
+        b.adapters[i]->ops->free(b.adapters[i]);
+    loop_free(b.loop);
+    config_free(&b.cfg);
+    close(signal_pipe[0]);
+    close(signal_pipe[1]);
+    return rc;
+}

@@ -1,0 +1,767 @@
+/*
+ * Tests of bot/config.c: config.example.toml reads as documented, keys
+ * left out take their documented defaults, the TOML the subset allows
+ * (escapes, underscores in integers, arrays over several lines, comments
+ * anywhere, CRLF, a BOM) reads right, and a table of malformed or invalid
+ * files is refused with the expected line, column and message while the
+ * caller's struct stays as it was. Run under ASan and valgrind by the CI.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#define ERRLEN 512
+
+/* Parses text that must be accepted; the caller frees *c. */
+static void parse_ok(const char *text, struct config *c)
+{
+    char err[ERRLEN] = "";
+    int rc = config_parse(text, strlen(text), "test.toml", c, err, sizeof err);
+    if (rc)
+        print_error("unexpected error: %s\n", err);
+    assert_int_equal(rc, 0);
+}
+
+/* Parses text that must be refused at "LINE:COL" with a message holding
+ * `fragment`, and checks *out was not touched. */
+static void parse_bad(const char *text, size_t len, const char *at,
+                      const char *fragment)
+{
+    struct config c, sentinel;
+    memset(&c, 0xa5, sizeof c);
+    memset(&sentinel, 0xa5, sizeof sentinel);
+    char err[ERRLEN] = "";
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "test.toml:%s: ", at);
+    int rc = config_parse(text, len, "test.toml", &c, err, sizeof err);
+    if (rc != -1 || strncmp(err, prefix, strlen(prefix)) != 0 ||
+        !strstr(err + strlen(prefix), fragment))
+        print_error("input:\n%s\nwant: %s...%s\ngot:  %s\n", text, prefix,
+                    fragment, err);
+    assert_int_equal(rc, -1);
+    assert_memory_equal(err, prefix, strlen(prefix));
+    assert_non_null(strstr(err + strlen(prefix), fragment));
+    assert_memory_equal(&c, &sentinel, sizeof c);
+}
+
+/* Literal text that must be refused, NUL bytes and all. */
+#define BAD(lit, at, fragment) parse_bad(lit, sizeof(lit) - 1, at, fragment)
+
+/* The repository's root, from where this file sits in it. */
+static void source_path(const char *rel, char *buf, size_t len)
+{
+    static const char self[] = "tests/unit/bot/test_config.c";
+    const char *file = __FILE__;
+    size_t n = strlen(file);
+    assert_true(n >= strlen(self));
+    assert_string_equal(file + n - strlen(self), self);
+    snprintf(buf, len, "%.*s%s", (int)(n - strlen(self)), file, rel);
+}
+
+/* ---- What is accepted ------------------------------------------------- */
+
+static void test_config_load_example(void **state)
+{
+    (void)state;
+    char path[4096], err[ERRLEN] = "";
+    source_path("config.example.toml", path, sizeof path);
+    struct config c;
+    int rc = config_load(path, &c, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_string_equal(c.data_dir, "data");
+    assert_string_equal(c.log_level, "info");
+    assert_string_equal(c.command_prefix, "!");
+    assert_true(c.colors);
+    assert_int_equal(c.nadmins, 1);
+    assert_string_equal(c.admins[0], "admin!*@127.0.0.1");
+    assert_string_equal(c.default_rules, "standard");
+    assert_int_equal(c.turn_timeout, 90);
+    assert_int_equal(c.max_timeouts, 2);
+    assert_int_equal(c.lobby_timeout, 600);
+    assert_int_equal(c.grace_period, 120);
+    assert_string_equal(c.bot_level, "easy");
+    assert_int_equal(c.next_hand_delay, 3);
+    assert_int_equal(c.nirc, 1);
+    const struct config_irc *irc = &c.irc[0];
+    assert_string_equal(irc->name, "local");
+    assert_string_equal(irc->host, "127.0.0.1");
+    assert_int_equal(irc->port, 6667);
+    assert_string_equal(irc->nick, "heartsbot");
+    assert_string_equal(irc->username, "heartsbot");
+    assert_string_equal(irc->realname, "heartsbot: Hearts for IRC");
+    assert_string_equal(irc->password, "");
+    assert_string_equal(irc->nickserv_password, "");
+    assert_int_equal(irc->nchannels, 1);
+    assert_string_equal(irc->channels[0].name, "#hearts");
+    assert_null(irc->channels[0].rules);
+    assert_int_equal(irc->flood_burst, 4);
+    assert_int_equal(irc->flood_interval_ms, 1100);
+    config_free(&c);
+}
+
+/* The defaults every key left out takes (those of config.example.toml). */
+static void check_bot_game_defaults(const struct config *c)
+{
+    assert_string_equal(c->data_dir, "data");
+    assert_string_equal(c->log_level, "info");
+    assert_string_equal(c->command_prefix, "!");
+    assert_true(c->colors);
+    assert_int_equal(c->nadmins, 0);
+    assert_null(c->admins);
+    assert_string_equal(c->default_rules, "standard");
+    assert_int_equal(c->turn_timeout, 90);
+    assert_int_equal(c->max_timeouts, 2);
+    assert_int_equal(c->lobby_timeout, 600);
+    assert_int_equal(c->grace_period, 120);
+    assert_string_equal(c->bot_level, "easy");
+    assert_int_equal(c->next_hand_delay, 3);
+}
+
+static void test_config_parse_minimal_defaults(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("[[irc]]\nname = \"net\"\nhost = \"irc.example\"\n"
+             "nick = \"hb\"\n",
+             &c);
+    check_bot_game_defaults(&c);
+    assert_int_equal(c.nirc, 1);
+    assert_string_equal(c.irc[0].name, "net");
+    assert_string_equal(c.irc[0].host, "irc.example");
+    assert_string_equal(c.irc[0].nick, "hb");
+    assert_int_equal(c.irc[0].port, 6667);
+    assert_string_equal(c.irc[0].username, "hb"); /* = nick */
+    assert_string_equal(c.irc[0].realname, "heartsbot");
+    assert_string_equal(c.irc[0].password, "");
+    assert_string_equal(c.irc[0].nickserv_password, "");
+    assert_int_equal(c.irc[0].nchannels, 0);
+    assert_null(c.irc[0].channels);
+    assert_int_equal(c.irc[0].flood_burst, 4);
+    assert_int_equal(c.irc[0].flood_interval_ms, 1100);
+    config_free(&c);
+}
+
+static void test_config_parse_empty_file(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("", &c);
+    check_bot_game_defaults(&c);
+    assert_int_equal(c.nirc, 0);
+    assert_null(c.irc);
+    config_free(&c);
+    /* empty tables are tables too */
+    parse_ok("[bot]\n[game]\n", &c);
+    check_bot_game_defaults(&c);
+    config_free(&c);
+}
+
+static void test_config_parse_values(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("[bot]\n"
+             "data_dir = \"/var/lib/heartsbot\"\n"
+             "log_level = \"debug\"\n"
+             "command_prefix = \"h.\"\n"
+             "colors = false\n"
+             "admins = [\n"
+             "  \"a!*@*\",\n"
+             "  \"account:bob\", # trailing comma next\n"
+             "  \"@carol:example.org\",\n"
+             "]\n"
+             "[game]\n"
+             "default_rules = \"omnibus target=50\"\n"
+             "turn_timeout = 1_000\n"
+             "max_timeouts = +7\n"
+             "lobby_timeout = 86_400\n"
+             "grace_period = 0\n"
+             "bot_level = \"random\"\n"
+             "next_hand_delay = 60\n"
+             "[[irc]]\n"
+             "name = \"one\"\n"
+             "host = \"a.example\"\n"
+             "nick = \"hb\"\n"
+             "username = \"hbu\"\n"
+             "realname = \"q\\\"\\\\ \\u00e9 \\U0001F0A1 caf\xc3\xa9\"\n"
+             "password = \"s3cret\"\n"
+             "nickserv_password = \"ns\"\n"
+             "channels = [\"#a\", \"&b   omnibus  target=50  \"]\n"
+             "port = 6697\n"
+             "flood_burst = 100\n"
+             "flood_interval_ms = 60000\n"
+             "[[irc]]\n"
+             "name = \"two\"\n"
+             "host = \"b.example\"\n"
+             "nick = \"hb2\"\n"
+             "channels = []\n",
+             &c);
+    assert_string_equal(c.data_dir, "/var/lib/heartsbot");
+    assert_string_equal(c.log_level, "debug");
+    assert_string_equal(c.command_prefix, "h.");
+    assert_false(c.colors);
+    assert_int_equal(c.nadmins, 3);
+    assert_string_equal(c.admins[0], "a!*@*");
+    assert_string_equal(c.admins[1], "account:bob");
+    assert_string_equal(c.admins[2], "@carol:example.org");
+    assert_string_equal(c.default_rules, "omnibus target=50");
+    assert_int_equal(c.turn_timeout, 1000);
+    assert_int_equal(c.max_timeouts, 7);
+    assert_int_equal(c.lobby_timeout, 86400);
+    assert_int_equal(c.grace_period, 0);
+    assert_string_equal(c.bot_level, "random");
+    assert_int_equal(c.next_hand_delay, 60);
+    assert_int_equal(c.nirc, 2);
+    assert_string_equal(c.irc[0].username, "hbu");
+    assert_string_equal(c.irc[0].realname,
+                        "q\"\\ \xc3\xa9 \xf0\x9f\x82\xa1 caf\xc3\xa9");
+    assert_string_equal(c.irc[0].password, "s3cret");
+    assert_string_equal(c.irc[0].nickserv_password, "ns");
+    assert_int_equal(c.irc[0].nchannels, 2);
+    assert_string_equal(c.irc[0].channels[0].name, "#a");
+    assert_null(c.irc[0].channels[0].rules);
+    assert_string_equal(c.irc[0].channels[1].name, "&b");
+    assert_string_equal(c.irc[0].channels[1].rules, "omnibus  target=50");
+    assert_int_equal(c.irc[0].port, 6697);
+    assert_int_equal(c.irc[0].flood_burst, 100);
+    assert_int_equal(c.irc[0].flood_interval_ms, 60000);
+    assert_string_equal(c.irc[1].name, "two");
+    assert_string_equal(c.irc[1].username, "hb2");
+    assert_int_equal(c.irc[1].nchannels, 0);
+    assert_int_equal(c.irc[1].port, 6667);
+    config_free(&c);
+}
+
+/* Every integer key at both ends of its range, then just past them. */
+static void test_config_parse_range_bounds(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *table, *key;
+        int min, max;
+        size_t off;
+        bool irc;
+    } keys[] = {
+        {"[game]", "turn_timeout", 5, 86400,
+         offsetof(struct config, turn_timeout), false},
+        {"[game]", "max_timeouts", 1, 100,
+         offsetof(struct config, max_timeouts), false},
+        {"[game]", "lobby_timeout", 10, 86400,
+         offsetof(struct config, lobby_timeout), false},
+        {"[game]", "grace_period", 0, 86400,
+         offsetof(struct config, grace_period), false},
+        {"[game]", "next_hand_delay", 0, 60,
+         offsetof(struct config, next_hand_delay), false},
+        {"[[irc]]", "port", 1, 65535, offsetof(struct config_irc, port), true},
+        {"[[irc]]", "flood_burst", 1, 100,
+         offsetof(struct config_irc, flood_burst), true},
+        {"[[irc]]", "flood_interval_ms", 100, 60000,
+         offsetof(struct config_irc, flood_interval_ms), true},
+    };
+    const char *irc_keys = "name=\"n\"\nhost=\"h\"\nnick=\"k\"\n";
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const int ends[2] = {keys[i].min, keys[i].max};
+        for (int e = 0; e < 2; e++) {
+            char text[256], at[16];
+            snprintf(text, sizeof text, "%s\n%s%s = %d\n", keys[i].table,
+                     keys[i].irc ? irc_keys : "", keys[i].key, ends[e]);
+            struct config c;
+            parse_ok(text, &c);
+            const char *base =
+                keys[i].irc ? (const char *)&c.irc[0] : (const char *)&c;
+            int got;
+            memcpy(&got, base + keys[i].off, sizeof got);
+            assert_int_equal(got, ends[e]);
+            config_free(&c);
+
+            int past = e == 0 ? keys[i].min - 1 : keys[i].max + 1;
+            snprintf(text, sizeof text, "%s\n%s%s = %d\n", keys[i].table,
+                     keys[i].irc ? irc_keys : "", keys[i].key, past);
+            snprintf(at, sizeof at, "%d:%d", keys[i].irc ? 5 : 2,
+                     (int)strlen(keys[i].key) + 4);
+            char want[128];
+            snprintf(want, sizeof want, "'%s' must be between %d and %d",
+                     keys[i].key, keys[i].min, keys[i].max);
+            parse_bad(text, strlen(text), at, want);
+        }
+    }
+}
+
+static void test_config_parse_crlf(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("[bot]\r\ndata_dir = \"d\" # note\r\nadmins = [\r\n\"x\",\r\n"
+             "]\r\n\r\n[game]\r\nturn_timeout = 30\r\n",
+             &c);
+    assert_string_equal(c.data_dir, "d");
+    assert_int_equal(c.nadmins, 1);
+    assert_string_equal(c.admins[0], "x");
+    assert_int_equal(c.turn_timeout, 30);
+    config_free(&c);
+    /* and an error's line and column count CRLF lines right */
+    BAD("[bot]\r\n\r\ncolors = 1\r\n", "3:10", "true or false");
+}
+
+static void test_config_parse_bom(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("\xef\xbb\xbf[game]\nturn_timeout = 33\n", &c);
+    assert_int_equal(c.turn_timeout, 33);
+    config_free(&c);
+    /* columns count from after the BOM */
+    BAD("\xef\xbb\xbf[gmae]\n", "1:2", "unknown table 'gmae'");
+    /* a BOM anywhere else is a character like any other */
+    BAD("[bot]\n\xef\xbb\xbf", "2:1", "non-ASCII character");
+}
+
+static void test_config_parse_comments_everywhere(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("# top\n"
+             "   # indented\n"
+             "\t\n"
+             "[bot] # after a header\n"
+             "data_dir = \"a#b\" # a '#' in a string is not a comment\n"
+             "admins = [ # after the bracket\n"
+             "  # a line of its own\n"
+             "  \"x\" # after an item\n"
+             "  , # after a comma\n"
+             "  \"y\"\n"
+             "] # after the array\n"
+             "[[irc]]#tight\n"
+             "name=\"n\"#tight\n"
+             "host\t=\t\"h\"\n"
+             "nick = \"k\"\n"
+             "# last line without a line end",
+             &c);
+    assert_string_equal(c.data_dir, "a#b");
+    assert_int_equal(c.nadmins, 2);
+    assert_string_equal(c.admins[1], "y");
+    assert_string_equal(c.irc[0].name, "n");
+    assert_string_equal(c.irc[0].host, "h");
+    config_free(&c);
+}
+
+/* ---- What is refused -------------------------------------------------- */
+
+struct bad_case {
+    const char *text;
+    const char *at; /* LINE:COL */
+    const char *fragment;
+};
+
+static const struct bad_case bad_cases[] = {
+    /* tables and keys */
+    {"[game]\nturn_timout = 5\n", "2:1",
+     "unknown key 'turn_timout' in [game] (did you mean 'turn_timeout'?)"},
+    {"[[irc]]\nnik = \"x\"\n", "2:1", "did you mean 'nick'?"},
+    {"[gaem]\n", "1:2", "unknown table 'gaem' (did you mean [game]?"},
+    {"[[ircc]]\n", "1:3", "did you mean [[irc]]?"},
+    {"turn_timeout = 5\n", "1:1", "belongs under [game]"},
+    {"colour = true\n", "1:1",
+     "unknown key 'colour' before any table header (did you mean 'colors' "
+     "under [bot]?)"},
+    {"[bot]\ncolors = true\ncolors = false\n", "3:1",
+     "duplicate key 'colors' (first set at line 2)"},
+    {"[bot]\n[game]\n[bot]\n", "3:1",
+     "[bot] is defined twice (first at line 1)"},
+    {"[game]\n[game]\n", "2:1", "[game] is defined twice"},
+    {"[irc]\n", "1:1", "write [[irc]]"},
+    {"[[bot]]\n", "1:1", "bot is a single table: write [bot]"},
+    {"[bot.x]\n", "1:5", "dotted table names"},
+    {"[\"bot\"]\n", "1:2", "quoted table names"},
+    {"[]\n", "1:2", "expected a table name"},
+    {"[bot\n", "1:5", "expected ']'"},
+    {"[[irc]\n", "1:6", "expected ']]'"},
+    {"[bot] x\n", "1:7", "unexpected 'x' after the table header"},
+    {"[bot]\na.b = 1\n", "2:2", "dotted keys"},
+    {"[bot]\n\"colors\" = true\n", "2:1", "quoted keys"},
+    {"[bot]\n= true\n", "2:1", "a key is missing"},
+    {"[bot]\ncolors true\n", "2:8", "expected '=' after the key 'colors'"},
+    {"[bot]\ncolors =\n", "2:9", "missing value"},
+    {"[bot]\ncolors = # none\n", "2:10", "missing value"},
+    {"[bot]\ncolors =", "2:9", "missing value"},
+    {"[bot]\n}\n", "2:1", "unexpected '}': expected a key"},
+    /* types */
+    {"[game]\nturn_timeout = \"90\"\n", "2:16",
+     "'turn_timeout' must be an integer, not a string"},
+    {"[bot]\ncolors = 1\n", "2:10",
+     "'colors' must be true or false, not an integer"},
+    {"[bot]\ncolors = \"true\"\n", "2:10", "not a string"},
+    {"[bot]\nadmins = \"x\"\n", "2:10",
+     "'admins' must be an array of strings, not a string"},
+    {"[bot]\ndata_dir = [\"x\"]\n", "2:12",
+     "'data_dir' must be a string, not an array"},
+    {"[game]\nbot_level = true\n", "2:13", "not a boolean"},
+    {"[bot]\ndata_dir = data\n", "2:12", "strings need double quotes"},
+    {"[bot]\ncolors = yes\n", "2:10", "expected a value"},
+    {"[bot]\ncolors = TRUE\n", "2:10", "expected a value"},
+    /* what TOML has and the subset does not */
+    {"[game]\nturn_timeout = 1.5\n", "2:16", "floats are not supported"},
+    {"[game]\nturn_timeout = 1e3\n", "2:16", "floats are not supported"},
+    {"[game]\nturn_timeout = -inf\n", "2:16", "floats are not supported"},
+    {"[game]\nturn_timeout = nan\n", "2:16", "floats are not supported"},
+    {"[game]\nturn_timeout = 1979-05-27\n", "2:16", "dates and times"},
+    {"[game]\nturn_timeout = 07:32:00\n", "2:16", "dates and times"},
+    {"[game]\nturn_timeout = 0x10\n", "2:16", "hexadecimal"},
+    {"[game]\nturn_timeout = 090\n", "2:16", "leading zeros"},
+    {"[game]\nturn_timeout = 1__0\n", "2:17", "'_' in an integer"},
+    {"[game]\nturn_timeout = 10_\n", "2:18", "'_' in an integer"},
+    {"[game]\nturn_timeout = _10\n", "2:16", "expected a value"},
+    {"[game]\nturn_timeout = 12ab\n", "2:18", "invalid integer"},
+    {"[game]\nturn_timeout = +\n", "2:16", "expected a value"},
+    {"[bot]\nadmins = {a = 1}\n", "2:10", "inline tables"},
+    {"[bot]\ndata_dir = 'x'\n", "2:12", "literal strings"},
+    {"[bot]\ndata_dir = \"\"\"x\"\"\"\n", "2:12", "multi-line strings"},
+    /* integers too large for 64 bits, and large ones within them */
+    {"[game]\nturn_timeout = 9223372036854775808\n", "2:16",
+     "integer too large"},
+    {"[game]\nturn_timeout = 99999999999999999999\n", "2:16",
+     "integer too large"},
+    {"[game]\nturn_timeout = -9223372036854775809\n", "2:16",
+     "integer too large"},
+    {"[game]\nturn_timeout = 9223372036854775807\n", "2:16",
+     "between 5 and 86400"},
+    {"[game]\nturn_timeout = -9223372036854775808\n", "2:16",
+     "between 5 and 86400"},
+    {"[game]\nturn_timeout = 4294967301\n", "2:16", "between 5 and 86400"},
+    /* the line after a value */
+    {"[game]\nturn_timeout = 90 x\n", "2:19", "unexpected 'x' after the value"},
+    {"[game]\nturn_timeout = 90 91\n", "2:19", "unexpected '9'"},
+    {"[bot]\ndata_dir = \"a\" \"b\"\n", "2:16", "unexpected '\"'"},
+    {"[bot]\r\ncolors = true\r", "2:14",
+     "carriage return without a line feed after the value"},
+    /* strings */
+    {"[bot]\ndata_dir = \"abc\n", "2:12", "string not closed"},
+    {"[bot]\ndata_dir = \"abc", "2:12", "string not closed"},
+    {"[bot]\ndata_dir = \"a\\qb\"\n", "2:14", "invalid escape '\\q'"},
+    {"[bot]\ndata_dir = \"a\\e\"\n", "2:14", "invalid escape '\\e'"},
+    {"[bot]\ndata_dir = \"a\\ b\"\n", "2:14", "a backslash must start"},
+    {"[bot]\ndata_dir = \"\\u12\"\n", "2:13", "'\\u' needs 4 hex digits"},
+    {"[bot]\ndata_dir = \"\\U0001F0A\"\n", "2:13", "'\\U' needs 8 hex digits"},
+    {"[bot]\ndata_dir = \"\\uD800\"\n", "2:13", "not a Unicode scalar"},
+    {"[bot]\ndata_dir = \"\\U00110000\"\n", "2:13", "not a Unicode scalar"},
+    {"[bot]\ndata_dir = \"a\\u0000\"\n", "2:14", "NUL"},
+    {"[bot]\ndata_dir = \"a\x01z\"\n", "2:14",
+     "control character 0x01 in a string"},
+    {"[bot]\ndata_dir = \"a\x7fz\"\n", "2:14", "control character 0x7F"},
+    {"[bot]\ndata_dir = \"a\rz\"\n", "2:14", "carriage return"},
+    {"[[irc]]\nrealname = \"a\\nb\"\n", "2:12",
+     "'realname' contains a control character"},
+    {"[[irc]]\nrealname = \"\xc3\xa9\" x\n", "2:16", "unexpected 'x'"},
+    {"[[irc]]\nrealname =\t\"a\\tb\"\n", "2:12", "control character"},
+    /* UTF-8 */
+    {"[bot]\n# caf\xc3\n", "2:6", "invalid UTF-8"},
+    {"[bot]\ndata_dir = \"\xc0\xaf\"\n", "2:13", "invalid UTF-8"},
+    {"[bot]\ndata_dir = \"\xed\xa0\x80\"\n", "2:13", "invalid UTF-8"},
+    {"[bot]\ndata_dir = \"\xf4\x90\x80\x80\"\n", "2:13", "invalid UTF-8"},
+    {"[bot]\ndata_dir = \"\xe2\x82\"\n", "2:13", "invalid UTF-8"},
+    {"[bot]\ndata_dir = \"\xc3\xa9\xff\"\n", "2:14", "invalid UTF-8"},
+    {"# \x01\n", "1:3", "control character 0x01 in a comment"},
+    /* arrays */
+    {"[bot]\nadmins = [\"a\",\n\"b\"\n", "2:10", "array not closed"},
+    {"[bot]\nadmins = [\n", "2:10", "array not closed"},
+    {"[bot]\nadmins = [\"a\",\n[game]\n", "3:1",
+     "expected a \"string\" or ']' in the array opened at line 2"},
+    {"[bot]\nadmins = [1, 2]\n", "2:11",
+     "arrays hold only strings, not an integer"},
+    {"[bot]\nadmins = [\"a\", true]\n", "2:16", "not a boolean"},
+    {"[bot]\nadmins = [[\"a\"]]\n", "2:11", "arrays hold only strings"},
+    {"[bot]\nadmins = [\"a\" \"b\"]\n", "2:15", "expected ',' or ']'"},
+    {"[bot]\nadmins = [,]\n", "2:11", "expected a value"},
+    {"[bot]\nadmins = [\"a\",,]\n", "2:15", "expected a value"},
+    {"[bot]\nadmins = ['a']\n", "2:11", "literal strings"},
+    {"[bot]\nadmins = [\"\"]\n", "2:11", "an entry of 'admins' is empty"},
+    {"[bot]\nadmins = [\"a\", \"b c\"]\n", "2:16", "contains a space"},
+    /* [bot] values */
+    {"[bot]\ndata_dir = \"\"\n", "2:12", "'data_dir' is empty"},
+    {"[bot]\nlog_level = \"verbose\"\n", "2:13",
+     "'log_level' must be error, warn, info or debug"},
+    {"[bot]\nlog_level = \"INFO\"\n", "2:13", "must be error, warn"},
+    {"[bot]\ncommand_prefix = \"\"\n", "2:18", "1 to 8 characters"},
+    {"[bot]\ncommand_prefix = \"123456789\"\n", "2:18", "1 to 8 characters"},
+    {"[bot]\ncommand_prefix = \"! \"\n", "2:18", "without spaces"},
+    {"[bot]\ncommand_prefix = \"\xc2\xa1\"\n", "2:18", "printable ASCII"},
+    /* [game] values */
+    {"[game]\ndefault_rules = \"standard bogus=1\"\n", "2:17",
+     "'default_rules': unknown option 'bogus'"},
+    {"[game]\ndefault_rules = \"nosuch\"\n", "2:17",
+     "'default_rules': unknown preset 'nosuch'"},
+    {"[game]\nbot_level = \"hard\"\n", "2:13",
+     "'bot_level' must be a computer level: random, easy"},
+    /* [[irc]] values */
+    {"[[irc]]\nnick = \"a%sb\"\n", "2:8",
+     "'nick' contains '%', which libircclient would read as a printf "
+     "format"},
+    {"[[irc]]\npassword = \"p%n\"\n", "2:12", "printf format"},
+    {"[[irc]]\nnickserv_password = \"100%\"\n", "2:21", "printf format"},
+    {"[[irc]]\npassword = \"two words\"\n", "2:12", "contains a space"},
+    {"[[irc]]\nnick = \"\"\n", "2:8", "'nick' is empty"},
+    {"[[irc]]\nnick = \"a b\"\n", "2:8", "'nick' contains a space"},
+    {"[[irc]]\nnick = \"a\\r\\nQUIT\"\n", "2:8", "control character"},
+    {"[[irc]]\nnick = \"1234567890123456789012345678901\"\n", "2:8",
+     "longer than 30 bytes"},
+    {"[[irc]]\nusername = \"\"\n", "2:12", "'username' is empty"},
+    {"[[irc]]\nusername = \"a b\"\n", "2:12", "contains a space"},
+    {"[[irc]]\nhost = \"\"\n", "2:8", "'host' is empty"},
+    {"[[irc]]\nname = \"\"\n", "2:8", "'name' is empty"},
+    {"[[irc]]\nname = \"a/b\"\n", "2:8", "only letters, digits"},
+    {"[[irc]]\nname=\"a\"\nhost=\"h\"\nnick=\"n\"\n[[irc]]\nname = \"A\"\n",
+     "6:8", "another [[irc]] is already named 'A'"},
+    {"[[irc]]\nchannels = [\"hearts\"]\n", "2:13",
+     "channel 'hearts' must start with # or &"},
+    {"[[irc]]\nchannels = [\"#a,#b\"]\n", "2:13", "contains a ','"},
+    {"[[irc]]\nchannels = [\"#\"]\n", "2:13", "has no name"},
+    {"[[irc]]\nchannels = [\"\"]\n", "2:13", "must start with the channel"},
+    {"[[irc]]\nchannels = [\" #a\"]\n", "2:13", "must start with the channel"},
+    {"[[irc]]\nchannels = [\"#a\\u0007\"]\n", "2:13", "control character"},
+    {"[[irc]]\nchannels = [\"#12345678901234567890123456789012345678901234"
+     "567890\"]\n",
+     "2:13", "longer than 50 bytes"},
+    {"[[irc]]\nchannels = [\"#a\", \"#b\", \"#A\"]\n", "2:25",
+     "channel '#A' is listed twice"},
+    {"[[irc]]\nchannels = [\"#a omnibus bogus=1\"]\n", "2:13",
+     "the rules of #a: unknown option 'bogus'"},
+    {"[[irc]]\nchannels = [\"#a standard players=9\"]\n", "2:13",
+     "standard is for 3 to 7 players"},
+    {"[[irc]]\nchannels = 5\n", "2:12", "must be an array of strings"},
+    /* required [[irc]] keys */
+    {"[[irc]]\n", "1:1", "this [[irc]] has no 'name'"},
+    {"[[irc]]\nname = \"a\"\nnick = \"n\"\n", "1:1",
+     "this [[irc]] has no 'host'"},
+    {"[[irc]]\nname = \"a\"\nhost = \"h\"\n[game]\n", "1:1",
+     "this [[irc]] has no 'nick'"},
+    {"[bot]\n[[irc]]\nname = \"a\"\nhost = \"h\"\n[[irc]]\n", "2:1",
+     "has no 'nick'"},
+    /* bytes where a key should be */
+    {"[bot]\n\x01\n", "2:1", "control character 0x01"},
+    {"\xc3\xa9 = 1\n", "1:1", "non-ASCII character"},
+};
+
+static void test_config_parse_refused(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++)
+        parse_bad(bad_cases[i].text, strlen(bad_cases[i].text), bad_cases[i].at,
+                  bad_cases[i].fragment);
+}
+
+/* NUL bytes are not strings' ends to the reader: the length is. */
+static void test_config_parse_nul_byte(void **state)
+{
+    (void)state;
+    BAD("[bot]\ndata_dir = \"a\0b\"\n", "2:14",
+        "control character 0x00 in a string");
+    BAD("[game]\nturn_timeout = 9\0\n", "2:17",
+        "unexpected control character 0x00 after the value");
+    BAD("[bot]\0\n", "1:6", "control character 0x00");
+}
+
+/* A refused file leaves a config the caller already holds as it was,
+ * even when the error comes after much of it was read. */
+static void test_config_parse_error_keeps_out(void **state)
+{
+    (void)state;
+    struct config c, copy;
+    parse_ok("[bot]\ndata_dir = \"old\"\n", &c);
+    memcpy(&copy, &c, sizeof c);
+    char err[ERRLEN];
+    const char *text = "[bot]\ndata_dir = \"new\"\nadmins = [\"a\", \"b\"]\n"
+                       "[[irc]]\nname = \"n\"\nhost = \"h\"\nnick = \"k\"\n"
+                       "channels = [\"#a\", \"#b\"]\n[game]\nturn_timeot = 1\n";
+    assert_int_equal(
+        config_parse(text, strlen(text), "x.toml", &c, err, sizeof err), -1);
+    assert_memory_equal(&c, &copy, sizeof c);
+    assert_string_equal(c.data_dir, "old");
+    assert_string_equal(err,
+                        "x.toml:10:1: unknown key 'turn_timeot' in [game] (did "
+                        "you mean 'turn_timeout'?)");
+    config_free(&c);
+}
+
+static void test_config_parse_no_err_buffer(void **state)
+{
+    (void)state;
+    struct config c;
+    memset(&c, 0x5a, sizeof c);
+    assert_int_equal(config_parse("[x]", 3, "t", &c, NULL, 0), -1);
+    char err[12];
+    assert_int_equal(config_parse("[x]", 3, "t", &c, err, sizeof err), -1);
+    assert_string_equal(err, "t:1:2: unkn"); /* cut, still terminated */
+    assert_int_equal(config_parse("", 0, NULL, &c, NULL, 0), 0);
+    check_bot_game_defaults(&c);
+    config_free(&c);
+}
+
+static void test_config_parse_too_large(void **state)
+{
+    (void)state;
+    size_t len = 1024 * 1024 + 1;
+    char *text = malloc(len);
+    assert_non_null(text);
+    memset(text, '\n', len);
+    struct config c;
+    char err[ERRLEN];
+    assert_int_equal(config_parse(text, len, "big.toml", &c, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "big.toml: larger than 1 MiB"));
+    /* exactly 1 MiB of blank lines is a config with every default */
+    assert_int_equal(
+        config_parse(text, len - 1, "big.toml", &c, err, sizeof err), 0);
+    check_bot_game_defaults(&c);
+    config_free(&c);
+    free(text);
+}
+
+/* At most 64 networks and 256 channels on one: the 65th and the 257th
+ * are refused where they start, and 64 and 256 are read. */
+static void test_config_parse_limits(void **state)
+{
+    (void)state;
+    size_t cap = 64 * 1024, len = 0, len64 = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    for (int i = 0; i < 65; i++) {
+        len64 = len;
+        len += (size_t)snprintf(text + len, cap - len,
+                                "[[irc]]\nname = \"n%d\"\nhost = \"h\"\n"
+                                "nick = \"k\"\n",
+                                i);
+    }
+    assert_true(len < cap);
+    parse_bad(text, len, "257:1", "more than 64 [[irc]] tables");
+    struct config c;
+    char err[ERRLEN];
+    assert_int_equal(config_parse(text, len64, "t", &c, err, sizeof err), 0);
+    assert_int_equal(c.nirc, 64);
+    assert_string_equal(c.irc[63].name, "n63");
+    config_free(&c);
+
+    len = (size_t)snprintf(text, cap,
+                           "[[irc]]\nname = \"n\"\nhost = "
+                           "\"h\"\nnick = \"k\"\nchannels = [\n");
+    for (int i = 0; i < 257; i++) {
+        len64 = len;
+        len += (size_t)snprintf(text + len, cap - len, "\"#c%d\",\n", i);
+    }
+    len += (size_t)snprintf(text + len, cap - len, "]\n");
+    assert_true(len < cap);
+    parse_bad(text, len, "262:1", "more than 256 channels on one network");
+    memcpy(text + len64, "]\n", 2);
+    assert_int_equal(config_parse(text, len64 + 2, "t", &c, err, sizeof err),
+                     0);
+    assert_int_equal(c.irc[0].nchannels, 256);
+    assert_string_equal(c.irc[0].channels[255].name, "#c255");
+    config_free(&c);
+    free(text);
+}
+
+/* Writes text to a new temporary file; returns its path in buf. */
+static void temp_file(const char *text, size_t len, char *buf, size_t blen)
+{
+    snprintf(buf, blen, "/tmp/test_config_XXXXXX");
+    int fd = mkstemp(buf);
+    assert_true(fd >= 0);
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, text + off, len - off);
+        assert_true(w > 0);
+        off += (size_t)w;
+    }
+    assert_int_equal(close(fd), 0);
+}
+
+static void test_config_load_errors(void **state)
+{
+    (void)state;
+    struct config c, sentinel;
+    memset(&c, 0xa5, sizeof c);
+    memset(&sentinel, 0xa5, sizeof sentinel);
+    char err[ERRLEN];
+    assert_int_equal(
+        config_load("/nonexistent/heartsbot.toml", &c, err, sizeof err), -1);
+    assert_string_equal(err, "/nonexistent/heartsbot.toml: cannot open: No "
+                             "such file or directory");
+    assert_int_equal(config_load("/tmp", &c, err, sizeof err), -1);
+    assert_string_equal(err, "/tmp: cannot read: Is a directory");
+
+    char path[64];
+    size_t len = 3 * 1024 * 1024;
+    char *big = malloc(len);
+    assert_non_null(big);
+    memset(big, '#', len);
+    temp_file(big, len, path, sizeof path);
+    free(big);
+    assert_int_equal(config_load(path, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "larger than 1 MiB"));
+    unlink(path);
+
+    const char bad[] = "[bot]\ncolors = 2\n";
+    temp_file(bad, sizeof bad - 1, path, sizeof path);
+    assert_int_equal(config_load(path, &c, err, sizeof err), -1);
+    char want[128];
+    snprintf(want, sizeof want, "%s:2:10: 'colors' must be true or false",
+             path);
+    assert_memory_equal(err, want, strlen(want));
+    unlink(path);
+    assert_memory_equal(&c, &sentinel, sizeof c);
+
+    const char good[] = "[game]\nturn_timeout = 45\n";
+    temp_file(good, sizeof good - 1, path, sizeof path);
+    assert_int_equal(config_load(path, &c, err, sizeof err), 0);
+    assert_int_equal(c.turn_timeout, 45);
+    config_free(&c);
+    unlink(path);
+}
+
+static void test_config_free_zeroes(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("[bot]\nadmins = [\"a\"]\n[[irc]]\nname=\"n\"\nhost=\"h\"\n"
+             "nick=\"k\"\nchannels=[\"#a omnibus\"]\n",
+             &c);
+    assert_non_null(c.irc);
+    config_free(&c);
+    struct config zero;
+    memset(&zero, 0, sizeof zero);
+    assert_memory_equal(&c, &zero, sizeof c);
+    config_free(&c); /* twice, and on a zeroed struct: a no-op */
+    config_free(NULL);
+    assert_memory_equal(&c, &zero, sizeof c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_config_load_example),
+        cmocka_unit_test(test_config_parse_minimal_defaults),
+        cmocka_unit_test(test_config_parse_empty_file),
+        cmocka_unit_test(test_config_parse_values),
+        cmocka_unit_test(test_config_parse_range_bounds),
+        cmocka_unit_test(test_config_parse_crlf),
+        cmocka_unit_test(test_config_parse_bom),
+        cmocka_unit_test(test_config_parse_comments_everywhere),
+        cmocka_unit_test(test_config_parse_refused),
+        cmocka_unit_test(test_config_parse_nul_byte),
+        cmocka_unit_test(test_config_parse_error_keeps_out),
+        cmocka_unit_test(test_config_parse_no_err_buffer),
+        cmocka_unit_test(test_config_parse_too_large),
+        cmocka_unit_test(test_config_parse_limits),
+        cmocka_unit_test(test_config_load_errors),
+        cmocka_unit_test(test_config_free_zeroes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

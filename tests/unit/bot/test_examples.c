@@ -1,0 +1,70 @@
+/*
+ * The configuration files the documentation shows must be valid: the
+ * bot's own example and the files in docs/examples/ are read with config_load
+ * (and never run: they name real networks).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+
+/* The repository's top, from this file's path. */
+static void repo_path(char *out, size_t len, const char *rel)
+{
+    const char *self = __FILE__;
+    const char *cut = strstr(self, "tests/unit/bot/test_examples.c");
+    int top = cut ? (int)(cut - self) : 0;
+    snprintf(out, len, "%.*s%s", top, self, rel);
+}
+
+static void loads(const char *rel, int nirc)
+{
+    char path[1024], err[512];
+    repo_path(path, sizeof path, rel);
+    struct config c;
+    if (config_load(path, &c, err, sizeof err))
+        fail_msg("%s: %s", rel, err);
+    assert_int_equal(c.nirc, nirc);
+    config_free(&c);
+}
+
+static void test_config_load_example(void **state)
+{
+    (void)state;
+    loads("config.example.toml", 1);
+}
+
+static void test_config_load_docs_examples(void **state)
+{
+    (void)state;
+    loads("docs/examples/libera.toml", 1);
+    loads("docs/examples/own-ircd.toml", 1);
+}
+
+static void test_config_load_own_ircd_channel_rules(void **state)
+{
+    (void)state;
+    char path[1024], err[512];
+    repo_path(path, sizeof path, "docs/examples/own-ircd.toml");
+    struct config c;
+    assert_int_equal(config_load(path, &c, err, sizeof err), 0);
+    assert_int_equal(c.irc[0].nchannels, 3);
+    assert_string_equal(c.irc[0].channels[1].name, "#omnibus");
+    assert_string_equal(c.irc[0].channels[1].rules, "omnibus");
+    assert_null(c.irc[0].channels[0].rules);
+    config_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_config_load_example),
+        cmocka_unit_test(test_config_load_docs_examples),
+        cmocka_unit_test(test_config_load_own_ircd_channel_rules),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
