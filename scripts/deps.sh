@@ -4,7 +4,7 @@
 set -eu
 
 packages="cmake gcc make pkg-config libjson-c-dev libcmocka-dev \
-libircclient-dev libcurl4-openssl-dev valgrind"
+libircclient-dev libcurl4-openssl-dev valgrind python3 ngircd inspircd"
 
 missing=""
 for p in $packages; do
@@ -18,3 +18,19 @@ if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
 echo "deps: installing$missing"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+
+# ngircd and inspircd are for the integration tests and scripts/run.sh,
+# which start their own on ports of their own. Debian starts each as a
+# system service on install (on port 6667): stop and disable the ones
+# installed just now, with systemd or without it.
+for svc in ngircd inspircd; do
+    case " $missing " in *" $svc "*) ;; *) continue ;; esac
+    if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+        $sudo systemctl disable --now "$svc" >/dev/null 2>&1 || true
+    else
+        if [ -x "/etc/init.d/$svc" ]; then
+            $sudo "/etc/init.d/$svc" stop >/dev/null 2>&1 || true
+        fi
+        $sudo update-rc.d "$svc" disable >/dev/null 2>&1 || true
+    fi
+done

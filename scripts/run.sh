@@ -1,0 +1,169 @@
+#!/bin/bash
+# The README's run command: installs what is missing (scripts/deps.sh),
+# builds into build/, starts a private ngIRCd on 127.0.0.1 (port 6667 if it
+# is free, else the next free one; PORT=N picks one) with a throw-away
+# config in a temporary directory, starts the bot there in #hearts (its
+# config is config.example.toml with that port and data_dir), and says how
+# to connect. Ctrl-C stops the bot (SIGTERM, then SIGKILL after 10 s) and
+# ngIRCd, and removes the temporary directory.
+#
+# The bot's data (journals, records, leaderboards) go to the temporary
+# directory and are removed with it; HEARTSBOT_DATA=DIR keeps them in DIR.
+set -eu
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+./scripts/deps.sh
+
+echo "== build"
+cmake -S . -B build >/dev/null
+cmake --build build -j"$(nproc 2>/dev/null || echo 2)"
+bot_bin="$root/build/heartsbot"
+[ -x "$bot_bin" ] || { echo "run: no $bot_bin after the build" >&2; exit 1; }
+
+ngircd_bin=$(command -v ngircd || echo /usr/sbin/ngircd)
+[ -x "$ngircd_bin" ] || { echo "run: ngircd is not installed" >&2; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/heartsbot-run.XXXXXX")
+bot_pid=""
+ngircd_pid=""
+
+# stop PID: SIGTERM, wait up to 10 s, then SIGKILL.
+stop() {
+    local pid=$1
+    [ -n "$pid" ] || return 0
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for _ in $(seq 100); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+# shellcheck disable=SC2317  # run by the traps below
+cleanup() {
+    trap - EXIT INT TERM
+    if [ -n "$bot_pid" ] && kill -0 "$bot_pid" 2>/dev/null; then
+        echo "run: stopping the bot"
+    fi
+    stop "$bot_pid"
+    stop "$ngircd_pid"
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# True if something accepts connections on 127.0.0.1:$1.
+port_busy() {
+    timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+}
+
+write_ngircd_conf() {
+    mkdir -p "$tmp/conf.d"
+    cat >"$tmp/ngircd.conf" <<EOF
+# Throw-away ngIRCd for scripts/run.sh: loopback only, no PAM, ident or
+# DNS, the system's /etc/ngircd not read. Flood throttling as by default.
+[Global]
+	Name = irc.local
+	Info = heartsbot local server
+	AdminInfo1 = heartsbot scripts/run.sh
+	AdminInfo2 = loopback
+	AdminEMail = nobody@irc.local
+	Listen = 127.0.0.1
+	Ports = $1
+	MotdPhrase = "Hearts: /join #hearts then type !hearts"
+[Limits]
+	MaxConnectionsIP = 100
+	MaxJoins = 0
+	MaxNickLength = 30
+[Options]
+	DNS = no
+	Ident = no
+	PAM = no
+	RequireAuthPing = no
+	IncludeDir = $tmp/conf.d
+EOF
+}
+
+# Starts ngIRCd on port $1; true once the port accepts connections.
+start_ngircd() {
+    write_ngircd_conf "$1"
+    "$ngircd_bin" -n -f "$tmp/ngircd.conf" >>"$tmp/ngircd.log" 2>&1 &
+    ngircd_pid=$!
+    for _ in $(seq 100); do
+        kill -0 "$ngircd_pid" 2>/dev/null || break
+        port_busy "$1" && return 0
+        sleep 0.1
+    done
+    stop "$ngircd_pid"
+    ngircd_pid=""
+    return 1
+}
+
+if [ -n "${PORT:-}" ]; then
+    candidates=$PORT
+else
+    candidates="6667 $(seq 6668 6699) $(shuf -i 20000-60000 -n 10)"
+fi
+port=""
+for p in $candidates; do
+    port_busy "$p" && continue
+    if start_ngircd "$p"; then
+        port=$p
+        break
+    fi
+done
+if [ -z "$port" ]; then
+    echo "run: could not start ngircd (tried: $candidates); its log:" >&2
+    cat "$tmp/ngircd.log" >&2 2>/dev/null || true
+    exit 1
+fi
+
+if [ -n "${HEARTSBOT_DATA:-}" ]; then
+    mkdir -p "$HEARTSBOT_DATA"
+    data=$(cd "$HEARTSBOT_DATA" && pwd)
+    data_note="kept"
+else
+    data="$tmp/data"
+    data_note="removed on exit; HEARTSBOT_DATA=DIR keeps them"
+fi
+case $data in
+    *[\"\\\|\&]*) echo "run: unusable data path: $data" >&2; exit 1 ;;
+esac
+
+# The bot's config: the example, pointed at this server and data dir.
+sed -e "s|^port = 6667\$|port = $port|" \
+    -e "s|^data_dir = \"data\"\$|data_dir = \"$data\"|" \
+    config.example.toml >"$tmp/heartsbot.toml"
+if ! grep -q "^port = $port\$" "$tmp/heartsbot.toml" ||
+   ! grep -q "^data_dir = \"$data\"\$" "$tmp/heartsbot.toml"; then
+    echo "run: config.example.toml no longer has the port and data_dir" \
+         "lines this script rewrites" >&2
+    exit 1
+fi
+
+"$bot_bin" --config "$tmp/heartsbot.toml" &
+bot_pid=$!
+
+sleep 1
+kill -0 "$bot_pid" 2>/dev/null && cat <<EOF
+
+heartsbot is on a private IRC server at 127.0.0.1:$port, channel #hearts.
+Connect with any IRC client, for example (apt-get install irssi):
+
+    irssi -c 127.0.0.1 -p $port
+
+then type  /join #hearts  and  !hearts  (!join, !bot, !start; !help).
+Bot config: $tmp/heartsbot.toml
+Game data:  $data ($data_note)
+Ctrl-C stops the bot and the server.
+
+EOF
+
+status=0
+wait "$bot_pid" || status=$?
+bot_pid=""
+echo "run: the bot exited with status $status" >&2
+exit "$status"

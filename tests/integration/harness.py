@@ -1,0 +1,1728 @@
+"""Integration-test harness: throw-away IRC servers, scripted IRC clients
+and the real bot binary, all on loopback, all cleaned up.
+
+Python 3.11 standard library only (run it with Debian's /usr/bin/python3).
+
+What is here:
+
+- free_port(): a free TCP port on 127.0.0.1.
+- Ngircd(tmpdir, strict=False): a private ngIRCd 26 on 127.0.0.1:PORT,
+  started in the foreground (`ngircd -n -f CONF`); stop() and start() again
+  on the same port (for reconnect tests); kill() for an abrupt death.
+- Inspircd(tmpdir, strict=True): a private InspIRCd 3 whose connect class
+  kills a client for "Excess Flood" instead of delaying it.
+- Client(port, nick): a scripted IRC client on a raw socket; a reader
+  thread records every line (PINGs are answered there); wait_for() and
+  friends find what arrived.
+- bot_config() / to_toml() / Bot(tmpdir, config): writes a bot config and
+  runs $HEARTSBOT (default build/heartsbot) with --config.
+- HarnessTestCase and main(): a unittest base with a temp dir, and a runner
+  that exits 77 (CTest's skip code) when every test was skipped.
+
+Every process started here is registered; it is stopped by its owner's
+stop(), by the context manager, by atexit, and, should the test process
+itself die (even by SIGKILL), by the kernel (PR_SET_PDEATHSIG) or, for a
+process that lost that setting (ngIRCd as root changes its credentials),
+by a watchdog process that kills what is left once we are gone. Nothing
+outlives a run.
+
+Server settings and their flood limits (README.md here has the details):
+
+ngIRCd 26 never disconnects a client for sending fast; it delays it. It
+handles at most 3 commands of a client per main-loop pass; if more are
+waiting, or the client sent 256 bytes or more within the second, the
+client gets a 1 s penalty during which ngIRCd neither reads nor handles
+its input. Measured: a burst of 30 short lines comes through at 3 lines
+per second (9 s), none lost. A line over 512 bytes does disconnect
+("Request too long"). strict=True keeps this default (MaxPenaltyTime -1);
+strict=False sets MaxPenaltyTime = 0, which turns penalties off so tests
+run at full speed.
+
+InspIRCd 3, strict=True: connect class threshold=10, commandrate=1000,
+fakelag="no": every command adds 1 to a penalty counter that drains by 1
+per second; when it reaches 10 the client is quit with "Excess Flood".
+A client sending 30 lines at once is killed after the 10th; one line per
+second is never killed. recvq=8192 (more unread input: "RecvQ exceeded").
+strict=False is the same class with fakelag="yes" (delay, don't kill).
+"""
+
+import atexit
+import ctypes
+import dataclasses
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+HOST = "127.0.0.1"
+
+# ----------------------------------------------------------------------
+# Processes: a registry, and cleanup that cannot be skipped.
+
+_live = set()          # objects with a _kill() method
+_live_lock = threading.Lock()
+
+
+def _register(obj):
+    with _live_lock:
+        _live.add(obj)
+
+
+def _unregister(obj):
+    with _live_lock:
+        _live.discard(obj)
+
+
+def kill_everything():
+    """Kills every process this harness started and has not yet stopped."""
+    with _live_lock:
+        objs = list(_live)
+    for obj in objs:
+        try:
+            obj._kill()
+        except Exception:  # cleanup must go on
+            pass
+
+
+def _at_exit():
+    kill_everything()
+    if _watchdog is not None:
+        try:
+            _watchdog.stdin.close()   # nothing left for it to kill: it exits
+            _watchdog.wait(5.0)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+
+
+atexit.register(_at_exit)
+
+
+def _on_sigterm(signum, frame):
+    # CTest's timeout and a plain `kill` send SIGTERM; turn it into an exit
+    # so that atexit runs and the servers go with us.
+    raise SystemExit(128 + signum)
+
+
+if (threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL):
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+_PR_SET_PDEATHSIG = 1
+try:
+    _libc = ctypes.CDLL(None, use_errno=True)
+except OSError:
+    _libc = None
+
+
+def _child_setup(sig):
+    """preexec_fn: the child gets `sig` when the test process dies, even by
+    SIGKILL. (The signal follows the thread that forked: start processes
+    from the main thread, as unittest does.)"""
+    def setup():
+        if _libc is not None:
+            _libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+    return setup
+
+
+# PR_SET_PDEATHSIG is cleared when a process changes its credentials, and
+# ngIRCd started as root does (setuid/setgid to its ServerUID, even root).
+# So a watchdog process reads the PIDs we start from a pipe; when the pipe
+# closes (this process is gone, however it died) it SIGKILLs those still
+# running: the same PID with the same start time, never a reused PID.
+_WATCHDOG = r"""
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+def start_time(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+pids = {}
+for line in sys.stdin:
+    word = line.split()
+    if len(word) == 2:
+        pids[int(word[0])] = word[1]
+for pid, started in pids.items():
+    if start_time(pid) == started:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+"""
+_watchdog = None
+_watchdog_lock = threading.Lock()
+
+
+def _start_time(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def _watch(pid):
+    """Hands a PID to the watchdog (started on first use)."""
+    global _watchdog
+    started = _start_time(pid)
+    if started is None:
+        return
+    with _watchdog_lock:
+        if _watchdog is None or _watchdog.poll() is not None:
+            _watchdog = subprocess.Popen(
+                [sys.executable, "-c", _WATCHDOG], stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True)
+        try:
+            _watchdog.stdin.write(("%d %s\n" % (pid, started)).encode())
+            _watchdog.stdin.flush()
+        except OSError:
+            pass
+
+
+def _spawn(argv, log_path, death_signal, env=None, cwd=None):
+    log = open(log_path, "ab")
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT, env=env, cwd=cwd,
+                                preexec_fn=_child_setup(death_signal))
+    finally:
+        log.close()
+    _watch(proc.pid)
+    return proc
+
+
+def _terminate(proc, timeout=10.0):
+    """SIGTERM, wait up to `timeout`, then SIGKILL. Returns the exit code
+    (negative: killed by that signal), or None if there was no process."""
+    if proc is None:
+        return None
+    if proc.poll() is None:
+        try:
+            proc.send_signal(signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return proc.returncode
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def port_accepts(port, host=HOST, timeout=0.5):
+    """True if something accepts TCP connections on host:port."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def which(name):
+    """The path of an executable on PATH or in the sbin directories."""
+    path = os.environ.get("PATH", "") + ":/usr/sbin:/sbin:/usr/local/sbin"
+    return shutil.which(name, path=path)
+
+
+# ----------------------------------------------------------------------
+# Servers.
+
+class ServerError(RuntimeError):
+    pass
+
+
+class _Server:
+    """A private IRC server: config in its own directory, run in the
+    foreground, output in a log file. Use as a context manager or call
+    stop(); either way atexit kills it."""
+
+    name = "ircd"
+    binary = None
+
+    def __init__(self, tmpdir, strict, port=None, start=True):
+        self.strict = strict
+        self.dir = os.path.join(os.fspath(tmpdir), self.name)
+        os.makedirs(self.dir, exist_ok=True)
+        self.log_path = os.path.join(self.dir, self.name + ".log")
+        self.conf_path = os.path.join(self.dir, self.name + ".conf")
+        self.port = port
+        self.proc = None
+        self._fixed_port = port is not None
+        if start:
+            self.start()
+
+    @classmethod
+    def available(cls):
+        return which(cls.binary) is not None
+
+    def _write_config(self):
+        raise NotImplementedError
+
+    def _argv(self):
+        raise NotImplementedError
+
+    def start(self, timeout=15.0):
+        """Starts the server (again, on the same port if it ran before) and
+        waits until the port accepts connections."""
+        if self.alive():
+            return
+        if not self.available():
+            raise ServerError(self.binary + " is not installed")
+        attempts = 1 if self._fixed_port else 3
+        for attempt in range(attempts):
+            if self.port is None:
+                self.port = free_port()
+            self._write_config()
+            with open(self.log_path, "ab") as log:
+                log.write(("--- start on port %d\n" % self.port).encode())
+            self.proc = _spawn(self._argv(), self.log_path, signal.SIGKILL,
+                               cwd=self.dir)
+            _register(self)
+            if self._wait_ready(timeout):
+                self._fixed_port = True   # restarts keep this port
+                return
+            _terminate(self.proc, 2.0)
+            _unregister(self)
+            if not self._fixed_port:
+                self.port = None          # taken meanwhile: try another
+        raise ServerError("%s did not start on port %s; log:\n%s"
+                          % (self.name, self.port, self.log_tail()))
+
+    def _wait_ready(self, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                return False
+            if port_accepts(self.port):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def stop(self, timeout=10.0):
+        """SIGTERM (the server says goodbye to its clients), wait, SIGKILL
+        after `timeout`. Returns the exit code. The port stays ours for
+        start()."""
+        rc = _terminate(self.proc, timeout)
+        _unregister(self)
+        return rc
+
+    def kill(self):
+        """SIGKILL: the server vanishes without a word to its clients."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        _unregister(self)
+
+    def _kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def log(self):
+        try:
+            with open(self.log_path, encoding="utf-8",
+                      errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def log_tail(self, lines=30):
+        return "\n".join(self.log().splitlines()[-lines:])
+
+    def client(self, nick, **kw):
+        """A registered Client on this server."""
+        return Client(self.port, nick, **kw)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def __repr__(self):
+        return "<%s port=%s alive=%s>" % (self.name, self.port, self.alive())
+
+
+class Ngircd(_Server):
+    """ngIRCd 26 on 127.0.0.1. strict=False turns ngIRCd's input throttling
+    off (MaxPenaltyTime = 0); strict=True keeps the default (about 3
+    commands per 1-2 s per client; excess is delayed, never dropped).
+
+    No PAM, ident or DNS; server name irc.test; MaxConnectionsIP 1000 (the
+    default 5 would refuse the 6th client from 127.0.0.1); no join limit;
+    nicks up to `nick_len`; a one-line MOTD; anyone may create channels.
+    The system's /etc/ngircd is never read (IncludeDir is our own)."""
+
+    name = "ngircd"
+    binary = "ngircd"
+
+    def __init__(self, tmpdir, strict=False, port=None, start=True,
+                 nick_len=30, ping_timeout=120, pong_timeout=20):
+        self.nick_len = nick_len
+        self.ping_timeout = ping_timeout
+        self.pong_timeout = pong_timeout
+        super().__init__(tmpdir, strict, port, start)
+
+    def _write_config(self):
+        include_dir = os.path.join(self.dir, "conf.d")
+        os.makedirs(include_dir, exist_ok=True)
+        penalty = "" if self.strict else "\tMaxPenaltyTime = 0\n"
+        text = (
+            "# Throw-away ngIRCd for heartsbot's integration tests.\n"
+            "[Global]\n"
+            "\tName = irc.test\n"
+            "\tInfo = heartsbot test server\n"
+            "\tAdminInfo1 = heartsbot tests\n"
+            "\tAdminInfo2 = loopback\n"
+            "\tAdminEMail = tests@irc.test\n"
+            "\tListen = 127.0.0.1\n"
+            "\tPorts = %d\n"
+            "\tMotdPhrase = \"heartsbot test server\"\n"
+            "[Limits]\n"
+            "\tMaxConnections = 0\n"
+            "\tMaxConnectionsIP = 1000\n"
+            "\tMaxJoins = 0\n"
+            "\tMaxNickLength = %d\n"
+            "%s"
+            "\tPingTimeout = %d\n"
+            "\tPongTimeout = %d\n"
+            "[Options]\n"
+            "\tDNS = no\n"
+            "\tIdent = no\n"
+            "\tPAM = no\n"
+            "\tRequireAuthPing = no\n"
+            "\tNoticeBeforeRegistration = no\n"
+            "\tIncludeDir = %s\n"
+        ) % (self.port, self.nick_len, penalty, self.ping_timeout,
+             self.pong_timeout, include_dir)
+        with open(self.conf_path, "w") as f:
+            f.write(text)
+
+    def _argv(self):
+        return [which(self.binary), "-n", "-f", self.conf_path]
+
+
+class Inspircd(_Server):
+    """InspIRCd 3 on 127.0.0.1, only its core modules. One connect class
+    for everyone, with the flood limits below; strict=True kills a client
+    that floods ("Excess Flood"), strict=False delays it (fakelag).
+
+    threshold: penalty (one per ordinary command) at which a client is
+    killed; it drains by commandrate/1000 per second. recvq: bytes of
+    unread input allowed. sendq: output queued for a slow reader before
+    the client is dropped. Run as root with --runasroot (InspIRCd refuses
+    root otherwise)."""
+
+    name = "inspircd"
+    binary = "inspircd"
+
+    def __init__(self, tmpdir, strict=True, port=None, start=True,
+                 threshold=10, commandrate=1000, recvq=8192,
+                 softsendq=65536, hardsendq=1048576, nick_len=30,
+                 ping_freq=120):
+        self.threshold = threshold
+        self.commandrate = commandrate
+        self.recvq = recvq
+        self.softsendq = softsendq
+        self.hardsendq = hardsendq
+        self.nick_len = nick_len
+        self.ping_freq = ping_freq
+        super().__init__(tmpdir, strict, port, start)
+
+    def _write_config(self):
+        d = self.dir
+        text = (
+            "<server name=\"irc.test\" description=\"heartsbot test server\""
+            " network=\"HeartsTest\">\n"
+            "<admin name=\"heartsbot tests\" nick=\"admin\""
+            " email=\"tests@irc.test\">\n"
+            "<path configdir=\"{d}\" datadir=\"{d}\" logdir=\"{d}\">\n"
+            "<bind address=\"127.0.0.1\" port=\"{port}\" type=\"clients\">\n"
+            "<connect name=\"tests\" allow=\"*\" timeout=\"30\""
+            " pingfreq=\"{ping}\" threshold=\"{threshold}\""
+            " commandrate=\"{rate}\" fakelag=\"{fakelag}\""
+            " recvq=\"{recvq}\" softsendq=\"{softsendq}\""
+            " hardsendq=\"{hardsendq}\" localmax=\"1000\""
+            " globalmax=\"1000\" limit=\"5000\" resolvehostnames=\"no\""
+            " useident=\"no\">\n"
+            "<limits maxnick=\"{nick_len}\">\n"
+            "<dns timeout=\"1\">\n"
+            "<log method=\"file\" type=\"* -USERINPUT -USEROUTPUT\""
+            " level=\"default\" target=\"{d}/ircd.log\">\n"
+        ).format(d=d, port=self.port, ping=self.ping_freq,
+                 threshold=self.threshold, rate=self.commandrate,
+                 fakelag="no" if self.strict else "yes", recvq=self.recvq,
+                 softsendq=self.softsendq, hardsendq=self.hardsendq,
+                 nick_len=self.nick_len)
+        with open(self.conf_path, "w") as f:
+            f.write(text)
+
+    def _argv(self):
+        argv = [which(self.binary), "--nofork", "--nopid",
+                "--config=" + self.conf_path]
+        if os.geteuid() == 0:
+            argv.append("--runasroot")
+        return argv
+
+    def log(self):
+        text = super().log()
+        try:
+            with open(os.path.join(self.dir, "ircd.log"), encoding="utf-8",
+                      errors="replace") as f:
+                text += f.read()
+        except OSError:
+            pass
+        return text
+
+
+# ----------------------------------------------------------------------
+# IRC lines.
+
+_FORMAT_RE = re.compile(
+    r"\x03(?:\d{1,2}(?:,\d{1,2})?)?"            # colour
+    r"|\x04(?:[0-9a-fA-F]{6}(?:,[0-9a-fA-F]{6})?)?"  # hex colour
+    r"|[\x02\x0f\x11\x16\x1d\x1e\x1f]")           # bold, reset, ...
+
+
+def strip_formatting(text):
+    """Text without IRC formatting: \\x02 bold, \\x03NN[,NN] colour, \\x0F
+    reset, \\x16 reverse, \\x1D italic, \\x1F underline (and \\x04, \\x11,
+    \\x1E)."""
+    return _FORMAT_RE.sub("", text)
+
+
+def irc_lower(s):
+    """Lower case under RFC 1459 casemapping ([]\\~ are upper case of
+    {}|^), which both servers announce."""
+    return s.lower().translate(str.maketrans("[]\\~", "{}|^"))
+
+
+def irc_eq(a, b):
+    return irc_lower(a) == irc_lower(b)
+
+
+@dataclasses.dataclass
+class Message:
+    """One line received. `text` is the last parameter without formatting
+    (the message of a PRIVMSG); `raw` and `raw_text` keep the codes."""
+
+    seq: int
+    time: float            # time.monotonic() when read
+    raw: str
+    tags: dict
+    prefix: str
+    command: str
+    params: list
+
+    @property
+    def nick(self):
+        return self.prefix.split("!", 1)[0] if self.prefix else ""
+
+    @property
+    def userhost(self):
+        return self.prefix.split("!", 1)[1] if "!" in self.prefix else ""
+
+    @property
+    def target(self):
+        return self.params[0] if self.params else ""
+
+    @property
+    def raw_text(self):
+        return self.params[-1] if self.params else ""
+
+    @property
+    def text(self):
+        return strip_formatting(self.raw_text)
+
+    @property
+    def plain(self):
+        return strip_formatting(self.raw)
+
+    def __str__(self):
+        return self.raw
+
+
+def parse_line(line, seq=0, when=None):
+    """Parses one IRC line (without CR LF) into a Message."""
+    rest = line
+    tags = {}
+    if rest.startswith("@"):
+        tagstr, _, rest = rest[1:].partition(" ")
+        for item in tagstr.split(";"):
+            key, _, value = item.partition("=")
+            if key:
+                tags[key] = value
+    rest = rest.lstrip(" ")
+    prefix = ""
+    if rest.startswith(":"):
+        prefix, _, rest = rest[1:].partition(" ")
+    rest = rest.lstrip(" ")
+    if rest.startswith(":"):
+        params = [rest[1:]]
+        command = ""
+    else:
+        head, sep, trailing = rest.partition(" :")
+        params = head.split()
+        if sep:
+            params.append(trailing)
+        command = params.pop(0).upper() if params else ""
+    return Message(seq, time.monotonic() if when is None else when, line,
+                   tags, prefix, command, params)
+
+
+class WaitTimeout(AssertionError):
+    """What wait_for raises: an assertion failure, with the last lines the
+    client received, so a failing test says what it saw instead."""
+
+
+# ----------------------------------------------------------------------
+# The scripted client.
+
+class Client:
+    """An IRC client on a raw socket, for scripting a person.
+
+    Client(port, nick) connects to 127.0.0.1:port, sends NICK and USER and
+    waits for the end of the MOTD. A reader thread records every line as a
+    Message (self.messages()) and answers PING. Lines are sent at once:
+    pacing, if a test wants it, is the test's business."""
+
+    MAX_LINE = 64 * 1024
+
+    def __init__(self, port, nick, host=HOST, user=None, realname=None,
+                 register=True, timeout=10.0):
+        self.port = port
+        self.host = host
+        self._nick = nick
+        self.user = user or re.sub(r"[^A-Za-z0-9]", "", nick)[:10] or "u"
+        self.realname = realname or "test client " + nick
+        self.sent = []               # (time, line)
+        self.isupport = {}
+        self.closed = False
+        self.closed_at = None
+        self._msgs = []
+        self._cond = threading.Condition()
+        self._send_lock = threading.Lock()
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        self.sock.settimeout(None)
+        _register(self)
+        self._reader = threading.Thread(target=self._read_loop,
+                                        name="irc-" + nick, daemon=True)
+        self._reader.start()
+        if register:
+            try:
+                self.register(timeout)
+            except BaseException:
+                self.close()
+                raise
+
+    # -- connection
+
+    def register(self, timeout=10.0):
+        self.send_lines(["NICK " + self._nick,
+                         "USER %s 0 * :%s" % (self.user, self.realname)])
+        m = self.wait_for(command=("376", "422", "433", "432", "ERROR"),
+                          timeout=timeout)
+        if m.command in ("433", "432", "ERROR"):
+            raise WaitTimeout("%s could not register: %s"
+                              % (self._nick, m.raw))
+        for m in self.messages(command="005"):
+            for token in m.params[1:-1]:
+                key, _, value = token.partition("=")
+                self.isupport[key.upper()] = value
+        return m
+
+    def _read_loop(self):
+        buf = b""
+        try:
+            while True:
+                data = self.sock.recv(65536)
+                if not data:
+                    break
+                buf += data
+                while True:
+                    nl = buf.find(b"\n")
+                    if nl < 0:
+                        break
+                    raw, buf = buf[:nl], buf[nl + 1:]
+                    self._got(raw.rstrip(b"\r").decode("utf-8", "replace"))
+                if len(buf) > self.MAX_LINE:
+                    self._got(buf.decode("utf-8", "replace"))
+                    buf = b""
+        except OSError:
+            pass
+        with self._cond:
+            self.closed = True
+            self.closed_at = time.monotonic()
+            self._cond.notify_all()
+
+    def _got(self, line):
+        if not line:
+            return
+        with self._cond:
+            m = parse_line(line, seq=len(self._msgs))
+            self._msgs.append(m)
+            self._cond.notify_all()
+        if m.command == "PING":
+            try:
+                self.send_raw("PONG :" + (m.params[-1] if m.params else ""))
+            except OSError:
+                pass
+        elif m.command == "NICK" and irc_eq(m.nick, self._nick) and m.params:
+            self._nick = m.params[-1]
+
+    def send_raw(self, line):
+        """Sends one line (CR LF is added; CR or LF inside is refused)."""
+        self.send_lines([line])
+
+    def send_lines(self, lines):
+        """Sends several lines in a single write: a burst."""
+        data = b""
+        for line in lines:
+            if "\r" in line or "\n" in line:
+                raise ValueError("line break inside an IRC line: %r" % line)
+            data += line.encode("utf-8") + b"\r\n"
+        with self._send_lock:
+            now = time.monotonic()
+            self.sock.sendall(data)
+            self.sent.extend((now, line) for line in lines)
+
+    # -- commands
+
+    def join(self, channel, wait=True, timeout=10.0):
+        """Joins and, with wait, returns once the names list has come."""
+        mark = self.mark()
+        self.send_raw("JOIN " + channel)
+        if not wait:
+            return None
+        self.wait_for(lambda m: (m.command in ("403", "405", "471", "473",
+                                               "474", "475")
+                                 or (m.command == "366" and len(m.params) > 1
+                                     and irc_eq(m.params[1], channel))),
+                      timeout=timeout, since=mark)
+        return self.wait_for(command="JOIN", frm=self._nick, to=channel,
+                             since=mark, timeout=0.1)
+
+    def part(self, channel, reason=None, wait=True, timeout=10.0):
+        mark = self.mark()
+        self.send_raw("PART %s%s" % (channel, " :" + reason if reason else ""))
+        if wait:
+            return self.wait_for(command="PART", frm=self._nick, to=channel,
+                                 since=mark, timeout=timeout)
+        return None
+
+    def say(self, target, text):
+        """PRIVMSG target :text"""
+        self.send_raw("PRIVMSG %s :%s" % (target, text))
+
+    def notice(self, target, text):
+        self.send_raw("NOTICE %s :%s" % (target, text))
+
+    def nick(self, new=None, wait=True, timeout=10.0):
+        """nick() is the current nick. nick(new) sends NICK new and, with
+        wait, returns once the server confirmed it, or raises WaitTimeout
+        if it was refused (nick in use, erroneous)."""
+        if new is None:
+            return self._nick
+        mark = self.mark()
+        old = self._nick
+        self.send_raw("NICK " + new)
+        if not wait:
+            return None
+        m = self.wait_for(lambda m: m.command in ("432", "433", "436", "437")
+                          or (m.command == "NICK" and irc_eq(m.nick, old)),
+                          since=mark, timeout=timeout)
+        if m.command != "NICK":
+            raise WaitTimeout("NICK %s refused: %s" % (new, m.raw))
+        return m
+
+    def quit(self, reason="bye", timeout=5.0):
+        """QUIT, wait for the server to close, close the socket."""
+        try:
+            self.send_raw("QUIT :" + reason)
+        except OSError:
+            pass
+        self.wait_closed(timeout)
+        self.close()
+
+    def close(self):
+        """Drops the connection without a QUIT (again: no-op)."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+        if self._reader is not threading.current_thread():
+            self._reader.join(5.0)
+        _unregister(self)
+
+    def _kill(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def wait_closed(self, timeout=10.0):
+        """True once the server has closed the connection."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not self.closed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    # -- what arrived
+
+    def mark(self):
+        """A position in the received lines: pass it as `since`."""
+        with self._cond:
+            return len(self._msgs)
+
+    def messages(self, since=0, command=None):
+        """Lines received from position `since`, optionally one command (or
+        a tuple of commands) only."""
+        with self._cond:
+            msgs = self._msgs[since:]
+        if command is not None:
+            cmds = (command,) if isinstance(command, str) else command
+            msgs = [m for m in msgs if m.command in cmds]
+        return msgs
+
+    def privmsgs_from(self, nick, to=None, since=0, notices=True):
+        """PRIVMSGs (and NOTICEs unless notices=False: the bot may use
+        either for private text) from `nick`, to `to` if given (a channel,
+        or our own nick for private ones)."""
+        kinds = ("PRIVMSG", "NOTICE") if notices else ("PRIVMSG",)
+        return [m for m in self.messages(since, kinds)
+                if irc_eq(m.nick, nick)
+                and (to is None or irc_eq(m.target, to))]
+
+    def texts_from(self, nick, to=None, since=0):
+        """The texts (formatting stripped) of privmsgs_from."""
+        return [m.text for m in self.privmsgs_from(nick, to, since)]
+
+    def wait_for(self, match=None, timeout=10.0, since=0, command=None,
+                 frm=None, to=None):
+        """The first Message from position `since` on that satisfies every
+        filter given, waiting up to `timeout` seconds for it:
+        match: a callable(Message) -> bool, or a regular expression (str or
+        compiled) searched in the line without formatting (Message.plain);
+        command: a command or numeric, or a tuple of them; frm: the sender's
+        nick; to: the first parameter (channel or nick). Raises WaitTimeout
+        (an AssertionError) on timeout or when the connection closed."""
+        checks = []
+        if command is not None:
+            cmds = (command,) if isinstance(command, str) else tuple(command)
+            checks.append(lambda m: m.command in cmds)
+        if frm is not None:
+            checks.append(lambda m: irc_eq(m.nick, frm))
+        if to is not None:
+            checks.append(lambda m: bool(m.params) and irc_eq(m.params[0], to))
+        if match is not None:
+            if callable(match):
+                checks.append(match)
+            else:
+                rx = re.compile(match) if isinstance(match, str) else match
+                checks.append(lambda m: rx.search(m.plain) is not None)
+
+        def ok(m):
+            return all(check(m) for check in checks)
+
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            i = since
+            while True:
+                while i < len(self._msgs):
+                    m = self._msgs[i]
+                    i += 1
+                    if ok(m):
+                        return m
+                if self.closed:
+                    why = "connection closed"
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    why = "timeout after %.1f s" % timeout
+                    break
+                self._cond.wait(left)
+        raise WaitTimeout("%s: no line matching %s (%s); last lines:\n%s"
+                          % (self._nick, self._describe(match, command, frm,
+                                                       to), why,
+                             self.tail()))
+
+    def find(self, match=None, since=0, command=None, frm=None, to=None):
+        """Like wait_for, without waiting: the first Message from `since`
+        that passes every filter, or None."""
+        try:
+            return self.wait_for(match, 0, since, command, frm, to)
+        except WaitTimeout:
+            return None
+
+    def wait_privmsg(self, frm, match=None, to=None, timeout=10.0, since=0):
+        """The first PRIVMSG or NOTICE from `frm` (to `to`) whose text
+        (formatting stripped) matches the regex `match`."""
+        rx = None
+        if match is not None:
+            rx = re.compile(match) if isinstance(match, str) else match
+        return self.wait_for(
+            lambda m: rx is None or rx.search(m.text) is not None,
+            command=("PRIVMSG", "NOTICE"), frm=frm, to=to, timeout=timeout,
+            since=since)
+
+    def wait_join(self, nick, channel, timeout=10.0, since=0):
+        """Waits until `nick` is seen joining `channel`."""
+        return self.wait_for(command="JOIN", frm=nick, to=channel,
+                             timeout=timeout, since=since)
+
+    def wait_member(self, nick, channel, timeout=10.0):
+        """Waits until `nick` is in `channel` (asks NAMES until it is), for
+        someone who may have joined before we did."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if any(irc_eq(n, nick) for n in self.names(channel, max(left, 1))):
+                return
+            if left <= 0:
+                raise WaitTimeout("%s is not in %s after %.1f s"
+                                  % (nick, channel, timeout))
+            time.sleep(0.2)
+
+    def names(self, channel, timeout=10.0):
+        """The nicks in `channel` (NAMES), without their @+ prefixes."""
+        mark = self.mark()
+        self.send_raw("NAMES " + channel)
+        self.wait_for(command="366", timeout=timeout, since=mark)
+        nicks = set()
+        for m in self.messages(mark, "353"):
+            if len(m.params) >= 3 and irc_eq(m.params[-2], channel):
+                nicks.update(n.lstrip("~&@%+") for n in m.params[-1].split())
+        return nicks
+
+    def tail(self, lines=15):
+        with self._cond:
+            msgs = self._msgs[-lines:]
+        return "\n".join("  " + m.raw for m in msgs) or "  (nothing)"
+
+    @staticmethod
+    def _describe(match, command, frm, to):
+        parts = []
+        if match is not None:
+            parts.append(getattr(match, "pattern", None)
+                         or getattr(match, "__name__", repr(match)))
+        for label, value in (("command", command), ("from", frm), ("to", to)):
+            if value is not None:
+                parts.append("%s=%s" % (label, value))
+        return ", ".join(parts) or "anything"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return "<Client %s port=%s closed=%s>" % (self._nick, self.port,
+                                                  self.closed)
+
+
+# ----------------------------------------------------------------------
+# The bot.
+
+def example_config():
+    """config.example.toml as a dict: the defaults a test starts from."""
+    with open(os.path.join(REPO, "config.example.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+def bot_config(port, data_dir, channels=("#hearts",), nick="heartsbot",
+               game=None, bot=None, irc=None):
+    """A bot config dict: config.example.toml with [bot] data_dir set, log
+    level debug, `game` overriding [game] keys (the short timeouts a test
+    wants), `bot` overriding [bot], and one [[irc]] network on
+    127.0.0.1:port joining `channels` (`irc` overrides its keys)."""
+    cfg = example_config()
+    cfg["bot"]["data_dir"] = os.fspath(data_dir)
+    cfg["bot"]["log_level"] = "debug"
+    cfg["bot"].update(bot or {})
+    cfg["game"].update(game or {})
+    net = dict(cfg["irc"][0])
+    net.update(name="local", host=HOST, port=int(port), nick=nick,
+               channels=list(channels))
+    net.update(irc or {})
+    cfg["irc"] = [net]
+    return cfg
+
+
+def _toml_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError("no TOML for %r" % (v,))
+
+
+def to_toml(cfg):
+    """Renders a dict as the TOML subset the bot reads: [tables],
+    [[arrays of tables]], strings, integers, booleans, arrays of strings."""
+    out = []
+    def is_table(v):
+        return isinstance(v, dict) or (
+            isinstance(v, list) and any(isinstance(x, dict) for x in v))
+
+    for k, v in cfg.items():
+        if not is_table(v):
+            out.append("%s = %s" % (k, _toml_value(v)))
+    for k, v in cfg.items():
+        if isinstance(v, dict):
+            out.append("\n[%s]" % k)
+            out.extend("%s = %s" % (kk, _toml_value(vv))
+                       for kk, vv in v.items())
+        elif isinstance(v, list) and any(isinstance(x, dict) for x in v):
+            for table in v:
+                out.append("\n[[%s]]" % k)
+                out.extend("%s = %s" % (kk, _toml_value(vv))
+                           for kk, vv in table.items())
+    return "\n".join(out).lstrip("\n") + "\n"
+
+
+def bot_binary():
+    """$HEARTSBOT, else build/heartsbot; relative paths are taken from the
+    repository root. None if build/heartsbot is not there; an error if
+    $HEARTSBOT names something that is not an executable (CTest sets it,
+    and a missing bot there is a failure, not a skip)."""
+    given = os.environ.get("HEARTSBOT")
+    path = given or os.path.join("build", "heartsbot")
+    if not os.path.isabs(path):
+        path = os.path.join(REPO, path)
+    if os.access(path, os.X_OK):
+        return path
+    if given:
+        raise FileNotFoundError("HEARTSBOT=%s is not an executable" % given)
+    return None
+
+
+class Bot:
+    """The real bot: Bot(tmpdir, config) where config is a path to a config
+    file or a dict (see bot_config) written to tmpdir/NAME.toml. Runs
+    `$HEARTSBOT --config FILE` with stdout and stderr in tmpdir/NAME.log."""
+
+    def __init__(self, tmpdir, config, binary=None, name="heartsbot",
+                 env=None, start=True):
+        self.dir = os.fspath(tmpdir)
+        self.name = name
+        self.binary = binary or bot_binary()
+        if self.binary is None:
+            raise unittest.SkipTest("no bot binary (set HEARTSBOT or build "
+                                    "build/heartsbot)")
+        if isinstance(config, dict):
+            self.config = config
+            self.config_path = os.path.join(self.dir, name + ".toml")
+            with open(self.config_path, "w", encoding="utf-8") as f:
+                f.write(to_toml(config))
+        else:
+            self.config_path = os.fspath(config)
+            with open(self.config_path, "rb") as f:
+                self.config = tomllib.load(f)
+        self.log_path = os.path.join(self.dir, name + ".log")
+        self.env = dict(os.environ)
+        self.env.update(env or {})
+        self.proc = None
+        if start:
+            self.start()
+
+    def start(self):
+        if self.alive():
+            return
+        self.proc = _spawn([self.binary, "--config", self.config_path],
+                           self.log_path, signal.SIGTERM, env=self.env,
+                           cwd=self.dir)
+        _register(self)
+
+    def stop(self, timeout=10.0):
+        """SIGTERM, wait up to `timeout` s, then SIGKILL. Returns the exit
+        code (-9 if it had to be killed, -N for death by signal N)."""
+        rc = _terminate(self.proc, timeout)
+        _unregister(self)
+        return rc
+
+    def signal(self, sig):
+        """Sends a signal (SIGHUP: reload the config)."""
+        self.proc.send_signal(sig)
+
+    def wait(self, timeout=None):
+        """The exit code once it exits by itself, or None after timeout."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def _kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def log(self):
+        try:
+            with open(self.log_path, encoding="utf-8",
+                      errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def wait_log(self, pattern, timeout=10.0):
+        """Waits until the log has a line matching the regex; returns the
+        match, or raises WaitTimeout with the end of the log."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while True:
+            m = rx.search(self.log())
+            if m:
+                return m
+            if time.monotonic() >= deadline or not self.alive():
+                raise WaitTimeout("bot log has no %r (alive=%s); log:\n%s"
+                                  % (pattern, self.alive(),
+                                     "\n".join(self.log().splitlines()[-30:])))
+            time.sleep(0.05)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+
+# ----------------------------------------------------------------------
+# Hearts: cards as the bot writes them, scripted players, game records.
+#
+# Cards are kept here as the engine's canonical names ("QS", "TD"). The
+# bot writes a card as rank and suit symbol ("Q♠", "10♦") and a hand
+# grouped by suit ("♣ 2 [5] [J]  ♦ 3 Q"), the marked (legal) cards in
+# [brackets] in plain text, in bold (\x02) on IRC with colours on.
+
+SUIT_LETTERS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
+SUIT_SYMBOLS = {v: k for k, v in SUIT_LETTERS.items()}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANKS = "23456789TJQKA"
+_RANK_WORDS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+               "A")
+_CARD_RE = re.compile("(?<![0-9A-Za-z])(10|[2-9JQKA])([\u2663\u2666\u2665"
+                      "\u2660])")
+
+
+def card_name(rank, symbol):
+    """('10', '♦') -> 'TD'."""
+    return ("T" if rank == "10" else rank) + SUIT_LETTERS[symbol]
+
+
+def card_text(card):
+    """'TD' -> '10♦': the card as the bot writes it in plain text."""
+    return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]]
+
+
+def card_rank(card):
+    """0 for a two, 12 for an ace."""
+    return RANKS.index(card[0])
+
+
+def spell(card, style=0):
+    """The card as a person may type it (chat.md): style 0 'TD', 1 '10d',
+    2 't♦'."""
+    rank, suit = card[0], card[1]
+    if style % 3 == 0:
+        return card
+    if style % 3 == 1:
+        return ("10" if rank == "T" else rank).lower() + suit.lower()
+    return rank.lower() + SUIT_SYMBOLS[suit]
+
+
+def cards_in(text):
+    """The cards named in plain text, in order: 'alice 7♣, bob 10♥' ->
+    ['7C', 'TH']."""
+    return [card_name(r, s) for r, s in _CARD_RE.findall(text)]
+
+
+def marked_text(raw):
+    """A private IRC message as plain text with the marked cards in
+    [brackets]: bold runs become brackets, then formatting goes. Plain
+    text (colours off) passes unchanged."""
+    return strip_formatting(re.sub("\x02([^\x02\x0f]*)\x02", r"[\1]", raw))
+
+
+def parse_hand(text):
+    """A hand as the bot writes it (plain, marks in brackets) -> (cards in
+    the order written, the set of marked ones). Reading stops at the first
+    word that is no part of a hand."""
+    cards, marked, suit = [], set(), None
+    for word in text.split():
+        if word in SUIT_LETTERS:
+            suit = SUIT_LETTERS[word]
+            continue
+        bare = word[1:-1] if word[:1] == "[" and word[-1:] == "]" else word
+        if suit is None or bare not in _RANK_WORDS:
+            break
+        card = ("T" if bare == "10" else bare) + suit
+        cards.append(card)
+        if bare != word:
+            marked.add(card)
+    return cards, marked
+
+
+def parse_plays(text):
+    """'alice 7♣, bob 10♥' -> [('alice', '7C'), ('bob', 'TH')]."""
+    plays = []
+    for part in text.split(", "):
+        name, _, card = part.strip().rpartition(" ")
+        got = cards_in(card)
+        if name and len(got) == 1:
+            plays.append((name, got[0]))
+    return plays
+
+
+@dataclasses.dataclass
+class Deal:
+    """'Hand N at #room. Your cards: ... | Pass K cards to NAME: ...'"""
+    msg: object
+    hand_no: int
+    table: str
+    cards: list
+    pass_count: int        # 0: a hand without passing
+    pass_to: str           # '' when not passing (or scatter)
+
+
+@dataclasses.dataclass
+class HandShown:
+    """'You received ... Your hand: ...' after the pass, or the answer to
+    `hand` (with '(your turn: ...)' and marks when it is our turn)."""
+    msg: object
+    received: list
+    cards: list
+    marked: set
+    your_turn: bool
+
+
+@dataclasses.dataclass
+class Prompt:
+    """'Your turn at #room. Trick N: alice 7♣. You may play the marked
+    cards: ...' (or 'You lead trick N.')."""
+    msg: object
+    table: str
+    trick_no: int
+    trick: list            # [(name, card)] on the trick so far
+    cards: list
+    marked: set
+
+    @property
+    def leading(self):
+        return not self.trick
+
+    @property
+    def led_suit(self):
+        return self.trick[0][1][1] if self.trick else None
+
+
+@dataclasses.dataclass
+class Said:
+    """Any other private message (a refusal, a reminder, an answer)."""
+    msg: object
+    text: str
+
+
+_DEAL_RE = re.compile(r"^Hand (\d+) at (\S+)\. Your cards: (.*?)"
+                      r"(?: \| Pass (\d+) cards(?: to (\S+):)?.*)?$")
+_HAND_RE = re.compile(r"^(?:You received (.*?)\. )?Your hand: (.*?)"
+                      r"( \(your turn: the marked cards are playable\))?$")
+_PROMPT_RE = re.compile(r"^Your turn at (\S+)\. (?:You lead trick (\d+)\."
+                        r"|Trick (\d+): (.*?)\.) You may play the marked "
+                        r"cards: (.*)$")
+
+
+def parse_private(text, msg=None):
+    """One private message of the bot (plain text, marks in brackets: see
+    marked_text) -> Deal, HandShown, Prompt or Said."""
+    m = _DEAL_RE.match(text)
+    if m:
+        cards, _ = parse_hand(m.group(3))
+        return Deal(msg, int(m.group(1)), m.group(2), cards,
+                    int(m.group(4) or 0), m.group(5) or "")
+    m = _PROMPT_RE.match(text)
+    if m:
+        cards, marked = parse_hand(m.group(5))
+        if m.group(2):
+            return Prompt(msg, m.group(1), int(m.group(2)), [], cards, marked)
+        return Prompt(msg, m.group(1), int(m.group(3)),
+                      parse_plays(m.group(4)), cards, marked)
+    m = _HAND_RE.match(text)
+    if m:
+        cards, marked = parse_hand(m.group(2))
+        return HandShown(msg, cards_in(m.group(1) or ""), cards, marked,
+                         bool(m.group(3)))
+    return Said(msg, text)
+
+
+def parse_trick_line(text):
+    """A channel line 'Trick 5: alice 7♣, bob K♣ - bob takes it (1 point)'
+    -> (5, [('alice', '7C'), ('bob', 'KC')], 'bob'), or None. The taker is
+    None for a trick set aside."""
+    m = re.match(r"^Trick (\d+): (.*?)(?: - (.*))?$", text)
+    if not m:
+        return None
+    taker = None
+    if m.group(3):
+        t = re.match(r"^(\S+) takes it", m.group(3))
+        taker = t.group(1) if t else None
+    return int(m.group(1)), parse_plays(m.group(2)), taker
+
+
+def parse_final(text):
+    """'Game over! ... Final: alice 3, bob 10' -> {'alice': 3, 'bob': 10},
+    or None."""
+    m = re.search(r"Final: (.*?)\.?$", text)
+    if not m:
+        return None
+    totals = {}
+    for part in m.group(1).split(", "):
+        name, _, value = part.rpartition(" ")
+        totals[name] = int(value)
+    return totals
+
+
+def is_channel(target):
+    return target[:1] in ("#", "&", "+", "!")
+
+
+class Player:
+    """A scripted person at a Hearts table: a Client and what the bot told
+    it privately. poll() reads the bot's new private messages, parses them
+    (Deal, HandShown, Prompt, Said), keeps the hand up to date and sets
+    pass_due / prompt_due for the driver (play_game). The actions record
+    what was sent, with the time, in `actions`."""
+
+    def __init__(self, client, bot="heartsbot", channel="#hearts"):
+        self.client = client
+        self.bot = bot
+        self.channel = channel
+        self.cursor = 0
+        self.hand_no = 0
+        self.hand = []         # held now, as far as we know
+        self.deals = {}        # hand number -> cards dealt to us
+        self.passed = {}       # hand number -> cards we passed
+        self.received = {}     # hand number -> cards passed to us
+        self.played = {}       # hand number -> cards we played, in order
+        self.events = []       # every event, in order
+        self.actions = []      # (time, hand number, 'pass'/'play', cards)
+        self.pass_due = None   # a Deal we have not passed for
+        self.prompt_due = None  # a Prompt we have not played for
+
+    @property
+    def nick(self):
+        return self.client.nick()
+
+    def reconnect(self, client):
+        """Goes on with a new connection (same person, after a network
+        break): keeps the game state, reads the new client from its
+        start."""
+        self.client = client
+        self.cursor = 0
+
+    def is_private_from_bot(self, m):
+        return (m.command in ("PRIVMSG", "NOTICE") and irc_eq(m.nick, self.bot)
+                and bool(m.params) and not is_channel(m.target))
+
+    def poll(self):
+        """The events of the bot's private messages that arrived since the
+        last poll."""
+        new = self.client.messages(self.cursor)
+        self.cursor += len(new)
+        out = []
+        for m in new:
+            if not self.is_private_from_bot(m):
+                continue
+            ev = parse_private(marked_text(m.raw_text), m)
+            self._update(ev)
+            self.events.append(ev)
+            out.append(ev)
+        return out
+
+    def _gone(self):
+        return set(self.played.get(self.hand_no, ())) | set(
+            self.passed.get(self.hand_no, ()))
+
+    def _update(self, ev):
+        if isinstance(ev, Deal):
+            self.hand_no = ev.hand_no
+            self.deals[ev.hand_no] = list(ev.cards)
+            self.hand = list(ev.cards)
+            self.pass_due = ev if ev.pass_count else None
+            self.prompt_due = None
+        elif isinstance(ev, HandShown):
+            if ev.received:
+                self.received[self.hand_no] = list(ev.received)
+                self.pass_due = None
+            gone = set(self.played.get(self.hand_no, ()))
+            self.hand = [c for c in ev.cards if c not in gone]
+        elif isinstance(ev, Prompt):
+            gone = set(self.played.get(self.hand_no, ()))
+            self.hand = [c for c in ev.cards if c not in gone]
+            self.prompt_due = ev
+            self.pass_due = None
+
+    def tell(self, text):
+        """A private message to the bot."""
+        self.client.say(self.bot, text)
+
+    def pass_cards(self, cards, style=0):
+        # the time before sending: the bot's answer may arrive at once
+        self.actions.append((time.monotonic(), self.hand_no, "pass",
+                             list(cards)))
+        self.tell("pass " + " ".join(spell(c, style) for c in cards))
+        self.passed[self.hand_no] = list(cards)
+        self.hand = [c for c in self.hand if c not in cards]
+        self.pass_due = None
+
+    def play(self, card, how="play", style=0):
+        """Plays a card: how='play' ("play QS" privately), 'bare' ("QS"
+        privately) or 'channel' ("!play QS" in the channel)."""
+        word = spell(card, style)
+        self.actions.append((time.monotonic(), self.hand_no, "play", [card]))
+        if how == "bare":
+            self.tell(word)
+        elif how == "channel":
+            self.client.say(self.channel, "!play " + word)
+        else:
+            self.tell("play " + word)
+        self.played.setdefault(self.hand_no, []).append(card)
+        self.hand = [c for c in self.hand if c != card]
+        self.prompt_due = None
+
+    def mark(self):
+        return self.client.mark()
+
+    def wait_said(self, match, since=0, timeout=10.0):
+        """The first private message of the bot from `since` whose text
+        (plain, marks in brackets) matches the regex; raises WaitTimeout."""
+        rx = re.compile(match)
+        return self.client.wait_for(
+            lambda m: self.is_private_from_bot(m)
+            and rx.search(marked_text(m.raw_text)) is not None,
+            since=since, timeout=timeout)
+
+    def said(self, since=0):
+        """The texts of the bot's private messages from `since`."""
+        return [marked_text(m.raw_text) for m in self.client.messages(since)
+                if self.is_private_from_bot(m)]
+
+
+def pass_highest(player, deal):
+    """A pass: the highest cards."""
+    return sorted(deal.cards, key=card_rank, reverse=True)[:deal.pass_count]
+
+
+def play_lowest(player, prompt):
+    """A play: the lowest marked card."""
+    return min(prompt.marked, key=lambda c: (card_rank(c), c))
+
+
+def play_game(players, done, timeout=120.0, on_deal=pass_highest,
+              on_prompt=play_lowest, on_event=None, poll=0.02):
+    """Runs scripted players until done() returns something true, which is
+    returned. Every new event of every player goes to on_event(player,
+    event); a Deal to pass for, to on_deal(player, deal) -> cards (None or
+    empty: do nothing); a Prompt, to on_prompt(player, prompt) -> a card,
+    or (card, how, style) for Player.play, or None to let the turn run
+    out. Callbacks may block (wait for replies): the game waits for the
+    player anyway. Raises WaitTimeout after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for p in players:
+            for ev in p.poll():
+                if on_event is not None:
+                    on_event(p, ev)
+            if p.pass_due is not None:
+                deal = p.pass_due
+                p.pass_due = None
+                cards = on_deal(p, deal) if on_deal else None
+                if cards:
+                    p.pass_cards(cards)
+            if p.prompt_due is not None:
+                prompt = p.prompt_due
+                p.prompt_due = None
+                choice = on_prompt(p, prompt) if on_prompt else None
+                if isinstance(choice, tuple):
+                    p.play(*choice)
+                elif choice:
+                    p.play(choice)
+        result = done()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise WaitTimeout(
+                "the game did not end in %.0f s; last lines of %s:\n%s"
+                % (timeout, players[0].nick, players[0].client.tail(25)))
+        time.sleep(poll)
+
+
+def sim_binary():
+    """$HEARTS_SIM, else build/hearts-sim (as bot_binary), or None."""
+    given = os.environ.get("HEARTS_SIM")
+    path = given or os.path.join("build", "hearts-sim")
+    if not os.path.isabs(path):
+        path = os.path.join(REPO, path)
+    if os.access(path, os.X_OK):
+        return path
+    if given:
+        raise FileNotFoundError("HEARTS_SIM=%s is not an executable" % given)
+    return None
+
+
+def read_records(data_dir):
+    """The game records in data_dir/games.jsonl (a list of dicts; [] if
+    there is no file)."""
+    path = os.path.join(os.fspath(data_dir), "games.jsonl")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def replay(path):
+    """Runs `$HEARTS_SIM replay PATH`: (exit code, stdout + stderr)."""
+    sim = sim_binary()
+    if sim is None:
+        raise unittest.SkipTest("no hearts-sim (set HEARTS_SIM or build "
+                                "build/hearts-sim)")
+    done = subprocess.run([sim, "replay", os.fspath(path)],
+                          capture_output=True, text=True, timeout=60)
+    return done.returncode, done.stdout + done.stderr
+
+
+_PASS_STEP = {"left": 1, "right": -1}
+
+
+def record_holdings(record, hand_index):
+    """Each seat's cards after the passing of one hand of a record (a list
+    of sets, seat order). Handles left, right, across and hold."""
+    hand = record["hands"][hand_index]
+    n = len(hand["deal"])
+    held = [set(cards) for cards in hand["deal"]]
+    direction = hand.get("pass", "hold")
+    if direction == "hold":
+        return held
+    step = _PASS_STEP.get(direction, n // 2 if direction == "across" else None)
+    if step is None:
+        raise ValueError("pass direction %r not handled" % direction)
+    passed = hand["passed"]
+    for s in range(n):
+        held[s] -= set(passed[s])
+    for s in range(n):
+        held[(s + step) % n] |= set(passed[s])
+    return held
+
+
+class ConsoleBot:
+    """`$HEARTSBOT --console ARGS` with pipes: a person at the terminal.
+    A reader thread keeps every line of stdout; stderr (the log) goes to
+    tmpdir/NAME.log; the working directory is tmpdir (so the default
+    data_dir "data" is tmpdir/data)."""
+
+    def __init__(self, tmpdir, args=(), binary=None, name="console",
+                 env=None):
+        self.dir = os.fspath(tmpdir)
+        self.binary = binary or bot_binary()
+        if self.binary is None:
+            raise unittest.SkipTest("no bot binary (set HEARTSBOT or build "
+                                    "build/heartsbot)")
+        self.log_path = os.path.join(self.dir, name + ".log")
+        self.lines = []
+        self.closed = False
+        self._cond = threading.Condition()
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [self.binary, "--console"] + list(args),
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                cwd=self.dir, env=full_env,
+                preexec_fn=_child_setup(signal.SIGTERM))
+        _watch(self.proc.pid)
+        _register(self)
+        self._reader = threading.Thread(target=self._read_loop,
+                                        name="console", daemon=True)
+        self._reader.start()
+
+    def _read_loop(self):
+        for raw in self.proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            with self._cond:
+                self.lines.append(line)
+                self._cond.notify_all()
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
+
+    def send(self, line):
+        """One line to the bot's stdin."""
+        self.proc.stdin.write(line.encode("utf-8") + b"\n")
+        self.proc.stdin.flush()
+
+    def close_input(self):
+        """Closes stdin: end of input."""
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+
+    def mark(self):
+        with self._cond:
+            return len(self.lines)
+
+    def wait_line(self, pattern, since=0, timeout=10.0):
+        """(index, line) of the first stdout line from `since` matching the
+        regex; raises WaitTimeout at the timeout or the end of output."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            i = since
+            while True:
+                while i < len(self.lines):
+                    if rx.search(self.lines[i]):
+                        return i, self.lines[i]
+                    i += 1
+                left = deadline - time.monotonic()
+                if self.closed or left <= 0:
+                    break
+                self._cond.wait(left)
+            tail = "\n".join("  " + x for x in self.lines[-15:])
+        raise WaitTimeout("console: no line matching %r (%s); last lines:\n%s"
+                          % (pattern, "output closed" if self.closed
+                             else "timeout", tail))
+
+    def wait(self, timeout=None):
+        """The exit code once it exits, or None after timeout."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self, timeout=10.0):
+        """Closes stdin, then SIGTERM and SIGKILL as Bot.stop."""
+        self.close_input()
+        rc = _terminate(self.proc, timeout)
+        _unregister(self)
+        self._reader.join(5.0)
+        self.proc.stdout.close()
+        return rc
+
+    def _kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def log(self):
+        try:
+            with open(self.log_path, encoding="utf-8",
+                      errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+
+# ----------------------------------------------------------------------
+# unittest glue.
+
+class HarnessTestCase(unittest.TestCase):
+    """A TestCase with self.tmpdir (removed afterwards, kept when the
+    environment has HEARTS_KEEP_TMP=1) and helpers that clean up after
+    themselves."""
+
+    def setUp(self):
+        super().setUp()
+        self.tmpdir = tempfile.mkdtemp(prefix="heartsbot-it-")
+        if os.environ.get("HEARTS_KEEP_TMP") != "1":
+            self.addCleanup(shutil.rmtree, self.tmpdir, True)
+        else:
+            self.addCleanup(print, "kept", self.tmpdir, file=sys.stderr)
+
+    def ngircd(self, **kw):
+        if not Ngircd.available():
+            self.skipTest("ngircd is not installed")
+        return self.enterContext(Ngircd(self.tmpdir, **kw))
+
+    def inspircd(self, **kw):
+        if not Inspircd.available():
+            self.skipTest("inspircd is not installed")
+        return self.enterContext(Inspircd(self.tmpdir, **kw))
+
+    def client(self, server_or_port, nick, **kw):
+        port = getattr(server_or_port, "port", server_or_port)
+        return self.enterContext(Client(port, nick, **kw))
+
+    def bot(self, config, **kw):
+        b = Bot(self.tmpdir, config, **kw)
+        self.addCleanup(b.stop)
+        return b
+
+    def console(self, args=(), **kw):
+        """A ConsoleBot in self.tmpdir, stopped after the test."""
+        c = ConsoleBot(self.tmpdir, args, **kw)
+        self.addCleanup(c.stop)
+        return c
+
+
+def main():
+    """Runs the tests of the calling module; exit 0 if all passed, 77 if
+    every test was skipped, 1 otherwise."""
+    verbosity = 2 if "-v" in sys.argv[1:] else 1
+    argv = [sys.argv[0]] + [a for a in sys.argv[1:] if a != "-v"]
+    prog = unittest.main(module="__main__", argv=argv, exit=False,
+                         verbosity=verbosity)
+    result = prog.result
+    kill_everything()
+    if not result.wasSuccessful():
+        sys.exit(1)
+    if result.testsRun and len(result.skipped) == result.testsRun:
+        sys.exit(77)
+    sys.exit(0)
