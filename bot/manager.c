@@ -383,6 +383,10 @@ static void deal_now(struct loop *l, void *ctx)
 
 static void write_record(struct table *t)
 {
+    if (!t->rec) {
+        log_error("table %s: no record of this game to write", t->room);
+        return;
+    }
     char *json = record_writer_json(t->rec);
     if (!json)
         return;
@@ -635,8 +639,10 @@ static void on_engine(void *ctx, const struct engine_game *g,
 {
     struct table *t = ctx;
     struct sbuf sb = {.len = 0};
-    const struct engine_sink *rec = record_writer_sink(t->rec);
-    rec->emit(rec->ctx, g, ev);
+    if (t->rec) {
+        const struct engine_sink *rec = record_writer_sink(t->rec);
+        rec->emit(rec->ctx, g, ev);
+    }
     switch (ev->kind) {
     case ENGINE_EV_DEALT:
         if (g->pass_dir == ENGINE_PASS_HOLD)
@@ -783,6 +789,8 @@ void table_start(struct table *t)
     for (int s = 0; s < t->capacity; s++)
         names[s] = t->seats[s].nick;
     t->rec = record_writer_new(&t->rules, names, t->capacity);
+    if (!t->rec)
+        log_error("table %s: cannot record this game", t->room);
     t->sink.emit = on_engine;
     t->sink.ctx = t;
     struct sbuf sb = {.len = 0};
