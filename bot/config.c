@@ -101,31 +101,11 @@ static bool has_control(const char *s)
     return false;
 }
 
-/* Edit distance, for naming the nearest valid key or table; long words
- * count as far away (the row is fixed). */
+/* Edit distance for naming the nearest valid key or table: the engine's,
+ * case-sensitive as TOML keys are. */
 static int distance(const char *a, size_t la, const char *b)
 {
-    size_t lb = strlen(b);
-    if (la > 40 || lb > 40)
-        return 99;
-    int row[41];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int prev = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int cur = row[j];
-            int best = prev + (a[i - 1] == b[j - 1] ? 0 : 1);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            prev = cur;
-        }
-    }
-    return row[lb];
+    return engine_word_distance(a, la, b, false);
 }
 
 /* Checks the whole text is UTF-8 (as TOML requires) up front, so the

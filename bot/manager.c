@@ -282,7 +282,8 @@ int table_humans(const struct table *t)
     return k;
 }
 
-int table_sit(struct table *t, const struct chat_user *u)
+/* The first free seat, cleared and taken, or -1 if the table is full. */
+static int claim_seat(struct table *t)
 {
     for (int s = 0; s < t->capacity; s++) {
         struct seat *st = &t->seats[s];
@@ -290,42 +291,47 @@ int table_sit(struct table *t, const struct chat_user *u)
             continue;
         memset(st, 0, sizeof *st);
         st->used = true;
-        st->human = true;
-        seat_set_nick(st, u->nick);
-        snprintf(st->id, sizeof st->id, "%s", u->id);
-        if (t->opener < 0)
-            t->opener = s;
         return s;
     }
     return -1;
 }
 
+int table_sit(struct table *t, const struct chat_user *u)
+{
+    int s = claim_seat(t);
+    if (s < 0)
+        return -1;
+    struct seat *st = &t->seats[s];
+    st->human = true;
+    seat_set_nick(st, u->nick);
+    snprintf(st->id, sizeof st->id, "%s", u->id);
+    if (t->opener < 0)
+        t->opener = s;
+    return s;
+}
+
 int table_add_computer(struct table *t, int level)
 {
-    for (int s = 0; s < t->capacity; s++) {
-        struct seat *st = &t->seats[s];
-        if (st->used)
-            continue;
-        memset(st, 0, sizeof *st);
-        st->used = true;
-        st->level = level;
-        /* the lowest "botN" not taken at this table */
-        for (int k = 1; k <= ENGINE_MAX_PLAYERS; k++) {
-            char name[16];
-            snprintf(name, sizeof name, "bot%d", k);
-            bool taken = false;
-            for (int o = 0; o < t->capacity; o++)
-                if (o != s && t->seats[o].used &&
-                    strcmp(t->seats[o].nick, name) == 0)
-                    taken = true;
-            if (!taken) {
-                seat_set_nick(st, name);
-                break;
-            }
+    int s = claim_seat(t);
+    if (s < 0)
+        return -1;
+    struct seat *st = &t->seats[s];
+    st->level = level;
+    /* the lowest "botN" not taken at this table */
+    for (int k = 1; k <= ENGINE_MAX_PLAYERS; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "bot%d", k);
+        bool taken = false;
+        for (int o = 0; o < t->capacity; o++)
+            if (o != s && t->seats[o].used &&
+                strcmp(t->seats[o].nick, name) == 0)
+                taken = true;
+        if (!taken) {
+            seat_set_nick(st, name);
+            break;
         }
-        return s;
     }
-    return -1;
+    return s;
 }
 
 void table_stand(struct table *t, int seat)

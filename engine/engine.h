@@ -250,6 +250,14 @@ void engine_preset_players(int preset, int *min, int *max);
 /* The preset's index, or -1. Case-insensitive. */
 int engine_preset_find(const char *name);
 
+/*
+ * The edit distance between the la bytes at a and the string b, for naming
+ * the nearest valid word in a message; case-insensitive if fold_case.
+ * Words over 40 bytes count as far away (99).
+ */
+int engine_word_distance(const char *a, size_t la, const char *b,
+                         bool fold_case);
+
 /* Option keys in the order of variants.md. */
 int engine_option_count(void);
 const char *engine_option_name(int option);

@@ -227,10 +227,10 @@ static bool same_word(const char *a, const char *b)
     return *a == *b;
 }
 
-/* Edit distance, case-insensitive; long inputs count as far away. */
-static int distance(const char *a, const char *b)
+int engine_word_distance(const char *a, size_t la, const char *b,
+                         bool fold_case)
 {
-    size_t la = strlen(a), lb = strlen(b);
+    size_t lb = strlen(b);
     if (la > 40 || lb > 40)
         return 99;
     int row[41];
@@ -241,8 +241,9 @@ static int distance(const char *a, const char *b)
         row[0] = (int)i;
         for (size_t j = 1; j <= lb; j++) {
             int cur = row[j];
-            int cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-            int best = prev + cost;
+            bool same = fold_case ? lower(a[i - 1]) == lower(b[j - 1])
+                                  : a[i - 1] == b[j - 1];
+            int best = prev + (same ? 0 : 1);
             if (row[j] + 1 < best)
                 best = row[j] + 1;
             if (row[j - 1] + 1 < best)
@@ -252,6 +253,11 @@ static int distance(const char *a, const char *b)
         }
     }
     return row[lb];
+}
+
+static int distance(const char *a, const char *b)
+{
+    return engine_word_distance(a, strlen(a), b, true);
 }
 
 const char *engine_nearest(const char *word, const char *const *names,
