@@ -194,8 +194,10 @@ uint64_t loop_timer(struct loop *l, int64_t ms, loop_timer_fn fn, void *ctx)
     t->fn = fn;
     t->ctx = ctx;
     t->cancelled = false;
+    /* the id before heap_up moves the timer: t then points elsewhere */
+    uint64_t id = t->id;
     heap_up(l, l->ntimers++);
-    return t->id;
+    return id;
 }
 
 void loop_cancel(struct loop *l, uint64_t id)

@@ -227,6 +227,32 @@ static void test_loop_remove_hook(void **state)
     loop_free(l);
 }
 
+static void must_not_fire(struct loop *l, void *ctx)
+{
+    (void)l;
+    (*(int *)ctx)++;
+}
+
+/* Each new timer is earlier than the last, so every one moves up the heap
+ * when added: the id returned must still be its own. */
+static void test_loop_timer_id_survives_heap_moves(void **state)
+{
+    (void)state;
+    struct loop *l = loop_new();
+    int fired = 0, kept = 0;
+    uint64_t ids[32];
+    for (int i = 0; i < 32; i++)
+        ids[i] = loop_timer(l, 100 - i, must_not_fire, &fired);
+    loop_timer(l, 1, must_not_fire, &kept);
+    for (int i = 0; i < 32; i++)
+        loop_cancel(l, ids[i]);
+    loop_timer(l, 150, stop, NULL);
+    loop_run(l);
+    assert_int_equal(fired, 0);
+    assert_int_equal(kept, 1);
+    loop_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_loop_watch_write_and_replace),
         cmocka_unit_test(test_loop_reused_fd_gets_no_stale_readiness),
         cmocka_unit_test(test_loop_remove_hook),
+        cmocka_unit_test(test_loop_timer_id_survives_heap_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
