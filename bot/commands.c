@@ -934,21 +934,39 @@ static void on_gone(struct manager *m, struct chat_adapter *a, const char *room,
     }
 }
 
+/* The person of a seat is here (joined, or spoke): no grace period. With
+ * `reprompt`, a seat that must act now is prompted again. */
+static void present(struct manager *m, struct table *t, int s, bool reprompt)
+{
+    struct seat *st = &t->seats[s];
+    if (!st->gone || st->away)
+        return;
+    st->gone = false;
+    loop_cancel(m->loop, st->grace_timer);
+    st->grace_timer = 0;
+    if (reprompt && t->playing && engine_may_act(&t->game, s))
+        table_resume(t);
+}
+
 static void on_join(struct manager *m, struct chat_adapter *a,
                     const struct chat_event *ev)
 {
     struct table *t = table_find(m, a, ev->room);
     if (!t)
         return;
-    for (int s = 0; s < t->capacity; s++) {
-        struct seat *st = &t->seats[s];
-        if (st->used && st->gone && !st->away && same_person(t, s, &ev->from)) {
-            st->gone = false;
-            loop_cancel(m->loop, st->grace_timer);
-            st->grace_timer = 0;
-            table_resume(t);
-        }
-    }
+    for (int s = 0; s < t->capacity; s++)
+        if (t->seats[s].used && same_person(t, s, &ev->from))
+            present(m, t, s, true);
+}
+
+/* Anything a seated person says shows they are here. */
+static void spoke(struct manager *m, struct chat_adapter *a,
+                  const struct chat_user *u)
+{
+    int s;
+    struct table *t = table_of_person(m, a, u->nick, &s);
+    if (t && same_person(t, s, u))
+        present(m, t, s, false);
 }
 
 static void on_nick(struct manager *m, struct chat_adapter *a,
@@ -983,8 +1001,10 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
         return;
     switch (ev->kind) {
     case CHAT_MESSAGE:
-        if (ev->text && (!ev->room || usable(ev->room, 64)))
+        if (ev->text && (!ev->room || usable(ev->room, 64))) {
+            spoke(m, a, &ev->from);
             on_message(m, a, ev);
+        }
         break;
     case CHAT_JOIN:
         if (usable(ev->room, 64))

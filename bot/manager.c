@@ -103,8 +103,10 @@ void table_say(struct table *t, const char *text)
 void table_tell(struct table *t, int seat, const char *text,
                 enum chat_priority prio)
 {
+    /* a person in their grace period is told too: they may be back
+     * without the bot having seen it (a server restart) */
     struct seat *s = &t->seats[seat];
-    if (s->human && !s->gone)
+    if (s->human)
         t->a->ops->tell(t->a, s->nick, text, prio);
 }
 
@@ -682,7 +684,8 @@ static void on_engine(void *ctx, const struct engine_game *g,
             }
             sb_printf(&p, "Your hand: ");
             sb_hand(&p, t, &hand, 0);
-            table_tell(t, s, p.buf, CHAT_NORMAL);
+            /* as urgent as the leader's prompt that follows it */
+            table_tell(t, s, p.buf, CHAT_HIGH);
         }
         break;
     case ENGINE_EV_DRAWN:
