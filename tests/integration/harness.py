@@ -18,6 +18,10 @@ What is here:
   runs $HEARTSBOT (default build/heartsbot) with --config.
 - HarnessTestCase and main(): a unittest base with a temp dir, and a runner
   that exits 77 (CTest's skip code) when every test was skipped.
+- For games: the bot's card texts read back (parse_hand, parse_private,
+  parse_trick_line, cards_in ...), Player (a scripted person at a table)
+  and play_game() (drives players to the end of a game), read_records()
+  and replay() for data_dir/games.jsonl, ConsoleBot for --console.
 
 Every process started here is registered; it is stopped by its owner's
 stop(), by the context manager, by atexit, and, should the test process
@@ -1264,6 +1268,14 @@ class Prompt:
 
 
 @dataclasses.dataclass
+class MoonChoice:
+    """'You shot the moon! Tell me "moon subtract" ... or "moon add" ...'
+    (rules with moon=choice)."""
+    msg: object
+    sun: bool
+
+
+@dataclasses.dataclass
 class Said:
     """Any other private message (a refusal, a reminder, an answer)."""
     msg: object
@@ -1274,6 +1286,7 @@ _DEAL_RE = re.compile(r"^Hand (\d+) at (\S+)\. Your cards: (.*?)"
                       r"(?: \| Pass (\d+) cards(?: to (\S+):)?.*)?$")
 _HAND_RE = re.compile(r"^(?:You received (.*?)\. )?Your hand: (.*?)"
                       r"( \(your turn: the marked cards are playable\))?$")
+_MOON_RE = re.compile(r'^You shot the (moon|sun)! Tell me "moon subtract"')
 _PROMPT_RE = re.compile(r"^Your turn at (\S+)\. (?:You lead trick (\d+)\."
                         r"|Trick (\d+): (.*?)\.) You may play the marked "
                         r"cards: (.*)$")
@@ -1281,7 +1294,7 @@ _PROMPT_RE = re.compile(r"^Your turn at (\S+)\. (?:You lead trick (\d+)\."
 
 def parse_private(text, msg=None):
     """One private message of the bot (plain text, marks in brackets: see
-    marked_text) -> Deal, HandShown, Prompt or Said."""
+    marked_text) -> Deal, HandShown, Prompt, MoonChoice or Said."""
     m = _DEAL_RE.match(text)
     if m:
         cards, _ = parse_hand(m.group(3))
@@ -1294,6 +1307,9 @@ def parse_private(text, msg=None):
             return Prompt(msg, m.group(1), int(m.group(2)), [], cards, marked)
         return Prompt(msg, m.group(1), int(m.group(3)),
                       parse_plays(m.group(4)), cards, marked)
+    m = _MOON_RE.match(text)
+    if m:
+        return MoonChoice(msg, m.group(1) == "sun")
     m = _HAND_RE.match(text)
     if m:
         cards, marked = parse_hand(m.group(2))
@@ -1336,9 +1352,9 @@ def is_channel(target):
 class Player:
     """A scripted person at a Hearts table: a Client and what the bot told
     it privately. poll() reads the bot's new private messages, parses them
-    (Deal, HandShown, Prompt, Said), keeps the hand up to date and sets
-    pass_due / prompt_due for the driver (play_game). The actions record
-    what was sent, with the time, in `actions`."""
+    (Deal, HandShown, Prompt, MoonChoice, Said), keeps the hand up to date
+    and sets pass_due / prompt_due / moon_due for the driver (play_game).
+    The passes and plays sent are in `actions`, with the time."""
 
     def __init__(self, client, bot="heartsbot", channel="#hearts"):
         self.client = client
@@ -1355,6 +1371,7 @@ class Player:
         self.actions = []      # (time, hand number, 'pass'/'play', cards)
         self.pass_due = None   # a Deal we have not passed for
         self.prompt_due = None  # a Prompt we have not played for
+        self.moon_due = None   # a MoonChoice we have not answered
 
     @property
     def nick(self):
@@ -1408,6 +1425,8 @@ class Player:
             self.hand = [c for c in ev.cards if c not in gone]
             self.prompt_due = ev
             self.pass_due = None
+        elif isinstance(ev, MoonChoice):
+            self.moon_due = ev
 
     def tell(self, text):
         """A private message to the bot."""
@@ -1436,6 +1455,11 @@ class Player:
         self.played.setdefault(self.hand_no, []).append(card)
         self.hand = [c for c in self.hand if c != card]
         self.prompt_due = None
+
+    def moon(self, choice):
+        """Answers a MoonChoice: 'add' or 'subtract'."""
+        self.tell("moon " + choice)
+        self.moon_due = None
 
     def mark(self):
         return self.client.mark()
@@ -1466,14 +1490,17 @@ def play_lowest(player, prompt):
 
 
 def play_game(players, done, timeout=120.0, on_deal=pass_highest,
-              on_prompt=play_lowest, on_event=None, poll=0.02):
+              on_prompt=play_lowest, on_event=None, on_moon=None,
+              poll=0.02):
     """Runs scripted players until done() returns something true, which is
     returned. Every new event of every player goes to on_event(player,
     event); a Deal to pass for, to on_deal(player, deal) -> cards (None or
     empty: do nothing); a Prompt, to on_prompt(player, prompt) -> a card,
     or (card, how, style) for Player.play, or None to let the turn run
-    out. Callbacks may block (wait for replies): the game waits for the
-    player anyway. Raises WaitTimeout after `timeout` seconds."""
+    out; a MoonChoice, to on_moon(player, choice) -> 'add', 'subtract' or
+    None (the default answers 'subtract'). Callbacks may block (wait for
+    replies): the game waits for the player anyway. Raises WaitTimeout
+    after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         for p in players:
@@ -1494,6 +1521,12 @@ def play_game(players, done, timeout=120.0, on_deal=pass_highest,
                     p.play(*choice)
                 elif choice:
                     p.play(choice)
+            if p.moon_due is not None:
+                moon = p.moon_due
+                p.moon_due = None
+                answer = on_moon(p, moon) if on_moon else "subtract"
+                if answer:
+                    p.moon(answer)
         result = done()
         if result:
             return result
