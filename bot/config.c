@@ -579,7 +579,7 @@ static const struct key_def irc_keys[] = {
      check_password},
     {"channels", V_ARRAY, 0, 0, 0, store_channels},
     {"flood_burst", V_INT, IRC(flood_burst), 1, 100, NULL},
-    {"flood_interval_ms", V_INT, IRC(flood_interval_ms), 100, 60000, NULL},
+    {"flood_interval_ms", V_INT, IRC(flood_interval_ms), 1, 60000, NULL},
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))

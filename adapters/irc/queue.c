@@ -149,6 +149,13 @@ int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
 
 static int front_level(const struct ircad_queue *q, enum ircad_prio max)
 {
+    /* protocol lines (URGENT) always first; among the chat levels, one
+     * that has waited its fair turn, the higher first; else by priority */
+    if (q->lv[IRCAD_URGENT].head)
+        return IRCAD_URGENT;
+    for (int lv = IRCAD_HIGH + 1; lv <= (int)max && lv < IRCAD_NPRIO; lv++)
+        if (q->lv[lv].head && q->passed_over[lv] >= IRCAD_FAIR_TURN)
+            return lv;
     for (int lv = 0; lv <= (int)max && lv < IRCAD_NPRIO; lv++)
         if (q->lv[lv].head)
             return lv;
@@ -164,8 +171,15 @@ const char *ircad_queue_front(const struct ircad_queue *q, enum ircad_prio max)
 void ircad_queue_pop(struct ircad_queue *q, enum ircad_prio max)
 {
     int lv = front_level(q, max);
-    if (lv >= 0)
-        drop_line(q, lv, false);
+    if (lv < 0)
+        return;
+    drop_line(q, lv, false);
+    if (lv == IRCAD_URGENT)
+        return;
+    q->passed_over[lv] = 0;
+    for (int o = lv + 1; o < IRCAD_NPRIO; o++)
+        if (q->lv[o].head)
+            q->passed_over[o]++;
 }
 
 bool ircad_queue_empty(const struct ircad_queue *q)

@@ -70,8 +70,15 @@ struct ircad_queue {
     size_t lines;
     size_t bytes;
     size_t max_bytes;
+    /* per level: chat lines sent ahead of it while it waited; at
+     * IRCAD_FAIR_TURN it gets the next turn, so prompts never starve the
+     * channel's lines */
+    int passed_over[IRCAD_NPRIO];
     struct ircad_bucket bucket;
 };
+
+/* How many chat lines may go ahead of a waiting one. */
+#define IRCAD_FAIR_TURN 4
 
 /* An empty queue with a full bucket. */
 void ircad_queue_init(struct ircad_queue *q, int burst, int64_t interval_ms,

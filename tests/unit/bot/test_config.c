@@ -264,7 +264,7 @@ static void test_config_parse_range_bounds(void **state)
         {"[[irc]]", "port", 1, 65535, offsetof(struct config_irc, port), true},
         {"[[irc]]", "flood_burst", 1, 100,
          offsetof(struct config_irc, flood_burst), true},
-        {"[[irc]]", "flood_interval_ms", 100, 60000,
+        {"[[irc]]", "flood_interval_ms", 1, 60000,
          offsetof(struct config_irc, flood_interval_ms), true},
     };
     const char *irc_keys = "name=\"n\"\nhost=\"h\"\nnick=\"k\"\n";

@@ -95,6 +95,25 @@ static void test_ircad_queue_flush_priorities_order(void **state)
     assert_true(ircad_queue_empty(&q));
 }
 
+/* A steady stream of prompts (HIGH) must not starve the channel's lines
+ * (NORMAL): a waiting NORMAL line goes after IRCAD_FAIR_TURN HIGH ones. */
+static void test_ircad_queue_flush_high_does_not_starve_normal(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 100, 1000, 65536, 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "trick"), 0);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(ircad_queue_push(&q, IRCAD_HIGH, "prompt"), 0);
+    struct fake f = {.full_at = -1};
+    int64_t wait = 0;
+    ircad_queue_flush(&q, 0, IRCAD_LOW, fake_send, &f, &wait);
+    assert_int_equal(f.n, 11);
+    for (int i = 0; i < 11; i++)
+        assert_string_equal(f.sent[i],
+                            i == IRCAD_FAIR_TURN ? "trick" : "prompt");
+}
+
 static void test_ircad_queue_flush_paces_and_puts_ping_first(void **state)
 {
     (void)state;
@@ -232,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_ircad_bucket_take_burst_then_interval),
         cmocka_unit_test(test_ircad_bucket_take_interval_counts_from_first_use),
         cmocka_unit_test(test_ircad_queue_flush_priorities_order),
+        cmocka_unit_test(test_ircad_queue_flush_high_does_not_starve_normal),
         cmocka_unit_test(test_ircad_queue_flush_paces_and_puts_ping_first),
         cmocka_unit_test(
             test_ircad_queue_flush_only_urgent_before_registration),
