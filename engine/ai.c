@@ -23,31 +23,6 @@ int ai_level_find(const char *name)
     return -1;
 }
 
-/* A uniformly chosen card of a non-empty set. */
-static int random_card(struct engine_prng *rng, uint64_t set)
-{
-    uint32_t k = engine_prng_below(rng, (uint32_t)bits_count(set));
-    while (k--)
-        set &= set - 1;
-    return bits_low(set);
-}
-
-/* `k` distinct cards of the hand, chosen uniformly (two decks: copies are
- * drawn as separate cards). */
-static void random_cards(struct engine_prng *rng, struct engine_cards h, int k,
-                         struct engine_action *a)
-{
-    a->ncards = (uint8_t)k;
-    for (int i = 0; i < k; i++) {
-        uint32_t total = (uint32_t)engine_cards_count(&h);
-        uint32_t pick = engine_prng_below(rng, total);
-        uint32_t ones = (uint32_t)bits_count(h.one);
-        int c = pick < ones ? random_card(rng, h.one) : random_card(rng, h.two);
-        a->cards[i] = (uint8_t)c;
-        cards_remove(&h, c);
-    }
-}
-
 static int decide_random(const struct engine_view *v, struct engine_prng *rng,
                          struct engine_action *a)
 {
@@ -56,20 +31,22 @@ static int decide_random(const struct engine_view *v, struct engine_prng *rng,
         if (v->pass_count == 0)
             return -1;
         a->kind = ENGINE_ACT_PASS;
-        random_cards(rng, v->hand, v->pass_count, a);
+        a->ncards = (uint8_t)v->pass_count;
+        engine_random_cards(rng, v->hand, v->pass_count, a->cards);
         return 0;
     case ENGINE_PHASE_PLAY:
         if (!v->legal)
             return -1;
         a->kind = ENGINE_ACT_PLAY;
         a->ncards = 1;
-        a->cards[0] = (uint8_t)random_card(rng, v->legal);
+        a->cards[0] = (uint8_t)bits_random(rng, v->legal);
         return 0;
     case ENGINE_PHASE_DISCARD:
         if (!v->discard_count)
             return -1;
         a->kind = ENGINE_ACT_DISCARD;
-        random_cards(rng, v->hand, v->discard_count, a);
+        a->ncards = (uint8_t)v->discard_count;
+        engine_random_cards(rng, v->hand, v->discard_count, a->cards);
         return 0;
     default:
         return -1;

@@ -1017,9 +1017,7 @@ enum engine_refusal engine_play(struct engine_game *g, int card,
 
 /* ---- Simulation ------------------------------------------------------- */
 
-/* `k` cards of a hand chosen uniformly (with two decks each copy is a
- * card of its own), into cards[]. */
-static void random_cards(struct engine_prng *rng, struct engine_cards h, int k,
+void engine_random_cards(struct engine_prng *rng, struct engine_cards h, int k,
                          uint8_t *cards)
 {
     for (int i = 0; i < k; i++) {
@@ -1052,7 +1050,7 @@ void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
                 g->pass_cards[s][i] = (uint8_t)c;
             }
         } else {
-            random_cards(&local, g->hand[s], k, g->pass_cards[s]);
+            engine_random_cards(&local, g->hand[s], k, g->pass_cards[s]);
         }
         g->passed_mask |= (uint16_t)(1u << s);
         EMIT(sink, g, .kind = ENGINE_EV_PASS_CHOSEN, .seat = s);
@@ -1182,7 +1180,7 @@ void engine_playout(struct engine_game *g, struct engine_prng *rng)
             struct engine_action a = {.kind = ENGINE_ACT_DISCARD,
                                       .seat = g->turn,
                                       .ncards = g->rest_len};
-            random_cards(rng, g->hand[g->turn], g->rest_len, a.cards);
+            engine_random_cards(rng, g->hand[g->turn], g->rest_len, a.cards);
             act_discard(g, &a, NULL, &(struct engine_refusal_detail){0});
         } else if (g->phase == ENGINE_PHASE_MOON) {
             engine_score_moon_choice(g, engine_moon_default(g), NULL);

@@ -51,6 +51,11 @@ static inline int bits_random(struct engine_prng *rng, uint64_t set)
     return bits_nth(set, engine_prng_below(rng, (uint32_t)bits_count(set)));
 }
 
+/* `k` cards of a hand chosen uniformly (with two decks each copy is a
+ * card of its own), into cards[]. */
+void engine_random_cards(struct engine_prng *rng, struct engine_cards h, int k,
+                         uint8_t *cards);
+
 /* Adds one copy of a card to a multiset. */
 static inline void cards_add(struct engine_cards *s, int card)
 {
