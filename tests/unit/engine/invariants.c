@@ -93,10 +93,27 @@ static int unit_count(const struct engine_rules *r)
     return r->partners == ENGINE_PARTNERS_TEAM ? 2 : r->players;
 }
 
-/* The value of a count of cards: positive and negative parts, after
- * matching pairs if the rules say so. */
+/* The bonus card in play, or -1. */
+static int bonus_card(const struct engine_rules *r)
+{
+    int b = r->bonus_card == ENGINE_BONUS_TD   ? ENGINE_TD
+            : r->bonus_card == ENGINE_BONUS_JD ? ENGINE_JD
+                                               : -1;
+    return b >= 0 && (r->in_play & ENGINE_BIT(b)) ? b : -1;
+}
+
+/* Whether a card is a moon card: worth more than 0 and not the bonus
+ * card (never a moon card, whatever its sign). */
+static bool moon_card(const struct engine_rules *r, int c)
+{
+    return r->points[c] > 0 && c != bonus_card(r);
+}
+
+/* The value of a count of cards, after matching pairs if the rules say
+ * so: the bonus card's points apart, the other cards' split into positive
+ * and negative parts. */
 static void value_of(const struct engine_rules *r, const int *count_in,
-                     int *pos, int *neg)
+                     int *pos, int *neg, int *bonus)
 {
     int count[64];
     memcpy(count, count_in, sizeof count);
@@ -113,10 +130,12 @@ static void value_of(const struct engine_rules *r, const int *count_in,
         count[ENGINE_QS] -= m;
         count[ENGINE_QC] -= m;
     }
-    *pos = *neg = 0;
+    *pos = *neg = *bonus = 0;
     for (int c = 0; c < 64; c++) {
         int v = count[c] * r->points[c];
-        if (v > 0)
+        if (c == bonus_card(r))
+            *bonus = v;
+        else if (v > 0)
             *pos += v;
         else
             *neg += v;
@@ -129,7 +148,9 @@ static bool ends(const struct engine_rules *r, const int32_t *totals, int hands,
                  uint16_t *winners)
 {
     int n = r->players;
-    bool reached = r->hands > 0 && hands >= r->hands;
+    /* after 1,000 hands the game ends whatever the totals, a tie shared */
+    bool last = hands >= 1000;
+    bool reached = last || (r->hands > 0 && hands >= r->hands);
     for (int s = 0; s < n; s++)
         reached |= totals[s] >= r->target;
     if (!reached)
@@ -154,7 +175,7 @@ static bool ends(const struct engine_rules *r, const int32_t *totals, int hands,
         tie = w == 0xF;
     else
         tie = __builtin_popcount(w) > 1;
-    if (tie && r->tie == ENGINE_TIE_PLAY_ON)
+    if (tie && r->tie == ENGINE_TIE_PLAY_ON && !last)
         return false;
     *winners = w;
     return true;
@@ -169,24 +190,34 @@ static void apply_reset(const struct engine_rules *r, int32_t *t)
 }
 
 /* The points of each seat under moon mode `mode` for shooter unit `sh`
- * (or -1: no moon). */
+ * (or -1: no moon). In a moon or sun hand every card but the bonus card
+ * counts as the mode says, negative ones included; the bonus card counts
+ * for whoever took it, for the shooter only with moon_keeps_bonus. */
 static void expected_points(const struct engine_rules *r, const int *pos,
-                            const int *neg, int sh, bool sun, int mode,
-                            int32_t *pts)
+                            const int *neg, const int *bonus, int sh, bool sun,
+                            int mode, int32_t *pts)
 {
     int amount = r->moon_points * (sun ? 2 : 1);
     for (int s = 0; s < r->players; s++) {
         int u = unit_of(r, s);
         if (sh < 0) {
-            pts[s] = pos[u] + neg[u];
+            pts[s] = pos[u] + neg[u] + bonus[u];
         } else if (u == sh) {
             pts[s] = (mode == ENGINE_MOON_SUBTRACT ? -amount : 0) +
-                     (r->moon_keeps_bonus ? neg[u] : 0);
+                     (r->moon_keeps_bonus ? bonus[u] : 0);
         } else {
-            pts[s] =
-                (mode == ENGINE_MOON_ADD_OTHERS ? amount : 0) + pos[u] + neg[u];
+            pts[s] = (mode == ENGINE_MOON_ADD_OTHERS ? amount : 0) + bonus[u];
         }
     }
+}
+
+/* The seats on the side of unit u: the unit's seat, or with partners
+ * (either form) the team; for add_unless_loses and the winners. */
+static uint16_t side_seats(const struct engine_rules *r, int u)
+{
+    if (r->partners == ENGINE_PARTNERS_OFF)
+        return (uint16_t)(1u << u);
+    return (uint16_t)(0x5u << (u % 2));
 }
 
 /* Checks a scored hand: g is the game after scoring, before[] the totals
@@ -203,19 +234,21 @@ void prop_check_scored(const struct engine_game *g, const int32_t *before,
         count_cards(count[unit_of(r, s)], &g->taken[s]);
         tricks[unit_of(r, s)] += g->tricks[s];
     }
-    int pos[ENGINE_MAX_PLAYERS], neg[ENGINE_MAX_PLAYERS];
+    int pos[ENGINE_MAX_PLAYERS], neg[ENGINE_MAX_PLAYERS],
+        bonus[ENGINE_MAX_PLAYERS];
     int sh = -1, sun_unit = -1;
     bool sun = false;
     int penalty_cards = 0;
     for (int k = 0; k < r->deck_len; k++)
-        penalty_cards += r->points[r->deck[k]] > 0;
+        penalty_cards += moon_card(r, r->deck[k]);
     for (int u = 0; u < units; u++) {
-        value_of(r, count[u], &pos[u], &neg[u]);
-        if (r->moon == ENGINE_MOON_OFF)
+        value_of(r, count[u], &pos[u], &neg[u], &bonus[u]);
+        /* no moon without moon cards */
+        if (r->moon == ENGINE_MOON_OFF || penalty_cards == 0)
             continue;
         int got = 0;
         for (int c = 0; c < 64; c++)
-            if (r->points[c] > 0)
+            if (moon_card(r, c))
                 got += count[u][c];
         if (got == penalty_cards)
             sh = u;
@@ -233,18 +266,20 @@ void prop_check_scored(const struct engine_game *g, const int32_t *before,
         if (g->moon_applied != ENGINE_MOON_OFF)
             fail_msg("%s hand %d: a moon (%d) nobody shot", ru->what, ru->hand,
                      g->moon_applied);
-        expected_points(r, pos, neg, -1, false, 0, pts);
+        expected_points(r, pos, neg, bonus, -1, false, 0, pts);
         /* the hand adds up to the pack's total, less the dead cards */
         if (!r->match_pairs) {
             int dead[64] = {0}, pack[64] = {0};
             dead_cards(g, dead);
             for (int k = 0; k < r->deck_len; k++)
                 pack[r->deck[k]]++;
-            int dp, dn, pp, pn, sum = 0;
-            value_of(r, dead, &dp, &dn);
-            value_of(r, pack, &pp, &pn);
+            int dp, dn, db, pp, pn, pb, sum = 0;
+            value_of(r, dead, &dp, &dn, &db);
+            value_of(r, pack, &pp, &pn, &pb);
+            dn += db;
+            pn += pb;
             for (int u = 0; u < units; u++)
-                sum += pos[u] + neg[u];
+                sum += pos[u] + neg[u] + bonus[u];
             if (sum + dp + dn != pp + pn)
                 fail_msg("%s hand %d: the hand scores %d, dead cards %d, the "
                          "pack %d",
@@ -270,19 +305,22 @@ void prop_check_scored(const struct engine_game *g, const int32_t *before,
                      r->moon, mode);
         if (r->moon == ENGINE_MOON_ADD_UNLESS_LOSES) {
             int32_t t[ENGINE_MAX_PLAYERS];
-            expected_points(r, pos, neg, sh, sun, ENGINE_MOON_ADD_OTHERS, t);
+            expected_points(r, pos, neg, bonus, sh, sun, ENGINE_MOON_ADD_OTHERS,
+                            t);
             for (int s = 0; s < n; s++)
                 t[s] += before[s];
             apply_reset(r, t);
             uint16_t w = 0;
-            int shooter_seat = sh; /* a team: seat sh is one of them */
-            bool loses = ends(r, t, g->hand_no, &w) && !(w >> shooter_seat & 1);
+            /* a shared win with anyone besides the shooter's side counts
+             * as someone else winning (a team: seat sh is one of them) */
+            bool loses =
+                ends(r, t, g->hand_no, &w) && (w & ~side_seats(r, sh)) != 0;
             int want = loses ? ENGINE_MOON_SUBTRACT : ENGINE_MOON_ADD_OTHERS;
             if (mode != want)
                 fail_msg("%s hand %d: add_unless_loses applied %d, want %d",
                          ru->what, ru->hand, mode, want);
         }
-        expected_points(r, pos, neg, sh, sun, mode, pts);
+        expected_points(r, pos, neg, bonus, sh, sun, mode, pts);
     }
     for (int s = 0; s < n; s++)
         if (g->points[s] != pts[s])
