@@ -554,3 +554,13 @@ void prop_check_after_pass(const struct engine_game *g,
                      ru->what, ru->hand, s, engine_cards_count(&h));
     }
 }
+void prop_deal(struct engine_game *g, int32_t *before,
+               const struct engine_sink *sink, struct prop_run *ru)
+{
+    memcpy(before, g->totals, sizeof g->totals);
+    if (engine_deal(g, sink))
+        fail_msg("%s: deal refused", ru->what);
+    ru->hand = g->hand_no;
+    if (engine_phase(g) == ENGINE_PHASE_PLAY)
+        prop_check_after_pass(g, ru);
+}

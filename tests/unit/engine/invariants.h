@@ -14,7 +14,7 @@ struct prop_run {
     const char *text;
     uint64_t seed;
     int hand;
-    char what[200];
+    char what[2400]; /* room for a long rule text */
 };
 
 /* Every card of the pack is exactly once (twice with two decks) in a
@@ -36,6 +36,12 @@ void prop_check_play(struct engine_game *g, struct engine_prng *p,
 /* Once passing is over, every hand holds the hand size. */
 void prop_check_after_pass(const struct engine_game *g,
                            const struct prop_run *ru);
+
+/* Deals the next hand (events to sink), keeping the totals before it in
+ * before[] for prop_check_scored, and checks the hand sizes if there is
+ * no passing. */
+void prop_deal(struct engine_game *g, int32_t *before,
+               const struct engine_sink *sink, struct prop_run *ru);
 
 /* k random cards of a multiset into a's card list. */
 void prop_random_cards(struct engine_prng *p, struct engine_cards h, int k,

@@ -126,12 +126,7 @@ static struct prop_trace play_game(const struct engine_rules *r, uint64_t seed,
         case ENGINE_PHASE_DEAL: {
             if (g.hand_no >= MAX_HANDS)
                 fail_msg("%s: %d hands and no end", ru->what, g.hand_no);
-            memcpy(before, g.totals, sizeof before);
-            if (engine_deal(&g, &sink))
-                fail_msg("%s: deal refused", ru->what);
-            ru->hand = g.hand_no;
-            if (engine_phase(&g) == ENGINE_PHASE_PLAY)
-                prop_check_after_pass(&g, ru);
+            prop_deal(&g, before, &sink, ru);
             /* the unchecked play-out on a copy scores the same way */
             if (engine_phase(&g) == ENGINE_PHASE_PLAY &&
                 engine_prng_below(&p, 4) == 0) {
