@@ -24,6 +24,7 @@ echo "== tests under ASan and UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 HEARTS_PROPERTY_GAMES=${HEARTS_PROPERTY_GAMES_ASAN:-200} \
+HEARTS_RANDOM_RULES=${HEARTS_RANDOM_RULES_ASAN:-150} \
     ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
 echo "== unit tests under valgrind"

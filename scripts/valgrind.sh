@@ -9,6 +9,7 @@ for t in "$dir"/tests/unit_*; do
     rc=0
     HEARTS_SIM="$dir/hearts-sim" \
     HEARTS_PROPERTY_GAMES=${HEARTS_PROPERTY_GAMES_VALGRIND:-20} \
+    HEARTS_RANDOM_RULES=${HEARTS_RANDOM_RULES_VALGRIND:-30} \
         valgrind -q --error-exitcode=99 --leak-check=full \
         --errors-for-leak-kinds=definite --trace-children=yes \
         "$t" >"$t.valgrind.log" 2>&1 || rc=$?
