@@ -456,6 +456,32 @@ static void play_game(const struct engine_rules *r, uint64_t seed,
     record_writer_free(w);
 }
 
+/* The figures of the run so far, printed at its end or at a failure (a
+ * long run's figures up to the failing seed). */
+static struct stats *stats;
+static uint64_t first_seed;
+
+static void print_stats(void)
+{
+    struct stats st = *stats;
+    uint64_t base = first_seed;
+    print_message("random rules from seed %" PRIu64 ": %ld tried, %ld "
+                  "accepted (%ld not a preset as it is), %ld refused; %ld "
+                  "games, %ld hands, %ld moons, %ld games to the 1,000-hand "
+                  "cap, %ld records replayed\n",
+                  base, st.tried, st.accepted, st.unusual, st.refused, st.games,
+                  st.hands, st.moons, st.capped, st.replays);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (stats)
+        print_stats();
+    stats = NULL;
+    return 0;
+}
+
 static long env_long(const char *name, long def)
 {
     const char *e = getenv(name);
@@ -483,6 +509,8 @@ static void test_random_rules(void **state)
     uint64_t base = (uint64_t)env_long("HEARTS_RANDOM_SEED", DEFAULT_SEED);
     bool verbose = env_long("HEARTS_RANDOM_VERBOSE", 0) > 0;
     struct stats st = {0};
+    stats = &st;
+    first_seed = base;
     for (long i = 0; i < count; i++) {
         uint64_t seed = base + (uint64_t)i;
         struct engine_prng p;
@@ -519,12 +547,8 @@ static void test_random_rules(void **state)
             print_message("%" PRIu64 " played '%s' for %d: %ld hands\n", seed,
                           c.text.buf, r.players, st.hands - hands);
     }
-    print_message("random rules from seed %" PRIu64 ": %ld tried, %ld "
-                  "accepted (%ld not a preset as it is), %ld refused; %ld "
-                  "games, %ld hands, %ld moons, %ld games to the 1,000-hand "
-                  "cap, %ld records replayed\n",
-                  base, st.tried, st.accepted, st.unusual, st.refused, st.games,
-                  st.hands, st.moons, st.capped, st.replays);
+    print_stats();
+    stats = NULL;
     if (count >= 100) {
         /* the generator reaches both sides, and mostly unusual rules */
         assert_true(st.accepted >= count / 4);
@@ -536,7 +560,7 @@ static void test_random_rules(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_rules),
+        cmocka_unit_test_teardown(test_random_rules, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
