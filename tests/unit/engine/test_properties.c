@@ -183,10 +183,32 @@ static int unit_count(const struct engine_rules *r)
     return r->partners == ENGINE_PARTNERS_TEAM ? 2 : r->players;
 }
 
-/* The value of a count of cards: positive and negative parts, after
- * matching pairs if the rules say so. */
+/* The bonus card named by the rules (variants.md), or -1. */
+static int bonus_card(const struct engine_rules *r)
+{
+    switch (r->bonus_card) {
+    case ENGINE_BONUS_TD:
+        return ENGINE_TD;
+    case ENGINE_BONUS_JD:
+        return ENGINE_JD;
+    case ENGINE_BONUS_NONE:
+        break;
+    }
+    return -1;
+}
+
+/* Whether a card is one of the moon's cards: worth more than 0 and not the
+ * bonus card (the bonus card is never a moon card). */
+static bool moon_card(const struct engine_rules *r, int c)
+{
+    return r->points[c] > 0 && c != bonus_card(r);
+}
+
+/* The value of a count of cards: positive and negative parts of the cards
+ * but the bonus card, and the bonus card's points, after matching pairs if
+ * the rules say so. */
 static void value_of(const struct engine_rules *r, const int *count_in,
-                     int *pos, int *neg)
+                     int *pos, int *neg, int *bonus)
 {
     int count[64];
     memcpy(count, count_in, sizeof count);
@@ -203,10 +225,12 @@ static void value_of(const struct engine_rules *r, const int *count_in,
         count[ENGINE_QS] -= m;
         count[ENGINE_QC] -= m;
     }
-    *pos = *neg = 0;
+    *pos = *neg = *bonus = 0;
     for (int c = 0; c < 64; c++) {
         int v = count[c] * r->points[c];
-        if (v > 0)
+        if (c == bonus_card(r))
+            *bonus += v;
+        else if (v > 0)
             *pos += v;
         else
             *neg += v;
@@ -219,7 +243,9 @@ static bool ends(const struct engine_rules *r, const int32_t *totals, int hands,
                  uint16_t *winners)
 {
     int n = r->players;
-    bool reached = r->hands > 0 && hands >= r->hands;
+    /* after 1,000 hands the game ends whatever the totals */
+    bool last = hands >= 1000;
+    bool reached = last || (r->hands > 0 && hands >= r->hands);
     for (int s = 0; s < n; s++)
         reached |= totals[s] >= r->target;
     if (!reached)
@@ -244,7 +270,7 @@ static bool ends(const struct engine_rules *r, const int32_t *totals, int hands,
         tie = w == 0xF;
     else
         tie = __builtin_popcount(w) > 1;
-    if (tie && r->tie == ENGINE_TIE_PLAY_ON)
+    if (tie && r->tie == ENGINE_TIE_PLAY_ON && !last)
         return false;
     *winners = w;
     return true;
@@ -259,22 +285,23 @@ static void apply_reset(const struct engine_rules *r, int32_t *t)
 }
 
 /* The points of each seat under moon mode `mode` for shooter unit `sh`
- * (or -1: no moon). */
+ * (or -1: no moon). In a moon hand every card but the bonus card counts as
+ * the mode says, negative ones included; the bonus card counts for whoever
+ * took it, for the shooter only under moon_keeps_bonus. */
 static void expected_points(const struct engine_rules *r, const int *pos,
-                            const int *neg, int sh, bool sun, int mode,
-                            int32_t *pts)
+                            const int *neg, const int *bonus, int sh, bool sun,
+                            int mode, int32_t *pts)
 {
     int amount = r->moon_points * (sun ? 2 : 1);
     for (int s = 0; s < r->players; s++) {
         int u = unit_of(r, s);
         if (sh < 0) {
-            pts[s] = pos[u] + neg[u];
+            pts[s] = pos[u] + neg[u] + bonus[u];
         } else if (u == sh) {
             pts[s] = (mode == ENGINE_MOON_SUBTRACT ? -amount : 0) +
-                     (r->moon_keeps_bonus ? neg[u] : 0);
+                     (r->moon_keeps_bonus ? bonus[u] : 0);
         } else {
-            pts[s] =
-                (mode == ENGINE_MOON_ADD_OTHERS ? amount : 0) + pos[u] + neg[u];
+            pts[s] = (mode == ENGINE_MOON_ADD_OTHERS ? amount : 0) + bonus[u];
         }
     }
 }
@@ -294,20 +321,21 @@ static void check_scored(const struct engine_game *g, const int32_t *before,
         tricks[unit_of(r, s)] += g->tricks[s];
     }
     int pos[ENGINE_MAX_PLAYERS], neg[ENGINE_MAX_PLAYERS];
+    int bonus[ENGINE_MAX_PLAYERS];
     int sh = -1, sun_unit = -1;
     bool sun = false;
-    int penalty_cards = 0;
+    int moon_cards = 0;
     for (int k = 0; k < r->deck_len; k++)
-        penalty_cards += r->points[r->deck[k]] > 0;
+        moon_cards += moon_card(r, r->deck[k]);
     for (int u = 0; u < units; u++) {
-        value_of(r, count[u], &pos[u], &neg[u]);
+        value_of(r, count[u], &pos[u], &neg[u], &bonus[u]);
         if (r->moon == ENGINE_MOON_OFF)
             continue;
         int got = 0;
         for (int c = 0; c < 64; c++)
-            if (r->points[c] > 0)
+            if (moon_card(r, c))
                 got += count[u][c];
-        if (got == penalty_cards)
+        if (moon_cards > 0 && got == moon_cards)
             sh = u;
         if (r->sun && g->trick_no > 0 && tricks[u] == g->trick_no)
             sun_unit = u;
@@ -323,29 +351,31 @@ static void check_scored(const struct engine_game *g, const int32_t *before,
         if (g->moon_applied != ENGINE_MOON_OFF)
             fail_msg("%s hand %d: a moon (%d) nobody shot", ru->what, ru->hand,
                      g->moon_applied);
-        expected_points(r, pos, neg, -1, false, 0, pts);
+        expected_points(r, pos, neg, bonus, -1, false, 0, pts);
         /* the hand adds up to the pack's total, less the dead cards */
         if (!r->match_pairs) {
             int dead[64] = {0}, pack[64] = {0};
             dead_cards(g, dead);
             for (int k = 0; k < r->deck_len; k++)
                 pack[r->deck[k]]++;
-            int dp, dn, pp, pn, sum = 0;
-            value_of(r, dead, &dp, &dn);
-            value_of(r, pack, &pp, &pn);
+            int dp, dn, db, pp, pn, pb, sum = 0;
+            value_of(r, dead, &dp, &dn, &db);
+            value_of(r, pack, &pp, &pn, &pb);
+            dp += dn + db;
+            pp += pn + pb;
             for (int u = 0; u < units; u++)
-                sum += pos[u] + neg[u];
-            if (sum + dp + dn != pp + pn)
+                sum += pos[u] + neg[u] + bonus[u];
+            if (sum + dp != pp)
                 fail_msg("%s hand %d: the hand scores %d, dead cards %d, the "
                          "pack %d",
-                         ru->what, ru->hand, sum, dp + dn, pp + pn);
+                         ru->what, ru->hand, sum, dp, pp);
             int any_dead = 0;
             for (int c = 0; c < 64; c++)
                 any_dead += dead[c];
-            if (!any_dead && sum != pp + pn)
+            if (!any_dead && sum != pp)
                 fail_msg("%s hand %d: no dead cards, the hand scores %d, the "
                          "pack %d",
-                         ru->what, ru->hand, sum, pp + pn);
+                         ru->what, ru->hand, sum, pp);
         }
     } else {
         int mode = g->moon_applied;
@@ -360,19 +390,24 @@ static void check_scored(const struct engine_game *g, const int32_t *before,
                      r->moon, mode);
         if (r->moon == ENGINE_MOON_ADD_UNLESS_LOSES) {
             int32_t t[ENGINE_MAX_PLAYERS];
-            expected_points(r, pos, neg, sh, sun, ENGINE_MOON_ADD_OTHERS, t);
+            expected_points(r, pos, neg, bonus, sh, sun, ENGINE_MOON_ADD_OTHERS,
+                            t);
             for (int s = 0; s < n; s++)
                 t[s] += before[s];
             apply_reset(r, t);
             uint16_t w = 0;
-            int shooter_seat = sh; /* a team: seat sh is one of them */
-            bool loses = ends(r, t, g->hand_no, &w) && !(w >> shooter_seat & 1);
+            /* the shooter's side: the seat, or both partners */
+            uint16_t side = (uint16_t)(1u << sh);
+            if (r->partners != ENGINE_PARTNERS_OFF)
+                side = (uint16_t)(sh % 2 ? 0xA : 0x5);
+            /* anyone else among the winners, a shared win too */
+            bool loses = ends(r, t, g->hand_no, &w) && (w & ~side);
             int want = loses ? ENGINE_MOON_SUBTRACT : ENGINE_MOON_ADD_OTHERS;
             if (mode != want)
                 fail_msg("%s hand %d: add_unless_loses applied %d, want %d",
                          ru->what, ru->hand, mode, want);
         }
-        expected_points(r, pos, neg, sh, sun, mode, pts);
+        expected_points(r, pos, neg, bonus, sh, sun, mode, pts);
     }
     for (int s = 0; s < n; s++)
         if (g->points[s] != pts[s])
