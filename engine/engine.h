@@ -128,6 +128,10 @@ enum engine_pass_dir {
 
 #define ENGINE_MAX_CYCLE 16
 
+/* Every game ends: after this many hands whatever the totals (the lowest
+ * total wins, a tie is shared), so every game fits one record. */
+#define ENGINE_MAX_HANDS 1000
+
 enum engine_first_lead { ENGINE_LEAD_TWO_CLUBS, ENGINE_LEAD_LEFT_OF_DEALER };
 enum engine_club_fallback {
     ENGINE_FALLBACK_HOLDER_OF_LOWEST,
@@ -215,12 +219,13 @@ struct engine_rules {
     uint64_t removed;               /* cards taken out of the pack */
     int rest_len;                   /* kitty, widow, leftovers or stock */
     int16_t points[64];             /* penalty value of each card */
-    uint64_t penalty;        /* cards worth more than 0 (the moon's cards) */
-    uint64_t scoring;        /* cards worth anything but 0 */
-    int bonus;               /* the bonus card, or ENGINE_NO_CARD */
-    uint64_t breaks;         /* cards that break hearts when played */
-    int nclasses;            /* cards grouped by value, for counting */
-    int16_t class_value[64]; /* points with popcounts */
+    uint64_t penalty;               /* cards worth more than 0 */
+    uint64_t moon_cards;            /* the penalty cards but the bonus card */
+    uint64_t scoring;               /* cards worth anything but 0 */
+    int bonus;                      /* the bonus card, or ENGINE_NO_CARD */
+    uint64_t breaks;                /* cards that break hearts when played */
+    int nclasses;                   /* cards grouped by value, for counting */
+    int16_t class_value[64];        /* points with popcounts */
     uint64_t class_mask[64];
     uint32_t special; /* ENGINE_SPECIAL_* bits, for fast paths */
 };

@@ -32,9 +32,10 @@
 #define RECORD_FORMAT "hearts-record/1"
 
 /* Hard caps on what a record may hold. A line of RECORD_MAX_LINE bytes
- * fits RECORD_MAX_HANDS hands of the largest table. */
+ * fits RECORD_MAX_HANDS hands of the largest table, and every game fits:
+ * the engine ends a game after ENGINE_MAX_HANDS hands. */
 #define RECORD_MAX_LINE (4u << 20)
-#define RECORD_MAX_HANDS 3000
+#define RECORD_MAX_HANDS ENGINE_MAX_HANDS
 #define RECORD_MAX_NAME 256          /* bytes of one player's name */
 #define RECORD_MAX_POINTS 1000000000 /* |points| and |totals| */
 

@@ -115,7 +115,7 @@ static const struct opt_desc opts[O_COUNT] = {
     [O_EXACT_TARGET_RESET] = {"exact_target_reset", OPT_ENUM, reset_names, 0,
                               0},
     [O_MATCH_PAIRS] = {"match_pairs", OPT_BOOL, NULL, 0, 0},
-    [O_TARGET] = {"target", OPT_INT, NULL, 1, 100000},
+    [O_TARGET] = {"target", OPT_INT, NULL, 1, 1000},
     [O_HANDS] = {"hands", OPT_INT, NULL, 0, 1000},
     [O_TIE] = {"tie", OPT_ENUM, tie_names, 0, 0},
     [O_PARTNERS] = {"partners", OPT_ENUM, partners_names, 0, 0},
@@ -1200,6 +1200,10 @@ static void derive(struct engine_rules *r)
     }
     if (r->bonus != ENGINE_NO_CARD && !(pack & ENGINE_BIT(r->bonus)))
         r->bonus = ENGINE_NO_CARD;
+    /* the bonus card is never a moon card, whatever its sign */
+    r->moon_cards = r->penalty;
+    if (r->bonus != ENGINE_NO_CARD)
+        r->moon_cards &= ~ENGINE_BIT(r->bonus);
     /* cards grouped by value: a set's points are a few popcounts */
     r->nclasses = 0;
     for (int c = 0; c < 64; c++) {
@@ -1258,6 +1262,16 @@ int engine_rules_finish(struct engine_rules *r, char *err, size_t errlen)
                     "players",
                     engine_card_name(c), t.players);
         return -1;
+    }
+    if (t.bonus_card != ENGINE_BONUS_NONE) {
+        int b = t.bonus_card == ENGINE_BONUS_TD ? ENGINE_TD : ENGINE_JD;
+        if (t.card_points_set & ENGINE_BIT(b)) {
+            engine_fail(err, errlen,
+                        "card_points: %s is the bonus card; set its value "
+                        "with bonus_points",
+                        engine_card_name(b));
+            return -1;
+        }
     }
     t.finished = true;
     memcpy(r, &t, sizeof t);

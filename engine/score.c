@@ -43,12 +43,20 @@ static void match_pairs(struct engine_cards *c)
     }
 }
 
-/* The positive and the negative points of a unit's cards. */
+/* The points of a unit's cards: the bonus card's apart, and the others'
+ * split into positive and negative. */
 static void value_cards(const struct engine_rules *r, struct engine_cards c,
-                        int *pos, int *neg)
+                        int *pos, int *neg, int *bonus)
 {
     if (r->match_pairs)
         match_pairs(&c);
+    int b = 0;
+    if (r->bonus != ENGINE_NO_CARD) {
+        uint64_t bit = ENGINE_BIT(r->bonus);
+        b = r->points[r->bonus] * (((c.one & bit) != 0) + ((c.two & bit) != 0));
+        c.one &= ~bit;
+        c.two &= ~bit;
+    }
     /* cards grouped by value: a popcount per group and copy, summed in
      * locals (not through the pointers, which would chain memory adds) */
     int p = 0, m = 0;
@@ -60,6 +68,7 @@ static void value_cards(const struct engine_rules *r, struct engine_cards c,
     }
     *pos = p;
     *neg = m;
+    *bonus = b;
 }
 
 struct hand_tally {
@@ -68,7 +77,8 @@ struct hand_tally {
     int tricks[ENGINE_MAX_PLAYERS];
     int pos[ENGINE_MAX_PLAYERS];
     int neg[ENGINE_MAX_PLAYERS];
-    int shooter; /* unit, or -1 */
+    int bonus[ENGINE_MAX_PLAYERS]; /* the bonus card's points */
+    int shooter;                   /* unit, or -1 */
     bool sun;
 };
 
@@ -92,12 +102,12 @@ static void tally(const struct engine_game *g, struct hand_tally *t)
             t->tricks[u] += g->tricks[s];
         }
     }
-    const bool moon = r->moon != ENGINE_MOON_OFF && r->penalty;
+    const bool moon = r->moon != ENGINE_MOON_OFF && r->moon_cards;
     for (int u = 0; u < t->units; u++) {
         const struct engine_cards *c = &t->taken[u];
-        value_cards(r, *c, &t->pos[u], &t->neg[u]);
+        value_cards(r, *c, &t->pos[u], &t->neg[u], &t->bonus[u]);
         uint64_t all = r->decks == 2 ? c->two : c->one;
-        if (moon && (all & r->penalty) == r->penalty)
+        if (moon && (all & r->moon_cards) == r->moon_cards)
             t->shooter = u;
     }
     if (!r->sun || r->moon == ENGINE_MOON_OFF)
@@ -120,19 +130,20 @@ static void hand_points(const struct engine_game *g, const struct hand_tally *t,
     const struct engine_rules *r = g->rules;
     int32_t up[ENGINE_MAX_PLAYERS] = {0};
     for (int u = 0; u < t->units; u++)
-        up[u] = t->pos[u] + t->neg[u];
+        up[u] = t->pos[u] + t->neg[u] + t->bonus[u];
     if (t->shooter >= 0) {
+        /* every card but the bonus card counts as the moon mode says,
+         * negative ones included; the bonus card counts for whoever took
+         * it, for the shooter only if moon_keeps_bonus */
         int amount = r->moon_points * (t->sun ? 2 : 1);
         for (int u = 0; u < t->units; u++) {
             bool shooter = u == t->shooter;
             if (mode == ENGINE_MOON_SUBTRACT)
-                up[u] = shooter ? -amount : t->pos[u];
+                up[u] = shooter ? -amount : 0;
             else
-                up[u] = shooter ? 0 : amount + t->pos[u];
-            /* the bonus card (or any card worth less than 0) still counts,
-             * for the shooter only if moon_keeps_bonus */
+                up[u] = shooter ? 0 : amount;
             if (!shooter || r->moon_keeps_bonus)
-                up[u] += t->neg[u];
+                up[u] += t->bonus[u];
         }
     }
     for (int s = 0; s < g->n; s++)
@@ -158,7 +169,8 @@ static bool game_ends(const struct engine_game *g, const int32_t *totals,
 {
     const struct engine_rules *r = g->rules;
     int n = g->n;
-    bool reached = r->hands > 0 && hands >= r->hands;
+    bool last = hands >= ENGINE_MAX_HANDS;
+    bool reached = last || (r->hands > 0 && hands >= r->hands);
     for (int s = 0; s < n; s++)
         if (totals[s] >= r->target)
             reached = true;
@@ -182,7 +194,7 @@ static bool game_ends(const struct engine_game *g, const int32_t *totals,
     int tied = 0;
     for (int u = 0; u < units; u++)
         tied += score[u] == best;
-    if (tied > 1 && r->tie == ENGINE_TIE_PLAY_ON)
+    if (tied > 1 && r->tie == ENGINE_TIE_PLAY_ON && !last)
         return false;
     int k = 0;
     for (int s = 0; s < n; s++) {
@@ -234,16 +246,46 @@ static int shooter_seat(const struct engine_game *g, int unit)
     return g->tricks[unit + 2] > g->tricks[unit] ? unit + 2 : unit;
 }
 
-/* The outcome of a moon mode for the shooter: standing and gap. */
-static void try_mode(const struct engine_game *g, const struct hand_tally *t,
-                     int mode, int *stand, int *gap)
+/* The totals after this hand scored under moon mode `mode`. */
+static void mode_totals(const struct engine_game *g, const struct hand_tally *t,
+                        int mode, int32_t *tot)
 {
-    int32_t pts[ENGINE_MAX_PLAYERS], tot[ENGINE_MAX_PLAYERS];
+    int32_t pts[ENGINE_MAX_PLAYERS];
     hand_points(g, t, mode, pts);
     for (int s = 0; s < g->n; s++)
         tot[s] = g->totals[s] + pts[s];
     apply_reset(g->rules, tot, g->n);
+}
+
+/* The outcome of a moon mode for the shooter: standing and gap. */
+static void try_mode(const struct engine_game *g, const struct hand_tally *t,
+                     int mode, int *stand, int *gap)
+{
+    int32_t tot[ENGINE_MAX_PLAYERS];
+    mode_totals(g, t, mode, tot);
     *stand = standing(g, tot, shooter_seat(g, t->shooter), gap);
+}
+
+/* Whether adding to the others would end the game with anyone besides the
+ * shooter (or the shooter's team) among the winners: a shared win counts. */
+static bool others_would_win(const struct engine_game *g,
+                             const struct hand_tally *t)
+{
+    int32_t tot[ENGINE_MAX_PLAYERS];
+    mode_totals(g, t, ENGINE_MOON_ADD_OTHERS, tot);
+    uint8_t w[ENGINE_MAX_PLAYERS];
+    int nw = 0;
+    if (!game_ends(g, tot, g->hand_no, w, &nw))
+        return false;
+    int me = shooter_seat(g, t->shooter);
+    for (int i = 0; i < nw; i++) {
+        bool mine = g->rules->partners != ENGINE_PARTNERS_OFF
+                        ? w[i] % 2 == me % 2
+                        : w[i] == me;
+        if (!mine)
+            return true;
+    }
+    return false;
 }
 
 static int best_mode(const struct engine_game *g, const struct hand_tally *t)
@@ -304,11 +346,9 @@ void engine_score_hand(struct engine_game *g, const struct engine_sink *sink)
                  .value = t.sun);
             return;
         }
-        if (mode == ENGINE_MOON_ADD_UNLESS_LOSES) {
-            int stand, gap;
-            try_mode(g, &t, ENGINE_MOON_ADD_OTHERS, &stand, &gap);
-            mode = stand == 0 ? ENGINE_MOON_SUBTRACT : ENGINE_MOON_ADD_OTHERS;
-        }
+        if (mode == ENGINE_MOON_ADD_UNLESS_LOSES)
+            mode = others_would_win(g, &t) ? ENGINE_MOON_SUBTRACT
+                                           : ENGINE_MOON_ADD_OTHERS;
     }
     finish_hand(g, &t, mode, sink);
 }

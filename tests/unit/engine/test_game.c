@@ -792,9 +792,9 @@ static void test_pass_each_direction(void **state)
         int dir;
         int target[7];
     } rows[] = {
-        {"standard target=10000", 4, 0, ENGINE_PASS_LEFT, {1, 2, 3, 0}},
-        {"standard target=10000", 4, 1, ENGINE_PASS_RIGHT, {3, 0, 1, 2}},
-        {"standard target=10000", 4, 2, ENGINE_PASS_ACROSS, {2, 3, 0, 1}},
+        {"standard target=1000", 4, 0, ENGINE_PASS_LEFT, {1, 2, 3, 0}},
+        {"standard target=1000", 4, 1, ENGINE_PASS_RIGHT, {3, 0, 1, 2}},
+        {"standard target=1000", 4, 2, ENGINE_PASS_ACROSS, {2, 3, 0, 1}},
         {"standard pass_cycle=across",
          6,
          0,
@@ -823,12 +823,12 @@ static void test_pass_each_direction(void **state)
          0,
          ENGINE_PASS_RIGHT2,
          {3, 4, 0, 1, 2}},
-        {"standard pass_cycle=left,right,left2,right2,hold target=10000",
+        {"standard pass_cycle=left,right,left2,right2,hold target=1000",
          5,
          2,
          ENGINE_PASS_LEFT2,
          {2, 3, 4, 0, 1}},
-        {"standard pass_cycle=left,right,left2,right2,hold target=10000",
+        {"standard pass_cycle=left,right,left2,right2,hold target=1000",
          5,
          3,
          ENGINE_PASS_RIGHT2,
@@ -836,7 +836,7 @@ static void test_pass_each_direction(void **state)
         /* 001: right first */
         {"tens", 4, 0, ENGINE_PASS_RIGHT, {3, 0, 1, 2}},
         /* Greek and Black Maria: always right */
-        {"greek target=10000", 4, 1, ENGINE_PASS_RIGHT, {3, 0, 1, 2}},
+        {"greek target=1000", 4, 1, ENGINE_PASS_RIGHT, {3, 0, 1, 2}},
         {"black-maria", 5, 0, ENGINE_PASS_RIGHT, {4, 0, 1, 2, 3}},
     };
     for (size_t i = 0; i < COUNT(rows); i++) {
@@ -889,40 +889,40 @@ static void test_pass_cycle_advances_each_hand(void **state)
         int hands;
         int dirs[10];
     } rows[] = {
-        {"standard target=10000",
+        {"standard target=1000",
          4,
          9,
          {ENGINE_PASS_LEFT, ENGINE_PASS_RIGHT, ENGINE_PASS_ACROSS,
           ENGINE_PASS_HOLD, ENGINE_PASS_LEFT, ENGINE_PASS_RIGHT,
           ENGINE_PASS_ACROSS, ENGINE_PASS_HOLD, ENGINE_PASS_LEFT}},
         {"standard pass_cycle=left,right,left2,hold,left,right,right2,hold "
-         "target=10000",
+         "target=1000",
          5,
          9,
          {ENGINE_PASS_LEFT, ENGINE_PASS_RIGHT, ENGINE_PASS_LEFT2,
           ENGINE_PASS_HOLD, ENGINE_PASS_LEFT, ENGINE_PASS_RIGHT,
           ENGINE_PASS_RIGHT2, ENGINE_PASS_HOLD, ENGINE_PASS_LEFT}},
-        {"standard pass_cycle=left,right,across,scatter,hold target=10000",
+        {"standard pass_cycle=left,right,across,scatter,hold target=1000",
          4,
          6,
          {ENGINE_PASS_LEFT, ENGINE_PASS_RIGHT, ENGINE_PASS_ACROSS,
           ENGINE_PASS_SCATTER, ENGINE_PASS_HOLD, ENGINE_PASS_LEFT}},
-        {"standard pass_cycle=left,right target=10000",
+        {"standard pass_cycle=left,right target=1000",
          3,
          4,
          {ENGINE_PASS_LEFT, ENGINE_PASS_RIGHT, ENGINE_PASS_LEFT,
           ENGINE_PASS_RIGHT}},
-        {"tens target=10000",
+        {"tens target=1000",
          3,
          4,
          {ENGINE_PASS_RIGHT, ENGINE_PASS_LEFT, ENGINE_PASS_HOLD,
           ENGINE_PASS_RIGHT}},
-        {"passing target=10000",
+        {"passing target=1000",
          4,
          5,
          {ENGINE_PASS_LEFT, ENGINE_PASS_RIGHT, ENGINE_PASS_ACROSS,
           ENGINE_PASS_HOLD, ENGINE_PASS_LEFT}},
-        {"greek target=10000",
+        {"greek target=1000",
          4,
          3,
          {ENGINE_PASS_RIGHT, ENGINE_PASS_RIGHT, ENGINE_PASS_RIGHT}},
@@ -1407,6 +1407,12 @@ static void test_legal_first_trick_points(void **state)
          "QD KD AD 9S TS JS", "KS", ENGINE_REFUSE_FIRST_TRICK_POINTS},
         {"black-maria pass_count=0", d1, 2, "", "QD KD AD 9S TS JS KS AS", NULL,
          ENGINE_OK},
+        /* a bonus card worth more than 0 carries penalty points: not on
+         * trick 1; worth less, it may go there */
+        {"omnibus pass_count=0 first_trick_points=forbidden bonus_points=5", d1,
+         3, "2C", "6D 7D 8D 9D JD", "TD", ENGINE_REFUSE_FIRST_TRICK_POINTS},
+        {"omnibus pass_count=0 first_trick_points=forbidden", d1, 3, "2C",
+         "6D 7D 8D 9D TD JD", "QS", ENGINE_REFUSE_FIRST_TRICK_POINTS},
         /* the joker scores 5: not on trick 1 */
         {"joker first_trick_points=forbidden", d3j, 3, "2C 2D",
          "2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS", "JK",

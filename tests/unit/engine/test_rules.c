@@ -392,11 +392,19 @@ static void test_rules_parse_card_points_merge_on_the_preset(void **state)
     assert_true(r.scoring & ENGINE_BIT(ENGINE_JD));
     assert_false(r.penalty & ENGINE_BIT(ENGINE_JD));
 
-    /* none clears the list */
+    /* none clears the list, the preset's included; qs_points, the
+     * joker's value and bonus_points stay */
     sc_rules(&r, "black-maria card_points=none", 4);
     assert_int_equal(r.points[ENGINE_KS], 0);
     assert_int_equal(r.points[ENGINE_AS], 0);
     assert_int_equal(r.points[ENGINE_QS], 13);
+    sc_rules(&r, "greek card_points=none", 4);
+    assert_int_equal(r.points[ENGINE_CARD(ENGINE_HEARTS, 10)], 12);
+    assert_int_equal(r.card_points_set, 0);
+    sc_rules(&r, "joker card_points=none", 4);
+    assert_int_equal(r.points[ENGINE_JOKER], 5);
+    sc_rules(&r, "omnibus card_points=none", 4);
+    assert_int_equal(r.points[ENGINE_TD], -10);
 
     /* the joker's value, when it is in the pack */
     sc_rules(&r, "joker card_points=JK:7", 4);
@@ -489,6 +497,15 @@ static void test_rules_parse_refuses_bad_values(void **state)
         {"standard moon_points=-1", "moon_points"},
         {"standard qs_points=5000", "qs_points"},
         {"standard bonus_points=x", "bonus_points"},
+        /* the catalogue's limits, refused with the range named */
+        {"standard target=1001", "target: a whole number from 1 to 1000"},
+        {"standard target=100000", "from 1 to 1000"},
+        {"standard hands=1001", "hands: a whole number from 0 to 1000"},
+        {"standard moon_points=1001", "moon_points: a whole number from 0 to "
+                                      "1000"},
+        {"standard qs_points=-1001", "from -1000 to 1000"},
+        {"standard bonus_points=1001", "from -1000 to 1000"},
+        {"standard card_points=KS:-1001", "from -1000 to 1000"},
         /* booleans */
         {"standard joker=maybe", "on or off"},
         {"standard sun=2", "sun"},
@@ -1005,9 +1022,14 @@ static void test_rules_finish_bonus_card(void **state)
     sc_rules(&r, "standard bonus_card=JD bonus_points=-20", 4);
     assert_int_equal(r.bonus, ENGINE_JD);
     assert_int_equal(r.points[ENGINE_JD], -20);
-    /* card_points wins over the bonus value for the same card */
-    sc_rules(&r, "standard bonus_card=JD card_points=JD:-3", 4);
-    assert_int_equal(r.points[ENGINE_JD], -3);
+    /* the bonus card's value is bonus_points: card_points may not name it
+     * (variants.md), but may name the other diamond */
+    sc_rules_refused("standard bonus_card=JD card_points=JD:-3", 4,
+                     "JD is the bonus card");
+    sc_rules_refused("omnibus card_points=TD:5", 4, "bonus_points");
+    sc_rules(&r, "standard bonus_card=JD card_points=TD:-3", 4);
+    assert_int_equal(r.points[ENGINE_TD], -3);
+    assert_int_equal(r.points[ENGINE_JD], -10);
 }
 
 static void test_rules_finish_special_bits(void **state)

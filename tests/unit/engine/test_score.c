@@ -437,6 +437,29 @@ static void test_score_hand_moon_with_the_bonus_card(void **state)
          &moon_td_away,
          NO_MOON,
          {0, 16, 26, 26}},
+        /* a bonus card worth plus points is never a moon card: the shooter
+         * who took it keeps it (or not, moon_keeps_bonus=off) ... */
+        {"omnibus bonus_points=5 moon=subtract",
+         &moon,
+         NO_MOON,
+         {-21, 0, 0, 0}},
+        {"omnibus bonus_points=5 moon=subtract moon_keeps_bonus=off",
+         &moon,
+         NO_MOON,
+         {-26, 0, 0, 0}},
+        {"omnibus bonus_points=5 moon=add_others",
+         &moon,
+         NO_MOON,
+         {5, 26, 26, 26}},
+        /* ... and a moon is not missed when another seat took it */
+        {"omnibus bonus_points=5 moon=subtract",
+         &moon_td_away,
+         NO_MOON,
+         {-26, 5, 0, 0}},
+        {"omnibus bonus_points=5 moon=add_others",
+         &moon_td_away,
+         NO_MOON,
+         {0, 31, 26, 26}},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char text[128];
@@ -447,6 +470,50 @@ static void test_score_hand_moon_with_the_bonus_card(void **state)
         run(&g, &r, text, rows[i].deal, NULL);
         if (rows[i].answer != NO_MOON)
             sc_moon(&g, rows[i].answer);
+        sc_points(&g, rows[i].points);
+    }
+}
+
+/* A negative card that is not the bonus card follows the moon mode in a
+ * moon hand, for the shooter and for the others alike (variants.md). */
+static void test_score_hand_moon_negative_cards(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rules;
+        const struct deal *deal;
+        int points[4];
+    } rows[] = {
+        /* seat 1 took the TD worth -3: under subtract it scores 0 */
+        {"standard card_points=TD:-3 moon=subtract",
+         &moon_td_away,
+         {-26, 0, 0, 0}},
+        {"standard card_points=TD:-3 moon=add_others",
+         &moon_td_away,
+         {0, 26, 26, 26}},
+        /* the shooter took the JD worth -3, or the QS worth -5: exactly
+         * minus moon_points, whatever moon_keeps_bonus says */
+        {"standard card_points=JD:-3 moon=subtract", &moon, {-26, 0, 0, 0}},
+        {"standard card_points=JD:-3 moon=subtract moon_keeps_bonus=off",
+         &moon,
+         {-26, 0, 0, 0}},
+        {"standard qs_points=-5 moon=subtract", &moon, {-26, 0, 0, 0}},
+        {"standard qs_points=-5 moon=add_others", &moon, {0, 26, 26, 26}},
+        /* with the bonus card beside it, only the bonus card counts */
+        {"omnibus card_points=JD:-3 moon=subtract", &moon, {-36, 0, 0, 0}},
+        {"omnibus card_points=JD:-3 moon=subtract",
+         &moon_td_away,
+         {-26, -10, 0, 0}},
+        /* no moon: the values count as they are */
+        {"standard card_points=TD:-3 moon=off", &moon_td_away, {26, -3, 0, 0}},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "%s pass_count=0", rows[i].rules);
+        print_message("%s\n", text);
+        struct engine_rules r;
+        struct engine_game g;
+        run(&g, &r, text, rows[i].deal, NULL);
         sc_points(&g, rows[i].points);
     }
 }
@@ -605,13 +672,14 @@ static void test_score_hand_moon_add_unless_loses(void **state)
          {50, 106, 116, 86},
          ENGINE_PHASE_GAME_OVER,
          "0"},
-        /* a shared win is not a loss */
+        /* a win shared with another seat counts as someone else
+         * winning: the shooter subtracts */
         {"standard tie=share",
          {76, 50, 80, 70},
-         {0, 26, 26, 26},
-         {76, 76, 106, 96},
-         ENGINE_PHASE_GAME_OVER,
-         "0 1"},
+         {-26, 0, 0, 0},
+         {50, 50, 80, 70},
+         ENGINE_PHASE_DEAL,
+         ""},
         /* a tie played on is not a loss either */
         {"standard",
          {76, 50, 80, 70},
@@ -1001,6 +1069,48 @@ static void test_score_hand_end_of_game(void **state)
     }
 }
 
+/* Every game ends: after 1,000 hands, whatever the totals, the lowest
+ * total wins and a tie is shared, even under tie=play_on. The split deal
+ * scores {8, 13, 0, 5}. */
+static void test_score_hand_game_ends_after_1000_hands(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rules;
+        int hand_no;
+        int before[4];
+        int phase;
+        const char *winners;
+    } rows[] = {
+        {"standard", 999, {0, 0, 0, 0}, ENGINE_PHASE_DEAL, ""},
+        {"standard", 1000, {0, 0, 0, 0}, ENGINE_PHASE_GAME_OVER, "2"},
+        {"standard", 1000, {0, 0, 8, 0}, ENGINE_PHASE_GAME_OVER, "3"},
+        {"standard", 1000, {0, 0, 5, 0}, ENGINE_PHASE_GAME_OVER, "2 3"},
+        {"standard tie=share",
+         1000,
+         {0, 0, 5, 0},
+         ENGINE_PHASE_GAME_OVER,
+         "2 3"},
+        {"partners", 1000, {0, 0, 0, 0}, ENGINE_PHASE_GAME_OVER, "0 2"},
+        {"standard hands=1000", 999, {0, 0, 0, 0}, ENGINE_PHASE_DEAL, ""},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "%s pass_count=0", rows[i].rules);
+        print_message("%s hand %d\n", text, rows[i].hand_no);
+        struct engine_rules r;
+        struct engine_game g;
+        sc_rules(&r, text, 4);
+        sc_start(&g, &r, split.dealer, split.hands, NULL);
+        g.hand_no = rows[i].hand_no;
+        for (int s = 0; s < 4; s++)
+            g.totals[s] = rows[i].before[s];
+        sc_plays(&g, split.tricks);
+        assert_int_equal(engine_phase(&g), rows[i].phase);
+        expect_winners(&g, rows[i].winners);
+    }
+}
+
 /* tie=play_on: extra hands until there is a clear winner. */
 static void test_score_hand_tie_plays_on(void **state)
 {
@@ -1117,7 +1227,8 @@ static void test_score_hand_domino_dead_stock(void **state)
  * Domino with the moon and the sun switched on: seat 0 wins every trick
  * (the sun) while seat 2, last in, holds every heart drawn from the stock
  * (a moon by the letter of the rule). Decided: the sun goes to the seat
- * that took every trick, and seat 2's hearts score as usual.
+ * that took every trick, and seat 2's hearts follow the moon mode like
+ * every other card (variants.md): 0 under subtract, not 13.
  */
 static void test_score_hand_domino_sun_beats_last_players_moon(void **state)
 {
@@ -1126,8 +1237,8 @@ static void test_score_hand_domino_sun_beats_last_players_moon(void **state)
         const char *rules;
         int points[3];
     } rows[] = {
-        {"domino moon=subtract sun=on", {-52, 0, 13}},
-        {"domino moon=add_others sun=on target=1000", {0, 52, 65}},
+        {"domino moon=subtract sun=on", {-52, 0, 0}},
+        {"domino moon=add_others sun=on target=1000", {0, 52, 52}},
         /* without the sun, seat 2 holds every penalty card: a moon */
         {"domino moon=subtract", {0, 0, -26}},
         {"domino", {0, 0, 13}},
@@ -1357,12 +1468,14 @@ int main(void)
         cmocka_unit_test(test_score_hand_joker_counts_five),
         cmocka_unit_test(test_score_hand_moon_modes),
         cmocka_unit_test(test_score_hand_moon_with_the_bonus_card),
+        cmocka_unit_test(test_score_hand_moon_negative_cards),
         cmocka_unit_test(test_score_hand_moon_choice_is_pending),
         cmocka_unit_test(test_moon_default_decided_rule),
         cmocka_unit_test(test_score_hand_moon_add_unless_loses),
         cmocka_unit_test(test_score_hand_sun),
         cmocka_unit_test(test_score_hand_partners),
         cmocka_unit_test(test_score_hand_end_of_game),
+        cmocka_unit_test(test_score_hand_game_ends_after_1000_hands),
         cmocka_unit_test(test_score_hand_tie_plays_on),
         cmocka_unit_test(test_score_hand_totals_accumulate),
         cmocka_unit_test(test_score_hand_domino_last_player_takes_hand),

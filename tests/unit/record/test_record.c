@@ -273,17 +273,39 @@ static void test_record_replay_overridden_options_round_trip(void **state)
         {"domino target=20", 7},
         {"two-handed target=30", 2},
         {"standard qs_points=5 card_points=QS:5", 4},
+        /* none clears the preset's QH:50: the record must say so */
+        {"greek card_points=none", 4},
+        {"omnibus card_points=none moon_keeps_bonus=off", 4},
         {"standard card_points=2C:-101,3C:-102,4C:-103,5C:-104,6C:-105,"
          "7C:-106,8C:-107,9C:-108,TC:-109,JC:-110,QC:-111,KC:-112,AC:-113,"
          "2D:-114,3D:-115,4D:-116,5D:-117,6D:-118,7D:-119,8D:-120,9D:-121,"
          "TD:-122,JD:-123,QD:-124,KD:-125,AD:-126,2S:-127,3S:-128,4S:-129 "
-         "target=100000 hands=2",
+         "target=1000 hands=2",
          4},
     };
     struct seen seen = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         round_trip(cases[i].text, cases[i].players, 1000 + i, 0, &seen);
     assert_true(seen.scatter_hands > 0);
+}
+
+/* A game under which nobody's total grows ends after 1,000 hands, and its
+ * record holds every hand and replays (ten players: the largest hands). */
+static void test_record_longest_game_round_trips(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "basic card_points=2H:0,3H:0,4H:0,5H:0,6H:0,7H:0,8H:0,9H:0,TH:0,JH:0,"
+        "QH:0,KH:0,AH:0",
+        "cancellation qs_points=0 card_points=2H:0,3H:0,4H:0,5H:0,6H:0,7H:0,"
+        "8H:0,9H:0,TH:0,JH:0,QH:0,KH:0,AH:0",
+    };
+    static const int players[] = {4, 10};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        struct seen seen = {0};
+        round_trip(texts[i], players[i], 77 + i, 0, &seen);
+        assert_int_equal(seen.hands, ENGINE_MAX_HANDS);
+    }
 }
 
 static void test_record_replay_blind_passes_round_trip(void **state)
@@ -543,6 +565,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_replay_every_preset_round_trips),
         cmocka_unit_test(test_record_replay_overridden_options_round_trip),
+        cmocka_unit_test(test_record_longest_game_round_trips),
         cmocka_unit_test(test_record_replay_blind_passes_round_trip),
         cmocka_unit_test(test_record_replay_kitty_exchange_round_trips),
         cmocka_unit_test(test_record_replay_moon_choice_round_trips),

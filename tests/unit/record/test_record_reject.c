@@ -854,7 +854,7 @@ static void test_record_parse_many_junk_hands_refused(void **state)
         free(line);
     }
     char *line = hands_of("{}", RECORD_MAX_HANDS + 1);
-    refused_line(line, strlen(line), "hands: 3001 hands, more than 3000");
+    refused_line(line, strlen(line), "hands: 1001 hands, more than 1000");
     free(line);
 }
 
