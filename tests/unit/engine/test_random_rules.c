@@ -257,17 +257,17 @@ static void random_config(struct engine_prng *p, struct config *c)
     }
 }
 
-/* A refusal names what is wrong: an option key, a preset, or a range. */
+/* A refusal names what is wrong: the option key (with the range, for a
+ * value out of it) or the preset. */
 static bool names_something(const char *err)
 {
-    for (int i = 0; i < engine_option_count(); i++)
-        if (strstr(err, engine_option_name(i)))
-            return true;
     for (int i = 0; i < engine_preset_count(); i++)
         if (strstr(err, engine_preset_name(i)))
             return true;
-    return strstr(err, "preset") || strstr(err, "players") ||
-           strstr(err, "card");
+    for (int i = 0; i < engine_option_count(); i++)
+        if (strstr(err, engine_option_name(i)))
+            return !strstr(err, "whole number") || strstr(err, " to ");
+    return false;
 }
 
 /* ---- Playing and replaying ------------------------------------------- */
