@@ -274,7 +274,7 @@ static bool names_something(const char *err)
 
 struct stats {
     long tried, accepted, refused, unusual, games, hands, moons, capped,
-        replays;
+        replays, blind;
 };
 
 struct fan {
@@ -359,13 +359,22 @@ static void check_record(const struct engine_game *g,
     free(json);
 }
 
-/* One seat's action by its computer player, taken. */
+/* One seat's action by its computer player, taken. The players never
+ * pass blind; a seat that may does so here a quarter of the time, so
+ * records hold blind passes too. */
 static void ai_step(struct engine_game *g, int seat, const int *levels,
                     struct engine_prng *p, const struct engine_sink *sink,
-                    const struct prop_run *ru)
+                    const struct prop_run *ru, struct stats *st)
 {
     struct engine_action a;
-    if (ai_act_for(levels[seat], g, seat, p, &a))
+    bool blind = false;
+    if (engine_phase(g) == ENGINE_PHASE_PASS)
+        engine_pass_count(g, seat, &blind);
+    if (blind && below(p, 4) == 0) {
+        a = (struct engine_action){.kind = ENGINE_ACT_PASS_BLIND,
+                                   .seat = (uint8_t)seat};
+        st->blind++;
+    } else if (ai_act_for(levels[seat], g, seat, p, &a))
         fail_msg("%s hand %d: %s seat %d has nothing to do in phase %d",
                  ru->what, ru->hand, ai_level_name(levels[seat]), seat,
                  g->phase);
@@ -418,7 +427,7 @@ static void play_game(const struct engine_rules *r, uint64_t seed,
                 int s = (first + i) % g.n;
                 if (engine_phase(&g) == ENGINE_PHASE_PASS &&
                     engine_may_act(&g, s))
-                    ai_step(&g, s, levels, &p, &sink, ru);
+                    ai_step(&g, s, levels, &p, &sink, ru, st);
                 prop_check_cards(&g, ru, "passing");
             }
             if (engine_phase(&g) == ENGINE_PHASE_PLAY)
@@ -430,11 +439,11 @@ static void play_game(const struct engine_rules *r, uint64_t seed,
              * plays, which keeps games to the 1,000-hand cap fast */
             if (g.hand_no <= 20 || below(&p, 16) == 0)
                 prop_check_play(&g, &p, ru);
-            ai_step(&g, engine_turn(&g), levels, &p, &sink, ru);
+            ai_step(&g, engine_turn(&g), levels, &p, &sink, ru, st);
             break;
         case ENGINE_PHASE_DISCARD:
         case ENGINE_PHASE_MOON:
-            ai_step(&g, engine_turn(&g), levels, &p, &sink, ru);
+            ai_step(&g, engine_turn(&g), levels, &p, &sink, ru, st);
             break;
         default:
             fail_msg("%s: phase %d", ru->what, g.phase);
@@ -468,9 +477,9 @@ static void print_stats(void)
     print_message("random rules from seed %" PRIu64 ": %ld tried, %ld "
                   "accepted (%ld not a preset as it is), %ld refused; %ld "
                   "games, %ld hands, %ld moons, %ld games to the 1,000-hand "
-                  "cap, %ld records replayed\n",
+                  "cap, %ld blind passes, %ld records replayed\n",
                   base, st.tried, st.accepted, st.unusual, st.refused, st.games,
-                  st.hands, st.moons, st.capped, st.replays);
+                  st.hands, st.moons, st.capped, st.blind, st.replays);
 }
 
 static int teardown(void **state)
