@@ -216,6 +216,15 @@ static int lower(int c)
     return tolower((unsigned char)c);
 }
 
+/* Whether the first n bytes of a are b's, ignoring ASCII case. */
+static bool same_word_n(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!a[i] || lower(a[i]) != lower(b[i]))
+            return false;
+    return true;
+}
+
 static bool same_word(const char *a, const char *b)
 {
     while (*a && *b) {
@@ -507,6 +516,12 @@ static int set_card_points(struct engine_rules *r, const char *value, bool user,
     if (same_word(value, "none")) {
         r->card_points_set = 0;
         return 0;
+    }
+    /* "none,KS:5": the list replaces the preset's instead of adding to it
+     * (how a record writes card_points=none followed by a list) */
+    if (strlen(value) > 5 && same_word_n(value, "none,", 5)) {
+        t.card_points_set = 0;
+        p = value + 5;
     }
     for (;;) {
         const char *comma = strchr(p, ',');
@@ -858,6 +873,8 @@ static int print_cycle(const struct engine_rules *r, char *buf, size_t len)
     return (int)pos;
 }
 
+static void preset_rules(struct engine_rules *r, int p);
+
 static int print_card_points(const struct engine_rules *r, char *buf,
                              size_t len)
 {
@@ -865,10 +882,17 @@ static int print_card_points(const struct engine_rules *r, char *buf,
     buf[0] = '\0';
     if (!r->card_points_set)
         return snprintf(buf, len, "none");
+    /* a preset entry that was cleared (card_points=none, then a list):
+     * say so, or the list would be read on top of the preset's again */
+    struct engine_rules base;
+    preset_rules(&base, r->preset);
+    if (base.card_points_set & ~r->card_points_set)
+        pos = append(buf, len, pos, "none,");
     /* Cards in the canonical order of the record: by suit, then rank. */
     for (int c = 0; c < 64; c++)
         if (r->card_points_set & ENGINE_BIT(c))
-            pos = append(buf, len, pos, "%s%s:%d", pos ? "," : "",
+            pos = append(buf, len, pos, "%s%s:%d",
+                         pos && buf[pos - 1] != ',' ? "," : "",
                          engine_card_name(c), r->card_points[c]);
     return (int)pos;
 }

@@ -405,6 +405,20 @@ static void test_rules_parse_card_points_merge_on_the_preset(void **state)
     assert_int_equal(r.points[ENGINE_JOKER], 5);
     sc_rules(&r, "omnibus card_points=none", 4);
     assert_int_equal(r.points[ENGINE_TD], -10);
+    /* none, then a list: the list replaces the preset's, and the rules
+     * say so in their text ("none,"), which reads back the same */
+    sc_rules(&r, "greek card_points=none card_points=AC:2", 4);
+    assert_int_equal(r.points[ENGINE_CARD(ENGINE_HEARTS, 10)], 12);
+    assert_int_equal(r.points[ENGINE_CARD(ENGINE_CLUBS, 12)], 2);
+    char text[ENGINE_OPTION_TEXT_MAX];
+    engine_rules_get(&r, engine_option_find("card_points"), text, sizeof text);
+    assert_string_equal(text, "none,AC:2");
+    struct engine_rules again;
+    sc_rules(&again, "greek card_points=none,AC:2", 4);
+    assert_memory_equal(again.points, r.points, sizeof r.points);
+    sc_rules(&r, "black-maria card_points=AS:5", 4);
+    engine_rules_get(&r, engine_option_find("card_points"), text, sizeof text);
+    assert_string_equal(text, "KS:10,AS:5");
 
     /* the joker's value, when it is in the pack */
     sc_rules(&r, "joker card_points=JK:7", 4);
