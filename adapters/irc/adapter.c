@@ -174,9 +174,24 @@ static void kick(struct ircad *a)
         a->t_kick = loop_timer(a->loop, 0, on_kick, a);
 }
 
-static void push(struct ircad *a, enum ircad_prio prio, const char *line)
+/* The queue's key for a destination: its name casefolded, so "Bob" and
+ * "bob" share one FIFO. */
+static void target_key(const struct ircad *a, const char *name, char *key,
+                       size_t keylen)
 {
-    int r = ircad_queue_push(&a->q, prio, line);
+    size_t i = 0;
+    for (; name && name[i] && i + 1 < keylen; i++)
+        key[i] = (char)ircad_casefold(a->isup.casemap, (unsigned char)name[i]);
+    key[i] = '\0';
+}
+
+/* Queues one finished line for `target` (NULL for protocol lines). */
+static void push_to(struct ircad *a, enum ircad_prio prio, const char *target,
+                    const char *line)
+{
+    char key[IRCAD_LINE_MAX];
+    target_key(a, target, key, sizeof key);
+    int r = ircad_queue_push(&a->q, prio, key, line);
     if (r < 0)
         log_warn("%s: output queue full (%zu bytes): a line was dropped",
                  a->name, a->q.bytes);
@@ -186,15 +201,22 @@ static void push(struct ircad *a, enum ircad_prio prio, const char *line)
     kick(a);
 }
 
+/* Queues a protocol line. */
+static void push(struct ircad *a, enum ircad_prio prio, const char *line)
+{
+    push_to(a, prio, NULL, line);
+}
+
 struct push_ctx {
     struct ircad *a;
     enum ircad_prio prio;
+    const char *target;
 };
 
 static void push_line(void *ctx, const char *line)
 {
     struct push_ctx *p = ctx;
-    push(p->a, p->prio, line);
+    push_to(p->a, p->prio, p->target, line);
 }
 
 static int send_line(void *ctx, const char *line)
@@ -246,11 +268,10 @@ static void pump(struct ircad *a)
     if (!a->conn)
         return;
     bool up = a->state == ST_REGISTERED || a->state == ST_STOPPING;
-    enum ircad_prio max = up ? IRCAD_LOW : IRCAD_URGENT;
     int64_t now = loop_now(a->loop);
     int64_t wait = 0;
     enum ircad_flush r =
-        ircad_queue_flush(&a->q, now, max, send_line, a, &wait);
+        ircad_queue_flush(&a->q, now, up, send_line, NULL, a, &wait);
     if (r == IRCAD_FLUSH_EMPTY && a->state == ST_STOPPING) {
         wait = ircad_bucket_wait(&a->q.bucket, now);
         if (wait == 0) {
@@ -598,7 +619,7 @@ static void on_ctcp(struct ircad *a, const struct ircad_msg *m)
     }
     char line[IRCAD_LINE_MAX];
     snprintf(line, sizeof line, "NOTICE %s :\001%s\001", nick, reply);
-    push(a, IRCAD_LOW, line);
+    push_to(a, IRCAD_LOW, nick, line);
 }
 
 static void on_join(struct ircad *a, const struct ircad_msg *m)
@@ -788,9 +809,11 @@ static void queue_text(struct ircad *a, const char *target, const char *text,
 {
     if (stopping(a))
         return;
-    struct push_ctx p = {a, prio == CHAT_HIGH     ? IRCAD_HIGH
-                            : prio == CHAT_NORMAL ? IRCAD_NORMAL
-                                                  : IRCAD_LOW};
+    struct push_ctx p = {a,
+                         prio == CHAT_HIGH     ? IRCAD_HIGH
+                         : prio == CHAT_NORMAL ? IRCAD_NORMAL
+                                               : IRCAD_LOW,
+                         target};
     if (ircad_split("PRIVMSG", target, text, push_line, &p) < 0)
         log_warn("%s: not sending to the invalid target '%s'", a->name,
                  target ? target : "(null)");

@@ -594,6 +594,11 @@ static bool got_first_burst(struct fx *f)
     return privmsgs(f, 3);
 }
 
+static bool told_alice(struct fx *f)
+{
+    return srv_count(&f->srv, "PRIVMSG Alice :") >= 1;
+}
+
 static bool got_all_eleven(struct fx *f)
 {
     return privmsgs(f, 11);
@@ -619,14 +624,21 @@ static void test_ircad_say_paced_by_bucket_and_priority(void **state)
     /* well before the next token (600 ms after the JOIN): still three */
     run_until(&f, never, 150);
     assert_int_equal(srv_count(&f.srv, "PRIVMSG #hearts :"), 3);
-    /* a HIGH line overtakes the seven NORMAL ones still waiting */
-    f.a->ops->say(f.a, "#hearts", "your turn", CHAT_HIGH);
+    /* a HIGH line to someone else overtakes the seven NORMAL ones still
+     * waiting; one to the same channel does not: a channel's (and a
+     * person's) lines arrive in the order they were queued */
+    f.a->ops->tell(f.a, "Alice", "your turn", CHAT_HIGH);
+    assert_true(run_until(&f, told_alice, 2000));
+    f.a->ops->say(f.a, "#hearts", "last", CHAT_HIGH);
     assert_true(run_until(&f, got_all_eleven, 10000));
     int first = srv_find(&f.srv, "PRIVMSG #hearts :", 0);
     assert_string_equal(f.srv.lines[first], "PRIVMSG #hearts :normal 0");
-    int high = srv_find(&f.srv, "PRIVMSG #hearts :your turn", 0);
+    int high = srv_find(&f.srv, "PRIVMSG Alice :your turn", 0);
     int n3 = srv_find(&f.srv, "PRIVMSG #hearts :normal 3", 0);
     assert_true(high >= 0 && n3 > high);
+    int n9 = srv_find(&f.srv, "PRIVMSG #hearts :normal 9", 0);
+    int last = srv_find(&f.srv, "PRIVMSG #hearts :last", 0);
+    assert_true(n9 >= 0 && last > n9);
     /* the NORMAL lines kept their order */
     int prev = -1;
     for (int i = 0; i < 10; i++) {
