@@ -25,6 +25,7 @@
 #include "isupport.h"
 #include "log.h"
 #include "nick.h"
+#include "pace.h"
 #include "queue.h"
 #include "split.h"
 
@@ -42,6 +43,18 @@
 /* stop() lets the queue drain this long at most before the QUIT goes
  * anyway (the bot's main loop usually frees the adapter sooner). */
 #define STOP_GRACE_MS 10000
+/* USERHOST questions in flight at most (one nick each). */
+#define QUERY_MAX 64
+
+/* Why we asked the server who someone is (USERHOST, answered in order). */
+enum query_kind {
+    Q_SERVICES /* is NickServ the services client the config names? */
+};
+
+struct query {
+    enum query_kind kind;
+    char nick[NICK_MAX];
+};
 
 enum state {
     ST_IDLE,       /* made, not started */
@@ -56,12 +69,15 @@ struct ircad {
     struct chat_adapter base; /* first: the ops get &base */
     struct loop *loop;
     char *name, *host, *nick, *username, *realname, *password, *nickserv;
+    char *ns_account;    /* the account IDENTIFY names */
+    char *services_mask; /* who NickServ must be */
     int port;
     char **channels;
     bool *kicked; /* per channel: rejoin when t_rejoin fires */
     int nchannels;
     int flood_burst;
     int64_t flood_interval_ms;
+    struct ircad_pace pace; /* the interval follows the server's lag */
     struct ircad_timing t;
     bool unusable; /* the config cannot work: start refuses */
 
@@ -79,6 +95,8 @@ struct ircad {
     int64_t conn_started;
     int64_t ping_sent; /* when our keep-alive PING was queued, 0: none */
     char *quit_line;   /* while stopping: the QUIT to send last */
+    struct query queries[QUERY_MAX]; /* a ring, oldest at qhead */
+    int qhead, nqueries;
 
     uint64_t t_kick, t_refill, t_keepalive, t_reconnect, t_regain, t_rejoin;
     uint64_t t_stop;
@@ -219,14 +237,29 @@ static void push_line(void *ctx, const char *line)
     push_to(p->a, p->prio, p->target, line);
 }
 
+/* The bucket's interval, as the pacing decides; logged when it moves. */
+static void set_interval(struct ircad *a, int64_t ms)
+{
+    if (a->q.bucket.interval_ms == ms)
+        return;
+    log_debug("%s: pacing %lld ms a line (lag base %lld ms)", a->name,
+              (long long)ms, (long long)a->pace.base_ms);
+    a->q.bucket.interval_ms = ms;
+}
+
 static int send_line(void *ctx, const char *line)
 {
     struct ircad *a = ctx;
     int rc = ircad_conn_send(a->conn, line);
     if (rc == IRCAD_CONN_SENT) {
+        if (strncmp(line, "PING :lag", 9) == 0)
+            ircad_pace_probe_sent(&a->pace, loop_now(a->loop));
+        else if (strncmp(line, "PRIVMSG ", 8) == 0 ||
+                 strncmp(line, "NOTICE ", 7) == 0)
+            ircad_pace_line_sent(&a->pace);
         /* the NickServ password stays out of the log */
-        if (strncmp(line, "PRIVMSG NickServ :IDENTIFY ", 27) == 0)
-            log_debug("%s -> PRIVMSG NickServ :IDENTIFY ***", a->name);
+        if (strstr(line, " :IDENTIFY "))
+            log_debug("%s -> (IDENTIFY, the password not logged)", a->name);
         else
             log_debug("%s -> %s", a->name, line);
     }
@@ -270,6 +303,17 @@ static void pump(struct ircad *a)
     bool up = a->state == ST_REGISTERED || a->state == ST_STOPPING;
     int64_t now = loop_now(a->loop);
     int64_t wait = 0;
+    if (a->state == ST_REGISTERED) {
+        ircad_pace_tick(&a->pace, now);
+        if (ircad_pace_want_probe(&a->pace, now,
+                                  ircad_queue_front(&a->q, true) != NULL)) {
+            char line[32];
+            snprintf(line, sizeof line, "PING :lag%u",
+                     ircad_pace_next_token(&a->pace));
+            push(a, IRCAD_URGENT, line);
+        }
+        set_interval(a, a->pace.interval_ms);
+    }
     enum ircad_flush r =
         ircad_queue_flush(&a->q, now, up, send_line, NULL, a, &wait);
     if (r == IRCAD_FLUSH_EMPTY && a->state == ST_STOPPING) {
@@ -328,6 +372,7 @@ static void lost(struct ircad *a, const char *why)
     /* PINGs, NICKs and JOINs belonged to that connection; the chat waits
      * for the next one */
     ircad_queue_clear_prio(&a->q, IRCAD_URGENT);
+    a->qhead = a->nqueries = 0;
     for (int i = 0; i < a->nchannels; i++)
         a->kicked[i] = false;
     if (a->state == ST_STOPPED)
@@ -426,8 +471,10 @@ static void connect_now(struct ircad *a)
     a->state = ST_CONNECTING;
     int64_t now = loop_now(a->loop);
     a->conn_started = now;
-    /* the server counts per connection: a new one starts with a burst */
-    ircad_bucket_init(&a->q.bucket, a->flood_burst, a->flood_interval_ms, now);
+    /* the server counts per connection: a new one starts with a burst,
+     * at the configured pace */
+    ircad_pace_reset(&a->pace, a->flood_interval_ms);
+    ircad_bucket_init(&a->q.bucket, a->flood_burst, a->pace.interval_ms, now);
     arm_keepalive(a, a->t.register_ms);
 }
 
@@ -487,6 +534,92 @@ static void on_rejoin(struct loop *l, void *ctx)
         join_channels(a, true);
 }
 
+static void answered(struct ircad *a, enum query_kind kind, const char *nick,
+                     const char *id);
+
+/* Asks the server who `nick` is; the answer (302) comes in order. */
+static void ask_userhost(struct ircad *a, enum query_kind kind,
+                         const char *nick)
+{
+    if (a->nqueries == QUERY_MAX || !ircad_target_valid(nick) ||
+        strlen(nick) >= NICK_MAX) {
+        log_warn("%s: cannot ask who %s is now", a->name, nick);
+        answered(a, kind, nick, NULL);
+        return;
+    }
+    struct query *q = &a->queries[(a->qhead + a->nqueries++) % QUERY_MAX];
+    q->kind = kind;
+    snprintf(q->nick, sizeof q->nick, "%s", nick);
+    char line[NICK_MAX + 16];
+    snprintf(line, sizeof line, "USERHOST %s", nick);
+    push(a, IRCAD_URGENT, line);
+}
+
+/* The answer to a USERHOST question: `id` is "user@host", or NULL if the
+ * nick is not on the network. */
+static void answered(struct ircad *a, enum query_kind kind, const char *nick,
+                     const char *id)
+{
+    switch (kind) {
+    case Q_SERVICES: {
+        if (!id) {
+            log_warn("%s: nobody is called %s here: not identifying", a->name,
+                     nick);
+            return;
+        }
+        char who[NICK_MAX + ID_MAX + 2];
+        snprintf(who, sizeof who, "%s!%s", nick, id);
+        if (!ircad_mask_match(a->isup.casemap, a->services_mask, who)) {
+            log_warn("%s: %s is not services (%s): not identifying", a->name,
+                     who, a->services_mask);
+            return;
+        }
+        char line[IRCAD_LINE_MAX];
+        snprintf(line, sizeof line, "PRIVMSG %s :IDENTIFY %s %s", nick,
+                 a->ns_account, a->nickserv);
+        push(a, IRCAD_URGENT, line);
+        break;
+    }
+    }
+}
+
+/* RPL_USERHOST (302): "nick[*]=[+-]user@host", or nothing for a nick not
+ * on the network; one nick per question, so the oldest question is the
+ * one answered. */
+static void on_userhost(struct ircad *a, const struct ircad_msg *m)
+{
+    if (a->nqueries == 0)
+        return;
+    struct query q = a->queries[a->qhead];
+    a->qhead = (a->qhead + 1) % QUERY_MAX;
+    a->nqueries--;
+    const char *text = m->nparams >= 2 && m->params[m->nparams - 1]
+                           ? m->params[m->nparams - 1]
+                           : "";
+    char entry[NICK_MAX + ID_MAX + 4];
+    size_t n = strcspn(text, " ");
+    if (n >= sizeof entry)
+        n = 0;
+    memcpy(entry, text, n);
+    entry[n] = '\0';
+    char *eq = strchr(entry, '=');
+    const char *id = NULL;
+    if (eq) {
+        *eq = '\0';
+        size_t nl = strlen(entry);
+        if (nl && entry[nl - 1] == '*')
+            entry[nl - 1] = '\0';
+        id = eq + 1;
+        if (*id == '+' || *id == '-')
+            id++;
+        const char *at = strchr(id, '@');
+        if (!at || at == id || !at[1] || strlen(id) >= ID_MAX ||
+            !ircad_name_equal(a->isup.casemap, entry, q.nick))
+            id = NULL;
+    }
+    answered(a, q.kind, q.nick, id);
+}
+
 static void registered(struct ircad *a, const struct ircad_msg *m)
 {
     if (a->state != ST_CONNECTING)
@@ -498,12 +631,10 @@ static void registered(struct ircad *a, const struct ircad_msg *m)
     a->state = ST_REGISTERED;
     ircad_backoff_reset(&a->backoff);
     log_info("%s: registered as %s", a->name, a->cur_nick);
-    if (*a->nickserv) {
-        char line[IRCAD_LINE_MAX];
-        snprintf(line, sizeof line, "PRIVMSG NickServ :IDENTIFY %s",
-                 a->nickserv);
-        push(a, IRCAD_URGENT, line);
-    }
+    /* the password goes only to the services client the config names:
+     * first ask the server who "NickServ" is */
+    if (*a->nickserv)
+        ask_userhost(a, Q_SERVICES, "NickServ");
     join_channels(a, false);
     arm_keepalive(a, a->t.ping_after_ms);
     if (!is_me(a, a->nick))
@@ -548,6 +679,9 @@ static void on_numeric(struct ircad *a, const struct ircad_msg *m)
     switch (m->numeric) {
     case 1:
         registered(a, m);
+        break;
+    case 302:
+        on_userhost(a, m);
         break;
     case 5:
         ircad_isupport_parse(&a->isup, m->params, m->nparams);
@@ -711,6 +845,27 @@ static void on_nick(struct ircad *a, const struct ircad_msg *m)
     emit(a, CHAT_NICK, NULL, nick, id, NULL, to);
 }
 
+/* The answer to a lag probe ("PONG server :lag<token>"): only from the
+ * server (no user!host origin), only the token in flight counts. */
+static void on_pong(struct ircad *a, const struct ircad_msg *m)
+{
+    if (m->origin && strchr(m->origin, '!'))
+        return;
+    for (unsigned i = 0; i < m->nparams; i++) {
+        const char *p = m->params[i];
+        unsigned token;
+        char end;
+        if (p && strncmp(p, "lag", 3) == 0 &&
+            sscanf(p + 3, "%u%c", &token, &end) == 1 &&
+            ircad_pace_pong(&a->pace, token, loop_now(a->loop))) {
+            log_debug("%s: lag probe back after %lld ms", a->name,
+                      (long long)(loop_now(a->loop) - a->pace.probe_sent));
+            set_interval(a, a->pace.interval_ms);
+            return;
+        }
+    }
+}
+
 static void on_msg(void *ctx, const struct ircad_msg *m)
 {
     struct ircad *a = ctx;
@@ -735,6 +890,8 @@ static void on_msg(void *ctx, const struct ircad_msg *m)
         on_quit(a, m);
     else if (strcmp(c, "NICK") == 0)
         on_nick(a, m);
+    else if (strcmp(c, "PONG") == 0)
+        on_pong(a, m);
     else if (strcmp(c, "ERROR") == 0)
         log_warn("%s: server error: %s", a->name,
                  m->nparams >= 1 && m->params[0] ? m->params[0] : "");
@@ -868,6 +1025,8 @@ static void op_free(struct chat_adapter *ca)
     free(a->realname);
     free(a->password);
     free(a->nickserv);
+    free(a->ns_account);
+    free(a->services_mask);
     free(a);
 }
 
@@ -965,6 +1124,14 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
     ircad_sanitize(nickserv, sizeof nickserv,
                    cfg->nickserv_password ? cfg->nickserv_password : "");
     a->nickserv = xstrdup(nickserv);
+    ircad_sanitize(nickserv, sizeof nickserv,
+                   cfg->nickserv_account && *cfg->nickserv_account
+                       ? cfg->nickserv_account
+                       : a->nick);
+    a->ns_account = xstrdup(nickserv);
+    a->services_mask = xstrdup(cfg->services_mask && *cfg->services_mask
+                                   ? cfg->services_mask
+                                   : "NickServ!*@services.*");
     a->nchannels = cfg->nchannels;
     if (a->nchannels > 0) {
         a->channels = calloc((size_t)a->nchannels, sizeof *a->channels);
@@ -978,6 +1145,11 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
         cfg->flood_burst > 0 ? cfg->flood_burst : IRCAD_FLOOD_BURST;
     a->flood_interval_ms = cfg->flood_interval_ms > 0 ? cfg->flood_interval_ms
                                                       : IRCAD_FLOOD_INTERVAL_MS;
+    ircad_pace_init(&a->pace, a->flood_interval_ms,
+                    cfg->flood_min_interval_ms > 0 ? cfg->flood_min_interval_ms
+                                                   : a->flood_interval_ms,
+                    cfg->flood_max_interval_ms > 0 ? cfg->flood_max_interval_ms
+                                                   : a->flood_interval_ms);
     a->t = default_timing;
 
     int64_t now = loop_now(l);
@@ -1003,6 +1175,11 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
 const char *ircad_nick(const struct chat_adapter *ca)
 {
     return cself(ca)->cur_nick;
+}
+
+int64_t ircad_interval_ms(const struct chat_adapter *ca)
+{
+    return cself(ca)->q.bucket.interval_ms;
 }
 
 void ircad_set_timing(struct chat_adapter *ca, const struct ircad_timing *t)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cmocka.h>
 
@@ -49,6 +50,9 @@ struct server {
     bool ignore_ping;     /* do not answer PING */
     bool grant_nick;      /* accept a NICK change after registration */
     const char *isupport; /* the 005 tokens */
+    int pong_delay_ms;    /* answer PING this late */
+    const char *known[8]; /* USERHOST answers: "nick=+user@host" */
+    char pong_due[64];    /* the PONG waiting for its delay */
 };
 
 __attribute__((format(printf, 2, 3))) static void srv_send(struct server *s,
@@ -81,6 +85,13 @@ static void srv_drop_client(struct server *s)
     loop_unwatch(s->l, s->cfd);
     close(s->cfd);
     s->cfd = -1;
+}
+
+static void srv_send_pong(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct server *s = ctx;
+    srv_send(s, ":irc.test PONG irc.test %s", s->pong_due);
 }
 
 static void srv_welcome(struct server *s)
@@ -117,6 +128,15 @@ static void srv_line(struct server *s, const char *line)
         }
         snprintf(s->nick, sizeof s->nick, "%s", n);
         s->have_nick = true;
+    } else if (strncmp(line, "USERHOST ", 9) == 0) {
+        const char *who = line + 9;
+        const char *answer = "";
+        for (int i = 0; i < 8 && s->known[i]; i++)
+            if (strncasecmp(s->known[i], who, strlen(who)) == 0 &&
+                s->known[i][strlen(who)] &&
+                strchr("=*", s->known[i][strlen(who)]))
+                answer = s->known[i];
+        srv_send(s, ":irc.test 302 %s :%s", s->nick, answer);
     } else if (strncmp(line, "USER ", 5) == 0) {
         s->have_user = true;
     } else if (strncmp(line, "JOIN ", 5) == 0) {
@@ -126,8 +146,14 @@ static void srv_line(struct server *s, const char *line)
              c = strtok_r(NULL, ",", &save))
             srv_send(s, ":%s!u@127.0.0.1 JOIN :%s", s->nick, c);
     } else if (strncmp(line, "PING ", 5) == 0) {
-        if (!s->ignore_ping)
+        if (s->ignore_ping)
+            ;
+        else if (s->pong_delay_ms) {
+            snprintf(s->pong_due, sizeof s->pong_due, "%s", line + 5);
+            loop_timer(s->l, s->pong_delay_ms, srv_send_pong, s);
+        } else {
             srv_send(s, ":irc.test PONG irc.test %s", line + 5);
+        }
     } else if (strncmp(line, "QUIT", 4) == 0) {
         srv_drop_client(s);
         return;
@@ -398,6 +424,48 @@ static bool connected(struct fx *f)
 
 /* ---- Tests -------------------------------------------------------------- */
 
+static bool identified(struct fx *f)
+{
+    return srv_find(&f->srv, "PRIVMSG NickServ :IDENTIFY", 0) >= 0;
+}
+
+/* Someone called NickServ who is not services (or nobody at all) never
+ * gets the password; with the nick taken, IDENTIFY still names the
+ * configured account. */
+static void test_ircad_identify_only_to_services(void **state)
+{
+    (void)state;
+    const char *who[] = {"NickServ=+NickServ@127.0.0.1",
+                         "NickServ=+NickServ@services.test.evil.example",
+                         "NickServX=+NickServ@services.test", NULL,
+                         "nickserv*=-NickServ@services.test"};
+    for (int i = 0; i < 5; i++) {
+        struct fx f;
+        fx_init(&f);
+        f.cfg.nickserv_password = "sekrit";
+        f.cfg.services_mask = "NickServ!NickServ@services.test";
+        f.cfg.nickserv_account = i == 4 ? "acct" : NULL;
+        f.srv.taken = i == 4 ? 1 : 0;
+        f.srv.known[0] = who[i];
+        fx_make(&f, NULL);
+        f.a->ops->start(f.a);
+        assert_true(run_until(&f, connected, 3000));
+        /* the scripted server answers at once: 300 ms is plenty */
+        run_until(&f, never, 300);
+        if (i == 4) {
+            assert_string_equal(ircad_nick(f.a), "hearts_");
+            assert_true(srv_find(&f.srv,
+                                 "PRIVMSG NickServ :IDENTIFY acct sekrit",
+                                 0) > 0);
+        } else {
+            assert_true(srv_find(&f.srv, "USERHOST NickServ", 0) > 0);
+            for (int k = 0; k < f.srv.nlines; k++)
+                assert_null(strstr(f.srv.lines[k], "sekrit"));
+        }
+        fx_free(&f);
+    }
+}
+
 static void test_ircad_start_registers_identifies_and_joins(void **state)
 {
     (void)state;
@@ -406,6 +474,7 @@ static void test_ircad_start_registers_identifies_and_joins(void **state)
     f.cfg.nchannels = 2;
     f.cfg.password = "pa%ss";
     f.cfg.nickserv_password = "sekrit";
+    f.srv.known[0] = "NickServ=+NickServ@services.test";
     fx_make(&f, NULL);
     assert_string_equal(f.a->network, "testnet");
     assert_int_equal(f.a->style, CHAT_STYLE_IRC);
@@ -416,10 +485,15 @@ static void test_ircad_start_registers_identifies_and_joins(void **state)
     assert_int_equal(srv_find(&f.srv, "PASS pa%ss", 0), 0);
     assert_true(srv_find(&f.srv, "NICK hearts", 0) > 0);
     assert_true(srv_find(&f.srv, "USER hb ", 0) > 0);
-    int id = srv_find(&f.srv, "PRIVMSG NickServ :IDENTIFY sekrit", 0);
+    /* the password goes to NickServ once the server said it is services,
+     * with the account named */
+    int ask = srv_find(&f.srv, "USERHOST NickServ", 0);
+    assert_true(ask > 0);
+    assert_true(run_until(&f, identified, 3000));
+    int id = srv_find(&f.srv, "PRIVMSG NickServ :IDENTIFY hearts sekrit", 0);
     int join = srv_find(&f.srv, "JOIN #hearts,#cards", 0);
-    assert_true(id > 0);
-    assert_true(join > id);
+    assert_true(id > ask);
+    assert_true(join > 0);
     assert_int_equal(count_events(&f, CHAT_CONNECTED), 1);
     assert_string_equal(ircad_nick(f.a), "hearts");
     /* the bot's own JOIN is not an event for the manager */
@@ -655,6 +729,42 @@ static void test_ircad_say_paced_by_bucket_and_priority(void **state)
 static bool four_chunks(struct fx *f)
 {
     return srv_count(&f->srv, "PRIVMSG alice :") >= 4;
+}
+
+static bool lines_sent_20(struct fx *f)
+{
+    return privmsgs(f, 20);
+}
+
+static bool lines_sent_40(struct fx *f)
+{
+    return privmsgs(f, 40);
+}
+
+/* With room to adapt, the pace speeds up while the server answers the lag
+ * probes at once, and slows down as soon as it answers late. */
+static void test_ircad_pacing_follows_lag(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.flood_burst = 1;
+    f.cfg.flood_interval_ms = 100;
+    f.cfg.flood_min_interval_ms = 10;
+    f.cfg.flood_max_interval_ms = 1600;
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    for (int i = 0; i < 60; i++)
+        f.a->ops->say(f.a, "#hearts", "line", CHAT_NORMAL);
+    assert_true(run_until(&f, lines_sent_20, 5000));
+    assert_true(srv_find(&f.srv, "PING :lag1", 0) > 0);
+    int64_t fast_pace = ircad_interval_ms(f.a);
+    assert_true(fast_pace < 100);
+    f.srv.pong_delay_ms = 1500;
+    assert_true(run_until(&f, lines_sent_40, 10000));
+    assert_true(ircad_interval_ms(f.a) >= 2 * fast_pace);
+    fx_free(&f);
 }
 
 static void test_ircad_tell_splits_long_text(void **state)
@@ -967,6 +1077,8 @@ int main(void)
         cmocka_unit_test(test_ircad_events_from_server_lines),
         cmocka_unit_test(test_ircad_ctcp_answered_and_limited),
         cmocka_unit_test(test_ircad_say_paced_by_bucket_and_priority),
+        cmocka_unit_test(test_ircad_pacing_follows_lag),
+        cmocka_unit_test(test_ircad_identify_only_to_services),
         cmocka_unit_test(test_ircad_tell_splits_long_text),
         cmocka_unit_test(test_ircad_keepalive_drops_silent_link_and_reconnects),
         cmocka_unit_test(test_ircad_reconnects_when_server_closes),
