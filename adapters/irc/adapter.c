@@ -74,6 +74,7 @@ struct ircad {
     int port;
     char **channels;
     bool *kicked; /* per channel: rejoin when t_rejoin fires */
+    bool *joined; /* per channel: we are in it */
     int nchannels;
     int flood_burst;
     int64_t flood_interval_ms;
@@ -374,7 +375,7 @@ static void lost(struct ircad *a, const char *why)
     ircad_queue_clear_prio(&a->q, IRCAD_URGENT);
     a->qhead = a->nqueries = 0;
     for (int i = 0; i < a->nchannels; i++)
-        a->kicked[i] = false;
+        a->kicked[i] = a->joined[i] = false;
     if (a->state == ST_STOPPED)
         return;
     if (a->state == ST_STOPPING) {
@@ -488,8 +489,16 @@ static void arm_regain(struct ircad *a)
     a->t_regain = loop_timer(a->loop, a->t.regain_ms, on_regain, a);
 }
 
+/* Asks for the configured nick; the NICK echo tells when it worked. */
+static void ask_nick(struct ircad *a)
+{
+    char line[NICK_MAX + 8];
+    snprintf(line, sizeof line, "NICK %s", a->nick);
+    push(a, IRCAD_URGENT, line);
+}
+
 /* Not on the wanted nick (it was taken at connect): ask for it now and
- * then; the NICK echo tells when it worked. */
+ * then. */
 static void on_regain(struct loop *l, void *ctx)
 {
     (void)l;
@@ -497,10 +506,54 @@ static void on_regain(struct loop *l, void *ctx)
     a->t_regain = 0;
     if (a->state != ST_REGISTERED || is_me(a, a->nick))
         return;
-    char line[NICK_MAX + 8];
-    snprintf(line, sizeof line, "NICK %s", a->nick);
-    push(a, IRCAD_URGENT, line);
+    ask_nick(a);
     arm_regain(a);
+}
+
+static void queue_text(struct ircad *a, const char *target, const char *text,
+                       enum chat_priority prio);
+
+/* Notes whether we are in a configured channel. */
+static void mark_joined(struct ircad *a, const char *room, bool in)
+{
+    for (int i = 0; i < a->nchannels; i++)
+        if (ircad_name_equal(a->isup.casemap, a->channels[i], room))
+            a->joined[i] = in;
+}
+
+/* Tells a channel (`room`), or every channel we are in (NULL), which nick
+ * the bot has: people who /msg the configured nick would reach whoever
+ * took it. */
+static void announce_nick(struct ircad *a, const char *room)
+{
+    char text[3 * NICK_MAX + 120];
+    if (is_me(a, a->nick))
+        snprintf(text, sizeof text,
+                 "I have my nick back: talk to me as /msg %s again.",
+                 a->cur_nick);
+    else
+        snprintf(text, sizeof text,
+                 "I am %s for now (%s is taken): talk to me as /msg %s, "
+                 "not %s.",
+                 a->cur_nick, a->nick, a->cur_nick, a->nick);
+    if (room) {
+        queue_text(a, room, text, CHAT_NORMAL);
+        return;
+    }
+    for (int i = 0; i < a->nchannels; i++)
+        if (a->joined[i])
+            queue_text(a, a->channels[i], text, CHAT_NORMAL);
+}
+
+/* Whoever had our nick quit or changed nick: ask for it at once rather
+ * than at the next regain timer. */
+static void squatter_gone(struct ircad *a, const char *nick)
+{
+    if (a->state != ST_REGISTERED || is_me(a, a->nick) ||
+        !ircad_name_equal(a->isup.casemap, nick, a->nick))
+        return;
+    log_info("%s: %s is free again: taking it", a->name, a->nick);
+    ask_nick(a);
 }
 
 /* JOINs for the given channels (all, or the kicked ones), as few lines as
@@ -764,6 +817,9 @@ static void on_join(struct ircad *a, const struct ircad_msg *m)
         return;
     if (is_me(a, nick)) {
         log_info("%s: joined %s", a->name, m->params[0]);
+        mark_joined(a, m->params[0], true);
+        if (!is_me(a, a->nick))
+            announce_nick(a, m->params[0]);
         return;
     }
     emit(a, CHAT_JOIN, m->params[0], nick, id, NULL, NULL);
@@ -777,6 +833,7 @@ static void on_part(struct ircad *a, const struct ircad_msg *m)
         return;
     if (is_me(a, nick)) {
         log_info("%s: left %s", a->name, m->params[0]);
+        mark_joined(a, m->params[0], false);
         return;
     }
     const char *why = m->nparams >= 2 && m->params[1] ? m->params[1] : "";
@@ -794,6 +851,7 @@ static void on_kick_msg(struct ircad *a, const struct ircad_msg *m)
     if (is_me(a, victim)) {
         log_warn("%s: kicked from %s (%s); rejoining later", a->name, room,
                  why);
+        mark_joined(a, room, false);
         for (int i = 0; i < a->nchannels; i++) {
             if (ircad_name_equal(a->isup.casemap, a->channels[i], room)) {
                 a->kicked[i] = true;
@@ -820,6 +878,7 @@ static void on_quit(struct ircad *a, const struct ircad_msg *m)
     char nick[NICK_MAX], id[ID_MAX];
     if (sender(m, nick, id) != 0 || is_me(a, nick))
         return;
+    squatter_gone(a, nick);
     const char *why = m->nparams >= 1 && m->params[0] ? m->params[0] : "";
     emit(a, CHAT_QUIT, NULL, nick, id, why, NULL);
 }
@@ -836,12 +895,16 @@ static void on_nick(struct ircad *a, const struct ircad_msg *m)
             return;
         snprintf(a->cur_nick, sizeof a->cur_nick, "%s", to);
         log_info("%s: now known as %s", a->name, a->cur_nick);
-        if (is_me(a, a->nick))
+        if (is_me(a, a->nick)) {
             cancel(a, &a->t_regain);
-        else if (!a->t_regain && a->state == ST_REGISTERED)
+            if (!ircad_name_equal(a->isup.casemap, nick, a->nick))
+                announce_nick(a, NULL);
+        } else if (!a->t_regain && a->state == ST_REGISTERED) {
             arm_regain(a);
+        }
         return;
     }
+    squatter_gone(a, nick);
     emit(a, CHAT_NICK, NULL, nick, id, NULL, to);
 }
 
@@ -1018,6 +1081,7 @@ static void op_free(struct chat_adapter *ca)
         free(a->channels[i]);
     free(a->channels);
     free(a->kicked);
+    free(a->joined);
     free(a->name);
     free(a->host);
     free(a->nick);
@@ -1136,7 +1200,8 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
     if (a->nchannels > 0) {
         a->channels = calloc((size_t)a->nchannels, sizeof *a->channels);
         a->kicked = calloc((size_t)a->nchannels, sizeof *a->kicked);
-        if (!a->channels || !a->kicked)
+        a->joined = calloc((size_t)a->nchannels, sizeof *a->joined);
+        if (!a->channels || !a->kicked || !a->joined)
             abort();
         for (int i = 0; i < a->nchannels; i++)
             a->channels[i] = xstrdup(cfg->channels[i].name);

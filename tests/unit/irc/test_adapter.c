@@ -517,6 +517,7 @@ static void test_ircad_nick_in_use_tries_alternatives_then_regains(void **state)
     struct fx f;
     fx_init(&f);
     f.srv.taken = 2;
+    f.cfg.flood_burst = 10; /* the channel's "I am hearts__" takes one */
     struct ircad_timing t = fast;
     t.regain_ms = 100;
     fx_make(&f, &t);
@@ -535,6 +536,46 @@ static void test_ircad_nick_in_use_tries_alternatives_then_regains(void **state)
     f.srv.grant_nick = true;
     assert_true(run_until(&f, regained, 2000));
     assert_int_equal(count_events(&f, CHAT_NICK), 0);
+    fx_free(&f);
+}
+
+static bool announced_alternative(struct fx *f)
+{
+    return srv_find(&f->srv, "PRIVMSG #hearts :I am hearts_ for now", 0) >= 0;
+}
+
+static bool announced_regained(struct fx *f)
+{
+    return srv_find(&f->srv, "PRIVMSG #hearts :I have my nick back", 0) >= 0;
+}
+
+/* Up as hearts_: the channel is told which nick to talk to; when whoever
+ * had "hearts" quits, the bot takes it at once (not at the next retry)
+ * and says so. */
+static void test_ircad_nick_taken_announced_and_regained_on_quit(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.taken = 1;
+    fx_make(&f, NULL); /* regain_ms: a minute, far beyond this test */
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, announced_alternative, 3000));
+    const char *said =
+        f.srv.lines[srv_find(&f.srv, "PRIVMSG #hearts :I am", 0)];
+    assert_non_null(strstr(said, "/msg hearts_"));
+    assert_false(announced_regained(&f));
+    int before = srv_count(&f.srv, "NICK hearts");
+    /* someone else's QUIT changes nothing */
+    srv_send(&f.srv, ":carol!c@h QUIT :bye");
+    run_until(&f, never, 100);
+    assert_int_equal(srv_count(&f.srv, "NICK hearts"), before);
+    f.srv.grant_nick = true;
+    srv_send(&f.srv, ":Hearts!squat@h QUIT :bye");
+    assert_true(run_until(&f, announced_regained, 2000));
+    assert_string_equal(ircad_nick(f.a), "hearts");
+    assert_true(srv_find(&f.srv, "PRIVMSG #hearts :I have my nick back", 0) >
+                srv_find(&f.srv, "NICK hearts", before));
     fx_free(&f);
 }
 
@@ -1078,6 +1119,7 @@ int main(void)
         cmocka_unit_test(test_ircad_ctcp_answered_and_limited),
         cmocka_unit_test(test_ircad_say_paced_by_bucket_and_priority),
         cmocka_unit_test(test_ircad_pacing_follows_lag),
+        cmocka_unit_test(test_ircad_nick_taken_announced_and_regained_on_quit),
         cmocka_unit_test(test_ircad_identify_only_to_services),
         cmocka_unit_test(test_ircad_tell_splits_long_text),
         cmocka_unit_test(test_ircad_keepalive_drops_silent_link_and_reconnects),
