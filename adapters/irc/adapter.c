@@ -44,11 +44,12 @@
  * anyway (the bot's main loop usually frees the adapter sooner). */
 #define STOP_GRACE_MS 10000
 /* USERHOST questions in flight at most (one nick each). */
-#define QUERY_MAX 64
+#define QUERY_MAX 256
 
 /* Why we asked the server who someone is (USERHOST, answered in order). */
 enum query_kind {
-    Q_SERVICES /* is NickServ the services client the config names? */
+    Q_SERVICES, /* is NickServ the services client the config names? */
+    Q_VERIFY    /* the manager asked (verify): answer with CHAT_IDENTITY */
 };
 
 struct query {
@@ -98,6 +99,10 @@ struct ircad {
     char *quit_line;   /* while stopping: the QUIT to send last */
     struct query queries[QUERY_MAX]; /* a ring, oldest at qhead */
     int qhead, nqueries;
+    /* cookies of tracked lines the queue dropped: reported as CHAT_SENT
+     * on the next round, never from inside the manager's call */
+    uint64_t *late;
+    size_t nlate, caplate;
 
     uint64_t t_kick, t_refill, t_keepalive, t_reconnect, t_regain, t_rejoin;
     uint64_t t_stop;
@@ -160,6 +165,15 @@ static void emit(struct ircad *a, enum chat_event_kind kind, const char *room,
     a->base.on_event(a->base.ctx, &a->base, &ev);
 }
 
+/* CHAT_SENT for a tracked line. */
+static void emit_sent(struct ircad *a, uint64_t cookie)
+{
+    if (stopping(a))
+        return;
+    struct chat_event ev = {.kind = CHAT_SENT, .cookie = cookie};
+    a->base.on_event(a->base.ctx, &a->base, &ev);
+}
+
 static bool is_me(const struct ircad *a, const char *nick)
 {
     return ircad_name_equal(a->isup.casemap, nick, a->cur_nick);
@@ -174,7 +188,31 @@ static void on_kick(struct loop *l, void *ctx)
     (void)l;
     struct ircad *a = ctx;
     a->t_kick = 0;
+    /* one at a time off the end: a handler may drop more */
+    while (a->nlate > 0)
+        emit_sent(a, a->late[--a->nlate]);
     pump(a);
+}
+
+/* The queue dropped a tracked line (its cap, a clear): it will never be
+ * written, so whoever waits for it stops waiting, on the next round. */
+static void on_dropped(void *ctx, uint64_t cookie)
+{
+    struct ircad *a = ctx;
+    if (a->nlate == a->caplate) {
+        a->caplate = a->caplate ? 2 * a->caplate : 16;
+        a->late = realloc(a->late, a->caplate * sizeof *a->late);
+        if (!a->late)
+            abort();
+    }
+    a->late[a->nlate++] = cookie;
+    if (!a->t_kick)
+        a->t_kick = loop_timer(a->loop, 0, on_kick, a);
+}
+
+static void on_sent(void *ctx, uint64_t cookie)
+{
+    emit_sent(ctx, cookie);
 }
 
 static void on_refill(struct loop *l, void *ctx)
@@ -316,7 +354,7 @@ static void pump(struct ircad *a)
         set_interval(a, a->pace.interval_ms);
     }
     enum ircad_flush r =
-        ircad_queue_flush(&a->q, now, up, send_line, NULL, a, &wait);
+        ircad_queue_flush(&a->q, now, up, send_line, on_sent, a, &wait);
     if (r == IRCAD_FLUSH_EMPTY && a->state == ST_STOPPING) {
         wait = ircad_bucket_wait(&a->q.bucket, now);
         if (wait == 0) {
@@ -360,6 +398,13 @@ static void schedule_reconnect(struct ircad *a)
     a->t_reconnect = loop_timer(a->loop, d, on_reconnect, a);
 }
 
+/* Whether a queue key (a casefolded target) is a person, not a channel. */
+static bool is_person(void *ctx, const char *key)
+{
+    const struct ircad *a = ctx;
+    return !strchr(a->isup.chantypes, key[0]);
+}
+
 /* The link is gone (the connection is already closed and freed). */
 static void lost(struct ircad *a, const char *why)
 {
@@ -373,6 +418,9 @@ static void lost(struct ircad *a, const char *why)
     /* PINGs, NICKs and JOINs belonged to that connection; the chat waits
      * for the next one */
     ircad_queue_clear_prio(&a->q, IRCAD_URGENT);
+    /* lines to people wait for no reconnect: whoever holds a nick then
+     * may be someone else (the core confirms its players first) */
+    ircad_queue_clear_targets(&a->q, is_person, a);
     a->qhead = a->nqueries = 0;
     for (int i = 0; i < a->nchannels; i++)
         a->kicked[i] = a->joined[i] = false;
@@ -587,17 +635,14 @@ static void on_rejoin(struct loop *l, void *ctx)
         join_channels(a, true);
 }
 
-static void answered(struct ircad *a, enum query_kind kind, const char *nick,
-                     const char *id);
-
 /* Asks the server who `nick` is; the answer (302) comes in order. */
 static void ask_userhost(struct ircad *a, enum query_kind kind,
                          const char *nick)
 {
     if (a->nqueries == QUERY_MAX || !ircad_target_valid(nick) ||
         strlen(nick) >= NICK_MAX) {
+        /* unanswered: a seat stays unconfirmed until its person speaks */
         log_warn("%s: cannot ask who %s is now", a->name, nick);
-        answered(a, kind, nick, NULL);
         return;
     }
     struct query *q = &a->queries[(a->qhead + a->nqueries++) % QUERY_MAX];
@@ -633,6 +678,9 @@ static void answered(struct ircad *a, enum query_kind kind, const char *nick,
         push(a, IRCAD_URGENT, line);
         break;
     }
+    case Q_VERIFY:
+        emit(a, CHAT_IDENTITY, NULL, nick, id, NULL, NULL);
+        break;
     }
 }
 
@@ -1051,6 +1099,26 @@ static void op_tell(struct chat_adapter *ca, const char *nick, const char *text,
     queue_text(self(ca), nick, text, prio);
 }
 
+static void op_tell_tracked(struct chat_adapter *ca, const char *nick,
+                            const char *text, enum chat_priority prio,
+                            uint64_t cookie)
+{
+    struct ircad *a = self(ca);
+    if (stopping(a))
+        return;
+    a->q.last = NULL;
+    queue_text(a, nick, text, prio);
+    if (!ircad_queue_tag_last(&a->q, cookie))
+        on_dropped(a, cookie); /* refused: nothing will be written */
+}
+
+static void op_verify(struct chat_adapter *ca, const char *nick)
+{
+    struct ircad *a = self(ca);
+    if (a->state == ST_REGISTERED && nick)
+        ask_userhost(a, Q_VERIFY, nick);
+}
+
 static bool op_same_nick(const struct chat_adapter *ca, const char *x,
                          const char *y)
 {
@@ -1082,6 +1150,7 @@ static void op_free(struct chat_adapter *ca)
     free(a->channels);
     free(a->kicked);
     free(a->joined);
+    free(a->late);
     free(a->name);
     free(a->host);
     free(a->nick);
@@ -1102,6 +1171,8 @@ static const struct chat_adapter_ops ops = {
     .same_nick = op_same_nick,
     .idle = op_idle,
     .free = op_free,
+    .verify = op_verify,
+    .tell_tracked = op_tell_tracked,
 };
 
 /* ---- Construction ------------------------------------------------------ */
@@ -1220,6 +1291,8 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
     int64_t now = loop_now(l);
     ircad_queue_init(&a->q, a->flood_burst, a->flood_interval_ms,
                      IRCAD_QUEUE_MAX_BYTES, now);
+    a->q.dropped = on_dropped;
+    a->q.dropped_ctx = a;
     ircad_bucket_init(&a->ctcp, CTCP_BURST, CTCP_INTERVAL_MS, now);
     uint64_t seed = random_seed(a);
     ircad_backoff_init(&a->backoff, a->t.backoff_base_ms, a->t.backoff_cap_ms,

@@ -184,6 +184,23 @@ void ircad_queue_clear(struct ircad_queue *q)
         ircad_queue_clear_prio(q, (enum ircad_prio)lv);
 }
 
+void ircad_queue_clear_targets(struct ircad_queue *q,
+                               bool (*drop)(void *ctx, const char *key),
+                               void *ctx)
+{
+    struct ircad_qtarget *t = q->rr_head;
+    while (t) {
+        struct ircad_qtarget *next = t->next;
+        if (drop(ctx, t->key)) {
+            /* the last line frees the destination */
+            size_t n = t->lines;
+            for (size_t i = 0; i < n; i++)
+                remove_line(q, t->head, true);
+        }
+        t = next;
+    }
+}
+
 int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
                      const char *target, const char *line)
 {

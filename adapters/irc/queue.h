@@ -112,6 +112,12 @@ void ircad_queue_clear(struct ircad_queue *q);
 /* Drops the lines of one priority. */
 void ircad_queue_clear_prio(struct ircad_queue *q, enum ircad_prio prio);
 
+/* Drops the lines of every destination for which drop(ctx, key) says
+ * true (tagged ones are reported to `dropped`). */
+void ircad_queue_clear_targets(struct ircad_queue *q,
+                               bool (*drop)(void *ctx, const char *key),
+                               void *ctx);
+
 /*
  * Appends a copy of `line` (no CR LF) to the FIFO of `target` (any string
  * that names the destination, e.g. its casefolded name; ignored for

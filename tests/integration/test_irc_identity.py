@@ -7,17 +7,24 @@ IRC server (ngIRCd, which has no services).
 - Someone has the bot's nick when it starts: it comes up as heartsbot_,
   tells the channel so; when the squatter quits it takes heartsbot back
   at once and tells the channel again.
+- Secrets go only to confirmed people: bob quits mid-game and mallory
+  (another user@host) takes his nick in the grace period; or the ircd
+  restarts mid-game and mallory has bob's nick when the bot comes back.
+  The game goes on over bob's turns (the turn timer hands them to a
+  computer) and mallory never gets a private line: no hand, deal, prompt
+  or reminder.
 Run: /usr/bin/python3 tests/integration/test_irc_identity.py -v
 """
 
 import os
+import re
 import sys
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from harness import HarnessTestCase  # noqa: E402
+from harness import HarnessTestCase, Player, play_game  # noqa: E402
 
 FAST_IRC = {"flood_burst": 100, "flood_interval_ms": 100}
 PASSWORD = "pw-7c1f9e"
@@ -70,6 +77,70 @@ class NickSquatTest(HarnessTestCase):
         mark = alice.mark()
         alice.say("heartsbot", "help")
         alice.wait_privmsg("heartsbot", r".", since=mark, timeout=10)
+        self.assertEqual(bot.stop(), 0)
+
+
+
+class SecretsTest(HarnessTestCase):
+
+    GAME = {"turn_timeout": 5, "grace_period": 60, "next_hand_delay": 0}
+
+    def start(self):
+        """alice and bob (and two computers) at a table, the game begun."""
+        self.server = self.ngircd()
+        bot = self.bot(harness.bot_config(
+            self.server.port, os.path.join(self.tmpdir, "data"),
+            bot={"colors": False}, irc=FAST_IRC, game=self.GAME))
+        alice = self.client(self.server, "alice", user="alice")
+        bob = self.client(self.server, "bob", user="bob")
+        for c in (alice, bob):
+            c.join("#hearts")
+        alice.wait_member("heartsbot", "#hearts", timeout=15)
+        alice.say("#hearts", "!hearts standard hands=1 pass_count=0")
+        alice.wait_privmsg("heartsbot", r"opens a Hearts table", to="#hearts")
+        bob.say("#hearts", "!join")
+        alice.wait_privmsg("heartsbot", r"^bob sits down", to="#hearts")
+        mark = alice.mark()
+        alice.say("#hearts", "!start")
+        bob.wait_privmsg("heartsbot", r"Your cards", timeout=10)
+        return bot, alice, bob, mark
+
+    def play_on_and_check(self, alice, mallory, since):
+        """alice plays her turns while bob's run out, over two tricks with
+        bob in them; mallory hears nothing private."""
+        pa = Player(alice)
+
+        def two_tricks():
+            return len([m for m in alice.privmsgs_from("heartsbot",
+                                                       "#hearts", since=since)
+                        if re.match(r"Trick \d", m.text)]) >= 2
+        play_game([pa], two_tricks, timeout=40)
+        private = [m for m in mallory.privmsgs_from("heartsbot")
+                   if not harness.is_channel(m.target)]
+        self.assertEqual(private, [], [m.raw for m in private])
+
+    def test_nick_taken_in_grace_period_gets_no_secret(self):
+        bot, alice, bob, mark = self.start()
+        bob.quit("gone")
+        alice.wait_for(command="QUIT", frm="bob", since=mark)
+        mallory = self.client(self.server, "bob", user="mallory")
+        mallory.join("#hearts")
+        self.play_on_and_check(alice, mallory, mark)
+        self.assertEqual(bot.stop(), 0)
+
+    def test_nick_taken_over_ircd_restart_gets_no_secret(self):
+        bot, alice, bob, mark = self.start()
+        self.assertEqual(self.server.stop(), 0)
+        self.assertTrue(bob.wait_closed(10))
+        bot.wait_log(r"local: disconnected", timeout=10)
+        self.server.start()
+        mallory = self.client(self.server, "bob", user="mallory")
+        mallory.join("#hearts")
+        alice2 = self.client(self.server, "alice", user="alice")
+        alice2.join("#hearts")
+        alice2.wait_member("heartsbot", "#hearts", timeout=30)
+        bot.wait_log(r"bob is not who sat down", timeout=10)
+        self.play_on_and_check(alice2, mallory, 0)
         self.assertEqual(bot.stop(), 0)
 
 

@@ -278,6 +278,7 @@ struct rec {
     enum chat_event_kind kind;
     char room[64], nick[64], id[128], text[512], target[64];
     bool has_room, has_id;
+    uint64_t cookie;
 };
 
 struct fx {
@@ -316,6 +317,7 @@ static void on_event(void *ctx, struct chat_adapter *a,
     copy(r->id, sizeof r->id, ev->from.id);
     copy(r->text, sizeof r->text, ev->text);
     copy(r->target, sizeof r->target, ev->target);
+    r->cookie = ev->cookie;
     assert_null(ev->from.account);
     if (ev->kind == CHAT_DISCONNECTED && f->say_on_disconnect) {
         a->ops->say(a, "#hearts", f->say_on_disconnect, CHAT_NORMAL);
@@ -881,6 +883,109 @@ static void test_ircad_keepalive_drops_silent_link_and_reconnects(void **state)
     fx_free(&f);
 }
 
+static bool two_identities(struct fx *f)
+{
+    return count_events(f, CHAT_IDENTITY) >= 2;
+}
+
+/* verify asks the server (USERHOST) and answers with who holds the nick,
+ * or nobody. */
+static void test_ircad_verify_answers_identity(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.known[0] = "Alice=+~al@host.test";
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    f.a->ops->verify(f.a, "alice");
+    f.a->ops->verify(f.a, "ghost");
+    assert_true(run_until(&f, two_identities, 3000));
+    const struct rec *r[2];
+    int k = 0;
+    for (int i = 0; i < f.nev; i++)
+        if (f.ev[i].kind == CHAT_IDENTITY)
+            r[k++] = &f.ev[i];
+    assert_string_equal(r[0]->nick, "alice");
+    assert_true(r[0]->has_id);
+    assert_string_equal(r[0]->id, "~al@host.test");
+    assert_string_equal(r[1]->nick, "ghost");
+    assert_false(r[1]->has_id);
+    fx_free(&f);
+}
+
+static bool tracked_sent(struct fx *f)
+{
+    return count_events(f, CHAT_SENT) >= 1;
+}
+
+/* A tracked text is reported once its last line is written, not when it
+ * is queued behind the pacing. */
+static void test_ircad_tell_tracked_reports_when_written(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.flood_burst = 2;
+    f.cfg.flood_interval_ms = 300;
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    for (int i = 0; i < 3; i++)
+        f.a->ops->say(f.a, "#hearts", "backlog", CHAT_NORMAL);
+    f.a->ops->tell_tracked(f.a, "bob", "your turn", CHAT_NORMAL, 77);
+    run_until(&f, never, 100);
+    assert_int_equal(count_events(&f, CHAT_SENT), 0);
+    assert_int_equal(srv_count(&f.srv, "PRIVMSG bob :"), 0);
+    assert_true(run_until(&f, tracked_sent, 3000));
+    const struct rec *r = &f.ev[f.nev - 1];
+    assert_int_equal(r->kind, CHAT_SENT);
+    assert_int_equal(r->cookie, 77);
+    run_until(&f, never, 50);
+    assert_int_equal(srv_count(&f.srv, "PRIVMSG bob :your turn"), 1);
+    /* a text that cannot go is reported at once (next round) */
+    f.a->ops->tell_tracked(f.a, "bad nick", "x", CHAT_NORMAL, 78);
+    run_until(&f, never, 50);
+    assert_int_equal(f.ev[f.nev - 1].kind, CHAT_SENT);
+    assert_int_equal(f.ev[f.nev - 1].cookie, 78);
+    fx_free(&f);
+}
+
+static bool reconnected_and_said(struct fx *f)
+{
+    return count_events(f, CHAT_CONNECTED) >= 2 &&
+           srv_count(&f->srv, "PRIVMSG #hearts :kept") >= 1;
+}
+
+/* Lines to people queued when the link drops are not sent on the next
+ * one (whoever has the nick then may be someone else); the channel's are;
+ * a dropped tracked line is reported. */
+static void test_ircad_disconnect_drops_private_lines(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.flood_burst = 1;
+    f.cfg.flood_interval_ms = 2000;
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    f.a->ops->tell_tracked(f.a, "bob", "your cards", CHAT_HIGH, 5);
+    f.a->ops->say(f.a, "#hearts", "kept", CHAT_NORMAL);
+    run_until(&f, never, 100);
+    assert_int_equal(srv_count(&f.srv, "PRIVMSG "), 0);
+    srv_send(&f.srv, "ERROR :Closing link (test)");
+    srv_drop_client(&f.srv);
+    assert_true(run_until(&f, reconnected_and_said, 8000));
+    assert_int_equal(srv_count(&f.srv, "PRIVMSG bob"), 0);
+    bool reported = false;
+    for (int i = 0; i < f.nev; i++)
+        reported |= f.ev[i].kind == CHAT_SENT && f.ev[i].cookie == 5;
+    assert_true(reported);
+    fx_free(&f);
+}
+
 static bool back_after_close(struct fx *f)
 {
     return count_events(f, CHAT_CONNECTED) >= 2;
@@ -1119,6 +1224,9 @@ int main(void)
         cmocka_unit_test(test_ircad_ctcp_answered_and_limited),
         cmocka_unit_test(test_ircad_say_paced_by_bucket_and_priority),
         cmocka_unit_test(test_ircad_pacing_follows_lag),
+        cmocka_unit_test(test_ircad_verify_answers_identity),
+        cmocka_unit_test(test_ircad_tell_tracked_reports_when_written),
+        cmocka_unit_test(test_ircad_disconnect_drops_private_lines),
         cmocka_unit_test(test_ircad_nick_taken_announced_and_regained_on_quit),
         cmocka_unit_test(test_ircad_identify_only_to_services),
         cmocka_unit_test(test_ircad_tell_splits_long_text),
