@@ -392,6 +392,9 @@ int table_add_computer(struct table *t, int level)
 
 void table_stand(struct table *t, int seat)
 {
+    /* its timers point into this table: none may outlive the seat */
+    loop_cancel(t->m->loop, t->seats[seat].grace_timer);
+    loop_cancel(t->m->loop, t->seats[seat].verify_timer);
     memset(&t->seats[seat], 0, sizeof t->seats[seat]);
     if (t->opener == seat) {
         t->opener = -1;

@@ -199,6 +199,8 @@ static void on_kick(struct loop *l, void *ctx)
 static void on_dropped(void *ctx, uint64_t cookie)
 {
     struct ircad *a = ctx;
+    if (stopping(a))
+        return; /* no events after stop; and no timer may outlive free */
     if (a->nlate == a->caplate) {
         a->caplate = a->caplate ? 2 * a->caplate : 16;
         a->late = realloc(a->late, a->caplate * sizeof *a->late);
