@@ -8,6 +8,7 @@
 #define HEARTS_BOT_CHAT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum chat_event_kind {
     CHAT_MESSAGE,      /* text in a room, or private (room NULL) */
@@ -17,7 +18,11 @@ enum chat_event_kind {
     CHAT_QUIT,         /* from left the network */
     CHAT_NICK,         /* from is now called target */
     CHAT_CONNECTED,    /* the adapter is (again) connected and in its rooms */
-    CHAT_DISCONNECTED  /* the connection was lost; it reconnects itself */
+    CHAT_DISCONNECTED, /* the connection was lost; it reconnects itself */
+    CHAT_IDENTITY,     /* the answer to verify: from.nick is the nick asked,
+                          from.id who holds it now, NULL if nobody does */
+    CHAT_SENT          /* the text given to tell_tracked with `cookie` has
+                          been written to the network (or was dropped) */
 };
 
 /*
@@ -39,6 +44,7 @@ struct chat_event {
     struct chat_user from;
     const char *text;
     const char *target;
+    uint64_t cookie; /* CHAT_SENT */
 };
 
 /* Order in an adapter's out-queue: HIGH goes first (the prompt of the
@@ -72,6 +78,19 @@ struct chat_adapter_ops {
     bool (*idle)(const struct chat_adapter *a);
     /* Frees the adapter. */
     void (*free)(struct chat_adapter *a);
+    /* Optional (NULL: identities cannot change unseen, e.g. the console).
+     * Asks the network who holds `nick` now; the answer comes later as a
+     * CHAT_IDENTITY event. For checking seated people after a reconnect,
+     * when nick changes and quits may have been missed. */
+    void (*verify)(struct chat_adapter *a, const char *nick);
+    /* Optional (NULL: use tell; the text counts as sent at once). Like
+     * tell, and a CHAT_SENT event with `cookie` (not 0) follows once the
+     * text's last line has been written to the network, or dropped:
+     * what waits for a person to read a line (a turn timer) starts then,
+     * not while the line waits behind the pacing. */
+    void (*tell_tracked)(struct chat_adapter *a, const char *nick,
+                         const char *text, enum chat_priority prio,
+                         uint64_t cookie);
 };
 
 /* The common head of every adapter. */

@@ -939,13 +939,15 @@ static void on_gone(struct manager *m, struct chat_adapter *a, const char *room,
 static void present(struct manager *m, struct table *t, int s, bool reprompt)
 {
     struct seat *st = &t->seats[s];
+    /* nick and user@host match: who holds the nick is confirmed */
+    st->unconfirmed = false;
     if (!st->gone || st->away)
         return;
     st->gone = false;
     loop_cancel(m->loop, st->grace_timer);
     st->grace_timer = 0;
-    if (reprompt && t->playing && engine_may_act(&t->game, s))
-        table_resume(t);
+    if (reprompt)
+        table_seat_ready(t, s);
 }
 
 static void on_join(struct manager *m, struct chat_adapter *a,
@@ -993,6 +995,16 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
         for (int i = 0; i < m->ntables; i++)
             if (m->tables[i]->a == a && !m->tables[i]->closing)
                 table_set_online(m->tables[i], ev->kind == CHAT_CONNECTED);
+        return;
+    case CHAT_SENT:
+        manager_sent(m, a, ev->cookie);
+        return;
+    case CHAT_IDENTITY:
+        /* an identity too long to be a seat's is someone else's */
+        if (usable(ev->from.nick, 64))
+            manager_identity(
+                m, a, ev->from.nick,
+                !ev->from.id || usable(ev->from.id, 192) ? ev->from.id : "");
         return;
     default:
         break;

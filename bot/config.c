@@ -580,6 +580,12 @@ static const struct key_def irc_keys[] = {
     {"channels", V_ARRAY, 0, 0, 0, store_channels},
     {"flood_burst", V_INT, IRC(flood_burst), 1, 100, NULL},
     {"flood_interval_ms", V_INT, IRC(flood_interval_ms), 1, 60000, NULL},
+    {"flood_min_interval_ms", V_INT, IRC(flood_min_interval_ms), 0, 60000,
+     NULL},
+    {"flood_max_interval_ms", V_INT, IRC(flood_max_interval_ms), 0, 60000,
+     NULL},
+    {"nickserv_account", V_STRING, IRC(nickserv_account), 0, 0, check_password},
+    {"services_mask", V_STRING, IRC(services_mask), 0, 0, check_word},
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -1001,6 +1007,19 @@ static int finish_table(struct parser *ps)
     default_string(&irc->realname, "heartsbot");
     default_string(&irc->password, "");
     default_string(&irc->nickserv_password, "");
+    default_string(&irc->nickserv_account, "");
+    default_string(&irc->services_mask, "NickServ!*@services.*");
+    /* the pace starts at flood_interval_ms; unset bounds keep it there
+     * as the fastest and allow four times slower */
+    if (!irc->flood_min_interval_ms ||
+        irc->flood_min_interval_ms > irc->flood_interval_ms)
+        irc->flood_min_interval_ms = irc->flood_interval_ms;
+    if (!irc->flood_max_interval_ms)
+        irc->flood_max_interval_ms = irc->flood_interval_ms <= 15000
+                                         ? irc->flood_interval_ms * 4
+                                         : 60000;
+    if (irc->flood_max_interval_ms < irc->flood_interval_ms)
+        irc->flood_max_interval_ms = irc->flood_interval_ms;
     return 0;
 }
 
@@ -1321,6 +1340,8 @@ void config_free(struct config *c)
         free(irc->realname);
         free(irc->password);
         free(irc->nickserv_password);
+        free(irc->nickserv_account);
+        free(irc->services_mask);
         for (int j = 0; j < irc->nchannels; j++) {
             free(irc->channels[j].name);
             free(irc->channels[j].rules);

@@ -100,14 +100,66 @@ void table_say(struct table *t, const char *text)
     t->a->ops->say(t->a, t->room, text, CHAT_NORMAL);
 }
 
+/* How often a seat that may not be told anything has its nick checked. */
+#define VERIFY_EVERY_MS 3000
+
+static void verify_seat(struct table *t, int seat, bool now);
+
+static void verify_again(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct grace *gr = ctx;
+    struct seat *s = &gr->t->seats[gr->seat];
+    s->verify_timer = 0;
+    if (s->human && !s->away && (s->gone || s->unconfirmed))
+        verify_seat(gr->t, gr->seat, true);
+}
+
+/* Asks the adapter who holds a seat's nick now (the answer comes as a
+ * CHAT_IDENTITY, manager_identity); unless `now`, at most every
+ * VERIFY_EVERY_MS, the last wish kept for then. */
+static void verify_seat(struct table *t, int seat, bool now)
+{
+    struct seat *s = &t->seats[seat];
+    int64_t at = loop_now(t->m->loop);
+    if (!t->a->ops->verify || !t->online)
+        return;
+    int64_t wait = s->verify_asked ? s->verify_asked + VERIFY_EVERY_MS - at : 0;
+    if (!now && wait > 0) {
+        if (!s->verify_timer) {
+            t->graces[seat].t = t;
+            t->graces[seat].seat = seat;
+            s->verify_timer =
+                loop_timer(t->m->loop, wait, verify_again, &t->graces[seat]);
+        }
+        return;
+    }
+    s->verify_asked = at;
+    t->a->ops->verify(t->a, s->nick);
+}
+
 void table_tell(struct table *t, int seat, const char *text,
                 enum chat_priority prio)
 {
-    /* a person in their grace period is told too: they may be back
-     * without the bot having seen it (a server restart) */
+    /* whatever goes privately to a seat may show its cards: never to a
+     * nick whose person left (someone else may hold it now) or, after a
+     * reconnect, before the adapter confirmed who holds it; they get what
+     * they need again when they are back (table_seat_ready) */
     struct seat *s = &t->seats[seat];
-    if (s->human)
+    if (!s->human)
+        return;
+    if (s->gone || s->unconfirmed) {
+        /* they may be back unseen (their JOIN came before ours after a
+         * server restart): if the network confirms them, they are told */
+        verify_seat(t, seat, false);
+        return;
+    }
+    if (t->a->ops->tell_tracked) {
+        s->pending = ++t->m->cookies;
+        t->a->ops->tell_tracked(t->a, s->nick, text, prio, s->pending);
+    } else {
         t->a->ops->tell(t->a, s->nick, text, prio);
+    }
 }
 
 void mgr_reply(struct chat_adapter *a, const char *nick, const char *fmt, ...)
@@ -178,6 +230,7 @@ struct table *table_of_person(struct manager *m, struct chat_adapter *a,
 
 static void cancel_turn(struct table *t)
 {
+    t->turn_deferred = false;
     loop_cancel(t->m->loop, t->turn_timer);
     loop_cancel(t->m->loop, t->reminder_timer);
     t->turn_timer = t->reminder_timer = 0;
@@ -191,7 +244,8 @@ static void cancel_all(struct table *t)
     t->lobby_timer = t->deal_timer = 0;
     for (int s = 0; s < ENGINE_MAX_PLAYERS; s++) {
         loop_cancel(t->m->loop, t->seats[s].grace_timer);
-        t->seats[s].grace_timer = 0;
+        loop_cancel(t->m->loop, t->seats[s].verify_timer);
+        t->seats[s].grace_timer = t->seats[s].verify_timer = 0;
     }
 }
 
@@ -338,6 +392,9 @@ int table_add_computer(struct table *t, int level)
 
 void table_stand(struct table *t, int seat)
 {
+    /* its timers point into this table: none may outlive the seat */
+    loop_cancel(t->m->loop, t->seats[seat].grace_timer);
+    loop_cancel(t->m->loop, t->seats[seat].verify_timer);
     memset(&t->seats[seat], 0, sizeof t->seats[seat]);
     if (t->opener == seat) {
         t->opener = -1;
@@ -520,11 +577,26 @@ static void timed_out(struct loop *l, void *ctx)
         advance(t);
 }
 
+/* Whether a person who must act has not yet been sent their last line
+ * (the prompt, the deal): their time starts when it leaves. */
+static bool turn_waits_for_lines(const struct table *t)
+{
+    for (int s = 0; s < t->game.n; s++)
+        if (t->seats[s].pending && engine_may_act(&t->game, s) &&
+            !seat_computer(t, s))
+            return true;
+    return false;
+}
+
 static void arm_turn(struct table *t)
 {
     cancel_turn(t);
     if (!t->online)
         return; /* no timeouts while the bot itself is away */
+    if (turn_waits_for_lines(t)) {
+        t->turn_deferred = true; /* manager_sent arms it */
+        return;
+    }
     int64_t ms = (int64_t)t->m->cfg->turn_timeout * 1000;
     t->turn_timer = loop_timer(t->m->loop, ms, timed_out, t);
     t->reminder_timer = loop_timer(t->m->loop, ms / 2, reminder, t);
@@ -907,10 +979,89 @@ void table_stop(struct table *t, const char *why)
 void table_set_online(struct table *t, bool online)
 {
     t->online = online;
-    if (!online)
+    struct chat_adapter *a = t->a;
+    if (!online) {
         cancel_turn(t);
-    else
-        table_resume(t);
+        /* quits and nick changes may go unseen until we are back: who
+         * holds each seat's nick then is to be confirmed */
+        if (a->ops->verify)
+            for (int s = 0; s < t->capacity; s++)
+                if (t->seats[s].used && t->seats[s].human && !t->seats[s].gone)
+                    t->seats[s].unconfirmed = true;
+        return;
+    }
+    for (int s = 0; s < t->capacity; s++)
+        if (t->seats[s].used && t->seats[s].unconfirmed)
+            verify_seat(t, s, true);
+    table_resume(t);
+}
+
+void table_seat_ready(struct table *t, int seat)
+{
+    if (!t->playing || t->closing || seat_computer(t, seat) ||
+        !engine_may_act(&t->game, seat))
+        return;
+    if (engine_phase(&t->game) == ENGINE_PHASE_PASS)
+        tell_deal(t, seat);
+    advance(t);
+}
+
+void manager_identity(struct manager *m, struct chat_adapter *a,
+                      const char *nick, const char *id)
+{
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->a != a || t->closing)
+            continue;
+        for (int s = 0; s < t->capacity; s++) {
+            struct seat *st = &t->seats[s];
+            if (!st->used || !st->human || !(st->unconfirmed || st->gone) ||
+                !a->ops->same_nick(a, st->nick, nick))
+                continue;
+            bool was_unconfirmed = st->unconfirmed;
+            st->unconfirmed = false;
+            if (id && strcmp(id, st->id) == 0) {
+                if (st->gone && !st->away) {
+                    /* back, unseen: as if they had joined */
+                    st->gone = false;
+                    st->lost_unseen = false;
+                    loop_cancel(m->loop, st->grace_timer);
+                    st->grace_timer = 0;
+                }
+                table_seat_ready(t, s);
+            } else {
+                if (was_unconfirmed) {
+                    log_info("table %s: %s is not who sat down (%s): seat "
+                             "held for them",
+                             t->room, st->shown,
+                             id ? "another person" : "gone");
+                    table_person_left(t, s);
+                    st->lost_unseen = true;
+                }
+                /* they may come back before the bot sees them (their
+                 * JOIN before ours): ask again now and then, within
+                 * the grace period */
+                if (st->lost_unseen && !st->away)
+                    verify_seat(t, s, false);
+            }
+        }
+    }
+}
+
+void manager_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie)
+{
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->a != a || t->closing)
+            continue;
+        for (int s = 0; s < t->capacity; s++) {
+            if (!cookie || t->seats[s].pending != cookie)
+                continue;
+            t->seats[s].pending = 0;
+            if (t->turn_deferred && !turn_waits_for_lines(t))
+                arm_turn(t);
+        }
+    }
 }
 
 /* ---- The manager ------------------------------------------------------ */

@@ -24,8 +24,15 @@ struct seat {
     bool away;      /* a computer plays for the person until "back" */
     bool gone;      /* left the room or the network: grace period */
     bool stop_vote; /* voted to stop the game */
-    int level;      /* a computer's level */
-    int timeouts;   /* in a row */
+    /* after a reconnect, until the adapter confirms who has the nick:
+     * nothing private goes to it */
+    bool unconfirmed;
+    uint64_t pending; /* cookie of the last tracked line to them in flight */
+    int64_t verify_asked;  /* when the adapter was last asked who has it */
+    uint64_t verify_timer; /* to ask again once VERIFY_EVERY_MS passed */
+    bool lost_unseen;      /* gone as a reconnect found them: re-checked */
+    int level;             /* a computer's level */
+    int timeouts;          /* in a row */
     uint64_t grace_timer;
     char nick[64];  /* as the network knows them: for addressing */
     char shown[64]; /* cleaned for display (render_name) */
@@ -45,6 +52,8 @@ struct table {
     bool playing;
     bool closing; /* freed before the next sleep */
     bool online;  /* the adapter is connected */
+    /* the turn timer waits for the prompt to be written (CHAT_SENT) */
+    bool turn_deferred;
     struct engine_rules rules;
     char rules_text[300];
     int capacity;
@@ -67,6 +76,7 @@ struct manager {
     int ntables, captables;
     int closing; /* tables waiting to be freed */
     int ai_level;
+    uint64_t cookies; /* the last tracked line's cookie */
 };
 
 /* A text being built for one message; truncated safely when full. */
@@ -127,6 +137,15 @@ void table_person_left(struct table *t, int seat);
 void table_stop(struct table *t, const char *why);
 void table_set_online(struct table *t, bool online);
 void table_resume(struct table *t);
+/* The seat's person is confirmed here (came back, verified): what they
+ * need to act now is sent again (the deal while passing, the prompt). */
+void table_seat_ready(struct table *t, int seat);
+/* A CHAT_IDENTITY: who holds `nick` now (id NULL: nobody). A seat waiting
+ * for confirmation is confirmed, or, held by someone else, marked gone. */
+void manager_identity(struct manager *m, struct chat_adapter *a,
+                      const char *nick, const char *id);
+/* A CHAT_SENT: a tracked line left; a turn timer waiting for it starts. */
+void manager_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie);
 void table_scoreline(struct table *t, struct sbuf *sb);
 
 #endif

@@ -25,6 +25,7 @@
 #include "isupport.h"
 #include "log.h"
 #include "nick.h"
+#include "pace.h"
 #include "queue.h"
 #include "split.h"
 
@@ -42,6 +43,19 @@
 /* stop() lets the queue drain this long at most before the QUIT goes
  * anyway (the bot's main loop usually frees the adapter sooner). */
 #define STOP_GRACE_MS 10000
+/* USERHOST questions in flight at most (one nick each). */
+#define QUERY_MAX 256
+
+/* Why we asked the server who someone is (USERHOST, answered in order). */
+enum query_kind {
+    Q_SERVICES, /* is NickServ the services client the config names? */
+    Q_VERIFY    /* the manager asked (verify): answer with CHAT_IDENTITY */
+};
+
+struct query {
+    enum query_kind kind;
+    char nick[NICK_MAX];
+};
 
 enum state {
     ST_IDLE,       /* made, not started */
@@ -56,12 +70,16 @@ struct ircad {
     struct chat_adapter base; /* first: the ops get &base */
     struct loop *loop;
     char *name, *host, *nick, *username, *realname, *password, *nickserv;
+    char *ns_account;    /* the account IDENTIFY names */
+    char *services_mask; /* who NickServ must be */
     int port;
     char **channels;
     bool *kicked; /* per channel: rejoin when t_rejoin fires */
+    bool *joined; /* per channel: we are in it */
     int nchannels;
     int flood_burst;
     int64_t flood_interval_ms;
+    struct ircad_pace pace; /* the interval follows the server's lag */
     struct ircad_timing t;
     bool unusable; /* the config cannot work: start refuses */
 
@@ -79,6 +97,12 @@ struct ircad {
     int64_t conn_started;
     int64_t ping_sent; /* when our keep-alive PING was queued, 0: none */
     char *quit_line;   /* while stopping: the QUIT to send last */
+    struct query queries[QUERY_MAX]; /* a ring, oldest at qhead */
+    int qhead, nqueries;
+    /* cookies of tracked lines the queue dropped: reported as CHAT_SENT
+     * on the next round, never from inside the manager's call */
+    uint64_t *late;
+    size_t nlate, caplate;
 
     uint64_t t_kick, t_refill, t_keepalive, t_reconnect, t_regain, t_rejoin;
     uint64_t t_stop;
@@ -141,6 +165,15 @@ static void emit(struct ircad *a, enum chat_event_kind kind, const char *room,
     a->base.on_event(a->base.ctx, &a->base, &ev);
 }
 
+/* CHAT_SENT for a tracked line. */
+static void emit_sent(struct ircad *a, uint64_t cookie)
+{
+    if (stopping(a))
+        return;
+    struct chat_event ev = {.kind = CHAT_SENT, .cookie = cookie};
+    a->base.on_event(a->base.ctx, &a->base, &ev);
+}
+
 static bool is_me(const struct ircad *a, const char *nick)
 {
     return ircad_name_equal(a->isup.casemap, nick, a->cur_nick);
@@ -155,7 +188,33 @@ static void on_kick(struct loop *l, void *ctx)
     (void)l;
     struct ircad *a = ctx;
     a->t_kick = 0;
+    /* one at a time off the end: a handler may drop more */
+    while (a->nlate > 0)
+        emit_sent(a, a->late[--a->nlate]);
     pump(a);
+}
+
+/* The queue dropped a tracked line (its cap, a clear): it will never be
+ * written, so whoever waits for it stops waiting, on the next round. */
+static void on_dropped(void *ctx, uint64_t cookie)
+{
+    struct ircad *a = ctx;
+    if (stopping(a))
+        return; /* no events after stop; and no timer may outlive free */
+    if (a->nlate == a->caplate) {
+        a->caplate = a->caplate ? 2 * a->caplate : 16;
+        a->late = realloc(a->late, a->caplate * sizeof *a->late);
+        if (!a->late)
+            abort();
+    }
+    a->late[a->nlate++] = cookie;
+    if (!a->t_kick)
+        a->t_kick = loop_timer(a->loop, 0, on_kick, a);
+}
+
+static void on_sent(void *ctx, uint64_t cookie)
+{
+    emit_sent(ctx, cookie);
 }
 
 static void on_refill(struct loop *l, void *ctx)
@@ -174,9 +233,24 @@ static void kick(struct ircad *a)
         a->t_kick = loop_timer(a->loop, 0, on_kick, a);
 }
 
-static void push(struct ircad *a, enum ircad_prio prio, const char *line)
+/* The queue's key for a destination: its name casefolded, so "Bob" and
+ * "bob" share one FIFO. */
+static void target_key(const struct ircad *a, const char *name, char *key,
+                       size_t keylen)
 {
-    int r = ircad_queue_push(&a->q, prio, line);
+    size_t i = 0;
+    for (; name && name[i] && i + 1 < keylen; i++)
+        key[i] = (char)ircad_casefold(a->isup.casemap, (unsigned char)name[i]);
+    key[i] = '\0';
+}
+
+/* Queues one finished line for `target` (NULL for protocol lines). */
+static void push_to(struct ircad *a, enum ircad_prio prio, const char *target,
+                    const char *line)
+{
+    char key[IRCAD_LINE_MAX];
+    target_key(a, target, key, sizeof key);
+    int r = ircad_queue_push(&a->q, prio, key, line);
     if (r < 0)
         log_warn("%s: output queue full (%zu bytes): a line was dropped",
                  a->name, a->q.bytes);
@@ -186,15 +260,32 @@ static void push(struct ircad *a, enum ircad_prio prio, const char *line)
     kick(a);
 }
 
+/* Queues a protocol line. */
+static void push(struct ircad *a, enum ircad_prio prio, const char *line)
+{
+    push_to(a, prio, NULL, line);
+}
+
 struct push_ctx {
     struct ircad *a;
     enum ircad_prio prio;
+    const char *target;
 };
 
 static void push_line(void *ctx, const char *line)
 {
     struct push_ctx *p = ctx;
-    push(p->a, p->prio, line);
+    push_to(p->a, p->prio, p->target, line);
+}
+
+/* The bucket's interval, as the pacing decides; logged when it moves. */
+static void set_interval(struct ircad *a, int64_t ms)
+{
+    if (a->q.bucket.interval_ms == ms)
+        return;
+    log_debug("%s: pacing %lld ms a line (lag base %lld ms)", a->name,
+              (long long)ms, (long long)a->pace.base_ms);
+    a->q.bucket.interval_ms = ms;
 }
 
 static int send_line(void *ctx, const char *line)
@@ -202,9 +293,14 @@ static int send_line(void *ctx, const char *line)
     struct ircad *a = ctx;
     int rc = ircad_conn_send(a->conn, line);
     if (rc == IRCAD_CONN_SENT) {
+        if (strncmp(line, "PING :lag", 9) == 0)
+            ircad_pace_probe_sent(&a->pace, loop_now(a->loop));
+        else if (strncmp(line, "PRIVMSG ", 8) == 0 ||
+                 strncmp(line, "NOTICE ", 7) == 0)
+            ircad_pace_line_sent(&a->pace);
         /* the NickServ password stays out of the log */
-        if (strncmp(line, "PRIVMSG NickServ :IDENTIFY ", 27) == 0)
-            log_debug("%s -> PRIVMSG NickServ :IDENTIFY ***", a->name);
+        if (strstr(line, " :IDENTIFY "))
+            log_debug("%s -> (IDENTIFY, the password not logged)", a->name);
         else
             log_debug("%s -> %s", a->name, line);
     }
@@ -246,11 +342,21 @@ static void pump(struct ircad *a)
     if (!a->conn)
         return;
     bool up = a->state == ST_REGISTERED || a->state == ST_STOPPING;
-    enum ircad_prio max = up ? IRCAD_LOW : IRCAD_URGENT;
     int64_t now = loop_now(a->loop);
     int64_t wait = 0;
+    if (a->state == ST_REGISTERED) {
+        ircad_pace_tick(&a->pace, now);
+        if (ircad_pace_want_probe(&a->pace, now,
+                                  ircad_queue_front(&a->q, true) != NULL)) {
+            char line[32];
+            snprintf(line, sizeof line, "PING :lag%u",
+                     ircad_pace_next_token(&a->pace));
+            push(a, IRCAD_URGENT, line);
+        }
+        set_interval(a, a->pace.interval_ms);
+    }
     enum ircad_flush r =
-        ircad_queue_flush(&a->q, now, max, send_line, a, &wait);
+        ircad_queue_flush(&a->q, now, up, send_line, on_sent, a, &wait);
     if (r == IRCAD_FLUSH_EMPTY && a->state == ST_STOPPING) {
         wait = ircad_bucket_wait(&a->q.bucket, now);
         if (wait == 0) {
@@ -294,6 +400,13 @@ static void schedule_reconnect(struct ircad *a)
     a->t_reconnect = loop_timer(a->loop, d, on_reconnect, a);
 }
 
+/* Whether a queue key (a casefolded target) is a person, not a channel. */
+static bool is_person(void *ctx, const char *key)
+{
+    const struct ircad *a = ctx;
+    return !strchr(a->isup.chantypes, key[0]);
+}
+
 /* The link is gone (the connection is already closed and freed). */
 static void lost(struct ircad *a, const char *why)
 {
@@ -307,8 +420,12 @@ static void lost(struct ircad *a, const char *why)
     /* PINGs, NICKs and JOINs belonged to that connection; the chat waits
      * for the next one */
     ircad_queue_clear_prio(&a->q, IRCAD_URGENT);
+    /* lines to people wait for no reconnect: whoever holds a nick then
+     * may be someone else (the core confirms its players first) */
+    ircad_queue_clear_targets(&a->q, is_person, a);
+    a->qhead = a->nqueries = 0;
     for (int i = 0; i < a->nchannels; i++)
-        a->kicked[i] = false;
+        a->kicked[i] = a->joined[i] = false;
     if (a->state == ST_STOPPED)
         return;
     if (a->state == ST_STOPPING) {
@@ -405,8 +522,10 @@ static void connect_now(struct ircad *a)
     a->state = ST_CONNECTING;
     int64_t now = loop_now(a->loop);
     a->conn_started = now;
-    /* the server counts per connection: a new one starts with a burst */
-    ircad_bucket_init(&a->q.bucket, a->flood_burst, a->flood_interval_ms, now);
+    /* the server counts per connection: a new one starts with a burst,
+     * at the configured pace */
+    ircad_pace_reset(&a->pace, a->flood_interval_ms);
+    ircad_bucket_init(&a->q.bucket, a->flood_burst, a->pace.interval_ms, now);
     arm_keepalive(a, a->t.register_ms);
 }
 
@@ -420,8 +539,16 @@ static void arm_regain(struct ircad *a)
     a->t_regain = loop_timer(a->loop, a->t.regain_ms, on_regain, a);
 }
 
+/* Asks for the configured nick; the NICK echo tells when it worked. */
+static void ask_nick(struct ircad *a)
+{
+    char line[NICK_MAX + 8];
+    snprintf(line, sizeof line, "NICK %s", a->nick);
+    push(a, IRCAD_URGENT, line);
+}
+
 /* Not on the wanted nick (it was taken at connect): ask for it now and
- * then; the NICK echo tells when it worked. */
+ * then. */
 static void on_regain(struct loop *l, void *ctx)
 {
     (void)l;
@@ -429,10 +556,54 @@ static void on_regain(struct loop *l, void *ctx)
     a->t_regain = 0;
     if (a->state != ST_REGISTERED || is_me(a, a->nick))
         return;
-    char line[NICK_MAX + 8];
-    snprintf(line, sizeof line, "NICK %s", a->nick);
-    push(a, IRCAD_URGENT, line);
+    ask_nick(a);
     arm_regain(a);
+}
+
+static void queue_text(struct ircad *a, const char *target, const char *text,
+                       enum chat_priority prio);
+
+/* Notes whether we are in a configured channel. */
+static void mark_joined(struct ircad *a, const char *room, bool in)
+{
+    for (int i = 0; i < a->nchannels; i++)
+        if (ircad_name_equal(a->isup.casemap, a->channels[i], room))
+            a->joined[i] = in;
+}
+
+/* Tells a channel (`room`), or every channel we are in (NULL), which nick
+ * the bot has: people who /msg the configured nick would reach whoever
+ * took it. */
+static void announce_nick(struct ircad *a, const char *room)
+{
+    char text[3 * NICK_MAX + 120];
+    if (is_me(a, a->nick))
+        snprintf(text, sizeof text,
+                 "I have my nick back: talk to me as /msg %s again.",
+                 a->cur_nick);
+    else
+        snprintf(text, sizeof text,
+                 "I am %s for now (%s is taken): talk to me as /msg %s, "
+                 "not %s.",
+                 a->cur_nick, a->nick, a->cur_nick, a->nick);
+    if (room) {
+        queue_text(a, room, text, CHAT_NORMAL);
+        return;
+    }
+    for (int i = 0; i < a->nchannels; i++)
+        if (a->joined[i])
+            queue_text(a, a->channels[i], text, CHAT_NORMAL);
+}
+
+/* Whoever had our nick quit or changed nick: ask for it at once rather
+ * than at the next regain timer. */
+static void squatter_gone(struct ircad *a, const char *nick)
+{
+    if (a->state != ST_REGISTERED || is_me(a, a->nick) ||
+        !ircad_name_equal(a->isup.casemap, nick, a->nick))
+        return;
+    log_info("%s: %s is free again: taking it", a->name, a->nick);
+    ask_nick(a);
 }
 
 /* JOINs for the given channels (all, or the kicked ones), as few lines as
@@ -466,6 +637,92 @@ static void on_rejoin(struct loop *l, void *ctx)
         join_channels(a, true);
 }
 
+/* Asks the server who `nick` is; the answer (302) comes in order. */
+static void ask_userhost(struct ircad *a, enum query_kind kind,
+                         const char *nick)
+{
+    if (a->nqueries == QUERY_MAX || !ircad_target_valid(nick) ||
+        strlen(nick) >= NICK_MAX) {
+        /* unanswered: a seat stays unconfirmed until its person speaks */
+        log_warn("%s: cannot ask who %s is now", a->name, nick);
+        return;
+    }
+    struct query *q = &a->queries[(a->qhead + a->nqueries++) % QUERY_MAX];
+    q->kind = kind;
+    snprintf(q->nick, sizeof q->nick, "%s", nick);
+    char line[NICK_MAX + 16];
+    snprintf(line, sizeof line, "USERHOST %s", nick);
+    push(a, IRCAD_URGENT, line);
+}
+
+/* The answer to a USERHOST question: `id` is "user@host", or NULL if the
+ * nick is not on the network. */
+static void answered(struct ircad *a, enum query_kind kind, const char *nick,
+                     const char *id)
+{
+    switch (kind) {
+    case Q_SERVICES: {
+        if (!id) {
+            log_warn("%s: nobody is called %s here: not identifying", a->name,
+                     nick);
+            return;
+        }
+        char who[NICK_MAX + ID_MAX + 2];
+        snprintf(who, sizeof who, "%s!%s", nick, id);
+        if (!ircad_mask_match(a->isup.casemap, a->services_mask, who)) {
+            log_warn("%s: %s is not services (%s): not identifying", a->name,
+                     who, a->services_mask);
+            return;
+        }
+        char line[IRCAD_LINE_MAX];
+        snprintf(line, sizeof line, "PRIVMSG %s :IDENTIFY %s %s", nick,
+                 a->ns_account, a->nickserv);
+        push(a, IRCAD_URGENT, line);
+        break;
+    }
+    case Q_VERIFY:
+        emit(a, CHAT_IDENTITY, NULL, nick, id, NULL, NULL);
+        break;
+    }
+}
+
+/* RPL_USERHOST (302): "nick[*]=[+-]user@host", or nothing for a nick not
+ * on the network; one nick per question, so the oldest question is the
+ * one answered. */
+static void on_userhost(struct ircad *a, const struct ircad_msg *m)
+{
+    if (a->nqueries == 0)
+        return;
+    struct query q = a->queries[a->qhead];
+    a->qhead = (a->qhead + 1) % QUERY_MAX;
+    a->nqueries--;
+    const char *text = m->nparams >= 2 && m->params[m->nparams - 1]
+                           ? m->params[m->nparams - 1]
+                           : "";
+    char entry[NICK_MAX + ID_MAX + 4];
+    size_t n = strcspn(text, " ");
+    if (n >= sizeof entry)
+        n = 0;
+    memcpy(entry, text, n);
+    entry[n] = '\0';
+    char *eq = strchr(entry, '=');
+    const char *id = NULL;
+    if (eq) {
+        *eq = '\0';
+        size_t nl = strlen(entry);
+        if (nl && entry[nl - 1] == '*')
+            entry[nl - 1] = '\0';
+        id = eq + 1;
+        if (*id == '+' || *id == '-')
+            id++;
+        const char *at = strchr(id, '@');
+        if (!at || at == id || !at[1] || strlen(id) >= ID_MAX ||
+            !ircad_name_equal(a->isup.casemap, entry, q.nick))
+            id = NULL;
+    }
+    answered(a, q.kind, q.nick, id);
+}
+
 static void registered(struct ircad *a, const struct ircad_msg *m)
 {
     if (a->state != ST_CONNECTING)
@@ -477,12 +734,10 @@ static void registered(struct ircad *a, const struct ircad_msg *m)
     a->state = ST_REGISTERED;
     ircad_backoff_reset(&a->backoff);
     log_info("%s: registered as %s", a->name, a->cur_nick);
-    if (*a->nickserv) {
-        char line[IRCAD_LINE_MAX];
-        snprintf(line, sizeof line, "PRIVMSG NickServ :IDENTIFY %s",
-                 a->nickserv);
-        push(a, IRCAD_URGENT, line);
-    }
+    /* the password goes only to the services client the config names:
+     * first ask the server who "NickServ" is */
+    if (*a->nickserv)
+        ask_userhost(a, Q_SERVICES, "NickServ");
     join_channels(a, false);
     arm_keepalive(a, a->t.ping_after_ms);
     if (!is_me(a, a->nick))
@@ -527,6 +782,9 @@ static void on_numeric(struct ircad *a, const struct ircad_msg *m)
     switch (m->numeric) {
     case 1:
         registered(a, m);
+        break;
+    case 302:
+        on_userhost(a, m);
         break;
     case 5:
         ircad_isupport_parse(&a->isup, m->params, m->nparams);
@@ -598,7 +856,7 @@ static void on_ctcp(struct ircad *a, const struct ircad_msg *m)
     }
     char line[IRCAD_LINE_MAX];
     snprintf(line, sizeof line, "NOTICE %s :\001%s\001", nick, reply);
-    push(a, IRCAD_LOW, line);
+    push_to(a, IRCAD_LOW, nick, line);
 }
 
 static void on_join(struct ircad *a, const struct ircad_msg *m)
@@ -609,6 +867,9 @@ static void on_join(struct ircad *a, const struct ircad_msg *m)
         return;
     if (is_me(a, nick)) {
         log_info("%s: joined %s", a->name, m->params[0]);
+        mark_joined(a, m->params[0], true);
+        if (!is_me(a, a->nick))
+            announce_nick(a, m->params[0]);
         return;
     }
     emit(a, CHAT_JOIN, m->params[0], nick, id, NULL, NULL);
@@ -622,6 +883,7 @@ static void on_part(struct ircad *a, const struct ircad_msg *m)
         return;
     if (is_me(a, nick)) {
         log_info("%s: left %s", a->name, m->params[0]);
+        mark_joined(a, m->params[0], false);
         return;
     }
     const char *why = m->nparams >= 2 && m->params[1] ? m->params[1] : "";
@@ -639,6 +901,7 @@ static void on_kick_msg(struct ircad *a, const struct ircad_msg *m)
     if (is_me(a, victim)) {
         log_warn("%s: kicked from %s (%s); rejoining later", a->name, room,
                  why);
+        mark_joined(a, room, false);
         for (int i = 0; i < a->nchannels; i++) {
             if (ircad_name_equal(a->isup.casemap, a->channels[i], room)) {
                 a->kicked[i] = true;
@@ -665,6 +928,7 @@ static void on_quit(struct ircad *a, const struct ircad_msg *m)
     char nick[NICK_MAX], id[ID_MAX];
     if (sender(m, nick, id) != 0 || is_me(a, nick))
         return;
+    squatter_gone(a, nick);
     const char *why = m->nparams >= 1 && m->params[0] ? m->params[0] : "";
     emit(a, CHAT_QUIT, NULL, nick, id, why, NULL);
 }
@@ -681,13 +945,38 @@ static void on_nick(struct ircad *a, const struct ircad_msg *m)
             return;
         snprintf(a->cur_nick, sizeof a->cur_nick, "%s", to);
         log_info("%s: now known as %s", a->name, a->cur_nick);
-        if (is_me(a, a->nick))
+        if (is_me(a, a->nick)) {
             cancel(a, &a->t_regain);
-        else if (!a->t_regain && a->state == ST_REGISTERED)
+            if (!ircad_name_equal(a->isup.casemap, nick, a->nick))
+                announce_nick(a, NULL);
+        } else if (!a->t_regain && a->state == ST_REGISTERED) {
             arm_regain(a);
+        }
         return;
     }
+    squatter_gone(a, nick);
     emit(a, CHAT_NICK, NULL, nick, id, NULL, to);
+}
+
+/* The answer to a lag probe ("PONG server :lag<token>"): only from the
+ * server (no user!host origin), only the token in flight counts. */
+static void on_pong(struct ircad *a, const struct ircad_msg *m)
+{
+    if (m->origin && strchr(m->origin, '!'))
+        return;
+    for (unsigned i = 0; i < m->nparams; i++) {
+        const char *p = m->params[i];
+        unsigned token;
+        char end;
+        if (p && strncmp(p, "lag", 3) == 0 &&
+            sscanf(p + 3, "%u%c", &token, &end) == 1 &&
+            ircad_pace_pong(&a->pace, token, loop_now(a->loop))) {
+            log_debug("%s: lag probe back after %lld ms", a->name,
+                      (long long)(loop_now(a->loop) - a->pace.probe_sent));
+            set_interval(a, a->pace.interval_ms);
+            return;
+        }
+    }
 }
 
 static void on_msg(void *ctx, const struct ircad_msg *m)
@@ -714,6 +1003,8 @@ static void on_msg(void *ctx, const struct ircad_msg *m)
         on_quit(a, m);
     else if (strcmp(c, "NICK") == 0)
         on_nick(a, m);
+    else if (strcmp(c, "PONG") == 0)
+        on_pong(a, m);
     else if (strcmp(c, "ERROR") == 0)
         log_warn("%s: server error: %s", a->name,
                  m->nparams >= 1 && m->params[0] ? m->params[0] : "");
@@ -788,9 +1079,11 @@ static void queue_text(struct ircad *a, const char *target, const char *text,
 {
     if (stopping(a))
         return;
-    struct push_ctx p = {a, prio == CHAT_HIGH     ? IRCAD_HIGH
-                            : prio == CHAT_NORMAL ? IRCAD_NORMAL
-                                                  : IRCAD_LOW};
+    struct push_ctx p = {a,
+                         prio == CHAT_HIGH     ? IRCAD_HIGH
+                         : prio == CHAT_NORMAL ? IRCAD_NORMAL
+                                               : IRCAD_LOW,
+                         target};
     if (ircad_split("PRIVMSG", target, text, push_line, &p) < 0)
         log_warn("%s: not sending to the invalid target '%s'", a->name,
                  target ? target : "(null)");
@@ -806,6 +1099,26 @@ static void op_tell(struct chat_adapter *ca, const char *nick, const char *text,
                     enum chat_priority prio)
 {
     queue_text(self(ca), nick, text, prio);
+}
+
+static void op_tell_tracked(struct chat_adapter *ca, const char *nick,
+                            const char *text, enum chat_priority prio,
+                            uint64_t cookie)
+{
+    struct ircad *a = self(ca);
+    if (stopping(a))
+        return;
+    a->q.last = NULL;
+    queue_text(a, nick, text, prio);
+    if (!ircad_queue_tag_last(&a->q, cookie))
+        on_dropped(a, cookie); /* refused: nothing will be written */
+}
+
+static void op_verify(struct chat_adapter *ca, const char *nick)
+{
+    struct ircad *a = self(ca);
+    if (a->state == ST_REGISTERED && nick)
+        ask_userhost(a, Q_VERIFY, nick);
 }
 
 static bool op_same_nick(const struct chat_adapter *ca, const char *x,
@@ -838,6 +1151,8 @@ static void op_free(struct chat_adapter *ca)
         free(a->channels[i]);
     free(a->channels);
     free(a->kicked);
+    free(a->joined);
+    free(a->late);
     free(a->name);
     free(a->host);
     free(a->nick);
@@ -845,6 +1160,8 @@ static void op_free(struct chat_adapter *ca)
     free(a->realname);
     free(a->password);
     free(a->nickserv);
+    free(a->ns_account);
+    free(a->services_mask);
     free(a);
 }
 
@@ -856,6 +1173,8 @@ static const struct chat_adapter_ops ops = {
     .same_nick = op_same_nick,
     .idle = op_idle,
     .free = op_free,
+    .verify = op_verify,
+    .tell_tracked = op_tell_tracked,
 };
 
 /* ---- Construction ------------------------------------------------------ */
@@ -942,11 +1261,20 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
     ircad_sanitize(nickserv, sizeof nickserv,
                    cfg->nickserv_password ? cfg->nickserv_password : "");
     a->nickserv = xstrdup(nickserv);
+    ircad_sanitize(nickserv, sizeof nickserv,
+                   cfg->nickserv_account && *cfg->nickserv_account
+                       ? cfg->nickserv_account
+                       : a->nick);
+    a->ns_account = xstrdup(nickserv);
+    a->services_mask = xstrdup(cfg->services_mask && *cfg->services_mask
+                                   ? cfg->services_mask
+                                   : "NickServ!*@services.*");
     a->nchannels = cfg->nchannels;
     if (a->nchannels > 0) {
         a->channels = calloc((size_t)a->nchannels, sizeof *a->channels);
         a->kicked = calloc((size_t)a->nchannels, sizeof *a->kicked);
-        if (!a->channels || !a->kicked)
+        a->joined = calloc((size_t)a->nchannels, sizeof *a->joined);
+        if (!a->channels || !a->kicked || !a->joined)
             abort();
         for (int i = 0; i < a->nchannels; i++)
             a->channels[i] = xstrdup(cfg->channels[i].name);
@@ -955,11 +1283,18 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
         cfg->flood_burst > 0 ? cfg->flood_burst : IRCAD_FLOOD_BURST;
     a->flood_interval_ms = cfg->flood_interval_ms > 0 ? cfg->flood_interval_ms
                                                       : IRCAD_FLOOD_INTERVAL_MS;
+    ircad_pace_init(&a->pace, a->flood_interval_ms,
+                    cfg->flood_min_interval_ms > 0 ? cfg->flood_min_interval_ms
+                                                   : a->flood_interval_ms,
+                    cfg->flood_max_interval_ms > 0 ? cfg->flood_max_interval_ms
+                                                   : a->flood_interval_ms);
     a->t = default_timing;
 
     int64_t now = loop_now(l);
     ircad_queue_init(&a->q, a->flood_burst, a->flood_interval_ms,
                      IRCAD_QUEUE_MAX_BYTES, now);
+    a->q.dropped = on_dropped;
+    a->q.dropped_ctx = a;
     ircad_bucket_init(&a->ctcp, CTCP_BURST, CTCP_INTERVAL_MS, now);
     uint64_t seed = random_seed(a);
     ircad_backoff_init(&a->backoff, a->t.backoff_base_ms, a->t.backoff_cap_ms,
@@ -980,6 +1315,11 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
 const char *ircad_nick(const struct chat_adapter *ca)
 {
     return cself(ca)->cur_nick;
+}
+
+int64_t ircad_interval_ms(const struct chat_adapter *ca)
+{
+    return cself(ca)->q.bucket.interval_ms;
 }
 
 void ircad_set_timing(struct chat_adapter *ca, const struct ircad_timing *t)

@@ -49,6 +49,9 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
  * alternative while that is taken). Valid until the next loop round. */
 const char *ircad_nick(const struct chat_adapter *a);
 
+/* The pause between lines now (it follows the server's lag, pace.h). */
+int64_t ircad_interval_ms(const struct chat_adapter *a);
+
 /*
  * Timings, in milliseconds; the defaults are in brackets. Tests shorten
  * them; nothing else should need to.

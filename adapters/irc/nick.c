@@ -41,6 +41,34 @@ bool ircad_name_equal(enum ircad_casemap m, const char *a, const char *b)
     return *x == *y;
 }
 
+bool ircad_mask_match(enum ircad_casemap m, const char *mask, const char *s)
+{
+    if (!mask || !s)
+        return false;
+    /* iterative, with one backtrack point: linear enough for short masks
+     * and never recursive on network input */
+    const char *star = NULL, *resume = NULL;
+    while (*s) {
+        if (*mask == '*') {
+            star = mask++;
+            resume = s;
+        } else if (*mask == '?' ||
+                   (*mask && ircad_casefold(m, (unsigned char)*mask) ==
+                                 ircad_casefold(m, (unsigned char)*s))) {
+            mask++;
+            s++;
+        } else if (star) {
+            mask = star + 1;
+            s = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (*mask == '*')
+        mask++;
+    return *mask == '\0';
+}
+
 int ircad_origin_parse(const char *origin, char *nick, size_t nicklen, char *id,
                        size_t idlen)
 {

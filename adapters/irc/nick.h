@@ -25,6 +25,11 @@ unsigned char ircad_casefold(enum ircad_casemap m, unsigned char c);
  * NULL equals nothing. */
 bool ircad_name_equal(enum ircad_casemap m, const char *a, const char *b);
 
+/* Whether `s` matches the glob `mask` ('*' any run, '?' one byte), case
+ * folded under `m`: "NickServ!*@services.*" and "nickserv!NickServ@services.
+ * libera.chat". NULL matches nothing. */
+bool ircad_mask_match(enum ircad_casemap m, const char *mask, const char *s);
+
 /*
  * Splits an origin "nick!user@host" into the nick and "user@host".
  * Returns 0, or -1 (outputs untouched) if origin is NULL, has no '!' or no

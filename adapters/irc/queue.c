@@ -1,8 +1,10 @@
 /*
- * The out-queue and its token bucket (queue.h). Lines are kept in one
- * doubly linked FIFO per priority so that the cap can drop the newest line
- * of a level in O(1) and the sender always takes the oldest line of the
- * highest non-empty level.
+ * The out-queue and its token bucket (queue.h). Every line is on two
+ * doubly linked lists: its level's list in the order pushed (so the cap
+ * drops the newest line of a level in O(1)) and its destination's FIFO
+ * (so the sender takes a destination's oldest line). The destinations
+ * with lines waiting form a round-robin list; picking scans it, which is
+ * cheap for the few hundred people and channels a bot talks to at once.
  */
 #include "queue.h"
 
@@ -10,11 +12,23 @@
 #include <string.h>
 
 struct ircad_qline {
-    struct ircad_qline *prev, *next;
+    struct ircad_qline *prev, *next;   /* in the destination's FIFO */
+    struct ircad_qline *lprev, *lnext; /* in the level's list */
+    struct ircad_qtarget *t;           /* NULL for URGENT */
+    enum ircad_prio prio;
+    uint64_t cookie;
     size_t len;
     char text[];
 };
 
+struct ircad_qtarget {
+    struct ircad_qtarget *prev, *next; /* round-robin order */
+    struct ircad_qline *head, *tail;
+    size_t count[IRCAD_NPRIO];
+    size_t lines;
+    int waited; /* chat lines sent to others since it was served */
+    char key[];
+};
 /* ---- Token bucket ------------------------------------------------------ */
 
 void ircad_bucket_init(struct ircad_bucket *b, int burst, int64_t interval_ms,
@@ -78,34 +92,90 @@ void ircad_queue_init(struct ircad_queue *q, int burst, int64_t interval_ms,
     ircad_bucket_init(&q->bucket, burst, interval_ms, now);
 }
 
-/* Removes the oldest (head) or the newest (tail) line of a level. */
-static void drop_line(struct ircad_queue *q, int lv, bool newest)
+static void *xmalloc(size_t n)
 {
-    struct ircad_qline *l = newest ? q->lv[lv].tail : q->lv[lv].head;
-    if (!l)
-        return;
-    if (newest) {
-        q->lv[lv].tail = l->prev;
+    void *p = malloc(n);
+    if (!p)
+        abort();
+    return p;
+}
+
+static struct ircad_qtarget *find_target(const struct ircad_queue *q,
+                                         const char *key)
+{
+    for (struct ircad_qtarget *t = q->rr_head; t; t = t->next)
+        if (strcmp(t->key, key) == 0)
+            return t;
+    return NULL;
+}
+
+static void rr_unlink(struct ircad_queue *q, struct ircad_qtarget *t)
+{
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        q->rr_head = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    else
+        q->rr_tail = t->prev;
+    t->prev = t->next = NULL;
+}
+
+static void rr_append(struct ircad_queue *q, struct ircad_qtarget *t)
+{
+    t->next = NULL;
+    t->prev = q->rr_tail;
+    if (q->rr_tail)
+        q->rr_tail->next = t;
+    else
+        q->rr_head = t;
+    q->rr_tail = t;
+}
+
+/* Takes a line off both its lists and frees it; a destination left empty
+ * goes too. */
+static void remove_line(struct ircad_queue *q, struct ircad_qline *l,
+                        bool report)
+{
+    int lv = (int)l->prio;
+    if (l->lprev)
+        l->lprev->lnext = l->lnext;
+    else
+        q->lv[lv].head = l->lnext;
+    if (l->lnext)
+        l->lnext->lprev = l->lprev;
+    else
+        q->lv[lv].tail = l->lprev;
+    struct ircad_qtarget *t = l->t;
+    if (t) {
         if (l->prev)
-            l->prev->next = NULL;
+            l->prev->next = l->next;
         else
-            q->lv[lv].head = NULL;
-    } else {
-        q->lv[lv].head = l->next;
+            t->head = l->next;
         if (l->next)
-            l->next->prev = NULL;
+            l->next->prev = l->prev;
         else
-            q->lv[lv].tail = NULL;
+            t->tail = l->prev;
+        t->count[lv]--;
+        if (--t->lines == 0) {
+            rr_unlink(q, t);
+            free(t);
+        }
     }
+    if (q->last == l)
+        q->last = NULL;
     q->lines--;
     q->bytes -= l->len;
+    if (report && l->cookie && q->dropped)
+        q->dropped(q->dropped_ctx, l->cookie);
     free(l);
 }
 
 void ircad_queue_clear_prio(struct ircad_queue *q, enum ircad_prio prio)
 {
     while (q->lv[prio].head)
-        drop_line(q, (int)prio, false);
+        remove_line(q, q->lv[prio].head, true);
 }
 
 void ircad_queue_clear(struct ircad_queue *q)
@@ -114,11 +184,29 @@ void ircad_queue_clear(struct ircad_queue *q)
         ircad_queue_clear_prio(q, (enum ircad_prio)lv);
 }
 
+void ircad_queue_clear_targets(struct ircad_queue *q,
+                               bool (*drop)(void *ctx, const char *key),
+                               void *ctx)
+{
+    struct ircad_qtarget *t = q->rr_head;
+    while (t) {
+        struct ircad_qtarget *next = t->next;
+        if (drop(ctx, t->key)) {
+            /* the last line frees the destination */
+            size_t n = t->lines;
+            for (size_t i = 0; i < n; i++)
+                remove_line(q, t->head, true);
+        }
+        t = next;
+    }
+}
+
 int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
-                     const char *line)
+                     const char *target, const char *line)
 {
     size_t len = strlen(line);
     int dropped = 0;
+    q->last = NULL;
     if (prio != IRCAD_URGENT) {
         while (q->bytes + len > q->max_bytes) {
             int lv = IRCAD_NPRIO - 1;
@@ -126,60 +214,124 @@ int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
                 lv--;
             if (lv <= (int)prio)
                 return -1;
-            drop_line(q, lv, true);
+            remove_line(q, q->lv[lv].tail, true);
             dropped++;
         }
     }
-    struct ircad_qline *l = malloc(sizeof *l + len + 1);
-    if (!l)
-        abort();
+    struct ircad_qline *l = xmalloc(sizeof *l + len + 1);
     memcpy(l->text, line, len + 1);
     l->len = len;
-    l->next = NULL;
-    l->prev = q->lv[prio].tail;
-    if (l->prev)
-        l->prev->next = l;
+    l->prio = prio;
+    l->cookie = 0;
+    l->t = NULL;
+    l->prev = l->next = NULL;
+    if (prio != IRCAD_URGENT) {
+        const char *key = target ? target : "";
+        struct ircad_qtarget *t = find_target(q, key);
+        if (!t) {
+            size_t klen = strlen(key);
+            t = xmalloc(sizeof *t + klen + 1);
+            memset(t, 0, sizeof *t);
+            memcpy(t->key, key, klen + 1);
+            /* a newcomer waits for its turn behind the others */
+            rr_append(q, t);
+        }
+        l->t = t;
+        l->prev = t->tail;
+        if (t->tail)
+            t->tail->next = l;
+        else
+            t->head = l;
+        t->tail = l;
+        t->count[prio]++;
+        t->lines++;
+    }
+    l->lnext = NULL;
+    l->lprev = q->lv[prio].tail;
+    if (l->lprev)
+        l->lprev->lnext = l;
     else
         q->lv[prio].head = l;
     q->lv[prio].tail = l;
     q->lines++;
     q->bytes += len;
+    q->last = l;
     return dropped;
 }
 
-static int front_level(const struct ircad_queue *q, enum ircad_prio max)
+bool ircad_queue_tag_last(struct ircad_queue *q, uint64_t cookie)
 {
-    /* protocol lines (URGENT) always first; among the chat levels, one
-     * that has waited its fair turn, the higher first; else by priority */
+    if (!q->last)
+        return false;
+    q->last->cookie = cookie;
+    return true;
+}
+
+static int rank(const struct ircad_qtarget *t)
+{
+    int best = IRCAD_NPRIO - 1;
+    for (int lv = IRCAD_HIGH; lv < IRCAD_NPRIO; lv++) {
+        if (t->count[lv]) {
+            best = lv;
+            break;
+        }
+    }
+    return best * IRCAD_FAIR_TURN - t->waited;
+}
+
+/* The line to send next: protocol lines first; then the head of the
+ * destination of the lowest rank, the earliest in round-robin order on a
+ * tie. */
+static struct ircad_qline *next_line(const struct ircad_queue *q, bool chat)
+{
     if (q->lv[IRCAD_URGENT].head)
-        return IRCAD_URGENT;
-    for (int lv = IRCAD_HIGH + 1; lv <= (int)max && lv < IRCAD_NPRIO; lv++)
-        if (q->lv[lv].head && q->passed_over[lv] >= IRCAD_FAIR_TURN)
-            return lv;
-    for (int lv = 0; lv <= (int)max && lv < IRCAD_NPRIO; lv++)
-        if (q->lv[lv].head)
-            return lv;
-    return -1;
+        return q->lv[IRCAD_URGENT].head;
+    if (!chat)
+        return NULL;
+    struct ircad_qtarget *pick = NULL;
+    int best = 0;
+    for (struct ircad_qtarget *t = q->rr_head; t; t = t->next) {
+        int r = rank(t);
+        if (!pick || r < best) {
+            pick = t;
+            best = r;
+        }
+    }
+    return pick ? pick->head : NULL;
 }
 
-const char *ircad_queue_front(const struct ircad_queue *q, enum ircad_prio max)
+const char *ircad_queue_front(const struct ircad_queue *q, bool chat)
 {
-    int lv = front_level(q, max);
-    return lv < 0 ? NULL : q->lv[lv].head->text;
+    const struct ircad_qline *l = next_line(q, chat);
+    return l ? l->text : NULL;
 }
 
-void ircad_queue_pop(struct ircad_queue *q, enum ircad_prio max)
+/* Removes the line sent; returns its cookie. */
+static uint64_t pop(struct ircad_queue *q, bool chat)
 {
-    int lv = front_level(q, max);
-    if (lv < 0)
-        return;
-    drop_line(q, lv, false);
-    if (lv == IRCAD_URGENT)
-        return;
-    q->passed_over[lv] = 0;
-    for (int o = lv + 1; o < IRCAD_NPRIO; o++)
-        if (q->lv[o].head)
-            q->passed_over[o]++;
+    struct ircad_qline *l = next_line(q, chat);
+    if (!l)
+        return 0;
+    uint64_t cookie = l->cookie;
+    struct ircad_qtarget *t = l->t;
+    if (t) {
+        for (struct ircad_qtarget *o = q->rr_head; o; o = o->next)
+            if (o != t && o->waited < 1000000)
+                o->waited++;
+        t->waited = 0;
+        if (t->lines > 1) {
+            /* served: to the back of the round */
+            rr_unlink(q, t);
+            rr_append(q, t);
+        }
+    }
+    remove_line(q, l, false);
+    return cookie;
+}
+
+void ircad_queue_pop(struct ircad_queue *q, bool chat)
+{
+    pop(q, chat);
 }
 
 bool ircad_queue_empty(const struct ircad_queue *q)
@@ -187,12 +339,19 @@ bool ircad_queue_empty(const struct ircad_queue *q)
     return q->lines == 0;
 }
 
+size_t ircad_queue_pending(const struct ircad_queue *q, const char *target)
+{
+    const struct ircad_qtarget *t = find_target(q, target ? target : "");
+    return t ? t->lines : 0;
+}
+
 enum ircad_flush ircad_queue_flush(struct ircad_queue *q, int64_t now,
-                                   enum ircad_prio max, ircad_send_fn send,
-                                   void *ctx, int64_t *wait_ms)
+                                   bool chat, ircad_send_fn send,
+                                   ircad_sent_fn sent, void *ctx,
+                                   int64_t *wait_ms)
 {
     for (;;) {
-        const char *line = ircad_queue_front(q, max);
+        const char *line = ircad_queue_front(q, chat);
         if (!line)
             return IRCAD_FLUSH_EMPTY;
         int64_t w = ircad_bucket_wait(&q->bucket, now);
@@ -206,6 +365,8 @@ enum ircad_flush ircad_queue_flush(struct ircad_queue *q, int64_t now,
         if (rc != IRCAD_SENT)
             return IRCAD_FLUSH_ERROR;
         ircad_bucket_take(&q->bucket, now);
-        ircad_queue_pop(q, max);
+        uint64_t cookie = pop(q, chat);
+        if (cookie && sent)
+            sent(ctx, cookie);
     }
 }

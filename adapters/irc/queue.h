@@ -1,9 +1,9 @@
 /*
- * The out-queue of one IRC network: finished lines in four priorities, a
- * token bucket that paces them against the server's flood control, and a
- * cap on the bytes waiting. Pure: the clock is passed in and sending goes
- * through a callback, so it is tested with a fake clock and a fake
- * connection (tests/unit/irc/test_queue.c).
+ * The out-queue of one IRC network: finished lines in four priorities and
+ * one FIFO per destination, a token bucket that paces them against the server's
+ * flood control, and a cap on the bytes waiting. Pure: the clock is passed in
+ * and sending goes through a callback, so it is tested with a fake clock and a
+ * fake connection (tests/unit/irc/test_queue.c).
  *
  * Default pacing: a burst of 4 lines, then one line every 1100 ms.
  *
@@ -62,22 +62,44 @@ enum ircad_prio { IRCAD_URGENT, IRCAD_HIGH, IRCAD_NORMAL, IRCAD_LOW };
 #define IRCAD_NPRIO 4
 
 struct ircad_qline;
+struct ircad_qtarget;
 
+/*
+ * The chat lines wait in one FIFO per destination (a channel or a nick,
+ * by the key the caller gives: the name casefolded), so lines to the same
+ * destination never overtake each other whatever their priorities: a deal
+ * queued before a prompt to the same person arrives first. Across
+ * destinations the sender picks by rank and round-robin:
+ *
+ *   rank = IRCAD_FAIR_TURN * (best priority waiting in the FIFO)
+ *          - (chat lines sent to others since it was last served)
+ *
+ * the lowest rank first, ties to the destination served longest ago. So a
+ * destination with a prompt waiting goes before one with only channel
+ * lines, but a channel line waits at most IRCAD_FAIR_TURN lines of higher
+ * priority, chatter (LOW) twice that, and many destinations of one
+ * priority (one person's flood of replies, one busy table) share the
+ * output line by line instead of one starving the others.
+ */
 struct ircad_queue {
+    /* every line by level in the order pushed (URGENT: its only FIFO) */
     struct {
         struct ircad_qline *head, *tail;
     } lv[IRCAD_NPRIO];
+    /* the destinations with lines waiting, in round-robin order */
+    struct ircad_qtarget *rr_head, *rr_tail;
+    struct ircad_qline *last; /* the line pushed last, if still queued */
     size_t lines;
     size_t bytes;
     size_t max_bytes;
-    /* per level: chat lines sent ahead of it while it waited; at
-     * IRCAD_FAIR_TURN it gets the next turn, so prompts never starve the
-     * channel's lines */
-    int passed_over[IRCAD_NPRIO];
     struct ircad_bucket bucket;
+    /* called with the cookie of a line the cap or a clear drops */
+    void (*dropped)(void *ctx, uint64_t cookie);
+    void *dropped_ctx;
 };
 
-/* How many chat lines may go ahead of a waiting one. */
+/* How many chat lines of a better priority may go ahead of a waiting
+ * destination per level of difference. */
 #define IRCAD_FAIR_TURN 4
 
 /* An empty queue with a full bucket. */
@@ -90,42 +112,63 @@ void ircad_queue_clear(struct ircad_queue *q);
 /* Drops the lines of one priority. */
 void ircad_queue_clear_prio(struct ircad_queue *q, enum ircad_prio prio);
 
+/* Drops the lines of every destination for which drop(ctx, key) says
+ * true (tagged ones are reported to `dropped`). */
+void ircad_queue_clear_targets(struct ircad_queue *q,
+                               bool (*drop)(void *ctx, const char *key),
+                               void *ctx);
+
 /*
- * Appends a copy of `line` (no CR LF). URGENT lines are always taken.
+ * Appends a copy of `line` (no CR LF) to the FIFO of `target` (any string
+ * that names the destination, e.g. its casefolded name; ignored for
+ * URGENT, which has a FIFO of its own). URGENT lines are always taken.
  * Otherwise, past max_bytes, the newest lines of lower priorities than
  * `prio` are dropped, lowest first; if that is not enough the line is
  * refused. Returns how many older lines were dropped, or -1 if the line
  * was refused.
  */
 int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
-                     const char *line);
+                     const char *target, const char *line);
 
-/* The next line with priority at most `max` (or NULL), and removing it. */
-const char *ircad_queue_front(const struct ircad_queue *q, enum ircad_prio max);
-void ircad_queue_pop(struct ircad_queue *q, enum ircad_prio max);
+/* Gives the line pushed last (if it was taken and is still queued) a
+ * cookie that ircad_queue_flush reports once the line is sent. Returns
+ * whether there was such a line. */
+bool ircad_queue_tag_last(struct ircad_queue *q, uint64_t cookie);
+
+/* The next line to send (protocol lines only unless `chat`), or NULL, and
+ * removing it. */
+const char *ircad_queue_front(const struct ircad_queue *q, bool chat);
+void ircad_queue_pop(struct ircad_queue *q, bool chat);
 
 bool ircad_queue_empty(const struct ircad_queue *q);
+
+/* Lines waiting for one destination (0 if none). */
+size_t ircad_queue_pending(const struct ircad_queue *q, const char *target);
 
 /* Sends one line: IRCAD_SENT, IRCAD_FULL (the connection's buffer is
  * full: keep the line, retry when it drains), or IRCAD_SEND_ERROR. */
 enum { IRCAD_SENT = 0, IRCAD_FULL = 1, IRCAD_SEND_ERROR = -1 };
 typedef int (*ircad_send_fn)(void *ctx, const char *line);
+/* A line with a cookie was sent (called after it left the queue). */
+typedef void (*ircad_sent_fn)(void *ctx, uint64_t cookie);
 
 /* Why ircad_queue_flush stopped. */
 enum ircad_flush {
-    IRCAD_FLUSH_EMPTY, /* nothing left at the allowed priorities */
+    IRCAD_FLUSH_EMPTY, /* nothing left that may go */
     IRCAD_FLUSH_WAIT,  /* out of tokens: call again after *wait_ms */
     IRCAD_FLUSH_FULL,  /* the connection's buffer is full */
     IRCAD_FLUSH_ERROR  /* send failed */
 };
 
 /*
- * Sends lines of priority at most `max`, in order, one token each, while
- * tokens last and `send` accepts them. A line that `send` does not take
- * stays at the front and costs no token, so order survives a full buffer.
+ * Sends lines (protocol lines only unless `chat`) in the queue's order,
+ * one token each, while tokens last and `send` accepts them. A line that
+ * `send` does not take stays at the front and costs no token, so order
+ * survives a full buffer. `sent` (may be NULL) hears of each tagged line.
  */
 enum ircad_flush ircad_queue_flush(struct ircad_queue *q, int64_t now,
-                                   enum ircad_prio max, ircad_send_fn send,
-                                   void *ctx, int64_t *wait_ms);
+                                   bool chat, ircad_send_fn send,
+                                   ircad_sent_fn sent, void *ctx,
+                                   int64_t *wait_ms);
 
 #endif

@@ -105,6 +105,11 @@ static void test_config_load_example(void **state)
     assert_null(irc->channels[0].rules);
     assert_int_equal(irc->flood_burst, 4);
     assert_int_equal(irc->flood_interval_ms, 1100);
+    /* unset bounds: never faster than configured, four times slower */
+    assert_int_equal(irc->flood_min_interval_ms, 1100);
+    assert_int_equal(irc->flood_max_interval_ms, 4400);
+    assert_string_equal(irc->nickserv_account, "");
+    assert_string_equal(irc->services_mask, "NickServ!*@services.*");
     config_free(&c);
 }
 
@@ -199,6 +204,9 @@ static void test_config_parse_values(void **state)
              "port = 6697\n"
              "flood_burst = 100\n"
              "flood_interval_ms = 60000\n"
+             "flood_min_interval_ms = 70\n"
+             "services_mask = \"NickServ!NickServ@localhost\"\n"
+             "nickserv_account = \"hb\"\n"
              "[[irc]]\n"
              "name = \"two\"\n"
              "host = \"b.example\"\n"
@@ -234,6 +242,10 @@ static void test_config_parse_values(void **state)
     assert_int_equal(c.irc[0].port, 6697);
     assert_int_equal(c.irc[0].flood_burst, 100);
     assert_int_equal(c.irc[0].flood_interval_ms, 60000);
+    assert_int_equal(c.irc[0].flood_min_interval_ms, 70);
+    assert_int_equal(c.irc[0].flood_max_interval_ms, 60000);
+    assert_string_equal(c.irc[0].services_mask, "NickServ!NickServ@localhost");
+    assert_string_equal(c.irc[0].nickserv_account, "hb");
     assert_string_equal(c.irc[1].name, "two");
     assert_string_equal(c.irc[1].username, "hb2");
     assert_int_equal(c.irc[1].nchannels, 0);

@@ -26,12 +26,15 @@ struct line {
     char to[64]; /* room, or the nick told */
     bool private_;
     char text[2100];
+    uint64_t cookie; /* tell_tracked's */
 };
 
 struct fake {
     struct chat_adapter base;
     int n;
     struct line lines[MAX_LINES];
+    char verified[16][64]; /* nicks verify was asked about */
+    int nverified;
 };
 
 static void fake_say(struct chat_adapter *a, const char *room, const char *text,
@@ -85,8 +88,30 @@ static void fake_free(struct chat_adapter *a)
 }
 
 static const struct chat_adapter_ops fake_ops = {
-    fake_start, fake_stop, fake_say, fake_tell,
-    fake_same,  fake_idle, fake_free};
+    fake_start, fake_stop, fake_say, fake_tell, fake_same,
+    fake_idle,  fake_free, NULL,     NULL};
+
+/* Like IRC: identities to confirm after a reconnect, lines written later
+ * than queued (the test sends CHAT_SENT). */
+static void fake_verify(struct chat_adapter *a, const char *nick)
+{
+    struct fake *f = (struct fake *)a;
+    if (f->nverified < 16)
+        snprintf(f->verified[f->nverified++], sizeof f->verified[0], "%s",
+                 nick);
+}
+
+static void fake_tell_tracked(struct chat_adapter *a, const char *nick,
+                              const char *text, enum chat_priority p,
+                              uint64_t cookie)
+{
+    fake_tell(a, nick, text, p);
+    ((struct fake *)a)->lines[((struct fake *)a)->n - 1].cookie = cookie;
+}
+
+static const struct chat_adapter_ops fake_ops_irc = {
+    fake_start, fake_stop, fake_say,    fake_tell,        fake_same,
+    fake_idle,  fake_free, fake_verify, fake_tell_tracked};
 
 struct world {
     struct loop *loop;
@@ -404,6 +429,16 @@ static void test_pass_counts_and_privacy(void **state)
     assert_int_equal(engine_phase(g), ENGINE_PHASE_PLAY);
 }
 
+/* Four people, no passing: the seat to play first, its nick and id. */
+static int first_turn(char nick[64], char id[128])
+{
+    four_people("standard pass_count=0");
+    int turn = engine_turn(&the_table()->game);
+    snprintf(nick, 64, "%s", the_table()->seats[turn].nick);
+    snprintf(id, 128, "%s@host.test", nick);
+    return turn;
+}
+
 static void test_nick_change_keeps_the_seat(void **state)
 {
     (void)state;
@@ -594,12 +629,9 @@ static void test_whole_game_record_replays(void **state)
 static void test_part_grace_then_computer_takes_over(void **state)
 {
     (void)state;
-    four_people("standard pass_count=0");
-    struct table *t = the_table();
-    int turn = engine_turn(&t->game);
     char nick[64], id[128];
-    snprintf(nick, sizeof nick, "%s", t->seats[turn].nick);
-    snprintf(id, sizeof id, "%s@host.test", nick);
+    int turn = first_turn(nick, id);
+    struct table *t = the_table();
     event(CHAT_PART, nick, id, "#h", NULL);
     assert_true(t->seats[turn].gone);
     /* coming back within the grace period keeps the seat */
@@ -609,6 +641,135 @@ static void test_part_grace_then_computer_takes_over(void **state)
     run_for(1100);
     assert_true(t->seats[turn].away);
     assert_true(any_contains("#h", 0, "has not come back"));
+    assert_true(t->game.nplays >= 1);
+}
+
+/* Every tracked line since `from` is written now. */
+static void all_sent(int from)
+{
+    for (int i = from; i < w->fake.n; i++) {
+        if (!w->fake.lines[i].cookie)
+            continue;
+        struct chat_event ev = {.kind = CHAT_SENT,
+                                .cookie = w->fake.lines[i].cookie};
+        manager_on_event(w->m, &w->fake.base, &ev);
+    }
+}
+
+static void identity(const char *nick, const char *id)
+{
+    struct chat_event ev = {.kind = CHAT_IDENTITY,
+                            .from = {.nick = nick, .id = id}};
+    manager_on_event(w->m, &w->fake.base, &ev);
+}
+
+static int private_lines_to(const char *nick, int from)
+{
+    int k = 0;
+    for (int i = from; i < w->fake.n; i++)
+        k += w->fake.lines[i].private_ &&
+             strcasecmp(w->fake.lines[i].to, nick) == 0;
+    return k;
+}
+
+/* A seat marked gone is told nothing private (the reminder at half time
+ * would reach whoever has the nick now). */
+static void test_gone_seat_is_told_nothing(void **state)
+{
+    (void)state;
+    char nick[64], id[128];
+    first_turn(nick, id);
+    int from = w->fake.n;
+    event(CHAT_QUIT, nick, id, NULL, NULL);
+    w->cfg.grace_period = 60;
+    run_for(700); /* past the reminder */
+    assert_int_equal(private_lines_to(nick, from), 0);
+    /* back (joins with the same user@host): prompted again */
+    event(CHAT_JOIN, nick, id, "#h", NULL);
+    assert_true(any_contains(nick, from, "Your turn"));
+}
+
+/* After a reconnect nothing private goes to a seat until the adapter has
+ * confirmed who holds its nick: the right person gets what they need
+ * then; a nick held by someone else gets nothing, and the seat waits for
+ * its person. */
+static void test_reconnect_confirms_identity_before_secrets(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    w->cfg.grace_period = 60;
+    w->cfg.turn_timeout = 60;
+    four_people("standard");
+    struct table *t = the_table();
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_PASS);
+    all_sent(0);
+    event(CHAT_DISCONNECTED, NULL, NULL, NULL, NULL);
+    int from = w->fake.n;
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_int_equal(w->fake.nverified, 4);
+    for (int s = 0; s < 4; s++)
+        assert_int_equal(private_lines_to(t->seats[s].nick, from), 0);
+    /* alice is alice: her deal again, as she must pass */
+    identity("alice", "alice@host.test");
+    assert_true(any_contains("alice", from, "Your cards"));
+    /* someone else has bob's nick now; nobody has carol's */
+    identity("bob", "mallory@evil.test");
+    identity("carol", NULL);
+    int seat_bob = -1;
+    for (int s = 0; s < 4; s++)
+        if (strcmp(t->seats[s].nick, "bob") == 0)
+            seat_bob = s;
+    assert_true(t->seats[seat_bob].gone);
+    assert_int_equal(private_lines_to("bob", from), 0);
+    assert_int_equal(private_lines_to("carol", from), 0);
+    /* nothing goes to either meanwhile; who holds their nicks is asked
+     * again a little later (they may be back before the bot saw them) */
+    all_sent(from);
+    int asked = w->fake.nverified;
+    run_for(3100);
+    assert_int_equal(private_lines_to("bob", from), 0);
+    assert_int_equal(private_lines_to("carol", from), 0);
+    assert_true(w->fake.nverified >= asked + 2);
+    assert_string_equal(w->fake.verified[w->fake.nverified - 1], "carol");
+    /* carol was back unseen (before the bot): confirmed, told again */
+    identity("carol", "carol@host.test");
+    assert_true(any_contains("carol", from, "Your cards"));
+    /* dave speaks (nick and user@host match): confirmed, told again */
+    said("dave", NULL, "hand");
+    assert_true(any_contains("dave", from, "Your"));
+    /* the real bob comes back: his deal again */
+    event(CHAT_JOIN, "bob", "bob@host.test", "#h", NULL);
+    assert_true(any_contains("bob", from, "Your cards"));
+}
+
+/* The turn timer starts when the prompt has been written, not when it was
+ * queued: a person behind a backlog gets the whole turn_timeout. */
+static void test_turn_timer_starts_when_prompt_sent(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    const char *nick = t->seats[turn].nick;
+    assert_true(any_contains(nick, 0, "Your turn"));
+    const struct line *prompt = last_to(nick, 0);
+    assert_true(prompt && prompt->cookie != 0);
+    /* the prompt waits in the adapter's queue: no reminder, no timeout */
+    run_for(1300);
+    assert_false(any_contains(nick, 0, "Reminder"));
+    assert_int_equal(t->game.nplays, 0);
+    /* someone else's line leaving changes nothing */
+    struct chat_event other = {.kind = CHAT_SENT, .cookie = 999999};
+    manager_on_event(w->m, &w->fake.base, &other);
+    run_for(600);
+    assert_int_equal(t->game.nplays, 0);
+    /* it leaves: the whole turn from now */
+    all_sent(0);
+    run_for(700);
+    assert_true(any_contains(nick, 0, "Reminder"));
+    assert_int_equal(t->game.nplays, 0);
+    run_for(500);
     assert_true(t->game.nplays >= 1);
 }
 
@@ -659,6 +820,12 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_part_grace_then_computer_takes_over, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gone_seat_is_told_nothing, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_reconnect_confirms_identity_before_secrets, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_turn_timer_starts_when_prompt_sent,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_lobby_timeout_closes_an_unstarted_table, setup, teardown),
     };

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cmocka.h>
 
@@ -49,6 +50,9 @@ struct server {
     bool ignore_ping;     /* do not answer PING */
     bool grant_nick;      /* accept a NICK change after registration */
     const char *isupport; /* the 005 tokens */
+    int pong_delay_ms;    /* answer PING this late */
+    const char *known[8]; /* USERHOST answers: "nick=+user@host" */
+    char pong_due[64];    /* the PONG waiting for its delay */
 };
 
 __attribute__((format(printf, 2, 3))) static void srv_send(struct server *s,
@@ -81,6 +85,13 @@ static void srv_drop_client(struct server *s)
     loop_unwatch(s->l, s->cfd);
     close(s->cfd);
     s->cfd = -1;
+}
+
+static void srv_send_pong(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct server *s = ctx;
+    srv_send(s, ":irc.test PONG irc.test %s", s->pong_due);
 }
 
 static void srv_welcome(struct server *s)
@@ -117,6 +128,15 @@ static void srv_line(struct server *s, const char *line)
         }
         snprintf(s->nick, sizeof s->nick, "%s", n);
         s->have_nick = true;
+    } else if (strncmp(line, "USERHOST ", 9) == 0) {
+        const char *who = line + 9;
+        const char *answer = "";
+        for (int i = 0; i < 8 && s->known[i]; i++)
+            if (strncasecmp(s->known[i], who, strlen(who)) == 0 &&
+                s->known[i][strlen(who)] &&
+                strchr("=*", s->known[i][strlen(who)]))
+                answer = s->known[i];
+        srv_send(s, ":irc.test 302 %s :%s", s->nick, answer);
     } else if (strncmp(line, "USER ", 5) == 0) {
         s->have_user = true;
     } else if (strncmp(line, "JOIN ", 5) == 0) {
@@ -126,8 +146,14 @@ static void srv_line(struct server *s, const char *line)
              c = strtok_r(NULL, ",", &save))
             srv_send(s, ":%s!u@127.0.0.1 JOIN :%s", s->nick, c);
     } else if (strncmp(line, "PING ", 5) == 0) {
-        if (!s->ignore_ping)
+        if (s->ignore_ping)
+            ;
+        else if (s->pong_delay_ms) {
+            snprintf(s->pong_due, sizeof s->pong_due, "%s", line + 5);
+            loop_timer(s->l, s->pong_delay_ms, srv_send_pong, s);
+        } else {
             srv_send(s, ":irc.test PONG irc.test %s", line + 5);
+        }
     } else if (strncmp(line, "QUIT", 4) == 0) {
         srv_drop_client(s);
         return;
@@ -252,6 +278,7 @@ struct rec {
     enum chat_event_kind kind;
     char room[64], nick[64], id[128], text[512], target[64];
     bool has_room, has_id;
+    uint64_t cookie;
 };
 
 struct fx {
@@ -290,6 +317,7 @@ static void on_event(void *ctx, struct chat_adapter *a,
     copy(r->id, sizeof r->id, ev->from.id);
     copy(r->text, sizeof r->text, ev->text);
     copy(r->target, sizeof r->target, ev->target);
+    r->cookie = ev->cookie;
     assert_null(ev->from.account);
     if (ev->kind == CHAT_DISCONNECTED && f->say_on_disconnect) {
         a->ops->say(a, "#hearts", f->say_on_disconnect, CHAT_NORMAL);
@@ -398,6 +426,48 @@ static bool connected(struct fx *f)
 
 /* ---- Tests -------------------------------------------------------------- */
 
+static bool identified(struct fx *f)
+{
+    return srv_find(&f->srv, "PRIVMSG NickServ :IDENTIFY", 0) >= 0;
+}
+
+/* Someone called NickServ who is not services (or nobody at all) never
+ * gets the password; with the nick taken, IDENTIFY still names the
+ * configured account. */
+static void test_ircad_identify_only_to_services(void **state)
+{
+    (void)state;
+    const char *who[] = {"NickServ=+NickServ@127.0.0.1",
+                         "NickServ=+NickServ@services.test.evil.example",
+                         "NickServX=+NickServ@services.test", NULL,
+                         "nickserv*=-NickServ@services.test"};
+    for (int i = 0; i < 5; i++) {
+        struct fx f;
+        fx_init(&f);
+        f.cfg.nickserv_password = "sekrit";
+        f.cfg.services_mask = "NickServ!NickServ@services.test";
+        f.cfg.nickserv_account = i == 4 ? "acct" : NULL;
+        f.srv.taken = i == 4 ? 1 : 0;
+        f.srv.known[0] = who[i];
+        fx_make(&f, NULL);
+        f.a->ops->start(f.a);
+        assert_true(run_until(&f, connected, 3000));
+        /* the scripted server answers at once: 300 ms is plenty */
+        run_until(&f, never, 300);
+        if (i == 4) {
+            assert_string_equal(ircad_nick(f.a), "hearts_");
+            assert_true(srv_find(&f.srv,
+                                 "PRIVMSG NickServ :IDENTIFY acct sekrit",
+                                 0) > 0);
+        } else {
+            assert_true(srv_find(&f.srv, "USERHOST NickServ", 0) > 0);
+            for (int k = 0; k < f.srv.nlines; k++)
+                assert_null(strstr(f.srv.lines[k], "sekrit"));
+        }
+        fx_free(&f);
+    }
+}
+
 static void test_ircad_start_registers_identifies_and_joins(void **state)
 {
     (void)state;
@@ -406,6 +476,7 @@ static void test_ircad_start_registers_identifies_and_joins(void **state)
     f.cfg.nchannels = 2;
     f.cfg.password = "pa%ss";
     f.cfg.nickserv_password = "sekrit";
+    f.srv.known[0] = "NickServ=+NickServ@services.test";
     fx_make(&f, NULL);
     assert_string_equal(f.a->network, "testnet");
     assert_int_equal(f.a->style, CHAT_STYLE_IRC);
@@ -416,10 +487,15 @@ static void test_ircad_start_registers_identifies_and_joins(void **state)
     assert_int_equal(srv_find(&f.srv, "PASS pa%ss", 0), 0);
     assert_true(srv_find(&f.srv, "NICK hearts", 0) > 0);
     assert_true(srv_find(&f.srv, "USER hb ", 0) > 0);
-    int id = srv_find(&f.srv, "PRIVMSG NickServ :IDENTIFY sekrit", 0);
+    /* the password goes to NickServ once the server said it is services,
+     * with the account named */
+    int ask = srv_find(&f.srv, "USERHOST NickServ", 0);
+    assert_true(ask > 0);
+    assert_true(run_until(&f, identified, 3000));
+    int id = srv_find(&f.srv, "PRIVMSG NickServ :IDENTIFY hearts sekrit", 0);
     int join = srv_find(&f.srv, "JOIN #hearts,#cards", 0);
-    assert_true(id > 0);
-    assert_true(join > id);
+    assert_true(id > ask);
+    assert_true(join > 0);
     assert_int_equal(count_events(&f, CHAT_CONNECTED), 1);
     assert_string_equal(ircad_nick(f.a), "hearts");
     /* the bot's own JOIN is not an event for the manager */
@@ -443,6 +519,7 @@ static void test_ircad_nick_in_use_tries_alternatives_then_regains(void **state)
     struct fx f;
     fx_init(&f);
     f.srv.taken = 2;
+    f.cfg.flood_burst = 10; /* the channel's "I am hearts__" takes one */
     struct ircad_timing t = fast;
     t.regain_ms = 100;
     fx_make(&f, &t);
@@ -461,6 +538,46 @@ static void test_ircad_nick_in_use_tries_alternatives_then_regains(void **state)
     f.srv.grant_nick = true;
     assert_true(run_until(&f, regained, 2000));
     assert_int_equal(count_events(&f, CHAT_NICK), 0);
+    fx_free(&f);
+}
+
+static bool announced_alternative(struct fx *f)
+{
+    return srv_find(&f->srv, "PRIVMSG #hearts :I am hearts_ for now", 0) >= 0;
+}
+
+static bool announced_regained(struct fx *f)
+{
+    return srv_find(&f->srv, "PRIVMSG #hearts :I have my nick back", 0) >= 0;
+}
+
+/* Up as hearts_: the channel is told which nick to talk to; when whoever
+ * had "hearts" quits, the bot takes it at once (not at the next retry)
+ * and says so. */
+static void test_ircad_nick_taken_announced_and_regained_on_quit(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.taken = 1;
+    fx_make(&f, NULL); /* regain_ms: a minute, far beyond this test */
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, announced_alternative, 3000));
+    const char *said =
+        f.srv.lines[srv_find(&f.srv, "PRIVMSG #hearts :I am", 0)];
+    assert_non_null(strstr(said, "/msg hearts_"));
+    assert_false(announced_regained(&f));
+    int before = srv_count(&f.srv, "NICK hearts");
+    /* someone else's QUIT changes nothing */
+    srv_send(&f.srv, ":carol!c@h QUIT :bye");
+    run_until(&f, never, 100);
+    assert_int_equal(srv_count(&f.srv, "NICK hearts"), before);
+    f.srv.grant_nick = true;
+    srv_send(&f.srv, ":Hearts!squat@h QUIT :bye");
+    assert_true(run_until(&f, announced_regained, 2000));
+    assert_string_equal(ircad_nick(f.a), "hearts");
+    assert_true(srv_find(&f.srv, "PRIVMSG #hearts :I have my nick back", 0) >
+                srv_find(&f.srv, "NICK hearts", before));
     fx_free(&f);
 }
 
@@ -594,6 +711,11 @@ static bool got_first_burst(struct fx *f)
     return privmsgs(f, 3);
 }
 
+static bool told_alice(struct fx *f)
+{
+    return srv_count(&f->srv, "PRIVMSG Alice :") >= 1;
+}
+
 static bool got_all_eleven(struct fx *f)
 {
     return privmsgs(f, 11);
@@ -619,14 +741,21 @@ static void test_ircad_say_paced_by_bucket_and_priority(void **state)
     /* well before the next token (600 ms after the JOIN): still three */
     run_until(&f, never, 150);
     assert_int_equal(srv_count(&f.srv, "PRIVMSG #hearts :"), 3);
-    /* a HIGH line overtakes the seven NORMAL ones still waiting */
-    f.a->ops->say(f.a, "#hearts", "your turn", CHAT_HIGH);
+    /* a HIGH line to someone else overtakes the seven NORMAL ones still
+     * waiting; one to the same channel does not: a channel's (and a
+     * person's) lines arrive in the order they were queued */
+    f.a->ops->tell(f.a, "Alice", "your turn", CHAT_HIGH);
+    assert_true(run_until(&f, told_alice, 2000));
+    f.a->ops->say(f.a, "#hearts", "last", CHAT_HIGH);
     assert_true(run_until(&f, got_all_eleven, 10000));
     int first = srv_find(&f.srv, "PRIVMSG #hearts :", 0);
     assert_string_equal(f.srv.lines[first], "PRIVMSG #hearts :normal 0");
-    int high = srv_find(&f.srv, "PRIVMSG #hearts :your turn", 0);
+    int high = srv_find(&f.srv, "PRIVMSG Alice :your turn", 0);
     int n3 = srv_find(&f.srv, "PRIVMSG #hearts :normal 3", 0);
     assert_true(high >= 0 && n3 > high);
+    int n9 = srv_find(&f.srv, "PRIVMSG #hearts :normal 9", 0);
+    int last = srv_find(&f.srv, "PRIVMSG #hearts :last", 0);
+    assert_true(n9 >= 0 && last > n9);
     /* the NORMAL lines kept their order */
     int prev = -1;
     for (int i = 0; i < 10; i++) {
@@ -643,6 +772,42 @@ static void test_ircad_say_paced_by_bucket_and_priority(void **state)
 static bool four_chunks(struct fx *f)
 {
     return srv_count(&f->srv, "PRIVMSG alice :") >= 4;
+}
+
+static bool lines_sent_20(struct fx *f)
+{
+    return privmsgs(f, 20);
+}
+
+static bool lines_sent_40(struct fx *f)
+{
+    return privmsgs(f, 40);
+}
+
+/* With room to adapt, the pace speeds up while the server answers the lag
+ * probes at once, and slows down as soon as it answers late. */
+static void test_ircad_pacing_follows_lag(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.flood_burst = 1;
+    f.cfg.flood_interval_ms = 100;
+    f.cfg.flood_min_interval_ms = 10;
+    f.cfg.flood_max_interval_ms = 1600;
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    for (int i = 0; i < 60; i++)
+        f.a->ops->say(f.a, "#hearts", "line", CHAT_NORMAL);
+    assert_true(run_until(&f, lines_sent_20, 5000));
+    assert_true(srv_find(&f.srv, "PING :lag1", 0) > 0);
+    int64_t fast_pace = ircad_interval_ms(f.a);
+    assert_true(fast_pace < 100);
+    f.srv.pong_delay_ms = 1500;
+    assert_true(run_until(&f, lines_sent_40, 10000));
+    assert_true(ircad_interval_ms(f.a) >= 2 * fast_pace);
+    fx_free(&f);
 }
 
 static void test_ircad_tell_splits_long_text(void **state)
@@ -715,6 +880,109 @@ static void test_ircad_keepalive_drops_silent_link_and_reconnects(void **state)
     int join = srv_find(&f.srv, "JOIN #hearts", second_nick);
     int away = srv_find(&f.srv, "PRIVMSG #hearts :while away", 0);
     assert_true(second_nick > ping && join > second_nick && away > join);
+    fx_free(&f);
+}
+
+static bool two_identities(struct fx *f)
+{
+    return count_events(f, CHAT_IDENTITY) >= 2;
+}
+
+/* verify asks the server (USERHOST) and answers with who holds the nick,
+ * or nobody. */
+static void test_ircad_verify_answers_identity(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.known[0] = "Alice=+~al@host.test";
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    f.a->ops->verify(f.a, "alice");
+    f.a->ops->verify(f.a, "ghost");
+    assert_true(run_until(&f, two_identities, 3000));
+    const struct rec *r[2];
+    int k = 0;
+    for (int i = 0; i < f.nev; i++)
+        if (f.ev[i].kind == CHAT_IDENTITY)
+            r[k++] = &f.ev[i];
+    assert_string_equal(r[0]->nick, "alice");
+    assert_true(r[0]->has_id);
+    assert_string_equal(r[0]->id, "~al@host.test");
+    assert_string_equal(r[1]->nick, "ghost");
+    assert_false(r[1]->has_id);
+    fx_free(&f);
+}
+
+static bool tracked_sent(struct fx *f)
+{
+    return count_events(f, CHAT_SENT) >= 1;
+}
+
+/* A tracked text is reported once its last line is written, not when it
+ * is queued behind the pacing. */
+static void test_ircad_tell_tracked_reports_when_written(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.flood_burst = 2;
+    f.cfg.flood_interval_ms = 300;
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    for (int i = 0; i < 3; i++)
+        f.a->ops->say(f.a, "#hearts", "backlog", CHAT_NORMAL);
+    f.a->ops->tell_tracked(f.a, "bob", "your turn", CHAT_NORMAL, 77);
+    run_until(&f, never, 100);
+    assert_int_equal(count_events(&f, CHAT_SENT), 0);
+    assert_int_equal(srv_count(&f.srv, "PRIVMSG bob :"), 0);
+    assert_true(run_until(&f, tracked_sent, 3000));
+    const struct rec *r = &f.ev[f.nev - 1];
+    assert_int_equal(r->kind, CHAT_SENT);
+    assert_int_equal(r->cookie, 77);
+    run_until(&f, never, 50);
+    assert_int_equal(srv_count(&f.srv, "PRIVMSG bob :your turn"), 1);
+    /* a text that cannot go is reported at once (next round) */
+    f.a->ops->tell_tracked(f.a, "bad nick", "x", CHAT_NORMAL, 78);
+    run_until(&f, never, 50);
+    assert_int_equal(f.ev[f.nev - 1].kind, CHAT_SENT);
+    assert_int_equal(f.ev[f.nev - 1].cookie, 78);
+    fx_free(&f);
+}
+
+static bool reconnected_and_said(struct fx *f)
+{
+    return count_events(f, CHAT_CONNECTED) >= 2 &&
+           srv_count(&f->srv, "PRIVMSG #hearts :kept") >= 1;
+}
+
+/* Lines to people queued when the link drops are not sent on the next
+ * one (whoever has the nick then may be someone else); the channel's are;
+ * a dropped tracked line is reported. */
+static void test_ircad_disconnect_drops_private_lines(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.flood_burst = 1;
+    f.cfg.flood_interval_ms = 2000;
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    f.a->ops->tell_tracked(f.a, "bob", "your cards", CHAT_HIGH, 5);
+    f.a->ops->say(f.a, "#hearts", "kept", CHAT_NORMAL);
+    run_until(&f, never, 100);
+    assert_int_equal(srv_count(&f.srv, "PRIVMSG "), 0);
+    srv_send(&f.srv, "ERROR :Closing link (test)");
+    srv_drop_client(&f.srv);
+    assert_true(run_until(&f, reconnected_and_said, 8000));
+    assert_int_equal(srv_count(&f.srv, "PRIVMSG bob"), 0);
+    bool reported = false;
+    for (int i = 0; i < f.nev; i++)
+        reported |= f.ev[i].kind == CHAT_SENT && f.ev[i].cookie == 5;
+    assert_true(reported);
     fx_free(&f);
 }
 
@@ -955,6 +1223,12 @@ int main(void)
         cmocka_unit_test(test_ircad_events_from_server_lines),
         cmocka_unit_test(test_ircad_ctcp_answered_and_limited),
         cmocka_unit_test(test_ircad_say_paced_by_bucket_and_priority),
+        cmocka_unit_test(test_ircad_pacing_follows_lag),
+        cmocka_unit_test(test_ircad_verify_answers_identity),
+        cmocka_unit_test(test_ircad_tell_tracked_reports_when_written),
+        cmocka_unit_test(test_ircad_disconnect_drops_private_lines),
+        cmocka_unit_test(test_ircad_nick_taken_announced_and_regained_on_quit),
+        cmocka_unit_test(test_ircad_identify_only_to_services),
         cmocka_unit_test(test_ircad_tell_splits_long_text),
         cmocka_unit_test(test_ircad_keepalive_drops_silent_link_and_reconnects),
         cmocka_unit_test(test_ircad_reconnects_when_server_closes),

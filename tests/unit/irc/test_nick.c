@@ -171,6 +171,28 @@ static void test_ircad_nick_variant_shortens_to_maxlen(void **state)
     assert_string_equal(small, "hear_");
 }
 
+static void test_ircad_mask_match_services(void **state)
+{
+    (void)state;
+    const enum ircad_casemap m = IRCAD_CASEMAP_RFC1459;
+    const char *mask = "NickServ!*@services.*";
+    assert_true(
+        ircad_mask_match(m, mask, "NickServ!NickServ@services.libera.chat"));
+    assert_true(
+        ircad_mask_match(m, mask, "nickserv!services@services.oftc.net"));
+    assert_false(ircad_mask_match(m, mask, "NickServ!evil@127.0.0.1"));
+    assert_false(ircad_mask_match(m, mask, "NickServ!x@evil.services.com"));
+    assert_false(ircad_mask_match(m, mask, "NickServX!x@services.a"));
+    assert_true(ircad_mask_match(m, "a?c*", "abcdef"));
+    assert_false(ircad_mask_match(m, "a?c", "ac"));
+    assert_true(ircad_mask_match(m, "*", ""));
+    assert_false(ircad_mask_match(m, "", "x"));
+    assert_true(ircad_mask_match(m, "x[y]", "X{Y}"));
+    assert_true(ircad_mask_match(m, "*a*a*a*b", "aaaaaaaaaaaaab"));
+    assert_false(ircad_mask_match(m, "*a*a*a*b", "aaaaaaaaaaaaaa"));
+    assert_false(ircad_mask_match(m, NULL, "x"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_ircad_origin_parse_too_long),
         cmocka_unit_test(test_ircad_nick_valid_table),
         cmocka_unit_test(test_ircad_nick_variant_sequence),
+        cmocka_unit_test(test_ircad_mask_match_services),
         cmocka_unit_test(test_ircad_nick_variant_shortens_to_maxlen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

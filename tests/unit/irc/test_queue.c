@@ -1,7 +1,9 @@
 /*
  * Tests of adapters/irc/queue.c with a fake clock and a fake connection:
- * the token bucket's burst and pace, priority order, keep-alive first, the
- * byte cap dropping LOW first, and a full output buffer keeping order.
+ * the token bucket's burst and pace, priority order across destinations
+ * and none within one, round-robin fairness (a flood of replies, a busy
+ * table), keep-alive first, the byte cap dropping LOW first, tagged lines
+ * reported when sent or dropped, and a full output buffer keeping order.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -72,27 +74,54 @@ static void test_ircad_bucket_take_interval_counts_from_first_use(void **state)
     assert_true(ircad_bucket_take(&b, 51000));
 }
 
+/* Flushes everything at `now` with no pacing in the way. */
+static enum ircad_flush flush_all(struct ircad_queue *q, int64_t now,
+                                  struct fake *f)
+{
+    int64_t wait = 0;
+    return ircad_queue_flush(q, now, true, fake_send, NULL, f, &wait);
+}
+
 static void test_ircad_queue_flush_priorities_order(void **state)
 {
     (void)state;
     struct ircad_queue q;
     ircad_queue_init(&q, 10, 1000, 4096, 0);
-    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "low1"), 0);
-    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "normal1"), 0);
-    assert_int_equal(ircad_queue_push(&q, IRCAD_HIGH, "high1"), 0);
-    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "normal2"), 0);
-    assert_int_equal(ircad_queue_push(&q, IRCAD_URGENT, "PING :k"), 0);
-    assert_int_equal(ircad_queue_push(&q, IRCAD_HIGH, "high2"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "carol", "low1"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "#c", "normal1"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_HIGH, "alice", "high1"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "#c", "normal2"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_URGENT, NULL, "PING :k"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_HIGH, "alice", "high2"), 0);
     struct fake f = {.full_at = -1};
-    int64_t wait = 0;
-    assert_int_equal(ircad_queue_flush(&q, 0, IRCAD_LOW, fake_send, &f, &wait),
-                     IRCAD_FLUSH_EMPTY);
+    assert_int_equal(flush_all(&q, 0, &f), IRCAD_FLUSH_EMPTY);
     const char *want[] = {"PING :k", "high1",   "high2",
                           "normal1", "normal2", "low1"};
     assert_int_equal(f.n, 6);
     for (int i = 0; i < 6; i++)
         assert_string_equal(f.sent[i], want[i]);
     assert_true(ircad_queue_empty(&q));
+}
+
+/* Lines to one destination keep their order whatever their priorities:
+ * the deal queued before the prompt arrives first. */
+static void test_ircad_queue_flush_same_target_never_reordered(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 10, 1000, 4096, 0);
+    ircad_queue_push(&q, IRCAD_NORMAL, "#c", "trick");
+    ircad_queue_push(&q, IRCAD_LOW, "alice", "help");
+    ircad_queue_push(&q, IRCAD_NORMAL, "alice", "deal");
+    ircad_queue_push(&q, IRCAD_HIGH, "alice", "prompt");
+    struct fake f = {.full_at = -1};
+    flush_all(&q, 0, &f);
+    assert_int_equal(f.n, 4);
+    /* alice's FIFO ranks by the prompt in it, and keeps its order */
+    assert_string_equal(f.sent[0], "help");
+    assert_string_equal(f.sent[1], "deal");
+    assert_string_equal(f.sent[2], "prompt");
+    assert_string_equal(f.sent[3], "trick");
 }
 
 /* A steady stream of prompts (HIGH) must not starve the channel's lines
@@ -102,16 +131,79 @@ static void test_ircad_queue_flush_high_does_not_starve_normal(void **state)
     (void)state;
     struct ircad_queue q;
     ircad_queue_init(&q, 100, 1000, 65536, 0);
-    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "trick"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "#c", "trick"), 0);
     for (int i = 0; i < 10; i++)
-        assert_int_equal(ircad_queue_push(&q, IRCAD_HIGH, "prompt"), 0);
+        assert_int_equal(ircad_queue_push(&q, IRCAD_HIGH, "alice", "prompt"),
+                         0);
     struct fake f = {.full_at = -1};
-    int64_t wait = 0;
-    ircad_queue_flush(&q, 0, IRCAD_LOW, fake_send, &f, &wait);
+    flush_all(&q, 0, &f);
     assert_int_equal(f.n, 11);
     for (int i = 0; i < 11; i++)
         assert_string_equal(f.sent[i],
                             i == IRCAD_FAIR_TURN ? "trick" : "prompt");
+}
+
+/* One person's flood of replies shares the line with a table's channel at
+ * the same priority: with the fake clock at one line a second, the
+ * table's line queued behind 30 replies goes out within two seconds (the
+ * one shared queue sent it after all 30). */
+static void
+test_ircad_queue_flush_flood_of_replies_does_not_delay_table(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 1, 1000, 1 << 20, 0);
+    for (int i = 0; i < 30; i++)
+        ircad_queue_push(&q, IRCAD_NORMAL, "spammer", "reply");
+    struct fake f = {.full_at = -1};
+    int64_t wait = 0;
+    int64_t now = 0;
+    assert_int_equal(
+        ircad_queue_flush(&q, now, true, fake_send, NULL, &f, &wait),
+        IRCAD_FLUSH_WAIT);
+    ircad_queue_push(&q, IRCAD_NORMAL, "#table", "trick");
+    ircad_queue_push(&q, IRCAD_NORMAL, "#table", "scores");
+    int64_t trick_at = -1, scores_at = -1;
+    while (f.n < 32 && now < 100000) {
+        now += wait;
+        ircad_queue_flush(&q, now, true, fake_send, NULL, &f, &wait);
+        for (int i = 0; i < f.n; i++) {
+            if (trick_at < 0 && strcmp(f.sent[i], "trick") == 0)
+                trick_at = now;
+            if (scores_at < 0 && strcmp(f.sent[i], "scores") == 0)
+                scores_at = now;
+        }
+    }
+    assert_int_equal(f.n, 32);
+    assert_in_range(trick_at, 1000, 2000);
+    assert_in_range(scores_at, trick_at + 1000, trick_at + 2000);
+}
+
+/* Two tables, one busy: the quiet one's line does not wait for the busy
+ * one's backlog; and chatter (LOW) to a third destination waits until the
+ * game lines of others have had their turns, but not for ever. */
+static void test_ircad_queue_flush_round_robin_between_tables(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 100, 1000, 1 << 20, 0);
+    for (int i = 0; i < 20; i++)
+        ircad_queue_push(&q, IRCAD_NORMAL, "#busy", "busy");
+    ircad_queue_push(&q, IRCAD_LOW, "nosy", "help");
+    ircad_queue_push(&q, IRCAD_NORMAL, "#quiet", "quiet");
+    struct fake f = {.full_at = -1};
+    flush_all(&q, 0, &f);
+    assert_int_equal(f.n, 22);
+    /* #busy first (it was first in the round), then #quiet at once */
+    assert_string_equal(f.sent[0], "busy");
+    assert_string_equal(f.sent[1], "quiet");
+    /* the LOW line ages ahead of the remaining backlog: one level below
+     * it, it goes after IRCAD_FAIR_TURN lines of others, not after all 20 */
+    int help_at = -1;
+    for (int i = 0; i < f.n; i++)
+        if (strcmp(f.sent[i], "help") == 0)
+            help_at = i;
+    assert_int_equal(help_at, IRCAD_FAIR_TURN);
 }
 
 static void test_ircad_queue_flush_paces_and_puts_ping_first(void **state)
@@ -122,30 +214,30 @@ static void test_ircad_queue_flush_paces_and_puts_ping_first(void **state)
     char line[32];
     for (int i = 0; i < 10; i++) {
         snprintf(line, sizeof line, "PRIVMSG #c :%d", i);
-        ircad_queue_push(&q, IRCAD_NORMAL, line);
+        ircad_queue_push(&q, IRCAD_NORMAL, "#c", line);
     }
     struct fake f = {.full_at = -1};
     int64_t wait = 0;
     /* the burst */
-    assert_int_equal(ircad_queue_flush(&q, 0, IRCAD_LOW, fake_send, &f, &wait),
+    assert_int_equal(ircad_queue_flush(&q, 0, true, fake_send, NULL, &f, &wait),
                      IRCAD_FLUSH_WAIT);
     assert_int_equal(f.n, 4);
     assert_int_equal(wait, 1100);
     /* nothing more before the interval */
     assert_int_equal(
-        ircad_queue_flush(&q, 1099, IRCAD_LOW, fake_send, &f, &wait),
+        ircad_queue_flush(&q, 1099, true, fake_send, NULL, &f, &wait),
         IRCAD_FLUSH_WAIT);
     assert_int_equal(f.n, 4);
     /* a keep-alive PING queued behind ten lines goes out next */
-    ircad_queue_push(&q, IRCAD_URGENT, "PING :keepalive");
+    ircad_queue_push(&q, IRCAD_URGENT, NULL, "PING :keepalive");
     assert_int_equal(
-        ircad_queue_flush(&q, 1100, IRCAD_LOW, fake_send, &f, &wait),
+        ircad_queue_flush(&q, 1100, true, fake_send, NULL, &f, &wait),
         IRCAD_FLUSH_WAIT);
     assert_int_equal(f.n, 5);
     assert_string_equal(f.sent[4], "PING :keepalive");
     /* then one line per interval, in order */
-    ircad_queue_flush(&q, 2200, IRCAD_LOW, fake_send, &f, &wait);
-    ircad_queue_flush(&q, 3300, IRCAD_LOW, fake_send, &f, &wait);
+    ircad_queue_flush(&q, 2200, true, fake_send, NULL, &f, &wait);
+    ircad_queue_flush(&q, 3300, true, fake_send, NULL, &f, &wait);
     assert_int_equal(f.n, 7);
     assert_string_equal(f.sent[5], "PRIVMSG #c :4");
     assert_string_equal(f.sent[6], "PRIVMSG #c :5");
@@ -157,18 +249,28 @@ static void test_ircad_queue_flush_only_urgent_before_registration(void **state)
     (void)state;
     struct ircad_queue q;
     ircad_queue_init(&q, 4, 1000, 4096, 0);
-    ircad_queue_push(&q, IRCAD_HIGH, "PRIVMSG #c :hello");
-    ircad_queue_push(&q, IRCAD_URGENT, "NICK other_");
+    ircad_queue_push(&q, IRCAD_HIGH, "#c", "PRIVMSG #c :hello");
+    ircad_queue_push(&q, IRCAD_URGENT, NULL, "NICK other_");
     struct fake f = {.full_at = -1};
     int64_t wait;
     assert_int_equal(
-        ircad_queue_flush(&q, 0, IRCAD_URGENT, fake_send, &f, &wait),
+        ircad_queue_flush(&q, 0, false, fake_send, NULL, &f, &wait),
         IRCAD_FLUSH_EMPTY);
     assert_int_equal(f.n, 1);
     assert_string_equal(f.sent[0], "NICK other_");
     assert_false(ircad_queue_empty(&q));
-    assert_string_equal(ircad_queue_front(&q, IRCAD_LOW), "PRIVMSG #c :hello");
+    assert_string_equal(ircad_queue_front(&q, true), "PRIVMSG #c :hello");
     ircad_queue_clear(&q);
+}
+
+static uint64_t dropped_cookies[8];
+static int ndropped;
+
+static void note_dropped(void *ctx, uint64_t cookie)
+{
+    (void)ctx;
+    if (ndropped < 8)
+        dropped_cookies[ndropped++] = cookie;
 }
 
 static void test_ircad_queue_push_cap_drops_low_first(void **state)
@@ -176,30 +278,74 @@ static void test_ircad_queue_push_cap_drops_low_first(void **state)
     (void)state;
     struct ircad_queue q;
     ircad_queue_init(&q, 4, 1000, 40, 0);
+    ndropped = 0;
+    q.dropped = note_dropped;
     /* 3 LOW lines of 10 bytes: 30 of 40 */
-    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "low-aaaaa1"), 0);
-    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "low-aaaaa2"), 0);
-    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "low-aaaaa3"), 0);
-    /* NORMAL 20 bytes: 50 > 40, the newest LOW goes */
-    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "normal-aaaaaaaaaaa1"),
-                     1);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "a", "low-aaaaa1"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "b", "low-aaaaa2"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "a", "low-aaaaa3"), 0);
+    assert_true(ircad_queue_tag_last(&q, 7));
+    /* NORMAL 20 bytes: 50 > 40, the newest LOW goes (its cookie told) */
+    assert_int_equal(
+        ircad_queue_push(&q, IRCAD_NORMAL, "a", "normal-aaaaaaaaaaa1"), 1);
     assert_int_equal(q.bytes, 39);
-    /* a LOW line cannot push out anything: refused */
-    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "low-aaaaa4"), -1);
+    assert_int_equal(ndropped, 1);
+    assert_int_equal(dropped_cookies[0], 7);
+    assert_int_equal(ircad_queue_pending(&q, "a"), 2);
+    /* a LOW line cannot push out anything: refused, nothing to tag */
+    assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "c", "low-aaaaa4"), -1);
+    assert_false(ircad_queue_tag_last(&q, 8));
     /* NORMAL 20 bytes again: both remaining LOW lines go */
-    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "normal-aaaaaaaaaaa2"),
-                     2);
+    assert_int_equal(
+        ircad_queue_push(&q, IRCAD_NORMAL, "b", "normal-aaaaaaaaaaa2"), 2);
+    assert_int_equal(ircad_queue_pending(&q, "a"), 1);
     /* no room and nothing lower: the new NORMAL line is refused */
-    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "normal-3"), -1);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_NORMAL, "a", "normal-3"), -1);
     /* URGENT is never refused */
-    assert_int_equal(ircad_queue_push(&q, IRCAD_URGENT, "PING :k"), 0);
+    assert_int_equal(ircad_queue_push(&q, IRCAD_URGENT, NULL, "PING :k"), 0);
     struct fake f = {.full_at = -1};
-    int64_t wait;
-    ircad_queue_flush(&q, 0, IRCAD_LOW, fake_send, &f, &wait);
+    flush_all(&q, 0, &f);
     assert_int_equal(f.n, 3);
     assert_string_equal(f.sent[0], "PING :k");
     assert_string_equal(f.sent[1], "normal-aaaaaaaaaaa1");
     assert_string_equal(f.sent[2], "normal-aaaaaaaaaaa2");
+    assert_true(ircad_queue_empty(&q));
+    assert_int_equal(q.bytes, 0);
+}
+
+static uint64_t sent_cookies[8];
+static int nsent_cookies;
+static int lines_when_told;
+
+static void note_sent(void *ctx, uint64_t cookie)
+{
+    struct fake *f = ctx;
+    lines_when_told = f->n;
+    if (nsent_cookies < 8)
+        sent_cookies[nsent_cookies++] = cookie;
+}
+
+/* A tagged line is reported once it has gone, not before. */
+static void test_ircad_queue_flush_reports_tagged_line_sent(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 1, 1000, 4096, 0);
+    nsent_cookies = 0;
+    ircad_queue_push(&q, IRCAD_NORMAL, "bob", "backlog");
+    ircad_queue_push(&q, IRCAD_HIGH, "bob", "prompt part 1");
+    ircad_queue_push(&q, IRCAD_HIGH, "bob", "prompt part 2");
+    assert_true(ircad_queue_tag_last(&q, 42));
+    struct fake f = {.full_at = -1};
+    int64_t wait = 0;
+    ircad_queue_flush(&q, 0, true, fake_send, note_sent, &f, &wait);
+    ircad_queue_flush(&q, 1000, true, fake_send, note_sent, &f, &wait);
+    assert_int_equal(f.n, 2);
+    assert_int_equal(nsent_cookies, 0);
+    ircad_queue_flush(&q, 2000, true, fake_send, note_sent, &f, &wait);
+    assert_int_equal(nsent_cookies, 1);
+    assert_int_equal(sent_cookies[0], 42);
+    assert_int_equal(lines_when_told, 3);
 }
 
 static void test_ircad_queue_flush_full_buffer_keeps_order(void **state)
@@ -207,23 +353,21 @@ static void test_ircad_queue_flush_full_buffer_keeps_order(void **state)
     (void)state;
     struct ircad_queue q;
     ircad_queue_init(&q, 4, 1000, 4096, 0);
-    ircad_queue_push(&q, IRCAD_NORMAL, "A");
-    ircad_queue_push(&q, IRCAD_NORMAL, "B");
-    ircad_queue_push(&q, IRCAD_NORMAL, "C");
+    ircad_queue_push(&q, IRCAD_NORMAL, "#c", "A");
+    ircad_queue_push(&q, IRCAD_NORMAL, "#c", "B");
+    ircad_queue_push(&q, IRCAD_NORMAL, "#c", "C");
     /* the connection takes A, then its buffer is full (NOMEM) */
     struct fake f = {.full_at = 1};
-    int64_t wait;
-    assert_int_equal(ircad_queue_flush(&q, 0, IRCAD_LOW, fake_send, &f, &wait),
-                     IRCAD_FLUSH_FULL);
+    assert_int_equal(flush_all(&q, 0, &f), IRCAD_FLUSH_FULL);
     assert_int_equal(f.n, 1);
     /* B stays first and cost no token: 3 tokens are left */
-    assert_string_equal(ircad_queue_front(&q, IRCAD_LOW), "B");
+    assert_string_equal(ircad_queue_front(&q, true), "B");
     assert_int_equal(q.bucket.tokens, 3);
-    /* a HIGH line queued meanwhile still goes first on the retry */
-    ircad_queue_push(&q, IRCAD_HIGH, "H");
+    /* a HIGH line to someone else queued meanwhile goes first on the
+     * retry */
+    ircad_queue_push(&q, IRCAD_HIGH, "alice", "H");
     f.full_at = -1;
-    assert_int_equal(ircad_queue_flush(&q, 5, IRCAD_LOW, fake_send, &f, &wait),
-                     IRCAD_FLUSH_EMPTY);
+    assert_int_equal(flush_all(&q, 5, &f), IRCAD_FLUSH_EMPTY);
     assert_int_equal(f.n, 4);
     assert_string_equal(f.sent[1], "H");
     assert_string_equal(f.sent[2], "B");
@@ -235,14 +379,18 @@ static void test_ircad_queue_clear_prio_drops_one_level(void **state)
     (void)state;
     struct ircad_queue q;
     ircad_queue_init(&q, 4, 1000, 4096, 0);
-    ircad_queue_push(&q, IRCAD_URGENT, "JOIN #old");
-    ircad_queue_push(&q, IRCAD_NORMAL, "PRIVMSG #c :kept");
+    ircad_queue_push(&q, IRCAD_URGENT, NULL, "JOIN #old");
+    ircad_queue_push(&q, IRCAD_LOW, "#c", "PRIVMSG #c :help");
+    ircad_queue_push(&q, IRCAD_NORMAL, "#c", "PRIVMSG #c :kept");
     ircad_queue_clear_prio(&q, IRCAD_URGENT);
-    assert_string_equal(ircad_queue_front(&q, IRCAD_LOW), "PRIVMSG #c :kept");
+    ircad_queue_clear_prio(&q, IRCAD_LOW);
+    assert_string_equal(ircad_queue_front(&q, true), "PRIVMSG #c :kept");
     assert_int_equal(q.bytes, strlen("PRIVMSG #c :kept"));
+    assert_int_equal(ircad_queue_pending(&q, "#c"), 1);
     ircad_queue_clear(&q);
     assert_true(ircad_queue_empty(&q));
     assert_int_equal(q.bytes, 0);
+    assert_int_equal(ircad_queue_pending(&q, "#c"), 0);
 }
 
 int main(void)
@@ -251,7 +399,12 @@ int main(void)
         cmocka_unit_test(test_ircad_bucket_take_burst_then_interval),
         cmocka_unit_test(test_ircad_bucket_take_interval_counts_from_first_use),
         cmocka_unit_test(test_ircad_queue_flush_priorities_order),
+        cmocka_unit_test(test_ircad_queue_flush_same_target_never_reordered),
         cmocka_unit_test(test_ircad_queue_flush_high_does_not_starve_normal),
+        cmocka_unit_test(
+            test_ircad_queue_flush_flood_of_replies_does_not_delay_table),
+        cmocka_unit_test(test_ircad_queue_flush_round_robin_between_tables),
+        cmocka_unit_test(test_ircad_queue_flush_reports_tagged_line_sent),
         cmocka_unit_test(test_ircad_queue_flush_paces_and_puts_ping_first),
         cmocka_unit_test(
             test_ircad_queue_flush_only_urgent_before_registration),
