@@ -647,25 +647,33 @@ static void explain(struct cmd *c, struct table *t, enum engine_refusal why,
     }
 }
 
-/* Reads cards from words[from..]; replies and returns -1 on a bad one. */
+/* Reads cards from words[from..], blank- or comma-separated ("KS,AS,
+ * KC"); replies and returns -1 on a bad one. */
 static int read_cards(struct cmd *c, int from, uint8_t *out, int max)
 {
     int n = 0;
     for (int i = from; i < c->nwords; i++) {
-        int card;
         const char *w = c->words[i];
-        if (engine_card_parse(w, strlen(w), &card)) {
-            reply(c,
-                  "'%s' is not a card: write them like QS, 10h, t♦ or "
-                  "Q♠.",
-                  w);
-            return -1;
+        while (*w) {
+            size_t len = strcspn(w, ",");
+            int card;
+            if (len > 0 && engine_card_parse(w, len, &card)) {
+                reply(c,
+                      "'%.*s' is not a card: write them like QS, 10h, t♦ "
+                      "or Q♠.",
+                      (int)(len > 40 ? 40 : len), w);
+                return -1;
+            }
+            if (len > 0) {
+                if (n == max) {
+                    reply(c, "Too many cards.");
+                    return -1;
+                }
+                out[n++] = (uint8_t)card;
+            }
+            w += len;
+            w += *w == ',';
         }
-        if (n == max) {
-            reply(c, "Too many cards.");
-            return -1;
-        }
-        out[n++] = (uint8_t)card;
     }
     return n;
 }
@@ -758,11 +766,28 @@ static void cmd_hand(struct cmd *c)
     const struct engine_game *g = &t->game;
     struct engine_cards hand = engine_hand(g, seat);
     struct sbuf sb = {.len = 0};
+    /* while the others choose, the cards passed are no longer ours */
+    bool passing =
+        engine_phase(g) == ENGINE_PHASE_PASS && !engine_may_act(g, seat);
+    if (passing && !(g->blind_mask >> seat & 1))
+        for (int i = 0; i < t->rules.pass_count && i < ENGINE_MAX_ACT_CARDS;
+             i++) {
+            uint64_t bit = ENGINE_BIT(g->pass_cards[seat][i]);
+            if (hand.two & bit)
+                hand.two &= ~bit;
+            else
+                hand.one &= ~bit;
+        }
     sb_printf(&sb, "Your hand: ");
     uint64_t legal = engine_turn(g) == seat ? engine_legal_plays(g) : 0;
     sb_hand(&sb, t, &hand, legal);
     if (legal)
         sb_printf(&sb, " (your turn: the marked cards are playable)");
+    if (passing) {
+        sb_printf(&sb, " (");
+        table_sb_passing(t, seat, &sb);
+        sb_printf(&sb, ")");
+    }
     reply(c, "%s", sb.buf);
 }
 

@@ -623,6 +623,63 @@ static const char *dir_word(int dir)
     }
 }
 
+void table_sb_passing(struct table *t, int seat, struct sbuf *sb)
+{
+    const struct engine_game *g = &t->game;
+    int k = t->rules.pass_count;
+    if (g->blind_mask >> seat & 1) {
+        sb_printf(sb, "Passing blind");
+    } else {
+        uint8_t cards[ENGINE_MAX_ACT_CARDS];
+        if (k > ENGINE_MAX_ACT_CARDS)
+            k = ENGINE_MAX_ACT_CARDS;
+        memcpy(cards, g->pass_cards[seat], (size_t)k);
+        render_sort(cards, k);
+        sb_printf(sb, "Passing ");
+        sb_cards(sb, t, cards, k);
+    }
+    if (g->pass_dir == ENGINE_PASS_SCATTER)
+        sb_printf(sb, " to the others");
+    else
+        sb_printf(sb, " to %s",
+                  seat_name(t, engine_pass_target(g, seat, g->pass_dir)));
+}
+
+/* "; waiting for carol, dave." or "." when every seat has passed. */
+static void sb_waiting_for_passes(struct sbuf *sb, const struct table *t)
+{
+    const struct engine_game *g = &t->game;
+    bool first = true;
+    for (int s = 0; s < g->n; s++) {
+        if (!engine_may_act(g, s))
+            continue;
+        sb_printf(sb, "%s%s", first ? "; waiting for " : ", ", seat_name(t, s));
+        first = false;
+    }
+    sb_printf(sb, ".");
+}
+
+/* Who passed the cards a seat received (through seats that pass blind),
+ * or -1 (a scatter pass: from everyone). */
+static int passer_of(const struct engine_game *g, int seat)
+{
+    if (g->pass_dir == ENGINE_PASS_SCATTER)
+        return -1;
+    int to = seat;
+    for (int hops = 0; hops < g->n; hops++) {
+        int from = -1;
+        for (int s = 0; s < g->n; s++)
+            if (s != to && engine_pass_target(g, s, g->pass_dir) == to)
+                from = s;
+        if (from < 0 || from == seat)
+            return -1;
+        if (!(g->blind_mask >> from & 1))
+            return from;
+        to = from;
+    }
+    return -1;
+}
+
 void table_scoreline(struct table *t, struct sbuf *sb)
 {
     const struct engine_game *g = &t->game;
@@ -668,6 +725,15 @@ static void on_engine(void *ctx, const struct engine_game *g,
             if (!seat_computer(t, s))
                 tell_deal(t, s);
         break;
+    case ENGINE_EV_PASS_CHOSEN:
+        /* a confirmation at once, also of a pass chosen for a person who
+         * timed out */
+        if (!seat_computer(t, ev->seat)) {
+            table_sb_passing(t, ev->seat, &sb);
+            sb_waiting_for_passes(&sb, t);
+            table_tell(t, ev->seat, sb.buf, CHAT_HIGH);
+        }
+        break;
     case ENGINE_EV_PASSED:
         for (int s = 0; s < g->n; s++) {
             if (seat_computer(t, s))
@@ -677,9 +743,12 @@ static void on_engine(void *ctx, const struct engine_game *g,
             struct engine_cards hand = engine_hand(g, s);
             struct sbuf p = {.len = 0};
             if (k > 0) {
-                p.len = 0;
+                int from = passer_of(g, s);
+                render_sort(got, k);
                 sb_printf(&p, "You received ");
                 sb_cards(&p, t, got, k);
+                if (from >= 0)
+                    sb_printf(&p, " from %s", seat_name(t, from));
                 sb_printf(&p, ". ");
             }
             sb_printf(&p, "Your hand: ");

@@ -128,5 +128,7 @@ void table_stop(struct table *t, const char *why);
 void table_set_online(struct table *t, bool online);
 void table_resume(struct table *t);
 void table_scoreline(struct table *t, struct sbuf *sb);
+/* "Passing Q♣ K♣ K♦ to bob" for a seat that has chosen its pass. */
+void table_sb_passing(struct table *t, int seat, struct sbuf *sb);
 
 #endif

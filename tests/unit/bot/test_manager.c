@@ -25,6 +25,7 @@
 struct line {
     char to[64]; /* room, or the nick told */
     bool private_;
+    enum chat_priority prio;
     char text[2100];
 };
 
@@ -37,13 +38,13 @@ struct fake {
 static void fake_say(struct chat_adapter *a, const char *room, const char *text,
                      enum chat_priority p)
 {
-    (void)p;
     struct fake *f = (struct fake *)a;
     if (f->n == MAX_LINES)
         return;
     struct line *l = &f->lines[f->n++];
     snprintf(l->to, sizeof l->to, "%s", room);
     l->private_ = false;
+    l->prio = p;
     snprintf(l->text, sizeof l->text, "%s", text);
 }
 
@@ -404,6 +405,72 @@ static void test_pass_counts_and_privacy(void **state)
     assert_int_equal(engine_phase(g), ENGINE_PHASE_PLAY);
 }
 
+/* The first three cards of a seat's hand as "XX,XX, XX" and as a set. */
+static uint64_t first_three(const struct table *t, int s, char *cmd, size_t len)
+{
+    struct engine_cards h = engine_hand(&t->game, s);
+    uint64_t set = 0;
+    size_t pos = (size_t)snprintf(cmd, len, "pass ");
+    for (int c = 0, k = 0; c < 64 && k < 3; c++) {
+        if (!(h.one >> c & 1))
+            continue;
+        set |= ENGINE_BIT(c);
+        pos += (size_t)snprintf(cmd + pos, len - pos, "%s%s",
+                                k == 0 ? "" : (k == 1 ? "," : ", "),
+                                engine_card_name(c));
+        k++;
+    }
+    return set;
+}
+
+static void test_pass_is_confirmed_and_hand_shows_what_is_left(void **state)
+{
+    (void)state;
+    four_people("standard");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    char cmd[100];
+    /* commas, with and without spaces, separate cards too */
+    uint64_t gave = first_three(t, 0, cmd, sizeof cmd);
+    int from = w->fake.n;
+    said(t->seats[0].nick, NULL, cmd);
+    assert_false(engine_may_act(g, 0));
+    const struct line *l = last_to(t->seats[0].nick, from);
+    assert_non_null(l);
+    char want[400];
+    int to = engine_pass_target(g, 0, g->pass_dir);
+    snprintf(want, sizeof want, "to %s; waiting for %s, %s, %s.",
+             t->seats[to].nick, t->seats[1].nick, t->seats[2].nick,
+             t->seats[3].nick);
+    if (strncmp(l->text, "Passing ", 8) || !strstr(l->text, want))
+        fail_msg("confirmation: '%s'", l->text);
+    /* "hand" while waiting: without the cards passed */
+    said(t->seats[0].nick, NULL, "hand");
+    l = last_to(t->seats[0].nick, from);
+    assert_non_null(strstr(l->text, "Your hand: "));
+    assert_non_null(strstr(l->text, "(Passing "));
+    /* ten cards shown: a word that is no suit symbol is a rank */
+    const char *p = strstr(l->text, "Your hand: ") + strlen("Your hand: ");
+    const char *cut = strstr(p, " (Passing ");
+    int shown = 0;
+    for (; p < cut; p++)
+        if (*p != ' ' && p[-1] == ' ' && (unsigned char)*p != 0xe2)
+            shown++;
+    assert_int_equal(shown, 10);
+    (void)gave;
+    /* the others pass; each hears from whom the cards came */
+    for (int s = 1; s < 4; s++) {
+        first_three(t, s, cmd, sizeof cmd);
+        said(t->seats[s].nick, NULL, cmd);
+    }
+    assert_int_equal(engine_phase(g), ENGINE_PHASE_PLAY);
+    int giver = 0;
+    while (engine_pass_target(g, giver, g->pass_dir) != 0)
+        giver++;
+    snprintf(want, sizeof want, " from %s. Your hand: ", t->seats[giver].nick);
+    assert_true(any_contains(t->seats[0].nick, from, want));
+}
+
 static void test_nick_change_keeps_the_seat(void **state)
 {
     (void)state;
@@ -645,6 +712,9 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_pass_counts_and_privacy, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_pass_is_confirmed_and_hand_shows_what_is_left, setup,
+            teardown),
         cmocka_unit_test_setup_teardown(test_nick_change_keeps_the_seat, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_takeover_of_a_nick_cannot_play,
