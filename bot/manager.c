@@ -258,6 +258,7 @@ struct table *table_open(struct manager *m, struct chat_adapter *a,
     snprintf(t->rules_text, sizeof t->rules_text, "%s", rules_text);
     t->capacity = r->players;
     t->opener = -1;
+    t->prompted_seat = -1;
     uint64_t seed;
     if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
         seed = (uint64_t)loop_now(m->loop) * 2654435761u;
@@ -546,18 +547,59 @@ static void trick_so_far(struct sbuf *sb, const struct table *t)
     sb_printf(sb, ".");
 }
 
+/* "bob took trick 3 with A♠. " while trick 4 is played. */
+static void last_trick(struct sbuf *sb, const struct table *t, int seat)
+{
+    const struct engine_game *g = &t->game;
+    if (t->last_trick_no == 0 || t->last_trick_no != g->trick_no)
+        return;
+    if (t->last_winner < 0) {
+        sb_printf(sb, "Trick %d was set aside. ", t->last_trick_no);
+        return;
+    }
+    sb_printf(sb, "%s took trick %d with ",
+              t->last_winner == seat ? "You" : seat_name(t, t->last_winner),
+              t->last_trick_no);
+    sb_card(sb, t, t->last_card);
+    sb_printf(sb, ". ");
+}
+
+/* The legal cards in words, not only marked: "Play one of: ♣ 2 8." or
+ * "Only legal: 2♣." */
+static void legal_cards(struct sbuf *sb, const struct table *t, uint64_t legal)
+{
+    if ((legal & (legal - 1)) == 0) {
+        sb_printf(sb, "Only legal: ");
+        sb_card(sb, t, __builtin_ctzll(legal));
+    } else {
+        struct engine_cards set = {.one = legal, .two = 0};
+        sb_printf(sb, "Play one of: ");
+        sb_hand(sb, t, &set, 0);
+    }
+    sb_printf(sb, ".");
+}
+
 static void prompt(struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
+    uint32_t key = (uint32_t)g->hand_no << 20 | (uint32_t)g->nplays << 4 |
+                   (uint32_t)engine_phase(g);
+    if (t->prompted_seat == seat && t->prompted_key == key)
+        return; /* this turn was prompted already */
     struct sbuf sb = {.len = 0};
     struct engine_cards hand = engine_hand(g, seat);
     switch (engine_phase(g)) {
-    case ENGINE_PHASE_PLAY:
+    case ENGINE_PHASE_PLAY: {
+        uint64_t legal = engine_legal_plays(g);
         sb_printf(&sb, "Your turn at %s. ", t->room);
+        last_trick(&sb, t, seat);
         trick_so_far(&sb, t);
-        sb_printf(&sb, " You may play the marked cards: ");
-        sb_hand(&sb, t, &hand, engine_legal_plays(g));
+        sb_printf(&sb, " ");
+        legal_cards(&sb, t, legal);
+        sb_printf(&sb, " Your hand: ");
+        sb_hand(&sb, t, &hand, legal);
         break;
+    }
     case ENGINE_PHASE_DISCARD:
         sb_printf(&sb,
                   "You took the kitty. Discard %d cards into your tricks "
@@ -576,6 +618,8 @@ static void prompt(struct table *t, int seat)
     default:
         return;
     }
+    t->prompted_seat = seat;
+    t->prompted_key = key;
     table_tell(t, seat, sb.buf, CHAT_HIGH);
 }
 
@@ -600,7 +644,9 @@ static void tell_deal(struct table *t, int seat)
                       seat_name(t, engine_pass_target(g, seat, g->pass_dir)),
                       blind ? " (or \"pass blind\")" : "");
     }
-    table_tell(t, seat, sb.buf, CHAT_NORMAL);
+    /* as urgent as the prompt that may follow at once (no passing):
+     * a person gets the hand before being asked to play it */
+    table_tell(t, seat, sb.buf, CHAT_HIGH);
 }
 
 static const char *dir_word(int dir)
@@ -710,6 +756,7 @@ static void on_engine(void *ctx, const struct engine_game *g,
     }
     switch (ev->kind) {
     case ENGINE_EV_DEALT:
+        t->last_trick_no = 0;
         if (g->pass_dir == ENGINE_PASS_HOLD)
             sb_printf(&sb,
                       "Hand %d: no passing. Your cards are in private "
@@ -770,6 +817,11 @@ static void on_engine(void *ctx, const struct engine_game *g,
         int n = g->trick_size ? g->trick_size : g->n;
         if (n > g->nplays)
             n = g->nplays;
+        t->last_trick_no = g->trick_no;
+        t->last_winner = ev->seat < 0 ? -1 : ev->seat;
+        for (int i = g->nplays - n; i < g->nplays; i++)
+            if (g->play_seat[i] == ev->seat)
+                t->last_card = g->plays[i];
         const char *names[ENGINE_MAX_PLAYERS];
         for (int s = 0; s < g->n; s++)
             names[s] = seat_name(t, s);
@@ -960,6 +1012,9 @@ void table_person_left(struct table *t, int seat)
     if (st->gone)
         return;
     st->gone = true;
+    /* gone from the network, they may have missed their prompt */
+    if (t->prompted_seat == seat)
+        t->prompted_seat = -1;
     struct grace *gr = &t->graces[seat];
     gr->t = t;
     gr->seat = seat;

@@ -58,6 +58,15 @@ struct table {
     uint64_t turn_timer, reminder_timer, lobby_timer, deal_timer;
     int32_t (*hist)[ENGINE_MAX_PLAYERS]; /* points per hand */
     int nhist, caphist;
+    /* the trick taken last this hand, told in the next prompts so that a
+     * prompt never runs ahead of the channel's trick line */
+    int last_trick_no; /* 0: none yet this hand */
+    int last_winner;   /* a seat, or -1: set aside */
+    int last_card;     /* the card that took it */
+    /* the last prompt sent, so that the same turn is not prompted twice
+     * (another player leaving, a reconnect); -1: none */
+    int prompted_seat;
+    uint32_t prompted_key;
 };
 
 struct manager {

@@ -1249,8 +1249,9 @@ class HandShown:
 
 @dataclasses.dataclass
 class Prompt:
-    """'Your turn at #room. Trick N: alice 7♣. You may play the marked
-    cards: ...' (or 'You lead trick N.')."""
+    """'Your turn at #room. bob took trick 3 with A♠. Trick 4: alice 7♣.
+    Play one of: ♣ 2 8. Your hand: ...' (or 'You lead trick N.', 'Only
+    legal: 2♣.'; no "took" sentence on the first trick)."""
     msg: object
     table: str
     trick_no: int
@@ -1265,6 +1266,16 @@ class Prompt:
     @property
     def led_suit(self):
         return self.trick[0][1][1] if self.trick else None
+
+
+@dataclasses.dataclass
+class Passing:
+    """'Passing Q♣ K♣ K♦ to bob; waiting for carol.': the confirmation of
+    a pass (ours, or one a computer chose for us when time ran out)."""
+    msg: object
+    cards: list
+    to: str
+    waiting: list
 
 
 @dataclasses.dataclass
@@ -1287,14 +1298,19 @@ _DEAL_RE = re.compile(r"^Hand (\d+) at (\S+)\. Your cards: (.*?)"
 _HAND_RE = re.compile(r"^(?:You received (.*?)\. )?Your hand: (.*?)"
                       r"( \(your turn: the marked cards are playable\))?$")
 _MOON_RE = re.compile(r'^You shot the (moon|sun)! Tell me "moon subtract"')
-_PROMPT_RE = re.compile(r"^Your turn at (\S+)\. (?:You lead trick (\d+)\."
-                        r"|Trick (\d+): (.*?)\.) You may play the marked "
-                        r"cards: (.*)$")
+_PROMPT_RE = re.compile(r"^Your turn at (\S+)\. (?:\S+ took trick \d+ with "
+                        r"\S+\. |Trick \d+ was set aside\. )?"
+                        r"(?:You lead trick (\d+)\.|Trick (\d+): (.*?)\.) "
+                        r"(?:Play one of: .*?|Only legal: \S+)\. "
+                        r"Your hand: (.*)$")
+_PASSING_RE = re.compile(r"^Passing (.*?) to (the others|\S+?)"
+                         r"(?:; waiting for (.*))?\.$")
 
 
 def parse_private(text, msg=None):
     """One private message of the bot (plain text, marks in brackets: see
-    marked_text) -> Deal, HandShown, Prompt, MoonChoice or Said."""
+    marked_text) -> Deal, HandShown, Prompt, Passing, MoonChoice or
+    Said."""
     m = _DEAL_RE.match(text)
     if m:
         cards, _ = parse_hand(m.group(3))
@@ -1310,6 +1326,10 @@ def parse_private(text, msg=None):
     m = _MOON_RE.match(text)
     if m:
         return MoonChoice(msg, m.group(1) == "sun")
+    m = _PASSING_RE.match(text)
+    if m:
+        return Passing(msg, cards_in(m.group(1)), m.group(2),
+                       m.group(3).split(", ") if m.group(3) else [])
     m = _HAND_RE.match(text)
     if m:
         cards, marked = parse_hand(m.group(2))

@@ -13,7 +13,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from harness import (Deal, HandShown, HarnessTestCase,  # noqa: E402
-                     MoonChoice, Prompt, cards_in, parse_final,
+                     MoonChoice, Passing, Prompt, cards_in, parse_final,
                      parse_private)
 
 
@@ -71,6 +71,10 @@ class ConsoleTest(HarnessTestCase):
                     hand.remove(card)
                 elif isinstance(ev, MoonChoice):
                     bot.send("moon add")
+                elif isinstance(ev, Passing):
+                    # confirmed at once, before the computers' passes
+                    self.assertEqual(sorted(ev.cards),
+                                     sorted(passed[hand_no]), line)
                 else:
                     self.fail("unexpected private line: " + line)
 

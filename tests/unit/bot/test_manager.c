@@ -471,6 +471,105 @@ static void test_pass_is_confirmed_and_hand_shows_what_is_left(void **state)
     assert_true(any_contains(t->seats[0].nick, from, want));
 }
 
+/* How many lines to `to` since `from` start with `head`. */
+static int count_starting(const char *to, int from, const char *head)
+{
+    int k = 0;
+    for (int i = from; i < w->fake.n; i++)
+        if (strcasecmp(w->fake.lines[i].to, to) == 0 &&
+            strncmp(w->fake.lines[i].text, head, strlen(head)) == 0)
+            k++;
+    return k;
+}
+
+/* The index of the first line to `to` from `from` starting with head. */
+static int first_starting(const char *to, int from, const char *head)
+{
+    for (int i = from; i < w->fake.n; i++)
+        if (strcasecmp(w->fake.lines[i].to, to) == 0 &&
+            strncmp(w->fake.lines[i].text, head, strlen(head)) == 0)
+            return i;
+    return -1;
+}
+
+static void test_deal_goes_before_the_prompt(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const char *leader = t->seats[engine_turn(&t->game)].nick;
+    int deal = first_starting(leader, 0, "Hand 1 at #h. Your cards: ");
+    int turn = first_starting(leader, 0, "Your turn at #h.");
+    assert_true(deal >= 0 && turn > deal);
+    /* the out-queue sends a higher priority first: the deal must not be
+     * below the prompt, or the prompt overtakes it */
+    assert_true(w->fake.lines[deal].prio <= w->fake.lines[turn].prio);
+    /* the 2C leads: the one legal card is named in words */
+    assert_non_null(strstr(w->fake.lines[turn].text,
+                           "You lead trick 1. Only legal: 2♣. Your hand: "));
+}
+
+static void test_prompts_tell_the_last_trick_and_the_legal_cards(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    for (int i = 0; i < 4; i++) {
+        char cmd[16];
+        snprintf(cmd, sizeof cmd, "%s",
+                 engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+        said(t->seats[engine_turn(g)].nick, NULL, cmd);
+    }
+    assert_int_equal(g->trick_no, 1);
+    int winner = engine_turn(g);
+    int from = w->fake.n - 1;
+    const struct line *l = last_to(t->seats[winner].nick, 0);
+    assert_non_null(l);
+    if (strncmp(l->text, "Your turn at #h. You took trick 1 with ", 39) ||
+        !strstr(l->text, ". You lead trick 2. ") ||
+        !(strstr(l->text, " Play one of: ") || strstr(l->text, "Only legal")))
+        fail_msg("prompt: '%s'", l->text);
+    /* the next player hears who took it, and the cards to choose from */
+    char cmd[16];
+    snprintf(cmd, sizeof cmd, "%s",
+             engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+    said(t->seats[winner].nick, NULL, cmd);
+    char want[200];
+    snprintf(want, sizeof want, "Your turn at #h. %s took trick 1 with ",
+             t->seats[winner].nick);
+    l = last_to(t->seats[engine_turn(g)].nick, from);
+    assert_non_null(l);
+    if (strncmp(l->text, want, strlen(want)))
+        fail_msg("prompt: '%s'", l->text);
+}
+
+static void test_a_turn_is_prompted_once(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    const char *me = t->seats[turn].nick;
+    const char *other = t->seats[(turn + 1) % 4].nick;
+    assert_int_equal(count_starting(me, 0, "Your turn"), 1);
+    /* another player leaves: the game goes on, nobody is prompted anew */
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "!leave");
+    said(other, "#h", cmd);
+    /* the bot's connection drops and comes back */
+    event(CHAT_DISCONNECTED, NULL, NULL, NULL, NULL);
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_int_equal(count_starting(me, 0, "Your turn"), 1);
+    /* the player quits the network and comes back: prompted again, they
+     * may have missed it */
+    char id[128];
+    snprintf(id, sizeof id, "%s@host.test", me);
+    event(CHAT_QUIT, me, id, NULL, NULL);
+    event(CHAT_JOIN, me, id, "#h", NULL);
+    assert_int_equal(count_starting(me, 0, "Your turn"), 2);
+}
+
 static void test_nick_change_keeps_the_seat(void **state)
 {
     (void)state;
@@ -715,6 +814,13 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             test_pass_is_confirmed_and_hand_shows_what_is_left, setup,
             teardown),
+        cmocka_unit_test_setup_teardown(test_deal_goes_before_the_prompt, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_prompts_tell_the_last_trick_and_the_legal_cards, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(test_a_turn_is_prompted_once, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_nick_change_keeps_the_seat, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_takeover_of_a_nick_cannot_play,
