@@ -137,10 +137,11 @@ static const char *room_rules(const struct manager *m,
     return m->cfg->default_rules;
 }
 
-static void describe_rules(struct sbuf *sb, const struct engine_rules *r)
+/* What differs from the preset, after `lead` and before `end`: " with
+ * target=50 hands=1"; nothing if nothing differs. */
+static void rules_changes(struct sbuf *sb, const struct engine_rules *r,
+                          const char *lead, const char *end)
 {
-    sb_printf(sb, "%s (%d players): %s", engine_preset_name(r->preset),
-              r->players, engine_preset_summary(r->preset));
     bool first = true;
     for (int o = 0; o < engine_option_count(); o++) {
         if (!engine_rules_differs(r, o) ||
@@ -148,12 +149,41 @@ static void describe_rules(struct sbuf *sb, const struct engine_rules *r)
             continue;
         char v[ENGINE_OPTION_TEXT_MAX];
         engine_rules_get(r, o, v, sizeof v);
-        sb_printf(sb, "%s%s=%s", first ? "; with " : " ", engine_option_name(o),
-                  v);
+        sb_printf(sb, "%s %s=%s", first ? lead : "", engine_option_name(o), v);
         first = false;
     }
-    sb_printf(sb, ". Plays out of turn, revokes and the like are refused, "
-                  "so the irregularity penalties never arise.");
+    if (!first)
+        sb_printf(sb, "%s", end);
+}
+
+/* The rules in a few words, for one-line announcements: "standard for 4
+ * with target=50". */
+static void rules_short(struct sbuf *sb, const struct engine_rules *r)
+{
+    sb_printf(sb, "%s for %d", engine_preset_name(r->preset), r->players);
+    rules_changes(sb, r, " with", "");
+}
+
+/* The full rules, for !rules: at most two IRC lines. */
+static void describe_rules(struct sbuf *sb, const struct engine_rules *r)
+{
+    sb_printf(sb, "%s for %d players: %s.", engine_preset_name(r->preset),
+              r->players, engine_preset_summary(r->preset));
+    rules_changes(sb, r, " Changed here:", ".");
+    sb_printf(sb, " Plays against the rules are refused, so the rules' "
+                  "penalties never arise.");
+}
+
+/* The people seated: "alice, bob, bot1". */
+static void seated_names(struct sbuf *sb, const struct table *t)
+{
+    bool first = true;
+    for (int s = 0; s < t->capacity; s++) {
+        if (!t->seats[s].used)
+            continue;
+        sb_printf(sb, "%s%s", first ? "" : ", ", seat_name(t, s));
+        first = false;
+    }
 }
 
 /* ---- Channel commands ------------------------------------------------- */
@@ -163,10 +193,16 @@ static void cmd_hearts(struct cmd *c)
     struct table *t = table_find(c->m, c->a, c->room);
     if (t) {
         struct sbuf sb = {.len = 0};
-        sb_printf(&sb, "A table is open here: ");
-        describe_rules(&sb, &t->rules);
-        sb_printf(&sb, " %s",
-                  t->playing ? "A game is in progress." : "!join to sit down.");
+        sb_printf(&sb,
+                  "%s here: ", t->playing ? "A game is on" : "A table is open");
+        rules_short(&sb, &t->rules);
+        sb_printf(&sb, "; ");
+        seated_names(&sb, t);
+        if (t->playing)
+            sb_printf(&sb, ". %srules for the rules.", prefix(c->m));
+        else
+            sb_printf(&sb, " (%d/%d). %sjoin to sit down.", table_seated(t),
+                      t->capacity, prefix(c->m));
         reply(c, "%s", sb.buf);
         return;
     }
@@ -198,9 +234,11 @@ static void cmd_hearts(struct cmd *c)
     table_sit(t, c->u);
     struct sbuf sb = {.len = 0};
     sb_printf(&sb, "%s opens a Hearts table: ", c->shown);
-    describe_rules(&sb, &r);
-    sb_printf(&sb, " !join to sit down, !bot to add computer players, "
-                   "!start to deal (empty seats get computer players).");
+    rules_short(&sb, &r);
+    sb_printf(&sb,
+              ". %sjoin to sit down, %sstart to deal (computers fill "
+              "empty seats).",
+              prefix(c->m), prefix(c->m));
     table_say(t, sb.buf);
 }
 

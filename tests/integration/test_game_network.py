@@ -217,7 +217,7 @@ class FloodTest(HarnessTestCase):
             for m in answers(c, mark):
                 self.assertTrue(irc_eq(m.target, c.nick()), m.raw)
             self.assertEqual(sum(t.startswith("Presets:") for t in texts), 2)
-            self.assertEqual(sum(t.startswith("standard (4 players)")
+            self.assertEqual(sum(t.startswith("standard for 4 players:")
                                  for t in texts), 2)
             self.assertEqual(sum(t.startswith("Hearts: !hearts opens")
                                  for t in texts), 1)

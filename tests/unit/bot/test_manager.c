@@ -280,6 +280,39 @@ static void test_hearts_refuses_bad_rules_with_nearest(void **state)
     assert_null(the_table());
 }
 
+static void test_announcements_are_one_line(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts standard target=50");
+    const struct line *l = last_to("#h", 0);
+    assert_non_null(l);
+    assert_string_equal(l->text,
+                        "alice opens a Hearts table: standard for 4 with "
+                        "target=50. !join to sit down, !start to deal "
+                        "(computers fill empty seats).");
+    /* shown again: the rules in a few words, and who sits */
+    said("bob", "#h", "!join");
+    int from = w->fake.n;
+    said("carol", "#h", "!hearts");
+    l = last_to("carol", from);
+    assert_non_null(l);
+    assert_string_equal(l->text, "A table is open here: standard for 4 with "
+                                 "target=50; alice, bob (2/4). !join to sit "
+                                 "down.");
+    /* the full rules: the preset, then what differs, in two IRC lines */
+    said("carol", "#h", "!rules");
+    l = last_to("carol", from);
+    assert_non_null(strstr(l->text, "standard for 4 players: pass left"));
+    assert_non_null(strstr(l->text, "Changed here: target=50."));
+    assert_true(strlen(l->text) <= 800);
+    for (int p = 0; p < engine_preset_count(); p++) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "!rules %s", engine_preset_name(p));
+        said("carol", "#h", cmd);
+        assert_true(strlen(last_to("carol", from)->text) <= 800);
+    }
+}
+
 static void test_commands_without_a_table(void **state)
 {
     (void)state;
@@ -803,6 +836,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_hearts_refuses_bad_rules_with_nearest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_announcements_are_one_line, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_commands_without_a_table, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_hands_reach_only_their_owner,
