@@ -368,13 +368,42 @@ static void act(struct table *t, const struct engine_action *a)
                   engine_refusal_text(why));
 }
 
-static void computer_acts(struct table *t, int seat)
+/* A computer player's choice for the seat; false if there is none. */
+static bool computer_chooses(struct table *t, int seat, struct engine_action *a)
 {
     const struct seat *s = &t->seats[seat];
     int level = s->human ? t->m->ai_level : s->level;
+    return ai_act_for(level, &t->game, seat, &t->rng, a) == 0;
+}
+
+static void computer_acts(struct table *t, int seat)
+{
     struct engine_action a;
-    if (ai_act_for(level, &t->game, seat, &t->rng, &a) == 0)
+    if (computer_chooses(t, seat, &a))
         act(t, &a);
+}
+
+/* What a computer player did for a person: "played 5♣". */
+static void sb_action(struct sbuf *sb, const struct table *t,
+                      const struct engine_action *a)
+{
+    switch (a->kind) {
+    case ENGINE_ACT_PLAY:
+        sb_printf(sb, "played ");
+        sb_card(sb, t, a->cards[0]);
+        break;
+    case ENGINE_ACT_DISCARD:
+        sb_printf(sb, "discarded ");
+        sb_cards(sb, t, a->cards, a->ncards);
+        break;
+    case ENGINE_ACT_MOON:
+        sb_printf(sb, "chose \"moon %s\"",
+                  a->moon == ENGINE_MOON_SUBTRACT ? "subtract" : "add");
+        break;
+    default:
+        sb_printf(sb, "passes");
+        break;
+    }
 }
 
 /* The prompt of the seat to act, and its timers. */
@@ -476,6 +505,7 @@ static void reminder(struct loop *l, void *ctx)
     struct table *t = ctx;
     t->reminder_timer = 0;
     int left = t->m->cfg->turn_timeout - t->m->cfg->turn_timeout / 2;
+    struct sbuf sb = {.len = 0};
     for (int s = 0; s < t->game.n; s++) {
         if (engine_may_act(&t->game, s) && !seat_computer(t, s)) {
             char text[200];
@@ -483,7 +513,14 @@ static void reminder(struct loop *l, void *ctx)
                      "Reminder: the table at %s waits for you (%d s left).",
                      t->room, left);
             table_tell(t, s, text, CHAT_HIGH);
+            sb_printf(&sb, "%s%s", sb.len ? ", " : "The table waits for ",
+                      seat_name(t, s));
         }
+    }
+    /* once a turn, the channel knows whom it waits for */
+    if (sb.len) {
+        sb_printf(&sb, " (%d s left).", left);
+        table_say(t, sb.buf);
     }
 }
 
@@ -497,23 +534,32 @@ static void timed_out(struct loop *l, void *ctx)
             continue;
         struct seat *st = &t->seats[s];
         st->timeouts++;
-        char text[300];
-        if (st->timeouts >= t->m->cfg->max_timeouts) {
+        bool away = st->timeouts >= t->m->cfg->max_timeouts;
+        if (away) {
+            char text[300];
             st->away = true;
             snprintf(text, sizeof text,
                      "%s is away: a computer player plays for them until "
                      "they tell me \"back\".",
                      st->shown);
             table_say(t, text);
-            table_tell(t, s,
-                       "You timed out again, so a computer player has your "
-                       "seat. Tell me \"back\" to take it again.",
-                       CHAT_NORMAL);
-        } else {
-            table_tell(t, s, "Time is up: a computer player acted for you.",
-                       CHAT_NORMAL);
         }
-        computer_acts(t, s);
+        struct engine_action a;
+        if (!computer_chooses(t, s, &a))
+            continue;
+        /* told before the action: a pass's confirmation follows */
+        struct sbuf sb = {.len = 0};
+        sb_printf(&sb, "%s: a computer player ",
+                  away ? "You timed out again" : "Time is up");
+        sb_action(&sb, t, &a);
+        sb_printf(&sb, " for you");
+        if (away)
+            sb_printf(&sb, " and has your seat now. Tell me \"back\" to "
+                           "take it again.");
+        else
+            sb_printf(&sb, ".");
+        table_tell(t, s, sb.buf, CHAT_HIGH);
+        act(t, &a);
         if (engine_phase(&t->game) != ENGINE_PHASE_PASS)
             break;
     }

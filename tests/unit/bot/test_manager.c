@@ -197,6 +197,17 @@ static bool any_contains(const char *to, int from, const char *needle)
     return false;
 }
 
+/* How many lines to `to` since `from` start with `head`. */
+static int count_starting(const char *to, int from, const char *head)
+{
+    int k = 0;
+    for (int i = from; i < w->fake.n; i++)
+        if (strcasecmp(w->fake.lines[i].to, to) == 0 &&
+            strncmp(w->fake.lines[i].text, head, strlen(head)) == 0)
+            k++;
+    return k;
+}
+
 static struct table *the_table(void)
 {
     return table_find(w->m, &w->fake.base, "#h");
@@ -504,17 +515,6 @@ static void test_pass_is_confirmed_and_hand_shows_what_is_left(void **state)
     assert_true(any_contains(t->seats[0].nick, from, want));
 }
 
-/* How many lines to `to` since `from` start with `head`. */
-static int count_starting(const char *to, int from, const char *head)
-{
-    int k = 0;
-    for (int i = from; i < w->fake.n; i++)
-        if (strcasecmp(w->fake.lines[i].to, to) == 0 &&
-            strncmp(w->fake.lines[i].text, head, strlen(head)) == 0)
-            k++;
-    return k;
-}
-
 /* The index of the first line to `to` from `from` starting with head. */
 static int first_starting(const char *to, int from, const char *head)
 {
@@ -660,12 +660,24 @@ static void test_timeout_computer_acts_then_back(void **state)
         run_for(20);
     assert_int_equal(engine_turn(&t->game), turn);
     int before = t->game.nplays;
+    int from = w->fake.n;
     run_for(700); /* past the reminder at half time */
     assert_true(any_contains(nick, 0, "Reminder"));
+    /* and the channel hears once whom the table waits for */
+    char want[2200];
+    snprintf(want, sizeof want, "The table waits for %s (", nick);
+    assert_int_equal(count_starting("#h", from, want), 1);
     assert_int_equal(t->game.nplays, before);
     run_for(600); /* past the timeout */
     assert_true(t->game.nplays > before);
-    assert_true(any_contains(nick, 0, "Time is up"));
+    /* what was played for them, by name */
+    struct sbuf card = {.len = 0};
+    sb_card(&card, t, t->game.plays[before]);
+    snprintf(want, sizeof want,
+             "Time is up: a computer player played %s "
+             "for you.",
+             card.buf);
+    assert_true(any_contains(nick, 0, want));
     assert_false(t->seats[turn].away);
     /* max_timeouts=2: let the seat time out until it is handed over */
     for (int i = 0; i < 20 && !t->seats[turn].away; i++)
