@@ -685,35 +685,51 @@ static void explain(struct cmd *c, struct table *t, enum engine_refusal why,
     }
 }
 
-/* Reads cards from words[from..], blank- or comma-separated ("KS,AS,
- * KC"); replies and returns -1 on a bad one. */
-static int read_cards(struct cmd *c, int from, uint8_t *out, int max)
+/* Scans the cards in words[from..], blank- or comma-separated ("KS,AS,
+ * KC"), into out (up to max; out may be NULL to count). Returns how many,
+ * -1 at a word that is no card (*bad and *badlen name it), or -2 when
+ * there are more than max. */
+static int scan_cards(const struct cmd *c, int from, uint8_t *out, int max,
+                      const char **bad, size_t *badlen)
 {
     int n = 0;
     for (int i = from; i < c->nwords; i++) {
-        const char *w = c->words[i];
-        while (*w) {
+        for (const char *w = c->words[i]; *w;) {
             size_t len = strcspn(w, ",");
             int card;
-            if (len > 0 && engine_card_parse(w, len, &card)) {
-                reply(c,
-                      "'%.*s' is not a card: write them like QS, 10h, t♦ "
-                      "or Q♠.",
-                      (int)(len > 40 ? 40 : len), w);
-                return -1;
-            }
             if (len > 0) {
-                if (n == max) {
-                    reply(c, "Too many cards.");
+                if (engine_card_parse(w, len, &card)) {
+                    *bad = w;
+                    *badlen = len;
                     return -1;
                 }
-                out[n++] = (uint8_t)card;
+                if (n == max)
+                    return -2;
+                if (out)
+                    out[n] = (uint8_t)card;
+                n++;
             }
             w += len;
             w += *w == ',';
         }
     }
     return n;
+}
+
+/* Reads cards from words[from..]; replies and returns -1 on a bad one. */
+static int read_cards(struct cmd *c, int from, uint8_t *out, int max)
+{
+    const char *bad = NULL;
+    size_t len = 0;
+    int n = scan_cards(c, from, out, max, &bad, &len);
+    if (n == -1)
+        reply(c,
+              "'%.*s' is not a card: write them like QS, 10h, t♦ or "
+              "Q♠.",
+              (int)(len > 40 ? 40 : len), bad);
+    else if (n == -2)
+        reply(c, "Too many cards.");
+    return n < 0 ? -1 : n;
 }
 
 static void do_action(struct cmd *c, struct table *t, int seat,
@@ -725,12 +741,40 @@ static void do_action(struct cmd *c, struct table *t, int seat,
         explain(c, t, why, &d);
 }
 
+/* A private play before one's turn: kept, and played at the turn if it
+ * is legal then. Returns false (nothing done) if it is no such play. */
+static bool queue_play(struct cmd *c, struct table *t, int seat, int card)
+{
+    const struct engine_game *g = &t->game;
+    struct engine_cards hand = engine_hand(g, seat);
+    if (c->room || engine_phase(g) != ENGINE_PHASE_PLAY ||
+        engine_turn(g) == seat || !((hand.one | hand.two) & ENGINE_BIT(card)))
+        return false;
+    struct seat *st = &t->seats[seat];
+    st->queued = true;
+    st->queued_card = (uint8_t)card;
+    struct sbuf sb = {.len = 0};
+    sb_card(&sb, t, card);
+    reply(c,
+          "Not your turn yet: %s plays now. I'll play %s for you at your "
+          "turn if it is legal then (\"play none\" to take it back).",
+          seat_name(t, engine_turn(g)), sb.buf);
+    return true;
+}
+
 static void cmd_play(struct cmd *c)
 {
     int seat;
     struct table *t = my_table(c, &seat);
     if (!t)
         return;
+    if (c->nwords == 2 && strcasecmp(c->words[1], "none") == 0) {
+        reply(c, t->seats[seat].queued ? "Taken back: I'll ask you at your "
+                                         "turn."
+                                       : "No card was waiting.");
+        t->seats[seat].queued = false;
+        return;
+    }
     uint8_t cards[ENGINE_MAX_ACT_CARDS];
     int n = read_cards(c, 1, cards, 1);
     if (n < 0)
@@ -739,9 +783,41 @@ static void cmd_play(struct cmd *c)
         reply(c, "Play which card? Like \"play QS\".");
         return;
     }
+    if (queue_play(c, t, seat, cards[0]))
+        return;
     struct engine_action a = {.kind = ENGINE_ACT_PLAY, .ncards = 1};
     a.cards[0] = cards[0];
     do_action(c, t, seat, &a);
+}
+
+static void cmd_autoplay(struct cmd *c)
+{
+    static const char *const modes[] = {"last", "on", "off"};
+    static const char *const meaning[] = {
+        "I play the last card of each hand for you",
+        "I play the last card of each hand, and every card that is your "
+        "only legal one, for you",
+        "I always ask you"};
+    int seat;
+    struct table *t = table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (!t || !same_person(t, seat, c->u)) {
+        reply(c, "You are not at a table. %sjoin one in a channel.",
+              prefix(c->m));
+        return;
+    }
+    struct seat *st = &t->seats[seat];
+    if (c->nwords > 1) {
+        int k = 0;
+        while (k < 3 && strcasecmp(c->words[1], modes[k]) != 0)
+            k++;
+        if (k == 3) {
+            reply(c, "autoplay on, off or last.");
+            return;
+        }
+        st->autoplay = (enum seat_autoplay)k;
+    }
+    reply(c, "Autoplay %s: %s (this game).", modes[st->autoplay],
+          meaning[st->autoplay]);
 }
 
 static void cmd_pass(struct cmd *c)
@@ -888,6 +964,9 @@ static const struct command commands[] = {
      "discard C1 C2 (privately): the kitty exchange"},
     {"back", cmd_back, false, true,
      "back (privately): take your seat back from a computer"},
+    {"autoplay", cmd_autoplay, false, true,
+     "autoplay on|off|last (privately): on plays every forced card for "
+     "you, last (the default) only the last card of a hand, off none"},
 };
 
 static void cmd_help(struct cmd *c)
@@ -916,17 +995,50 @@ static void cmd_help(struct cmd *c)
           prefix(c->m));
 }
 
+/* The command nearest to an unknown word, or NULL if none is near. */
+static const struct command *nearest_command(const char *w)
+{
+    const struct command *best = NULL;
+    int bestd = 3; /* two typos at most */
+    size_t len = strlen(w);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        int d = engine_word_distance(w, len, commands[i].name, true);
+        if (d < bestd && (size_t)d < len) {
+            bestd = d;
+            best = &commands[i];
+        }
+    }
+    return best;
+}
+
+/* An unknown private command: the nearest one, or help. */
+static void unknown(struct cmd *c, const char *w)
+{
+    const struct command *k = nearest_command(w);
+    if (!k) {
+        reply(c, "I don't know '%.30s'. Try \"help\".", w);
+        return;
+    }
+    bool room_only = !k->in_private;
+    reply(c, "I don't know '%.30s' — did you mean '%s%s'%s?", w,
+          room_only ? prefix(c->m) : "", k->name,
+          room_only ? " (in the channel)" : "");
+}
+
 static void dispatch(struct cmd *c)
 {
     if (c->nwords == 0)
         return;
     const char *w = c->words[0];
+    bool room_only = false;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *k = &commands[i];
         if (strcasecmp(k->name, w) != 0)
             continue;
-        if (c->room ? !k->in_room : !k->in_private)
+        if (c->room ? !k->in_room : !k->in_private) {
+            room_only = !c->room;
             continue;
+        }
         k->fn(c);
         return;
     }
@@ -940,9 +1052,44 @@ static void dispatch(struct cmd *c)
             cmd_play(c);
             return;
         }
-        reply(c, "I don't know '%s'. Try \"help\".", w);
+        if (room_only)
+            reply(c, "%s%s works in the channel of the table: say it there.",
+                  prefix(c->m), w);
+        else
+            unknown(c, w);
     }
     /* unknown channel commands are left to other bots */
+}
+
+/* Whether words[from..] are one or more cards (commas allowed). */
+static bool words_are_cards(const struct cmd *c, int from)
+{
+    const char *bad;
+    size_t len;
+    return scan_cards(c, from, NULL, ENGINE_MAX_CARDS, &bad, &len) > 0;
+}
+
+/* "pass QS KS AS" or "play QS" said in the channel by a player of its
+ * table, without the prefix: meant for the bot privately. A private hint
+ * that does not repeat the cards. */
+static void said_in_channel_by_mistake(struct cmd *c)
+{
+    if (c->nwords < 2 || !words_are_cards(c, 1))
+        return;
+    bool pass = strcasecmp(c->words[0], "pass") == 0;
+    if (!pass && strcasecmp(c->words[0], "play") != 0)
+        return;
+    struct table *t = table_find(c->m, c->a, c->room);
+    if (!t || !t->playing || seat_of(t, c->u) < 0)
+        return;
+    if (pass)
+        reply(c, "That went to the channel: passes are secret, tell me "
+                 "privately (a private message to me).");
+    else
+        reply(c,
+              "That went to the channel as chat: tell me privately, or "
+              "say %splay CARD there.",
+              prefix(c->m));
 }
 
 /* ---- Events ----------------------------------------------------------- */
@@ -957,17 +1104,24 @@ static void on_message(struct manager *m, struct chat_adapter *a,
 {
     struct cmd c = {.m = m, .a = a, .room = ev->room, .u = &ev->from};
     render_name(c.shown, sizeof c.shown, ev->from.nick);
-    const char *text = ev->text;
+    /* read without the formatting a client added, never echo it */
+    char clean[sizeof c.storage];
+    if (strlen(ev->text) >= sizeof clean)
+        return;
+    memcpy(clean, ev->text, strlen(ev->text) + 1);
+    render_strip_formatting(clean);
+    const char *text = clean;
     while (isspace((unsigned char)*text))
         text++;
     size_t plen = strlen(prefix(m));
     bool prefixed = strncmp(text, prefix(m), plen) == 0;
-    if (ev->room && !prefixed)
+    if (ev->room && !prefixed) {
+        split_words(&c, text);
+        said_in_channel_by_mistake(&c);
         return; /* channel chatter */
+    }
     if (prefixed)
         text += plen;
-    if (strlen(text) >= sizeof c.storage)
-        return;
     split_words(&c, text);
     /* the text after the command word, for !hearts' rules */
     const char *p = text;

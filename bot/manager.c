@@ -419,6 +419,51 @@ static void deal_now(struct loop *l, void *ctx)
     advance(t);
 }
 
+/* The plays the bot makes for a person at their turn without asking: the
+ * card they queued (if legal now; else it is dropped with a note), and
+ * under `autoplay` the hand's last card or the only legal one. Returns
+ * whether it played. */
+static bool plays_unasked(struct table *t, int seat)
+{
+    const struct engine_game *g = &t->game;
+    struct seat *st = &t->seats[seat];
+    if (engine_phase(g) != ENGINE_PHASE_PLAY)
+        return false;
+    uint64_t legal = engine_legal_plays(g);
+    struct engine_action a = {.kind = ENGINE_ACT_PLAY, .ncards = 1};
+    a.seat = (uint8_t)seat;
+    struct sbuf sb = {.len = 0};
+    if (st->queued) {
+        st->queued = false;
+        a.cards[0] = st->queued_card;
+        if (legal & ENGINE_BIT(st->queued_card)) {
+            act(t, &a);
+            return true;
+        }
+        sb_printf(&sb, "You queued ");
+        sb_card(&sb, t, st->queued_card);
+        sb_printf(&sb, ", but it is not a legal play now: dropped.");
+        table_tell(t, seat, sb.buf, CHAT_HIGH);
+        return false;
+    }
+    struct engine_cards hand = engine_hand(g, seat);
+    bool last = engine_cards_count(&hand) == 1;
+    bool forced = (legal & (legal - 1)) == 0;
+    if (!(last && st->autoplay != SEAT_AUTOPLAY_OFF) &&
+        !(forced && st->autoplay == SEAT_AUTOPLAY_FORCED))
+        return false;
+    a.cards[0] = (uint8_t)__builtin_ctzll(legal);
+    if (!last) {
+        /* the last card shows in the trick line; a forced one is told */
+        sb_printf(&sb, "Autoplay: ");
+        sb_card(&sb, t, a.cards[0]);
+        sb_printf(&sb, ", your only legal card.");
+        table_tell(t, seat, sb.buf, CHAT_HIGH);
+    }
+    act(t, &a);
+    return true;
+}
+
 static void write_record(struct table *t)
 {
     if (!t->rec) {
@@ -491,6 +536,8 @@ static void advance(struct table *t)
                 computer_acts(t, s);
                 continue;
             }
+            if (plays_unasked(t, s))
+                continue;
             prompt(t, s);
             arm_turn(t);
             return;
@@ -666,7 +713,11 @@ static void prompt(struct table *t, int seat)
     }
     t->prompted_seat = seat;
     t->prompted_key = key;
-    table_tell(t, seat, sb.buf, CHAT_HIGH);
+    /* a person gets the hand before being asked to play it: the same
+     * priority keeps them in order */
+    struct seat *st = &t->seats[seat];
+    table_tell(t, seat, sb.buf, st->deal_unread ? CHAT_NORMAL : CHAT_HIGH);
+    st->deal_unread = false;
 }
 
 /* The private message after a deal: the hand and what to pass. */
@@ -690,9 +741,10 @@ static void tell_deal(struct table *t, int seat)
                       seat_name(t, engine_pass_target(g, seat, g->pass_dir)),
                       blind ? " (or \"pass blind\")" : "");
     }
-    /* as urgent as the prompt that may follow at once (no passing):
-     * a person gets the hand before being asked to play it */
-    table_tell(t, seat, sb.buf, CHAT_HIGH);
+    /* the deal waits behind the channel's lines of the hand before; on a
+     * hand without passing the first prompt waits behind the deal */
+    t->seats[seat].deal_unread = k == 0;
+    table_tell(t, seat, sb.buf, CHAT_NORMAL);
 }
 
 static const char *dir_word(int dir)
@@ -803,6 +855,8 @@ static void on_engine(void *ctx, const struct engine_game *g,
     switch (ev->kind) {
     case ENGINE_EV_DEALT:
         t->last_trick_no = 0;
+        for (int s = 0; s < g->n; s++)
+            t->seats[s].queued = false;
         if (g->pass_dir == ENGINE_PASS_HOLD)
             sb_printf(&sb,
                       "Hand %d: no passing. Your cards are in private "

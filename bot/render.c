@@ -237,6 +237,25 @@ static size_t skip_colour_args(const unsigned char *s, size_t n, bool hex)
     return i;
 }
 
+size_t render_strip_formatting(char *text)
+{
+    unsigned char *s = (unsigned char *)text;
+    size_t n = strlen(text), from = 0, to = 0;
+    while (from < n) {
+        unsigned char c = s[from++];
+        if (c == 0x03 || c == 0x04) {
+            from += skip_colour_args(s + from, n - from, c == 0x04);
+            continue;
+        }
+        if (c == 0x02 || c == 0x0F || c == 0x11 || c == 0x16 || c == 0x1D ||
+            c == 0x1E || c == 0x1F)
+            continue;
+        s[to++] = c;
+    }
+    s[to] = '\0';
+    return to;
+}
+
 /* Writes a name cleaned (render_name), each code point an atom, at most
  * `max` code points. Returns how many the whole cleaned name has. */
 static int put_name(struct out *o, const char *name, int max)

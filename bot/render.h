@@ -150,6 +150,16 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
  */
 size_t render_name(char *buf, size_t len, const char *name);
 
+/*
+ * Removes IRC formatting from text in place, as render_name does (bold
+ * \x02, colour \x03 and hex colour \x04 with their digits, reset \x0F,
+ * reverse \x16, italics \x1D, strike \x1E, underline \x1F, monospace
+ * \x11), and nothing else: what a person types is read, and echoed, without
+ * the codes their client added. Returns the new length.
+ *   "pl\x02ay\x02 \x03" "04QS" -> "play QS"
+ */
+size_t render_strip_formatting(char *text);
+
 /* A suit's symbol, red on IRC for hearts and diamonds ("♦",
  * "\x03" "04♦\x0F"); "?" for no suit. */
 size_t render_suit(char *buf, size_t len, int suit, enum chat_style style);

@@ -17,6 +17,13 @@
 
 struct table;
 
+/* Which plays the bot makes for a person without asking (`autoplay`). */
+enum seat_autoplay {
+    SEAT_AUTOPLAY_LAST,   /* the last card of a hand (the default) */
+    SEAT_AUTOPLAY_FORCED, /* that, and every play with one legal card */
+    SEAT_AUTOPLAY_OFF     /* none: always a prompt */
+};
+
 /* A seat: a person (human) or a computer player. */
 struct seat {
     bool used;
@@ -26,6 +33,11 @@ struct seat {
     bool stop_vote; /* voted to stop the game */
     int level;      /* a computer's level */
     int timeouts;   /* in a row */
+    enum seat_autoplay autoplay;
+    bool deal_unread;    /* a hand without passing was dealt and not yet
+                            prompted: its prompt must not overtake the deal */
+    bool queued;         /* a card to play at the person's turn ("play" */
+    uint8_t queued_card; /* before it), if it is legal then */
     uint64_t grace_timer;
     char nick[64];  /* as the network knows them: for addressing */
     char shown[64]; /* cleaned for display (render_name) */

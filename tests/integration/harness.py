@@ -1387,6 +1387,11 @@ class Player:
         self.passed = {}       # hand number -> cards we passed
         self.received = {}     # hand number -> cards passed to us
         self.played = {}       # hand number -> cards we played, in order
+        # hand number -> cards of ours the channel's trick lines show but
+        # we did not send: autoplay (the last card), a computer after a
+        # timeout, a card queued before our turn
+        self.played_for_us = {}
+        self.channel_hand = 0  # the hand the channel's lines are at
         self.events = []       # every event, in order
         self.actions = []      # (time, hand number, 'pass'/'play', cards)
         self.pass_due = None   # a Deal we have not passed for
@@ -1415,6 +1420,9 @@ class Player:
         self.cursor += len(new)
         out = []
         for m in new:
+            if self.is_channel_from_bot(m):
+                self._channel_line(m)
+                continue
             if not self.is_private_from_bot(m):
                 continue
             ev = parse_private(marked_text(m.raw_text), m)
@@ -1422,6 +1430,28 @@ class Player:
             self.events.append(ev)
             out.append(ev)
         return out
+
+    def is_channel_from_bot(self, m):
+        return (m.command in ("PRIVMSG", "NOTICE") and irc_eq(m.nick, self.bot)
+                and bool(m.params) and irc_eq(m.target, self.channel))
+
+    def _channel_line(self, m):
+        hm = re.match(r"^Hand (\d+): ", m.text)
+        if hm:
+            self.channel_hand = int(hm.group(1))
+            return
+        trick = parse_trick_line(m.text)
+        if not trick:
+            return
+        h = self.channel_hand
+        for name, card in trick[1]:
+            if irc_eq(name, self.nick) and card not in self.played.get(h, ()):
+                self.played_for_us.setdefault(h, []).append(card)
+
+    def all_played(self, hand_no):
+        """The cards of ours played in a hand, by us or for us."""
+        return (set(self.played.get(hand_no, ()))
+                | set(self.played_for_us.get(hand_no, ())))
 
     def _gone(self):
         return set(self.played.get(self.hand_no, ())) | set(

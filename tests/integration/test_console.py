@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from harness import (Deal, HandShown, HarnessTestCase,  # noqa: E402
                      MoonChoice, Passing, Prompt, cards_in, parse_final,
-                     parse_private)
+                     parse_private, parse_trick_line)
 
 
 class ConsoleTest(HarnessTestCase):
@@ -35,6 +35,13 @@ class ConsoleTest(HarnessTestCase):
             if line.startswith("[#console] Game over!"):
                 final = line
             elif line.startswith("[#console] "):
+                trick = parse_trick_line(line[len("[#console] "):])
+                for name, card in (trick[1] if trick else []):
+                    if name == "you" and card in hand:
+                        # autoplay: the last card of the hand, unasked
+                        self.assertEqual(hand, [card], line)
+                        hand.remove(card)
+                        played.setdefault(hand_no, []).append(card)
                 # The room never names a card the person still holds.
                 self.assertFalse(set(cards_in(line)) & set(hand),
                                  "the room names a held card: " + line)
@@ -79,8 +86,9 @@ class ConsoleTest(HarnessTestCase):
                     self.fail("unexpected private line: " + line)
 
         self.assertTrue(deals)
-        self.assertEqual(prompts, 13 * len(deals),
-                         "one prompt per trick:\n" + "\n".join(bot.lines))
+        self.assertEqual(prompts, 12 * len(deals),
+                         "one prompt per trick but the last (autoplay):\n"
+                         + "\n".join(bot.lines))
         self.assertEqual(hand, [])
 
         bot.close_input()

@@ -226,7 +226,11 @@ class WholeGameTest(HarnessTestCase):
                 elif not isinstance(ev, MoonChoice):
                     self.fail("%s was told: %s" % (p.nick, ev.text))
             for h in range(nhands):
-                self.assertEqual(set(p.played[h + 1]), holdings[h][s])
+                self.assertEqual(p.all_played(h + 1), holdings[h][s])
+                # autoplay played the last card, nothing else
+                self.assertEqual(len(p.played_for_us.get(h + 1, [])), 1,
+                                 p.nick)
+                self.assertEqual(len(p.played[h + 1]), 12, p.nick)
 
         # -- the channel never names a card still held
         for p in players:
@@ -242,6 +246,12 @@ class WholeGameTest(HarnessTestCase):
                 if is_channel(m.target):
                     self.assertFalse(SECRET.search(m.text), m.raw)
                     named = set(cards_in(m.text))
+                    # a trick line shows the card played for us then
+                    # (autoplay of the last card)
+                    trick = parse_trick_line(m.text)
+                    if trick:
+                        named -= {c for n, c in trick[1]
+                                  if irc_eq(n, p.nick)}
                     self.assertFalse(named & (held - gone),
                                      "%s still holds %s: %s"
                                      % (p.nick, named & (held - gone), m.raw))

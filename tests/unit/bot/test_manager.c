@@ -260,6 +260,24 @@ static void card_words(const struct engine_cards *h, uint64_t only, char *out,
                                     pos ? " " : "", engine_card_name(c));
 }
 
+/* The first three cards of a seat's hand as "XX,XX, XX" and as a set. */
+static uint64_t first_three(const struct table *t, int s, char *cmd, size_t len)
+{
+    struct engine_cards h = engine_hand(&t->game, s);
+    uint64_t set = 0;
+    size_t pos = (size_t)snprintf(cmd, len, "pass ");
+    for (int c = 0, k = 0; c < 64 && k < 3; c++) {
+        if (!(h.one >> c & 1))
+            continue;
+        set |= ENGINE_BIT(c);
+        pos += (size_t)snprintf(cmd + pos, len - pos, "%s%s",
+                                k == 0 ? "" : (k == 1 ? "," : ", "),
+                                engine_card_name(c));
+        k++;
+    }
+    return set;
+}
+
 /* ---- Tests ------------------------------------------------------------ */
 
 static void test_hearts_opens_and_join_fills(void **state)
@@ -339,6 +357,54 @@ static void test_commands_without_a_table(void **state)
     assert_int_equal(w->fake.n, from);
 }
 
+static void test_input_typos_and_misplaced_commands(void **state)
+{
+    (void)state;
+    refused("alice", NULL, "plya QS",
+            "I don't know 'plya' — did you mean 'play'?");
+    refused("alice", NULL, "hnad", "did you mean 'hand'?");
+    refused("alice", NULL, "jion", "did you mean '!join' (in the channel)?");
+    refused("alice", NULL, "xyzzy", "I don't know 'xyzzy'. Try \"help\".");
+    /* a channel command sent privately */
+    refused("alice", NULL, "join", "!join works in the channel");
+    refused("alice", NULL, "!start", "!start works in the channel");
+    /* formatting is not read, nor echoed */
+    refused("alice", NULL,
+            "\x02xy\x02zz\x03"
+            "04,01y",
+            "I don't know 'xyzzy'");
+    assert_null(strchr(w->fake.lines[w->fake.n - 1].text, '\x02'));
+    assert_null(strchr(w->fake.lines[w->fake.n - 1].text, '\x03'));
+    said("alice", "#h", "\x02!hearts\x0F standard");
+    assert_non_null(the_table());
+}
+
+static void test_pass_or_play_said_in_the_channel(void **state)
+{
+    (void)state;
+    four_people("standard");
+    struct table *t = the_table();
+    char cmd[100];
+    first_three(t, 1, cmd, sizeof cmd);
+    const char *bob = t->seats[1].nick;
+    /* meant for the bot: a private hint that repeats no card */
+    refused(bob, "#h", cmd, "passes are secret, tell me privately");
+    const struct line *l = &w->fake.lines[w->fake.n - 1];
+    for (const char *sym = "♣♦♥♠"; *sym; sym += 3) {
+        char s3[4] = {sym[0], sym[1], sym[2], 0};
+        assert_null(strstr(l->text, s3));
+    }
+    assert_null(strstr(l->text, cmd + 5));
+    assert_true(engine_may_act(&t->game, 1));
+    refused(bob, "#h", "play QS", "tell me privately, or say !play");
+    /* chat is chat: not cards, or not a player */
+    int from = w->fake.n;
+    said(bob, "#h", "pass the salt");
+    said(bob, "#h", "play on, folks");
+    said("erin", "#h", "pass 2C 3C 4C");
+    assert_int_equal(w->fake.n, from);
+}
+
 static void test_hands_reach_only_their_owner(void **state)
 {
     (void)state;
@@ -389,10 +455,10 @@ static void test_refusals_change_nothing(void **state)
     snprintf(cmd, sizeof cmd, "play %s",
              engine_card_name(__builtin_ctzll(oh.one)));
     refused(me, NULL, cmd, "You don't hold");
-    /* not your turn */
-    snprintf(cmd, sizeof cmd, "play %s",
+    /* not your turn (privately, the card would wait for the turn) */
+    snprintf(cmd, sizeof cmd, "!play %s",
              engine_card_name(__builtin_ctzll(oh.one)));
-    refused(them, NULL, cmd, "Not your turn");
+    refused(them, "#h", cmd, "Not your turn");
     /* the 2C must lead */
     struct engine_cards mine = engine_hand(g, turn);
     int not2c = __builtin_ctzll(mine.one & ~ENGINE_BIT(ENGINE_2C));
@@ -447,24 +513,6 @@ static void test_pass_counts_and_privacy(void **state)
     for (int s = 0; s < 4; s++)
         assert_true(any_contains(t->seats[s].nick, 0, "You received"));
     assert_int_equal(engine_phase(g), ENGINE_PHASE_PLAY);
-}
-
-/* The first three cards of a seat's hand as "XX,XX, XX" and as a set. */
-static uint64_t first_three(const struct table *t, int s, char *cmd, size_t len)
-{
-    struct engine_cards h = engine_hand(&t->game, s);
-    uint64_t set = 0;
-    size_t pos = (size_t)snprintf(cmd, len, "pass ");
-    for (int c = 0, k = 0; c < 64 && k < 3; c++) {
-        if (!(h.one >> c & 1))
-            continue;
-        set |= ENGINE_BIT(c);
-        pos += (size_t)snprintf(cmd + pos, len - pos, "%s%s",
-                                k == 0 ? "" : (k == 1 ? "," : ", "),
-                                engine_card_name(c));
-        k++;
-    }
-    return set;
 }
 
 static void test_pass_is_confirmed_and_hand_shows_what_is_left(void **state)
@@ -601,6 +649,135 @@ static void test_a_turn_is_prompted_once(void **state)
     event(CHAT_QUIT, me, id, NULL, NULL);
     event(CHAT_JOIN, me, id, "#h", NULL);
     assert_int_equal(count_starting(me, 0, "Your turn"), 2);
+}
+
+/* Plays the lowest legal card for whoever's turn it is, n times. */
+static void play_lowest(struct table *t, int n)
+{
+    for (int i = 0; i < n && engine_phase(&t->game) == ENGINE_PHASE_PLAY; i++) {
+        const struct engine_game *g = &t->game;
+        char cmd[16];
+        snprintf(cmd, sizeof cmd, "%s",
+                 engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+        said(t->seats[engine_turn(g)].nick, NULL, cmd);
+    }
+}
+
+static void test_autoplay_plays_the_last_card(void **state)
+{
+    (void)state;
+    w->cfg.next_hand_delay = 60; /* the next hand waits */
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const char *off = t->seats[2].nick;
+    said(off, NULL, "autoplay off");
+    assert_true(any_contains(off, 0, "Autoplay off: I always ask you"));
+    /* twelve tricks; the thirteenth plays itself but for the one who
+     * asked to be asked */
+    play_lowest(t, 48);
+    assert_int_equal(t->game.trick_no, 12);
+    assert_int_equal(engine_turn(&t->game), 2);
+    assert_int_equal(t->game.trick_len, (2 - t->game.leader + 4) % 4);
+    assert_int_equal(count_starting(off, 0, "Your turn"), 13);
+    for (int s = 0; s < 4; s++)
+        if (s != 2)
+            assert_int_equal(count_starting(t->seats[s].nick, 0, "Your turn"),
+                             12);
+    play_lowest(t, 1);
+    /* the hand is over (or waits for a moon choice) */
+    assert_int_equal(t->game.trick_no, 13);
+    assert_int_not_equal(engine_phase(&t->game), ENGINE_PHASE_PLAY);
+}
+
+static void test_autoplay_on_plays_forced_cards(void **state)
+{
+    (void)state;
+    static const char *const people[] = {"alice", "bob", "carol", "dave"};
+    said("alice", "#h", "!hearts standard pass_count=0");
+    for (int i = 0; i < 4; i++) {
+        if (i)
+            said(people[i], "#h", "!join");
+        said(people[i], NULL, "autoplay on");
+    }
+    assert_true(any_contains("dave", 0, "Autoplay on: "));
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    /* whoever holds the 2C has led it without a prompt */
+    assert_int_equal(t->game.plays[0], ENGINE_2C);
+    for (int s = 0; s < 4; s++) {
+        if (t->game.plays[0] != ENGINE_2C || t->game.play_seat[0] != s)
+            continue;
+        assert_false(any_contains(t->seats[s].nick, 0, "lead trick 1."));
+        assert_true(any_contains(t->seats[s].nick, 0,
+                                 "Autoplay: 2♣, your only legal card."));
+    }
+    assert_true(t->game.nplays >= 1);
+}
+
+/* The legal plays of the seat after `card` is played by the one to play. */
+static uint64_t legal_after(const struct table *t, int card)
+{
+    struct engine_game copy = t->game;
+    assert_int_equal(engine_play(&copy, card, NULL, NULL), ENGINE_OK);
+    return engine_turn(&copy) >= 0 ? engine_legal_plays(&copy) : 0;
+}
+
+static void test_a_play_before_ones_turn_waits_for_it(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    int lead = engine_turn(g);
+    int next = (lead + 1) % 4;
+    const char *me = t->seats[next].nick;
+    uint64_t legal = legal_after(t, ENGINE_2C);
+    uint64_t held = engine_hand(g, next).one;
+    int good = __builtin_ctzll(legal);
+    char cmd[32];
+    /* a card that will not be legal is dropped, with a word */
+    if (held & ~legal) {
+        snprintf(cmd, sizeof cmd, "play %s",
+                 engine_card_name(__builtin_ctzll(held & ~legal)));
+        int from = w->fake.n;
+        said(me, NULL, cmd);
+        assert_true(any_contains(me, from, "at your turn if it is legal"));
+        said(t->seats[lead].nick, NULL, "2C");
+        assert_int_equal(g->nplays, 1);
+        assert_true(any_contains(me, from, "not a legal play now: dropped"));
+        assert_true(any_contains(me, from, "Your turn"));
+        snprintf(cmd, sizeof cmd, "play %s", engine_card_name(good));
+        said(me, NULL, cmd);
+    } else {
+        /* every card is legal: it is played at once at the turn */
+        snprintf(cmd, sizeof cmd, "play %s", engine_card_name(good));
+        said(me, NULL, cmd);
+        int from = w->fake.n;
+        said(t->seats[lead].nick, NULL, "2C");
+        assert_int_equal(count_starting(me, from, "Your turn"), 0);
+    }
+    assert_int_equal(g->nplays, 2);
+    assert_int_equal(g->plays[1], good);
+    /* the fourth queues a card, takes it back, queues a legal one: it is
+     * played at their turn without a prompt */
+    int third = (lead + 2) % 4, fourth = (lead + 3) % 4;
+    me = t->seats[fourth].nick;
+    int from = w->fake.n;
+    said(me, NULL, "play none");
+    assert_true(any_contains(me, from, "No card was waiting"));
+    int card3 = __builtin_ctzll(engine_legal_plays(g));
+    int card4 = __builtin_ctzll(legal_after(t, card3));
+    snprintf(cmd, sizeof cmd, "play %s", engine_card_name(card4));
+    said(me, NULL, cmd);
+    said(me, NULL, "play none");
+    assert_true(any_contains(me, from, "Taken back"));
+    said(me, NULL, cmd);
+    snprintf(cmd, sizeof cmd, "play %s", engine_card_name(card3));
+    said(t->seats[third].nick, NULL, cmd);
+    assert_int_equal(g->trick_no, 1);
+    assert_int_equal(g->plays[3], card4);
+    /* no prompt during trick 1 (the winner is prompted for trick 2) */
+    assert_false(any_contains(me, 0, "Trick 1:"));
 }
 
 static void test_nick_change_keeps_the_seat(void **state)
@@ -852,6 +1029,10 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_commands_without_a_table, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_input_typos_and_misplaced_commands,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pass_or_play_said_in_the_channel,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_hands_reach_only_their_owner,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals_change_nothing, setup,
@@ -868,6 +1049,12 @@ int main(void)
             teardown),
         cmocka_unit_test_setup_teardown(test_a_turn_is_prompted_once, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_autoplay_plays_the_last_card,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_autoplay_on_plays_forced_cards,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_play_before_ones_turn_waits_for_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nick_change_keeps_the_seat, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_takeover_of_a_nick_cannot_play,
