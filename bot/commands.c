@@ -488,29 +488,7 @@ static void cmd_scores(struct cmd *c)
         reply(c, "No game is running here.");
         return;
     }
-    const char *names[ENGINE_MAX_PLAYERS];
-    for (int s = 0; s < t->capacity; s++)
-        names[s] = seat_name(t, s);
-    const int32_t *rows[512];
-    int nrows = t->nhist < 512 ? t->nhist : 512;
-    for (int i = 0; i < nrows; i++)
-        rows[i] = t->hist[t->nhist - nrows + i];
-    char text[2048];
-    render_scores(text, sizeof text, names, t->capacity, rows, nrows,
-                  t->game.totals, c->room ? RENDER_SCORES_LAST : 0,
-                  table_style(t));
-    /* one message per line of the sheet */
-    char *line = text;
-    while (line && *line) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        if (c->room)
-            table_say(t, line);
-        else
-            reply(c, "%s", line);
-        line = nl ? nl + 1 : NULL;
-    }
+    table_send_scores(t, c->room ? NULL : c->u->nick);
 }
 
 static void cmd_rules(struct cmd *c)
@@ -971,28 +949,52 @@ static const struct command commands[] = {
 
 static void cmd_help(struct cmd *c)
 {
+    const char *p = prefix(c->m);
     if (c->nwords > 1) {
         const char *w = c->words[1];
-        if (strncmp(w, prefix(c->m), strlen(prefix(c->m))) == 0)
-            w += strlen(prefix(c->m));
+        if (strncmp(w, p, strlen(p)) == 0)
+            w += strlen(p);
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-            if (commands[i].help && strcasecmp(commands[i].name, w) == 0) {
-                reply(c, "%s%s", commands[i].in_room ? prefix(c->m) : "",
+            if (!commands[i].help || strcasecmp(commands[i].name, w) != 0)
+                continue;
+            struct sbuf sb = {.len = 0};
+            sb_printf(&sb, "%s%s", commands[i].in_room ? p : "",
                       commands[i].help);
-                return;
+            if (commands[i].fn == cmd_bot) {
+                sb_printf(&sb, ". Levels:");
+                for (int l = 0; l < AI_LEVEL_COUNT; l++)
+                    sb_printf(&sb, "%s %s", l ? "," : "", ai_level_name(l));
+                sb_printf(&sb, " (%s unless named)",
+                          ai_level_name(c->m->ai_level));
             }
+            reply(c, "%s", sb.buf);
+            return;
         }
-        reply(c, "No command '%s'.", w);
+        reply(c, "No command '%.30s'. %shelp lists them.", w, p);
         return;
     }
-    reply(c,
-          "Hearts: %shearts opens a table, %sjoin sits down, %sstart deals. "
-          "Privately: hand, pass C1 C2 C3, play CARD (or just CARD), moon "
-          "add|subtract, back. Also %sstatus %sscores %srules %spresets "
-          "%sstop %sleave %sbot. %shelp COMMAND for one.",
-          prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m),
-          prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m),
-          prefix(c->m));
+    /* every command, from the table, so none is left out */
+    struct sbuf sb = {.len = 0};
+    sb_printf(&sb,
+              "Hearts: %shearts opens a table, %sjoin sits down, %sstart "
+              "deals. In the channel also:",
+              p, p, p);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const struct command *k = &commands[i];
+        if (k->in_room && k->help && strcmp(k->name, "hearts") &&
+            strcmp(k->name, "join") && strcmp(k->name, "start"))
+            sb_printf(&sb, " %s%s", p, k->name);
+    }
+    sb_printf(&sb, ". Privately: hand, pass C1 C2 C3, play CARD (or just "
+                   "CARD)");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const struct command *k = &commands[i];
+        if (k->in_private && !k->in_room && k->help &&
+            strcmp(k->name, "hand") && strcmp(k->name, "pass"))
+            sb_printf(&sb, ", %s", k->name);
+    }
+    sb_printf(&sb, ". %shelp COMMAND for one.", p);
+    reply(c, "%s", sb.buf);
 }
 
 /* The command nearest to an unknown word, or NULL if none is near. */

@@ -832,6 +832,33 @@ void table_scoreline(struct table *t, struct sbuf *sb)
                   (int)g->totals[s]);
 }
 
+void table_send_scores(struct table *t, const char *nick)
+{
+    const char *names[ENGINE_MAX_PLAYERS];
+    for (int s = 0; s < t->capacity; s++)
+        names[s] = seat_name(t, s);
+    const int32_t *rows[512];
+    int nrows = t->nhist < 512 ? t->nhist : 512;
+    for (int i = 0; i < nrows; i++)
+        rows[i] = t->hist[t->nhist - nrows + i];
+    char text[2048];
+    render_scores(text, sizeof text, names, t->capacity, rows, nrows,
+                  t->game.totals, nick ? 0 : RENDER_SCORES_LAST,
+                  table_style(t));
+    /* one message per line of the sheet */
+    char *line = text;
+    while (line && *line) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (nick)
+            t->a->ops->tell(t->a, nick, line, CHAT_NORMAL);
+        else
+            table_say(t, line);
+        line = nl ? nl + 1 : NULL;
+    }
+}
+
 static void keep_history(struct table *t)
 {
     if (t->nhist == t->caphist) {
@@ -993,6 +1020,11 @@ static void on_engine(void *ctx, const struct engine_game *g,
                       seat_name(t, g->winners[i]));
         sb_printf(&sb, " win%s. Final: ", g->nwinners == 1 ? "s" : "");
         table_scoreline(t, &sb);
+        table_say(t, sb.buf);
+        table_send_scores(t, NULL);
+        sb.len = 0;
+        sb_printf(&sb, "Another game? %shearts opens a table.",
+                  t->m->cfg->command_prefix);
         table_say(t, sb.buf);
         break;
     default:

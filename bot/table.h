@@ -149,6 +149,9 @@ void table_stop(struct table *t, const char *why);
 void table_set_online(struct table *t, bool online);
 void table_resume(struct table *t);
 void table_scoreline(struct table *t, struct sbuf *sb);
+/* The score sheet, a message a line: to nick, or (NULL) the last hands
+ * in the room. */
+void table_send_scores(struct table *t, const char *nick);
 /* "Passing Q♣ K♣ K♦ to bob" for a seat that has chosen its pass. */
 void table_sb_passing(struct table *t, int seat, struct sbuf *sb);
 

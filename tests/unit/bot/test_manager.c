@@ -208,6 +208,16 @@ static int count_starting(const char *to, int from, const char *head)
     return k;
 }
 
+/* The index of the first line to `to` from `from` starting with head. */
+static int first_starting(const char *to, int from, const char *head)
+{
+    for (int i = from; i < w->fake.n; i++)
+        if (strcasecmp(w->fake.lines[i].to, to) == 0 &&
+            strncmp(w->fake.lines[i].text, head, strlen(head)) == 0)
+            return i;
+    return -1;
+}
+
 static struct table *the_table(void)
 {
     return table_find(w->m, &w->fake.base, "#h");
@@ -563,16 +573,6 @@ static void test_pass_is_confirmed_and_hand_shows_what_is_left(void **state)
     assert_true(any_contains(t->seats[0].nick, from, want));
 }
 
-/* The index of the first line to `to` from `from` starting with head. */
-static int first_starting(const char *to, int from, const char *head)
-{
-    for (int i = from; i < w->fake.n; i++)
-        if (strcasecmp(w->fake.lines[i].to, to) == 0 &&
-            strncmp(w->fake.lines[i].text, head, strlen(head)) == 0)
-            return i;
-    return -1;
-}
-
 static void test_deal_goes_before_the_prompt(void **state)
 {
     (void)state;
@@ -898,6 +898,19 @@ static void test_status_scores_rules_presets_help(void **state)
     assert_true(any_contains("alice", from, "greek"));
     said("alice", "#h", "!help stop");
     assert_true(any_contains("alice", from, "end the game unscored"));
+    /* help names every command, and the computer players' levels */
+    static const char *const every[] = {
+        "!hearts", "!join",    "!start",  "!leave", "!bot",
+        "!stop",   "!status",  "!scores", "!top",   "!stats",
+        "!rules",  "!presets", "!play",   "!help",  "hand",
+        "pass",    "moon",     "discard", "back",   "autoplay"};
+    said("alice", NULL, "help");
+    const struct line *l = last_to("alice", from);
+    for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
+        if (!strstr(l->text, every[i]))
+            fail_msg("help without %s: %s", every[i], l->text);
+    said("alice", "#h", "!help bot");
+    assert_true(any_contains("alice", from, "Levels: random, easy"));
     four_people("standard");
     said("bob", "#h", "!status");
     assert_true(any_contains("#h", from, "Passing; waiting for"));
@@ -951,6 +964,12 @@ static void test_whole_game_record_replays(void **state)
     struct table *t = the_table();
     play_everything(t);
     assert_true(any_contains("#h", 0, "Game over!"));
+    /* the final sheet, and how to play again */
+    int over = first_starting("#h", 0, "Game over!");
+    assert_true(strstr(w->fake.lines[over + 1].text, "hand") != NULL);
+    assert_true(any_contains("#h", over, "total"));
+    const struct line *last = last_to("#h", over);
+    assert_string_equal(last->text, "Another game? !hearts opens a table.");
     run_for(5);
     char path[128];
     snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
