@@ -69,6 +69,19 @@ static const char *prefix(const struct manager *m)
     return m->cfg->command_prefix;
 }
 
+/* The caller as the subject of a line in the room, and the verb to match:
+ * "alice opens", or "You open" for one person at a terminal. */
+static const char *subject(const struct cmd *c)
+{
+    return c->a->solo ? "You" : c->shown;
+}
+
+static const char *verb(const struct cmd *c, const char *third,
+                        const char *second)
+{
+    return c->a->solo ? second : third;
+}
+
 /* ---- Who may do what -------------------------------------------------- */
 
 /* Glob match, * and ?, case-insensitive (hostmasks). */
@@ -233,12 +246,16 @@ static void cmd_hearts(struct cmd *c)
     t = table_open(c->m, c->a, c->room, &r, text);
     table_sit(t, c->u);
     struct sbuf sb = {.len = 0};
-    sb_printf(&sb, "%s opens a Hearts table: ", c->shown);
+    sb_printf(&sb, "%s %s a Hearts table: ", subject(c),
+              verb(c, "opens", "open"));
     rules_short(&sb, &r);
-    sb_printf(&sb,
-              ". %sjoin to sit down, %sstart to deal (computers fill "
-              "empty seats).",
-              prefix(c->m), prefix(c->m));
+    if (c->a->solo)
+        sb_printf(&sb, ". Computer players take the other seats.");
+    else
+        sb_printf(&sb,
+                  ". %sjoin to sit down, %sstart to deal (computers fill "
+                  "empty seats).",
+                  prefix(c->m), prefix(c->m));
     table_say(t, sb.buf);
 }
 
@@ -278,8 +295,8 @@ static void cmd_join(struct cmd *c)
         return;
     }
     char text[300];
-    snprintf(text, sizeof text, "%s sits down (%d/%d).%s", c->shown,
-             table_seated(t), t->capacity,
+    snprintf(text, sizeof text, "%s %s down (%d/%d).%s", subject(c),
+             verb(c, "sits", "sit"), table_seated(t), t->capacity,
              table_seated(t) == t->capacity ? " The table is full: !start."
                                             : "");
     table_say(t, text);
@@ -298,8 +315,8 @@ static void cmd_leave(struct cmd *c)
     char text[300];
     if (!t->playing) {
         table_stand(t, s);
-        snprintf(text, sizeof text, "%s stands up (%d/%d).", c->shown,
-                 table_seated(t), t->capacity);
+        snprintf(text, sizeof text, "%s %s up (%d/%d).", subject(c),
+                 verb(c, "stands", "stand"), table_seated(t), t->capacity);
         table_say(t, text);
         if (table_humans(t) == 0) {
             table_say(t, "Nobody is left at the table; it closes.");
@@ -312,7 +329,8 @@ static void cmd_leave(struct cmd *c)
     st->human = false;
     st->level = t->m->ai_level;
     snprintf(text, sizeof text,
-             "%s leaves the game; a computer player takes the seat.", c->shown);
+             "%s %s the game; a computer player takes the seat.", subject(c),
+             verb(c, "leaves", "leave"));
     table_say(t, text);
     if (table_humans(t) == 0) {
         table_stop(t, "Nobody is left at the table: the game ends "
@@ -398,7 +416,8 @@ static void cmd_stop(struct cmd *c)
     bool admin = is_admin(c->m, c->u);
     if (admin || (s >= 0 && s == t->opener)) {
         char text[200];
-        snprintf(text, sizeof text, "%s stops the %s.", c->shown,
+        snprintf(text, sizeof text, "%s %s the %s.", subject(c),
+                 verb(c, "stops", "stop"),
                  t->playing ? "game: it ends unscored" : "table");
         table_stop(t, text);
         return;
@@ -569,8 +588,8 @@ static struct table *my_table(struct cmd *c, int *seat)
     } else {
         t = table_of_person(c->m, c->a, c->u->nick, seat);
         if (!t) {
-            reply(c, "You are not at a table. %sjoin one in a channel.",
-                  prefix(c->m));
+            reply(c, "You are not at a table. %s%s", prefix(c->m),
+                  c->a->solo ? "hearts opens one." : "join one in a channel.");
             return NULL;
         }
         if (!same_person(t, *seat, c->u)) {
@@ -896,7 +915,8 @@ static void cmd_back(struct cmd *c)
         return;
     }
     char text[200];
-    snprintf(text, sizeof text, "%s is back.", c->shown);
+    snprintf(text, sizeof text, "%s %s back.", subject(c),
+             verb(c, "is", "are"));
     table_say(t, text);
     table_back(t, seat);
 }
@@ -958,8 +978,22 @@ static void cmd_help(struct cmd *c)
             if (!commands[i].help || strcasecmp(commands[i].name, w) != 0)
                 continue;
             struct sbuf sb = {.len = 0};
-            sb_printf(&sb, "%s%s", commands[i].in_room ? p : "",
-                      commands[i].help);
+            if (c->a->solo && commands[i].in_private) {
+                /* at a terminal everything is "private": not worth saying */
+                sb_printf(&sb, "%s", commands[i].help);
+                static const char *const noise[] = {" (privately)",
+                                                    ", privately"};
+                for (int k = 0; k < 2; k++) {
+                    char *at = strstr(sb.buf, noise[k]);
+                    if (at)
+                        memmove(at, at + strlen(noise[k]),
+                                strlen(at + strlen(noise[k])) + 1);
+                }
+                sb.len = strlen(sb.buf);
+            } else {
+                sb_printf(&sb, "%s%s", commands[i].in_room ? p : "",
+                          commands[i].help);
+            }
             if (commands[i].fn == cmd_bot) {
                 sb_printf(&sb, ". Levels:");
                 for (int l = 0; l < AI_LEVEL_COUNT; l++)
@@ -975,6 +1009,24 @@ static void cmd_help(struct cmd *c)
     }
     /* every command, from the table, so none is left out */
     struct sbuf sb = {.len = 0};
+    if (c->a->solo) {
+        /* one person at a terminal: what they type, nothing of channels */
+        sb_printf(&sb, "Type a card to play it (QS, 10h, t♦), or: hand, pass "
+                       "C1 C2 C3");
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            const struct command *k = &commands[i];
+            if (k->in_private && k->help && strcmp(k->name, "hand") &&
+                strcmp(k->name, "pass") && strcmp(k->name, "back") &&
+                strcmp(k->name, "top") && strcmp(k->name, "stats"))
+                sb_printf(&sb, ", %s", k->name);
+        }
+        sb_printf(&sb,
+                  ". %sstop ends the game, %shearts [PRESET] opens a new "
+                  "table, %sstart deals. help COMMAND for one.",
+                  p, p, p);
+        reply(c, "%s", sb.buf);
+        return;
+    }
     sb_printf(&sb,
               "Hearts: %shearts opens a table, %sjoin sits down, %sstart "
               "deals. In the channel also:",

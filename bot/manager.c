@@ -125,6 +125,11 @@ const char *seat_name(const struct table *t, int seat)
     return t->seats[seat].shown;
 }
 
+bool seat_is_you(const struct table *t, int seat)
+{
+    return t->a->solo && t->seats[seat].human;
+}
+
 void seat_set_nick(struct seat *st, const char *nick)
 {
     snprintf(st->nick, sizeof st->nick, "%s", nick);
@@ -585,10 +590,13 @@ static void timed_out(struct loop *l, void *ctx)
         if (away) {
             char text[300];
             st->away = true;
-            snprintf(text, sizeof text,
-                     "%s is away: a computer player plays for them until "
-                     "they tell me \"back\".",
-                     st->shown);
+            if (seat_is_you(t, s))
+                snprintf(text, sizeof text, "You are away.");
+            else
+                snprintf(text, sizeof text,
+                         "%s is away: a computer player plays for them "
+                         "until they tell me \"back\".",
+                         st->shown);
             table_say(t, text);
         }
         struct engine_action a;
@@ -885,15 +893,14 @@ static void on_engine(void *ctx, const struct engine_game *g,
         for (int s = 0; s < g->n; s++)
             t->seats[s].queued = false;
         if (g->pass_dir == ENGINE_PASS_HOLD)
-            sb_printf(&sb,
-                      "Hand %d: no passing. Your cards are in private "
-                      "messages.",
-                      g->hand_no);
+            sb_printf(&sb, "Hand %d: no passing.", g->hand_no);
         else
-            sb_printf(&sb,
-                      "Hand %d: pass %d %s. Your cards are in private "
-                      "messages; pass privately.",
-                      g->hand_no, t->rules.pass_count, dir_word(g->pass_dir));
+            sb_printf(&sb, "Hand %d: pass %d %s.", g->hand_no,
+                      t->rules.pass_count, dir_word(g->pass_dir));
+        if (!t->a->solo)
+            sb_printf(&sb, " Your cards are in private messages%s",
+                      g->pass_dir == ENGINE_PASS_HOLD ? "."
+                                                      : "; pass privately.");
         table_say(t, sb.buf);
         for (int s = 0; s < g->n; s++)
             if (!seat_computer(t, s))
@@ -988,6 +995,8 @@ static void on_engine(void *ctx, const struct engine_game *g,
         table_say(t, sb.buf);
         break;
     case ENGINE_EV_MOON_PENDING:
+        if (seat_is_you(t, ev->seat))
+            break; /* their prompt says it */
         sb_printf(&sb, "%s shot the %s! Waiting for their choice.",
                   seat_name(t, ev->seat), ev->value ? "sun" : "moon");
         table_say(t, sb.buf);
@@ -1018,7 +1027,9 @@ static void on_engine(void *ctx, const struct engine_game *g,
             sb_printf(&sb, "%s%s",
                       i ? (i + 1 == g->nwinners ? " and " : ", ") : "",
                       seat_name(t, g->winners[i]));
-        sb_printf(&sb, " win%s. Final: ", g->nwinners == 1 ? "s" : "");
+        sb_printf(&sb, " win%s. Final: ",
+                  g->nwinners == 1 && !seat_is_you(t, g->winners[0]) ? "s"
+                                                                     : "");
         table_scoreline(t, &sb);
         table_say(t, sb.buf);
         table_send_scores(t, NULL);
@@ -1063,10 +1074,16 @@ void table_start(struct table *t)
         if (!st->human)
             sb_printf(&sb, " (%s)", ai_level_name(st->level));
     }
-    sb_printf(&sb,
-              ". Rules: %s. Hands, passes and plays go by private "
-              "message to me.",
-              t->rules_text);
+    if (t->a->solo)
+        sb_printf(&sb,
+                  ". Rules: %s. Type \"help\" for the commands, a card "
+                  "to play it.",
+                  t->rules_text);
+    else
+        sb_printf(&sb,
+                  ". Rules: %s. Hands, passes and plays go by private "
+                  "message to me.",
+                  t->rules_text);
     table_say(t, sb.buf);
     engine_deal(&t->game, &t->sink);
     advance(t);

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* mIRC codes. Colours always take two digits so that a digit written next
  * (a rank) is not read as part of the colour. */
@@ -540,7 +541,10 @@ size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
         put_name(&o, names[winner], RENDER_NAME_MAX);
         if (style == CHAT_STYLE_IRC)
             out_str(&o, IRC_BOLD);
-        out_str(&o, " takes it");
+        /* the console's person is "you": "you take it" */
+        out_str(&o, names[winner] && strcasecmp(names[winner], "you") == 0
+                        ? " take it"
+                        : " takes it");
     } else {
         out_str(&o, "set aside for the next winner");
     }

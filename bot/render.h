@@ -96,7 +96,8 @@ void render_sort(uint8_t *cards, int n);
  * takes the trick, RENDER_TRICK_ASIDE for a cancelled trick waiting for
  * the next winner, or RENDER_TRICK_OPEN for a trick still being played
  * (no outcome). `points` is what the trick is worth; 0 leaves it out.
- * On IRC the taker's name is bold.
+ * On IRC the taker's name is bold. A taker named "you" (the console's
+ * person) "take it".
  *   plain: "Trick 5: alice 7♣, bob K♣, carol 2♥, dave 9♣ - bob takes it
  *           (1 point)"
  *          "Trick 6: alice 7♣, bob 7♣ - set aside for the next winner

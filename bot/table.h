@@ -116,6 +116,9 @@ void table_tell(struct table *t, int seat, const char *text,
                 enum chat_priority prio);
 /* The seat's name for display. */
 const char *seat_name(const struct table *t, int seat);
+/* Whether the seat is the one person at a terminal (chat_adapter.solo):
+ * lines about them say "You ..." with the verb to match. */
+bool seat_is_you(const struct table *t, int seat);
 /* Sets a seat's nick and its display form. */
 void seat_set_nick(struct seat *st, const char *nick);
 bool seat_computer(const struct table *t, int seat);

@@ -2,11 +2,15 @@
 its stdin and stdout on pipes, a scripted person who reads the "[you] ..."
 lines (plain text: the marked cards in [brackets]), passes and plays
 until "Game over!", then closes stdin; the bot exits 0 and the game's
-record (data/games.jsonl under its working directory) replays.
+record (data/games.jsonl under its working directory) replays. Every line
+is worded for one person at a terminal (no channels, no private
+messages, "You open", "you take it"); autoplay plays the last card of
+each hand.
 Run: /usr/bin/python3 tests/integration/test_console.py -v
 """
 
 import os
+import re
 import sys
 import time
 
@@ -15,6 +19,10 @@ import harness  # noqa: E402
 from harness import (Deal, HandShown, HarnessTestCase,  # noqa: E402
                      MoonChoice, Passing, Prompt, cards_in, parse_final,
                      parse_private, parse_trick_line)
+
+
+WRONG = re.compile(r"private message|privately|!join|in a channel|"
+                   r"\byou (opens|sits|takes|is|wins|leaves|has)\b")
 
 
 class ConsoleTest(HarnessTestCase):
@@ -32,6 +40,9 @@ class ConsoleTest(HarnessTestCase):
             self.assertLess(time.monotonic(), deadline, "no end of game")
             i, line = bot.wait_line(r"^\[", since=i, timeout=30)
             i += 1
+            # Worded for one person at a terminal: no channels, no
+            # private messages, no third person for "you".
+            self.assertIsNone(WRONG.search(line), line)
             if line.startswith("[#console] Game over!"):
                 final = line
             elif line.startswith("[#console] "):

@@ -957,6 +957,30 @@ static void play_everything(struct table *t)
     }
 }
 
+static void test_one_person_at_a_terminal(void **state)
+{
+    (void)state;
+    w->fake.base.solo = true;
+    said("you", "#h", "!hearts standard hands=1");
+    said("you", "#h", "!start");
+    struct table *t = the_table();
+    assert_true(any_contains("#h", 0, "You open a Hearts table: standard"));
+    assert_true(any_contains("#h", 0, "Type \"help\" for the commands"));
+    assert_true(any_contains("#h", 0, "Hand 1: pass 3 left."));
+    said("you", NULL, "help");
+    assert_true(any_contains("you", 0, "Type a card to play it"));
+    play_everything(t);
+    assert_true(any_contains("#h", 0, "Game over!"));
+    static const char *const wrong[] = {
+        "private message", "privately", "!join",    "you opens",   "you sits",
+        "you takes",       "you is",    "you wins", "in a channel"};
+    for (int i = 0; i < w->fake.n; i++)
+        for (size_t k = 0; k < sizeof wrong / sizeof wrong[0]; k++)
+            if (strstr(w->fake.lines[i].text, wrong[k]))
+                fail_msg("'%s' at a terminal: %s", wrong[k],
+                         w->fake.lines[i].text);
+}
+
 static void test_whole_game_record_replays(void **state)
 {
     (void)state;
@@ -1084,6 +1108,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_status_scores_rules_presets_help,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_one_person_at_a_terminal, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_whole_game_record_replays, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(
