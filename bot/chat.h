@@ -10,14 +10,14 @@
 #include <stdbool.h>
 
 enum chat_event_kind {
-    CHAT_MESSAGE,     /* text in a room, or private (room NULL) */
-    CHAT_JOIN,        /* from joined room */
-    CHAT_PART,        /* from left room (text: reason) */
-    CHAT_KICK,        /* target was kicked from room by from */
-    CHAT_QUIT,        /* from left the network */
-    CHAT_NICK,        /* from is now called target */
-    CHAT_CONNECTED,   /* the adapter is (again) connected and in its rooms */
-    CHAT_DISCONNECTED /* the connection was lost; it reconnects itself */
+    CHAT_MESSAGE,      /* text in a room, or private (room NULL) */
+    CHAT_JOIN,         /* from joined room */
+    CHAT_PART,         /* from left room (text: reason) */
+    CHAT_KICK,         /* target was kicked from room by from */
+    CHAT_QUIT,         /* from left the network */
+    CHAT_NICK,         /* from is now called target */
+    CHAT_CONNECTED,    /* the adapter is (again) connected and in its rooms */
+    CHAT_DISCONNECTED  /* the connection was lost; it reconnects itself */
 };
 
 /*

@@ -40,10 +40,10 @@ struct config {
     int nadmins;
     /* [game] */
     char *default_rules;
-    int turn_timeout; /* seconds */
+    int turn_timeout;    /* seconds */
     int max_timeouts;
-    int lobby_timeout; /* seconds */
-    int grace_period;  /* seconds */
+    int lobby_timeout;   /* seconds */
+    int grace_period;    /* seconds */
     char *bot_level;
     int next_hand_delay; /* seconds */
     /* [[irc]] */
@@ -60,7 +60,8 @@ int config_parse(const char *text, size_t len, const char *path,
                  struct config *out, char *err, size_t errlen);
 
 /* Reads and parses a file, as config_parse. */
-int config_load(const char *path, struct config *out, char *err, size_t errlen);
+int config_load(const char *path, struct config *out, char *err,
+                size_t errlen);
 
 /* Frees what a config holds (not the struct); safe on a zeroed struct. */
 void config_free(struct config *c);
