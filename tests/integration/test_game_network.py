@@ -126,8 +126,8 @@ class RestartTest(HarnessTestCase):
         rc, out = harness.replay(os.path.join(data, "games.jsonl"))
         self.assertEqual(rc, 0, out)
         holdings = harness.record_holdings(records[0], 0)
-        self.assertEqual(set(pa.played[1]), holdings[0])
-        self.assertEqual(set(pb.played[1]), holdings[1])
+        self.assertEqual(pa.all_played(1), holdings[0])
+        self.assertEqual(pb.all_played(1), holdings[1])
         self.assertEqual(bot.stop(), 0)
 
     def test_ircd_restart_people_back_after_the_bot(self):
