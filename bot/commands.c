@@ -899,6 +899,11 @@ static void cmd_hand(struct cmd *c)
         table_sb_passing(t, seat, &sb);
         sb_printf(&sb, ")");
     }
+    if (t->seats[seat].queued) {
+        sb_printf(&sb, " (waiting to play ");
+        sb_card(&sb, t, t->seats[seat].queued_card);
+        sb_printf(&sb, ")");
+    }
     reply(c, "%s", sb.buf);
 }
 

@@ -772,6 +772,11 @@ static void test_a_play_before_ones_turn_waits_for_it(void **state)
     said(me, NULL, "play none");
     assert_true(any_contains(me, from, "Taken back"));
     said(me, NULL, cmd);
+    said(me, NULL, "hand");
+    struct sbuf shown = {.len = 0};
+    sb_printf(&shown, "(waiting to play ");
+    sb_card(&shown, t, card4);
+    assert_true(any_contains(me, from, shown.buf));
     snprintf(cmd, sizeof cmd, "play %s", engine_card_name(card3));
     said(t->seats[third].nick, NULL, cmd);
     assert_int_equal(g->trick_no, 1);
