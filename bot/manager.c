@@ -405,6 +405,16 @@ static void sb_action(struct sbuf *sb, const struct table *t,
         sb_printf(sb, "chose \"moon %s\"",
                   a->moon == ENGINE_MOON_SUBTRACT ? "subtract" : "add");
         break;
+    case ENGINE_ACT_PASS: {
+        uint8_t cards[ENGINE_MAX_ACT_CARDS];
+        int n =
+            a->ncards < ENGINE_MAX_ACT_CARDS ? a->ncards : ENGINE_MAX_ACT_CARDS;
+        memcpy(cards, a->cards, (size_t)n);
+        render_sort(cards, n);
+        sb_printf(sb, "passes ");
+        sb_cards(sb, t, cards, n);
+        break;
+    }
     default:
         sb_printf(sb, "passes");
         break;
@@ -908,8 +918,8 @@ static void on_engine(void *ctx, const struct engine_game *g,
         break;
     case ENGINE_EV_PASS_CHOSEN:
         /* a confirmation at once, also of a pass chosen for a person who
-         * timed out */
-        if (!seat_computer(t, ev->seat)) {
+         * timed out; the last to pass hears what came instead, at once */
+        if (!seat_computer(t, ev->seat) && g->passed_mask != (1u << g->n) - 1) {
             table_sb_passing(t, ev->seat, &sb);
             sb_waiting_for_passes(&sb, t);
             table_tell(t, ev->seat, sb.buf, CHAT_HIGH);

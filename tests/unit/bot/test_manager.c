@@ -566,6 +566,9 @@ static void test_pass_is_confirmed_and_hand_shows_what_is_left(void **state)
         said(t->seats[s].nick, NULL, cmd);
     }
     assert_int_equal(engine_phase(g), ENGINE_PHASE_PLAY);
+    /* the last to pass hears what came at once, not "waiting for" */
+    assert_int_equal(count_starting(t->seats[2].nick, from, "Passing "), 1);
+    assert_int_equal(count_starting(t->seats[3].nick, from, "Passing "), 0);
     int giver = 0;
     while (engine_pass_target(g, giver, g->pass_dir) != 0)
         giver++;
@@ -871,6 +874,25 @@ static void test_timeout_computer_acts_then_back(void **state)
     assert_true(any_contains("#h", 0, "is back"));
 }
 
+static void test_a_pass_chosen_on_timeout_is_told(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts standard");
+    said("alice", "#h", "!start");
+    run_for(1100);
+    struct table *t = the_table();
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_PLAY);
+    int i = first_starting("alice", 0, "Time is up: a computer player passes ");
+    assert_true(i >= 0);
+    /* the three cards by name: three suit symbols (3-byte UTF-8) */
+    int cards = 0;
+    for (const char *p = w->fake.lines[i].text; *p; p++)
+        cards += (unsigned char)*p == 0xe2;
+    assert_int_equal(cards, 3);
+    assert_true(any_contains("alice", i, " for you."));
+    assert_true(any_contains("alice", i, "You received "));
+}
+
 static void test_stop_by_opener_and_by_votes(void **state)
 {
     (void)state;
@@ -1108,6 +1130,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_takeover_of_a_nick_cannot_play,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_computer_acts_then_back,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_pass_chosen_on_timeout_is_told,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_stop_by_opener_and_by_votes, setup,
                                         teardown),
