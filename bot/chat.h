@@ -98,6 +98,9 @@ struct chat_adapter {
     const struct chat_adapter_ops *ops;
     const char *network; /* its name in the config: leaderboards, logs */
     enum chat_style style;
+    /* one person at a terminal (the console): no channel, no private
+     * messages, no other people; the bot words its lines for them */
+    bool solo;
     chat_event_fn on_event;
     void *ctx;
 };

@@ -69,6 +69,19 @@ static const char *prefix(const struct manager *m)
     return m->cfg->command_prefix;
 }
 
+/* The caller as the subject of a line in the room, and the verb to match:
+ * "alice opens", or "You open" for one person at a terminal. */
+static const char *subject(const struct cmd *c)
+{
+    return c->a->solo ? "You" : c->shown;
+}
+
+static const char *verb(const struct cmd *c, const char *third,
+                        const char *second)
+{
+    return c->a->solo ? second : third;
+}
+
 /* ---- Who may do what -------------------------------------------------- */
 
 /* Glob match, * and ?, case-insensitive (hostmasks). */
@@ -137,10 +150,11 @@ static const char *room_rules(const struct manager *m,
     return m->cfg->default_rules;
 }
 
-static void describe_rules(struct sbuf *sb, const struct engine_rules *r)
+/* What differs from the preset, after `lead` and before `end`: " with
+ * target=50 hands=1"; nothing if nothing differs. */
+static void rules_changes(struct sbuf *sb, const struct engine_rules *r,
+                          const char *lead, const char *end)
 {
-    sb_printf(sb, "%s (%d players): %s", engine_preset_name(r->preset),
-              r->players, engine_preset_summary(r->preset));
     bool first = true;
     for (int o = 0; o < engine_option_count(); o++) {
         if (!engine_rules_differs(r, o) ||
@@ -148,12 +162,41 @@ static void describe_rules(struct sbuf *sb, const struct engine_rules *r)
             continue;
         char v[ENGINE_OPTION_TEXT_MAX];
         engine_rules_get(r, o, v, sizeof v);
-        sb_printf(sb, "%s%s=%s", first ? "; with " : " ", engine_option_name(o),
-                  v);
+        sb_printf(sb, "%s %s=%s", first ? lead : "", engine_option_name(o), v);
         first = false;
     }
-    sb_printf(sb, ". Plays out of turn, revokes and the like are refused, "
-                  "so the irregularity penalties never arise.");
+    if (!first)
+        sb_printf(sb, "%s", end);
+}
+
+/* The rules in a few words, for one-line announcements: "standard for 4
+ * with target=50". */
+static void rules_short(struct sbuf *sb, const struct engine_rules *r)
+{
+    sb_printf(sb, "%s for %d", engine_preset_name(r->preset), r->players);
+    rules_changes(sb, r, " with", "");
+}
+
+/* The full rules, for !rules: at most two IRC lines. */
+static void describe_rules(struct sbuf *sb, const struct engine_rules *r)
+{
+    sb_printf(sb, "%s for %d players: %s.", engine_preset_name(r->preset),
+              r->players, engine_preset_summary(r->preset));
+    rules_changes(sb, r, " Changed here:", ".");
+    sb_printf(sb, " Plays against the rules are refused, so the rules' "
+                  "penalties never arise.");
+}
+
+/* The people seated: "alice, bob, bot1". */
+static void seated_names(struct sbuf *sb, const struct table *t)
+{
+    bool first = true;
+    for (int s = 0; s < t->capacity; s++) {
+        if (!t->seats[s].used)
+            continue;
+        sb_printf(sb, "%s%s", first ? "" : ", ", seat_name(t, s));
+        first = false;
+    }
 }
 
 /* ---- Channel commands ------------------------------------------------- */
@@ -163,10 +206,16 @@ static void cmd_hearts(struct cmd *c)
     struct table *t = table_find(c->m, c->a, c->room);
     if (t) {
         struct sbuf sb = {.len = 0};
-        sb_printf(&sb, "A table is open here: ");
-        describe_rules(&sb, &t->rules);
-        sb_printf(&sb, " %s",
-                  t->playing ? "A game is in progress." : "!join to sit down.");
+        sb_printf(&sb,
+                  "%s here: ", t->playing ? "A game is on" : "A table is open");
+        rules_short(&sb, &t->rules);
+        sb_printf(&sb, "; ");
+        seated_names(&sb, t);
+        if (t->playing)
+            sb_printf(&sb, ". %srules for the rules.", prefix(c->m));
+        else
+            sb_printf(&sb, " (%d/%d). %sjoin to sit down.", table_seated(t),
+                      t->capacity, prefix(c->m));
         reply(c, "%s", sb.buf);
         return;
     }
@@ -197,10 +246,16 @@ static void cmd_hearts(struct cmd *c)
     t = table_open(c->m, c->a, c->room, &r, text);
     table_sit(t, c->u);
     struct sbuf sb = {.len = 0};
-    sb_printf(&sb, "%s opens a Hearts table: ", c->shown);
-    describe_rules(&sb, &r);
-    sb_printf(&sb, " !join to sit down, !bot to add computer players, "
-                   "!start to deal (empty seats get computer players).");
+    sb_printf(&sb, "%s %s a Hearts table: ", subject(c),
+              verb(c, "opens", "open"));
+    rules_short(&sb, &r);
+    if (c->a->solo)
+        sb_printf(&sb, ". Computer players take the other seats.");
+    else
+        sb_printf(&sb,
+                  ". %sjoin to sit down, %sstart to deal (computers fill "
+                  "empty seats).",
+                  prefix(c->m), prefix(c->m));
     table_say(t, sb.buf);
 }
 
@@ -240,8 +295,8 @@ static void cmd_join(struct cmd *c)
         return;
     }
     char text[300];
-    snprintf(text, sizeof text, "%s sits down (%d/%d).%s", c->shown,
-             table_seated(t), t->capacity,
+    snprintf(text, sizeof text, "%s %s down (%d/%d).%s", subject(c),
+             verb(c, "sits", "sit"), table_seated(t), t->capacity,
              table_seated(t) == t->capacity ? " The table is full: !start."
                                             : "");
     table_say(t, text);
@@ -260,8 +315,8 @@ static void cmd_leave(struct cmd *c)
     char text[300];
     if (!t->playing) {
         table_stand(t, s);
-        snprintf(text, sizeof text, "%s stands up (%d/%d).", c->shown,
-                 table_seated(t), t->capacity);
+        snprintf(text, sizeof text, "%s %s up (%d/%d).", subject(c),
+                 verb(c, "stands", "stand"), table_seated(t), t->capacity);
         table_say(t, text);
         if (table_humans(t) == 0) {
             table_say(t, "Nobody is left at the table; it closes.");
@@ -274,7 +329,8 @@ static void cmd_leave(struct cmd *c)
     st->human = false;
     st->level = t->m->ai_level;
     snprintf(text, sizeof text,
-             "%s leaves the game; a computer player takes the seat.", c->shown);
+             "%s %s the game; a computer player takes the seat.", subject(c),
+             verb(c, "leaves", "leave"));
     table_say(t, text);
     if (table_humans(t) == 0) {
         table_stop(t, "Nobody is left at the table: the game ends "
@@ -360,7 +416,8 @@ static void cmd_stop(struct cmd *c)
     bool admin = is_admin(c->m, c->u);
     if (admin || (s >= 0 && s == t->opener)) {
         char text[200];
-        snprintf(text, sizeof text, "%s stops the %s.", c->shown,
+        snprintf(text, sizeof text, "%s %s the %s.", subject(c),
+                 verb(c, "stops", "stop"),
                  t->playing ? "game: it ends unscored" : "table");
         table_stop(t, text);
         return;
@@ -450,29 +507,7 @@ static void cmd_scores(struct cmd *c)
         reply(c, "No game is running here.");
         return;
     }
-    const char *names[ENGINE_MAX_PLAYERS];
-    for (int s = 0; s < t->capacity; s++)
-        names[s] = seat_name(t, s);
-    const int32_t *rows[512];
-    int nrows = t->nhist < 512 ? t->nhist : 512;
-    for (int i = 0; i < nrows; i++)
-        rows[i] = t->hist[t->nhist - nrows + i];
-    char text[2048];
-    render_scores(text, sizeof text, names, t->capacity, rows, nrows,
-                  t->game.totals, c->room ? RENDER_SCORES_LAST : 0,
-                  table_style(t));
-    /* one message per line of the sheet */
-    char *line = text;
-    while (line && *line) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        if (c->room)
-            table_say(t, line);
-        else
-            reply(c, "%s", line);
-        line = nl ? nl + 1 : NULL;
-    }
+    table_send_scores(t, c->room ? NULL : c->u->nick);
 }
 
 static void cmd_rules(struct cmd *c)
@@ -553,8 +588,8 @@ static struct table *my_table(struct cmd *c, int *seat)
     } else {
         t = table_of_person(c->m, c->a, c->u->nick, seat);
         if (!t) {
-            reply(c, "You are not at a table. %sjoin one in a channel.",
-                  prefix(c->m));
+            reply(c, "You are not at a table. %s%s", prefix(c->m),
+                  c->a->solo ? "hearts opens one." : "join one in a channel.");
             return NULL;
         }
         if (!same_person(t, *seat, c->u)) {
@@ -647,27 +682,51 @@ static void explain(struct cmd *c, struct table *t, enum engine_refusal why,
     }
 }
 
-/* Reads cards from words[from..]; replies and returns -1 on a bad one. */
-static int read_cards(struct cmd *c, int from, uint8_t *out, int max)
+/* Scans the cards in words[from..], blank- or comma-separated ("KS,AS,
+ * KC"), into out (up to max; out may be NULL to count). Returns how many,
+ * -1 at a word that is no card (*bad and *badlen name it), or -2 when
+ * there are more than max. */
+static int scan_cards(const struct cmd *c, int from, uint8_t *out, int max,
+                      const char **bad, size_t *badlen)
 {
     int n = 0;
     for (int i = from; i < c->nwords; i++) {
-        int card;
-        const char *w = c->words[i];
-        if (engine_card_parse(w, strlen(w), &card)) {
-            reply(c,
-                  "'%s' is not a card: write them like QS, 10h, t♦ or "
-                  "Q♠.",
-                  w);
-            return -1;
+        for (const char *w = c->words[i]; *w;) {
+            size_t len = strcspn(w, ",");
+            int card;
+            if (len > 0) {
+                if (engine_card_parse(w, len, &card)) {
+                    *bad = w;
+                    *badlen = len;
+                    return -1;
+                }
+                if (n == max)
+                    return -2;
+                if (out)
+                    out[n] = (uint8_t)card;
+                n++;
+            }
+            w += len;
+            w += *w == ',';
         }
-        if (n == max) {
-            reply(c, "Too many cards.");
-            return -1;
-        }
-        out[n++] = (uint8_t)card;
     }
     return n;
+}
+
+/* Reads cards from words[from..]; replies and returns -1 on a bad one. */
+static int read_cards(struct cmd *c, int from, uint8_t *out, int max)
+{
+    const char *bad = NULL;
+    size_t len = 0;
+    int n = scan_cards(c, from, out, max, &bad, &len);
+    if (n == -1)
+        reply(c,
+              "'%.*s' is not a card: write them like QS, 10h, t♦ or "
+              "Q♠.",
+              (int)(len > 40 ? 40 : len), bad);
+    else if (n == -2)
+        reply(c, "Too many cards.");
+    return n < 0 ? -1 : n;
 }
 
 static void do_action(struct cmd *c, struct table *t, int seat,
@@ -679,12 +738,40 @@ static void do_action(struct cmd *c, struct table *t, int seat,
         explain(c, t, why, &d);
 }
 
+/* A private play before one's turn: kept, and played at the turn if it
+ * is legal then. Returns false (nothing done) if it is no such play. */
+static bool queue_play(struct cmd *c, struct table *t, int seat, int card)
+{
+    const struct engine_game *g = &t->game;
+    struct engine_cards hand = engine_hand(g, seat);
+    if (c->room || engine_phase(g) != ENGINE_PHASE_PLAY ||
+        engine_turn(g) == seat || !((hand.one | hand.two) & ENGINE_BIT(card)))
+        return false;
+    struct seat *st = &t->seats[seat];
+    st->queued = true;
+    st->queued_card = (uint8_t)card;
+    struct sbuf sb = {.len = 0};
+    sb_card(&sb, t, card);
+    reply(c,
+          "Not your turn yet: %s plays now. I'll play %s for you at your "
+          "turn if it is legal then (\"play none\" to take it back).",
+          seat_name(t, engine_turn(g)), sb.buf);
+    return true;
+}
+
 static void cmd_play(struct cmd *c)
 {
     int seat;
     struct table *t = my_table(c, &seat);
     if (!t)
         return;
+    if (c->nwords == 2 && strcasecmp(c->words[1], "none") == 0) {
+        reply(c, t->seats[seat].queued ? "Taken back: I'll ask you at your "
+                                         "turn."
+                                       : "No card was waiting.");
+        t->seats[seat].queued = false;
+        return;
+    }
     uint8_t cards[ENGINE_MAX_ACT_CARDS];
     int n = read_cards(c, 1, cards, 1);
     if (n < 0)
@@ -693,9 +780,41 @@ static void cmd_play(struct cmd *c)
         reply(c, "Play which card? Like \"play QS\".");
         return;
     }
+    if (queue_play(c, t, seat, cards[0]))
+        return;
     struct engine_action a = {.kind = ENGINE_ACT_PLAY, .ncards = 1};
     a.cards[0] = cards[0];
     do_action(c, t, seat, &a);
+}
+
+static void cmd_autoplay(struct cmd *c)
+{
+    static const char *const modes[] = {"last", "on", "off"};
+    static const char *const meaning[] = {
+        "I play the last card of each hand for you",
+        "I play the last card of each hand, and every card that is your "
+        "only legal one, for you",
+        "I always ask you"};
+    int seat;
+    struct table *t = table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (!t || !same_person(t, seat, c->u)) {
+        reply(c, "You are not at a table. %sjoin one in a channel.",
+              prefix(c->m));
+        return;
+    }
+    struct seat *st = &t->seats[seat];
+    if (c->nwords > 1) {
+        int k = 0;
+        while (k < 3 && strcasecmp(c->words[1], modes[k]) != 0)
+            k++;
+        if (k == 3) {
+            reply(c, "autoplay on, off or last.");
+            return;
+        }
+        st->autoplay = (enum seat_autoplay)k;
+    }
+    reply(c, "Autoplay %s: %s (this game).", modes[st->autoplay],
+          meaning[st->autoplay]);
 }
 
 static void cmd_pass(struct cmd *c)
@@ -758,11 +877,33 @@ static void cmd_hand(struct cmd *c)
     const struct engine_game *g = &t->game;
     struct engine_cards hand = engine_hand(g, seat);
     struct sbuf sb = {.len = 0};
+    /* while the others choose, the cards passed are no longer ours */
+    bool passing =
+        engine_phase(g) == ENGINE_PHASE_PASS && !engine_may_act(g, seat);
+    if (passing && !(g->blind_mask >> seat & 1))
+        for (int i = 0; i < t->rules.pass_count && i < ENGINE_MAX_ACT_CARDS;
+             i++) {
+            uint64_t bit = ENGINE_BIT(g->pass_cards[seat][i]);
+            if (hand.two & bit)
+                hand.two &= ~bit;
+            else
+                hand.one &= ~bit;
+        }
     sb_printf(&sb, "Your hand: ");
     uint64_t legal = engine_turn(g) == seat ? engine_legal_plays(g) : 0;
     sb_hand(&sb, t, &hand, legal);
     if (legal)
         sb_printf(&sb, " (your turn: the marked cards are playable)");
+    if (passing) {
+        sb_printf(&sb, " (");
+        table_sb_passing(t, seat, &sb);
+        sb_printf(&sb, ")");
+    }
+    if (t->seats[seat].queued) {
+        sb_printf(&sb, " (waiting to play ");
+        sb_card(&sb, t, t->seats[seat].queued_card);
+        sb_printf(&sb, ")");
+    }
     reply(c, "%s", sb.buf);
 }
 
@@ -779,7 +920,8 @@ static void cmd_back(struct cmd *c)
         return;
     }
     char text[200];
-    snprintf(text, sizeof text, "%s is back.", c->shown);
+    snprintf(text, sizeof text, "%s %s back.", subject(c),
+             verb(c, "is", "are"));
     table_say(t, text);
     table_back(t, seat);
 }
@@ -825,32 +967,121 @@ static const struct command commands[] = {
      "discard C1 C2 (privately): the kitty exchange"},
     {"back", cmd_back, false, true,
      "back (privately): take your seat back from a computer"},
+    {"autoplay", cmd_autoplay, false, true,
+     "autoplay on|off|last (privately): on plays every forced card for "
+     "you, last (the default) only the last card of a hand, off none"},
 };
 
 static void cmd_help(struct cmd *c)
 {
+    const char *p = prefix(c->m);
     if (c->nwords > 1) {
         const char *w = c->words[1];
-        if (strncmp(w, prefix(c->m), strlen(prefix(c->m))) == 0)
-            w += strlen(prefix(c->m));
+        if (strncmp(w, p, strlen(p)) == 0)
+            w += strlen(p);
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-            if (commands[i].help && strcasecmp(commands[i].name, w) == 0) {
-                reply(c, "%s%s", commands[i].in_room ? prefix(c->m) : "",
-                      commands[i].help);
-                return;
+            if (!commands[i].help || strcasecmp(commands[i].name, w) != 0)
+                continue;
+            struct sbuf sb = {.len = 0};
+            if (c->a->solo && commands[i].in_private) {
+                /* at a terminal everything is "private": not worth saying */
+                sb_printf(&sb, "%s", commands[i].help);
+                static const char *const noise[] = {" (privately)",
+                                                    ", privately"};
+                for (int k = 0; k < 2; k++) {
+                    char *at = strstr(sb.buf, noise[k]);
+                    if (at)
+                        memmove(at, at + strlen(noise[k]),
+                                strlen(at + strlen(noise[k])) + 1);
+                }
+                sb.len = strlen(sb.buf);
+            } else {
+                sb_printf(&sb, "%s%s", commands[i].in_room ? p : "",
+                          commands[i].help);
             }
+            if (commands[i].fn == cmd_bot) {
+                sb_printf(&sb, ". Levels:");
+                for (int l = 0; l < AI_LEVEL_COUNT; l++)
+                    sb_printf(&sb, "%s %s", l ? "," : "", ai_level_name(l));
+                sb_printf(&sb, " (%s unless named)",
+                          ai_level_name(c->m->ai_level));
+            }
+            reply(c, "%s", sb.buf);
+            return;
         }
-        reply(c, "No command '%s'.", w);
+        reply(c, "No command '%.30s'. %shelp lists them.", w, p);
         return;
     }
-    reply(c,
-          "Hearts: %shearts opens a table, %sjoin sits down, %sstart deals. "
-          "Privately: hand, pass C1 C2 C3, play CARD (or just CARD), moon "
-          "add|subtract, back. Also %sstatus %sscores %srules %spresets "
-          "%sstop %sleave %sbot. %shelp COMMAND for one.",
-          prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m),
-          prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m), prefix(c->m),
-          prefix(c->m));
+    /* every command, from the table, so none is left out */
+    struct sbuf sb = {.len = 0};
+    if (c->a->solo) {
+        /* one person at a terminal: what they type, nothing of channels */
+        sb_printf(&sb, "Type a card to play it (QS, 10h, t♦), or: hand, pass "
+                       "C1 C2 C3");
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            const struct command *k = &commands[i];
+            if (k->in_private && k->help && strcmp(k->name, "hand") &&
+                strcmp(k->name, "pass") && strcmp(k->name, "back") &&
+                strcmp(k->name, "top") && strcmp(k->name, "stats"))
+                sb_printf(&sb, ", %s", k->name);
+        }
+        sb_printf(&sb,
+                  ". %sstop ends the game, %shearts [PRESET] opens a new "
+                  "table, %sstart deals. help COMMAND for one.",
+                  p, p, p);
+        reply(c, "%s", sb.buf);
+        return;
+    }
+    sb_printf(&sb,
+              "Hearts: %shearts opens a table, %sjoin sits down, %sstart "
+              "deals. In the channel also:",
+              p, p, p);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const struct command *k = &commands[i];
+        if (k->in_room && k->help && strcmp(k->name, "hearts") &&
+            strcmp(k->name, "join") && strcmp(k->name, "start"))
+            sb_printf(&sb, " %s%s", p, k->name);
+    }
+    sb_printf(&sb, ". Privately: hand, pass C1 C2 C3, play CARD (or just "
+                   "CARD)");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const struct command *k = &commands[i];
+        if (k->in_private && !k->in_room && k->help &&
+            strcmp(k->name, "hand") && strcmp(k->name, "pass"))
+            sb_printf(&sb, ", %s", k->name);
+    }
+    sb_printf(&sb, ". %shelp COMMAND for one.", p);
+    reply(c, "%s", sb.buf);
+}
+
+/* The command nearest to an unknown word, or NULL if none is near. */
+static const struct command *nearest_command(const char *w)
+{
+    const struct command *best = NULL;
+    int bestd = 3; /* two typos at most */
+    size_t len = strlen(w);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        int d = engine_word_distance(w, len, commands[i].name, true);
+        if (d < bestd && (size_t)d < len) {
+            bestd = d;
+            best = &commands[i];
+        }
+    }
+    return best;
+}
+
+/* An unknown private command: the nearest one, or help. */
+static void unknown(struct cmd *c, const char *w)
+{
+    const struct command *k = nearest_command(w);
+    if (!k) {
+        reply(c, "I don't know '%.30s'. Try \"help\".", w);
+        return;
+    }
+    bool room_only = !k->in_private;
+    reply(c, "I don't know '%.30s' — did you mean '%s%s'%s?", w,
+          room_only ? prefix(c->m) : "", k->name,
+          room_only ? " (in the channel)" : "");
 }
 
 static void dispatch(struct cmd *c)
@@ -858,12 +1089,15 @@ static void dispatch(struct cmd *c)
     if (c->nwords == 0)
         return;
     const char *w = c->words[0];
+    bool room_only = false;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *k = &commands[i];
         if (strcasecmp(k->name, w) != 0)
             continue;
-        if (c->room ? !k->in_room : !k->in_private)
+        if (c->room ? !k->in_room : !k->in_private) {
+            room_only = !c->room;
             continue;
+        }
         k->fn(c);
         return;
     }
@@ -877,9 +1111,44 @@ static void dispatch(struct cmd *c)
             cmd_play(c);
             return;
         }
-        reply(c, "I don't know '%s'. Try \"help\".", w);
+        if (room_only)
+            reply(c, "%s%s works in the channel of the table: say it there.",
+                  prefix(c->m), w);
+        else
+            unknown(c, w);
     }
     /* unknown channel commands are left to other bots */
+}
+
+/* Whether words[from..] are one or more cards (commas allowed). */
+static bool words_are_cards(const struct cmd *c, int from)
+{
+    const char *bad;
+    size_t len;
+    return scan_cards(c, from, NULL, ENGINE_MAX_CARDS, &bad, &len) > 0;
+}
+
+/* "pass QS KS AS" or "play QS" said in the channel by a player of its
+ * table, without the prefix: meant for the bot privately. A private hint
+ * that does not repeat the cards. */
+static void said_in_channel_by_mistake(struct cmd *c)
+{
+    if (c->nwords < 2 || !words_are_cards(c, 1))
+        return;
+    bool pass = strcasecmp(c->words[0], "pass") == 0;
+    if (!pass && strcasecmp(c->words[0], "play") != 0)
+        return;
+    struct table *t = table_find(c->m, c->a, c->room);
+    if (!t || !t->playing || seat_of(t, c->u) < 0)
+        return;
+    if (pass)
+        reply(c, "That went to the channel: passes are secret, tell me "
+                 "privately (a private message to me).");
+    else
+        reply(c,
+              "That went to the channel as chat: tell me privately, or "
+              "say %splay CARD there.",
+              prefix(c->m));
 }
 
 /* ---- Events ----------------------------------------------------------- */
@@ -894,17 +1163,24 @@ static void on_message(struct manager *m, struct chat_adapter *a,
 {
     struct cmd c = {.m = m, .a = a, .room = ev->room, .u = &ev->from};
     render_name(c.shown, sizeof c.shown, ev->from.nick);
-    const char *text = ev->text;
+    /* read without the formatting a client added, never echo it */
+    char clean[sizeof c.storage];
+    if (strlen(ev->text) >= sizeof clean)
+        return;
+    memcpy(clean, ev->text, strlen(ev->text) + 1);
+    render_strip_formatting(clean);
+    const char *text = clean;
     while (isspace((unsigned char)*text))
         text++;
     size_t plen = strlen(prefix(m));
     bool prefixed = strncmp(text, prefix(m), plen) == 0;
-    if (ev->room && !prefixed)
+    if (ev->room && !prefixed) {
+        split_words(&c, text);
+        said_in_channel_by_mistake(&c);
         return; /* channel chatter */
+    }
     if (prefixed)
         text += plen;
-    if (strlen(text) >= sizeof c.storage)
-        return;
     split_words(&c, text);
     /* the text after the command word, for !hearts' rules */
     const char *p = text;

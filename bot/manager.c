@@ -177,6 +177,11 @@ const char *seat_name(const struct table *t, int seat)
     return t->seats[seat].shown;
 }
 
+bool seat_is_you(const struct table *t, int seat)
+{
+    return t->a->solo && t->seats[seat].human;
+}
+
 void seat_set_nick(struct seat *st, const char *nick)
 {
     snprintf(st->nick, sizeof st->nick, "%s", nick);
@@ -312,6 +317,7 @@ struct table *table_open(struct manager *m, struct chat_adapter *a,
     snprintf(t->rules_text, sizeof t->rules_text, "%s", rules_text);
     t->capacity = r->players;
     t->opener = -1;
+    t->prompted_seat = -1;
     uint64_t seed;
     if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
         seed = (uint64_t)loop_now(m->loop) * 2654435761u;
@@ -424,13 +430,52 @@ static void act(struct table *t, const struct engine_action *a)
                   engine_refusal_text(why));
 }
 
-static void computer_acts(struct table *t, int seat)
+/* A computer player's choice for the seat; false if there is none. */
+static bool computer_chooses(struct table *t, int seat, struct engine_action *a)
 {
     const struct seat *s = &t->seats[seat];
     int level = s->human ? t->m->ai_level : s->level;
+    return ai_act_for(level, &t->game, seat, &t->rng, a) == 0;
+}
+
+static void computer_acts(struct table *t, int seat)
+{
     struct engine_action a;
-    if (ai_act_for(level, &t->game, seat, &t->rng, &a) == 0)
+    if (computer_chooses(t, seat, &a))
         act(t, &a);
+}
+
+/* What a computer player did for a person: "played 5♣". */
+static void sb_action(struct sbuf *sb, const struct table *t,
+                      const struct engine_action *a)
+{
+    switch (a->kind) {
+    case ENGINE_ACT_PLAY:
+        sb_printf(sb, "played ");
+        sb_card(sb, t, a->cards[0]);
+        break;
+    case ENGINE_ACT_DISCARD:
+        sb_printf(sb, "discarded ");
+        sb_cards(sb, t, a->cards, a->ncards);
+        break;
+    case ENGINE_ACT_MOON:
+        sb_printf(sb, "chose \"moon %s\"",
+                  a->moon == ENGINE_MOON_SUBTRACT ? "subtract" : "add");
+        break;
+    case ENGINE_ACT_PASS: {
+        uint8_t cards[ENGINE_MAX_ACT_CARDS];
+        int n =
+            a->ncards < ENGINE_MAX_ACT_CARDS ? a->ncards : ENGINE_MAX_ACT_CARDS;
+        memcpy(cards, a->cards, (size_t)n);
+        render_sort(cards, n);
+        sb_printf(sb, "passes ");
+        sb_cards(sb, t, cards, n);
+        break;
+    }
+    default:
+        sb_printf(sb, "passes");
+        break;
+    }
 }
 
 /* The prompt of the seat to act, and its timers. */
@@ -444,6 +489,51 @@ static void deal_now(struct loop *l, void *ctx)
     t->deal_timer = 0;
     engine_deal(&t->game, &t->sink);
     advance(t);
+}
+
+/* The plays the bot makes for a person at their turn without asking: the
+ * card they queued (if legal now; else it is dropped with a note), and
+ * under `autoplay` the hand's last card or the only legal one. Returns
+ * whether it played. */
+static bool plays_unasked(struct table *t, int seat)
+{
+    const struct engine_game *g = &t->game;
+    struct seat *st = &t->seats[seat];
+    if (engine_phase(g) != ENGINE_PHASE_PLAY)
+        return false;
+    uint64_t legal = engine_legal_plays(g);
+    struct engine_action a = {.kind = ENGINE_ACT_PLAY, .ncards = 1};
+    a.seat = (uint8_t)seat;
+    struct sbuf sb = {.len = 0};
+    if (st->queued) {
+        st->queued = false;
+        a.cards[0] = st->queued_card;
+        if (legal & ENGINE_BIT(st->queued_card)) {
+            act(t, &a);
+            return true;
+        }
+        sb_printf(&sb, "You queued ");
+        sb_card(&sb, t, st->queued_card);
+        sb_printf(&sb, ", but it is not a legal play now: dropped.");
+        table_tell(t, seat, sb.buf, CHAT_HIGH);
+        return false;
+    }
+    struct engine_cards hand = engine_hand(g, seat);
+    bool last = engine_cards_count(&hand) == 1;
+    bool forced = (legal & (legal - 1)) == 0;
+    if (!(last && st->autoplay != SEAT_AUTOPLAY_OFF) &&
+        !(forced && st->autoplay == SEAT_AUTOPLAY_FORCED))
+        return false;
+    a.cards[0] = (uint8_t)__builtin_ctzll(legal);
+    if (!last) {
+        /* the last card shows in the trick line; a forced one is told */
+        sb_printf(&sb, "Autoplay: ");
+        sb_card(&sb, t, a.cards[0]);
+        sb_printf(&sb, ", your only legal card.");
+        table_tell(t, seat, sb.buf, CHAT_HIGH);
+    }
+    act(t, &a);
+    return true;
 }
 
 static void write_record(struct table *t)
@@ -518,6 +608,8 @@ static void advance(struct table *t)
                 computer_acts(t, s);
                 continue;
             }
+            if (plays_unasked(t, s))
+                continue;
             prompt(t, s);
             arm_turn(t);
             return;
@@ -532,6 +624,7 @@ static void reminder(struct loop *l, void *ctx)
     struct table *t = ctx;
     t->reminder_timer = 0;
     int left = t->m->cfg->turn_timeout - t->m->cfg->turn_timeout / 2;
+    struct sbuf sb = {.len = 0};
     for (int s = 0; s < t->game.n; s++) {
         if (engine_may_act(&t->game, s) && !seat_computer(t, s)) {
             char text[200];
@@ -539,7 +632,14 @@ static void reminder(struct loop *l, void *ctx)
                      "Reminder: the table at %s waits for you (%d s left).",
                      t->room, left);
             table_tell(t, s, text, CHAT_HIGH);
+            sb_printf(&sb, "%s%s", sb.len ? ", " : "The table waits for ",
+                      seat_name(t, s));
         }
+    }
+    /* once a turn, the channel knows whom it waits for */
+    if (sb.len) {
+        sb_printf(&sb, " (%d s left).", left);
+        table_say(t, sb.buf);
     }
 }
 
@@ -553,23 +653,35 @@ static void timed_out(struct loop *l, void *ctx)
             continue;
         struct seat *st = &t->seats[s];
         st->timeouts++;
-        char text[300];
-        if (st->timeouts >= t->m->cfg->max_timeouts) {
+        bool away = st->timeouts >= t->m->cfg->max_timeouts;
+        if (away) {
+            char text[300];
             st->away = true;
-            snprintf(text, sizeof text,
-                     "%s is away: a computer player plays for them until "
-                     "they tell me \"back\".",
-                     st->shown);
+            if (seat_is_you(t, s))
+                snprintf(text, sizeof text, "You are away.");
+            else
+                snprintf(text, sizeof text,
+                         "%s is away: a computer player plays for them "
+                         "until they tell me \"back\".",
+                         st->shown);
             table_say(t, text);
-            table_tell(t, s,
-                       "You timed out again, so a computer player has your "
-                       "seat. Tell me \"back\" to take it again.",
-                       CHAT_NORMAL);
-        } else {
-            table_tell(t, s, "Time is up: a computer player acted for you.",
-                       CHAT_NORMAL);
         }
-        computer_acts(t, s);
+        struct engine_action a;
+        if (!computer_chooses(t, s, &a))
+            continue;
+        /* told before the action: a pass's confirmation follows */
+        struct sbuf sb = {.len = 0};
+        sb_printf(&sb, "%s: a computer player ",
+                  away ? "You timed out again" : "Time is up");
+        sb_action(&sb, t, &a);
+        sb_printf(&sb, " for you");
+        if (away)
+            sb_printf(&sb, " and has your seat now. Tell me \"back\" to "
+                           "take it again.");
+        else
+            sb_printf(&sb, ".");
+        table_tell(t, s, sb.buf, CHAT_HIGH);
+        act(t, &a);
         if (engine_phase(&t->game) != ENGINE_PHASE_PASS)
             break;
     }
@@ -618,18 +730,59 @@ static void trick_so_far(struct sbuf *sb, const struct table *t)
     sb_printf(sb, ".");
 }
 
+/* "bob took trick 3 with A♠. " while trick 4 is played. */
+static void last_trick(struct sbuf *sb, const struct table *t, int seat)
+{
+    const struct engine_game *g = &t->game;
+    if (t->last_trick_no == 0 || t->last_trick_no != g->trick_no)
+        return;
+    if (t->last_winner < 0) {
+        sb_printf(sb, "Trick %d was set aside. ", t->last_trick_no);
+        return;
+    }
+    sb_printf(sb, "%s took trick %d with ",
+              t->last_winner == seat ? "You" : seat_name(t, t->last_winner),
+              t->last_trick_no);
+    sb_card(sb, t, t->last_card);
+    sb_printf(sb, ". ");
+}
+
+/* The legal cards in words, not only marked: "Play one of: ♣ 2 8." or
+ * "Only legal: 2♣." */
+static void legal_cards(struct sbuf *sb, const struct table *t, uint64_t legal)
+{
+    if ((legal & (legal - 1)) == 0) {
+        sb_printf(sb, "Only legal: ");
+        sb_card(sb, t, __builtin_ctzll(legal));
+    } else {
+        struct engine_cards set = {.one = legal, .two = 0};
+        sb_printf(sb, "Play one of: ");
+        sb_hand(sb, t, &set, 0);
+    }
+    sb_printf(sb, ".");
+}
+
 static void prompt(struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
+    uint32_t key = (uint32_t)g->hand_no << 20 | (uint32_t)g->nplays << 4 |
+                   (uint32_t)engine_phase(g);
+    if (t->prompted_seat == seat && t->prompted_key == key)
+        return; /* this turn was prompted already */
     struct sbuf sb = {.len = 0};
     struct engine_cards hand = engine_hand(g, seat);
     switch (engine_phase(g)) {
-    case ENGINE_PHASE_PLAY:
+    case ENGINE_PHASE_PLAY: {
+        uint64_t legal = engine_legal_plays(g);
         sb_printf(&sb, "Your turn at %s. ", t->room);
+        last_trick(&sb, t, seat);
         trick_so_far(&sb, t);
-        sb_printf(&sb, " You may play the marked cards: ");
-        sb_hand(&sb, t, &hand, engine_legal_plays(g));
+        sb_printf(&sb, " ");
+        legal_cards(&sb, t, legal);
+        sb_printf(&sb, " Your hand: ");
+        sb_hand(&sb, t, &hand, legal);
         break;
+    }
     case ENGINE_PHASE_DISCARD:
         sb_printf(&sb,
                   "You took the kitty. Discard %d cards into your tricks "
@@ -648,7 +801,13 @@ static void prompt(struct table *t, int seat)
     default:
         return;
     }
-    table_tell(t, seat, sb.buf, CHAT_HIGH);
+    t->prompted_seat = seat;
+    t->prompted_key = key;
+    /* a person gets the hand before being asked to play it: the same
+     * priority keeps them in order */
+    struct seat *st = &t->seats[seat];
+    table_tell(t, seat, sb.buf, st->deal_unread ? CHAT_NORMAL : CHAT_HIGH);
+    st->deal_unread = false;
 }
 
 /* The private message after a deal: the hand and what to pass. */
@@ -672,6 +831,9 @@ static void tell_deal(struct table *t, int seat)
                       seat_name(t, engine_pass_target(g, seat, g->pass_dir)),
                       blind ? " (or \"pass blind\")" : "");
     }
+    /* the deal waits behind the channel's lines of the hand before; on a
+     * hand without passing the first prompt waits behind the deal */
+    t->seats[seat].deal_unread = k == 0;
     table_tell(t, seat, sb.buf, CHAT_NORMAL);
 }
 
@@ -695,12 +857,96 @@ static const char *dir_word(int dir)
     }
 }
 
+void table_sb_passing(struct table *t, int seat, struct sbuf *sb)
+{
+    const struct engine_game *g = &t->game;
+    int k = t->rules.pass_count;
+    if (g->blind_mask >> seat & 1) {
+        sb_printf(sb, "Passing blind");
+    } else {
+        uint8_t cards[ENGINE_MAX_ACT_CARDS];
+        if (k > ENGINE_MAX_ACT_CARDS)
+            k = ENGINE_MAX_ACT_CARDS;
+        memcpy(cards, g->pass_cards[seat], (size_t)k);
+        render_sort(cards, k);
+        sb_printf(sb, "Passing ");
+        sb_cards(sb, t, cards, k);
+    }
+    if (g->pass_dir == ENGINE_PASS_SCATTER)
+        sb_printf(sb, " to the others");
+    else
+        sb_printf(sb, " to %s",
+                  seat_name(t, engine_pass_target(g, seat, g->pass_dir)));
+}
+
+/* "; waiting for carol, dave." or "." when every seat has passed. */
+static void sb_waiting_for_passes(struct sbuf *sb, const struct table *t)
+{
+    const struct engine_game *g = &t->game;
+    bool first = true;
+    for (int s = 0; s < g->n; s++) {
+        if (!engine_may_act(g, s))
+            continue;
+        sb_printf(sb, "%s%s", first ? "; waiting for " : ", ", seat_name(t, s));
+        first = false;
+    }
+    sb_printf(sb, ".");
+}
+
+/* Who passed the cards a seat received (through seats that pass blind),
+ * or -1 (a scatter pass: from everyone). */
+static int passer_of(const struct engine_game *g, int seat)
+{
+    if (g->pass_dir == ENGINE_PASS_SCATTER)
+        return -1;
+    int to = seat;
+    for (int hops = 0; hops < g->n; hops++) {
+        int from = -1;
+        for (int s = 0; s < g->n; s++)
+            if (s != to && engine_pass_target(g, s, g->pass_dir) == to)
+                from = s;
+        if (from < 0 || from == seat)
+            return -1;
+        if (!(g->blind_mask >> from & 1))
+            return from;
+        to = from;
+    }
+    return -1;
+}
+
 void table_scoreline(struct table *t, struct sbuf *sb)
 {
     const struct engine_game *g = &t->game;
     for (int s = 0; s < g->n; s++)
         sb_printf(sb, "%s%s %d", s ? ", " : "", seat_name(t, s),
                   (int)g->totals[s]);
+}
+
+void table_send_scores(struct table *t, const char *nick)
+{
+    const char *names[ENGINE_MAX_PLAYERS];
+    for (int s = 0; s < t->capacity; s++)
+        names[s] = seat_name(t, s);
+    const int32_t *rows[512];
+    int nrows = t->nhist < 512 ? t->nhist : 512;
+    for (int i = 0; i < nrows; i++)
+        rows[i] = t->hist[t->nhist - nrows + i];
+    char text[2048];
+    render_scores(text, sizeof text, names, t->capacity, rows, nrows,
+                  t->game.totals, nick ? 0 : RENDER_SCORES_LAST,
+                  table_style(t));
+    /* one message per line of the sheet */
+    char *line = text;
+    while (line && *line) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (nick)
+            t->a->ops->tell(t->a, nick, line, CHAT_NORMAL);
+        else
+            table_say(t, line);
+        line = nl ? nl + 1 : NULL;
+    }
 }
 
 static void keep_history(struct table *t)
@@ -725,20 +971,31 @@ static void on_engine(void *ctx, const struct engine_game *g,
     }
     switch (ev->kind) {
     case ENGINE_EV_DEALT:
+        t->last_trick_no = 0;
+        for (int s = 0; s < g->n; s++)
+            t->seats[s].queued = false;
         if (g->pass_dir == ENGINE_PASS_HOLD)
-            sb_printf(&sb,
-                      "Hand %d: no passing. Your cards are in private "
-                      "messages.",
-                      g->hand_no);
+            sb_printf(&sb, "Hand %d: no passing.", g->hand_no);
         else
-            sb_printf(&sb,
-                      "Hand %d: pass %d %s. Your cards are in private "
-                      "messages; pass privately.",
-                      g->hand_no, t->rules.pass_count, dir_word(g->pass_dir));
+            sb_printf(&sb, "Hand %d: pass %d %s.", g->hand_no,
+                      t->rules.pass_count, dir_word(g->pass_dir));
+        if (!t->a->solo)
+            sb_printf(&sb, " Your cards are in private messages%s",
+                      g->pass_dir == ENGINE_PASS_HOLD ? "."
+                                                      : "; pass privately.");
         table_say(t, sb.buf);
         for (int s = 0; s < g->n; s++)
             if (!seat_computer(t, s))
                 tell_deal(t, s);
+        break;
+    case ENGINE_EV_PASS_CHOSEN:
+        /* a confirmation at once, also of a pass chosen for a person who
+         * timed out; the last to pass hears what came instead, at once */
+        if (!seat_computer(t, ev->seat) && g->passed_mask != (1u << g->n) - 1) {
+            table_sb_passing(t, ev->seat, &sb);
+            sb_waiting_for_passes(&sb, t);
+            table_tell(t, ev->seat, sb.buf, CHAT_HIGH);
+        }
         break;
     case ENGINE_EV_PASSED:
         for (int s = 0; s < g->n; s++) {
@@ -749,9 +1006,12 @@ static void on_engine(void *ctx, const struct engine_game *g,
             struct engine_cards hand = engine_hand(g, s);
             struct sbuf p = {.len = 0};
             if (k > 0) {
-                p.len = 0;
+                int from = passer_of(g, s);
+                render_sort(got, k);
                 sb_printf(&p, "You received ");
                 sb_cards(&p, t, got, k);
+                if (from >= 0)
+                    sb_printf(&p, " from %s", seat_name(t, from));
                 sb_printf(&p, ". ");
             }
             sb_printf(&p, "Your hand: ");
@@ -773,6 +1033,11 @@ static void on_engine(void *ctx, const struct engine_game *g,
         int n = g->trick_size ? g->trick_size : g->n;
         if (n > g->nplays)
             n = g->nplays;
+        t->last_trick_no = g->trick_no;
+        t->last_winner = ev->seat < 0 ? -1 : ev->seat;
+        for (int i = g->nplays - n; i < g->nplays; i++)
+            if (g->play_seat[i] == ev->seat)
+                t->last_card = g->plays[i];
         const char *names[ENGINE_MAX_PLAYERS];
         for (int s = 0; s < g->n; s++)
             names[s] = seat_name(t, s);
@@ -812,6 +1077,8 @@ static void on_engine(void *ctx, const struct engine_game *g,
         table_say(t, sb.buf);
         break;
     case ENGINE_EV_MOON_PENDING:
+        if (seat_is_you(t, ev->seat))
+            break; /* their prompt says it */
         sb_printf(&sb, "%s shot the %s! Waiting for their choice.",
                   seat_name(t, ev->seat), ev->value ? "sun" : "moon");
         table_say(t, sb.buf);
@@ -842,8 +1109,15 @@ static void on_engine(void *ctx, const struct engine_game *g,
             sb_printf(&sb, "%s%s",
                       i ? (i + 1 == g->nwinners ? " and " : ", ") : "",
                       seat_name(t, g->winners[i]));
-        sb_printf(&sb, " win%s. Final: ", g->nwinners == 1 ? "s" : "");
+        sb_printf(&sb, " win%s. Final: ",
+                  g->nwinners == 1 && !seat_is_you(t, g->winners[0]) ? "s"
+                                                                     : "");
         table_scoreline(t, &sb);
+        table_say(t, sb.buf);
+        table_send_scores(t, NULL);
+        sb.len = 0;
+        sb_printf(&sb, "Another game? %shearts opens a table.",
+                  t->m->cfg->command_prefix);
         table_say(t, sb.buf);
         break;
     default:
@@ -882,10 +1156,16 @@ void table_start(struct table *t)
         if (!st->human)
             sb_printf(&sb, " (%s)", ai_level_name(st->level));
     }
-    sb_printf(&sb,
-              ". Rules: %s. Hands, passes and plays go by private "
-              "message to me.",
-              t->rules_text);
+    if (t->a->solo)
+        sb_printf(&sb,
+                  ". Rules: %s. Type \"help\" for the commands, a card "
+                  "to play it.",
+                  t->rules_text);
+    else
+        sb_printf(&sb,
+                  ". Rules: %s. Hands, passes and plays go by private "
+                  "message to me.",
+                  t->rules_text);
     table_say(t, sb.buf);
     engine_deal(&t->game, &t->sink);
     advance(t);
@@ -963,6 +1243,9 @@ void table_person_left(struct table *t, int seat)
     if (st->gone)
         return;
     st->gone = true;
+    /* gone from the network, they may have missed their prompt */
+    if (t->prompted_seat == seat)
+        t->prompted_seat = -1;
     struct grace *gr = &t->graces[seat];
     gr->t = t;
     gr->seat = seat;

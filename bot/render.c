@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* mIRC codes. Colours always take two digits so that a digit written next
  * (a rank) is not read as part of the colour. */
@@ -235,6 +236,25 @@ static size_t skip_colour_args(const unsigned char *s, size_t n, bool hex)
         skip_run(s + i + 1, n - i - 1, hex, 1) == 1)
         i += 1 + skip_run(s + i + 1, n - i - 1, hex, max);
     return i;
+}
+
+size_t render_strip_formatting(char *text)
+{
+    unsigned char *s = (unsigned char *)text;
+    size_t n = strlen(text), from = 0, to = 0;
+    while (from < n) {
+        unsigned char c = s[from++];
+        if (c == 0x03 || c == 0x04) {
+            from += skip_colour_args(s + from, n - from, c == 0x04);
+            continue;
+        }
+        if (c == 0x02 || c == 0x0F || c == 0x11 || c == 0x16 || c == 0x1D ||
+            c == 0x1E || c == 0x1F)
+            continue;
+        s[to++] = c;
+    }
+    s[to] = '\0';
+    return to;
 }
 
 /* Writes a name cleaned (render_name), each code point an atom, at most
@@ -521,7 +541,10 @@ size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
         put_name(&o, names[winner], RENDER_NAME_MAX);
         if (style == CHAT_STYLE_IRC)
             out_str(&o, IRC_BOLD);
-        out_str(&o, " takes it");
+        /* the console's person is "you": "you take it" */
+        out_str(&o, names[winner] && strcasecmp(names[winner], "you") == 0
+                        ? " take it"
+                        : " takes it");
     } else {
         out_str(&o, "set aside for the next winner");
     }

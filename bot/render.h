@@ -96,7 +96,8 @@ void render_sort(uint8_t *cards, int n);
  * takes the trick, RENDER_TRICK_ASIDE for a cancelled trick waiting for
  * the next winner, or RENDER_TRICK_OPEN for a trick still being played
  * (no outcome). `points` is what the trick is worth; 0 leaves it out.
- * On IRC the taker's name is bold.
+ * On IRC the taker's name is bold. A taker named "you" (the console's
+ * person) "take it".
  *   plain: "Trick 5: alice 7♣, bob K♣, carol 2♥, dave 9♣ - bob takes it
  *           (1 point)"
  *          "Trick 6: alice 7♣, bob 7♣ - set aside for the next winner
@@ -149,6 +150,16 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
  *   "\x02" "bob\x0F" -> "bob";  "\x03" "04,01al\x1Fice" -> "alice"
  */
 size_t render_name(char *buf, size_t len, const char *name);
+
+/*
+ * Removes IRC formatting from text in place, as render_name does (bold
+ * \x02, colour \x03 and hex colour \x04 with their digits, reset \x0F,
+ * reverse \x16, italics \x1D, strike \x1E, underline \x1F, monospace
+ * \x11), and nothing else: what a person types is read, and echoed, without
+ * the codes their client added. Returns the new length.
+ *   "pl\x02ay\x02 \x03" "04QS" -> "play QS"
+ */
+size_t render_strip_formatting(char *text);
 
 /* A suit's symbol, red on IRC for hearts and diamonds ("♦",
  * "\x03" "04♦\x0F"); "?" for no suit. */

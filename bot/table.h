@@ -17,6 +17,13 @@
 
 struct table;
 
+/* Which plays the bot makes for a person without asking (`autoplay`). */
+enum seat_autoplay {
+    SEAT_AUTOPLAY_LAST,   /* the last card of a hand (the default) */
+    SEAT_AUTOPLAY_FORCED, /* that, and every play with one legal card */
+    SEAT_AUTOPLAY_OFF     /* none: always a prompt */
+};
+
 /* A seat: a person (human) or a computer player. */
 struct seat {
     bool used;
@@ -33,6 +40,11 @@ struct seat {
     bool lost_unseen;      /* gone as a reconnect found them: re-checked */
     int level;             /* a computer's level */
     int timeouts;          /* in a row */
+    enum seat_autoplay autoplay;
+    bool deal_unread;    /* a hand without passing was dealt and not yet
+                            prompted: its prompt must not overtake the deal */
+    bool queued;         /* a card to play at the person's turn ("play" */
+    uint8_t queued_card; /* before it), if it is legal then */
     uint64_t grace_timer;
     char nick[64];  /* as the network knows them: for addressing */
     char shown[64]; /* cleaned for display (render_name) */
@@ -67,6 +79,15 @@ struct table {
     uint64_t turn_timer, reminder_timer, lobby_timer, deal_timer;
     int32_t (*hist)[ENGINE_MAX_PLAYERS]; /* points per hand */
     int nhist, caphist;
+    /* the trick taken last this hand, told in the next prompts so that a
+     * prompt never runs ahead of the channel's trick line */
+    int last_trick_no; /* 0: none yet this hand */
+    int last_winner;   /* a seat, or -1: set aside */
+    int last_card;     /* the card that took it */
+    /* the last prompt sent, so that the same turn is not prompted twice
+     * (another player leaving, a reconnect); -1: none */
+    int prompted_seat;
+    uint32_t prompted_key;
 };
 
 struct manager {
@@ -105,6 +126,9 @@ void table_tell(struct table *t, int seat, const char *text,
                 enum chat_priority prio);
 /* The seat's name for display. */
 const char *seat_name(const struct table *t, int seat);
+/* Whether the seat is the one person at a terminal (chat_adapter.solo):
+ * lines about them say "You ..." with the verb to match. */
+bool seat_is_you(const struct table *t, int seat);
 /* Sets a seat's nick and its display form. */
 void seat_set_nick(struct seat *st, const char *nick);
 bool seat_computer(const struct table *t, int seat);
@@ -147,5 +171,10 @@ void manager_identity(struct manager *m, struct chat_adapter *a,
 /* A CHAT_SENT: a tracked line left; a turn timer waiting for it starts. */
 void manager_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie);
 void table_scoreline(struct table *t, struct sbuf *sb);
+/* The score sheet, a message a line: to nick, or (NULL) the last hands
+ * in the room. */
+void table_send_scores(struct table *t, const char *nick);
+/* "Passing Q♣ K♣ K♦ to bob" for a seat that has chosen its pass. */
+void table_sb_passing(struct table *t, int seat, struct sbuf *sb);
 
 #endif

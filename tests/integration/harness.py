@@ -1249,8 +1249,9 @@ class HandShown:
 
 @dataclasses.dataclass
 class Prompt:
-    """'Your turn at #room. Trick N: alice 7♣. You may play the marked
-    cards: ...' (or 'You lead trick N.')."""
+    """'Your turn at #room. bob took trick 3 with A♠. Trick 4: alice 7♣.
+    Play one of: ♣ 2 8. Your hand: ...' (or 'You lead trick N.', 'Only
+    legal: 2♣.'; no "took" sentence on the first trick)."""
     msg: object
     table: str
     trick_no: int
@@ -1265,6 +1266,16 @@ class Prompt:
     @property
     def led_suit(self):
         return self.trick[0][1][1] if self.trick else None
+
+
+@dataclasses.dataclass
+class Passing:
+    """'Passing Q♣ K♣ K♦ to bob; waiting for carol.': the confirmation of
+    a pass (ours, or one a computer chose for us when time ran out)."""
+    msg: object
+    cards: list
+    to: str
+    waiting: list
 
 
 @dataclasses.dataclass
@@ -1287,14 +1298,19 @@ _DEAL_RE = re.compile(r"^Hand (\d+) at (\S+)\. Your cards: (.*?)"
 _HAND_RE = re.compile(r"^(?:You received (.*?)\. )?Your hand: (.*?)"
                       r"( \(your turn: the marked cards are playable\))?$")
 _MOON_RE = re.compile(r'^You shot the (moon|sun)! Tell me "moon subtract"')
-_PROMPT_RE = re.compile(r"^Your turn at (\S+)\. (?:You lead trick (\d+)\."
-                        r"|Trick (\d+): (.*?)\.) You may play the marked "
-                        r"cards: (.*)$")
+_PROMPT_RE = re.compile(r"^Your turn at (\S+)\. (?:\S+ took trick \d+ with "
+                        r"\S+\. |Trick \d+ was set aside\. )?"
+                        r"(?:You lead trick (\d+)\.|Trick (\d+): (.*?)\.) "
+                        r"(?:Play one of: .*?|Only legal: \S+)\. "
+                        r"Your hand: (.*)$")
+_PASSING_RE = re.compile(r"^Passing (.*?) to (the others|\S+?)"
+                         r"(?:; waiting for (.*))?\.$")
 
 
 def parse_private(text, msg=None):
     """One private message of the bot (plain text, marks in brackets: see
-    marked_text) -> Deal, HandShown, Prompt, MoonChoice or Said."""
+    marked_text) -> Deal, HandShown, Prompt, Passing, MoonChoice or
+    Said."""
     m = _DEAL_RE.match(text)
     if m:
         cards, _ = parse_hand(m.group(3))
@@ -1310,6 +1326,10 @@ def parse_private(text, msg=None):
     m = _MOON_RE.match(text)
     if m:
         return MoonChoice(msg, m.group(1) == "sun")
+    m = _PASSING_RE.match(text)
+    if m:
+        return Passing(msg, cards_in(m.group(1)), m.group(2),
+                       m.group(3).split(", ") if m.group(3) else [])
     m = _HAND_RE.match(text)
     if m:
         cards, marked = parse_hand(m.group(2))
@@ -1367,6 +1387,11 @@ class Player:
         self.passed = {}       # hand number -> cards we passed
         self.received = {}     # hand number -> cards passed to us
         self.played = {}       # hand number -> cards we played, in order
+        # hand number -> cards of ours the channel's trick lines show but
+        # we did not send: autoplay (the last card), a computer after a
+        # timeout, a card queued before our turn
+        self.played_for_us = {}
+        self.channel_hand = 0  # the hand the channel's lines are at
         self.events = []       # every event, in order
         self.actions = []      # (time, hand number, 'pass'/'play', cards)
         self.pass_due = None   # a Deal we have not passed for
@@ -1395,6 +1420,9 @@ class Player:
         self.cursor += len(new)
         out = []
         for m in new:
+            if self.is_channel_from_bot(m):
+                self._channel_line(m)
+                continue
             if not self.is_private_from_bot(m):
                 continue
             ev = parse_private(marked_text(m.raw_text), m)
@@ -1402,6 +1430,28 @@ class Player:
             self.events.append(ev)
             out.append(ev)
         return out
+
+    def is_channel_from_bot(self, m):
+        return (m.command in ("PRIVMSG", "NOTICE") and irc_eq(m.nick, self.bot)
+                and bool(m.params) and irc_eq(m.target, self.channel))
+
+    def _channel_line(self, m):
+        hm = re.match(r"^Hand (\d+): ", m.text)
+        if hm:
+            self.channel_hand = int(hm.group(1))
+            return
+        trick = parse_trick_line(m.text)
+        if not trick:
+            return
+        h = self.channel_hand
+        for name, card in trick[1]:
+            if irc_eq(name, self.nick) and card not in self.played.get(h, ()):
+                self.played_for_us.setdefault(h, []).append(card)
+
+    def all_played(self, hand_no):
+        """The cards of ours played in a hand, by us or for us."""
+        return (set(self.played.get(hand_no, ()))
+                | set(self.played_for_us.get(hand_no, ())))
 
     def _gone(self):
         return set(self.played.get(self.hand_no, ())) | set(

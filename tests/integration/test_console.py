@@ -2,19 +2,27 @@
 its stdin and stdout on pipes, a scripted person who reads the "[you] ..."
 lines (plain text: the marked cards in [brackets]), passes and plays
 until "Game over!", then closes stdin; the bot exits 0 and the game's
-record (data/games.jsonl under its working directory) replays.
+record (data/games.jsonl under its working directory) replays. Every line
+is worded for one person at a terminal (no channels, no private
+messages, "You open", "you take it"); autoplay plays the last card of
+each hand.
 Run: /usr/bin/python3 tests/integration/test_console.py -v
 """
 
 import os
+import re
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from harness import (Deal, HandShown, HarnessTestCase,  # noqa: E402
-                     MoonChoice, Prompt, cards_in, parse_final,
-                     parse_private)
+                     MoonChoice, Passing, Prompt, cards_in, parse_final,
+                     parse_private, parse_trick_line)
+
+
+WRONG = re.compile(r"private message|privately|!join|in a channel|"
+                   r"\byou (opens|sits|takes|is|wins|leaves|has)\b")
 
 
 class ConsoleTest(HarnessTestCase):
@@ -32,9 +40,19 @@ class ConsoleTest(HarnessTestCase):
             self.assertLess(time.monotonic(), deadline, "no end of game")
             i, line = bot.wait_line(r"^\[", since=i, timeout=30)
             i += 1
+            # Worded for one person at a terminal: no channels, no
+            # private messages, no third person for "you".
+            self.assertIsNone(WRONG.search(line), line)
             if line.startswith("[#console] Game over!"):
                 final = line
             elif line.startswith("[#console] "):
+                trick = parse_trick_line(line[len("[#console] "):])
+                for name, card in (trick[1] if trick else []):
+                    if name == "you" and card in hand:
+                        # autoplay: the last card of the hand, unasked
+                        self.assertEqual(hand, [card], line)
+                        hand.remove(card)
+                        played.setdefault(hand_no, []).append(card)
                 # The room never names a card the person still holds.
                 self.assertFalse(set(cards_in(line)) & set(hand),
                                  "the room names a held card: " + line)
@@ -71,12 +89,17 @@ class ConsoleTest(HarnessTestCase):
                     hand.remove(card)
                 elif isinstance(ev, MoonChoice):
                     bot.send("moon add")
+                elif isinstance(ev, Passing):
+                    # confirmed at once, before the computers' passes
+                    self.assertEqual(sorted(ev.cards),
+                                     sorted(passed[hand_no]), line)
                 else:
                     self.fail("unexpected private line: " + line)
 
         self.assertTrue(deals)
-        self.assertEqual(prompts, 13 * len(deals),
-                         "one prompt per trick:\n" + "\n".join(bot.lines))
+        self.assertEqual(prompts, 12 * len(deals),
+                         "one prompt per trick but the last (autoplay):\n"
+                         + "\n".join(bot.lines))
         self.assertEqual(hand, [])
 
         bot.close_input()

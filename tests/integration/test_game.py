@@ -23,7 +23,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from harness import (Deal, HandShown, HarnessTestCase,  # noqa: E402
-                     MoonChoice, Player, Prompt, Said, cards_in, irc_eq,
+                     MoonChoice, Passing, Player, Prompt, Said, cards_in,
+                     irc_eq,
                      is_channel, marked_text, parse_final, parse_hand,
                      parse_private, parse_trick_line, play_game)
 
@@ -33,7 +34,8 @@ FAST_IRC = {"flood_burst": 100, "flood_interval_ms": 100}
 NO_TIMEOUT = 3600
 # Whom a seat passes to, four at the table (seat order is clockwise).
 STEP = {"left": 1, "right": -1, "across": 2}
-SECRET = re.compile(r"Your cards:|Your hand:|You received|marked cards")
+SECRET = re.compile(r"Your cards:|Your hand:|You received|Play one of:|"
+                    r"Only legal:|Passing ")
 
 
 class ParsingTest(HarnessTestCase):
@@ -66,17 +68,32 @@ class ParsingTest(HarnessTestCase):
                            "are playable)")
         self.assertEqual((ev.cards, ev.marked, ev.your_turn),
                          (["9D", "KD"], {"9D"}, True))
-        ev = parse_private("Your turn at #hearts. Trick 3: bob 10♣, carol "
-                           "Q♠. You may play the marked cards: ♣ [2] [A]  "
-                           "♥ 5")
+        ev = parse_private("Your turn at #hearts. bob took trick 2 with "
+                           "A♠. Trick 3: bob 10♣, carol Q♠. Play one of: "
+                           "♣ 2 A. Your hand: ♣ [2] [A]  ♥ 5")
         self.assertIsInstance(ev, Prompt)
         self.assertEqual((ev.trick_no, ev.trick, ev.cards, ev.marked,
                           ev.leading, ev.led_suit),
                          (3, [("bob", "TC"), ("carol", "QS")],
                           ["2C", "AC", "5H"], {"2C", "AC"}, False, "C"))
-        ev = parse_private("Your turn at #hearts. You lead trick 2. You may "
-                           "play the marked cards: ♠ [3]")
+        ev = parse_private("Your turn at #hearts. You took trick 1 with "
+                           "K♣. You lead trick 2. Only legal: 3♠. Your "
+                           "hand: ♠ [3]")
         self.assertEqual((ev.trick_no, ev.trick, ev.leading), (2, [], True))
+        ev = parse_private("Your turn at #hearts. You lead trick 1. Only "
+                           "legal: 2♣. Your hand: ♣ [2] 3")
+        self.assertEqual((ev.trick_no, ev.cards, ev.marked),
+                         (1, ["2C", "3C"], {"2C"}))
+        ev = parse_private("Passing Q♣ K♣ K♦ to bob; waiting for carol, "
+                           "dave.")
+        self.assertEqual((ev.cards, ev.to, ev.waiting),
+                         (["QC", "KC", "KD"], "bob", ["carol", "dave"]))
+        ev = parse_private("Passing 2♣ 3♣ 4♣ to bot1.")
+        self.assertEqual((ev.cards, ev.to, ev.waiting),
+                         (["2C", "3C", "4C"], "bot1", []))
+        ev = parse_private("You received J♥ K♦ 9♦ from bob. Your hand: "
+                           "♦ 9 K  ♥ J")
+        self.assertEqual(ev.received, ["JH", "KD", "9D"])
         self.assertIsInstance(parse_private("You must follow suit: clubs."),
                               Said)
         ev = parse_private('You shot the moon! Tell me "moon subtract" (you '
@@ -203,10 +220,17 @@ class WholeGameTest(HarnessTestCase):
                     for name, card in ev.trick:
                         self.assertIn(card, holdings[h][seat_of[name]],
                                       ev.msg.raw)
+                elif isinstance(ev, Passing):
+                    self.assertEqual(sorted(ev.cards),
+                                     sorted(p.passed.get(h + 1, [])))
                 elif not isinstance(ev, MoonChoice):
                     self.fail("%s was told: %s" % (p.nick, ev.text))
             for h in range(nhands):
-                self.assertEqual(set(p.played[h + 1]), holdings[h][s])
+                self.assertEqual(p.all_played(h + 1), holdings[h][s])
+                # autoplay played the last card, nothing else
+                self.assertEqual(len(p.played_for_us.get(h + 1, [])), 1,
+                                 p.nick)
+                self.assertEqual(len(p.played[h + 1]), 12, p.nick)
 
         # -- the channel never names a card still held
         for p in players:
@@ -222,6 +246,12 @@ class WholeGameTest(HarnessTestCase):
                 if is_channel(m.target):
                     self.assertFalse(SECRET.search(m.text), m.raw)
                     named = set(cards_in(m.text))
+                    # a trick line shows the card played for us then
+                    # (autoplay of the last card)
+                    trick = parse_trick_line(m.text)
+                    if trick:
+                        named -= {c for n, c in trick[1]
+                                  if irc_eq(n, p.nick)}
                     self.assertFalse(named & (held - gone),
                                      "%s still holds %s: %s"
                                      % (p.nick, named & (held - gone), m.raw))

@@ -126,8 +126,8 @@ class RestartTest(HarnessTestCase):
         rc, out = harness.replay(os.path.join(data, "games.jsonl"))
         self.assertEqual(rc, 0, out)
         holdings = harness.record_holdings(records[0], 0)
-        self.assertEqual(set(pa.played[1]), holdings[0])
-        self.assertEqual(set(pb.played[1]), holdings[1])
+        self.assertEqual(pa.all_played(1), holdings[0])
+        self.assertEqual(pb.all_played(1), holdings[1])
         self.assertEqual(bot.stop(), 0)
 
     def test_ircd_restart_people_back_after_the_bot(self):
@@ -217,7 +217,7 @@ class FloodTest(HarnessTestCase):
             for m in answers(c, mark):
                 self.assertTrue(irc_eq(m.target, c.nick()), m.raw)
             self.assertEqual(sum(t.startswith("Presets:") for t in texts), 2)
-            self.assertEqual(sum(t.startswith("standard (4 players)")
+            self.assertEqual(sum(t.startswith("standard for 4 players:")
                                  for t in texts), 2)
             self.assertEqual(sum(t.startswith("Hearts: !hearts opens")
                                  for t in texts), 1)

@@ -17,6 +17,7 @@ Run: /usr/bin/python3 tests/integration/test_game_people.py -v
 """
 
 import os
+import re
 import sys
 import time
 import unittest
@@ -118,8 +119,9 @@ class PeopleTest(HarnessTestCase):
         self.assertRegex(reminder.text, r"^Reminder: the table at #hearts "
                          r"waits for you \(3 s left\)\.$")
         time_up = next(ev for ev in said if ev.text.startswith("Time is up"))
-        self.assertEqual(time_up.text, "Time is up: a computer player "
-                         "acted for you.")
+        told_card = re.match(r"^Time is up: a computer player played (\S+) "
+                             r"for you\.$", time_up.text)
+        self.assertIsNotNone(told_card, time_up.text)
         self.assertTrue(first.msg.time < reminder.msg.time < time_up.msg.time)
         self.assertGreater(time_up.msg.time - first.msg.time, TURN - 0.5)
         self.assertGreater(reminder.msg.time - first.msg.time, TURN / 2 - 0.5)
@@ -128,6 +130,11 @@ class PeopleTest(HarnessTestCase):
         played = dict(trick[1])["alice"]
         self.assertIn(played, first.marked, "a computer played a legal "
                       "card of hers: %s" % card_text(played))
+        self.assertEqual(told_card.group(1), card_text(played))
+        # the channel heard, once at half time, whom the table waited for
+        alice.wait_privmsg("heartsbot", r"^The table waits for alice \(3 s "
+                           r"left\)\.$", to="#hearts", since=start,
+                           timeout=1)
 
         # The second in a row: the seat goes to a computer until "back".
         away = alice.wait_privmsg("heartsbot", r"^alice is away: a computer "
@@ -186,7 +193,9 @@ class PeopleTest(HarnessTestCase):
         self.assertEqual(late, [], "told off although always in time")
         self.assertIsNone(alice.find(r"is away", frm="heartsbot",
                                      to="#hearts"))
-        self.assertEqual(len(pa.played[1]), 13)
+        # she played twelve, autoplay the last
+        self.assertEqual(len(pa.played[1]), 12)
+        self.assertEqual(len(pa.played_for_us[1]), 1)
         # The bot is still there, and its table is gone.
         mark = alice.mark()
         alice.say("#hearts", "!status")
@@ -234,8 +243,8 @@ class PeopleTest(HarnessTestCase):
         names = [{n for n, _ in t[1]} for t in lines if t]
         self.assertIn("alice", names[0])
         self.assertIn("alicia", names[-1])
-        self.assertEqual(len(pa.played[1]), 13)
-        self.assertEqual(set(pa.played[1]),
+        self.assertEqual(len(pa.played[1]), 12)
+        self.assertEqual(pa.all_played(1),
                          harness.record_holdings(record, 0)[0])
 
         # The impostor heard nothing of the seat, and the seat went to a

@@ -231,9 +231,15 @@ class RefusalTest(HarnessTestCase):
             q = other[p]
             if "turn" not in once and q.hand:
                 once.add("turn")
+                # privately, the card waits for the turn; taken back
                 self.refused(q.client, lambda: q.tell(
                     "play " + spell(q.hand[0])),
-                    r"^Not your turn: %s plays now\.$" % p.nick, everyone)
+                    r"^Not your turn yet: %s plays now\. I'll play %s for "
+                    r"you at your turn if it is legal then"
+                    % (p.nick, card_text(q.hand[0])), everyone)
+                self.refused(q.client, lambda: q.tell("play none"),
+                             r"^Taken back: I'll ask you at your turn\.$",
+                             everyone)
                 seen["not your turn"] += 1
                 self.same_turn(p, pr, everyone)
             if "spectator" not in once and game == 0:
@@ -283,7 +289,7 @@ class RefusalTest(HarnessTestCase):
         held = harness.record_holdings(record, 0)
         for s, p in enumerate((pa, pb)):
             self.assertEqual(record["players"][s], p.nick)
-            self.assertEqual(set(p.played[1]), held[s])
+            self.assertEqual(p.all_played(1), held[s])
             self.assertEqual(sorted(record["hands"][0]["passed"][s]),
                              sorted(p.passed[1]))
 

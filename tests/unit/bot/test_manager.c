@@ -25,6 +25,7 @@
 struct line {
     char to[64]; /* room, or the nick told */
     bool private_;
+    enum chat_priority prio;
     char text[2100];
     uint64_t cookie; /* tell_tracked's */
 };
@@ -40,13 +41,13 @@ struct fake {
 static void fake_say(struct chat_adapter *a, const char *room, const char *text,
                      enum chat_priority p)
 {
-    (void)p;
     struct fake *f = (struct fake *)a;
     if (f->n == MAX_LINES)
         return;
     struct line *l = &f->lines[f->n++];
     snprintf(l->to, sizeof l->to, "%s", room);
     l->private_ = false;
+    l->prio = p;
     snprintf(l->text, sizeof l->text, "%s", text);
 }
 
@@ -221,6 +222,27 @@ static bool any_contains(const char *to, int from, const char *needle)
     return false;
 }
 
+/* How many lines to `to` since `from` start with `head`. */
+static int count_starting(const char *to, int from, const char *head)
+{
+    int k = 0;
+    for (int i = from; i < w->fake.n; i++)
+        if (strcasecmp(w->fake.lines[i].to, to) == 0 &&
+            strncmp(w->fake.lines[i].text, head, strlen(head)) == 0)
+            k++;
+    return k;
+}
+
+/* The index of the first line to `to` from `from` starting with head. */
+static int first_starting(const char *to, int from, const char *head)
+{
+    for (int i = from; i < w->fake.n; i++)
+        if (strcasecmp(w->fake.lines[i].to, to) == 0 &&
+            strncmp(w->fake.lines[i].text, head, strlen(head)) == 0)
+            return i;
+    return -1;
+}
+
 static struct table *the_table(void)
 {
     return table_find(w->m, &w->fake.base, "#h");
@@ -273,6 +295,24 @@ static void card_words(const struct engine_cards *h, uint64_t only, char *out,
                                     pos ? " " : "", engine_card_name(c));
 }
 
+/* The first three cards of a seat's hand as "XX,XX, XX" and as a set. */
+static uint64_t first_three(const struct table *t, int s, char *cmd, size_t len)
+{
+    struct engine_cards h = engine_hand(&t->game, s);
+    uint64_t set = 0;
+    size_t pos = (size_t)snprintf(cmd, len, "pass ");
+    for (int c = 0, k = 0; c < 64 && k < 3; c++) {
+        if (!(h.one >> c & 1))
+            continue;
+        set |= ENGINE_BIT(c);
+        pos += (size_t)snprintf(cmd + pos, len - pos, "%s%s",
+                                k == 0 ? "" : (k == 1 ? "," : ", "),
+                                engine_card_name(c));
+        k++;
+    }
+    return set;
+}
+
 /* ---- Tests ------------------------------------------------------------ */
 
 static void test_hearts_opens_and_join_fills(void **state)
@@ -304,6 +344,39 @@ static void test_hearts_refuses_bad_rules_with_nearest(void **state)
     assert_null(the_table());
 }
 
+static void test_announcements_are_one_line(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts standard target=50");
+    const struct line *l = last_to("#h", 0);
+    assert_non_null(l);
+    assert_string_equal(l->text,
+                        "alice opens a Hearts table: standard for 4 with "
+                        "target=50. !join to sit down, !start to deal "
+                        "(computers fill empty seats).");
+    /* shown again: the rules in a few words, and who sits */
+    said("bob", "#h", "!join");
+    int from = w->fake.n;
+    said("carol", "#h", "!hearts");
+    l = last_to("carol", from);
+    assert_non_null(l);
+    assert_string_equal(l->text, "A table is open here: standard for 4 with "
+                                 "target=50; alice, bob (2/4). !join to sit "
+                                 "down.");
+    /* the full rules: the preset, then what differs, in two IRC lines */
+    said("carol", "#h", "!rules");
+    l = last_to("carol", from);
+    assert_non_null(strstr(l->text, "standard for 4 players: pass left"));
+    assert_non_null(strstr(l->text, "Changed here: target=50."));
+    assert_true(strlen(l->text) <= 800);
+    for (int p = 0; p < engine_preset_count(); p++) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "!rules %s", engine_preset_name(p));
+        said("carol", "#h", cmd);
+        assert_true(strlen(last_to("carol", from)->text) <= 800);
+    }
+}
+
 static void test_commands_without_a_table(void **state)
 {
     (void)state;
@@ -316,6 +389,54 @@ static void test_commands_without_a_table(void **state)
     int from = w->fake.n;
     said("alice", "#h", "!weather");
     said("alice", "#h", "hello everyone");
+    assert_int_equal(w->fake.n, from);
+}
+
+static void test_input_typos_and_misplaced_commands(void **state)
+{
+    (void)state;
+    refused("alice", NULL, "plya QS",
+            "I don't know 'plya' — did you mean 'play'?");
+    refused("alice", NULL, "hnad", "did you mean 'hand'?");
+    refused("alice", NULL, "jion", "did you mean '!join' (in the channel)?");
+    refused("alice", NULL, "xyzzy", "I don't know 'xyzzy'. Try \"help\".");
+    /* a channel command sent privately */
+    refused("alice", NULL, "join", "!join works in the channel");
+    refused("alice", NULL, "!start", "!start works in the channel");
+    /* formatting is not read, nor echoed */
+    refused("alice", NULL,
+            "\x02xy\x02zz\x03"
+            "04,01y",
+            "I don't know 'xyzzy'");
+    assert_null(strchr(w->fake.lines[w->fake.n - 1].text, '\x02'));
+    assert_null(strchr(w->fake.lines[w->fake.n - 1].text, '\x03'));
+    said("alice", "#h", "\x02!hearts\x0F standard");
+    assert_non_null(the_table());
+}
+
+static void test_pass_or_play_said_in_the_channel(void **state)
+{
+    (void)state;
+    four_people("standard");
+    struct table *t = the_table();
+    char cmd[100];
+    first_three(t, 1, cmd, sizeof cmd);
+    const char *bob = t->seats[1].nick;
+    /* meant for the bot: a private hint that repeats no card */
+    refused(bob, "#h", cmd, "passes are secret, tell me privately");
+    const struct line *l = &w->fake.lines[w->fake.n - 1];
+    for (const char *sym = "♣♦♥♠"; *sym; sym += 3) {
+        char s3[4] = {sym[0], sym[1], sym[2], 0};
+        assert_null(strstr(l->text, s3));
+    }
+    assert_null(strstr(l->text, cmd + 5));
+    assert_true(engine_may_act(&t->game, 1));
+    refused(bob, "#h", "play QS", "tell me privately, or say !play");
+    /* chat is chat: not cards, or not a player */
+    int from = w->fake.n;
+    said(bob, "#h", "pass the salt");
+    said(bob, "#h", "play on, folks");
+    said("erin", "#h", "pass 2C 3C 4C");
     assert_int_equal(w->fake.n, from);
 }
 
@@ -369,10 +490,10 @@ static void test_refusals_change_nothing(void **state)
     snprintf(cmd, sizeof cmd, "play %s",
              engine_card_name(__builtin_ctzll(oh.one)));
     refused(me, NULL, cmd, "You don't hold");
-    /* not your turn */
-    snprintf(cmd, sizeof cmd, "play %s",
+    /* not your turn (privately, the card would wait for the turn) */
+    snprintf(cmd, sizeof cmd, "!play %s",
              engine_card_name(__builtin_ctzll(oh.one)));
-    refused(them, NULL, cmd, "Not your turn");
+    refused(them, "#h", cmd, "Not your turn");
     /* the 2C must lead */
     struct engine_cards mine = engine_hand(g, turn);
     int not2c = __builtin_ctzll(mine.one & ~ENGINE_BIT(ENGINE_2C));
@@ -427,6 +548,269 @@ static void test_pass_counts_and_privacy(void **state)
     for (int s = 0; s < 4; s++)
         assert_true(any_contains(t->seats[s].nick, 0, "You received"));
     assert_int_equal(engine_phase(g), ENGINE_PHASE_PLAY);
+}
+
+static void test_pass_is_confirmed_and_hand_shows_what_is_left(void **state)
+{
+    (void)state;
+    four_people("standard");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    char cmd[100];
+    /* commas, with and without spaces, separate cards too */
+    uint64_t gave = first_three(t, 0, cmd, sizeof cmd);
+    int from = w->fake.n;
+    said(t->seats[0].nick, NULL, cmd);
+    assert_false(engine_may_act(g, 0));
+    const struct line *l = last_to(t->seats[0].nick, from);
+    assert_non_null(l);
+    char want[400];
+    int to = engine_pass_target(g, 0, g->pass_dir);
+    snprintf(want, sizeof want, "to %s; waiting for %s, %s, %s.",
+             t->seats[to].nick, t->seats[1].nick, t->seats[2].nick,
+             t->seats[3].nick);
+    if (strncmp(l->text, "Passing ", 8) || !strstr(l->text, want))
+        fail_msg("confirmation: '%s'", l->text);
+    /* "hand" while waiting: without the cards passed */
+    said(t->seats[0].nick, NULL, "hand");
+    l = last_to(t->seats[0].nick, from);
+    assert_non_null(strstr(l->text, "Your hand: "));
+    assert_non_null(strstr(l->text, "(Passing "));
+    /* ten cards shown: a word that is no suit symbol is a rank */
+    const char *p = strstr(l->text, "Your hand: ") + strlen("Your hand: ");
+    const char *cut = strstr(p, " (Passing ");
+    int shown = 0;
+    for (; p < cut; p++)
+        if (*p != ' ' && p[-1] == ' ' && (unsigned char)*p != 0xe2)
+            shown++;
+    assert_int_equal(shown, 10);
+    (void)gave;
+    /* the others pass; each hears from whom the cards came */
+    for (int s = 1; s < 4; s++) {
+        first_three(t, s, cmd, sizeof cmd);
+        said(t->seats[s].nick, NULL, cmd);
+    }
+    assert_int_equal(engine_phase(g), ENGINE_PHASE_PLAY);
+    /* the last to pass hears what came at once, not "waiting for" */
+    assert_int_equal(count_starting(t->seats[2].nick, from, "Passing "), 1);
+    assert_int_equal(count_starting(t->seats[3].nick, from, "Passing "), 0);
+    int giver = 0;
+    while (engine_pass_target(g, giver, g->pass_dir) != 0)
+        giver++;
+    snprintf(want, sizeof want, " from %s. Your hand: ", t->seats[giver].nick);
+    assert_true(any_contains(t->seats[0].nick, from, want));
+}
+
+static void test_deal_goes_before_the_prompt(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const char *leader = t->seats[engine_turn(&t->game)].nick;
+    int deal = first_starting(leader, 0, "Hand 1 at #h. Your cards: ");
+    int turn = first_starting(leader, 0, "Your turn at #h.");
+    assert_true(deal >= 0 && turn > deal);
+    /* the out-queue sends a higher priority first: the deal must not be
+     * below the prompt, or the prompt overtakes it */
+    assert_true(w->fake.lines[deal].prio <= w->fake.lines[turn].prio);
+    /* the 2C leads: the one legal card is named in words */
+    assert_non_null(strstr(w->fake.lines[turn].text,
+                           "You lead trick 1. Only legal: 2♣. Your hand: "));
+}
+
+static void test_prompts_tell_the_last_trick_and_the_legal_cards(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    for (int i = 0; i < 4; i++) {
+        char cmd[16];
+        snprintf(cmd, sizeof cmd, "%s",
+                 engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+        said(t->seats[engine_turn(g)].nick, NULL, cmd);
+    }
+    assert_int_equal(g->trick_no, 1);
+    int winner = engine_turn(g);
+    int from = w->fake.n - 1;
+    const struct line *l = last_to(t->seats[winner].nick, 0);
+    assert_non_null(l);
+    if (strncmp(l->text, "Your turn at #h. You took trick 1 with ", 39) ||
+        !strstr(l->text, ". You lead trick 2. ") ||
+        !(strstr(l->text, " Play one of: ") || strstr(l->text, "Only legal")))
+        fail_msg("prompt: '%s'", l->text);
+    /* the next player hears who took it, and the cards to choose from */
+    char cmd[16];
+    snprintf(cmd, sizeof cmd, "%s",
+             engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+    said(t->seats[winner].nick, NULL, cmd);
+    char want[200];
+    snprintf(want, sizeof want, "Your turn at #h. %s took trick 1 with ",
+             t->seats[winner].nick);
+    l = last_to(t->seats[engine_turn(g)].nick, from);
+    assert_non_null(l);
+    if (strncmp(l->text, want, strlen(want)))
+        fail_msg("prompt: '%s'", l->text);
+}
+
+static void test_a_turn_is_prompted_once(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    const char *me = t->seats[turn].nick;
+    const char *other = t->seats[(turn + 1) % 4].nick;
+    assert_int_equal(count_starting(me, 0, "Your turn"), 1);
+    /* another player leaves: the game goes on, nobody is prompted anew */
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "!leave");
+    said(other, "#h", cmd);
+    /* the bot's connection drops and comes back */
+    event(CHAT_DISCONNECTED, NULL, NULL, NULL, NULL);
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_int_equal(count_starting(me, 0, "Your turn"), 1);
+    /* the player quits the network and comes back: prompted again, they
+     * may have missed it */
+    char id[128];
+    snprintf(id, sizeof id, "%s@host.test", me);
+    event(CHAT_QUIT, me, id, NULL, NULL);
+    event(CHAT_JOIN, me, id, "#h", NULL);
+    assert_int_equal(count_starting(me, 0, "Your turn"), 2);
+}
+
+/* Plays the lowest legal card for whoever's turn it is, n times. */
+static void play_lowest(struct table *t, int n)
+{
+    for (int i = 0; i < n && engine_phase(&t->game) == ENGINE_PHASE_PLAY; i++) {
+        const struct engine_game *g = &t->game;
+        char cmd[16];
+        snprintf(cmd, sizeof cmd, "%s",
+                 engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+        said(t->seats[engine_turn(g)].nick, NULL, cmd);
+    }
+}
+
+static void test_autoplay_plays_the_last_card(void **state)
+{
+    (void)state;
+    w->cfg.next_hand_delay = 60; /* the next hand waits */
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const char *off = t->seats[2].nick;
+    said(off, NULL, "autoplay off");
+    assert_true(any_contains(off, 0, "Autoplay off: I always ask you"));
+    /* twelve tricks; the thirteenth plays itself but for the one who
+     * asked to be asked */
+    play_lowest(t, 48);
+    assert_int_equal(t->game.trick_no, 12);
+    assert_int_equal(engine_turn(&t->game), 2);
+    assert_int_equal(t->game.trick_len, (2 - t->game.leader + 4) % 4);
+    assert_int_equal(count_starting(off, 0, "Your turn"), 13);
+    for (int s = 0; s < 4; s++)
+        if (s != 2)
+            assert_int_equal(count_starting(t->seats[s].nick, 0, "Your turn"),
+                             12);
+    play_lowest(t, 1);
+    /* the hand is over (or waits for a moon choice) */
+    assert_int_equal(t->game.trick_no, 13);
+    assert_int_not_equal(engine_phase(&t->game), ENGINE_PHASE_PLAY);
+}
+
+static void test_autoplay_on_plays_forced_cards(void **state)
+{
+    (void)state;
+    static const char *const people[] = {"alice", "bob", "carol", "dave"};
+    said("alice", "#h", "!hearts standard pass_count=0");
+    for (int i = 0; i < 4; i++) {
+        if (i)
+            said(people[i], "#h", "!join");
+        said(people[i], NULL, "autoplay on");
+    }
+    assert_true(any_contains("dave", 0, "Autoplay on: "));
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    /* whoever holds the 2C has led it without a prompt */
+    assert_int_equal(t->game.plays[0], ENGINE_2C);
+    for (int s = 0; s < 4; s++) {
+        if (t->game.plays[0] != ENGINE_2C || t->game.play_seat[0] != s)
+            continue;
+        assert_false(any_contains(t->seats[s].nick, 0, "lead trick 1."));
+        assert_true(any_contains(t->seats[s].nick, 0,
+                                 "Autoplay: 2♣, your only legal card."));
+    }
+    assert_true(t->game.nplays >= 1);
+}
+
+/* The legal plays of the seat after `card` is played by the one to play. */
+static uint64_t legal_after(const struct table *t, int card)
+{
+    struct engine_game copy = t->game;
+    assert_int_equal(engine_play(&copy, card, NULL, NULL), ENGINE_OK);
+    return engine_turn(&copy) >= 0 ? engine_legal_plays(&copy) : 0;
+}
+
+static void test_a_play_before_ones_turn_waits_for_it(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    int lead = engine_turn(g);
+    int next = (lead + 1) % 4;
+    const char *me = t->seats[next].nick;
+    uint64_t legal = legal_after(t, ENGINE_2C);
+    uint64_t held = engine_hand(g, next).one;
+    int good = __builtin_ctzll(legal);
+    char cmd[32];
+    /* a card that will not be legal is dropped, with a word */
+    if (held & ~legal) {
+        snprintf(cmd, sizeof cmd, "play %s",
+                 engine_card_name(__builtin_ctzll(held & ~legal)));
+        int from = w->fake.n;
+        said(me, NULL, cmd);
+        assert_true(any_contains(me, from, "at your turn if it is legal"));
+        said(t->seats[lead].nick, NULL, "2C");
+        assert_int_equal(g->nplays, 1);
+        assert_true(any_contains(me, from, "not a legal play now: dropped"));
+        assert_true(any_contains(me, from, "Your turn"));
+        snprintf(cmd, sizeof cmd, "play %s", engine_card_name(good));
+        said(me, NULL, cmd);
+    } else {
+        /* every card is legal: it is played at once at the turn */
+        snprintf(cmd, sizeof cmd, "play %s", engine_card_name(good));
+        said(me, NULL, cmd);
+        int from = w->fake.n;
+        said(t->seats[lead].nick, NULL, "2C");
+        assert_int_equal(count_starting(me, from, "Your turn"), 0);
+    }
+    assert_int_equal(g->nplays, 2);
+    assert_int_equal(g->plays[1], good);
+    /* the fourth queues a card, takes it back, queues a legal one: it is
+     * played at their turn without a prompt */
+    int third = (lead + 2) % 4, fourth = (lead + 3) % 4;
+    me = t->seats[fourth].nick;
+    int from = w->fake.n;
+    said(me, NULL, "play none");
+    assert_true(any_contains(me, from, "No card was waiting"));
+    int card3 = __builtin_ctzll(engine_legal_plays(g));
+    int card4 = __builtin_ctzll(legal_after(t, card3));
+    snprintf(cmd, sizeof cmd, "play %s", engine_card_name(card4));
+    said(me, NULL, cmd);
+    said(me, NULL, "play none");
+    assert_true(any_contains(me, from, "Taken back"));
+    said(me, NULL, cmd);
+    said(me, NULL, "hand");
+    struct sbuf shown = {.len = 0};
+    sb_printf(&shown, "(waiting to play ");
+    sb_card(&shown, t, card4);
+    assert_true(any_contains(me, from, shown.buf));
+    snprintf(cmd, sizeof cmd, "play %s", engine_card_name(card3));
+    said(t->seats[third].nick, NULL, cmd);
+    assert_int_equal(g->trick_no, 1);
+    assert_int_equal(g->plays[3], card4);
+    /* no prompt during trick 1 (the winner is prompted for trick 2) */
+    assert_false(any_contains(me, 0, "Trick 1:"));
 }
 
 /* Four people, no passing: the seat to play first, its nick and id. */
@@ -496,12 +880,24 @@ static void test_timeout_computer_acts_then_back(void **state)
         run_for(20);
     assert_int_equal(engine_turn(&t->game), turn);
     int before = t->game.nplays;
+    int from = w->fake.n;
     run_for(700); /* past the reminder at half time */
     assert_true(any_contains(nick, 0, "Reminder"));
+    /* and the channel hears once whom the table waits for */
+    char want[2200];
+    snprintf(want, sizeof want, "The table waits for %s (", nick);
+    assert_int_equal(count_starting("#h", from, want), 1);
     assert_int_equal(t->game.nplays, before);
     run_for(600); /* past the timeout */
     assert_true(t->game.nplays > before);
-    assert_true(any_contains(nick, 0, "Time is up"));
+    /* what was played for them, by name */
+    struct sbuf card = {.len = 0};
+    sb_card(&card, t, t->game.plays[before]);
+    snprintf(want, sizeof want,
+             "Time is up: a computer player played %s "
+             "for you.",
+             card.buf);
+    assert_true(any_contains(nick, 0, want));
     assert_false(t->seats[turn].away);
     /* max_timeouts=2: let the seat time out until it is handed over */
     for (int i = 0; i < 20 && !t->seats[turn].away; i++)
@@ -511,6 +907,25 @@ static void test_timeout_computer_acts_then_back(void **state)
     said(nick, NULL, "back");
     assert_false(t->seats[turn].away);
     assert_true(any_contains("#h", 0, "is back"));
+}
+
+static void test_a_pass_chosen_on_timeout_is_told(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts standard");
+    said("alice", "#h", "!start");
+    run_for(1100);
+    struct table *t = the_table();
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_PLAY);
+    int i = first_starting("alice", 0, "Time is up: a computer player passes ");
+    assert_true(i >= 0);
+    /* the three cards by name: three suit symbols (3-byte UTF-8) */
+    int cards = 0;
+    for (const char *p = w->fake.lines[i].text; *p; p++)
+        cards += (unsigned char)*p == 0xe2;
+    assert_int_equal(cards, 3);
+    assert_true(any_contains("alice", i, " for you."));
+    assert_true(any_contains("alice", i, "You received "));
 }
 
 static void test_stop_by_opener_and_by_votes(void **state)
@@ -545,6 +960,19 @@ static void test_status_scores_rules_presets_help(void **state)
     assert_true(any_contains("alice", from, "greek"));
     said("alice", "#h", "!help stop");
     assert_true(any_contains("alice", from, "end the game unscored"));
+    /* help names every command, and the computer players' levels */
+    static const char *const every[] = {
+        "!hearts", "!join",    "!start",  "!leave", "!bot",
+        "!stop",   "!status",  "!scores", "!top",   "!stats",
+        "!rules",  "!presets", "!play",   "!help",  "hand",
+        "pass",    "moon",     "discard", "back",   "autoplay"};
+    said("alice", NULL, "help");
+    const struct line *l = last_to("alice", from);
+    for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
+        if (!strstr(l->text, every[i]))
+            fail_msg("help without %s: %s", every[i], l->text);
+    said("alice", "#h", "!help bot");
+    assert_true(any_contains("alice", from, "Levels: random, easy"));
     four_people("standard");
     said("bob", "#h", "!status");
     assert_true(any_contains("#h", from, "Passing; waiting for"));
@@ -591,6 +1019,30 @@ static void play_everything(struct table *t)
     }
 }
 
+static void test_one_person_at_a_terminal(void **state)
+{
+    (void)state;
+    w->fake.base.solo = true;
+    said("you", "#h", "!hearts standard hands=1");
+    said("you", "#h", "!start");
+    struct table *t = the_table();
+    assert_true(any_contains("#h", 0, "You open a Hearts table: standard"));
+    assert_true(any_contains("#h", 0, "Type \"help\" for the commands"));
+    assert_true(any_contains("#h", 0, "Hand 1: pass 3 left."));
+    said("you", NULL, "help");
+    assert_true(any_contains("you", 0, "Type a card to play it"));
+    play_everything(t);
+    assert_true(any_contains("#h", 0, "Game over!"));
+    static const char *const wrong[] = {
+        "private message", "privately", "!join",    "you opens",   "you sits",
+        "you takes",       "you is",    "you wins", "in a channel"};
+    for (int i = 0; i < w->fake.n; i++)
+        for (size_t k = 0; k < sizeof wrong / sizeof wrong[0]; k++)
+            if (strstr(w->fake.lines[i].text, wrong[k]))
+                fail_msg("'%s' at a terminal: %s", wrong[k],
+                         w->fake.lines[i].text);
+}
+
 static void test_whole_game_record_replays(void **state)
 {
     (void)state;
@@ -598,6 +1050,12 @@ static void test_whole_game_record_replays(void **state)
     struct table *t = the_table();
     play_everything(t);
     assert_true(any_contains("#h", 0, "Game over!"));
+    /* the final sheet, and how to play again */
+    int over = first_starting("#h", 0, "Game over!");
+    assert_true(strstr(w->fake.lines[over + 1].text, "hand") != NULL);
+    assert_true(any_contains("#h", over, "total"));
+    const struct line *last = last_to("#h", over);
+    assert_string_equal(last->text, "Another game? !hearts opens a table.");
     run_for(5);
     char path[128];
     snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
@@ -798,24 +1256,50 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_hearts_refuses_bad_rules_with_nearest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_announcements_are_one_line, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_commands_without_a_table, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_input_typos_and_misplaced_commands,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pass_or_play_said_in_the_channel,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_hands_reach_only_their_owner,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals_change_nothing, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_pass_counts_and_privacy, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_pass_is_confirmed_and_hand_shows_what_is_left, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(test_deal_goes_before_the_prompt, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_prompts_tell_the_last_trick_and_the_legal_cards, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(test_a_turn_is_prompted_once, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_autoplay_plays_the_last_card,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_autoplay_on_plays_forced_cards,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_play_before_ones_turn_waits_for_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nick_change_keeps_the_seat, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_takeover_of_a_nick_cannot_play,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_computer_acts_then_back,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_pass_chosen_on_timeout_is_told,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_stop_by_opener_and_by_votes, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_status_scores_rules_presets_help,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_one_person_at_a_terminal, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_whole_game_record_replays, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(

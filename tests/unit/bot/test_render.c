@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -884,6 +885,42 @@ static void test_render_name_strips_formatting(void **state)
     assert_string_equal(name_text(NULL), "?");
 }
 
+static void test_render_strip_formatting_keeps_the_text(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"pl\x02"
+         "ay\x02 \x03"
+         "04QS",
+         "play QS"},
+        {"\x03"
+         "04,01pass\x0F KS,AS,\x1F"
+         "KC",
+         "pass KS,AS,KC"},
+        {"\x04"
+         "ff0000red\x11\x16\x1D\x1E",
+         "red"},
+        /* a comma after a colour is the text's unless a digit follows */
+        {"\x03"
+         "4,QS",
+         ",QS"},
+        {"10\x03"
+         "10h",
+         "10h"},
+        {"h\xc3\xa9llo \xe2\x99\xa0", "h\xc3\xa9llo \xe2\x99\xa0"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", cases[i].in);
+        size_t n = render_strip_formatting(buf);
+        assert_string_equal(buf, cases[i].out);
+        assert_int_equal(n, strlen(cases[i].out));
+    }
+}
+
 static void test_render_name_caps_on_a_boundary(void **state)
 {
     (void)state;
@@ -969,6 +1006,7 @@ int main(void)
         cmocka_unit_test(test_render_scores_columns_align),
         cmocka_unit_test(test_render_scores_cut_keeps_whole_lines),
         cmocka_unit_test(test_render_name_strips_formatting),
+        cmocka_unit_test(test_render_strip_formatting_keeps_the_text),
         cmocka_unit_test(test_render_name_caps_on_a_boundary),
         cmocka_unit_test(test_render_name_cut_every_length),
     };
