@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "ai.h"
+#include "limit.h"
 #include "log.h"
 #include "render.h"
 
@@ -31,6 +32,7 @@ struct cmd {
     char *words[MAX_WORDS];
     const char *rest; /* the text after the command word */
     char shown[64];   /* the caller's nick, cleaned for display */
+    bool game;        /* a seated player's game action: never limited */
     char storage[512];
 };
 
@@ -61,7 +63,8 @@ static void reply(const struct cmd *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    c->a->ops->tell(c->a, c->u->nick, text, CHAT_NORMAL);
+    /* chatter waits behind the game's own lines */
+    c->a->ops->tell(c->a, c->u->nick, text, c->game ? CHAT_NORMAL : CHAT_LOW);
 }
 
 static const char *prefix(const struct manager *m)
@@ -882,6 +885,54 @@ static void dispatch(struct cmd *c)
     /* unknown channel commands are left to other bots */
 }
 
+/* ---- The answer limit -------------------------------------------------- */
+
+/* A seated player's move (or "hand", "back"): always answered. */
+static bool game_action(const struct cmd *c)
+{
+    static const char *const moves[] = {"play", "pass",    "hand",
+                                        "moon", "discard", "back"};
+    if (c->nwords == 0)
+        return false;
+    int s;
+    struct table *t = table_of_person(c->m, c->a, c->u->nick, &s);
+    if (!t || !same_person(t, s, c->u))
+        return false;
+    const char *w = c->words[0];
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        if (strcasecmp(w, moves[i]) == 0)
+            return true;
+    int card;
+    return !c->room && c->nwords == 1 &&
+           engine_card_parse(w, strlen(w), &card) == 0;
+}
+
+/* Whether to handle a command at all: everything but a seated player's
+ * moves counts against the sender's answers (limit.h), and a command over
+ * the limit is dropped whole, with what it would have said anywhere. A
+ * private message repeated is answered once; a channel command repeated
+ * (!hearts after the table closed) may be meant anew. */
+static bool within_limit(struct cmd *c, const char *text)
+{
+    c->game = game_action(c);
+    if (c->game)
+        return true;
+    const struct config *cfg = c->m->cfg;
+    struct limit_rules r = {.burst = cfg->reply_burst,
+                            .interval_ms = cfg->reply_interval * 1000LL,
+                            /* a repeat in a channel may mean anew */
+                            .quiet_ms =
+                                c->room ? 0 : cfg->repeat_quiet * 1000LL};
+    enum limit_verdict v = limit_check(c->m->limit, &r, c->a->network, c->u->id,
+                                       text, loop_now(c->m->loop));
+    if (v == LIMIT_WARN)
+        c->a->ops->tell(c->a, c->u->nick,
+                        "You are sending me too much: I answer again in a "
+                        "few seconds.",
+                        CHAT_LOW);
+    return v == LIMIT_ANSWER;
+}
+
 /* ---- Events ----------------------------------------------------------- */
 
 static bool usable(const char *s, size_t max)
@@ -915,7 +966,8 @@ static void on_message(struct manager *m, struct chat_adapter *a,
     while (*p && isspace((unsigned char)*p))
         p++;
     c.rest = p;
-    dispatch(&c);
+    if (within_limit(&c, text))
+        dispatch(&c);
 }
 
 static void on_gone(struct manager *m, struct chat_adapter *a, const char *room,

@@ -555,6 +555,10 @@ static const struct key_def bot_keys[] = {
     {"command_prefix", V_STRING, BOT(command_prefix), 0, 0, check_prefix},
     {"colors", V_BOOL, BOT(colors), 0, 0, NULL},
     {"admins", V_ARRAY, 0, 0, 0, store_admins},
+    {"reply_burst", V_INT, BOT(reply_burst), 1, 100, NULL},
+    {"reply_interval", V_INT, BOT(reply_interval), 0, 3600, NULL},
+    {"repeat_quiet", V_INT, BOT(repeat_quiet), 0, 86400, NULL},
+    {"channel_repeat", V_INT, BOT(channel_repeat), 0, 3600, NULL},
 };
 
 static const struct key_def game_keys[] = {
@@ -565,6 +569,8 @@ static const struct key_def game_keys[] = {
     {"grace_period", V_INT, BOT(grace_period), 0, 86400, NULL},
     {"bot_level", V_STRING, BOT(bot_level), 0, 0, check_level},
     {"next_hand_delay", V_INT, BOT(next_hand_delay), 0, 60, NULL},
+    {"unattended_pause", V_INT, BOT(unattended_pause), 0, 86400, NULL},
+    {"unattended_end", V_INT, BOT(unattended_end), 1, 86400, NULL},
 };
 
 static const struct key_def irc_keys[] = {
@@ -967,6 +973,12 @@ static void config_defaults(struct config *c)
     c->lobby_timeout = 600;
     c->grace_period = 120;
     c->next_hand_delay = 3;
+    c->reply_burst = 8;
+    c->reply_interval = 2;
+    c->repeat_quiet = 30;
+    c->channel_repeat = 30;
+    c->unattended_pause = 0;
+    c->unattended_end = 600;
 }
 
 static void irc_push(struct config *c)

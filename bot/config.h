@@ -38,6 +38,11 @@ struct config {
     bool colors;
     char **admins;
     int nadmins;
+    /* how often one person is answered (limit.h), in seconds */
+    int reply_burst;    /* answers at once */
+    int reply_interval; /* then one per interval (0: no limit) */
+    int repeat_quiet;   /* the same private text again gets no answer */
+    int channel_repeat; /* a channel !status or !scores is not repeated */
     /* [game] */
     char *default_rules;
     int turn_timeout;    /* seconds */
@@ -46,6 +51,9 @@ struct config {
     int grace_period;    /* seconds */
     char *bot_level;
     int next_hand_delay; /* seconds */
+    /* a table with no person present pauses, then ends (seconds) */
+    int unattended_pause;
+    int unattended_end;
     /* [[irc]] */
     struct config_irc *irc;
     int nirc;

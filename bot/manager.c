@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "ai.h"
+#include "limit.h"
 #include "log.h"
 #include "record.h"
 #include "render.h"
@@ -919,6 +920,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
 {
     struct manager *m = mgr_xcalloc(1, sizeof *m);
     m->loop = l;
+    m->limit = limit_new();
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);
     return m;
@@ -962,5 +964,6 @@ void manager_free(struct manager *m)
         table_free(m->tables[i]);
     }
     free(m->tables);
+    limit_free(m->limit);
     free(m);
 }

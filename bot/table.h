@@ -67,6 +67,7 @@ struct manager {
     int ntables, captables;
     int closing; /* tables waiting to be freed */
     int ai_level;
+    struct limit *limit; /* answers per person (limit.h) */
 };
 
 /* A text being built for one message; truncated safely when full. */

@@ -90,6 +90,12 @@ static void test_config_load_example(void **state)
     assert_int_equal(c.grace_period, 120);
     assert_string_equal(c.bot_level, "easy");
     assert_int_equal(c.next_hand_delay, 3);
+    assert_int_equal(c.reply_burst, 8);
+    assert_int_equal(c.reply_interval, 2);
+    assert_int_equal(c.repeat_quiet, 30);
+    assert_int_equal(c.channel_repeat, 30);
+    assert_int_equal(c.unattended_pause, 0);
+    assert_int_equal(c.unattended_end, 600);
     assert_int_equal(c.nirc, 1);
     const struct config_irc *irc = &c.irc[0];
     assert_string_equal(irc->name, "local");
@@ -124,6 +130,12 @@ static void check_bot_game_defaults(const struct config *c)
     assert_int_equal(c->grace_period, 120);
     assert_string_equal(c->bot_level, "easy");
     assert_int_equal(c->next_hand_delay, 3);
+    assert_int_equal(c->reply_burst, 8);
+    assert_int_equal(c->reply_interval, 2);
+    assert_int_equal(c->repeat_quiet, 30);
+    assert_int_equal(c->channel_repeat, 30);
+    assert_int_equal(c->unattended_pause, 0);
+    assert_int_equal(c->unattended_end, 600);
 }
 
 static void test_config_parse_minimal_defaults(void **state)
@@ -261,6 +273,18 @@ static void test_config_parse_range_bounds(void **state)
          offsetof(struct config, grace_period), false},
         {"[game]", "next_hand_delay", 0, 60,
          offsetof(struct config, next_hand_delay), false},
+        {"[game]", "unattended_pause", 0, 86400,
+         offsetof(struct config, unattended_pause), false},
+        {"[game]", "unattended_end", 1, 86400,
+         offsetof(struct config, unattended_end), false},
+        {"[bot]", "reply_burst", 1, 100, offsetof(struct config, reply_burst),
+         false},
+        {"[bot]", "reply_interval", 0, 3600,
+         offsetof(struct config, reply_interval), false},
+        {"[bot]", "repeat_quiet", 0, 86400,
+         offsetof(struct config, repeat_quiet), false},
+        {"[bot]", "channel_repeat", 0, 3600,
+         offsetof(struct config, channel_repeat), false},
         {"[[irc]]", "port", 1, 65535, offsetof(struct config_irc, port), true},
         {"[[irc]]", "flood_burst", 1, 100,
          offsetof(struct config_irc, flood_burst), true},

@@ -25,6 +25,7 @@
 struct line {
     char to[64]; /* room, or the nick told */
     bool private_;
+    enum chat_priority prio;
     char text[2100];
 };
 
@@ -37,11 +38,11 @@ struct fake {
 static void fake_say(struct chat_adapter *a, const char *room, const char *text,
                      enum chat_priority p)
 {
-    (void)p;
     struct fake *f = (struct fake *)a;
     if (f->n == MAX_LINES)
         return;
     struct line *l = &f->lines[f->n++];
+    l->prio = p;
     snprintf(l->to, sizeof l->to, "%s", room);
     l->private_ = false;
     snprintf(l->text, sizeof l->text, "%s", text);
@@ -630,6 +631,82 @@ static void test_lobby_timeout_closes_an_unstarted_table(void **state)
     assert_non_null(the_table());
 }
 
+/* How many lines went to `to` since `from`. */
+static int lines_to(const char *to, int from)
+{
+    int k = 0;
+    for (int i = from; i < w->fake.n; i++)
+        k += strcasecmp(w->fake.lines[i].to, to) == 0;
+    return k;
+}
+
+static void test_private_spam_gets_few_low_answers(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 1;
+    int from = w->fake.n;
+    char text[32];
+    for (int i = 0; i < 60; i++) {
+        snprintf(text, sizeof text, "x%d", i);
+        said("mallory", NULL, text);
+    }
+    /* the burst, and one word to slow down */
+    assert_int_equal(lines_to("mallory", from), w->cfg.reply_burst + 1);
+    assert_true(any_contains("mallory", from, "too much"));
+    for (int i = from; i < w->fake.n; i++)
+        assert_int_equal(w->fake.lines[i].prio, CHAT_LOW);
+    /* a token back after the interval */
+    run_for(1100);
+    from = w->fake.n;
+    said("mallory", NULL, "y");
+    said("mallory", NULL, "z");
+    assert_int_equal(lines_to("mallory", from), 1);
+    /* a channel command over the limit says nothing in the channel */
+    said("mallory", "#h", "!hearts");
+    assert_null(the_table());
+}
+
+static void test_private_repeat_answered_once(void **state)
+{
+    (void)state;
+    int from = w->fake.n;
+    for (int i = 0; i < 5; i++)
+        said("mallory", NULL, "help");
+    assert_int_equal(lines_to("mallory", from), 1);
+    said("mallory", NULL, "status");
+    assert_int_equal(lines_to("mallory", from), 2);
+}
+
+static void test_game_actions_are_never_limited(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    const char *me = t->seats[turn].nick;
+    int from = w->fake.n;
+    for (int i = 0; i < 40; i++)
+        said(me, NULL, "play ZZ");
+    assert_int_equal(lines_to(me, from), 40);
+    assert_int_equal(w->fake.lines[from].prio, CHAT_NORMAL);
+    for (int i = 0; i < 20; i++)
+        said(me, NULL, "hand");
+    assert_int_equal(lines_to(me, from), 60);
+    /* and the move still goes through */
+    said(me, NULL, "2C");
+    assert_int_equal(t->game.nplays, 1);
+    /* chatter from the same player is limited */
+    from = w->fake.n;
+    for (int i = 0; i < 30; i++) {
+        char text[16];
+        snprintf(text, sizeof text, "x%d", i);
+        said(me, NULL, text);
+    }
+    /* (their !join counted too) */
+    assert_true(lines_to(me, from) <= w->cfg.reply_burst + 1);
+    assert_true(any_contains(me, from, "too much"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -661,6 +738,12 @@ int main(void)
             test_part_grace_then_computer_takes_over, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_lobby_timeout_closes_an_unstarted_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_private_spam_gets_few_low_answers,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_private_repeat_answered_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_game_actions_are_never_limited,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
