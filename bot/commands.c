@@ -425,6 +425,28 @@ static void status_text(struct sbuf *sb, struct table *t)
     sb_printf(sb, ".");
 }
 
+/* Where the answer to !status or !scores goes. */
+enum echo { ECHO_ROOM, ECHO_PRIVATE, ECHO_NONE };
+enum { ECHO_STATUS, ECHO_SCORES };
+
+/* A channel !status or !scores said in the room within channel_repeat
+ * seconds is not said there again: the asker is told privately, or, if
+ * they asked last time, not at all. Twenty !status would otherwise be
+ * twenty channel lines naming every player. */
+static enum echo echo(struct cmd *c, struct table *t, int which)
+{
+    if (!c->room)
+        return ECHO_PRIVATE;
+    int64_t now = loop_now(c->m->loop);
+    int64_t window = c->m->cfg->channel_repeat * 1000LL;
+    if (t->echo_at[which] && now - t->echo_at[which] < window)
+        return strcmp(t->echo_by[which], c->u->id) == 0 ? ECHO_NONE
+                                                        : ECHO_PRIVATE;
+    t->echo_at[which] = now;
+    snprintf(t->echo_by[which], sizeof t->echo_by[which], "%s", c->u->id);
+    return ECHO_ROOM;
+}
+
 static void cmd_status(struct cmd *c)
 {
     struct table *t = c->room ? table_find(c->m, c->a, c->room) : NULL;
@@ -435,9 +457,12 @@ static void cmd_status(struct cmd *c)
         reply(c, "No table here. %shearts opens one.", prefix(c->m));
         return;
     }
+    enum echo where = echo(c, t, ECHO_STATUS);
+    if (where == ECHO_NONE)
+        return;
     struct sbuf sb = {.len = 0};
     status_text(&sb, t);
-    if (c->room)
+    if (where == ECHO_ROOM)
         table_say(t, sb.buf);
     else
         reply(c, "%s", sb.buf);
@@ -453,6 +478,9 @@ static void cmd_scores(struct cmd *c)
         reply(c, "No game is running here.");
         return;
     }
+    enum echo where = echo(c, t, ECHO_SCORES);
+    if (where == ECHO_NONE)
+        return;
     const char *names[ENGINE_MAX_PLAYERS];
     for (int s = 0; s < t->capacity; s++)
         names[s] = seat_name(t, s);
@@ -462,7 +490,7 @@ static void cmd_scores(struct cmd *c)
         rows[i] = t->hist[t->nhist - nrows + i];
     char text[2048];
     render_scores(text, sizeof text, names, t->capacity, rows, nrows,
-                  t->game.totals, c->room ? RENDER_SCORES_LAST : 0,
+                  t->game.totals, where == ECHO_ROOM ? RENDER_SCORES_LAST : 0,
                   table_style(t));
     /* one message per line of the sheet */
     char *line = text;
@@ -470,7 +498,7 @@ static void cmd_scores(struct cmd *c)
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = '\0';
-        if (c->room)
+        if (where == ECHO_ROOM)
             table_say(t, line);
         else
             reply(c, "%s", line);

@@ -58,6 +58,9 @@ struct table {
     uint64_t turn_timer, reminder_timer, lobby_timer, deal_timer;
     int32_t (*hist)[ENGINE_MAX_PLAYERS]; /* points per hand */
     int nhist, caphist;
+    /* the last channel !status and !scores (commands.c), not repeated */
+    int64_t echo_at[2];
+    char echo_by[2][192];
 };
 
 struct manager {

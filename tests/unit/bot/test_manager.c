@@ -707,6 +707,32 @@ static void test_game_actions_are_never_limited(void **state)
     assert_true(any_contains(me, from, "too much"));
 }
 
+static void test_channel_status_repeats_are_damped(void **state)
+{
+    (void)state;
+    w->cfg.channel_repeat = 1;
+    four_people("standard");
+    int from = w->fake.n;
+    for (int i = 0; i < 20; i++)
+        said("mallory", "#h", "!status");
+    assert_int_equal(lines_to("#h", from), 1);
+    assert_false(any_contains("mallory", from, "Table at"));
+    /* someone else asking again soon is answered privately */
+    said("erin", "#h", "!status");
+    assert_int_equal(lines_to("#h", from), 1);
+    assert_true(any_contains("erin", from, "Table at #h"));
+    /* !scores is its own command */
+    said("erin", "#h", "!scores");
+    int room = lines_to("#h", from);
+    assert_true(room > 1);
+    said("erin", "#h", "!scores");
+    assert_int_equal(lines_to("#h", from), room);
+    /* after the window the channel hears it again */
+    run_for(1100);
+    said("frank", "#h", "!status");
+    assert_int_equal(lines_to("#h", from), room + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -743,6 +769,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_private_repeat_answered_once,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_game_actions_are_never_limited,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_channel_status_repeats_are_damped,
                                         setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
