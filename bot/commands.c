@@ -1024,7 +1024,7 @@ static void present(struct manager *m, struct table *t, int s, bool reprompt)
     st->gone = false;
     loop_cancel(m->loop, st->grace_timer);
     st->grace_timer = 0;
-    if (reprompt && t->playing && engine_may_act(&t->game, s))
+    if (t->paused || (reprompt && t->playing && engine_may_act(&t->game, s)))
         table_resume(t);
 }
 

@@ -189,7 +189,8 @@ static void cancel_all(struct table *t)
     cancel_turn(t);
     loop_cancel(t->m->loop, t->lobby_timer);
     loop_cancel(t->m->loop, t->deal_timer);
-    t->lobby_timer = t->deal_timer = 0;
+    loop_cancel(t->m->loop, t->unattended_timer);
+    t->lobby_timer = t->deal_timer = t->unattended_timer = 0;
     for (int s = 0; s < ENGINE_MAX_PLAYERS; s++) {
         loop_cancel(t->m->loop, t->seats[s].grace_timer);
         t->seats[s].grace_timer = 0;
@@ -424,11 +425,91 @@ static void write_record(struct table *t)
     log_info("table %s: game record written to %s", t->room, path);
 }
 
+/* ---- Nobody at the table ---------------------------------------------- */
+
+/* Whether a person is at the table: neither away nor gone. */
+static bool attended(const struct table *t)
+{
+    for (int s = 0; s < t->capacity; s++) {
+        const struct seat *st = &t->seats[s];
+        if (st->used && st->human && !st->away && !st->gone)
+            return true;
+    }
+    return false;
+}
+
+static void unattended_over(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct table *t = ctx;
+    t->unattended_timer = 0;
+    table_stop(t, "Nobody came back to the table: the game ends unscored.");
+}
+
+static void pause_now(struct table *t)
+{
+    const struct config *cfg = t->m->cfg;
+    t->paused = true;
+    cancel_turn(t);
+    loop_cancel(t->m->loop, t->deal_timer);
+    loop_cancel(t->m->loop, t->unattended_timer);
+    t->deal_timer = 0;
+    t->unattended_timer = loop_timer(
+        t->m->loop, (int64_t)cfg->unattended_end * 1000, unattended_over, t);
+    char text[300];
+    int min = (cfg->unattended_end + 59) / 60;
+    snprintf(text, sizeof text,
+             "Nobody is at the table, so the game pauses. Tell me \"back\" "
+             "to go on; it ends in %d minute%s otherwise.",
+             min, min == 1 ? "" : "s");
+    table_say(t, text);
+}
+
+static void pause_due(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct table *t = ctx;
+    t->unattended_timer = 0;
+    if (!t->paused && !attended(t))
+        pause_now(t);
+}
+
+/* Whether the game waits because nobody is at the table. Computer players
+ * alone go on for unattended_pause seconds, never into a new hand; then
+ * the table pauses, and ends after unattended_end. A walk-away table
+ * would otherwise play thousands of hands and take the network's output. */
+static bool unattended_hold(struct table *t)
+{
+    if (attended(t)) {
+        loop_cancel(t->m->loop, t->unattended_timer);
+        t->unattended_timer = 0;
+        if (t->paused) {
+            t->paused = false;
+            table_say(t, "The game goes on.");
+        }
+        return false;
+    }
+    if (t->paused)
+        return true;
+    if (t->m->cfg->unattended_pause == 0 ||
+        engine_phase(&t->game) == ENGINE_PHASE_DEAL) {
+        pause_now(t);
+        return true;
+    }
+    if (!t->unattended_timer)
+        t->unattended_timer =
+            loop_timer(t->m->loop, (int64_t)t->m->cfg->unattended_pause * 1000,
+                       pause_due, t);
+    return false;
+}
+
 static void advance(struct table *t)
 {
     cancel_turn(t);
     for (int guard = 0; guard < 10000 && !t->closing; guard++) {
         struct engine_game *g = &t->game;
+        if (engine_phase(g) != ENGINE_PHASE_GAME_OVER && unattended_hold(t))
+            return;
         switch (engine_phase(g)) {
         case ENGINE_PHASE_GAME_OVER:
             write_record(t);

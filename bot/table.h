@@ -45,6 +45,7 @@ struct table {
     bool playing;
     bool closing; /* freed before the next sleep */
     bool online;  /* the adapter is connected */
+    bool paused;  /* nobody is at the table: nothing happens */
     struct engine_rules rules;
     char rules_text[300];
     int capacity;
@@ -56,6 +57,7 @@ struct table {
     struct record_writer *rec;
     struct engine_prng rng;
     uint64_t turn_timer, reminder_timer, lobby_timer, deal_timer;
+    uint64_t unattended_timer; /* the pause, then the end, with nobody */
     int32_t (*hist)[ENGINE_MAX_PLAYERS]; /* points per hand */
     int nhist, caphist;
     /* the last channel !status and !scores (commands.c), not repeated */

@@ -733,6 +733,90 @@ static void test_channel_status_repeats_are_damped(void **state)
     assert_int_equal(lines_to("#h", from), room + 1);
 }
 
+/* alice alone with three computers, at her turn; she then times out
+ * until a computer player has her seat. Returns her seat. */
+static int alice_walks_away(void)
+{
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    int me = 0;
+    while (!t->seats[me].human)
+        me++;
+    w->cfg.max_timeouts = 1;
+    for (int i = 0; i < 30 && !t->seats[me].away; i++)
+        run_for(100);
+    assert_true(t->seats[me].away);
+    return me;
+}
+
+static void test_walk_away_table_pauses_then_ends(void **state)
+{
+    (void)state;
+    w->cfg.unattended_end = 1;
+    alice_walks_away();
+    struct table *t = the_table();
+    assert_true(any_contains("#h", 0, "the game pauses"));
+    int plays = t->game.nplays, hand = t->game.hand_no;
+    run_for(600);
+    assert_int_equal(t->game.nplays, plays);
+    assert_int_equal(t->game.hand_no, hand);
+    assert_non_null(the_table());
+    run_for(600);
+    assert_null(the_table());
+    assert_true(any_contains("#h", 0, "Nobody came back"));
+}
+
+static void test_walk_away_table_resumes_on_back(void **state)
+{
+    (void)state;
+    alice_walks_away();
+    struct table *t = the_table();
+    int plays = t->game.nplays;
+    run_for(300);
+    assert_int_equal(t->game.nplays, plays);
+    int from = w->fake.n;
+    said("alice", NULL, "back");
+    assert_true(any_contains("#h", from, "The game goes on"));
+    assert_false(t->paused);
+    /* and the game moves: alice is prompted, or computers played */
+    assert_true(t->game.nplays > plays || any_contains("alice", from, "turn"));
+}
+
+static void test_computers_alone_never_deal_a_new_hand(void **state)
+{
+    (void)state;
+    w->cfg.unattended_pause = 3600;
+    int me = alice_walks_away();
+    struct table *t = the_table();
+    (void)me;
+    /* the computers finish the hand, and stop before the next */
+    for (int i = 0; i < 20 && !t->paused; i++)
+        run_for(20);
+    assert_true(t->paused);
+    assert_int_equal(t->game.hand_no, 1);
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_DEAL);
+}
+
+static void test_everyone_gone_pauses_and_a_return_resumes(void **state)
+{
+    (void)state;
+    w->cfg.grace_period = 60;
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    event(CHAT_PART, "alice", "alice@host.test", "#h", NULL);
+    /* at the next step (her turn timing out, or a deal) the table waits */
+    for (int i = 0; i < 30 && !t->paused; i++)
+        run_for(100);
+    assert_true(t->paused);
+    assert_false(t->seats[0].away || t->seats[1].away || t->seats[2].away ||
+                 t->seats[3].away);
+    event(CHAT_JOIN, "alice", "alice@host.test", "#h", NULL);
+    assert_false(t->paused);
+    assert_true(any_contains("#h", 0, "The game goes on"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -772,6 +856,14 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_channel_status_repeats_are_damped,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_walk_away_table_pauses_then_ends,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_walk_away_table_resumes_on_back,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_computers_alone_never_deal_a_new_hand, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_everyone_gone_pauses_and_a_return_resumes, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
