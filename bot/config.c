@@ -1312,6 +1312,16 @@ int config_load(const char *path, struct config *out, char *err, size_t errlen)
     return rc;
 }
 
+void config_keep_networks(struct config *fresh, struct config *running)
+{
+    struct config_irc *irc = fresh->irc;
+    int nirc = fresh->nirc;
+    fresh->irc = running->irc;
+    fresh->nirc = running->nirc;
+    running->irc = irc;
+    running->nirc = nirc;
+}
+
 void config_free(struct config *c)
 {
     if (!c)

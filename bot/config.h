@@ -71,6 +71,11 @@ int config_parse(const char *text, size_t len, const char *path,
 int config_load(const char *path, struct config *out, char *err,
                 size_t errlen);
 
+/* For a reload: `fresh` takes the networks of `running` (they are fixed
+ * while the bot runs) and `running` the networks `fresh` read, so that
+ * config_free(running) frees them. */
+void config_keep_networks(struct config *fresh, struct config *running);
+
 /* Frees what a config holds (not the struct); safe on a zeroed struct. */
 void config_free(struct config *c);
 

@@ -391,6 +391,36 @@ static void deal_now(struct loop *l, void *ctx)
     advance(t);
 }
 
+/* Appends one line to a file, fsynced. A write that stops short (a full
+ * disk, a file size limit: EFBIG) cuts the file back to where it was, so
+ * no torn line is left for a reader. Returns 0 or an errno value. */
+static int append_line(const char *path, const char *line, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return errno;
+    off_t start = lseek(fd, 0, SEEK_END);
+    size_t done = 0;
+    int err = 0;
+    while (done < len && !err) {
+        ssize_t w = write(fd, line + done, len - done);
+        if (w > 0)
+            done += (size_t)w;
+        else if (w == 0 || errno != EINTR)
+            err = w == 0 ? EIO : errno;
+    }
+    if (!err && fsync(fd))
+        err = errno;
+    if (err && done > 0 && start >= 0 && ftruncate(fd, start))
+        log_error("%s: cannot cut off a torn line: %s", path, strerror(errno));
+    if (close(fd) && !err)
+        err = errno;
+    return err;
+}
+
+/* Appends the finished game's record to data_dir/games.jsonl in one
+ * line. Every way this can fail is logged: a game's record is the only
+ * trace it leaves. */
 static void write_record(struct table *t)
 {
     if (!t->rec) {
@@ -398,31 +428,28 @@ static void write_record(struct table *t)
         return;
     }
     char *json = record_writer_json(t->rec);
-    if (!json)
-        return;
-    const char *dir = t->m->cfg->data_dir;
-    if (mkdir(dir, 0755) && errno != EEXIST) {
-        log_error("data directory %s: %s", dir, strerror(errno));
-        free(json);
+    if (!json) {
+        log_error("table %s: the game's record is lost: it is longer than "
+                  "a record holds (%d hands)",
+                  t->room, RECORD_MAX_HANDS);
         return;
     }
+    const char *dir = t->m->cfg->data_dir;
     char path[512];
     snprintf(path, sizeof path, "%s/games.jsonl", dir);
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        log_error("%s: %s", path, strerror(errno));
-        free(json);
-        return;
-    }
-    /* one write of the whole line, so lines never interleave or tear */
     size_t len = strlen(json);
-    json[len] = '\n';
-    ssize_t w = write(fd, json, len + 1);
-    if (w != (ssize_t)(len + 1) || fsync(fd))
-        log_error("%s: %s", path, w < 0 ? strerror(errno) : "short write");
-    close(fd);
+    json[len] = '\n'; /* over its NUL: written by length */
+    int err = 0;
+    if (mkdir(dir, 0755) && errno != EEXIST)
+        err = errno;
+    if (!err)
+        err = append_line(path, json, len + 1);
+    if (err)
+        log_error("table %s: game record not written to %s: %s", t->room, path,
+                  strerror(err));
+    else
+        log_info("table %s: game record written to %s", t->room, path);
     free(json);
-    log_info("table %s: game record written to %s", t->room, path);
 }
 
 /* ---- Nobody at the table ---------------------------------------------- */

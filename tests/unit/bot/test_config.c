@@ -767,9 +767,30 @@ static void test_config_free_zeroes(void **state)
     assert_memory_equal(&c, &zero, sizeof c);
 }
 
+/* A reload keeps the running networks and hands the ones the file read
+ * to the old config, which frees them (a leak on every SIGHUP before). */
+static void test_config_keep_networks_swaps(void **state)
+{
+    (void)state;
+    struct config running, fresh;
+    parse_ok("[[irc]]\nname = \"one\"\nhost = \"h\"\nnick = \"k\"\n", &running);
+    parse_ok("[[irc]]\nname = \"two\"\nhost = \"h\"\nnick = \"k\"\n"
+             "[[irc]]\nname = \"three\"\nhost = \"h\"\nnick = \"k\"\n",
+             &fresh);
+    int nrun = running.nirc, nfresh = fresh.nirc;
+    config_keep_networks(&fresh, &running);
+    assert_int_equal(fresh.nirc, nrun);
+    assert_string_equal(fresh.irc[nrun - 1].name, "one");
+    assert_int_equal(running.nirc, nfresh);
+    assert_string_equal(running.irc[nfresh - 1].name, "three");
+    config_free(&running);
+    config_free(&fresh);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_config_keep_networks_swaps),
         cmocka_unit_test(test_config_load_example),
         cmocka_unit_test(test_config_parse_minimal_defaults),
         cmocka_unit_test(test_config_parse_empty_file),

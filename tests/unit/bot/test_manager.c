@@ -13,6 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -817,6 +822,89 @@ static void test_everyone_gone_pauses_and_a_return_resumes(void **state)
     assert_true(any_contains("#h", 0, "The game goes on"));
 }
 
+/* Standard error (the log) goes to a file from here until log_end. */
+static int log_begin(const char *path)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    return saved;
+}
+
+/* Ends log_begin; the log's text into out. */
+static void log_end(int saved, const char *path, char *out, size_t len)
+{
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, len - 1, f);
+    out[n] = '\0';
+    fclose(f);
+}
+
+static void test_record_past_file_size_limit_is_logged_not_torn(void **state)
+{
+    (void)state;
+    char path[128], logpath[128], log[4096];
+    snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
+    snprintf(logpath, sizeof logpath, "%s/log", w->dir);
+    /* a file near the limit: the record cannot fit */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 40; i++)
+        fprintf(f, "{\"pad\": \"%090d\"}\n", i);
+    fclose(f);
+    struct stat before;
+    assert_int_equal(stat(path, &before), 0);
+    four_people("standard hands=1");
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = (rlim_t)before.st_size + 100;
+    int saved = log_begin(logpath);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    play_everything(the_table());
+    setrlimit(RLIMIT_FSIZE, &old);
+    log_end(saved, logpath, log, sizeof log);
+    signal(SIGXFSZ, SIG_DFL);
+    assert_true(any_contains("#h", 0, "Game over!"));
+    if (!strstr(log, "game record not written") ||
+        !strstr(log, strerror(EFBIG)))
+        fail_msg("log: %s", log);
+    /* no torn line left behind */
+    struct stat after;
+    assert_int_equal(stat(path, &after), 0);
+    assert_int_equal(after.st_size, before.st_size);
+}
+
+static void test_record_unwritable_data_dir_is_logged(void **state)
+{
+    (void)state;
+    char logpath[128], log[4096];
+    snprintf(logpath, sizeof logpath, "%s.log", w->dir);
+    /* data_dir is a file */
+    char file[128];
+    snprintf(file, sizeof file, "%s/file", w->dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    free(w->cfg.data_dir);
+    w->cfg.data_dir = strdup(file);
+    four_people("standard hands=1");
+    int saved = log_begin(logpath);
+    play_everything(the_table());
+    log_end(saved, logpath, log, sizeof log);
+    unlink(logpath);
+    if (!strstr(log, "game record not written"))
+        fail_msg("log: %s", log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -864,6 +952,11 @@ int main(void)
             test_computers_alone_never_deal_a_new_hand, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_everyone_gone_pauses_and_a_return_resumes, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_record_past_file_size_limit_is_logged_not_torn, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(
+            test_record_unwritable_data_dir_is_logged, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
