@@ -122,6 +122,13 @@ static int seat_of(const struct table *t, const struct chat_user *u)
     return -1;
 }
 
+/* The caller is named as their seat shows them (unique at the table). */
+static void shown_as_seat(struct cmd *c, const struct table *t, int s)
+{
+    if (s >= 0)
+        snprintf(c->shown, sizeof c->shown, "%s", seat_name(t, s));
+}
+
 /* ---- Rules text ------------------------------------------------------- */
 
 /* The default rules of a room: its own from the config, else the bot's. */
@@ -238,10 +245,12 @@ static void cmd_join(struct cmd *c)
               other->room);
         return;
     }
-    if (table_sit(t, c->u) < 0) {
+    int sat = table_sit(t, c->u);
+    if (sat < 0) {
         reply(c, "The table is full (%d seats).", t->capacity);
         return;
     }
+    shown_as_seat(c, t, sat);
     char text[300];
     snprintf(text, sizeof text, "%s sits down (%d/%d).%s", c->shown,
              table_seated(t), t->capacity,
@@ -260,6 +269,7 @@ static void cmd_leave(struct cmd *c)
         reply(c, "You are not seated here.");
         return;
     }
+    shown_as_seat(c, t, s);
     char text[300];
     if (!t->playing) {
         table_stand(t, s);
@@ -360,6 +370,7 @@ static void cmd_stop(struct cmd *c)
     if (!t)
         return;
     int s = seat_of(t, c->u);
+    shown_as_seat(c, t, s);
     bool admin = is_admin(c->m, c->u);
     if (admin || (s >= 0 && s == t->opener)) {
         char text[200];
@@ -809,6 +820,7 @@ static void cmd_back(struct cmd *c)
         reply(c, "You are playing already.");
         return;
     }
+    shown_as_seat(c, t, seat);
     char text[200];
     snprintf(text, sizeof text, "%s is back.", c->shown);
     table_say(t, text);
@@ -1059,6 +1071,7 @@ static void on_nick(struct manager *m, struct chat_adapter *a,
         for (int s = 0; s < t->capacity; s++)
             if (t->seats[s].used && same_person(t, s, &ev->from))
                 seat_set_nick(&t->seats[s], ev->target);
+        table_names_unique(t);
     }
 }
 

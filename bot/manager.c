@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -311,7 +312,98 @@ int table_sit(struct table *t, const struct chat_user *u)
     snprintf(st->id, sizeof st->id, "%s", u->id);
     if (t->opener < 0)
         t->opener = s;
+    table_names_unique(t);
     return s;
+}
+
+/* ---- Names at a table ------------------------------------------------- */
+
+/* Whether two display names read the same (case aside). */
+static bool same_name(const struct table *t, const char *x, const char *y)
+{
+    return strcasecmp(x, y) == 0 || t->a->ops->same_nick(t->a, x, y);
+}
+
+/* Whether another seat than `except` shows `name`. */
+static bool name_taken(const struct table *t, int except, const char *name)
+{
+    for (int o = 0; o < t->capacity; o++)
+        if (o != except && t->seats[o].used &&
+            same_name(t, t->seats[o].shown, name))
+            return true;
+    return false;
+}
+
+/* Names a computer seat "botN", the lowest N no other seat shows. */
+static void name_computer(struct table *t, int s)
+{
+    for (int k = 1; k < 1000; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "bot%d", k);
+        if (!name_taken(t, s, name)) {
+            seat_set_nick(&t->seats[s], name);
+            return;
+        }
+    }
+}
+
+/* Whether a person's nick shows as it is (nothing invisible stripped). */
+static bool plain_nick(const struct seat *st)
+{
+    return strcmp(st->shown, st->nick) == 0;
+}
+
+/* Gives the person at s a name no seat in done[] (or computer) shows:
+ * their nick, else the nick with "(2)", "(3)" ... (never a nick on IRC). */
+static void name_person(struct table *t, int s, const bool *done)
+{
+    struct seat *st = &t->seats[s];
+    /* room for "(NN)" after the name, cut on a UTF-8 boundary */
+    size_t n = strlen(st->shown);
+    if (n > sizeof st->shown - 5) {
+        n = sizeof st->shown - 5;
+        while (n > 0 && ((unsigned char)st->shown[n] & 0xC0) == 0x80)
+            n--;
+    }
+    for (int k = 2; k < 100; k++) {
+        bool clash = false;
+        for (int o = 0; o < t->capacity; o++)
+            if (o != s && t->seats[o].used && (done[o] || !t->seats[o].human) &&
+                same_name(t, t->seats[o].shown, st->shown))
+                clash = true;
+        if (!clash)
+            return;
+        snprintf(st->shown + n, 5, "(%d)", k);
+    }
+}
+
+void table_names_unique(struct table *t)
+{
+    bool done[ENGINE_MAX_PLAYERS] = {false};
+    for (int s = 0; s < t->capacity; s++)
+        if (t->seats[s].used && t->seats[s].human)
+            render_name(t->seats[s].shown, sizeof t->seats[s].shown,
+                        t->seats[s].nick);
+    /* before the game a computer gives way to a person of its name */
+    for (int s = 0; s < t->capacity && !t->playing; s++) {
+        struct seat *st = &t->seats[s];
+        if (st->used && !st->human && name_taken(t, s, st->shown)) {
+            st->shown[0] = '\0';
+            name_computer(t, s);
+        }
+    }
+    /* people whose nick shows as it is first: a look-alike gets the
+     * suffix, never the plain nick */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int s = 0; s < t->capacity; s++) {
+            struct seat *st = &t->seats[s];
+            if (!st->used || !st->human || done[s] ||
+                plain_nick(st) != (pass == 0))
+                continue;
+            name_person(t, s, done);
+            done[s] = true;
+        }
+    }
 }
 
 int table_add_computer(struct table *t, int level)
@@ -321,20 +413,7 @@ int table_add_computer(struct table *t, int level)
         return -1;
     struct seat *st = &t->seats[s];
     st->level = level;
-    /* the lowest "botN" not taken at this table */
-    for (int k = 1; k <= ENGINE_MAX_PLAYERS; k++) {
-        char name[16];
-        snprintf(name, sizeof name, "bot%d", k);
-        bool taken = false;
-        for (int o = 0; o < t->capacity; o++)
-            if (o != s && t->seats[o].used &&
-                strcmp(t->seats[o].nick, name) == 0)
-                taken = true;
-        if (!taken) {
-            seat_set_nick(st, name);
-            break;
-        }
-    }
+    name_computer(t, s);
     return s;
 }
 

@@ -103,6 +103,12 @@ void table_tell(struct table *t, int seat, const char *text,
 const char *seat_name(const struct table *t, int seat);
 /* Sets a seat's nick and its display form. */
 void seat_set_nick(struct seat *st, const char *nick);
+/* Makes the seats' display names unique: a person whose nick shows as it
+ * is keeps it; a look-alike (the same once invisible and bidirectional
+ * characters are stripped, or case aside) gets "(2)"; before the game a
+ * computer player named like a person takes another "botN". Call after a
+ * person sits or changes nick. */
+void table_names_unique(struct table *t);
 bool seat_computer(const struct table *t, int seat);
 bool same_person(const struct table *t, int seat, const struct chat_user *u);
 

@@ -738,9 +738,8 @@ static void test_channel_status_repeats_are_damped(void **state)
     assert_int_equal(lines_to("#h", from), room + 1);
 }
 
-/* alice alone with three computers, at her turn; she then times out
- * until a computer player has her seat. Returns her seat. */
-static int alice_walks_away(void)
+/* alice starts a game with three computers; returns her seat. */
+static int alice_with_computers(void)
 {
     said("alice", "#h", "!hearts standard pass_count=0");
     said("alice", "#h", "!start");
@@ -748,6 +747,15 @@ static int alice_walks_away(void)
     int me = 0;
     while (!t->seats[me].human)
         me++;
+    return me;
+}
+
+/* alice with three computers, then she times out until a computer
+ * player has her seat. Returns her seat. */
+static int alice_walks_away(void)
+{
+    int me = alice_with_computers();
+    struct table *t = the_table();
     w->cfg.max_timeouts = 1;
     for (int i = 0; i < 30 && !t->seats[me].away; i++)
         run_for(100);
@@ -905,6 +913,73 @@ static void test_record_unwritable_data_dir_is_logged(void **state)
         fail_msg("log: %s", log);
 }
 
+/* Every used seat's display name differs from every other (case aside). */
+static void assert_names_unique(const struct table *t)
+{
+    for (int a = 0; a < t->capacity; a++)
+        for (int b = a + 1; b < t->capacity; b++)
+            if (t->seats[a].used && t->seats[b].used &&
+                strcasecmp(seat_name(t, a), seat_name(t, b)) == 0)
+                fail_msg("seats %d and %d both show '%s'", a, b,
+                         seat_name(t, a));
+}
+
+static void test_person_named_like_a_computer(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts");
+    said("alice", "#h", "!bot 1");
+    struct table *t = the_table();
+    assert_string_equal(seat_name(t, 1), "bot1");
+    /* a person called bot1 sits: the computer takes another name */
+    said("bot1", "#h", "!join");
+    assert_string_equal(seat_name(t, 2), "bot1");
+    assert_string_equal(seat_name(t, 1), "bot2");
+    assert_names_unique(t);
+    /* and a computer added later never takes a person's name */
+    said("alice", "#h", "!start");
+    assert_names_unique(t);
+    assert_true(any_contains(
+        "#h", 0, "The game begins: alice, bot2 (easy), bot1, bot3 (easy)."));
+}
+
+static void test_lookalike_nicks_show_apart(void **state)
+{
+    (void)state;
+    /* bob with a zero-width space and a right-to-left override sits first */
+    said("bo\xe2\x80\x8b"
+         "b\xe2\x80\xae",
+         "#h", "!hearts");
+    said("bob", "#h", "!join");
+    said("BOB\xc2\xa0", "#h", "!join");
+    struct table *t = the_table();
+    assert_string_equal(seat_name(t, 1), "bob");
+    assert_string_equal(seat_name(t, 0), "bob(2)");
+    assert_string_equal(seat_name(t, 2), "BOB(3)");
+    assert_names_unique(t);
+    assert_true(any_contains("#h", 0, "bob sits down (2/4)"));
+    assert_true(any_contains("#h", 0, "BOB(3) sits down (3/4)"));
+    /* the plain bob leaves: the others keep unique names */
+    said("bob", "#h", "!leave");
+    assert_names_unique(t);
+}
+
+static void test_nick_change_to_a_seat_name_mid_game(void **state)
+{
+    (void)state;
+    int me = alice_with_computers();
+    struct table *t = the_table();
+    event(CHAT_NICK, "alice", "alice@host.test", NULL, "bot2");
+    assert_string_equal(t->seats[me].nick, "bot2");
+    assert_string_equal(seat_name(t, me), "bot2(2)");
+    assert_names_unique(t);
+    /* the computers keep their names during the game */
+    int bots = 0;
+    for (int s = 0; s < 4; s++)
+        bots += !t->seats[s].human && strncmp(seat_name(t, s), "bot", 3) == 0;
+    assert_int_equal(bots, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -957,6 +1032,12 @@ int main(void)
             teardown),
         cmocka_unit_test_setup_teardown(
             test_record_unwritable_data_dir_is_logged, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_person_named_like_a_computer,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lookalike_nicks_show_apart, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_nick_change_to_a_seat_name_mid_game, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
