@@ -81,6 +81,7 @@ struct chat_adapter {
     enum chat_style style;
     chat_event_fn on_event;
     void *ctx;
+    bool solo; /* one person alone (the console): no answer limits */
 };
 
 #endif

@@ -955,7 +955,7 @@ static bool game_action(const struct cmd *c)
 static bool within_limit(struct cmd *c, const char *text)
 {
     c->game = game_action(c);
-    if (c->game)
+    if (c->game || c->a->solo)
         return true;
     const struct config *cfg = c->m->cfg;
     struct limit_rules r = {.burst = cfg->reply_burst,

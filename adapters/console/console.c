@@ -212,6 +212,7 @@ struct chat_adapter *console_new(struct loop *l, int in_fd, int out_fd,
     c->base.ops = &console_ops;
     c->base.network = "console";
     c->base.style = CHAT_STYLE_PLAIN;
+    c->base.solo = true;
     c->base.on_event = on_event;
     c->base.ctx = ctx;
     c->loop = l;

@@ -679,7 +679,13 @@ static void test_private_repeat_answered_once(void **state)
         said("mallory", NULL, "help");
     assert_int_equal(lines_to("mallory", from), 1);
     said("mallory", NULL, "status");
-    assert_int_equal(lines_to("mallory", from), 2);
+    assert_int_equal(lines_to("mallory", from),
+                     2); /* one person alone at a terminal is never limited */
+    w->fake.base.solo = true;
+    from = w->fake.n;
+    for (int i = 0; i < 20; i++)
+        said("mallory", NULL, "help");
+    assert_int_equal(lines_to("mallory", from), 20);
 }
 
 static void test_game_actions_are_never_limited(void **state)
