@@ -896,17 +896,26 @@ static void cmd_help(struct cmd *c)
           prefix(c->m));
 }
 
+/* The command the first word names, here (room or private), or NULL. */
+static const struct command *find_command(const struct cmd *c)
+{
+    for (size_t i = 0;
+         c->nwords > 0 && i < sizeof commands / sizeof commands[0]; i++) {
+        const struct command *k = &commands[i];
+        if (strcasecmp(k->name, c->words[0]) == 0 &&
+            (c->room ? k->in_room : k->in_private))
+            return k;
+    }
+    return NULL;
+}
+
 static void dispatch(struct cmd *c)
 {
     if (c->nwords == 0)
         return;
     const char *w = c->words[0];
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        const struct command *k = &commands[i];
-        if (strcasecmp(k->name, w) != 0)
-            continue;
-        if (c->room ? !k->in_room : !k->in_private)
-            continue;
+    const struct command *k = find_command(c);
+    if (k) {
         k->fn(c);
         return;
     }
@@ -957,6 +966,8 @@ static bool within_limit(struct cmd *c, const char *text)
     c->game = game_action(c);
     if (c->game || c->a->solo)
         return true;
+    if (c->room && !find_command(c))
+        return false; /* another bot's command: not ours to count */
     const struct config *cfg = c->m->cfg;
     struct limit_rules r = {.burst = cfg->reply_burst,
                             .interval_ms = cfg->reply_interval * 1000LL,

@@ -666,6 +666,14 @@ static void test_private_spam_gets_few_low_answers(void **state)
     said("mallory", NULL, "y");
     said("mallory", NULL, "z");
     assert_int_equal(lines_to("mallory", from), 1);
+    /* other bots' commands are not counted (nor answered) */
+    from = w->fake.n;
+    for (int i = 0; i < 30; i++)
+        said("erin", "#h", "!weather");
+    said("erin", "#h", "!hearts");
+    assert_int_equal(lines_to("erin", from), 0);
+    assert_non_null(the_table());
+    said("erin", "#h", "!stop");
     /* a channel command over the limit says nothing in the channel */
     said("mallory", "#h", "!hearts");
     assert_null(the_table());
