@@ -974,12 +974,18 @@ static bool within_limit(struct cmd *c, const char *text)
                             /* a repeat in a channel may mean anew */
                             .quiet_ms =
                                 c->room ? 0 : cfg->repeat_quiet * 1000LL};
-    enum limit_verdict v = limit_check(c->m->limit, &r, c->a->network, c->u->id,
-                                       text, loop_now(c->m->loop));
+    int64_t now = loop_now(c->m->loop);
+    enum limit_verdict v =
+        limit_check(c->m->limit, &r, c->a->network, c->u->id, text, now);
+    /* private chatter from everyone together has a budget too */
+    if (v != LIMIT_QUIET && !c->room &&
+        !limit_shared(c->m->limit, cfg->chatter_burst,
+                      cfg->chatter_interval * 1000LL, now))
+        return false;
     if (v == LIMIT_WARN)
         c->a->ops->tell(c->a, c->u->nick,
                         "You are sending me too much: I answer again in a "
-                        "few seconds.",
+                        "while.",
                         CHAT_LOW);
     return v == LIMIT_ANSWER;
 }

@@ -559,6 +559,8 @@ static const struct key_def bot_keys[] = {
     {"reply_interval", V_INT, BOT(reply_interval), 0, 3600, NULL},
     {"repeat_quiet", V_INT, BOT(repeat_quiet), 0, 86400, NULL},
     {"channel_repeat", V_INT, BOT(channel_repeat), 0, 3600, NULL},
+    {"chatter_burst", V_INT, BOT(chatter_burst), 1, 1000, NULL},
+    {"chatter_interval", V_INT, BOT(chatter_interval), 0, 3600, NULL},
 };
 
 static const struct key_def game_keys[] = {
@@ -973,8 +975,10 @@ static void config_defaults(struct config *c)
     c->lobby_timeout = 600;
     c->grace_period = 120;
     c->next_hand_delay = 3;
-    c->reply_burst = 8;
-    c->reply_interval = 2;
+    c->reply_burst = 6;
+    c->reply_interval = 5;
+    c->chatter_burst = 10;
+    c->chatter_interval = 10;
     c->repeat_quiet = 30;
     c->channel_repeat = 30;
     c->unattended_pause = 0;

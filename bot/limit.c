@@ -21,6 +21,7 @@ struct person {
 
 struct limit {
     struct person people[LIMIT_PEOPLE];
+    int64_t shared_full_at; /* the shared bucket, as a person's */
 };
 
 struct limit *limit_new(void)
@@ -77,6 +78,26 @@ static struct person *find(struct limit *l, const char *key, bool *created)
     return p;
 }
 
+/* Takes a token from a bucket kept as the time it is full again. */
+static bool take(int64_t *full_at, int burst, int64_t interval_ms, int64_t now)
+{
+    if (*full_at < now)
+        *full_at = now;
+    if (burst < 1)
+        burst = 1;
+    if (*full_at - now > (int64_t)(burst - 1) * interval_ms)
+        return false;
+    *full_at += interval_ms;
+    return true;
+}
+
+bool limit_shared(struct limit *l, int burst, int64_t interval_ms, int64_t now)
+{
+    if (interval_ms <= 0)
+        return true;
+    return take(&l->shared_full_at, burst, interval_ms, now);
+}
+
 enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
                                const char *network, const char *id,
                                const char *text, int64_t now)
@@ -86,8 +107,6 @@ enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
     bool fresh;
     struct person *p = find(l, key, &fresh);
     p->seen = now;
-    if (fresh)
-        p->full_at = now;
     uint64_t h = hash(text);
     if (r->quiet_ms > 0 && !fresh && p->text == h &&
         now - p->text_at < r->quiet_ms) {
@@ -98,15 +117,10 @@ enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
     p->text_at = now;
     if (r->interval_ms <= 0)
         return LIMIT_ANSWER;
-    if (p->full_at <= now) {
-        p->full_at = now;
+    if (p->full_at <= now)
         p->warned = false;
-    }
-    int burst = r->burst > 0 ? r->burst : 1;
-    if (p->full_at - now <= (int64_t)(burst - 1) * r->interval_ms) {
-        p->full_at += r->interval_ms;
+    if (take(&p->full_at, r->burst, r->interval_ms, now))
         return LIMIT_ANSWER;
-    }
     if (p->warned)
         return LIMIT_QUIET;
     p->warned = true;

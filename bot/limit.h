@@ -6,7 +6,10 @@
  * loop fills the out-queue that deals and trick lines share, and every
  * table on the network stalls behind the replies.
  *
- * People are told apart by network and identity (user@host on IRC). The
+ * A shared bucket (limit_shared) bounds everyone's private chatter
+ * together, so three people flooding at once cannot take the network's
+ * output either. People are told apart by network and identity (user@host
+ * on IRC). The
  * table holds at most LIMIT_PEOPLE of them: a new one replaces the one
  * heard from longest ago, so a flood of distinct nicks cannot grow memory.
  * Pure: the clock is passed in (tests/unit/bot/test_limit.c).
@@ -48,6 +51,12 @@ void limit_free(struct limit *l);
 enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
                                const char *network, const char *id,
                                const char *text, int64_t now);
+
+/* The shared bucket over everyone's private chatter, on top of each
+ * person's: a flood from many people (or identities) together still gets
+ * `burst` answers, then one every `interval_ms` (0: no limit). Takes a
+ * token and returns whether there was one. */
+bool limit_shared(struct limit *l, int burst, int64_t interval_ms, int64_t now);
 
 /* How many people the table holds (for tests). */
 int limit_people(const struct limit *l);

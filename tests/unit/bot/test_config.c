@@ -90,10 +90,12 @@ static void test_config_load_example(void **state)
     assert_int_equal(c.grace_period, 120);
     assert_string_equal(c.bot_level, "easy");
     assert_int_equal(c.next_hand_delay, 3);
-    assert_int_equal(c.reply_burst, 8);
-    assert_int_equal(c.reply_interval, 2);
+    assert_int_equal(c.reply_burst, 6);
+    assert_int_equal(c.reply_interval, 5);
     assert_int_equal(c.repeat_quiet, 30);
     assert_int_equal(c.channel_repeat, 30);
+    assert_int_equal(c.chatter_burst, 10);
+    assert_int_equal(c.chatter_interval, 10);
     assert_int_equal(c.unattended_pause, 0);
     assert_int_equal(c.unattended_end, 600);
     assert_int_equal(c.nirc, 1);
@@ -130,10 +132,12 @@ static void check_bot_game_defaults(const struct config *c)
     assert_int_equal(c->grace_period, 120);
     assert_string_equal(c->bot_level, "easy");
     assert_int_equal(c->next_hand_delay, 3);
-    assert_int_equal(c->reply_burst, 8);
-    assert_int_equal(c->reply_interval, 2);
+    assert_int_equal(c->reply_burst, 6);
+    assert_int_equal(c->reply_interval, 5);
     assert_int_equal(c->repeat_quiet, 30);
     assert_int_equal(c->channel_repeat, 30);
+    assert_int_equal(c->chatter_burst, 10);
+    assert_int_equal(c->chatter_interval, 10);
     assert_int_equal(c->unattended_pause, 0);
     assert_int_equal(c->unattended_end, 600);
 }
@@ -285,6 +289,10 @@ static void test_config_parse_range_bounds(void **state)
          offsetof(struct config, repeat_quiet), false},
         {"[bot]", "channel_repeat", 0, 3600,
          offsetof(struct config, channel_repeat), false},
+        {"[bot]", "chatter_burst", 1, 1000,
+         offsetof(struct config, chatter_burst), false},
+        {"[bot]", "chatter_interval", 0, 3600,
+         offsetof(struct config, chatter_interval), false},
         {"[[irc]]", "port", 1, 65535, offsetof(struct config_irc, port), true},
         {"[[irc]]", "flood_burst", 1, 100,
          offsetof(struct config_irc, flood_burst), true},

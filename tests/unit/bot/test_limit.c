@@ -113,6 +113,22 @@ static void test_limit_check_bounded_under_many_people(void **state)
     limit_free(l);
 }
 
+static void test_limit_shared_burst_then_pace(void **state)
+{
+    (void)state;
+    struct limit *l = limit_new();
+    for (int i = 0; i < 4; i++)
+        assert_true(limit_shared(l, 4, 10000, 5000));
+    assert_false(limit_shared(l, 4, 10000, 5000));
+    assert_false(limit_shared(l, 4, 10000, 14999));
+    assert_true(limit_shared(l, 4, 10000, 15000));
+    assert_false(limit_shared(l, 4, 10000, 15001));
+    /* no limit */
+    for (int i = 0; i < 100; i++)
+        assert_true(limit_shared(l, 1, 0, 15001));
+    limit_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -121,6 +137,7 @@ int main(void)
         cmocka_unit_test(test_limit_check_people_apart),
         cmocka_unit_test(test_limit_check_no_limit),
         cmocka_unit_test(test_limit_check_bounded_under_many_people),
+        cmocka_unit_test(test_limit_shared_burst_then_pace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

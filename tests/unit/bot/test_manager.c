@@ -679,6 +679,25 @@ static void test_private_spam_gets_few_low_answers(void **state)
     assert_null(the_table());
 }
 
+static void test_many_flooders_share_one_budget(void **state)
+{
+    (void)state;
+    int from = w->fake.n;
+    char nick[16], text[16];
+    for (int i = 0; i < 20; i++) {
+        snprintf(nick, sizeof nick, "flood%d", i % 5);
+        snprintf(text, sizeof text, "x%d", i);
+        said(nick, NULL, text);
+    }
+    int answered = 0;
+    for (int i = from; i < w->fake.n; i++)
+        answered += w->fake.lines[i].private_;
+    assert_int_equal(answered, w->cfg.chatter_burst);
+    /* channel commands are not in the shared budget */
+    said("alice", "#h", "!hearts");
+    assert_non_null(the_table());
+}
+
 static void test_private_repeat_answered_once(void **state)
 {
     (void)state;
@@ -1028,6 +1047,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_private_spam_gets_few_low_answers,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_private_repeat_answered_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_many_flooders_share_one_budget,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_game_actions_are_never_limited,
                                         setup, teardown),
