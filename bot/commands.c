@@ -977,8 +977,9 @@ static bool within_limit(struct cmd *c, const char *text)
     int64_t now = loop_now(c->m->loop);
     enum limit_verdict v =
         limit_check(c->m->limit, &r, c->a->network, c->u->id, text, now);
-    /* private chatter from everyone together has a budget too */
-    if (v != LIMIT_QUIET && !c->room &&
+    /* while the games' lines wait to go out, private chatter from
+     * everyone together has a budget too: each answer would delay them */
+    if (v != LIMIT_QUIET && !c->room && !c->a->ops->idle(c->a) &&
         !limit_shared(c->m->limit, cfg->chatter_burst,
                       cfg->chatter_interval * 1000LL, now))
         return false;

@@ -977,8 +977,8 @@ static void config_defaults(struct config *c)
     c->next_hand_delay = 3;
     c->reply_burst = 6;
     c->reply_interval = 5;
-    c->chatter_burst = 10;
-    c->chatter_interval = 10;
+    c->chatter_burst = 5;
+    c->chatter_interval = 60;
     c->repeat_quiet = 30;
     c->channel_repeat = 30;
     c->unattended_pause = 0;

@@ -94,8 +94,8 @@ static void test_config_load_example(void **state)
     assert_int_equal(c.reply_interval, 5);
     assert_int_equal(c.repeat_quiet, 30);
     assert_int_equal(c.channel_repeat, 30);
-    assert_int_equal(c.chatter_burst, 10);
-    assert_int_equal(c.chatter_interval, 10);
+    assert_int_equal(c.chatter_burst, 5);
+    assert_int_equal(c.chatter_interval, 60);
     assert_int_equal(c.unattended_pause, 0);
     assert_int_equal(c.unattended_end, 600);
     assert_int_equal(c.nirc, 1);
@@ -136,8 +136,8 @@ static void check_bot_game_defaults(const struct config *c)
     assert_int_equal(c->reply_interval, 5);
     assert_int_equal(c->repeat_quiet, 30);
     assert_int_equal(c->channel_repeat, 30);
-    assert_int_equal(c->chatter_burst, 10);
-    assert_int_equal(c->chatter_interval, 10);
+    assert_int_equal(c->chatter_burst, 5);
+    assert_int_equal(c->chatter_interval, 60);
     assert_int_equal(c->unattended_pause, 0);
     assert_int_equal(c->unattended_end, 600);
 }
