@@ -33,6 +33,11 @@ number (every player gets one prompt per trick, one "trick 1" per hand).
 Lines of the game as a whole (the table opening, seats taken, "The game
 begins", "Game over") are counted apart.
 
+--flooders N adds N more people (flood1, ...) who send the bot a private
+message (--flood-text, numbered unless --flood-same) every --flood-every
+seconds from the first deal on: how much later the table's lines come
+while others flood the bot, and how many answers the flooders get.
+
 Run: /usr/bin/python3 bench/irc_hand.py [--hands N] [--modes ...]
 with HEARTSBOT=build-bench/heartsbot (default build/heartsbot).
 """
@@ -71,7 +76,14 @@ class Run:
     """One mode: a server, a bot, four people, the counts."""
 
     def __init__(self, name, strict, burst, interval, hands, seed, timeout,
-                 log_level="info"):
+                 log_level="info", flooders=0, flood_every=0.3,
+                 flood_text="help", flood_same=False):
+        self.flooders = flooders
+        self.flood_every = flood_every
+        self.flood_text = flood_text
+        self.flood_same = flood_same
+        self.flood_sent = 0
+        self.flood_answers = 0
         self.name = name
         self.log_level = log_level
         self.strict = strict
@@ -185,13 +197,32 @@ class Run:
 
     def _play(self, server, bot, loop):
         by_conn = {}
+        flood_nicks = ["flood%d" % (i + 1) for i in range(self.flooders)]
 
         def dispatch(conn, msg):
             p = by_conn.get(conn)
             if p is not None:
                 p.handle(msg)
+            elif (msg.command in ("PRIVMSG", "NOTICE")
+                  and msg.nick == BOT):
+                self.flood_answers += 1
 
-        conns = scripted.connect_all(loop, server.port, PLAYERS, dispatch)
+        conns = scripted.connect_all(loop, server.port,
+                                     PLAYERS + tuple(flood_nicks), dispatch)
+        floods = conns[len(PLAYERS):]
+        conns = conns[:len(PLAYERS)]
+        next_flood = [0.0]
+
+        def flood():
+            now = time.monotonic()
+            if not floods or self.hand_seq == 0 or now < next_flood[0]:
+                return
+            next_flood[0] = now + self.flood_every
+            for f in floods:
+                self.flood_sent += 1
+                text = self.flood_text if self.flood_same else \
+                    "%s%d" % (self.flood_text, self.flood_sent)
+                f.send("PRIVMSG %s :%s" % (BOT, text))
         self.people = []
         for c in conns:
             p = scripted.Person(c, BOT, CHANNEL,
@@ -207,7 +238,8 @@ class Run:
         cpu0 = scripted.proc_cpu(bot.pid)
         self.people[0].say("!hearts standard")
         ok = loop.run(lambda: self.done or not bot.alive()
-                      or any(c.closed for c in conns), self.timeout)
+                      or any(c.closed for c in conns), self.timeout,
+                      tick=flood)
         self.bot_cpu = scripted.proc_cpu(bot.pid) - cpu0 if bot.alive() \
             else None
         self.bot_mem = scripted.proc_mem(bot.pid) if bot.alive() else None
@@ -231,6 +263,11 @@ class Run:
         print("\n== %s: ngircd %s, bot flood_burst %d, flood_interval_ms %d"
               % (self.name, "default throttling (strict)" if self.strict
                  else "MaxPenaltyTime 0", self.burst, self.interval))
+        if self.flooders:
+            print("flooders: %d, a private %r every %.2f s each: sent %d, "
+                  "answered with %d lines" % (
+                      self.flooders, self.flood_text, self.flood_every,
+                      self.flood_sent, self.flood_answers))
         if self.error:
             print("!! " + self.error)
         full = sorted(s for s, h in self.hands.items()
@@ -323,6 +360,13 @@ def main():
                     help="the bot's log level (debug logs every line sent)")
     ap.add_argument("--timeout", type=float, default=None,
                     help="seconds per mode before giving up")
+    ap.add_argument("--flooders", type=int, default=0,
+                    help="people flooding the bot privately meanwhile")
+    ap.add_argument("--flood-every", type=float, default=0.3,
+                    help="seconds between a flooder's messages")
+    ap.add_argument("--flood-text", default="help")
+    ap.add_argument("--flood-same", action="store_true",
+                    help="the same text every time (else numbered)")
     args = ap.parse_args()
     if harness.bot_binary() is None:
         sys.exit("no bot binary: set HEARTSBOT or build build/heartsbot")
@@ -341,7 +385,9 @@ def main():
         hands = args.hands or (2 if slow else 8)
         timeout = args.timeout or (hands * 200 + 60 if slow else 120)
         run = Run(m, hands=hands, seed=args.seed, timeout=timeout,
-                  log_level=args.log_level, **MODES[m])
+                  log_level=args.log_level, flooders=args.flooders,
+                  flood_every=args.flood_every, flood_text=args.flood_text,
+                  flood_same=args.flood_same, **MODES[m])
         tmp = tempfile.mkdtemp(prefix="heartsbot-bench-")
         try:
             run.go(tmp)

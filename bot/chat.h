@@ -99,7 +99,8 @@ struct chat_adapter {
     const char *network; /* its name in the config: leaderboards, logs */
     enum chat_style style;
     /* one person at a terminal (the console): no channel, no private
-     * messages, no other people; the bot words its lines for them */
+     * messages, no other people, no answer limits; the bot words its
+     * lines for them */
     bool solo;
     chat_event_fn on_event;
     void *ctx;

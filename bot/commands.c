@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "ai.h"
+#include "limit.h"
 #include "log.h"
 #include "render.h"
 
@@ -31,6 +32,7 @@ struct cmd {
     char *words[MAX_WORDS];
     const char *rest; /* the text after the command word */
     char shown[64];   /* the caller's nick, cleaned for display */
+    bool game;        /* a seated player's game action: never limited */
     char storage[512];
 };
 
@@ -61,7 +63,8 @@ static void reply(const struct cmd *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    c->a->ops->tell(c->a, c->u->nick, text, CHAT_NORMAL);
+    /* chatter waits behind the game's own lines */
+    c->a->ops->tell(c->a, c->u->nick, text, c->game ? CHAT_NORMAL : CHAT_LOW);
 }
 
 static const char *prefix(const struct manager *m)
@@ -130,6 +133,13 @@ static int seat_of(const struct table *t, const struct chat_user *u)
         if (t->seats[s].used && same_person(t, s, u))
             return s;
     return -1;
+}
+
+/* The caller is named as their seat shows them (unique at the table). */
+static void shown_as_seat(struct cmd *c, const struct table *t, int s)
+{
+    if (s >= 0)
+        snprintf(c->shown, sizeof c->shown, "%s", seat_name(t, s));
 }
 
 /* ---- Rules text ------------------------------------------------------- */
@@ -290,10 +300,12 @@ static void cmd_join(struct cmd *c)
               other->room);
         return;
     }
-    if (table_sit(t, c->u) < 0) {
+    int sat = table_sit(t, c->u);
+    if (sat < 0) {
         reply(c, "The table is full (%d seats).", t->capacity);
         return;
     }
+    shown_as_seat(c, t, sat);
     char text[300];
     snprintf(text, sizeof text, "%s %s down (%d/%d).%s", subject(c),
              verb(c, "sits", "sit"), table_seated(t), t->capacity,
@@ -312,6 +324,7 @@ static void cmd_leave(struct cmd *c)
         reply(c, "You are not seated here.");
         return;
     }
+    shown_as_seat(c, t, s);
     char text[300];
     if (!t->playing) {
         table_stand(t, s);
@@ -413,6 +426,7 @@ static void cmd_stop(struct cmd *c)
     if (!t)
         return;
     int s = seat_of(t, c->u);
+    shown_as_seat(c, t, s);
     bool admin = is_admin(c->m, c->u);
     if (admin || (s >= 0 && s == t->opener)) {
         char text[200];
@@ -479,6 +493,28 @@ static void status_text(struct sbuf *sb, struct table *t)
     sb_printf(sb, ".");
 }
 
+/* Where the answer to !status or !scores goes. */
+enum echo { ECHO_ROOM, ECHO_PRIVATE, ECHO_NONE };
+enum { ECHO_STATUS, ECHO_SCORES };
+
+/* A channel !status or !scores said in the room within channel_repeat
+ * seconds is not said there again: the asker is told privately, or, if
+ * they asked last time, not at all. Twenty !status would otherwise be
+ * twenty channel lines naming every player. */
+static enum echo echo(struct cmd *c, struct table *t, int which)
+{
+    if (!c->room)
+        return ECHO_PRIVATE;
+    int64_t now = loop_now(c->m->loop);
+    int64_t window = c->m->cfg->channel_repeat * 1000LL;
+    if (t->echo_at[which] && now - t->echo_at[which] < window)
+        return strcmp(t->echo_by[which], c->u->id) == 0 ? ECHO_NONE
+                                                        : ECHO_PRIVATE;
+    t->echo_at[which] = now;
+    snprintf(t->echo_by[which], sizeof t->echo_by[which], "%s", c->u->id);
+    return ECHO_ROOM;
+}
+
 static void cmd_status(struct cmd *c)
 {
     struct table *t = c->room ? table_find(c->m, c->a, c->room) : NULL;
@@ -489,9 +525,12 @@ static void cmd_status(struct cmd *c)
         reply(c, "No table here. %shearts opens one.", prefix(c->m));
         return;
     }
+    enum echo where = echo(c, t, ECHO_STATUS);
+    if (where == ECHO_NONE)
+        return;
     struct sbuf sb = {.len = 0};
     status_text(&sb, t);
-    if (c->room)
+    if (where == ECHO_ROOM)
         table_say(t, sb.buf);
     else
         reply(c, "%s", sb.buf);
@@ -507,7 +546,10 @@ static void cmd_scores(struct cmd *c)
         reply(c, "No game is running here.");
         return;
     }
-    table_send_scores(t, c->room ? NULL : c->u->nick);
+    enum echo where = echo(c, t, ECHO_SCORES);
+    if (where == ECHO_NONE)
+        return;
+    table_send_scores(t, where == ECHO_ROOM ? NULL : c->u->nick);
 }
 
 static void cmd_rules(struct cmd *c)
@@ -919,6 +961,7 @@ static void cmd_back(struct cmd *c)
         reply(c, "You are playing already.");
         return;
     }
+    shown_as_seat(c, t, seat);
     char text[200];
     snprintf(text, sizeof text, "%s %s back.", subject(c),
              verb(c, "is", "are"));
@@ -1084,20 +1127,31 @@ static void unknown(struct cmd *c, const char *w)
           room_only ? " (in the channel)" : "");
 }
 
+/* The command the first word names, here (room or private), or NULL. */
+static const struct command *find_command(const struct cmd *c)
+{
+    for (size_t i = 0;
+         c->nwords > 0 && i < sizeof commands / sizeof commands[0]; i++) {
+        const struct command *k = &commands[i];
+        if (strcasecmp(k->name, c->words[0]) == 0 &&
+            (c->room ? k->in_room : k->in_private))
+            return k;
+    }
+    return NULL;
+}
+
 static void dispatch(struct cmd *c)
 {
     if (c->nwords == 0)
         return;
     const char *w = c->words[0];
+    const struct command *k = find_command(c);
+    /* a command of the other kind here (a channel command privately) */
     bool room_only = false;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        const struct command *k = &commands[i];
-        if (strcasecmp(k->name, w) != 0)
-            continue;
-        if (c->room ? !k->in_room : !k->in_private) {
+    for (size_t i = 0; !k && i < sizeof commands / sizeof commands[0]; i++)
+        if (strcasecmp(commands[i].name, w) == 0)
             room_only = !c->room;
-            continue;
-        }
+    if (k) {
         k->fn(c);
         return;
     }
@@ -1151,6 +1205,63 @@ static void said_in_channel_by_mistake(struct cmd *c)
               prefix(c->m));
 }
 
+/* ---- The answer limit -------------------------------------------------- */
+
+/* A seated player's move (or "hand", "back"): always answered. */
+static bool game_action(const struct cmd *c)
+{
+    static const char *const moves[] = {"play", "pass",    "hand",
+                                        "moon", "discard", "back"};
+    if (c->nwords == 0)
+        return false;
+    int s;
+    struct table *t = table_of_person(c->m, c->a, c->u->nick, &s);
+    if (!t || !same_person(t, s, c->u))
+        return false;
+    const char *w = c->words[0];
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        if (strcasecmp(w, moves[i]) == 0)
+            return true;
+    int card;
+    return !c->room && c->nwords == 1 &&
+           engine_card_parse(w, strlen(w), &card) == 0;
+}
+
+/* Whether to handle a command at all: everything but a seated player's
+ * moves counts against the sender's answers (limit.h), and a command over
+ * the limit is dropped whole, with what it would have said anywhere. A
+ * private message repeated is answered once; a channel command repeated
+ * (!hearts after the table closed) may be meant anew. */
+static bool within_limit(struct cmd *c, const char *text)
+{
+    c->game = game_action(c);
+    if (c->game || c->a->solo)
+        return true;
+    if (c->room && !find_command(c))
+        return false; /* another bot's command: not ours to count */
+    const struct config *cfg = c->m->cfg;
+    struct limit_rules r = {.burst = cfg->reply_burst,
+                            .interval_ms = cfg->reply_interval * 1000LL,
+                            /* a repeat in a channel may mean anew */
+                            .quiet_ms =
+                                c->room ? 0 : cfg->repeat_quiet * 1000LL};
+    int64_t now = loop_now(c->m->loop);
+    enum limit_verdict v =
+        limit_check(c->m->limit, &r, c->a->network, c->u->id, text, now);
+    /* while the games' lines wait to go out, private chatter from
+     * everyone together has a budget too: each answer would delay them */
+    if (v != LIMIT_QUIET && !c->room && !c->a->ops->idle(c->a) &&
+        !limit_shared(c->m->limit, cfg->chatter_burst,
+                      cfg->chatter_interval * 1000LL, now))
+        return false;
+    if (v == LIMIT_WARN)
+        c->a->ops->tell(c->a, c->u->nick,
+                        "You are sending me too much: I answer again in a "
+                        "while.",
+                        CHAT_LOW);
+    return v == LIMIT_ANSWER;
+}
+
 /* ---- Events ----------------------------------------------------------- */
 
 static bool usable(const char *s, size_t max)
@@ -1191,7 +1302,8 @@ static void on_message(struct manager *m, struct chat_adapter *a,
     while (*p && isspace((unsigned char)*p))
         p++;
     c.rest = p;
-    dispatch(&c);
+    if (within_limit(&c, text))
+        dispatch(&c);
 }
 
 static void on_gone(struct manager *m, struct chat_adapter *a, const char *room,
@@ -1224,6 +1336,8 @@ static void present(struct manager *m, struct table *t, int s, bool reprompt)
     st->grace_timer = 0;
     if (reprompt)
         table_seat_ready(t, s);
+    if (t->paused)
+        table_resume(t);
 }
 
 static void on_join(struct manager *m, struct chat_adapter *a,
@@ -1257,6 +1371,7 @@ static void on_nick(struct manager *m, struct chat_adapter *a,
         for (int s = 0; s < t->capacity; s++)
             if (t->seats[s].used && same_person(t, s, &ev->from))
                 seat_set_nick(&t->seats[s], ev->target);
+        table_names_unique(t);
     }
 }
 

@@ -555,6 +555,12 @@ static const struct key_def bot_keys[] = {
     {"command_prefix", V_STRING, BOT(command_prefix), 0, 0, check_prefix},
     {"colors", V_BOOL, BOT(colors), 0, 0, NULL},
     {"admins", V_ARRAY, 0, 0, 0, store_admins},
+    {"reply_burst", V_INT, BOT(reply_burst), 1, 100, NULL},
+    {"reply_interval", V_INT, BOT(reply_interval), 0, 3600, NULL},
+    {"repeat_quiet", V_INT, BOT(repeat_quiet), 0, 86400, NULL},
+    {"channel_repeat", V_INT, BOT(channel_repeat), 0, 3600, NULL},
+    {"chatter_burst", V_INT, BOT(chatter_burst), 1, 1000, NULL},
+    {"chatter_interval", V_INT, BOT(chatter_interval), 0, 3600, NULL},
 };
 
 static const struct key_def game_keys[] = {
@@ -565,6 +571,8 @@ static const struct key_def game_keys[] = {
     {"grace_period", V_INT, BOT(grace_period), 0, 86400, NULL},
     {"bot_level", V_STRING, BOT(bot_level), 0, 0, check_level},
     {"next_hand_delay", V_INT, BOT(next_hand_delay), 0, 60, NULL},
+    {"unattended_pause", V_INT, BOT(unattended_pause), 0, 86400, NULL},
+    {"unattended_end", V_INT, BOT(unattended_end), 1, 86400, NULL},
 };
 
 static const struct key_def irc_keys[] = {
@@ -973,6 +981,14 @@ static void config_defaults(struct config *c)
     c->lobby_timeout = 600;
     c->grace_period = 120;
     c->next_hand_delay = 3;
+    c->reply_burst = 6;
+    c->reply_interval = 5;
+    c->chatter_burst = 5;
+    c->chatter_interval = 60;
+    c->repeat_quiet = 30;
+    c->channel_repeat = 30;
+    c->unattended_pause = 0;
+    c->unattended_end = 600;
 }
 
 static void irc_push(struct config *c)
@@ -1317,6 +1333,16 @@ int config_load(const char *path, struct config *out, char *err, size_t errlen)
     int rc = config_parse(buf, len, path, out, err, errlen);
     free(buf);
     return rc;
+}
+
+void config_keep_networks(struct config *fresh, struct config *running)
+{
+    struct config_irc *irc = fresh->irc;
+    int nirc = fresh->nirc;
+    fresh->irc = running->irc;
+    fresh->nirc = running->nirc;
+    running->irc = irc;
+    running->nirc = nirc;
 }
 
 void config_free(struct config *c)

@@ -42,6 +42,13 @@ struct config {
     bool colors;
     char **admins;
     int nadmins;
+    /* how often one person is answered (limit.h), in seconds */
+    int reply_burst;      /* answers at once */
+    int reply_interval;   /* then one per interval (0: no limit) */
+    int repeat_quiet;     /* the same private text again gets no answer */
+    int channel_repeat;   /* a channel !status or !scores is not repeated */
+    int chatter_burst;    /* everyone's private chatter together: a burst */
+    int chatter_interval; /* then one per interval (0: no limit) */
     /* [game] */
     char *default_rules;
     int turn_timeout; /* seconds */
@@ -50,6 +57,9 @@ struct config {
     int grace_period;  /* seconds */
     char *bot_level;
     int next_hand_delay; /* seconds */
+    /* a table with no person present pauses, then ends (seconds) */
+    int unattended_pause;
+    int unattended_end;
     /* [[irc]] */
     struct config_irc *irc;
     int nirc;
@@ -65,6 +75,11 @@ int config_parse(const char *text, size_t len, const char *path,
 
 /* Reads and parses a file, as config_parse. */
 int config_load(const char *path, struct config *out, char *err, size_t errlen);
+
+/* For a reload: `fresh` takes the networks of `running` (they are fixed
+ * while the bot runs) and `running` the networks `fresh` read, so that
+ * config_free(running) frees them. */
+void config_keep_networks(struct config *fresh, struct config *running);
 
 /* Frees what a config holds (not the struct); safe on a zeroed struct. */
 void config_free(struct config *c);

@@ -7,8 +7,9 @@
  * loop, not in a handler: SIGINT and SIGTERM stop cleanly (the tables are
  * told, every adapter says goodbye and flushes, within a few seconds),
  * SIGHUP reloads the configuration where that is safe (timeouts, prefix,
- * colours, admins, rules; network settings need a restart). SIGPIPE is
- * ignored: a closed socket is seen as an error where it is written.
+ * colours, admins, rules; network settings need a restart). SIGPIPE and
+ * SIGXFSZ are ignored: a closed socket, or a file past the size limit
+ * (RLIMIT_FSIZE), is seen as an error where it is written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -101,12 +102,10 @@ static void reload(struct bot *b)
         log_error("reload refused, keeping the running config: %s", err);
         return;
     }
-    /* networks are fixed at start: keep them, take the rest */
+    /* networks are fixed at start: keep them, take the rest (the
+     * networks the file names now are freed with the old config) */
     struct config old = b->cfg;
-    fresh.irc = old.irc;
-    fresh.nirc = old.nirc;
-    old.irc = NULL;
-    old.nirc = 0;
+    config_keep_networks(&fresh, &old);
     b->cfg = fresh;
     manager_reload(b->manager, &b->cfg);
     log_set_level(b->cfg.log_level);
@@ -147,6 +146,8 @@ static int setup_signals(struct bot *b)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* past a file size limit a write fails with EFBIG, logged there */
+    signal(SIGXFSZ, SIG_IGN);
     loop_watch(b->loop, signal_pipe[0], LOOP_READ, signal_readable, b);
     return 0;
 }

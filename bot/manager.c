@@ -22,11 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "ai.h"
+#include "limit.h"
 #include "log.h"
 #include "record.h"
 #include "render.h"
@@ -246,7 +248,8 @@ static void cancel_all(struct table *t)
     cancel_turn(t);
     loop_cancel(t->m->loop, t->lobby_timer);
     loop_cancel(t->m->loop, t->deal_timer);
-    t->lobby_timer = t->deal_timer = 0;
+    loop_cancel(t->m->loop, t->unattended_timer);
+    t->lobby_timer = t->deal_timer = t->unattended_timer = 0;
     for (int s = 0; s < ENGINE_MAX_PLAYERS; s++) {
         loop_cancel(t->m->loop, t->seats[s].grace_timer);
         loop_cancel(t->m->loop, t->seats[s].verify_timer);
@@ -369,7 +372,98 @@ int table_sit(struct table *t, const struct chat_user *u)
     snprintf(st->id, sizeof st->id, "%s", u->id);
     if (t->opener < 0)
         t->opener = s;
+    table_names_unique(t);
     return s;
+}
+
+/* ---- Names at a table ------------------------------------------------- */
+
+/* Whether two display names read the same (case aside). */
+static bool same_name(const struct table *t, const char *x, const char *y)
+{
+    return strcasecmp(x, y) == 0 || t->a->ops->same_nick(t->a, x, y);
+}
+
+/* Whether another seat than `except` shows `name`. */
+static bool name_taken(const struct table *t, int except, const char *name)
+{
+    for (int o = 0; o < t->capacity; o++)
+        if (o != except && t->seats[o].used &&
+            same_name(t, t->seats[o].shown, name))
+            return true;
+    return false;
+}
+
+/* Names a computer seat "botN", the lowest N no other seat shows. */
+static void name_computer(struct table *t, int s)
+{
+    for (int k = 1; k < 1000; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "bot%d", k);
+        if (!name_taken(t, s, name)) {
+            seat_set_nick(&t->seats[s], name);
+            return;
+        }
+    }
+}
+
+/* Whether a person's nick shows as it is (nothing invisible stripped). */
+static bool plain_nick(const struct seat *st)
+{
+    return strcmp(st->shown, st->nick) == 0;
+}
+
+/* Gives the person at s a name no seat in done[] (or computer) shows:
+ * their nick, else the nick with "(2)", "(3)" ... (never a nick on IRC). */
+static void name_person(struct table *t, int s, const bool *done)
+{
+    struct seat *st = &t->seats[s];
+    /* room for "(NN)" after the name, cut on a UTF-8 boundary */
+    size_t n = strlen(st->shown);
+    if (n > sizeof st->shown - 5) {
+        n = sizeof st->shown - 5;
+        while (n > 0 && ((unsigned char)st->shown[n] & 0xC0) == 0x80)
+            n--;
+    }
+    for (int k = 2; k < 100; k++) {
+        bool clash = false;
+        for (int o = 0; o < t->capacity; o++)
+            if (o != s && t->seats[o].used && (done[o] || !t->seats[o].human) &&
+                same_name(t, t->seats[o].shown, st->shown))
+                clash = true;
+        if (!clash)
+            return;
+        snprintf(st->shown + n, 5, "(%d)", k);
+    }
+}
+
+void table_names_unique(struct table *t)
+{
+    bool done[ENGINE_MAX_PLAYERS] = {false};
+    for (int s = 0; s < t->capacity; s++)
+        if (t->seats[s].used && t->seats[s].human)
+            render_name(t->seats[s].shown, sizeof t->seats[s].shown,
+                        t->seats[s].nick);
+    /* before the game a computer gives way to a person of its name */
+    for (int s = 0; s < t->capacity && !t->playing; s++) {
+        struct seat *st = &t->seats[s];
+        if (st->used && !st->human && name_taken(t, s, st->shown)) {
+            st->shown[0] = '\0';
+            name_computer(t, s);
+        }
+    }
+    /* people whose nick shows as it is first: a look-alike gets the
+     * suffix, never the plain nick */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int s = 0; s < t->capacity; s++) {
+            struct seat *st = &t->seats[s];
+            if (!st->used || !st->human || done[s] ||
+                plain_nick(st) != (pass == 0))
+                continue;
+            name_person(t, s, done);
+            done[s] = true;
+        }
+    }
 }
 
 int table_add_computer(struct table *t, int level)
@@ -379,20 +473,7 @@ int table_add_computer(struct table *t, int level)
         return -1;
     struct seat *st = &t->seats[s];
     st->level = level;
-    /* the lowest "botN" not taken at this table */
-    for (int k = 1; k <= ENGINE_MAX_PLAYERS; k++) {
-        char name[16];
-        snprintf(name, sizeof name, "bot%d", k);
-        bool taken = false;
-        for (int o = 0; o < t->capacity; o++)
-            if (o != s && t->seats[o].used &&
-                strcmp(t->seats[o].nick, name) == 0)
-                taken = true;
-        if (!taken) {
-            seat_set_nick(st, name);
-            break;
-        }
-    }
+    name_computer(t, s);
     return s;
 }
 
@@ -536,6 +617,36 @@ static bool plays_unasked(struct table *t, int seat)
     return true;
 }
 
+/* Appends one line to a file, fsynced. A write that stops short (a full
+ * disk, a file size limit: EFBIG) cuts the file back to where it was, so
+ * no torn line is left for a reader. Returns 0 or an errno value. */
+static int append_line(const char *path, const char *line, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return errno;
+    off_t start = lseek(fd, 0, SEEK_END);
+    size_t done = 0;
+    int err = 0;
+    while (done < len && !err) {
+        ssize_t w = write(fd, line + done, len - done);
+        if (w > 0)
+            done += (size_t)w;
+        else if (w == 0 || errno != EINTR)
+            err = w == 0 ? EIO : errno;
+    }
+    if (!err && fsync(fd))
+        err = errno;
+    if (err && done > 0 && start >= 0 && ftruncate(fd, start))
+        log_error("%s: cannot cut off a torn line: %s", path, strerror(errno));
+    if (close(fd) && !err)
+        err = errno;
+    return err;
+}
+
+/* Appends the finished game's record to data_dir/games.jsonl in one
+ * line. Every way this can fail is logged: a game's record is the only
+ * trace it leaves. */
 static void write_record(struct table *t)
 {
     if (!t->rec) {
@@ -543,31 +654,106 @@ static void write_record(struct table *t)
         return;
     }
     char *json = record_writer_json(t->rec);
-    if (!json)
-        return;
-    const char *dir = t->m->cfg->data_dir;
-    if (mkdir(dir, 0755) && errno != EEXIST) {
-        log_error("data directory %s: %s", dir, strerror(errno));
-        free(json);
+    if (!json) {
+        log_error("table %s: the game's record is lost: it is longer than "
+                  "a record holds (%d hands)",
+                  t->room, RECORD_MAX_HANDS);
         return;
     }
+    const char *dir = t->m->cfg->data_dir;
     char path[512];
     snprintf(path, sizeof path, "%s/games.jsonl", dir);
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        log_error("%s: %s", path, strerror(errno));
-        free(json);
-        return;
-    }
-    /* one write of the whole line, so lines never interleave or tear */
     size_t len = strlen(json);
-    json[len] = '\n';
-    ssize_t w = write(fd, json, len + 1);
-    if (w != (ssize_t)(len + 1) || fsync(fd))
-        log_error("%s: %s", path, w < 0 ? strerror(errno) : "short write");
-    close(fd);
+    json[len] = '\n'; /* over its NUL: written by length */
+    int err = 0;
+    if (mkdir(dir, 0755) && errno != EEXIST)
+        err = errno;
+    if (!err)
+        err = append_line(path, json, len + 1);
+    if (err)
+        log_error("table %s: game record not written to %s: %s", t->room, path,
+                  strerror(err));
+    else
+        log_info("table %s: game record written to %s", t->room, path);
     free(json);
-    log_info("table %s: game record written to %s", t->room, path);
+}
+
+/* ---- Nobody at the table ---------------------------------------------- */
+
+/* Whether a person is at the table: neither away nor gone. */
+static bool attended(const struct table *t)
+{
+    for (int s = 0; s < t->capacity; s++) {
+        const struct seat *st = &t->seats[s];
+        if (st->used && st->human && !st->away && !st->gone)
+            return true;
+    }
+    return false;
+}
+
+static void unattended_over(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct table *t = ctx;
+    t->unattended_timer = 0;
+    table_stop(t, "Nobody came back to the table: the game ends unscored.");
+}
+
+static void pause_now(struct table *t)
+{
+    const struct config *cfg = t->m->cfg;
+    t->paused = true;
+    cancel_turn(t);
+    loop_cancel(t->m->loop, t->deal_timer);
+    loop_cancel(t->m->loop, t->unattended_timer);
+    t->deal_timer = 0;
+    t->unattended_timer = loop_timer(
+        t->m->loop, (int64_t)cfg->unattended_end * 1000, unattended_over, t);
+    char text[300];
+    int min = (cfg->unattended_end + 59) / 60;
+    snprintf(text, sizeof text,
+             "Nobody is at the table, so the game pauses. Tell me \"back\" "
+             "to go on; it ends in %d minute%s otherwise.",
+             min, min == 1 ? "" : "s");
+    table_say(t, text);
+}
+
+static void pause_due(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct table *t = ctx;
+    t->unattended_timer = 0;
+    if (!t->paused && !attended(t))
+        pause_now(t);
+}
+
+/* Whether the game waits because nobody is at the table. Computer players
+ * alone go on for unattended_pause seconds, never into a new hand; then
+ * the table pauses, and ends after unattended_end. A walk-away table
+ * would otherwise play thousands of hands and take the network's output. */
+static bool unattended_hold(struct table *t)
+{
+    if (attended(t)) {
+        loop_cancel(t->m->loop, t->unattended_timer);
+        t->unattended_timer = 0;
+        if (t->paused) {
+            t->paused = false;
+            table_say(t, "The game goes on.");
+        }
+        return false;
+    }
+    if (t->paused)
+        return true;
+    if (t->m->cfg->unattended_pause == 0 ||
+        engine_phase(&t->game) == ENGINE_PHASE_DEAL) {
+        pause_now(t);
+        return true;
+    }
+    if (!t->unattended_timer)
+        t->unattended_timer =
+            loop_timer(t->m->loop, (int64_t)t->m->cfg->unattended_pause * 1000,
+                       pause_due, t);
+    return false;
 }
 
 static void advance(struct table *t)
@@ -575,6 +761,8 @@ static void advance(struct table *t)
     cancel_turn(t);
     for (int guard = 0; guard < 10000 && !t->closing; guard++) {
         struct engine_game *g = &t->game;
+        if (engine_phase(g) != ENGINE_PHASE_GAME_OVER && unattended_hold(t))
+            return;
         switch (engine_phase(g)) {
         case ENGINE_PHASE_GAME_OVER:
             write_record(t);
@@ -1353,6 +1541,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
 {
     struct manager *m = mgr_xcalloc(1, sizeof *m);
     m->loop = l;
+    m->limit = limit_new();
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);
     return m;
@@ -1396,5 +1585,6 @@ void manager_free(struct manager *m)
         table_free(m->tables[i]);
     }
     free(m->tables);
+    limit_free(m->limit);
     free(m);
 }

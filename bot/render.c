@@ -202,9 +202,21 @@ static size_t utf8_encode(uint32_t cp, char *s)
 static bool invisible(uint32_t cp)
 {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0xAD ||
-           cp == 0x61C || (cp >= 0x200B && cp <= 0x200F) ||
-           (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x206F) ||
-           cp == 0xFEFF || (cp >= 0xE0000 && cp <= 0xE007F);
+           cp == 0x34F || cp == 0x61C || cp == 0x115F || cp == 0x1160 ||
+           cp == 0x17B4 || cp == 0x17B5 || (cp >= 0x180B && cp <= 0x180F) ||
+           (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2060 && cp <= 0x206F) || cp == 0x3164 ||
+           (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF || cp == 0xFFA0 ||
+           (cp >= 0xFFF0 && cp <= 0xFFFB) || (cp >= 0x1D173 && cp <= 0x1D17A) ||
+           (cp >= 0xE0000 && cp <= 0xE0FFF);
+}
+
+/* Spaces other than ' ' (no-break, en, em, ideographic ...): read as ' ',
+ * so "bob" and "bob" with a trailing no-break space look alike. */
+static bool other_space(uint32_t cp)
+{
+    return cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) ||
+           cp == 0x202F || cp == 0x205F || cp == 0x3000;
 }
 
 static bool is_digit(unsigned char c)
@@ -279,7 +291,7 @@ static int put_name(struct out *o, const char *name, int max)
             i += skip_colour_args(s + i, n - i, cp == 0x04);
             continue;
         }
-        if (cp == ' ') {
+        if (cp == ' ' || other_space(cp)) {
             space = count > 0;
             continue;
         }

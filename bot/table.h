@@ -66,6 +66,7 @@ struct table {
     bool online;  /* the adapter is connected */
     /* the turn timer waits for the prompt to be written (CHAT_SENT) */
     bool turn_deferred;
+    bool paused; /* nobody is at the table: nothing happens */
     struct engine_rules rules;
     char rules_text[300];
     int capacity;
@@ -77,6 +78,7 @@ struct table {
     struct record_writer *rec;
     struct engine_prng rng;
     uint64_t turn_timer, reminder_timer, lobby_timer, deal_timer;
+    uint64_t unattended_timer; /* the pause, then the end, with nobody */
     int32_t (*hist)[ENGINE_MAX_PLAYERS]; /* points per hand */
     int nhist, caphist;
     /* the trick taken last this hand, told in the next prompts so that a
@@ -88,6 +90,9 @@ struct table {
      * (another player leaving, a reconnect); -1: none */
     int prompted_seat;
     uint32_t prompted_key;
+    /* the last channel !status and !scores (commands.c), not repeated */
+    int64_t echo_at[2];
+    char echo_by[2][192];
 };
 
 struct manager {
@@ -97,7 +102,8 @@ struct manager {
     int ntables, captables;
     int closing; /* tables waiting to be freed */
     int ai_level;
-    uint64_t cookies; /* the last tracked line's cookie */
+    uint64_t cookies;    /* the last tracked line's cookie */
+    struct limit *limit; /* answers per person (limit.h) */
 };
 
 /* A text being built for one message; truncated safely when full. */
@@ -131,6 +137,12 @@ const char *seat_name(const struct table *t, int seat);
 bool seat_is_you(const struct table *t, int seat);
 /* Sets a seat's nick and its display form. */
 void seat_set_nick(struct seat *st, const char *nick);
+/* Makes the seats' display names unique: a person whose nick shows as it
+ * is keeps it; a look-alike (the same once invisible and bidirectional
+ * characters are stripped, or case aside) gets "(2)"; before the game a
+ * computer player named like a person takes another "botN". Call after a
+ * person sits or changes nick. */
+void table_names_unique(struct table *t);
 bool seat_computer(const struct table *t, int seat);
 bool same_person(const struct table *t, int seat, const struct chat_user *u);
 

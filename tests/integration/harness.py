@@ -969,6 +969,14 @@ def example_config():
         return tomllib.load(f)
 
 
+# [bot] settings that turn the bot's answer limits (and its damping of a
+# repeated channel !status) off, for tests that send many commands on
+# purpose (every refusal, a burst) and are not about the limits
+# (test_stall.py is).
+NO_ANSWER_LIMITS = {"reply_interval": 0, "repeat_quiet": 0,
+                    "chatter_interval": 0, "channel_repeat": 0}
+
+
 def bot_config(port, data_dir, channels=("#hearts",), nick="heartsbot",
                game=None, bot=None, irc=None):
     """A bot config dict: config.example.toml with [bot] data_dir set, log

@@ -163,8 +163,9 @@ class FloodTest(HarnessTestCase):
         """SLOW: about 80 answers at the bot's pace of ~1 line a second."""
         server = self.inspircd(strict=True)
         data = os.path.join(self.tmpdir, "data")
-        bot = self.bot(harness.bot_config(server.port, data,
-                                          bot={"colors": False}))
+        bot = self.bot(harness.bot_config(
+            server.port, data,
+            bot=dict(harness.NO_ANSWER_LIMITS, colors=False)))
         bot.wait_log(r"joined #hearts", timeout=20)
         people = [self.client(server, "p%d" % i) for i in range(self.PEOPLE)]
         for c in people:

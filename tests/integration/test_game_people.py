@@ -44,7 +44,8 @@ class PeopleTest(HarnessTestCase):
         settings = {"next_hand_delay": 0}
         settings.update(game)
         bot = self.bot(harness.bot_config(self.server.port, self.data,
-                                          bot={"colors": False},
+                                          bot=dict(harness.NO_ANSWER_LIMITS,
+                                                   colors=False),
                                           irc=FAST_IRC, game=settings))
         users = users or nicks
         clients = [self.client(self.server, n, user=u)

@@ -65,7 +65,8 @@ class RefusalTest(HarnessTestCase):
         self.server = self.ngircd()
         self.data = os.path.join(self.tmpdir, "data")
         self.botproc = self.bot(harness.bot_config(
-            self.server.port, self.data, bot={"colors": False},
+            self.server.port, self.data,
+            bot=dict(harness.NO_ANSWER_LIMITS, colors=False),
             irc=FAST_IRC,
             game={"turn_timeout": NO_TIMEOUT, "next_hand_delay": 0}))
 

@@ -1,11 +1,16 @@
 """The bot as a process, against a real ngircd: a bad configuration stops
 it at start with file, line and column; SIGHUP reloads what can be
-reloaded; SIGTERM tells the tables and says goodbye before QUIT; one bot
-serves several networks from one configuration."""
+reloaded, and leaks nothing under valgrind; SIGTERM tells the tables and
+says goodbye before QUIT; a file size limit (RLIMIT_FSIZE) makes writing
+the game record fail, logged, and the bot lives on; one bot serves
+several networks from one configuration."""
 
 import os
+import resource
+import shutil
 import signal
 import subprocess
+import unittest
 
 import harness
 from harness import HarnessTestCase
@@ -72,6 +77,64 @@ class ProcessTest(HarnessTestCase):
         alice.wait_privmsg("heartsbot", r"Table at #hearts", to="#hearts",
                            since=mark, timeout=15)
         self.assertTrue(bot.alive())
+
+    def test_sighup_leaks_nothing_under_valgrind(self):
+        valgrind = shutil.which("valgrind")
+        if valgrind is None:
+            raise unittest.SkipTest("valgrind is not installed")
+        wrapper = os.path.join(self.tmpdir, "heartsbot-valgrind")
+        with open(wrapper, "w") as f:
+            f.write("#!/bin/sh\nexec %s -q --leak-check=full "
+                    "--errors-for-leak-kinds=definite --error-exitcode=99 "
+                    "%s \"$@\"\n" % (valgrind, harness.bot_binary()))
+        os.chmod(wrapper, 0o755)
+        server = self.ngircd()
+        cfg = harness.bot_config(server.port, self.tmpdir + "/data",
+                                 game=fast_game())
+        bot = self.bot(cfg, binary=wrapper)
+        self.joined(server, "alice")
+        for i in range(3):
+            bot.signal(signal.SIGHUP)
+            bot.wait_log(r"(?s)(configuration reloaded.*){%d}" % (i + 1),
+                         timeout=30)
+        self.assertEqual(bot.stop(timeout=60), 0, bot.log()[-3000:])
+
+    def test_file_size_limit_fails_the_record_and_the_bot_lives(self):
+        server = self.ngircd()
+        data = os.path.join(self.tmpdir, "data")
+        os.makedirs(data)
+        records = os.path.join(data, "games.jsonl")
+        with open(records, "w") as f:
+            f.write('{"pad": "%s"}\n' % ("x" * 1900))
+        size = os.path.getsize(records)
+        cfg = harness.bot_config(
+            server.port, data, bot={"log_level": "error"},
+            irc={"flood_burst": 100, "flood_interval_ms": 100},
+            game={"turn_timeout": 3600, "next_hand_delay": 0})
+        # the bot inherits the limit (its log stays far below it)
+        soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size + 100, hard))
+        try:
+            bot = self.bot(cfg)
+        finally:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        alice = self.joined(server, "alice")
+        alice.say("#hearts", "!hearts standard hands=1")
+        alice.say("#hearts", "!start")
+        mark = alice.mark()
+        harness.play_game(
+            [harness.Player(alice)],
+            lambda: alice.find(r"Game over!", frm="heartsbot", to="#hearts",
+                               since=mark),
+            timeout=60)
+        bot.wait_log(r"game record not written.*File too large", timeout=15)
+        self.assertTrue(bot.alive())
+        self.assertEqual(os.path.getsize(records), size)
+        # and it still answers
+        mark = alice.mark()
+        alice.say("#hearts", "!hearts")
+        alice.wait_privmsg("heartsbot", r"opens a Hearts table", to="#hearts",
+                           since=mark, timeout=15)
 
     def test_sigterm_says_goodbye_before_quit(self):
         server = self.ngircd()

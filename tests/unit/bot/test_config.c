@@ -90,6 +90,14 @@ static void test_config_load_example(void **state)
     assert_int_equal(c.grace_period, 120);
     assert_string_equal(c.bot_level, "easy");
     assert_int_equal(c.next_hand_delay, 3);
+    assert_int_equal(c.reply_burst, 6);
+    assert_int_equal(c.reply_interval, 5);
+    assert_int_equal(c.repeat_quiet, 30);
+    assert_int_equal(c.channel_repeat, 30);
+    assert_int_equal(c.chatter_burst, 5);
+    assert_int_equal(c.chatter_interval, 60);
+    assert_int_equal(c.unattended_pause, 0);
+    assert_int_equal(c.unattended_end, 600);
     assert_int_equal(c.nirc, 1);
     const struct config_irc *irc = &c.irc[0];
     assert_string_equal(irc->name, "local");
@@ -129,6 +137,14 @@ static void check_bot_game_defaults(const struct config *c)
     assert_int_equal(c->grace_period, 120);
     assert_string_equal(c->bot_level, "easy");
     assert_int_equal(c->next_hand_delay, 3);
+    assert_int_equal(c->reply_burst, 6);
+    assert_int_equal(c->reply_interval, 5);
+    assert_int_equal(c->repeat_quiet, 30);
+    assert_int_equal(c->channel_repeat, 30);
+    assert_int_equal(c->chatter_burst, 5);
+    assert_int_equal(c->chatter_interval, 60);
+    assert_int_equal(c->unattended_pause, 0);
+    assert_int_equal(c->unattended_end, 600);
 }
 
 static void test_config_parse_minimal_defaults(void **state)
@@ -273,6 +289,22 @@ static void test_config_parse_range_bounds(void **state)
          offsetof(struct config, grace_period), false},
         {"[game]", "next_hand_delay", 0, 60,
          offsetof(struct config, next_hand_delay), false},
+        {"[game]", "unattended_pause", 0, 86400,
+         offsetof(struct config, unattended_pause), false},
+        {"[game]", "unattended_end", 1, 86400,
+         offsetof(struct config, unattended_end), false},
+        {"[bot]", "reply_burst", 1, 100, offsetof(struct config, reply_burst),
+         false},
+        {"[bot]", "reply_interval", 0, 3600,
+         offsetof(struct config, reply_interval), false},
+        {"[bot]", "repeat_quiet", 0, 86400,
+         offsetof(struct config, repeat_quiet), false},
+        {"[bot]", "channel_repeat", 0, 3600,
+         offsetof(struct config, channel_repeat), false},
+        {"[bot]", "chatter_burst", 1, 1000,
+         offsetof(struct config, chatter_burst), false},
+        {"[bot]", "chatter_interval", 0, 3600,
+         offsetof(struct config, chatter_interval), false},
         {"[[irc]]", "port", 1, 65535, offsetof(struct config_irc, port), true},
         {"[[irc]]", "flood_burst", 1, 100,
          offsetof(struct config_irc, flood_burst), true},
@@ -755,9 +787,30 @@ static void test_config_free_zeroes(void **state)
     assert_memory_equal(&c, &zero, sizeof c);
 }
 
+/* A reload keeps the running networks and hands the ones the file read
+ * to the old config, which frees them (a leak on every SIGHUP before). */
+static void test_config_keep_networks_swaps(void **state)
+{
+    (void)state;
+    struct config running, fresh;
+    parse_ok("[[irc]]\nname = \"one\"\nhost = \"h\"\nnick = \"k\"\n", &running);
+    parse_ok("[[irc]]\nname = \"two\"\nhost = \"h\"\nnick = \"k\"\n"
+             "[[irc]]\nname = \"three\"\nhost = \"h\"\nnick = \"k\"\n",
+             &fresh);
+    int nrun = running.nirc, nfresh = fresh.nirc;
+    config_keep_networks(&fresh, &running);
+    assert_int_equal(fresh.nirc, nrun);
+    assert_string_equal(fresh.irc[nrun - 1].name, "one");
+    assert_int_equal(running.nirc, nfresh);
+    assert_string_equal(running.irc[nfresh - 1].name, "three");
+    config_free(&running);
+    config_free(&fresh);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_config_keep_networks_swaps),
         cmocka_unit_test(test_config_load_example),
         cmocka_unit_test(test_config_parse_minimal_defaults),
         cmocka_unit_test(test_config_parse_empty_file),

@@ -13,6 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -32,6 +37,7 @@ struct line {
 
 struct fake {
     struct chat_adapter base;
+    bool busy; /* the out-queue holds lines */
     int n;
     struct line lines[MAX_LINES];
     char verified[16][64]; /* nicks verify was asked about */
@@ -45,6 +51,7 @@ static void fake_say(struct chat_adapter *a, const char *room, const char *text,
     if (f->n == MAX_LINES)
         return;
     struct line *l = &f->lines[f->n++];
+    l->prio = p;
     snprintf(l->to, sizeof l->to, "%s", room);
     l->private_ = false;
     l->prio = p;
@@ -67,8 +74,7 @@ static bool fake_same(const struct chat_adapter *a, const char *x,
 
 static bool fake_idle(const struct chat_adapter *a)
 {
-    (void)a;
-    return true;
+    return !((const struct fake *)a)->busy;
 }
 
 static int fake_start(struct chat_adapter *a)
@@ -395,6 +401,7 @@ static void test_commands_without_a_table(void **state)
 static void test_input_typos_and_misplaced_commands(void **state)
 {
     (void)state;
+    w->cfg.reply_interval = 0; /* many commands from one person */
     refused("alice", NULL, "plya QS",
             "I don't know 'plya' — did you mean 'play'?");
     refused("alice", NULL, "hnad", "did you mean 'hand'?");
@@ -951,6 +958,7 @@ static void test_stop_by_opener_and_by_votes(void **state)
 static void test_status_scores_rules_presets_help(void **state)
 {
     (void)state;
+    w->cfg.reply_interval = 0; /* many commands from one person */
     int from = w->fake.n;
     said("alice", NULL, "help");
     assert_true(any_contains("alice", from, "!hearts opens a table"));
@@ -1249,6 +1257,391 @@ static void test_lobby_timeout_closes_an_unstarted_table(void **state)
     assert_non_null(the_table());
 }
 
+/* How many lines went to `to` since `from`. */
+static int lines_to(const char *to, int from)
+{
+    int k = 0;
+    for (int i = from; i < w->fake.n; i++)
+        k += strcasecmp(w->fake.lines[i].to, to) == 0;
+    return k;
+}
+
+static void test_private_spam_gets_few_low_answers(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 1;
+    int from = w->fake.n;
+    char text[32];
+    for (int i = 0; i < 60; i++) {
+        snprintf(text, sizeof text, "x%d", i);
+        said("mallory", NULL, text);
+    }
+    /* the burst, and one word to slow down */
+    assert_int_equal(lines_to("mallory", from), w->cfg.reply_burst + 1);
+    assert_true(any_contains("mallory", from, "too much"));
+    for (int i = from; i < w->fake.n; i++)
+        assert_int_equal(w->fake.lines[i].prio, CHAT_LOW);
+    /* a token back after the interval */
+    run_for(1100);
+    from = w->fake.n;
+    said("mallory", NULL, "y");
+    said("mallory", NULL, "z");
+    assert_int_equal(lines_to("mallory", from), 1);
+    /* other bots' commands are not counted (nor answered) */
+    from = w->fake.n;
+    for (int i = 0; i < 30; i++)
+        said("erin", "#h", "!weather");
+    said("erin", "#h", "!hearts");
+    assert_int_equal(lines_to("erin", from), 0);
+    assert_non_null(the_table());
+    said("erin", "#h", "!stop");
+    /* a channel command over the limit says nothing in the channel */
+    said("mallory", "#h", "!hearts");
+    assert_null(the_table());
+}
+
+static void test_many_flooders_share_one_budget(void **state)
+{
+    (void)state;
+    char nick[16], text[16];
+    /* with the out-queue empty, only each person's limit applies */
+    int from = w->fake.n;
+    for (int i = 0; i < 20; i++) {
+        snprintf(nick, sizeof nick, "idle%d", i % 5);
+        snprintf(text, sizeof text, "x%d", i);
+        said(nick, NULL, text);
+    }
+    assert_int_equal(w->fake.n - from, 20);
+    /* while the games' lines wait, everyone's chatter shares a budget */
+    w->fake.busy = true;
+    from = w->fake.n;
+    for (int i = 0; i < 20; i++) {
+        snprintf(nick, sizeof nick, "flood%d", i % 5);
+        snprintf(text, sizeof text, "x%d", i);
+        said(nick, NULL, text);
+    }
+    assert_int_equal(w->fake.n - from, w->cfg.chatter_burst);
+    /* channel commands are not in the shared budget */
+    said("alice", "#h", "!hearts");
+    assert_non_null(the_table());
+}
+
+static void test_private_repeat_answered_once(void **state)
+{
+    (void)state;
+    int from = w->fake.n;
+    for (int i = 0; i < 5; i++)
+        said("mallory", NULL, "help");
+    assert_int_equal(lines_to("mallory", from), 1);
+    said("mallory", NULL, "status");
+    assert_int_equal(lines_to("mallory", from),
+                     2); /* one person alone at a terminal is never limited */
+    w->fake.base.solo = true;
+    from = w->fake.n;
+    for (int i = 0; i < 20; i++)
+        said("mallory", NULL, "help");
+    assert_int_equal(lines_to("mallory", from), 20);
+}
+
+static void test_game_actions_are_never_limited(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    const char *me = t->seats[turn].nick;
+    int from = w->fake.n;
+    for (int i = 0; i < 40; i++)
+        said(me, NULL, "play ZZ");
+    assert_int_equal(lines_to(me, from), 40);
+    assert_int_equal(w->fake.lines[from].prio, CHAT_NORMAL);
+    for (int i = 0; i < 20; i++)
+        said(me, NULL, "hand");
+    assert_int_equal(lines_to(me, from), 60);
+    /* and the move still goes through */
+    said(me, NULL, "2C");
+    assert_int_equal(t->game.nplays, 1);
+    /* chatter from the same player is limited */
+    from = w->fake.n;
+    for (int i = 0; i < 30; i++) {
+        char text[16];
+        snprintf(text, sizeof text, "x%d", i);
+        said(me, NULL, text);
+    }
+    /* (their !join counted too) */
+    assert_true(lines_to(me, from) <= w->cfg.reply_burst + 1);
+    assert_true(any_contains(me, from, "too much"));
+}
+
+static void test_channel_status_repeats_are_damped(void **state)
+{
+    (void)state;
+    w->cfg.channel_repeat = 1;
+    w->cfg.turn_timeout = 60; /* no "the table waits for" line meanwhile */
+    four_people("standard");
+    int from = w->fake.n;
+    for (int i = 0; i < 20; i++)
+        said("mallory", "#h", "!status");
+    assert_int_equal(lines_to("#h", from), 1);
+    assert_false(any_contains("mallory", from, "Table at"));
+    /* someone else asking again soon is answered privately */
+    said("erin", "#h", "!status");
+    assert_int_equal(lines_to("#h", from), 1);
+    assert_true(any_contains("erin", from, "Table at #h"));
+    /* !scores is its own command */
+    said("erin", "#h", "!scores");
+    int room = lines_to("#h", from);
+    assert_true(room > 1);
+    said("erin", "#h", "!scores");
+    assert_int_equal(lines_to("#h", from), room);
+    /* after the window the channel hears it again */
+    run_for(1100);
+    said("frank", "#h", "!status");
+    assert_int_equal(lines_to("#h", from), room + 1);
+}
+
+/* alice starts a game with three computers; returns her seat. */
+static int alice_with_computers(void)
+{
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    int me = 0;
+    while (!t->seats[me].human)
+        me++;
+    return me;
+}
+
+/* alice with three computers, then she times out until a computer
+ * player has her seat. Returns her seat. */
+static int alice_walks_away(void)
+{
+    int me = alice_with_computers();
+    struct table *t = the_table();
+    w->cfg.max_timeouts = 1;
+    for (int i = 0; i < 30 && !t->seats[me].away; i++)
+        run_for(100);
+    assert_true(t->seats[me].away);
+    return me;
+}
+
+static void test_walk_away_table_pauses_then_ends(void **state)
+{
+    (void)state;
+    w->cfg.unattended_end = 1;
+    alice_walks_away();
+    struct table *t = the_table();
+    assert_true(any_contains("#h", 0, "the game pauses"));
+    int plays = t->game.nplays, hand = t->game.hand_no;
+    run_for(600);
+    assert_int_equal(t->game.nplays, plays);
+    assert_int_equal(t->game.hand_no, hand);
+    assert_non_null(the_table());
+    run_for(600);
+    assert_null(the_table());
+    assert_true(any_contains("#h", 0, "Nobody came back"));
+}
+
+static void test_walk_away_table_resumes_on_back(void **state)
+{
+    (void)state;
+    alice_walks_away();
+    struct table *t = the_table();
+    int plays = t->game.nplays;
+    run_for(300);
+    assert_int_equal(t->game.nplays, plays);
+    int from = w->fake.n;
+    said("alice", NULL, "back");
+    assert_true(any_contains("#h", from, "The game goes on"));
+    assert_false(t->paused);
+    /* and the game moves: alice is prompted, or computers played */
+    assert_true(t->game.nplays > plays || any_contains("alice", from, "turn"));
+}
+
+static void test_computers_alone_never_deal_a_new_hand(void **state)
+{
+    (void)state;
+    w->cfg.unattended_pause = 3600;
+    int me = alice_walks_away();
+    struct table *t = the_table();
+    (void)me;
+    /* the computers finish the hand, and stop before the next */
+    for (int i = 0; i < 20 && !t->paused; i++)
+        run_for(20);
+    assert_true(t->paused);
+    assert_int_equal(t->game.hand_no, 1);
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_DEAL);
+}
+
+static void test_everyone_gone_pauses_and_a_return_resumes(void **state)
+{
+    (void)state;
+    w->cfg.grace_period = 60;
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    event(CHAT_PART, "alice", "alice@host.test", "#h", NULL);
+    /* at the next step (her turn timing out, or a deal) the table waits */
+    for (int i = 0; i < 30 && !t->paused; i++)
+        run_for(100);
+    assert_true(t->paused);
+    assert_false(t->seats[0].away || t->seats[1].away || t->seats[2].away ||
+                 t->seats[3].away);
+    event(CHAT_JOIN, "alice", "alice@host.test", "#h", NULL);
+    assert_false(t->paused);
+    assert_true(any_contains("#h", 0, "The game goes on"));
+}
+
+/* Standard error (the log) goes to a file from here until log_end. */
+static int log_begin(const char *path)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    return saved;
+}
+
+/* Ends log_begin; the log's text into out. */
+static void log_end(int saved, const char *path, char *out, size_t len)
+{
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, len - 1, f);
+    out[n] = '\0';
+    fclose(f);
+}
+
+static void test_record_past_file_size_limit_is_logged_not_torn(void **state)
+{
+    (void)state;
+    char path[128], logpath[128], log[4096];
+    snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
+    snprintf(logpath, sizeof logpath, "%s/log", w->dir);
+    /* a file near the limit: the record cannot fit */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 40; i++)
+        fprintf(f, "{\"pad\": \"%090d\"}\n", i);
+    fclose(f);
+    struct stat before;
+    assert_int_equal(stat(path, &before), 0);
+    four_people("standard hands=1");
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = (rlim_t)before.st_size + 100;
+    int saved = log_begin(logpath);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    play_everything(the_table());
+    setrlimit(RLIMIT_FSIZE, &old);
+    log_end(saved, logpath, log, sizeof log);
+    signal(SIGXFSZ, SIG_DFL);
+    assert_true(any_contains("#h", 0, "Game over!"));
+    if (!strstr(log, "game record not written") ||
+        !strstr(log, strerror(EFBIG)))
+        fail_msg("log: %s", log);
+    /* no torn line left behind */
+    struct stat after;
+    assert_int_equal(stat(path, &after), 0);
+    assert_int_equal(after.st_size, before.st_size);
+}
+
+static void test_record_unwritable_data_dir_is_logged(void **state)
+{
+    (void)state;
+    char logpath[128], log[4096];
+    snprintf(logpath, sizeof logpath, "%s.log", w->dir);
+    /* data_dir is a file */
+    char file[128];
+    snprintf(file, sizeof file, "%s/file", w->dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    free(w->cfg.data_dir);
+    w->cfg.data_dir = strdup(file);
+    four_people("standard hands=1");
+    int saved = log_begin(logpath);
+    play_everything(the_table());
+    log_end(saved, logpath, log, sizeof log);
+    unlink(logpath);
+    if (!strstr(log, "game record not written"))
+        fail_msg("log: %s", log);
+}
+
+/* Every used seat's display name differs from every other (case aside). */
+static void assert_names_unique(const struct table *t)
+{
+    for (int a = 0; a < t->capacity; a++)
+        for (int b = a + 1; b < t->capacity; b++)
+            if (t->seats[a].used && t->seats[b].used &&
+                strcasecmp(seat_name(t, a), seat_name(t, b)) == 0)
+                fail_msg("seats %d and %d both show '%s'", a, b,
+                         seat_name(t, a));
+}
+
+static void test_person_named_like_a_computer(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts");
+    said("alice", "#h", "!bot 1");
+    struct table *t = the_table();
+    assert_string_equal(seat_name(t, 1), "bot1");
+    /* a person called bot1 sits: the computer takes another name */
+    said("bot1", "#h", "!join");
+    assert_string_equal(seat_name(t, 2), "bot1");
+    assert_string_equal(seat_name(t, 1), "bot2");
+    assert_names_unique(t);
+    /* and a computer added later never takes a person's name */
+    said("alice", "#h", "!start");
+    assert_names_unique(t);
+    assert_true(any_contains(
+        "#h", 0, "The game begins: alice, bot2 (easy), bot1, bot3 (easy)."));
+}
+
+static void test_lookalike_nicks_show_apart(void **state)
+{
+    (void)state;
+    /* bob with a zero-width space and a right-to-left override sits first */
+    said("bo\xe2\x80\x8b"
+         "b\xe2\x80\xae",
+         "#h", "!hearts");
+    said("bob", "#h", "!join");
+    said("BOB\xc2\xa0", "#h", "!join");
+    struct table *t = the_table();
+    assert_string_equal(seat_name(t, 1), "bob");
+    assert_string_equal(seat_name(t, 0), "bob(2)");
+    assert_string_equal(seat_name(t, 2), "BOB(3)");
+    assert_names_unique(t);
+    assert_true(any_contains("#h", 0, "bob sits down (2/4)"));
+    assert_true(any_contains("#h", 0, "BOB(3) sits down (3/4)"));
+    /* the plain bob leaves: the others keep unique names */
+    said("bob", "#h", "!leave");
+    assert_names_unique(t);
+}
+
+static void test_nick_change_to_a_seat_name_mid_game(void **state)
+{
+    (void)state;
+    int me = alice_with_computers();
+    struct table *t = the_table();
+    event(CHAT_NICK, "alice", "alice@host.test", NULL, "bot2");
+    assert_string_equal(t->seats[me].nick, "bot2");
+    assert_string_equal(seat_name(t, me), "bot2(2)");
+    assert_names_unique(t);
+    /* the computers keep their names during the game */
+    int bots = 0;
+    for (int s = 0; s < 4; s++)
+        bots += !t->seats[s].human && strncmp(seat_name(t, s), "bot", 3) == 0;
+    assert_int_equal(bots, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1312,6 +1705,35 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_lobby_timeout_closes_an_unstarted_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_private_spam_gets_few_low_answers,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_private_repeat_answered_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_many_flooders_share_one_budget,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_game_actions_are_never_limited,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_channel_status_repeats_are_damped,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_walk_away_table_pauses_then_ends,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_walk_away_table_resumes_on_back,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_computers_alone_never_deal_a_new_hand, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_everyone_gone_pauses_and_a_return_resumes, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_record_past_file_size_limit_is_logged_not_torn, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(
+            test_record_unwritable_data_dir_is_logged, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_person_named_like_a_computer,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lookalike_nicks_show_apart, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_nick_change_to_a_seat_name_mid_game, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

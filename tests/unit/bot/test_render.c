@@ -871,8 +871,8 @@ static void test_render_name_strips_formatting(void **state)
         {"caf\xe9", "caf\xc3\xa9"},                 /* Latin-1 café */
         {"\xc3\xa9t\xc3\xa9", "\xc3\xa9t\xc3\xa9"}, /* UTF-8 été kept */
         {"\xc0\xaf", "\xc3\x80\xc2\xaf"},           /* overlong: Latin-1 */
-        {"\xed\xa0\x80", "\xc3\xad\xc2\xa0"},       /* surrogate: Latin-1 */
-        {"\xf0\x9f\x82\xa1", "\xf0\x9f\x82\xa1"},   /* 🂡 kept */
+        {"\xed\xa0\x80", "\xc3\xad"}, /* surrogate: Latin-1, A0 a space */
+        {"\xf0\x9f\x82\xa1", "\xf0\x9f\x82\xa1"}, /* 🂡 kept */
         {"  two   words  ", "two words"},
         {"\x02\x0F\t ", "?"},
         {"", "?"},
@@ -919,6 +919,38 @@ static void test_render_strip_formatting_keeps_the_text(void **state)
         assert_string_equal(buf, cases[i].out);
         assert_int_equal(n, strlen(cases[i].out));
     }
+}
+
+/* Characters that draw nothing (or a blank) make look-alike nicks: they
+ * are stripped, or read as a space. */
+static void test_render_name_strips_invisible_lookalikes(void **state)
+{
+    (void)state;
+    static const char *const bobs[] = {
+        "bo\xcd\x8f"
+        "b",               /* combining grapheme joiner */
+        "bob\xe3\x85\xa4", /* Hangul filler */
+        "bob\xef\xbe\xa0", /* halfwidth Hangul filler */
+        "b\xef\xb8\x8f"
+        "ob",                  /* variation selector */
+        "bob\xf3\xa0\x84\x80", /* variation selector supplement */
+        "\xe2\x81\xa6"
+        "bob\xe2\x81\xa9", /* isolate LRI ... PDI */
+        "\xe2\x80\xad"
+        "bob",         /* left-to-right override */
+        "bob\xc2\xa0", /* trailing no-break space */
+        "\xe3\x80\x80"
+        "bob",             /* ideographic space */
+        "bob\xe1\xa0\x8e", /* Mongolian vowel separator */
+        "b\xef\xbf\xb9"
+        "ob", /* interlinear annotation anchor */
+    };
+    for (size_t i = 0; i < sizeof bobs / sizeof bobs[0]; i++) {
+        const char *got = name_text(bobs[i]);
+        if (strcmp(got, "bob") != 0)
+            fail_msg("row %zu: '%s', want 'bob'", i, got);
+    }
+    assert_string_equal(name_text("bob\xc2\xa0smith"), "bob smith");
 }
 
 static void test_render_name_caps_on_a_boundary(void **state)
@@ -1007,6 +1039,7 @@ int main(void)
         cmocka_unit_test(test_render_scores_cut_keeps_whole_lines),
         cmocka_unit_test(test_render_name_strips_formatting),
         cmocka_unit_test(test_render_strip_formatting_keeps_the_text),
+        cmocka_unit_test(test_render_name_strips_invisible_lookalikes),
         cmocka_unit_test(test_render_name_caps_on_a_boundary),
         cmocka_unit_test(test_render_name_cut_every_length),
     };
