@@ -1185,7 +1185,10 @@ static bool words_are_cards(const struct cmd *c, int from)
 /* "pass QS KS AS" or "play QS" said in the channel by a player of its
  * table, without the prefix: meant for the bot privately. A private hint
  * that does not repeat the cards. */
-static void said_in_channel_by_mistake(struct cmd *c)
+static enum limit_verdict person_verdict(const struct cmd *c, const char *text,
+                                         bool quiet_repeats);
+
+static void said_in_channel_by_mistake(struct cmd *c, const char *text)
 {
     if (c->nwords < 2 || !words_are_cards(c, 1))
         return;
@@ -1194,6 +1197,10 @@ static void said_in_channel_by_mistake(struct cmd *c)
         return;
     struct table *t = table_find(c->m, c->a, c->room);
     if (!t || !t->playing || seat_of(t, c->u) < 0)
+        return;
+    /* a hint nobody asked for: never more often than chatter is answered,
+     * and the same text again gets nothing */
+    if (!c->a->solo && person_verdict(c, text, true) != LIMIT_ANSWER)
         return;
     if (pass)
         reply(c, "That went to the channel: passes are secret, tell me "
@@ -1232,6 +1239,20 @@ static bool game_action(const struct cmd *c)
  * the limit is dropped whole, with what it would have said anywhere. A
  * private message repeated is answered once; a channel command repeated
  * (!hearts after the table closed) may be meant anew. */
+/* What the sender's answer budget says of `text`; `quiet_repeats`: the
+ * same text again within repeat_quiet gets nothing. */
+static enum limit_verdict person_verdict(const struct cmd *c, const char *text,
+                                         bool quiet_repeats)
+{
+    const struct config *cfg = c->m->cfg;
+    struct limit_rules r = {.burst = cfg->reply_burst,
+                            .interval_ms = cfg->reply_interval * 1000LL,
+                            .quiet_ms =
+                                quiet_repeats ? cfg->repeat_quiet * 1000LL : 0};
+    return limit_check(c->m->limit, &r, c->a->network, c->u->id, text,
+                       loop_now(c->m->loop));
+}
+
 static bool within_limit(struct cmd *c, const char *text)
 {
     c->game = game_action(c);
@@ -1240,14 +1261,9 @@ static bool within_limit(struct cmd *c, const char *text)
     if (c->room && !find_command(c))
         return false; /* another bot's command: not ours to count */
     const struct config *cfg = c->m->cfg;
-    struct limit_rules r = {.burst = cfg->reply_burst,
-                            .interval_ms = cfg->reply_interval * 1000LL,
-                            /* a repeat in a channel may mean anew */
-                            .quiet_ms =
-                                c->room ? 0 : cfg->repeat_quiet * 1000LL};
     int64_t now = loop_now(c->m->loop);
-    enum limit_verdict v =
-        limit_check(c->m->limit, &r, c->a->network, c->u->id, text, now);
+    /* a repeat in a channel may mean anew */
+    enum limit_verdict v = person_verdict(c, text, !c->room);
     /* while the games' lines wait to go out, private chatter from
      * everyone together has a budget too: each answer would delay them */
     if (v != LIMIT_QUIET && !c->room && !c->a->ops->idle(c->a) &&
@@ -1287,7 +1303,7 @@ static void on_message(struct manager *m, struct chat_adapter *a,
     bool prefixed = strncmp(text, prefix(m), plen) == 0;
     if (ev->room && !prefixed) {
         split_words(&c, text);
-        said_in_channel_by_mistake(&c);
+        said_in_channel_by_mistake(&c, text);
         return; /* channel chatter */
     }
     if (prefixed)

@@ -421,6 +421,8 @@ static void test_input_typos_and_misplaced_commands(void **state)
     assert_non_null(the_table());
 }
 
+static int lines_to(const char *to, int from);
+
 static void test_pass_or_play_said_in_the_channel(void **state)
 {
     (void)state;
@@ -445,6 +447,18 @@ static void test_pass_or_play_said_in_the_channel(void **state)
     said(bob, "#h", "play on, folks");
     said("erin", "#h", "pass 2C 3C 4C");
     assert_int_equal(w->fake.n, from);
+    /* the hint is chatter: the same text again gets nothing, and many
+     * texts no more hints than the answer budget allows */
+    w->cfg.reply_interval = 60;
+    said(bob, "#h", "play QS");
+    assert_int_equal(w->fake.n, from);
+    char text[32];
+    for (int i = 0; i < 30; i++) {
+        snprintf(text, sizeof text, "play %s",
+                 engine_card_name(ENGINE_CARD(i % 4, i / 4)));
+        said(bob, "#h", text);
+    }
+    assert_true(lines_to(bob, from) <= w->cfg.reply_burst);
 }
 
 static void test_hands_reach_only_their_owner(void **state)
