@@ -1469,12 +1469,14 @@ void table_set_online(struct table *t, bool online)
 
 void table_seat_ready(struct table *t, int seat)
 {
-    if (!t->playing || t->closing || seat_computer(t, seat) ||
-        !engine_may_act(&t->game, seat))
+    if (!t->playing || t->closing || seat_computer(t, seat))
         return;
-    if (engine_phase(&t->game) == ENGINE_PHASE_PASS)
+    bool acts = engine_may_act(&t->game, seat);
+    if (acts && engine_phase(&t->game) == ENGINE_PHASE_PASS)
         tell_deal(t, seat);
-    advance(t);
+    /* a table paused because nobody was there goes on, whoever's turn */
+    if (acts || t->paused)
+        advance(t);
 }
 
 void manager_identity(struct manager *m, struct chat_adapter *a,

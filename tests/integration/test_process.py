@@ -26,10 +26,10 @@ class ProcessTest(HarnessTestCase):
                                  game=fast_game(), **kw)
         return self.bot(cfg)
 
-    def joined(self, server, nick, channel="#hearts"):
+    def joined(self, server, nick, channel="#hearts", timeout=20):
         c = self.client(server, nick)
         c.join(channel)
-        c.wait_member("heartsbot", channel, timeout=20)
+        c.wait_member("heartsbot", channel, timeout=timeout)
         return c
 
     def test_bad_config_stops_at_start_with_position(self):
@@ -82,6 +82,10 @@ class ProcessTest(HarnessTestCase):
         valgrind = shutil.which("valgrind")
         if valgrind is None:
             raise unittest.SkipTest("valgrind is not installed")
+        with open(harness.bot_binary(), "rb") as f:
+            if b"__asan_init" in f.read():
+                raise unittest.SkipTest("an AddressSanitizer build: not for "
+                                        "valgrind")
         wrapper = os.path.join(self.tmpdir, "heartsbot-valgrind")
         with open(wrapper, "w") as f:
             f.write("#!/bin/sh\nexec %s -q --leak-check=full "
@@ -92,7 +96,8 @@ class ProcessTest(HarnessTestCase):
         cfg = harness.bot_config(server.port, self.tmpdir + "/data",
                                  game=fast_game())
         bot = self.bot(cfg, binary=wrapper)
-        self.joined(server, "alice")
+        # valgrind starts slowly, the more so on a busy machine
+        self.joined(server, "alice", timeout=90)
         for i in range(3):
             bot.signal(signal.SIGHUP)
             bot.wait_log(r"(?s)(configuration reloaded.*){%d}" % (i + 1),

@@ -1169,6 +1169,36 @@ static void test_gone_seat_is_told_nothing(void **state)
     assert_true(any_contains(nick, from, "Your turn"));
 }
 
+/* Everyone left (a server restart, say): the table pauses. One person
+ * confirmed back, whoever's turn it is, and the game goes on. */
+static void test_a_paused_table_goes_on_when_anyone_is_back(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    w->cfg.grace_period = 60;
+    w->cfg.turn_timeout = 60;
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("bob", "#h", "!join");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    assert_true(t->playing);
+    int turn = engine_turn(&t->game);
+    assert_true(t->seats[turn].human);
+    const char *idle = strcmp(t->seats[turn].nick, "alice") ? "alice" : "bob";
+    event(CHAT_QUIT, "alice", "alice@host.test", NULL, NULL);
+    event(CHAT_QUIT, "bob", "bob@host.test", NULL, NULL);
+    /* the bot's link drops and comes back: nobody is at the table */
+    event(CHAT_DISCONNECTED, NULL, NULL, NULL, NULL);
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_true(t->paused);
+    int from = w->fake.n;
+    char id[128];
+    snprintf(id, sizeof id, "%s@host.test", idle);
+    identity(idle, id);
+    assert_false(t->paused);
+    assert_true(any_contains("#h", from, "The game goes on"));
+}
+
 /* After a reconnect nothing private goes to a seat until the adapter has
  * confirmed who holds its nick: the right person gets what they need
  * then; a nick held by someone else gets nothing, and the seat waits for
@@ -1713,6 +1743,8 @@ int main(void)
             test_part_grace_then_computer_takes_over, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gone_seat_is_told_nothing, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_paused_table_goes_on_when_anyone_is_back, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_reconnect_confirms_identity_before_secrets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_turn_timer_starts_when_prompt_sent,
