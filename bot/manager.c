@@ -881,10 +881,14 @@ static void timed_out(struct loop *l, void *ctx)
  * (the prompt, the deal): their time starts when it leaves. */
 static bool turn_waits_for_lines(const struct table *t)
 {
-    for (int s = 0; s < t->game.n; s++)
-        if (t->seats[s].pending && engine_may_act(&t->game, s) &&
-            !seat_computer(t, s))
+    /* nothing goes to a seat that is gone or not yet confirmed: its timer
+     * runs (a computer acts for it in time), whatever was in flight */
+    for (int s = 0; s < t->game.n; s++) {
+        const struct seat *st = &t->seats[s];
+        if (st->pending && !st->gone && !st->unconfirmed &&
+            engine_may_act(&t->game, s) && !seat_computer(t, s))
             return true;
+    }
     return false;
 }
 
@@ -1439,6 +1443,9 @@ void table_person_left(struct table *t, int seat)
     gr->seat = seat;
     st->grace_timer = loop_timer(
         t->m->loop, (int64_t)t->m->cfg->grace_period * 1000, grace_expired, gr);
+    /* a turn timer that waited for their prompt to leave runs now */
+    if (t->turn_deferred && !turn_waits_for_lines(t))
+        arm_turn(t);
 }
 
 void table_stop(struct table *t, const char *why)
@@ -1453,6 +1460,10 @@ void table_set_online(struct table *t, bool online)
     struct chat_adapter *a = t->a;
     if (!online) {
         cancel_turn(t);
+        /* the adapter drops the private lines it held: none will be
+         * reported sent */
+        for (int s = 0; s < t->capacity; s++)
+            t->seats[s].pending = 0;
         /* quits and nick changes may go unseen until we are back: who
          * holds each seat's nick then is to be confirmed */
         if (a->ops->verify)

@@ -1283,6 +1283,41 @@ static void test_turn_timer_starts_when_prompt_sent(void **state)
     assert_true(t->game.nplays >= 1);
 }
 
+/* A prompt that never leaves (the link dropped with it in the queue, or
+ * its person left) does not hold the turn timer forever. */
+static void test_turn_timer_runs_when_the_prompt_is_lost(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    w->cfg.grace_period = 60;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    char nick[64], id[128];
+    snprintf(nick, sizeof nick, "%s", t->seats[turn].nick);
+    snprintf(id, sizeof id, "%s@host.test", nick);
+    /* its person quits with the prompt still queued: a computer plays
+     * for them at the timeout */
+    event(CHAT_QUIT, nick, id, NULL, NULL);
+    run_for(1200);
+    assert_true(t->game.nplays >= 1);
+    /* the next person's prompt is lost with the link; back online, the
+     * adapter confirms them and the turn timer runs */
+    turn = engine_turn(&t->game);
+    assert_true(t->seats[turn].human && !t->seats[turn].gone);
+    int plays = t->game.nplays;
+    event(CHAT_DISCONNECTED, NULL, NULL, NULL, NULL);
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    for (int s = 0; s < 4; s++) {
+        char sid[128];
+        snprintf(sid, sizeof sid, "%s@host.test", t->seats[s].nick);
+        if (!t->seats[s].gone)
+            identity(t->seats[s].nick, sid);
+    }
+    run_for(1200);
+    assert_true(t->game.nplays > plays);
+}
+
 static void test_lobby_timeout_closes_an_unstarted_table(void **state)
 {
     (void)state;
@@ -1747,6 +1782,8 @@ int main(void)
             test_a_paused_table_goes_on_when_anyone_is_back, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_reconnect_confirms_identity_before_secrets, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_turn_timer_runs_when_the_prompt_is_lost, setup, teardown),
         cmocka_unit_test_setup_teardown(test_turn_timer_starts_when_prompt_sent,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
