@@ -1472,9 +1472,13 @@ void table_set_online(struct table *t, bool online)
                     t->seats[s].unconfirmed = true;
         return;
     }
-    for (int s = 0; s < t->capacity; s++)
-        if (t->seats[s].used && t->seats[s].unconfirmed)
+    /* who holds each seat's nick now: the unconfirmed, and those seen
+     * leaving, who may be back before us (their JOIN went unseen) */
+    for (int s = 0; s < t->capacity; s++) {
+        const struct seat *st = &t->seats[s];
+        if (st->used && st->human && !st->away && (st->unconfirmed || st->gone))
             verify_seat(t, s, true);
+    }
     table_resume(t);
 }
 
