@@ -39,9 +39,12 @@
 
 /* A token bucket: `burst` tokens, one back every `interval_ms`. */
 struct ircad_bucket {
-    int tokens;
+    int tokens; /* below 0: a long line's debt, paid back first */
     int burst;
     int64_t interval_ms;
+    /* 0: a line costs one token; else one per this many bytes started
+     * (for a server that throttles by bytes, ircad_pace_for_server) */
+    int bytes_per_token;
     int64_t stamp; /* when the last token came back (or the bucket filled) */
 };
 
@@ -51,6 +54,10 @@ void ircad_bucket_init(struct ircad_bucket *b, int burst, int64_t interval_ms,
 
 /* Takes one token if there is one at `now`. */
 bool ircad_bucket_take(struct ircad_bucket *b, int64_t now);
+
+/* Takes what a line of `len` bytes costs (bytes_per_token), at most a
+ * burst's worth, if there is a token at `now`; the rest is a debt. */
+bool ircad_bucket_take_line(struct ircad_bucket *b, int64_t now, size_t len);
 
 /* Milliseconds from `now` until a token is available (0: one is). */
 int64_t ircad_bucket_wait(struct ircad_bucket *b, int64_t now);
