@@ -69,8 +69,11 @@ class NgircdPaceTest(HarnessTestCase):
         got = statuses()
         self.assertEqual(len(got), want)
         rate = (len(got) - 1) / (got[-1].time - got[0].time)
-        print("\n%d lines at %.2f lines/s (%s)"
-              % (len(got), rate, irc or "default config"), file=sys.stderr)
+        tail = got[-20:]
+        print("\n%d lines at %.2f lines/s, the last 20 at %.2f (%s)"
+              % (len(got), rate,
+                 (len(tail) - 1) / (tail[-1].time - tail[0].time),
+                 irc or "default config"), file=sys.stderr)
         return bot, rate, people
 
     def assert_never_disconnected(self, bot, people):
