@@ -153,23 +153,23 @@ static const struct {
      * unparsed bytes pile up, which a lag that grows shows first */
     {"ngircd",
      {"ngIRCd", 400, 256,
-      "it delays a flooding client (3 commands, 256 bytes a second)"}},
+      "it delays a flooding client: 3 commands, 256 bytes a second"}},
     /* fakelag: a burst of 5, then 2 lines a second, delayed not killed */
-    {"ergo", {"Ergo", 550, 0, "fakelag delays a flood (2 lines a second)"}},
-    {"oragono", {"Ergo", 550, 0, "fakelag delays a flood (2 lines a second)"}},
+    {"ergo", {"Ergo", 550, 0, "fakelag delays a flood: 2 lines a second"}},
+    {"oragono", {"Ergo", 550, 0, "fakelag delays a flood: 2 lines a second"}},
     /* parse about 5 lines a second from the recvq and kill only when it
      * overflows: well under that */
     {"solanum",
-     {"Solanum", 800, 0, "it delays a flood in its recvq (kills on overflow)"}},
+     {"Solanum", 800, 0, "it delays a flood in its recvq, kills on overflow"}},
     {"charybdis",
      {"Charybdis", 800, 0,
-      "it delays a flood in its recvq (kills on overflow)"}},
+      "it delays a flood in its recvq, kills on overflow"}},
     {"ratbox",
      {"ircd-ratbox", 800, 0,
-      "it delays a flood in its recvq (kills on overflow)"}},
+      "it delays a flood in its recvq, kills on overflow"}},
     {"hybrid",
      {"ircd-hybrid", 800, 0,
-      "it delays a flood in its recvq (kills on overflow)"}},
+      "it delays a flood in its recvq, kills on overflow"}},
     /* may kill without delaying first (fakelag off, or a flood kill) */
     {"inspircd",
      {"InspIRCd", 0, 0, "it may kill a flood without delaying it first"}},
