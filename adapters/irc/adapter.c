@@ -811,16 +811,10 @@ static void server_identified(struct ircad *a, const char *version)
     struct ircad_server_pace sp;
     ircad_pace_for_server(version, a->flood_interval_ms, &sp);
     ircad_pace_set_floor(&a->pace, sp.floor_ms);
-    a->q.bucket.bytes_per_token = sp.bytes_per_token;
-    char bytes[48] = "";
-    if (sp.bytes_per_token > 0)
-        snprintf(bytes, sizeof bytes, ", a token per %d bytes",
-                 sp.bytes_per_token);
     log_info("%s: server %s is %s: pacing from %lld ms a line down to %lld "
-             "while its lag stays low, up to %lld%s (%s)",
+             "while its lag stays low, up to %lld (%s)",
              a->name, shown, sp.server, (long long)a->pace.interval_ms,
-             (long long)a->pace.min_ms, (long long)a->pace.max_ms, bytes,
-             sp.why);
+             (long long)a->pace.min_ms, (long long)a->pace.max_ms, sp.why);
 }
 
 static void on_yourhost(struct ircad *a, const struct ircad_msg *m)

@@ -88,10 +88,7 @@ void ircad_pace_reset(struct ircad_pace *p, int64_t start_ms);
 struct ircad_server_pace {
     const char *server; /* the software recognised, or "an unknown server" */
     int64_t floor_ms;   /* the fastest interval */
-    /* a line costs one token per this many bytes started (0: one token a
-     * line): a server that throttles by bytes sees long lines slower */
-    int bytes_per_token;
-    const char *why; /* for the log */
+    const char *why;    /* for the log */
 };
 
 /* The pace for the server whose version string (RPL_MYINFO's third

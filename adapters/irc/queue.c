@@ -37,7 +37,6 @@ void ircad_bucket_init(struct ircad_bucket *b, int burst, int64_t interval_ms,
     b->burst = burst > 0 ? burst : 1;
     b->tokens = b->burst;
     b->interval_ms = interval_ms > 0 ? interval_ms : 1;
-    b->bytes_per_token = 0;
     b->stamp = now;
 }
 
@@ -74,27 +73,12 @@ bool ircad_bucket_take(struct ircad_bucket *b, int64_t now)
     return true;
 }
 
-bool ircad_bucket_take_line(struct ircad_bucket *b, int64_t now, size_t len)
-{
-    if (!ircad_bucket_take(b, now))
-        return false;
-    if (b->bytes_per_token > 0 && len > 0) {
-        size_t per = (size_t)b->bytes_per_token;
-        size_t cost = (len + per - 1) / per;
-        if (cost > (size_t)b->burst)
-            cost = (size_t)b->burst;
-        b->tokens -= (int)cost - 1;
-    }
-    return true;
-}
-
 int64_t ircad_bucket_wait(struct ircad_bucket *b, int64_t now)
 {
     refill(b, now);
     if (b->tokens > 0)
         return 0;
-    /* a debt of d tokens waits d more intervals */
-    int64_t w = b->stamp + (1 - b->tokens) * b->interval_ms - now;
+    int64_t w = b->stamp + b->interval_ms - now;
     return w > 0 ? w : 1;
 }
 
@@ -380,7 +364,7 @@ enum ircad_flush ircad_queue_flush(struct ircad_queue *q, int64_t now,
             return IRCAD_FLUSH_FULL;
         if (rc != IRCAD_SENT)
             return IRCAD_FLUSH_ERROR;
-        ircad_bucket_take_line(&q->bucket, now, strlen(line) + 2);
+        ircad_bucket_take(&q->bucket, now);
         uint64_t cookie = pop(q, chat);
         if (cookie && sent)
             sent(ctx, cookie);

@@ -7,7 +7,7 @@
  *
  * Default pacing: a burst of 4 lines, then one line every 1100 ms; the lag
  * may bring the interval down to a floor that depends on the server
- * (pace.h), on ngIRCd with a token per 256 bytes of a line.
+ * (pace.h).
  *
  * - ngIRCd (26, conn.c): a user's commands are parsed at most 3 per pass;
  *   when more are waiting, or once the client has sent 256 bytes within one
@@ -41,12 +41,9 @@
 
 /* A token bucket: `burst` tokens, one back every `interval_ms`. */
 struct ircad_bucket {
-    int tokens; /* below 0: a long line's debt, paid back first */
+    int tokens;
     int burst;
     int64_t interval_ms;
-    /* 0: a line costs one token; else one per this many bytes started
-     * (for a server that throttles by bytes, ircad_pace_for_server) */
-    int bytes_per_token;
     int64_t stamp; /* when the last token came back (or the bucket filled) */
 };
 
@@ -56,10 +53,6 @@ void ircad_bucket_init(struct ircad_bucket *b, int burst, int64_t interval_ms,
 
 /* Takes one token if there is one at `now`. */
 bool ircad_bucket_take(struct ircad_bucket *b, int64_t now);
-
-/* Takes what a line of `len` bytes costs (bytes_per_token), at most a
- * burst's worth, if there is a token at `now`; the rest is a debt. */
-bool ircad_bucket_take_line(struct ircad_bucket *b, int64_t now, size_t len);
 
 /* Milliseconds from `now` until a token is available (0: one is). */
 int64_t ircad_bucket_wait(struct ircad_bucket *b, int64_t now);

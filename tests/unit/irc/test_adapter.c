@@ -889,49 +889,6 @@ static void test_ircad_floor_configured_wins(void **state)
     fx_free(&f);
 }
 
-static bool lines_sent_7(struct fx *f)
-{
-    return privmsgs(f, 7);
-}
-
-/* On ngIRCd (throttles by bytes) a long line costs a token per 256
- * bytes: 7 lines of 300 bytes take twice as long as short ones. */
-static int64_t time_for_7_lines(const char *version, size_t len)
-{
-    struct fx f;
-    fx_init(&f);
-    f.srv.version = version;
-    f.cfg.flood_burst = 2; /* a line costs at most a burst */
-    f.cfg.flood_interval_ms = 60;
-    fx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(run_until(&f, connected, 3000));
-    run_until(&f, never, 100); /* the bucket full again after the JOIN */
-    char text[400];
-    memset(text, 'x', len);
-    text[len] = '\0';
-    int64_t start = loop_now(f.l);
-    for (int i = 0; i < 7; i++)
-        f.a->ops->say(f.a, "#hearts", text, CHAT_NORMAL);
-    assert_true(run_until(&f, lines_sent_7, 5000));
-    int64_t took = loop_now(f.l) - start;
-    fx_free(&f);
-    return took;
-}
-
-static void test_ircad_long_lines_cost_more_on_ngircd(void **state)
-{
-    (void)state;
-    int64_t shorts = time_for_7_lines("ngircd-26.1", 20);
-    int64_t longs = time_for_7_lines("ngircd-26.1", 300);
-    int64_t other = time_for_7_lines("ergo-2.11.1", 300);
-    /* two at once, then 5 intervals of 60 ms; long lines: two tokens
-     * each, the second line after one interval, then two each */
-    assert_true(shorts >= 5 * 60 - 20 && shorts < 10 * 60);
-    assert_true(longs >= 11 * 60 - 20);
-    assert_true(other < 10 * 60);
-}
-
 static void test_ircad_tell_splits_long_text(void **state)
 {
     (void)state;
@@ -1349,7 +1306,6 @@ int main(void)
         cmocka_unit_test(test_ircad_floor_by_server),
         cmocka_unit_test(test_ircad_floor_forgotten_on_reconnect),
         cmocka_unit_test(test_ircad_floor_configured_wins),
-        cmocka_unit_test(test_ircad_long_lines_cost_more_on_ngircd),
         cmocka_unit_test(test_ircad_verify_answers_identity),
         cmocka_unit_test(test_ircad_tell_tracked_reports_when_written),
         cmocka_unit_test(test_ircad_disconnect_drops_private_lines),

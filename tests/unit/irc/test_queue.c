@@ -37,36 +37,6 @@ static int fake_send(void *ctx, const char *line)
     return IRCAD_SENT;
 }
 
-/* bytes_per_token: a long line costs a token per started chunk, the
- * rest as a debt the next line waits for; at most a burst's worth. */
-static void test_ircad_bucket_take_line_costs_bytes(void **state)
-{
-    (void)state;
-    struct ircad_bucket b;
-    ircad_bucket_init(&b, 4, 100, 0);
-    /* by line: any length costs one */
-    assert_true(ircad_bucket_take_line(&b, 0, 500));
-    assert_int_equal(b.tokens, 3);
-    b.bytes_per_token = 256;
-    assert_true(ircad_bucket_take_line(&b, 0, 256));
-    assert_int_equal(b.tokens, 2);
-    assert_true(ircad_bucket_take_line(&b, 0, 257));
-    assert_int_equal(b.tokens, 0);
-    assert_int_equal(ircad_bucket_wait(&b, 0), 100);
-    /* a debt: two tokens owed, the next line waits three intervals */
-    assert_true(ircad_bucket_take_line(&b, 100, 600));
-    assert_int_equal(b.tokens, -2);
-    assert_int_equal(ircad_bucket_wait(&b, 100), 300);
-    assert_false(ircad_bucket_take_line(&b, 300, 10));
-    assert_int_equal(ircad_bucket_wait(&b, 399), 1);
-    assert_true(ircad_bucket_take_line(&b, 400, 10));
-    /* never more than a burst */
-    ircad_bucket_init(&b, 2, 100, 0);
-    b.bytes_per_token = 10;
-    assert_true(ircad_bucket_take_line(&b, 0, 500));
-    assert_int_equal(b.tokens, 0);
-}
-
 static void test_ircad_bucket_take_burst_then_interval(void **state)
 {
     (void)state;
@@ -427,7 +397,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ircad_bucket_take_burst_then_interval),
-        cmocka_unit_test(test_ircad_bucket_take_line_costs_bytes),
         cmocka_unit_test(test_ircad_bucket_take_interval_counts_from_first_use),
         cmocka_unit_test(test_ircad_queue_flush_priorities_order),
         cmocka_unit_test(test_ircad_queue_flush_same_target_never_reordered),
