@@ -1025,10 +1025,10 @@ static int finish_table(struct parser *ps)
     default_string(&irc->nickserv_password, "");
     default_string(&irc->nickserv_account, "");
     default_string(&irc->services_mask, "NickServ!*@services.*");
-    /* the pace starts at flood_interval_ms; unset bounds keep it there
-     * as the fastest and allow four times slower */
-    if (!irc->flood_min_interval_ms ||
-        irc->flood_min_interval_ms > irc->flood_interval_ms)
+    /* the pace starts at flood_interval_ms; an unset floor (0) is picked
+     * by the adapter from the server's software (adapters/irc/pace.h), an
+     * unset ceiling allows four times slower */
+    if (irc->flood_min_interval_ms > irc->flood_interval_ms)
         irc->flood_min_interval_ms = irc->flood_interval_ms;
     if (!irc->flood_max_interval_ms)
         irc->flood_max_interval_ms = irc->flood_interval_ms <= 15000

@@ -28,7 +28,7 @@ struct config_irc {
     int nchannels;
     int flood_burst;
     int flood_interval_ms;     /* the pace to start at */
-    int flood_min_interval_ms; /* fastest while lag stays low */
+    int flood_min_interval_ms; /* fastest while lag stays low; 0: auto */
     int flood_max_interval_ms; /* slowest while lag grows */
     char *nickserv_account;    /* IDENTIFY names it; "" if none (the nick) */
     char *services_mask;       /* nick!user@host glob NickServ must match */

@@ -12,6 +12,7 @@
  */
 #include "irc_adapter.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,8 @@ struct ircad {
     int flood_burst;
     int64_t flood_interval_ms;
     struct ircad_pace pace; /* the interval follows the server's lag */
+    int64_t floor_cfg;      /* flood_min_interval_ms; 0: by the server */
+    bool server_seen;       /* this connection's server is identified */
     struct ircad_timing t;
     bool unusable; /* the config cannot work: start refuses */
 
@@ -526,6 +529,11 @@ static void connect_now(struct ircad *a)
      * at the configured pace */
     ircad_pace_reset(&a->pace, a->flood_interval_ms);
     ircad_bucket_init(&a->q.bucket, a->flood_burst, a->pace.interval_ms, now);
+    /* until the server says what it is, the configured pace is the floor
+     * (another server may answer on the same address after a restart) */
+    a->server_seen = false;
+    if (!a->floor_cfg)
+        ircad_pace_set_floor(&a->pace, a->flood_interval_ms);
     arm_keepalive(a, a->t.register_ms);
 }
 
@@ -777,11 +785,68 @@ static void nick_refused(struct ircad *a, const struct ircad_msg *m)
     push(a, IRCAD_URGENT, line);
 }
 
+/* The server's software, from RPL_YOURHOST (002, "... running version
+ * X") or RPL_MYINFO (004, "nick server X modes..."): with
+ * flood_min_interval_ms = 0 it sets the pacing floor (pace.h). Once per
+ * connection; the version is only matched, and logged only as the bytes
+ * that are safe in a log line. */
+static void server_identified(struct ircad *a, const char *version)
+{
+    if (a->server_seen || !version || !*version)
+        return;
+    a->server_seen = true;
+    char shown[48];
+    size_t n = 0;
+    for (const char *c = version; *c && n + 1 < sizeof shown; c++)
+        if (isalnum((unsigned char)*c) || strchr(".-_+()/", *c))
+            shown[n++] = *c;
+    shown[n] = '\0';
+    if (a->floor_cfg) {
+        log_info("%s: server %s; pacing %lld to %lld ms a line as "
+                 "configured (flood_min_interval_ms)",
+                 a->name, shown, (long long)a->pace.min_ms,
+                 (long long)a->pace.max_ms);
+        return;
+    }
+    struct ircad_server_pace sp;
+    ircad_pace_for_server(version, a->flood_interval_ms, &sp);
+    ircad_pace_set_floor(&a->pace, sp.floor_ms);
+    log_info("%s: server %s is %s: pacing from %lld ms a line down to %lld "
+             "while its lag stays low, up to %lld (%s)",
+             a->name, shown, sp.server, (long long)a->pace.interval_ms,
+             (long long)a->pace.min_ms, (long long)a->pace.max_ms, sp.why);
+}
+
+static void on_yourhost(struct ircad *a, const struct ircad_msg *m)
+{
+    const char *text = m->nparams >= 2 ? m->params[1] : NULL;
+    const char *v = text ? strstr(text, "running version ") : NULL;
+    if (!v)
+        return;
+    /* the version is the word after it: "ngircd-26.1 (x86_64/...)" */
+    char word[64];
+    v += strlen("running version ");
+    size_t n = strcspn(v, " ");
+    if (n >= sizeof word)
+        n = sizeof word - 1;
+    memcpy(word, v, n);
+    word[n] = '\0';
+    server_identified(a, word);
+}
+
 static void on_numeric(struct ircad *a, const struct ircad_msg *m)
 {
     switch (m->numeric) {
     case 1:
         registered(a, m);
+        break;
+    case 2:
+        if (a->state == ST_REGISTERED)
+            on_yourhost(a, m);
+        break;
+    case 4:
+        if (a->state == ST_REGISTERED && m->nparams >= 3)
+            server_identified(a, m->params[2]);
         break;
     case 302:
         on_userhost(a, m);
@@ -1283,9 +1348,11 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
         cfg->flood_burst > 0 ? cfg->flood_burst : IRCAD_FLOOD_BURST;
     a->flood_interval_ms = cfg->flood_interval_ms > 0 ? cfg->flood_interval_ms
                                                       : IRCAD_FLOOD_INTERVAL_MS;
+    /* flood_min_interval_ms 0: the floor waits for the server's name */
+    a->floor_cfg =
+        cfg->flood_min_interval_ms > 0 ? cfg->flood_min_interval_ms : 0;
     ircad_pace_init(&a->pace, a->flood_interval_ms,
-                    cfg->flood_min_interval_ms > 0 ? cfg->flood_min_interval_ms
-                                                   : a->flood_interval_ms,
+                    a->floor_cfg ? a->floor_cfg : a->flood_interval_ms,
                     cfg->flood_max_interval_ms > 0 ? cfg->flood_max_interval_ms
                                                    : a->flood_interval_ms);
     a->t = default_timing;
@@ -1320,6 +1387,11 @@ const char *ircad_nick(const struct chat_adapter *ca)
 int64_t ircad_interval_ms(const struct chat_adapter *ca)
 {
     return cself(ca)->q.bucket.interval_ms;
+}
+
+int64_t ircad_floor_ms(const struct chat_adapter *ca)
+{
+    return cself(ca)->pace.min_ms;
 }
 
 void ircad_set_timing(struct chat_adapter *ca, const struct ircad_timing *t)

@@ -52,6 +52,10 @@ const char *ircad_nick(const struct chat_adapter *a);
 /* The pause between lines now (it follows the server's lag, pace.h). */
 int64_t ircad_interval_ms(const struct chat_adapter *a);
 
+/* The fastest pause the lag may bring it down to: flood_min_interval_ms,
+ * or with 0 what the server's software allows (pace.h). */
+int64_t ircad_floor_ms(const struct chat_adapter *a);
+
 /*
  * Timings, in milliseconds; the defaults are in brackets. Tests shorten
  * them; nothing else should need to.

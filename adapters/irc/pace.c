@@ -3,6 +3,9 @@
  */
 #include "pace.h"
 
+#include <ctype.h>
+#include <stddef.h>
+
 static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -115,4 +118,76 @@ void ircad_pace_tick(struct ircad_pace *p, int64_t now)
         p->overdue_seen = true;
         slow_down(p);
     }
+}
+
+void ircad_pace_set_floor(struct ircad_pace *p, int64_t min_ms)
+{
+    p->min_ms = clamp(min_ms, 1, p->max_ms);
+    p->interval_ms = clamp(p->interval_ms, p->min_ms, p->max_ms);
+}
+
+/* Whether `word` (lower case) occurs in the first 64 bytes of `s`,
+ * ignoring case. */
+static bool mentions(const char *s, const char *word)
+{
+    for (size_t i = 0; i < 64 && s[i]; i++) {
+        size_t k = 0;
+        while (word[k] && s[i + k] &&
+               tolower((unsigned char)s[i + k]) == word[k])
+            k++;
+        if (!word[k])
+            return true;
+    }
+    return false;
+}
+
+/* The floors, with the reason each is safe (docs/hosting.md, the pacing
+ * figures measured in tests/integration/test_pacing.py). The first whose
+ * word the version mentions applies. */
+static const struct {
+    const char *word;
+    struct ircad_server_pace pace; /* floor_ms 0: the configured pace */
+} servers[] = {
+    /* parses at most 3 commands a pass and, once a client sent 256 bytes
+     * within a second, reads it again only the next second (at most 2048
+     * bytes a read); it kills only when 2048 unparsed bytes pile up.
+     * Measured on ngIRCd 26: a client sending 450-byte lines keeps up at
+     * 4 a second (1800 bytes), backlogs at 5 (2250 bytes). 400 ms is 2.5
+     * lines, at most 1280 bytes, a second: no byte cost needed */
+    {"ngircd",
+     {"ngIRCd", 400,
+      "it delays a flooding client: 3 commands, 256 bytes a second"}},
+    /* fakelag: a burst of 5, then 2 lines a second, delayed not killed */
+    {"ergo", {"Ergo", 550, "fakelag delays a flood: 2 lines a second"}},
+    {"oragono", {"Ergo", 550, "fakelag delays a flood: 2 lines a second"}},
+    /* parse about 5 lines a second from the recvq and kill only when it
+     * overflows: well under that */
+    {"solanum",
+     {"Solanum", 800, "it delays a flood in its recvq, kills on overflow"}},
+    {"charybdis",
+     {"Charybdis", 800, "it delays a flood in its recvq, kills on overflow"}},
+    {"ratbox",
+     {"ircd-ratbox", 800, "it delays a flood in its recvq, kills on overflow"}},
+    {"hybrid",
+     {"ircd-hybrid", 800, "it delays a flood in its recvq, kills on overflow"}},
+    /* may kill without delaying first (fakelag off, or a flood kill) */
+    {"inspircd",
+     {"InspIRCd", 0, "it may kill a flood without delaying it first"}},
+    {"unreal",
+     {"UnrealIRCd", 0, "it may kill a flood without delaying it first"}},
+};
+
+void ircad_pace_for_server(const char *version, int64_t fallback_ms,
+                           struct ircad_server_pace *out)
+{
+    static const struct ircad_server_pace unknown = {
+        "an unknown server", 0, "its flood limits are not known"};
+    *out = unknown;
+    for (size_t i = 0; version && i < sizeof servers / sizeof servers[0]; i++)
+        if (mentions(version, servers[i].word)) {
+            *out = servers[i].pace;
+            break;
+        }
+    if (out->floor_ms <= 0 || out->floor_ms > fallback_ms)
+        out->floor_ms = fallback_ms;
 }

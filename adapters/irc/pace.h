@@ -12,8 +12,10 @@
  *
  * A server that kills a flooding client without delaying it first
  * (InspIRCd with fakelag off) shows no lag before the kill: there the
- * floor must be a rate it accepts, which is why the floor defaults to the
- * configured flood_interval_ms (docs/hosting.md).
+ * floor must be a rate it accepts. So the floor depends on what the server
+ * is (ircad_pace_for_server, from the version in RPL_MYINFO): faster only
+ * on servers known to delay a flooding client, the configured
+ * flood_interval_ms elsewhere (docs/hosting.md).
  *
  * Pure: the clock is passed in (tests/unit/irc/test_pace.c).
  */
@@ -80,5 +82,25 @@ void ircad_pace_tick(struct ircad_pace *p, int64_t now);
 /* Forgets the probe and the lowest round trip (a new connection); keeps
  * the interval's bounds and goes back to `start_ms`. */
 void ircad_pace_reset(struct ircad_pace *p, int64_t start_ms);
+
+/* What a server's software lets the pace do when flood_min_interval_ms
+ * is 0 (auto). */
+struct ircad_server_pace {
+    const char *server; /* the software recognised, or "an unknown server" */
+    int64_t floor_ms;   /* the fastest interval */
+    const char *why;    /* for the log */
+};
+
+/* The pace for the server whose version string (RPL_MYINFO's third
+ * parameter, or the "running version" of RPL_YOURHOST) is `version`
+ * (hostile text: only matched, never trusted further). `fallback_ms` is
+ * the configured pace: unknown servers and servers that kill rather than
+ * delay keep it as floor, and no floor is slower than it. */
+void ircad_pace_for_server(const char *version, int64_t fallback_ms,
+                           struct ircad_server_pace *out);
+
+/* Moves the floor (a server identified): the interval stays within the
+ * new bounds (min_ms <= max_ms is kept). */
+void ircad_pace_set_floor(struct ircad_pace *p, int64_t min_ms);
 
 #endif

@@ -113,8 +113,8 @@ static void test_config_load_example(void **state)
     assert_null(irc->channels[0].rules);
     assert_int_equal(irc->flood_burst, 4);
     assert_int_equal(irc->flood_interval_ms, 1100);
-    /* unset bounds: never faster than configured, four times slower */
-    assert_int_equal(irc->flood_min_interval_ms, 1100);
+    /* unset bounds: the floor by the server (0), four times slower */
+    assert_int_equal(irc->flood_min_interval_ms, 0); /* auto */
     assert_int_equal(irc->flood_max_interval_ms, 4400);
     assert_string_equal(irc->nickserv_account, "");
     assert_string_equal(irc->services_mask, "NickServ!*@services.*");

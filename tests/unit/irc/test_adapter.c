@@ -50,6 +50,7 @@ struct server {
     bool ignore_ping;     /* do not answer PING */
     bool grant_nick;      /* accept a NICK change after registration */
     const char *isupport; /* the 005 tokens */
+    const char *version;  /* the software 002 and 004 name, if any */
     int pong_delay_ms;    /* answer PING this late */
     const char *known[8]; /* USERHOST answers: "nick=+user@host" */
     char pong_due[64];    /* the PONG waiting for its delay */
@@ -98,6 +99,13 @@ static void srv_welcome(struct server *s)
 {
     s->registered = true;
     srv_send(s, ":irc.test 001 %s :Welcome %s!u@127.0.0.1", s->nick, s->nick);
+    if (s->version) {
+        srv_send(s,
+                 ":irc.test 002 %s :Your host is irc.test, running "
+                 "version %s",
+                 s->nick, s->version);
+        srv_send(s, ":irc.test 004 %s irc.test %s io ntm", s->nick, s->version);
+    }
     srv_send(s, ":irc.test 005 %s %s :are supported by this server", s->nick,
              s->isupport ? s->isupport : "CHANTYPES=#&");
     srv_send(s, ":irc.test 376 %s :End of MOTD", s->nick);
@@ -810,6 +818,77 @@ static void test_ircad_pacing_follows_lag(void **state)
     fx_free(&f);
 }
 
+/* flood_min_interval_ms = 0: the floor follows the software RPL_MYINFO
+ * names (faster only on a server that delays a flood), is the configured
+ * pace until then and again on each new connection. */
+static void test_ircad_floor_by_server(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *version;
+        int64_t floor;
+    } cases[] = {
+        {"ngircd-26.1", 400},
+        {"ergo-2.11.1", 550},
+        {"solanum-1.0-dev", 800},
+        {"InspIRCd-3", 1100},
+        {"UnrealIRCd-6.1.2", 1100},
+        {"myircd-1.0", 1100},
+        {NULL, 1100},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fx f;
+        fx_init(&f);
+        f.srv.version = cases[i].version;
+        fx_make(&f, NULL);
+        assert_int_equal(ircad_floor_ms(f.a), 1100);
+        f.a->ops->start(f.a);
+        assert_true(run_until(&f, connected, 3000));
+        assert_int_equal(ircad_floor_ms(f.a), cases[i].floor);
+        /* the pace starts at the configured interval all the same */
+        assert_int_equal(ircad_interval_ms(f.a), 1100);
+        fx_free(&f);
+    }
+}
+
+static bool connected_twice(struct fx *f)
+{
+    return count_events(f, CHAT_CONNECTED) >= 2;
+}
+
+static void test_ircad_floor_forgotten_on_reconnect(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.version = "ngircd-26.1";
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    assert_int_equal(ircad_floor_ms(f.a), 400);
+    /* another server on the same address, that does not say what it is */
+    f.srv.version = NULL;
+    srv_drop_client(&f.srv);
+    assert_true(run_until(&f, connected_twice, 5000));
+    assert_int_equal(ircad_floor_ms(f.a), 1100);
+    fx_free(&f);
+}
+
+/* An explicit flood_min_interval_ms overrides the server's floor. */
+static void test_ircad_floor_configured_wins(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.version = "ngircd-26.1";
+    f.cfg.flood_min_interval_ms = 900;
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    assert_int_equal(ircad_floor_ms(f.a), 900);
+    fx_free(&f);
+}
+
 static void test_ircad_tell_splits_long_text(void **state)
 {
     (void)state;
@@ -1224,6 +1303,9 @@ int main(void)
         cmocka_unit_test(test_ircad_ctcp_answered_and_limited),
         cmocka_unit_test(test_ircad_say_paced_by_bucket_and_priority),
         cmocka_unit_test(test_ircad_pacing_follows_lag),
+        cmocka_unit_test(test_ircad_floor_by_server),
+        cmocka_unit_test(test_ircad_floor_forgotten_on_reconnect),
+        cmocka_unit_test(test_ircad_floor_configured_wins),
         cmocka_unit_test(test_ircad_verify_answers_identity),
         cmocka_unit_test(test_ircad_tell_tracked_reports_when_written),
         cmocka_unit_test(test_ircad_disconnect_drops_private_lines),

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -141,6 +142,69 @@ static void test_ircad_pace_want_probe_only_while_lines_flow(void **state)
     assert_false(ircad_pace_want_probe(&fixed, now, true));
 }
 
+static void test_ircad_pace_for_server_known_and_unknown(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *version;
+        int64_t floor;
+    } cases[] = {
+        {"ngircd-26.1", 400},
+        {"ngIRCd-27~rc1 (x86_64/pc/linux-gnu)", 400},
+        {"ergo-2.11.1", 550},
+        {"oragono-2.5.0", 550},
+        {"solanum-1.0-dev", 800},
+        {"charybdis-4.1.2", 800},
+        {"ircd-ratbox-3.0.10", 800},
+        {"ircd-hybrid-8.2.43", 800},
+        {"InspIRCd-3", 1100},
+        {"UnrealIRCd-6.1.2", 1100},
+        {"irc.example.net", 1100},
+        {"", 1100},
+        {NULL, 1100},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ircad_server_pace sp;
+        ircad_pace_for_server(cases[i].version, 1100, &sp);
+        assert_int_equal(sp.floor_ms, cases[i].floor);
+        assert_non_null(sp.server);
+        assert_non_null(sp.why);
+    }
+    /* never a slower floor than the configured pace */
+    struct ircad_server_pace sp;
+    ircad_pace_for_server("ngircd-26.1", 300, &sp);
+    assert_int_equal(sp.floor_ms, 300);
+    /* a long hostile version is only scanned at its start */
+    char junk[4096];
+    memset(junk, 'a', sizeof junk - 8);
+    memcpy(junk + sizeof junk - 8, "ngircd", 7);
+    ircad_pace_for_server(junk, 1100, &sp);
+    assert_int_equal(sp.floor_ms, 1100);
+}
+
+static void test_ircad_pace_set_floor_clamps(void **state)
+{
+    (void)state;
+    struct ircad_pace p;
+    ircad_pace_init(&p, 1100, 1100, 4400);
+    ircad_pace_set_floor(&p, 400);
+    assert_int_equal(p.min_ms, 400);
+    assert_int_equal(p.interval_ms, 1100); /* starts where it was */
+    assert_true(ircad_pace_adaptive(&p));
+    int64_t now = 0;
+    for (int i = 0; i < 100; i++)
+        round_trip(&p, &now, 20);
+    assert_int_equal(p.interval_ms, 400);
+    /* a higher floor pulls the interval up; never above the ceiling */
+    ircad_pace_set_floor(&p, 1100);
+    assert_int_equal(p.interval_ms, 1100);
+    ircad_pace_set_floor(&p, 9000);
+    assert_int_equal(p.min_ms, 4400);
+    assert_int_equal(p.interval_ms, 4400);
+    ircad_pace_set_floor(&p, 0);
+    assert_int_equal(p.min_ms, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +213,8 @@ int main(void)
         cmocka_unit_test(test_ircad_pace_never_beyond_ceiling),
         cmocka_unit_test(test_ircad_pace_tick_overdue_probe_slows_down),
         cmocka_unit_test(test_ircad_pace_want_probe_only_while_lines_flow),
+        cmocka_unit_test(test_ircad_pace_for_server_known_and_unknown),
+        cmocka_unit_test(test_ircad_pace_set_floor_clamps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
