@@ -99,7 +99,14 @@ enum chat_style table_style(const struct table *t)
 
 void table_say(struct table *t, const char *text)
 {
-    t->a->ops->say(t->a, t->room, text, CHAT_NORMAL);
+    if (t->a->ops->tell_tracked) {
+        /* a room is a target like a nick: its lines are reported sent */
+        t->said_pending = ++t->m->cookies;
+        t->a->ops->tell_tracked(t->a, t->room, text, CHAT_NORMAL,
+                                t->said_pending);
+    } else {
+        t->a->ops->say(t->a, t->room, text, CHAT_NORMAL);
+    }
 }
 
 /* How often a seat that may not be told anything has its nick checked. */
@@ -769,6 +776,12 @@ static void advance(struct table *t)
             table_close(t);
             return;
         case ENGINE_PHASE_DEAL:
+            /* the hand's last trick and scores reach the channel before
+             * the next deal reaches anyone: the delay starts then */
+            if (t->said_pending) {
+                t->deal_deferred = true;
+                return;
+            }
             if (!t->deal_timer)
                 t->deal_timer = loop_timer(
                     t->m->loop, (int64_t)t->m->cfg->next_hand_delay * 1000,
@@ -1542,6 +1555,14 @@ void manager_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie)
         struct table *t = m->tables[i];
         if (t->a != a || t->closing)
             continue;
+        if (cookie && t->said_pending == cookie) {
+            t->said_pending = 0;
+            if (t->deal_deferred) {
+                t->deal_deferred = false;
+                advance(t);
+            }
+            continue;
+        }
         for (int s = 0; s < t->capacity; s++) {
             if (!cookie || t->seats[s].pending != cookie)
                 continue;

@@ -66,6 +66,10 @@ struct table {
     bool online;  /* the adapter is connected */
     /* the turn timer waits for the prompt to be written (CHAT_SENT) */
     bool turn_deferred;
+    /* the next deal waits for the table's channel lines to go out (the
+     * last trick, the scores): the cookie of the last one said */
+    uint64_t said_pending;
+    bool deal_deferred;
     bool paused; /* nobody is at the table: nothing happens */
     struct engine_rules rules;
     char rules_text[300];

@@ -1286,6 +1286,32 @@ static void test_turn_timer_starts_when_prompt_sent(void **state)
     assert_true(t->game.nplays >= 1);
 }
 
+/* The next hand's deal never overtakes the last hand's channel lines
+ * (its last trick, its scores): the deal waits until they are written. */
+static void test_next_deal_waits_for_the_channel(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    four_people("standard pass_count=0 hands=2");
+    struct table *t = the_table();
+    play_everything(t); /* stops at the deal: it waits */
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_DEAL);
+    assert_int_equal(t->game.hand_no, 1);
+    assert_true(any_contains("#h", 0, "Hand 1 scores"));
+    /* the channel's lines go out (not the deals'): then the deal comes */
+    int from = w->fake.n;
+    for (int i = 0; i < w->fake.n; i++) {
+        if (w->fake.lines[i].to[0] != '#' || !w->fake.lines[i].cookie)
+            continue;
+        struct chat_event ev = {.kind = CHAT_SENT,
+                                .cookie = w->fake.lines[i].cookie};
+        manager_on_event(w->m, &w->fake.base, &ev);
+    }
+    run_for(5);
+    assert_int_equal(t->game.hand_no, 2);
+    assert_true(any_contains(t->seats[0].nick, from, "Hand 2 at #h"));
+}
+
 /* A prompt that never leaves (the link dropped with it in the queue, or
  * its person left) does not hold the turn timer forever. */
 static void test_turn_timer_runs_when_the_prompt_is_lost(void **state)
@@ -1787,6 +1813,8 @@ int main(void)
             test_reconnect_confirms_identity_before_secrets, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_turn_timer_runs_when_the_prompt_is_lost, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_next_deal_waits_for_the_channel,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_turn_timer_starts_when_prompt_sent,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
