@@ -170,6 +170,8 @@ class Run:
         self.error = None
         self.last_move = None      # (sent, kind) of the last pass or play
         self.prompt_waits = []     # seconds, see the module's doc
+        # (wait, hand, trick, cards on the trick, trigger's kind, nick)
+        self.prompt_where = []
         self.thinks = []           # think times before passes and plays
         self.other_channel = []    # texts of unexpected channel lines
 
@@ -231,6 +233,10 @@ class Run:
                     ev.trick_no > 1 or ev.trick
                     or self.last_move[1] == "pass"):
                 self.prompt_waits.append(msg.time - self.last_move[0])
+                self.prompt_where.append((
+                    msg.time - self.last_move[0], person.hand_seq,
+                    ev.trick_no, len(ev.trick), self.last_move[1],
+                    person.conn.nick))
         h["private"][kind] = h["private"].get(kind, 0) + 1
         pp = h["per_player"]
         pp[person.conn.nick] = pp.get(person.conn.nick, 0) + 1
@@ -419,6 +425,14 @@ class Run:
         print("prompt wait behind pacing (the command that made it the "
               "person's turn to the prompt's arrival): %s; over 2 s: %d of "
               "%d" % (stats(waits), sum(w > 2.0 for w in waits), len(waits)))
+        for w, hand, trick, on, trigger, nick in self.prompt_where:
+            if w > 2.0:
+                print("   %.2f s: hand %d trick %d, %s's prompt %s, after "
+                      "a %s" % (w, hand, trick, nick,
+                                "to lead" if not on else
+                                "after %d card%s" % (on, "s"[:on > 1]),
+                                "pass (the last of the hand)"
+                                if trigger == "pass" else "play"))
         hs = [self.hands[s] for s in full]
         behind = [h["trick_at"][k] - h["ended_at"][k] for h in hs
                   for k in h["trick_at"] if k in h["ended_at"]]
