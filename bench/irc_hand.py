@@ -425,7 +425,11 @@ class Run:
         print("prompt wait behind pacing (the command that made it the "
               "person's turn to the prompt's arrival): %s; over 2 s: %d of "
               "%d" % (stats(waits), sum(w > 2.0 for w in waits), len(waits)))
-        for w, hand, trick, on, trigger, nick in self.prompt_where:
+        slow = [x for x in self.prompt_where if x[0] > 2.0]
+        if len(slow) > 10:
+            print("   the 10 longest:")
+            slow = sorted(slow, reverse=True)[:10]
+        for w, hand, trick, on, trigger, nick in slow:
             if w > 2.0:
                 print("   %.2f s: hand %d trick %d, %s's prompt %s, after "
                       "a %s" % (w, hand, trick, nick,
