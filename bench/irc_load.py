@@ -79,7 +79,7 @@ class Load:
             p.games_done = getattr(p, "games_done", 0) + 1
             p.chan_pending = ("open", p.say("!hearts standard"))
 
-    def on_line(self, p, kind, msg):
+    def on_line(self, p, kind, msg, ev=None):
         self.lines.append((msg.time, "channel" if kind == "channel"
                            else "private"))
         if kind == "deal":

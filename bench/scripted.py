@@ -1,6 +1,6 @@
 """Scripted Hearts players for the bot benchmarks: many IRC connections on
-one selectors loop, and a person who answers every prompt of the bot at
-once.
+one selectors loop (with timers), and a person who answers every prompt of
+the bot, at once or after a think time.
 
 Why not harness.Client: it runs a reader thread per connection and keeps
 every line; the load benchmark wants 100 connections whose reaction time
@@ -8,17 +8,18 @@ and CPU are small and measurable, so here one thread serves them all and
 keeps counts instead of lines. Everything else (servers, the bot, its
 config, the IRC line parser) comes from tests/integration/harness.py.
 
-A person reads the bot's private messages (plain text or IRC formatting):
+A person reads the bot's private messages (plain text or IRC formatting)
+with the integration tests' parser (harness.parse_private):
 - "Hand N at #chan. Your cards: ... | Pass 3 cards to X: ..." -> "pass A B C"
-- "Your turn at #chan. ... You may play the marked cards: ♣ 2 [5] ..." ->
-  "play 5C" (a random marked card; bold on IRC is a mark too)
+- "Your turn at #chan. ... Play one of: ♣ 2 8. Your hand: ..." (or "Only
+  legal: 2♣.") -> "play 8C" (a random legal card)
 - "You shot the moon! ..." -> "moon add"
 - "You timed out again ..." -> "back"
 and keeps, for each command it sent, when the bot's reply to it came.
 """
 
+import heapq
 import os
-import re
 import resource
 import selectors
 import socket
@@ -41,6 +42,18 @@ class Loop:
     def __init__(self):
         self.sel = selectors.DefaultSelector()
         self.conns = []
+        self.timers = []           # heap of (when, seq, callable)
+        self._seq = 0
+
+    def call_at(self, when, fn):
+        """Runs fn() at monotonic time `when` (from run())."""
+        self._seq += 1
+        heapq.heappush(self.timers, (when, self._seq, fn))
+
+    def _run_timers(self):
+        now = time.monotonic()
+        while self.timers and self.timers[0][0] <= now:
+            heapq.heappop(self.timers)[2]()
 
     def add(self, conn):
         self.conns.append(conn)
@@ -67,11 +80,15 @@ class Loop:
         while True:
             if until is not None and until():
                 return True
+            self._run_timers()
             left = 0.05
+            if self.timers:
+                left = max(0.0, min(left, self.timers[0][0]
+                                    - time.monotonic()))
             if deadline is not None:
-                left = min(left, deadline - time.monotonic())
-                if left <= 0:
+                if deadline <= time.monotonic():
                     return False
+                left = min(left, deadline - time.monotonic())
             for key, mask in self.sel.select(left):
                 conn = key.data
                 if mask & selectors.EVENT_READ:
@@ -203,61 +220,51 @@ def connect_all(loop, port, nicks, on_message, timeout=60):
 
 
 # ----------------------------------------------------------------------
-# Cards in the bot's text.
-
-_COLOUR_RE = re.compile(r"\x03(?:\d{1,2}(?:,\d{1,2})?)?|\x0f")
-_SUIT_LETTER = {"\u2663": "C", "\u2666": "D", "\u2660": "S", "\u2665": "H"}
-_PROMPT_RE = re.compile(r"You may play the marked cards: (.*)$")
-_DEAL_RE = re.compile(r"^Hand (\d+) at \S+\. Your cards: (.*?)"
-                      r"(?: \| Pass (\d+) cards.*)?$")
-TRICK_RE = re.compile(r"(?:You lead trick|Trick) (\d+)")
-
-
-def parse_hand(text):
-    """[(card, marked)] from a rendered hand, plain ("♣ 2 [5]") or IRC
-    (colours, bold marks); card is what a person types: "5C", "10H"."""
-    text = _COLOUR_RE.sub("", text)
-    suit = None
-    cards = []
-    for tok in text.split():
-        marked = False
-        if tok.startswith("[") and tok.endswith("]"):
-            tok, marked = tok[1:-1], True
-        elif tok.startswith("\x02") and tok.endswith("\x02") and len(tok) > 2:
-            tok, marked = tok[1:-1], True
-        tok = tok.replace("\x02", "")
-        if tok in _SUIT_LETTER:
-            suit = _SUIT_LETTER[tok]
-        elif tok.lower() == "joker":
-            cards.append(("joker", marked))
-        elif suit is not None and tok:
-            cards.append((tok + suit, marked))
-    return cards
-
-
-# ----------------------------------------------------------------------
 # A person at a table.
 
+def think_time(rng, pace):
+    """Seconds a person waits before a pass or a play: 0 for pace None or
+    "instant", uniform in [lo, hi] for a pair (lo, hi)."""
+    if not pace or pace == "instant":
+        return 0.0
+    lo, hi = pace
+    return rng.uniform(lo, hi)
+
+
 class Person:
-    """Answers the bot's private prompts at once and times the replies.
+    """Answers the bot's private prompts (at once, or after a think time:
+    `pace`) and times the replies.
+
+    The bot's private lines are read with harness.parse_private (the
+    parser the integration tests use, so the two follow the bot's wording
+    together): a Deal with cards to pass gets "pass A B C" (random
+    cards), a Prompt "play C" (a random one of its marked cards), a
+    MoonChoice "moon add", "You timed out again" gets "back".
 
     Commands and their replies (what `replies` records, as
     (kind, sent, answered)):
-      play  (tricks 1-12): the next "Your turn" prompt to this person;
-      last  (the play of trick 13): the next hand's "Hand N at" message or
-            its first prompt, whichever comes first (or "Game over" in the
-            channel);
+      play  a play with cards left after it: the next prompt to this
+            person;
+      last  the person's last play of a hand (the bot plays the last card
+            itself, autoplay): the next hand's deal or first prompt,
+            whichever comes first (or "Game over" in the channel);
       moon  ("moon add" after shooting the moon): the same;
-      pass: the "You received ..." message, or the first prompt if that
-            comes first (a prompt goes out at a higher priority).
+      pass  the confirmation ("Passing ..."), or "You received ..." (the
+            last to pass), or the first prompt if that comes first.
     A private line from the bot that answers none of these (a refusal, a
-    reminder) is counted in `other`."""
+    reminder) is counted in `other`.
 
-    def __init__(self, conn, bot_nick, channel, rng):
+    on_line(person, kind, msg, event) sees every line from the bot (kind
+    "channel" for the person's channel); on_move(person, kind, sent, think,
+    event) every pass or play, when it is written, with the think time
+    that came before it and the Deal or Prompt it answers."""
+
+    def __init__(self, conn, bot_nick, channel, rng, pace=None):
         self.conn = conn
         self.bot = bot_nick
         self.channel = channel
         self.rng = rng
+        self.pace = pace
         self.pending = None        # (kind, sent time)
         self.replies = []          # (kind, sent, answered)
         self.sent = []             # (kind, time)
@@ -271,12 +278,25 @@ class Person:
         self.prompt_seq = 0        # trick-1 prompts seen
         self.bot_here = False      # the bot is in our channel
         self.on_channel = None     # callable(person, msg) for the script
-        self.on_line = None        # callable(person, kind, msg) for counts
+        self.on_line = None        # callable(person, kind, msg, ev)
+        self.on_move = None        # callable(person, kind, sent, think, ev)
 
-    def _command(self, kind, text):
-        t = self.conn.send("PRIVMSG %s :%s" % (self.bot, text))
-        self.sent.append((kind, t))
-        self.pending = (kind, t)
+    def _command(self, kind, text, ev=None):
+        """Sends a command to the bot, after the person's think time for
+        a pass or a play."""
+        think = think_time(self.rng, self.pace) \
+            if kind in ("pass", "play", "last") else 0.0
+
+        def send():
+            t = self.conn.send("PRIVMSG %s :%s" % (self.bot, text))
+            self.sent.append((kind, t))
+            self.pending = (kind, t)
+            if self.on_move is not None and kind in ("pass", "play", "last"):
+                self.on_move(self, kind, t, think, ev)
+        if think > 0:
+            self.conn.loop.call_at(time.monotonic() + think, send)
+        else:
+            send()
 
     def _answered(self, kinds, when):
         if self.pending and self.pending[0] in kinds:
@@ -304,7 +324,7 @@ class Person:
         if harness.irc_eq(msg.target, self.channel):
             self.channel_lines += 1
             if self.on_line:
-                self.on_line(self, "channel", msg)
+                self.on_line(self, "channel", msg, None)
             if self.pending and self.pending[0] in ("last", "moon") \
                     and msg.text.startswith("Game over"):
                 self._answered(("last", "moon"), msg.time)
@@ -314,57 +334,59 @@ class Person:
         if not harness.irc_eq(msg.target, self.conn.nick):
             return
         self.private += 1
-        kind = self._private(msg)
+        ev = harness.parse_private(harness.marked_text(msg.raw_text), msg)
+        kind, answer = self._private(msg, ev)
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        if self.on_line:
-            self.on_line(self, kind, msg)
+        if self.on_line:    # before the answer: it sees the line first
+            self.on_line(self, kind, msg, ev)
+        if answer is not None:
+            answer()
 
-    def _private(self, msg):
-        text = msg.text
-        raw = msg.raw_text
-        m = _DEAL_RE.match(text)
-        if m:
+    def _private(self, msg, ev):
+        """(kind of the line, the answer to send or None)."""
+        if isinstance(ev, harness.Deal):
             self.hand_seq += 1
             self._answered(("last", "moon"), msg.time)
-            if m.group(3):
-                cards = [c for c, _ in parse_hand(m.group(2))]
-                pick = self.rng.sample(cards, int(m.group(3)))
-                self._command("pass", "pass " + " ".join(pick))
-            return "deal"
-        if text.startswith("You received") or text.startswith("Your hand:"):
+            if not ev.pass_count:
+                return "deal", None
+            pick = self.rng.sample(ev.cards, ev.pass_count)
+            return "deal", lambda: self._command(
+                "pass", "pass " + " ".join(pick), ev)
+        if isinstance(ev, harness.Passing):
             self._answered(("pass",), msg.time)
-            return "received"
-        m = _PROMPT_RE.search(raw)
-        if m and text.startswith("Your turn"):
+            return "passing", None
+        if isinstance(ev, harness.HandShown):
+            self._answered(("pass",), msg.time)
+            return ("received" if ev.received else "hand"), None
+        if isinstance(ev, harness.Prompt):
             self._answered(("play", "pass", "last", "moon"), msg.time)
-            t = TRICK_RE.search(text)
-            trick = int(t.group(1)) if t else 0
-            if trick == 1:
+            if ev.trick_no == 1:
                 self.prompt_seq += 1
-            marked = [c for c, mk in parse_hand(m.group(1)) if mk]
-            if not marked:
-                self.other.append(text)
-                return "prompt"
-            self._command("last" if trick == 13 else "play",
-                          "play " + self.rng.choice(marked))
-            return "prompt"
-        if text.startswith("You shot the"):
-            self._command("moon", "moon add")
-            return "moon"
+            if not ev.marked:
+                self.other.append(msg.text)
+                return "prompt", None
+            last = len(ev.cards) <= 2   # the bot plays the last one
+            card = self.rng.choice(sorted(ev.marked))
+            return "prompt", lambda: self._command(
+                "last" if last else "play", "play " + card, ev)
+        if isinstance(ev, harness.MoonChoice):
+            return "moon", lambda: self._command("moon", "moon add")
+        text = msg.text
+        if text.startswith("Autoplay"):
+            return "autoplay", None
         if text.startswith("Reminder"):
             self.reminders += 1
-            return "reminder"
+            return "reminder", None
         if text.startswith("Time is up"):
             self.timeouts += 1
-            return "timeout"
+            return "timeout", None
         if "timed out again" in text:
             self.timeouts += 1
-            self._command("back", "back")
-            return "timeout"
+            return "timeout", lambda: self._command("back", "back")
         self.other.append(text)
         if self.pending and self.pending[0] == "back":
             self.pending = None
-        return "other"
+        return "other", None
 
 
 # ----------------------------------------------------------------------
