@@ -1221,8 +1221,10 @@ static void on_engine(void *ctx, const struct engine_game *g,
             }
             sb_printf(&p, "Your hand: ");
             sb_hand(&p, t, &hand, 0);
-            /* as urgent as the leader's prompt that follows it */
-            table_tell(t, s, p.buf, CHAT_HIGH);
+            /* at normal priority: the leader's prompt (high) that follows
+             * its line lifts that person's queue ahead of the others, so
+             * the first lead is not asked for after every other line */
+            table_tell(t, s, p.buf, CHAT_NORMAL);
         }
         break;
     case ENGINE_EV_DRAWN:

@@ -72,9 +72,16 @@ bool ircad_pace_want_probe(const struct ircad_pace *p, int64_t now,
      * after a while, or we would never measure again */
     bool lost = p->out && p->probe_sent >= 0 &&
                 now - p->probe_sent > 20 * IRCAD_PACE_HIGH_MS;
+    /* a probe takes a line's place in the pace: at the floor it can only
+     * find the lag growing, so it goes four times more rarely */
+    int lines = IRCAD_PACE_PROBE_LINES;
+    int64_t gap = IRCAD_PACE_PROBE_MS;
+    if (p->interval_ms <= p->min_ms) {
+        lines *= IRCAD_PACE_FLOOR_RARER;
+        gap *= IRCAD_PACE_FLOOR_RARER;
+    }
     return ircad_pace_adaptive(p) && waiting && (!p->out || lost) &&
-           p->lines >= IRCAD_PACE_PROBE_LINES &&
-           now - p->last_probe >= IRCAD_PACE_PROBE_MS;
+           p->lines >= lines && now - p->last_probe >= gap;
 }
 
 unsigned ircad_pace_next_token(struct ircad_pace *p)

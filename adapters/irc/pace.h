@@ -33,6 +33,8 @@
  * one, and only while lines are waiting. */
 #define IRCAD_PACE_PROBE_LINES 6
 #define IRCAD_PACE_PROBE_MS 1500
+/* At the floor, probes come this many times more rarely. */
+#define IRCAD_PACE_FLOOR_RARER 4
 
 struct ircad_pace {
     int64_t interval_ms; /* now */

@@ -622,6 +622,36 @@ static void test_pass_is_confirmed_and_hand_shows_what_is_left(void **state)
     assert_true(any_contains(t->seats[0].nick, from, want));
 }
 
+/* After the passing, what each received goes at normal priority and the
+ * leader's prompt at high: the leader's queue goes first, so the first
+ * lead is not asked for after everyone else's line. */
+static void test_first_lead_prompt_outranks_the_received_lines(void **state)
+{
+    (void)state;
+    four_people("standard");
+    struct table *t = the_table();
+    char cmd[100];
+    int from = w->fake.n;
+    for (int s = 0; s < 4; s++) {
+        first_three(t, s, cmd, sizeof cmd);
+        said(t->seats[s].nick, NULL, cmd);
+    }
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_PLAY);
+    int received = 0, prompts = 0;
+    for (int i = from; i < w->fake.n; i++) {
+        const struct line *l = &w->fake.lines[i];
+        if (strncmp(l->text, "You received ", 13) == 0) {
+            assert_int_equal(l->prio, CHAT_NORMAL);
+            received++;
+        } else if (strncmp(l->text, "Your turn", 9) == 0) {
+            assert_int_equal(l->prio, CHAT_HIGH);
+            prompts++;
+        }
+    }
+    assert_int_equal(received, 4);
+    assert_int_equal(prompts, 1);
+}
+
 static void test_deal_goes_before_the_prompt(void **state)
 {
     (void)state;
@@ -1773,6 +1803,9 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_pass_is_confirmed_and_hand_shows_what_is_left, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(
+            test_first_lead_prompt_outranks_the_received_lines, setup,
             teardown),
         cmocka_unit_test_setup_teardown(test_deal_goes_before_the_prompt, setup,
                                         teardown),

@@ -112,6 +112,28 @@ static void test_ircad_pace_tick_overdue_probe_slows_down(void **state)
     assert_false(ircad_pace_pong(&p, token, now + 3001));
 }
 
+/* At the floor a probe can only find the lag growing, and each takes a
+ * line's place in the pace: it goes four times more rarely there. */
+static void test_ircad_pace_probes_rarely_at_the_floor(void **state)
+{
+    (void)state;
+    struct ircad_pace p;
+    ircad_pace_init(&p, 1100, 1100, 4400);
+    int64_t now = 100000;
+    for (int i = 0; i < IRCAD_PACE_PROBE_LINES; i++)
+        ircad_pace_line_sent(&p);
+    assert_false(ircad_pace_want_probe(&p, now, true));
+    for (int i = IRCAD_PACE_PROBE_LINES;
+         i < IRCAD_PACE_PROBE_LINES * IRCAD_PACE_FLOOR_RARER; i++)
+        ircad_pace_line_sent(&p);
+    assert_true(ircad_pace_want_probe(&p, now, true));
+    /* above the floor, at the usual cadence again */
+    ircad_pace_init(&p, 2200, 1100, 4400);
+    for (int i = 0; i < IRCAD_PACE_PROBE_LINES; i++)
+        ircad_pace_line_sent(&p);
+    assert_true(ircad_pace_want_probe(&p, now, true));
+}
+
 static void test_ircad_pace_want_probe_only_while_lines_flow(void **state)
 {
     (void)state;
@@ -212,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_ircad_pace_low_lag_shrinks_to_floor),
         cmocka_unit_test(test_ircad_pace_never_beyond_ceiling),
         cmocka_unit_test(test_ircad_pace_tick_overdue_probe_slows_down),
+        cmocka_unit_test(test_ircad_pace_probes_rarely_at_the_floor),
         cmocka_unit_test(test_ircad_pace_want_probe_only_while_lines_flow),
         cmocka_unit_test(test_ircad_pace_for_server_known_and_unknown),
         cmocka_unit_test(test_ircad_pace_set_floor_clamps),
