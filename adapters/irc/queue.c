@@ -329,11 +329,6 @@ static uint64_t pop(struct ircad_queue *q, bool chat)
     return cookie;
 }
 
-void ircad_queue_pop(struct ircad_queue *q, bool chat)
-{
-    pop(q, chat);
-}
-
 bool ircad_queue_empty(const struct ircad_queue *q)
 {
     return q->lines == 0;

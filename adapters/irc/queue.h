@@ -137,10 +137,9 @@ int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
  * whether there was such a line. */
 bool ircad_queue_tag_last(struct ircad_queue *q, uint64_t cookie);
 
-/* The next line to send (protocol lines only unless `chat`), or NULL, and
- * removing it. */
+/* The next line to send (protocol lines only unless `chat`), or NULL;
+ * ircad_queue_flush sends and removes it. */
 const char *ircad_queue_front(const struct ircad_queue *q, bool chat);
-void ircad_queue_pop(struct ircad_queue *q, bool chat);
 
 bool ircad_queue_empty(const struct ircad_queue *q);
 
