@@ -127,6 +127,12 @@ class RestartTest(HarnessTestCase):
         rc, out = harness.replay(os.path.join(data, "games.jsonl"))
         self.assertEqual(rc, 0, out)
         holdings = harness.record_holdings(records[0], 0)
+        # the last trick's line (the card autoplay played for each) may
+        # reach bob after alice saw the game end: wait for it, then read
+        for p, c in ((pa, alice2), (pb, bob2)):
+            c.wait_privmsg("heartsbot", r"Game over!", to="#hearts",
+                           timeout=10)
+            p.poll()
         self.assertEqual(pa.all_played(1), holdings[0])
         self.assertEqual(pb.all_played(1), holdings[1])
         self.assertEqual(bot.stop(), 0)
