@@ -8,6 +8,7 @@
 #define HEARTS_BOT_CHAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum chat_event_kind {
@@ -91,6 +92,12 @@ struct chat_adapter_ops {
     void (*tell_tracked)(struct chat_adapter *a, const char *nick,
                          const char *text, enum chat_priority prio,
                          uint64_t cookie);
+    /* Optional (NULL: names are compared exactly, e.g. Matrix IDs). Writes
+     * into out (outlen bytes, truncating safely) the form of a nick or a
+     * room name under the network's case mapping, so that two names the
+     * network treats as one give the same key (files, leaderboards). */
+    void (*fold)(const struct chat_adapter *a, const char *name, char *out,
+                 size_t outlen);
 };
 
 /* The common head of every adapter. */

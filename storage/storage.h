@@ -1,0 +1,110 @@
+/*
+ * Flat files under the bot's data directory (docs/storage.md): safe names,
+ * atomic replacement, whole-line appends, reading JSON Lines with a torn
+ * last line dropped, and the lock that keeps a second bot out.
+ *
+ * Every function that can fail returns 0, or -1 with a message that names
+ * the file and the reason in `err` (errlen bytes, may be NULL); none of
+ * them aborts on bad input or a failing disk. Paths are never truncated:
+ * a path that does not fit is an error. Files are opened without following
+ * symbolic links (a link where a file should be is an error).
+ */
+#ifndef HEARTS_STORAGE_H
+#define HEARTS_STORAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The longest path the storage functions build or accept, with its NUL. */
+#define STORAGE_PATH_MAX 1024
+
+/*
+ * Turns a network, channel, room or person name into one path component
+ * that names nothing else: never empty, never "." or "..", no '/', no NUL,
+ * at most STORAGE_NAME_MAX bytes (a long name keeps a readable prefix and
+ * ends with a hash of the whole), and two different names never collide.
+ * `name` should already be case-folded by the caller under the network's
+ * case mapping (chat_adapter.fold) so that names equal under it share one
+ * file. Writes the component with its NUL into out (at least
+ * STORAGE_NAME_MAX + 1 bytes).
+ */
+#define STORAGE_NAME_MAX 120
+void storage_name_encode(const char *name, char *out, size_t outlen);
+
+/*
+ * out = dir "/" part "/" part ... (a NULL part ends the list). -1 with a
+ * message if the result would not fit in outlen (at most
+ * STORAGE_PATH_MAX), or if a part is empty, "." or ".." or holds '/'.
+ */
+int storage_path(char *out, size_t outlen, char *err, size_t errlen,
+                 const char *dir, ...) __attribute__((sentinel));
+
+/*
+ * Makes dir (and the directories under data_dir leading to it; data_dir
+ * itself too) if missing, mode 0700; an existing one must be a directory,
+ * not a link to one.
+ */
+int storage_mkdirs(const char *data_dir, const char *dir, char *err,
+                   size_t errlen);
+
+/*
+ * Replaces path's content with len bytes of data atomically: a crash at
+ * any moment leaves the old file or the new one, never a mix (a temporary
+ * file beside it, fsync, rename over, fsync of the directory).
+ */
+int storage_replace(const char *path, const void *data, size_t len, char *err,
+                    size_t errlen);
+
+/*
+ * Appends one line (len bytes, which must end with '\n' and hold no other
+ * newline) to path, creating it (mode 0600) if missing, and fsyncs it
+ * before returning. On a short or failed write the file is cut back to
+ * its old length: it never keeps part of a line.
+ */
+int storage_append(const char *path, const char *line, size_t len, char *err,
+                   size_t errlen);
+
+/*
+ * Reads path as JSON Lines: calls fn for each whole line (without its
+ * '\n', NUL-terminated; empty lines are skipped), in order, with its
+ * number from 1. A last line without '\n' was torn by a crash: it is
+ * dropped, logged, and cut off the file so that the next append starts
+ * a fresh line. A line longer than max_line bytes is an error. fn
+ * returns 0 to go on, non-zero to stop (storage_read_lines then returns
+ * that value). A missing file is no lines (0; *missing set if not NULL).
+ */
+typedef int (*storage_line_fn)(void *ctx, char *line, size_t len, long lineno);
+int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
+                       void *ctx, bool *missing, char *err, size_t errlen);
+
+/*
+ * Reads a whole small file (at most max bytes) into a new NUL-terminated
+ * buffer (*out, length *len) for the caller to free. A missing file: -1
+ * with errno-like *missing set.
+ */
+int storage_read_file(const char *path, size_t max, char **out, size_t *len,
+                      bool *missing, char *err, size_t errlen);
+
+/*
+ * Renames path aside to path + ".bad-<time>" (a journal that cannot be
+ * replayed), so that it is kept for a person to look at.
+ */
+int storage_move_aside(const char *path, char *err, size_t errlen);
+
+/* Removes path if it exists (and fsyncs its directory). */
+int storage_remove(const char *path, char *err, size_t errlen);
+
+/*
+ * Takes data_dir's lock for the life of the process (a file "lock" with
+ * the pid in it, held by flock: a killed bot does not leave it stuck).
+ * -1 with "another heartsbot (pid N) is using DATA_DIR" if one holds it.
+ */
+int storage_lock(const char *data_dir, char *err, size_t errlen);
+
+/*
+ * Whether data_dir can be written now: creates, writes, fsyncs and
+ * removes a probe file. Checked at start and after a failed write.
+ */
+int storage_check(const char *data_dir, char *err, size_t errlen);
+
+#endif
