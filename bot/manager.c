@@ -332,6 +332,10 @@ struct table *table_open(struct manager *m, struct chat_adapter *a,
     if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
         seed = (uint64_t)loop_now(m->loop) * 2654435761u;
     engine_prng_seed(&t->rng, seed);
+    uint64_t id;
+    if (getrandom(&id, sizeof id, 0) != (ssize_t)sizeof id)
+        id = engine_prng_next(&t->rng);
+    snprintf(t->game_id, sizeof t->game_id, "%016llx", (unsigned long long)id);
     t->lobby_timer = loop_timer(m->loop, (int64_t)m->cfg->lobby_timeout * 1000,
                                 lobby_expired, t);
     m->tables[m->ntables++] = t;
@@ -368,6 +372,23 @@ static int claim_seat(struct table *t)
     return -1;
 }
 
+/* Whom a person's results count for: the account when the network tells
+ * one, else the nick under the network's case mapping. */
+static void seat_key(const struct table *t, const struct chat_user *u,
+                     char *out, size_t outlen)
+{
+    if (u->account && *u->account) {
+        snprintf(out, outlen, "a:%s", u->account);
+        return;
+    }
+    char folded[160];
+    if (t->a->ops->fold)
+        t->a->ops->fold(t->a, u->nick, folded, sizeof folded);
+    else
+        snprintf(folded, sizeof folded, "%s", u->nick);
+    snprintf(out, outlen, "n:%s", folded);
+}
+
 int table_sit(struct table *t, const struct chat_user *u)
 {
     int s = claim_seat(t);
@@ -377,6 +398,7 @@ int table_sit(struct table *t, const struct chat_user *u)
     st->human = true;
     seat_set_nick(st, u->nick);
     snprintf(st->id, sizeof st->id, "%s", u->id);
+    seat_key(t, u, st->key, sizeof st->key);
     if (t->opener < 0)
         t->opener = s;
     table_names_unique(t);

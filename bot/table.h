@@ -49,6 +49,10 @@ struct seat {
     char nick[64];  /* as the network knows them: for addressing */
     char shown[64]; /* cleaned for display (render_name) */
     char id[192];
+    /* whom results count for (docs/storage.md): "a:" and the services
+     * account or Matrix user ID when the network tells, else "n:" and the
+     * nick they sat down with, folded; "" for a computer */
+    char key[200];
 };
 
 /* What a grace timer needs to find its seat. */
@@ -61,6 +65,7 @@ struct table {
     struct manager *m;
     struct chat_adapter *a;
     char room[64];
+    char game_id[17]; /* 16 hex digits, random: names this game's files */
     bool playing;
     bool closing; /* freed before the next sleep */
     bool online;  /* the adapter is connected */

@@ -96,7 +96,7 @@ static void fake_free(struct chat_adapter *a)
 
 static const struct chat_adapter_ops fake_ops = {
     fake_start, fake_stop, fake_say, fake_tell, fake_same,
-    fake_idle,  fake_free, NULL,     NULL};
+    fake_idle,  fake_free, NULL,     NULL,      NULL};
 
 /* Like IRC: identities to confirm after a reconnect, lines written later
  * than queued (the test sends CHAT_SENT). */
@@ -117,8 +117,8 @@ static void fake_tell_tracked(struct chat_adapter *a, const char *nick,
 }
 
 static const struct chat_adapter_ops fake_ops_irc = {
-    fake_start, fake_stop, fake_say,    fake_tell,        fake_same,
-    fake_idle,  fake_free, fake_verify, fake_tell_tracked};
+    fake_start, fake_stop, fake_say,    fake_tell,         fake_same,
+    fake_idle,  fake_free, fake_verify, fake_tell_tracked, NULL};
 
 struct world {
     struct loop *loop;
