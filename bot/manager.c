@@ -605,6 +605,9 @@ static void deal_now(struct loop *l, void *ctx)
  * card they queued (if legal now; else it is dropped with a note), and
  * under `autoplay` the hand's last card or the only legal one. Returns
  * whether it played. */
+static void sb_received(struct sbuf *sb, const struct table *t, int seat);
+static void tell_received(struct table *t, int except);
+
 static bool plays_unasked(struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
@@ -637,6 +640,10 @@ static bool plays_unasked(struct table *t, int seat)
     a.cards[0] = (uint8_t)__builtin_ctzll(legal);
     if (!last) {
         /* the last card shows in the trick line; a forced one is told */
+        if (st->received_untold) {
+            sb_received(&sb, t, seat);
+            st->received_untold = false;
+        }
         sb_printf(&sb, "Autoplay: ");
         sb_card(&sb, t, a.cards[0]);
         sb_printf(&sb, ", your only legal card.");
@@ -827,6 +834,7 @@ static void advance(struct table *t)
             int s = engine_turn(g);
             if (s < 0)
                 return;
+            tell_received(t, seat_computer(t, s) ? -1 : s);
             if (seat_computer(t, s)) {
                 computer_acts(t, s);
                 continue;
@@ -989,6 +997,64 @@ static void legal_cards(struct sbuf *sb, const struct table *t, uint64_t legal)
     sb_printf(sb, ".");
 }
 
+/* Who passed the cards a seat received (through seats that pass blind),
+ * or -1 (a scatter pass: from everyone). */
+static int passer_of(const struct engine_game *g, int seat)
+{
+    if (g->pass_dir == ENGINE_PASS_SCATTER)
+        return -1;
+    int to = seat;
+    for (int hops = 0; hops < g->n; hops++) {
+        int from = -1;
+        for (int s = 0; s < g->n; s++)
+            if (s != to && engine_pass_target(g, s, g->pass_dir) == to)
+                from = s;
+        if (from < 0 || from == seat)
+            return -1;
+        if (!(g->blind_mask >> from & 1))
+            return from;
+        to = from;
+    }
+    return -1;
+}
+
+/* "You received Q♣ K♣ K♦ from bob. " (nothing when nothing came). */
+static void sb_received(struct sbuf *sb, const struct table *t, int seat)
+{
+    const struct engine_game *g = &t->game;
+    uint8_t got[ENGINE_MAX_ACT_CARDS];
+    int k = engine_received_cards(g, seat, got);
+    if (k <= 0)
+        return;
+    int from = passer_of(g, seat);
+    render_sort(got, k);
+    sb_printf(sb, "You received ");
+    sb_cards(sb, t, got, k);
+    if (from >= 0)
+        sb_printf(sb, " from %s", seat_name(t, from));
+    sb_printf(sb, ". ");
+}
+
+/* After the passes: every person but `except` (about to be prompted, which
+ * says it) hears what they received and their hand. At normal priority:
+ * the leader's prompt (high) goes first. */
+static void tell_received(struct table *t, int except)
+{
+    const struct engine_game *g = &t->game;
+    for (int s = 0; s < g->n; s++) {
+        struct seat *st = &t->seats[s];
+        if (s == except || !st->received_untold)
+            continue;
+        st->received_untold = false;
+        struct sbuf sb = {.len = 0};
+        struct engine_cards hand = engine_hand(g, s);
+        sb_received(&sb, t, s);
+        sb_printf(&sb, "Your hand: ");
+        sb_hand(&sb, t, &hand, 0);
+        table_tell(t, s, sb.buf, CHAT_NORMAL);
+    }
+}
+
 static void prompt(struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
@@ -1001,6 +1067,10 @@ static void prompt(struct table *t, int seat)
     switch (engine_phase(g)) {
     case ENGINE_PHASE_PLAY: {
         uint64_t legal = engine_legal_plays(g);
+        if (t->seats[seat].received_untold) {
+            sb_received(&sb, t, seat);
+            t->seats[seat].received_untold = false;
+        }
         sb_printf(&sb, "Your turn at %s. ", t->room);
         last_trick(&sb, t, seat);
         trick_so_far(&sb, t);
@@ -1120,27 +1190,6 @@ static void sb_waiting_for_passes(struct sbuf *sb, const struct table *t)
     sb_printf(sb, ".");
 }
 
-/* Who passed the cards a seat received (through seats that pass blind),
- * or -1 (a scatter pass: from everyone). */
-static int passer_of(const struct engine_game *g, int seat)
-{
-    if (g->pass_dir == ENGINE_PASS_SCATTER)
-        return -1;
-    int to = seat;
-    for (int hops = 0; hops < g->n; hops++) {
-        int from = -1;
-        for (int s = 0; s < g->n; s++)
-            if (s != to && engine_pass_target(g, s, g->pass_dir) == to)
-                from = s;
-        if (from < 0 || from == seat)
-            return -1;
-        if (!(g->blind_mask >> from & 1))
-            return from;
-        to = from;
-    }
-    return -1;
-}
-
 void table_scoreline(struct table *t, struct sbuf *sb)
 {
     const struct engine_game *g = &t->game;
@@ -1199,8 +1248,10 @@ static void on_engine(void *ctx, const struct engine_game *g,
     switch (ev->kind) {
     case ENGINE_EV_DEALT:
         t->last_trick_no = 0;
-        for (int s = 0; s < g->n; s++)
+        for (int s = 0; s < g->n; s++) {
             t->seats[s].queued = false;
+            t->seats[s].received_untold = false;
+        }
         if (g->pass_dir == ENGINE_PASS_HOLD)
             sb_printf(&sb, "Hand %d: no passing.", g->hand_no);
         else
@@ -1225,29 +1276,9 @@ static void on_engine(void *ctx, const struct engine_game *g,
         }
         break;
     case ENGINE_EV_PASSED:
-        for (int s = 0; s < g->n; s++) {
-            if (seat_computer(t, s))
-                continue;
-            uint8_t got[ENGINE_MAX_ACT_CARDS];
-            int k = engine_received_cards(g, s, got);
-            struct engine_cards hand = engine_hand(g, s);
-            struct sbuf p = {.len = 0};
-            if (k > 0) {
-                int from = passer_of(g, s);
-                render_sort(got, k);
-                sb_printf(&p, "You received ");
-                sb_cards(&p, t, got, k);
-                if (from >= 0)
-                    sb_printf(&p, " from %s", seat_name(t, from));
-                sb_printf(&p, ". ");
-            }
-            sb_printf(&p, "Your hand: ");
-            sb_hand(&p, t, &hand, 0);
-            /* at normal priority: the leader's prompt (high) that follows
-             * its line lifts that person's queue ahead of the others, so
-             * the first lead is not asked for after every other line */
-            table_tell(t, s, p.buf, CHAT_NORMAL);
-        }
+        /* told by advance(): the leader in the first prompt */
+        for (int s = 0; s < g->n; s++)
+            t->seats[s].received_untold = !seat_computer(t, s);
         break;
     case ENGINE_EV_DRAWN:
         if (!seat_computer(t, ev->seat)) {

@@ -41,8 +41,11 @@ struct seat {
     int level;             /* a computer's level */
     int timeouts;          /* in a row */
     enum seat_autoplay autoplay;
-    bool deal_unread;    /* a hand without passing was dealt and not yet
-                            prompted: its prompt must not overtake the deal */
+    bool deal_unread; /* a hand without passing was dealt and not yet
+                         prompted: its prompt must not overtake the deal */
+    /* the cards received this hand are not told yet: the seat's first
+     * prompt tells them (one line, not two), else a line of their own */
+    bool received_untold;
     bool queued;         /* a card to play at the person's turn ("play" */
     uint8_t queued_card; /* before it), if it is legal then */
     uint64_t grace_timer;

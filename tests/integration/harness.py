@@ -1266,6 +1266,9 @@ class Prompt:
     trick: list            # [(name, card)] on the trick so far
     cards: list
     marked: set
+    # the first prompt after the passing starts 'You received ... from
+    # bob. ' when this seat leads: the cards that came, else []
+    received: list = dataclasses.field(default_factory=list)
 
     @property
     def leading(self):
@@ -1306,7 +1309,8 @@ _DEAL_RE = re.compile(r"^Hand (\d+) at (\S+)\. Your cards: (.*?)"
 _HAND_RE = re.compile(r"^(?:You received (.*?)\. )?Your hand: (.*?)"
                       r"( \(your turn: the marked cards are playable\))?$")
 _MOON_RE = re.compile(r'^You shot the (moon|sun)! Tell me "moon subtract"')
-_PROMPT_RE = re.compile(r"^Your turn at (\S+)\. (?:\S+ took trick \d+ with "
+_PROMPT_RE = re.compile(r"^(?:You received (.*?)\. )?"
+                        r"Your turn at (\S+)\. (?:\S+ took trick \d+ with "
                         r"\S+\. |Trick \d+ was set aside\. )?"
                         r"(?:You lead trick (\d+)\.|Trick (\d+): (.*?)\.) "
                         r"(?:Play one of: .*?|Only legal: \S+)\. "
@@ -1326,11 +1330,13 @@ def parse_private(text, msg=None):
                     int(m.group(4) or 0), m.group(5) or "")
     m = _PROMPT_RE.match(text)
     if m:
-        cards, marked = parse_hand(m.group(5))
-        if m.group(2):
-            return Prompt(msg, m.group(1), int(m.group(2)), [], cards, marked)
-        return Prompt(msg, m.group(1), int(m.group(3)),
-                      parse_plays(m.group(4)), cards, marked)
+        got = cards_in(m.group(1)) if m.group(1) else []
+        cards, marked = parse_hand(m.group(6))
+        if m.group(3):
+            return Prompt(msg, m.group(2), int(m.group(3)), [], cards, marked,
+                          got)
+        return Prompt(msg, m.group(2), int(m.group(4)),
+                      parse_plays(m.group(5)), cards, marked, got)
     m = _MOON_RE.match(text)
     if m:
         return MoonChoice(msg, m.group(1) == "sun")
@@ -1479,6 +1485,8 @@ class Player:
             gone = set(self.played.get(self.hand_no, ()))
             self.hand = [c for c in ev.cards if c not in gone]
         elif isinstance(ev, Prompt):
+            if ev.received:
+                self.received[self.hand_no] = list(ev.received)
             gone = set(self.played.get(self.hand_no, ()))
             self.hand = [c for c in ev.cards if c not in gone]
             self.prompt_due = ev

@@ -78,6 +78,9 @@ class ConsoleTest(HarnessTestCase):
                     self.assertEqual(len(ev.cards), 13, line)
                     hand = list(ev.cards)
                 elif isinstance(ev, Prompt):
+                    if ev.received:  # leading the hand's first trick
+                        self.assertEqual(len(ev.received), 3, line)
+                        hand = hand + ev.received
                     prompts += 1
                     self.assertTrue(ev.marked, "nothing marked: " + line)
                     self.assertLessEqual(ev.marked, set(ev.cards), line)

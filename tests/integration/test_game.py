@@ -94,6 +94,11 @@ class ParsingTest(HarnessTestCase):
         ev = parse_private("You received J♥ K♦ 9♦ from bob. Your hand: "
                            "♦ 9 K  ♥ J")
         self.assertEqual(ev.received, ["JH", "KD", "9D"])
+        ev = parse_private("You received J♥ K♦ 9♦ from bob. Your turn at "
+                           "#h. You lead trick 1. Only legal: 2♣. Your "
+                           "hand: ♣ [2] 3  ♦ 9 K  ♥ J")
+        self.assertEqual((ev.received, ev.trick_no, ev.marked),
+                         (["JH", "KD", "9D"], 1, {"2C"}))
         self.assertIsInstance(parse_private("You must follow suit: clubs."),
                               Said)
         ev = parse_private('You shot the moon! Tell me "moon subtract" (you '
@@ -213,6 +218,11 @@ class WholeGameTest(HarnessTestCase):
                                      sorted(rec["passed"][giver]))
                     self.assertLessEqual(set(ev.cards), holdings[h][s])
                 elif isinstance(ev, Prompt):
+                    if ev.received:  # the first lead says what came
+                        rec = record["hands"][h]
+                        giver = (s - STEP.get(rec["pass"], 0)) % 4
+                        self.assertEqual(sorted(ev.received),
+                                         sorted(rec["passed"][giver]))
                     self.assertLessEqual(set(ev.cards), holdings[h][s],
                                          ev.msg.raw)
                     self.assertTrue(ev.marked, ev.msg.raw)

@@ -230,6 +230,10 @@ class RefusalTest(HarnessTestCase):
 
         def on_prompt(p, pr):
             q = other[p]
+            if "turn" not in once:
+                # q's hand after the passing may come after p's prompt
+                self.sync(q.client)
+                q.poll()
             if "turn" not in once and q.hand:
                 once.add("turn")
                 # privately, the card waits for the turn; taken back

@@ -618,13 +618,14 @@ static void test_pass_is_confirmed_and_hand_shows_what_is_left(void **state)
     int giver = 0;
     while (engine_pass_target(g, giver, g->pass_dir) != 0)
         giver++;
-    snprintf(want, sizeof want, " from %s. Your hand: ", t->seats[giver].nick);
+    /* in a line of its own with the hand, or in the first prompt */
+    snprintf(want, sizeof want, " from %s. ", t->seats[giver].nick);
     assert_true(any_contains(t->seats[0].nick, from, want));
 }
 
-/* After the passing, what each received goes at normal priority and the
- * leader's prompt at high: the leader's queue goes first, so the first
- * lead is not asked for after everyone else's line. */
+/* After the passing, the leader hears what came in the prompt (one line,
+ * at high priority), the others in a line at normal priority: the first
+ * lead is asked for before anything else goes out. */
 static void test_first_lead_prompt_outranks_the_received_lines(void **state)
 {
     (void)state;
@@ -637,19 +638,29 @@ static void test_first_lead_prompt_outranks_the_received_lines(void **state)
         said(t->seats[s].nick, NULL, cmd);
     }
     assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_PLAY);
-    int received = 0, prompts = 0;
-    for (int i = from; i < w->fake.n; i++) {
+    const char *leader = t->seats[engine_turn(&t->game)].nick;
+    int received = 0, prompts = 0, to_leader = 0;
+    int after = from; /* lines after the last pass's confirmation */
+    for (int i = from; i < w->fake.n; i++)
+        if (strncmp(w->fake.lines[i].text, "Passing ", 8) == 0)
+            after = i + 1;
+    for (int i = after; i < w->fake.n; i++) {
         const struct line *l = &w->fake.lines[i];
+        bool turn = strstr(l->text, "Your turn at ") != NULL;
+        if (l->private_ && strcmp(l->to, leader) == 0)
+            to_leader++;
         if (strncmp(l->text, "You received ", 13) == 0) {
-            assert_int_equal(l->prio, CHAT_NORMAL);
+            assert_int_equal(l->prio, turn ? CHAT_HIGH : CHAT_NORMAL);
             received++;
-        } else if (strncmp(l->text, "Your turn", 9) == 0) {
-            assert_int_equal(l->prio, CHAT_HIGH);
+        }
+        if (turn) {
+            assert_string_equal(l->to, leader);
             prompts++;
         }
     }
     assert_int_equal(received, 4);
     assert_int_equal(prompts, 1);
+    assert_int_equal(to_leader, 1);
 }
 
 static void test_deal_goes_before_the_prompt(void **state)
