@@ -425,12 +425,17 @@ class Run:
         print("prompt wait behind pacing (the command that made it the "
               "person's turn to the prompt's arrival): %s; over 2 s: %d of "
               "%d" % (stats(waits), sum(w > 2.0 for w in waits), len(waits)))
+        # every wait over 2 s (at most 10), else the longest three
         slow = [x for x in self.prompt_where if x[0] > 2.0]
-        if len(slow) > 10:
+        if not slow:
+            slow = sorted(self.prompt_where, reverse=True)[:3]
+            if slow:
+                print("   the longest:")
+        elif len(slow) > 10:
             print("   the 10 longest:")
             slow = sorted(slow, reverse=True)[:10]
         for w, hand, trick, on, trigger, nick in slow:
-            if w > 2.0:
+            if w > 0.5:
                 print("   %.2f s: hand %d trick %d, %s's prompt %s, after "
                       "a %s" % (w, hand, trick, nick,
                                 "to lead" if not on else

@@ -98,6 +98,10 @@ struct chat_adapter_ops {
      * network treats as one give the same key (files, leaderboards). */
     void (*fold)(const struct chat_adapter *a, const char *name, char *out,
                  size_t outlen);
+    /* Optional (NULL: never). Takes back a text given to tell_tracked with
+     * `cookie` if none of it has been written yet: no CHAT_SENT follows.
+     * Returns whether it did (then the caller may say it otherwise). */
+    bool (*retract)(struct chat_adapter *a, uint64_t cookie);
 };
 
 /* The common head of every adapter. */

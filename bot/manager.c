@@ -607,6 +607,7 @@ static void deal_now(struct loop *l, void *ctx)
  * whether it played. */
 static void sb_received(struct sbuf *sb, const struct table *t, int seat);
 static void tell_received(struct table *t, int except);
+static bool received_to_tell(struct table *t, int seat);
 
 static bool plays_unasked(struct table *t, int seat)
 {
@@ -640,10 +641,8 @@ static bool plays_unasked(struct table *t, int seat)
     a.cards[0] = (uint8_t)__builtin_ctzll(legal);
     if (!last) {
         /* the last card shows in the trick line; a forced one is told */
-        if (st->received_untold) {
+        if (received_to_tell(t, seat))
             sb_received(&sb, t, seat);
-            st->received_untold = false;
-        }
         sb_printf(&sb, "Autoplay: ");
         sb_card(&sb, t, a.cards[0]);
         sb_printf(&sb, ", your only legal card.");
@@ -1051,8 +1050,28 @@ static void tell_received(struct table *t, int except)
         sb_received(&sb, t, s);
         sb_printf(&sb, "Your hand: ");
         sb_hand(&sb, t, &hand, 0);
+        uint64_t before = st->pending;
         table_tell(t, s, sb.buf, CHAT_NORMAL);
+        if (st->gone || st->unconfirmed)
+            st->received_untold = true; /* not sent: the prompt says it */
+        else if (st->pending != before)
+            st->received_cookie = st->pending;
     }
+}
+
+/* Whether the seat's prompt must say what it received: not said yet, or
+ * said in a line still waiting in the adapter's queue, taken back so that
+ * the prompt does not wait behind it (one line instead of two). */
+static bool received_to_tell(struct table *t, int seat)
+{
+    struct seat *st = &t->seats[seat];
+    if (st->received_cookie && t->a->ops->retract &&
+        t->a->ops->retract(t->a, st->received_cookie))
+        st->received_untold = true;
+    st->received_cookie = 0;
+    bool tell = st->received_untold;
+    st->received_untold = false;
+    return tell;
 }
 
 static void prompt(struct table *t, int seat)
@@ -1067,10 +1086,8 @@ static void prompt(struct table *t, int seat)
     switch (engine_phase(g)) {
     case ENGINE_PHASE_PLAY: {
         uint64_t legal = engine_legal_plays(g);
-        if (t->seats[seat].received_untold) {
+        if (received_to_tell(t, seat))
             sb_received(&sb, t, seat);
-            t->seats[seat].received_untold = false;
-        }
         sb_printf(&sb, "Your turn at %s. ", t->room);
         last_trick(&sb, t, seat);
         trick_so_far(&sb, t);
@@ -1251,6 +1268,7 @@ static void on_engine(void *ctx, const struct engine_game *g,
         for (int s = 0; s < g->n; s++) {
             t->seats[s].queued = false;
             t->seats[s].received_untold = false;
+            t->seats[s].received_cookie = 0;
         }
         if (g->pass_dir == ENGINE_PASS_HOLD)
             sb_printf(&sb, "Hand %d: no passing.", g->hand_no);
@@ -1619,6 +1637,8 @@ void manager_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie)
             continue;
         }
         for (int s = 0; s < t->capacity; s++) {
+            if (cookie && t->seats[s].received_cookie == cookie)
+                t->seats[s].received_cookie = 0;
             if (!cookie || t->seats[s].pending != cookie)
                 continue;
             t->seats[s].pending = 0;

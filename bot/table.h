@@ -46,8 +46,9 @@ struct seat {
     /* the cards received this hand are not told yet: the seat's first
      * prompt tells them (one line, not two), else a line of their own */
     bool received_untold;
-    bool queued;         /* a card to play at the person's turn ("play" */
-    uint8_t queued_card; /* before it), if it is legal then */
+    uint64_t received_cookie; /* that line while it waits to be written */
+    bool queued;              /* a card to play at the person's turn ("play" */
+    uint8_t queued_card;      /* before it), if it is legal then */
     uint64_t grace_timer;
     char nick[64];  /* as the network knows them: for addressing */
     char shown[64]; /* cleaned for display (render_name) */

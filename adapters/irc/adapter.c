@@ -73,6 +73,7 @@ struct ircad {
     char *name, *host, *nick, *username, *realname, *password, *nickserv;
     char *ns_account;    /* the account IDENTIFY names */
     char *services_mask; /* who NickServ must be */
+    int pushed;          /* lines one text became (op_tell_tracked) */
     int port;
     char **channels;
     bool *kicked; /* per channel: rejoin when t_rejoin fires */
@@ -278,6 +279,7 @@ struct push_ctx {
 static void push_line(void *ctx, const char *line)
 {
     struct push_ctx *p = ctx;
+    p->a->pushed++;
     push_to(p->a, p->prio, p->target, line);
 }
 
@@ -1174,9 +1176,15 @@ static void op_tell_tracked(struct chat_adapter *ca, const char *nick,
     if (stopping(a))
         return;
     a->q.last = NULL;
+    a->pushed = 0;
     queue_text(a, nick, text, prio);
-    if (!ircad_queue_tag_last(&a->q, cookie))
+    if (!ircad_queue_tag_last(&a->q, cookie, a->pushed == 1))
         on_dropped(a, cookie); /* refused: nothing will be written */
+}
+
+static bool op_retract(struct chat_adapter *ca, uint64_t cookie)
+{
+    return ircad_queue_retract(&self(ca)->q, cookie);
 }
 
 static void op_verify(struct chat_adapter *ca, const char *nick)
@@ -1240,6 +1248,7 @@ static const struct chat_adapter_ops ops = {
     .free = op_free,
     .verify = op_verify,
     .tell_tracked = op_tell_tracked,
+    .retract = op_retract,
 };
 
 /* ---- Construction ------------------------------------------------------ */

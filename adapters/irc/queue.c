@@ -17,6 +17,7 @@ struct ircad_qline {
     struct ircad_qtarget *t;           /* NULL for URGENT */
     enum ircad_prio prio;
     uint64_t cookie;
+    bool whole; /* the cookie's text is this one line */
     size_t len;
     char text[];
 };
@@ -223,6 +224,7 @@ int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
     l->len = len;
     l->prio = prio;
     l->cookie = 0;
+    l->whole = false;
     l->t = NULL;
     l->prev = l->next = NULL;
     if (prio != IRCAD_URGENT) {
@@ -259,12 +261,28 @@ int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
     return dropped;
 }
 
-bool ircad_queue_tag_last(struct ircad_queue *q, uint64_t cookie)
+bool ircad_queue_tag_last(struct ircad_queue *q, uint64_t cookie, bool whole)
 {
     if (!q->last)
         return false;
     q->last->cookie = cookie;
+    q->last->whole = whole;
     return true;
+}
+
+bool ircad_queue_retract(struct ircad_queue *q, uint64_t cookie)
+{
+    if (!cookie)
+        return false;
+    for (int lv = IRCAD_HIGH; lv < IRCAD_NPRIO; lv++)
+        for (struct ircad_qline *l = q->lv[lv].head; l; l = l->lnext)
+            if (l->cookie == cookie) {
+                if (!l->whole)
+                    return false;
+                remove_line(q, l, false);
+                return true;
+            }
+    return false;
 }
 
 static int rank(const struct ircad_qtarget *t)

@@ -133,9 +133,14 @@ int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
                      const char *target, const char *line);
 
 /* Gives the line pushed last (if it was taken and is still queued) a
- * cookie that ircad_queue_flush reports once the line is sent. Returns
- * whether there was such a line. */
-bool ircad_queue_tag_last(struct ircad_queue *q, uint64_t cookie);
+ * cookie that ircad_queue_flush reports once the line is sent; `whole`:
+ * the line is the whole of a text (so that retracting it takes back the
+ * text). Returns whether there was such a line. */
+bool ircad_queue_tag_last(struct ircad_queue *q, uint64_t cookie, bool whole);
+
+/* Takes back the line tagged `cookie` if it is still waiting and is a
+ * whole text: it is dropped without a report. Returns whether it was. */
+bool ircad_queue_retract(struct ircad_queue *q, uint64_t cookie);
 
 /* The next line to send (protocol lines only unless `chat`), or NULL;
  * ircad_queue_flush sends and removes it. */

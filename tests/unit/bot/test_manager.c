@@ -33,6 +33,8 @@ struct line {
     enum chat_priority prio;
     char text[2100];
     uint64_t cookie; /* tell_tracked's */
+    bool sent;       /* its CHAT_SENT was given (all_sent) */
+    bool retracted;  /* taken back before it was sent */
 };
 
 struct fake {
@@ -95,8 +97,8 @@ static void fake_free(struct chat_adapter *a)
 }
 
 static const struct chat_adapter_ops fake_ops = {
-    fake_start, fake_stop, fake_say, fake_tell, fake_same,
-    fake_idle,  fake_free, NULL,     NULL,      NULL};
+    fake_start, fake_stop, fake_say, fake_tell, fake_same, fake_idle,
+    fake_free,  NULL,      NULL,     NULL,      NULL};
 
 /* Like IRC: identities to confirm after a reconnect, lines written later
  * than queued (the test sends CHAT_SENT). */
@@ -116,9 +118,23 @@ static void fake_tell_tracked(struct chat_adapter *a, const char *nick,
     ((struct fake *)a)->lines[((struct fake *)a)->n - 1].cookie = cookie;
 }
 
+/* A tracked line not yet reported written can be taken back. */
+static bool fake_retract(struct chat_adapter *a, uint64_t cookie)
+{
+    struct fake *f = (struct fake *)a;
+    for (int i = 0; i < f->n; i++)
+        if (f->lines[i].cookie == cookie && !f->lines[i].sent &&
+            !f->lines[i].retracted) {
+            f->lines[i].retracted = true;
+            return true;
+        }
+    return false;
+}
+
 static const struct chat_adapter_ops fake_ops_irc = {
-    fake_start, fake_stop, fake_say,    fake_tell,         fake_same,
-    fake_idle,  fake_free, fake_verify, fake_tell_tracked, NULL};
+    fake_start,        fake_stop, fake_say,    fake_tell,
+    fake_same,         fake_idle, fake_free,   fake_verify,
+    fake_tell_tracked, NULL,      fake_retract};
 
 struct world {
     struct loop *loop;
@@ -663,6 +679,84 @@ static void test_first_lead_prompt_outranks_the_received_lines(void **state)
     assert_int_equal(to_leader, 1);
 }
 
+/* Every tracked line since `from` is written now. */
+static void all_sent(int from)
+{
+    for (int i = from; i < w->fake.n; i++) {
+        if (!w->fake.lines[i].cookie || w->fake.lines[i].retracted)
+            continue;
+        w->fake.lines[i].sent = true;
+        struct chat_event ev = {.kind = CHAT_SENT,
+                                .cookie = w->fake.lines[i].cookie};
+        manager_on_event(w->m, &w->fake.base, &ev);
+    }
+}
+
+/* On IRC a person's "You received" line still waiting behind the pacing
+ * when their first prompt comes is taken back: the prompt says it, so the
+ * prompt does not wait behind it. One already written is not repeated. */
+static void test_received_line_waiting_goes_into_the_prompt(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    four_people("standard");
+    struct table *t = the_table();
+    struct engine_game *g = &t->game;
+    char cmd[100];
+    for (int s = 0; s < 4; s++) {
+        first_three(t, s, cmd, sizeof cmd);
+        said(t->seats[s].nick, NULL, cmd);
+    }
+    all_sent(0); /* everything so far written, also the tracked lines */
+    int lead = engine_turn(g);
+    int second = (lead + 1) % 4;
+    int from = w->fake.n;
+    snprintf(cmd, sizeof cmd, "play %s",
+             engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+    said(t->seats[lead].nick, NULL, cmd);
+    const struct line *p = last_to(t->seats[second].nick, from);
+    assert_non_null(p);
+    if (strncmp(p->text, "Your turn at ", 13) != 0)
+        fail_msg("written already, not said again: '%s'", p->text);
+}
+
+/* The same with nothing written yet: the second player's received line
+ * is taken back and their prompt starts with it. */
+static void test_received_line_not_written_is_taken_back(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    four_people("standard");
+    struct table *t = the_table();
+    struct engine_game *g = &t->game;
+    char cmd[100];
+    for (int s = 0; s < 4; s++) {
+        first_three(t, s, cmd, sizeof cmd);
+        said(t->seats[s].nick, NULL, cmd);
+    }
+    int lead = engine_turn(g);
+    int second = (lead + 1) % 4;
+    const char *nick = t->seats[second].nick;
+    int recv = -1;
+    for (int i = 0; i < w->fake.n; i++)
+        if (strcmp(w->fake.lines[i].to, nick) == 0 &&
+            strncmp(w->fake.lines[i].text, "You received ", 13) == 0)
+            recv = i;
+    assert_true(recv >= 0);
+    assert_false(w->fake.lines[recv].retracted);
+    int from = w->fake.n;
+    snprintf(cmd, sizeof cmd, "play %s",
+             engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+    said(t->seats[lead].nick, NULL, cmd);
+    assert_true(w->fake.lines[recv].retracted);
+    const struct line *p = last_to(nick, from);
+    assert_non_null(p);
+    if (strncmp(p->text, "You received ", 13) != 0 ||
+        !strstr(p->text, "Your turn at "))
+        fail_msg("the prompt should say what came: '%s'", p->text);
+    assert_int_equal(p->prio, CHAT_HIGH);
+}
+
 static void test_deal_goes_before_the_prompt(void **state)
 {
     (void)state;
@@ -1163,18 +1257,6 @@ static void test_part_grace_then_computer_takes_over(void **state)
     assert_true(t->seats[turn].away);
     assert_true(any_contains("#h", 0, "has not come back"));
     assert_true(t->game.nplays >= 1);
-}
-
-/* Every tracked line since `from` is written now. */
-static void all_sent(int from)
-{
-    for (int i = from; i < w->fake.n; i++) {
-        if (!w->fake.lines[i].cookie)
-            continue;
-        struct chat_event ev = {.kind = CHAT_SENT,
-                                .cookie = w->fake.lines[i].cookie};
-        manager_on_event(w->m, &w->fake.base, &ev);
-    }
 }
 
 static void identity(const char *nick, const char *id)
@@ -1818,6 +1900,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             test_first_lead_prompt_outranks_the_received_lines, setup,
             teardown),
+        cmocka_unit_test_setup_teardown(
+            test_received_line_waiting_goes_into_the_prompt, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_received_line_not_written_is_taken_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deal_goes_before_the_prompt, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(

@@ -284,7 +284,7 @@ static void test_ircad_queue_push_cap_drops_low_first(void **state)
     assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "a", "low-aaaaa1"), 0);
     assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "b", "low-aaaaa2"), 0);
     assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "a", "low-aaaaa3"), 0);
-    assert_true(ircad_queue_tag_last(&q, 7));
+    assert_true(ircad_queue_tag_last(&q, 7, true));
     /* NORMAL 20 bytes: 50 > 40, the newest LOW goes (its cookie told) */
     assert_int_equal(
         ircad_queue_push(&q, IRCAD_NORMAL, "a", "normal-aaaaaaaaaaa1"), 1);
@@ -294,7 +294,7 @@ static void test_ircad_queue_push_cap_drops_low_first(void **state)
     assert_int_equal(ircad_queue_pending(&q, "a"), 2);
     /* a LOW line cannot push out anything: refused, nothing to tag */
     assert_int_equal(ircad_queue_push(&q, IRCAD_LOW, "c", "low-aaaaa4"), -1);
-    assert_false(ircad_queue_tag_last(&q, 8));
+    assert_false(ircad_queue_tag_last(&q, 8, true));
     /* NORMAL 20 bytes again: both remaining LOW lines go */
     assert_int_equal(
         ircad_queue_push(&q, IRCAD_NORMAL, "b", "normal-aaaaaaaaaaa2"), 2);
@@ -335,7 +335,7 @@ static void test_ircad_queue_flush_reports_tagged_line_sent(void **state)
     ircad_queue_push(&q, IRCAD_NORMAL, "bob", "backlog");
     ircad_queue_push(&q, IRCAD_HIGH, "bob", "prompt part 1");
     ircad_queue_push(&q, IRCAD_HIGH, "bob", "prompt part 2");
-    assert_true(ircad_queue_tag_last(&q, 42));
+    assert_true(ircad_queue_tag_last(&q, 42, false));
     struct fake f = {.full_at = -1};
     int64_t wait = 0;
     ircad_queue_flush(&q, 0, true, fake_send, note_sent, &f, &wait);
@@ -346,6 +346,39 @@ static void test_ircad_queue_flush_reports_tagged_line_sent(void **state)
     assert_int_equal(nsent_cookies, 1);
     assert_int_equal(sent_cookies[0], 42);
     assert_int_equal(lines_when_told, 3);
+}
+
+/* A whole text still waiting can be taken back, silently; a part of a
+ * longer text, or a line already sent, cannot. */
+static void test_ircad_queue_retract(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 1, 1000, 4096, 0);
+    nsent_cookies = 0;
+    ircad_queue_push(&q, IRCAD_NORMAL, "bob", "sent first");
+    assert_true(ircad_queue_tag_last(&q, 1, true));
+    ircad_queue_push(&q, IRCAD_NORMAL, "bob", "you received");
+    assert_true(ircad_queue_tag_last(&q, 2, true));
+    ircad_queue_push(&q, IRCAD_NORMAL, "bob", "long part 1");
+    ircad_queue_push(&q, IRCAD_NORMAL, "bob", "long part 2");
+    assert_true(ircad_queue_tag_last(&q, 3, false));
+    struct fake f = {.full_at = -1};
+    int64_t wait = 0;
+    ircad_queue_flush(&q, 0, true, fake_send, note_sent, &f, &wait);
+    assert_int_equal(f.n, 1);
+    assert_false(ircad_queue_retract(&q, 1)); /* gone already */
+    assert_false(ircad_queue_retract(&q, 3)); /* part of a text */
+    assert_false(ircad_queue_retract(&q, 0));
+    assert_true(ircad_queue_retract(&q, 2));
+    assert_false(ircad_queue_retract(&q, 2)); /* once */
+    assert_int_equal(ircad_queue_pending(&q, "bob"), 2);
+    for (int64_t now = 1000; now <= 4000; now += 1000)
+        ircad_queue_flush(&q, now, true, fake_send, note_sent, &f, &wait);
+    assert_int_equal(f.n, 3);
+    assert_int_equal(nsent_cookies, 2); /* 1 and 3: never 2 */
+    assert_int_equal(sent_cookies[0], 1);
+    assert_int_equal(sent_cookies[1], 3);
 }
 
 static void test_ircad_queue_flush_full_buffer_keeps_order(void **state)
@@ -409,6 +442,7 @@ int main(void)
         cmocka_unit_test(
             test_ircad_queue_flush_only_urgent_before_registration),
         cmocka_unit_test(test_ircad_queue_push_cap_drops_low_first),
+        cmocka_unit_test(test_ircad_queue_retract),
         cmocka_unit_test(test_ircad_queue_flush_full_buffer_keeps_order),
         cmocka_unit_test(test_ircad_queue_clear_prio_drops_one_level),
     };
