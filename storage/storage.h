@@ -21,8 +21,12 @@
 /*
  * Turns a network, channel, room or person name into one path component
  * that names nothing else: never empty, never "." or "..", no '/', no NUL,
- * at most STORAGE_NAME_MAX bytes (a long name keeps a readable prefix and
- * ends with a hash of the whole), and two different names never collide.
+ * at most STORAGE_NAME_MAX bytes. Bytes [a-z0-9_-] stay as they are, and
+ * '.' unless it leads; every other byte (upper case too) becomes %XX
+ * (upper-case hex), so "#hearts" is "%23hearts"; the empty name is "%00".
+ * A name whose encoding does not fit keeps a readable prefix and ends
+ * with '~' and 16 hex digits of a 64-bit FNV-1a hash of the whole name:
+ * two different names collide only if two long ones share prefix and hash.
  * `name` should already be case-folded by the caller under the network's
  * case mapping (chat_adapter.fold) so that names equal under it share one
  * file. Writes the component with its NUL into out (at least
@@ -41,8 +45,9 @@ int storage_path(char *out, size_t outlen, char *err, size_t errlen,
 
 /*
  * Makes dir (and the directories under data_dir leading to it; data_dir
- * itself too) if missing, mode 0700; an existing one must be a directory,
- * not a link to one.
+ * itself too) if missing, mode 0700; an existing one under data_dir must
+ * be a directory, not a link to one (data_dir itself is the host's choice
+ * and may be reached through links). dir must be data_dir or under it.
  */
 int storage_mkdirs(const char *data_dir, const char *dir, char *err,
                    size_t errlen);
@@ -97,9 +102,23 @@ int storage_remove(const char *path, char *err, size_t errlen);
 /*
  * Takes data_dir's lock for the life of the process (a file "lock" with
  * the pid in it, held by flock: a killed bot does not leave it stuck).
- * -1 with "another heartsbot (pid N) is using DATA_DIR" if one holds it.
+ * -1 with "another heartsbot (pid N) is already using data directory
+ * DATA_DIR" if one holds it. Call it once per process: the lock's file
+ * stays open (close-on-exec) until exit or storage_unlock.
  */
 int storage_lock(const char *data_dir, char *err, size_t errlen);
+
+/* Lets go of the lock storage_lock took (tests; a bot keeps it). */
+void storage_unlock(void);
+
+/*
+ * Where storage reports what no caller asked about: a torn last line
+ * dropped by storage_read_lines (error false), a failed cut-back (error
+ * true). The default writes to standard error; the bot passes its log.
+ * NULL restores the default. Not thread-safe: set it once at start.
+ */
+typedef void (*storage_log_fn)(bool error, const char *msg);
+void storage_set_log(storage_log_fn fn);
 
 /*
  * Whether data_dir can be written now: creates, writes, fsyncs and
