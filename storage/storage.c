@@ -797,7 +797,7 @@ const char *storage_reason(int e)
     case ELOOP:
     case ENOTDIR:
     case EINVAL:
-        return "something that is not a file is in the way";
+        return "a file or link is in the way";
     case ENAMETOOLONG:
         return "the path is too long";
     default:
