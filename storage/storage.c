@@ -413,7 +413,8 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
 static int open_append(const char *path, bool *created, char *err,
                        size_t errlen)
 {
-    const int flags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    /* read too: the end of the file is checked for a torn line */
+    const int flags = O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
     *created = true;
     int fd = open(path, flags | O_CREAT | O_EXCL, 0600);
     if (fd < 0 && errno == EEXIST) {
@@ -437,6 +438,50 @@ static int open_append(const char *path, bool *created, char *err,
     return fd;
 }
 
+/* The length of the file's whole lines: the offset after its last '\n'
+ * (0 if none), or -1 if it cannot be read. */
+static off_t whole_lines_end(int fd, off_t size)
+{
+    char buf[4096];
+    off_t end = size;
+    while (end > 0) {
+        size_t n = end < (off_t)sizeof buf ? (size_t)end : sizeof buf;
+        ssize_t r = pread(fd, buf, n, end - (off_t)n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r != (ssize_t)n)
+            return -1;
+        for (size_t i = n; i > 0; i--)
+            if (buf[i - 1] == '\n')
+                return end - (off_t)n + (off_t)i;
+        end -= (off_t)n;
+    }
+    return 0;
+}
+
+/* A file that does not end with '\n' was torn by a crash: its last line
+ * is cut off (and logged) so that an append starts a line of its own.
+ * The new length, or -1. */
+static off_t cut_torn_fd(int fd, const char *path, off_t size)
+{
+    char last = '\n';
+    if (size > 0 && pread(fd, &last, 1, size - 1) != 1)
+        return -1;
+    if (last == '\n')
+        return size;
+    off_t keep = whole_lines_end(fd, size);
+    if (keep < 0 || ftruncate(fd, keep) || fsync(fd)) {
+        slog(true, "%s: a torn last line cannot be cut off: %s", path,
+             strerror(errno));
+        return -1;
+    }
+    slog(false,
+         "%s: a torn last line (%lld bytes, from a crash) was dropped and "
+         "cut off",
+         path, (long long)(size - keep));
+    return keep;
+}
+
 int storage_append(const char *path, const char *line, size_t len, char *err,
                    size_t errlen)
 {
@@ -458,7 +503,13 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         close_keep(fd);
         return -1;
     }
-    off_t old = st.st_size;
+    off_t old = cut_torn_fd(fd, path, st.st_size);
+    if (old < 0) {
+        set_err(err, errlen, "%s: cannot cut its torn last line: %s", path,
+                strerror(errno));
+        close_keep(fd);
+        return -1;
+    }
     size_t done = 0;
     const char *what = NULL;
     int e = 0;
@@ -515,18 +566,17 @@ static int open_read(const char *path, struct stat *st, bool *missing,
     return fd;
 }
 
-/* Cuts a torn last line off path: it ends at `keep` bytes. */
-static void cut_torn(const char *path, off_t keep, size_t torn)
+/* Cuts a torn last line off path (its whole lines end at `keep`). */
+static void cut_torn(const char *path, off_t keep)
 {
-    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, keep) || fsync(fd))
-        slog(true, "%s: a torn last line (%zu bytes) cannot be cut off: %s",
-             path, torn, strerror(errno));
-    else
-        slog(false,
-             "%s: a torn last line (%zu bytes, from a crash) was dropped "
-             "and cut off",
-             path, torn);
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st)) {
+        slog(true, "%s: a torn last line cannot be cut off: %s", path,
+             strerror(errno));
+    } else if (st.st_size > keep) {
+        cut_torn_fd(fd, path, st.st_size);
+    }
     if (fd >= 0)
         close(fd);
 }
@@ -587,7 +637,7 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
     close(fd);
     free(buf);
     if (rc == 0 && have > 0)
-        cut_torn(path, whole, have);
+        cut_torn(path, whole);
     return rc;
 }
 

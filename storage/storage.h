@@ -65,7 +65,8 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
  * Appends one line (len bytes, which must end with '\n' and hold no other
  * newline) to path, creating it (mode 0600) if missing, and fsyncs it
  * before returning. On a short or failed write the file is cut back to
- * its old length: it never keeps part of a line.
+ * its old length: it never keeps part of a line. A file that does not end
+ * with '\n' (torn by a crash) first loses that torn last line (logged).
  */
 int storage_append(const char *path, const char *line, size_t len, char *err,
                    size_t errlen);

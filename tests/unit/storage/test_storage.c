@@ -443,6 +443,35 @@ static void test_storage_read_lines_drops_and_cuts_a_torn_line(void **state)
     free(text);
 }
 
+/* An append to a file a crash left torn, with no read before it: the
+ * torn line goes, the new one is whole. */
+static void test_storage_append_cuts_a_torn_line_first(void **state)
+{
+    (void)state;
+    char path[256], err[512];
+    in_dir(path, sizeof path, "archive.jsonl");
+    char torn[9000];
+    memset(torn, 't', sizeof torn - 1);
+    torn[sizeof torn - 1] = '\0';
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"a\":1}\n%s", torn); /* a torn line over 2 blocks */
+    fclose(f);
+    assert_int_equal(storage_append(path, "{\"b\":2}\n", 8, err, sizeof err),
+                     0);
+    char *text = slurp(path);
+    assert_string_equal(text, "{\"a\":1}\n{\"b\":2}\n");
+    free(text);
+    assert_non_null(strstr(logged, "torn last line (8999 bytes"));
+    /* a file of one torn line only */
+    write_raw(path, "{\"to");
+    assert_int_equal(storage_append(path, "{\"c\":3}\n", 8, err, sizeof err),
+                     0);
+    text = slurp(path);
+    assert_string_equal(text, "{\"c\":3}\n");
+    free(text);
+}
+
 static void test_storage_files_that_are_links_are_refused(void **state)
 {
     (void)state;
@@ -758,6 +787,7 @@ int main(void)
         T(test_storage_append_refuses_what_is_not_one_line),
         T(test_storage_read_lines_stops_and_refuses_long_lines),
         T(test_storage_read_lines_drops_and_cuts_a_torn_line),
+        T(test_storage_append_cuts_a_torn_line_first),
         T(test_storage_files_that_are_links_are_refused),
         T(test_storage_append_cut_back_after_a_short_write),
         T(test_storage_append_on_a_full_tmpfs),
