@@ -46,7 +46,8 @@ int table_room_dir(const struct table *t, char *out, size_t outlen, char *err,
     storage_name_encode(t->a->network, net, sizeof net);
     storage_name_encode(folded, room, sizeof room);
     char dir[STORAGE_PATH_MAX];
-    if (storage_path(dir, sizeof dir, err, errlen, data, net, room, NULL) ||
+    if (storage_path(dir, sizeof dir, err, errlen, data, net, room,
+                     (char *)NULL) ||
         storage_mkdirs(data, dir, err, errlen))
         return -1;
     if (strlen(dir) >= outlen) {
@@ -172,7 +173,7 @@ void table_archive(struct table *t)
         rc = table_room_dir(t, dir, sizeof dir, err, sizeof err);
     if (rc == 0)
         rc = storage_path(path, sizeof path, err, sizeof err, dir,
-                          "archive.jsonl", NULL);
+                          "archive.jsonl", (char *)NULL);
     if (rc == 0)
         rc = storage_append(path, json, len + 1, err, sizeof err);
     json[len] = '\0';

@@ -748,7 +748,8 @@ static int lock_fd = -1;
 int storage_lock(const char *data_dir, char *err, size_t errlen)
 {
     char path[STORAGE_PATH_MAX];
-    if (storage_path(path, sizeof path, err, errlen, data_dir, "lock", NULL))
+    if (storage_path(path, sizeof path, err, errlen, data_dir, "lock",
+                     (char *)NULL))
         return -1;
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
                   0600);
@@ -816,7 +817,8 @@ int storage_check(const char *data_dir, char *err, size_t errlen)
      * rename, fsync of the directory; then it is removed */
     char name[64], path[STORAGE_PATH_MAX], why[STORAGE_PATH_MAX + 200];
     snprintf(name, sizeof name, ".probe-%ld", (long)getpid());
-    if (storage_path(path, sizeof path, err, errlen, data_dir, name, NULL))
+    if (storage_path(path, sizeof path, err, errlen, data_dir, name,
+                     (char *)NULL))
         return -1;
     static const char probe[] = "heartsbot probe\n";
     if (storage_replace(path, probe, sizeof probe - 1, why, sizeof why) ||
