@@ -34,11 +34,14 @@ void log_msg(enum log_level l, const char *fmt, ...)
 {
     if (l > level)
         return;
-    char stamp[32];
-    time_t now = time(NULL);
+    /* milliseconds: the pacing and the order of lines are read here */
+    char stamp[40];
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
     struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t k = strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(stamp + k, sizeof stamp - k, ".%03ldZ", ts.tv_nsec / 1000000);
     char text[1024];
     va_list ap;
     va_start(ap, fmt);

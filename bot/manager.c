@@ -602,7 +602,9 @@ static void deal_now(struct loop *l, void *ctx)
  * card they queued (if legal now; else it is dropped with a note), and
  * under `autoplay` the hand's last card or the only legal one. Returns
  * whether it played. */
-static void sb_received(struct sbuf *sb, const struct table *t, int seat);
+static void sb_received(struct sbuf *sb, struct table *t, int seat);
+static void sb_passing(struct table *t, int seat, struct sbuf *sb,
+                       const char *verb);
 static void tell_received(struct table *t, int except);
 static bool received_to_tell(struct table *t, int seat);
 
@@ -953,10 +955,16 @@ static int passer_of(const struct engine_game *g, int seat)
     return -1;
 }
 
-/* "You received Q♣ K♣ K♦ from bob. " (nothing when nothing came). */
-static void sb_received(struct sbuf *sb, const struct table *t, int seat)
+/* "You received Q♣ K♣ K♦ from bob. " (nothing when nothing came), after
+ * "You passed ... to carol. " when that confirmation was taken back. */
+static void sb_received(struct sbuf *sb, struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
+    if (t->seats[seat].passing_untold) {
+        t->seats[seat].passing_untold = false;
+        sb_passing(t, seat, sb, "You passed");
+        sb_printf(sb, ". ");
+    }
     uint8_t got[ENGINE_MAX_ACT_CARDS];
     int k = engine_received_cards(g, seat, got);
     if (k <= 0)
@@ -1109,17 +1117,24 @@ static const char *dir_word(int dir)
 
 void table_sb_passing(struct table *t, int seat, struct sbuf *sb)
 {
+    sb_passing(t, seat, sb, "Passing");
+}
+
+/* "<verb> Q♣ K♣ K♦ to bob" (or "<verb> blind ..."). */
+static void sb_passing(struct table *t, int seat, struct sbuf *sb,
+                       const char *verb)
+{
     const struct engine_game *g = &t->game;
     int k = t->rules.pass_count;
     if (g->blind_mask >> seat & 1) {
-        sb_printf(sb, "Passing blind");
+        sb_printf(sb, "%s blind", verb);
     } else {
         uint8_t cards[ENGINE_MAX_ACT_CARDS];
         if (k > ENGINE_MAX_ACT_CARDS)
             k = ENGINE_MAX_ACT_CARDS;
         memcpy(cards, g->pass_cards[seat], (size_t)k);
         render_sort(cards, k);
-        sb_printf(sb, "Passing ");
+        sb_printf(sb, "%s ", verb);
         sb_cards(sb, t, cards, k);
     }
     if (g->pass_dir == ENGINE_PASS_SCATTER)
@@ -1205,6 +1220,8 @@ static void on_engine(void *ctx, const struct engine_game *g,
             t->seats[s].queued = false;
             t->seats[s].received_untold = false;
             t->seats[s].received_cookie = 0;
+            t->seats[s].passing_cookie = 0;
+            t->seats[s].passing_untold = false;
         }
         if (g->pass_dir == ENGINE_PASS_HOLD)
             sb_printf(&sb, "Hand %d: no passing.", g->hand_no);
@@ -1224,15 +1241,25 @@ static void on_engine(void *ctx, const struct engine_game *g,
         /* a confirmation at once, also of a pass chosen for a person who
          * timed out; the last to pass hears what came instead, at once */
         if (!seat_computer(t, ev->seat) && g->passed_mask != (1u << g->n) - 1) {
+            struct seat *st = &t->seats[ev->seat];
             table_sb_passing(t, ev->seat, &sb);
             sb_waiting_for_passes(&sb, t);
+            uint64_t before = st->pending;
             table_tell(t, ev->seat, sb.buf, CHAT_HIGH);
+            if (st->pending != before)
+                st->passing_cookie = st->pending;
         }
         break;
     case ENGINE_EV_PASSED:
-        /* told by advance(): the leader in the first prompt */
-        for (int s = 0; s < g->n; s++)
-            t->seats[s].received_untold = !seat_computer(t, s);
+        /* told by advance(): the leader in the first prompt; a pass
+         * confirmation not yet written is taken back */
+        for (int s = 0; s < g->n; s++) {
+            struct seat *st = &t->seats[s];
+            st->received_untold = !seat_computer(t, s);
+            st->passing_untold = st->passing_cookie && t->a->ops->retract &&
+                                 t->a->ops->retract(t->a, st->passing_cookie);
+            st->passing_cookie = 0;
+        }
         break;
     case ENGINE_EV_DRAWN:
         if (!seat_computer(t, ev->seat)) {
@@ -1575,6 +1602,8 @@ void manager_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie)
         for (int s = 0; s < t->capacity; s++) {
             if (cookie && t->seats[s].received_cookie == cookie)
                 t->seats[s].received_cookie = 0;
+            if (cookie && t->seats[s].passing_cookie == cookie)
+                t->seats[s].passing_cookie = 0;
             if (!cookie || t->seats[s].pending != cookie)
                 continue;
             t->seats[s].pending = 0;

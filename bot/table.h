@@ -47,8 +47,12 @@ struct seat {
      * prompt tells them (one line, not two), else a line of their own */
     bool received_untold;
     uint64_t received_cookie; /* that line while it waits to be written */
-    bool queued;              /* a card to play at the person's turn ("play" */
-    uint8_t queued_card;      /* before it), if it is legal then */
+    /* the pass confirmation while it waits: once everyone has passed, the
+     * received line says more, and the first lead must not wait for it */
+    uint64_t passing_cookie;
+    bool passing_untold; /* it was: the received line says it */
+    bool queued;         /* a card to play at the person's turn ("play" */
+    uint8_t queued_card; /* before it), if it is legal then */
     uint64_t grace_timer;
     char nick[64];  /* as the network knows them: for addressing */
     char shown[64]; /* cleaned for display (render_name) */

@@ -1307,10 +1307,14 @@ class Said:
 
 _DEAL_RE = re.compile(r"^Hand (\d+) at (\S+)\. Your cards: (.*?)"
                       r"(?: \| Pass (\d+) cards(?: to (\S+):)?.*)?$")
-_HAND_RE = re.compile(r"^(?:You received (.*?)\. )?Your hand: (.*?)"
+# "You passed ... to bob. " first when the pass confirmation was taken back
+# (everyone passed before it was written)
+_PASSED = r"(?:You passed .*? to (?:the others|\S+?)\. )?"
+_HAND_RE = re.compile(r"^" + _PASSED + r"(?:You received (.*?)\. )?"
+                      r"Your hand: (.*?)"
                       r"( \(your turn: the marked cards are playable\))?$")
 _MOON_RE = re.compile(r'^You shot the (moon|sun)! Tell me "moon subtract"')
-_PROMPT_RE = re.compile(r"^(?:You received (.*?)\. )?"
+_PROMPT_RE = re.compile(r"^" + _PASSED + r"(?:You received (.*?)\. )?"
                         r"Your turn at (\S+)\. (?:\S+ took trick \d+ with "
                         r"\S+\. |Trick \d+ was set aside\. )?"
                         r"(?:You lead trick (\d+)\.|Trick (\d+): (.*?)\.) "

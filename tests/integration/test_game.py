@@ -99,6 +99,10 @@ class ParsingTest(HarnessTestCase):
                            "hand: ♣ [2] 3  ♦ 9 K  ♥ J")
         self.assertEqual((ev.received, ev.trick_no, ev.marked),
                          (["JH", "KD", "9D"], 1, {"2C"}))
+        ev = parse_private("You passed Q♣ K♣ K♦ to carol. You received J♥ "
+                           "K♦ 9♦ from bob. Your hand: ♦ 9 K  ♥ J")
+        self.assertEqual((ev.received, ev.cards), (["JH", "KD", "9D"],
+                                                   ["9D", "KD", "JH"]))
         self.assertIsInstance(parse_private("You must follow suit: clubs."),
                               Said)
         ev = parse_private('You shot the moon! Tell me "moon subtract" (you '

@@ -751,12 +751,25 @@ static void test_received_line_not_written_is_taken_back(void **state)
     int second = (lead + 1) % 4;
     const char *nick = t->seats[second].nick;
     int recv = -1;
-    for (int i = 0; i < w->fake.n; i++)
-        if (strcmp(w->fake.lines[i].to, nick) == 0 &&
-            strncmp(w->fake.lines[i].text, "You received ", 13) == 0)
+    int passing = -1;
+    for (int i = 0; i < w->fake.n; i++) {
+        const struct line *l = &w->fake.lines[i];
+        if (strcmp(l->to, nick) != 0)
+            continue;
+        if (strstr(l->text, "You received "))
             recv = i;
+        if (strncmp(l->text, "Passing ", 8) == 0)
+            passing = i;
+    }
     assert_true(recv >= 0);
     assert_false(w->fake.lines[recv].retracted);
+    /* the pass confirmation was not written before everyone passed: the
+     * received line says it instead */
+    if (passing >= 0) {
+        assert_true(w->fake.lines[passing].retracted);
+        assert_int_equal(strncmp(w->fake.lines[recv].text, "You passed ", 11),
+                         0);
+    }
     int from = w->fake.n;
     snprintf(cmd, sizeof cmd, "play %s",
              engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
@@ -764,8 +777,7 @@ static void test_received_line_not_written_is_taken_back(void **state)
     assert_true(w->fake.lines[recv].retracted);
     const struct line *p = last_to(nick, from);
     assert_non_null(p);
-    if (strncmp(p->text, "You received ", 13) != 0 ||
-        !strstr(p->text, "Your turn at "))
+    if (!strstr(p->text, "You received ") || !strstr(p->text, "Your turn at "))
         fail_msg("the prompt should say what came: '%s'", p->text);
     assert_int_equal(p->prio, CHAT_HIGH);
 }
