@@ -31,6 +31,7 @@
 #include "limit.h"
 #include "log.h"
 #include "record.h"
+#include "records.h"
 #include "render.h"
 
 /* ---- Small helpers ---------------------------------------------------- */
@@ -372,23 +373,6 @@ static int claim_seat(struct table *t)
     return -1;
 }
 
-/* Whom a person's results count for: the account when the network tells
- * one, else the nick under the network's case mapping. */
-static void seat_key(const struct table *t, const struct chat_user *u,
-                     char *out, size_t outlen)
-{
-    if (u->account && *u->account) {
-        snprintf(out, outlen, "a:%s", u->account);
-        return;
-    }
-    char folded[160];
-    if (t->a->ops->fold)
-        t->a->ops->fold(t->a, u->nick, folded, sizeof folded);
-    else
-        snprintf(folded, sizeof folded, "%s", u->nick);
-    snprintf(out, outlen, "n:%s", folded);
-}
-
 int table_sit(struct table *t, const struct chat_user *u)
 {
     int s = claim_seat(t);
@@ -398,7 +382,7 @@ int table_sit(struct table *t, const struct chat_user *u)
     st->human = true;
     seat_set_nick(st, u->nick);
     snprintf(st->id, sizeof st->id, "%s", u->id);
-    seat_key(t, u, st->key, sizeof st->key);
+    records_key(t->a, u, st->key, sizeof st->key);
     if (t->opener < 0)
         t->opener = s;
     table_names_unique(t);
@@ -646,67 +630,6 @@ static bool plays_unasked(struct table *t, int seat)
     return true;
 }
 
-/* Appends one line to a file, fsynced. A write that stops short (a full
- * disk, a file size limit: EFBIG) cuts the file back to where it was, so
- * no torn line is left for a reader. Returns 0 or an errno value. */
-static int append_line(const char *path, const char *line, size_t len)
-{
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return errno;
-    off_t start = lseek(fd, 0, SEEK_END);
-    size_t done = 0;
-    int err = 0;
-    while (done < len && !err) {
-        ssize_t w = write(fd, line + done, len - done);
-        if (w > 0)
-            done += (size_t)w;
-        else if (w == 0 || errno != EINTR)
-            err = w == 0 ? EIO : errno;
-    }
-    if (!err && fsync(fd))
-        err = errno;
-    if (err && done > 0 && start >= 0 && ftruncate(fd, start))
-        log_error("%s: cannot cut off a torn line: %s", path, strerror(errno));
-    if (close(fd) && !err)
-        err = errno;
-    return err;
-}
-
-/* Appends the finished game's record to data_dir/games.jsonl in one
- * line. Every way this can fail is logged: a game's record is the only
- * trace it leaves. */
-static void write_record(struct table *t)
-{
-    if (!t->rec) {
-        log_error("table %s: no record of this game to write", t->room);
-        return;
-    }
-    char *json = record_writer_json(t->rec);
-    if (!json) {
-        log_error("table %s: the game's record is lost: it is longer than "
-                  "a record holds (%d hands)",
-                  t->room, RECORD_MAX_HANDS);
-        return;
-    }
-    const char *dir = t->m->cfg->data_dir;
-    char path[512];
-    snprintf(path, sizeof path, "%s/games.jsonl", dir);
-    size_t len = strlen(json);
-    json[len] = '\n'; /* over its NUL: written by length */
-    int err = 0;
-    if (mkdir(dir, 0755) && errno != EEXIST)
-        err = errno;
-    if (!err)
-        err = append_line(path, json, len + 1);
-    if (err)
-        log_error("table %s: game record not written to %s: %s", t->room, path,
-                  strerror(err));
-    else
-        log_info("table %s: game record written to %s", t->room, path);
-    free(json);
-}
-
 /* ---- Nobody at the table ---------------------------------------------- */
 
 /* Whether a person is at the table: neither away nor gone. */
@@ -794,7 +717,7 @@ static void advance(struct table *t)
             return;
         switch (engine_phase(g)) {
         case ENGINE_PHASE_GAME_OVER:
-            write_record(t);
+            records_game_over(t, true);
             table_close(t);
             return;
         case ENGINE_PHASE_DEAL:
@@ -1488,6 +1411,9 @@ void table_person_left(struct table *t, int seat)
 void table_stop(struct table *t, const char *why)
 {
     table_say(t, why);
+    /* archived unfinished: it counts for nobody */
+    if (t->playing && !t->closing)
+        records_game_over(t, false);
     table_close(t);
 }
 
@@ -1647,6 +1573,7 @@ void manager_free(struct manager *m)
         table_free(m->tables[i]);
     }
     free(m->tables);
+    records_free(m);
     limit_free(m->limit);
     free(m);
 }

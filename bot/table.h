@@ -113,6 +113,9 @@ struct manager {
     int ai_level;
     uint64_t cookies;    /* the last tracked line's cookie */
     struct limit *limit; /* answers per person (limit.h) */
+    /* each channel's archive and leaderboards (records.h) */
+    struct records_room **rooms;
+    int nrooms, caprooms;
 };
 
 /* A text being built for one message; truncated safely when full. */

@@ -254,6 +254,12 @@ static struct table *the_table(void)
     return table_find(w->m, &w->fake.base, "#h");
 }
 
+/* A file of #h's directory (docs/storage.md): data_dir/test/%23h/name. */
+static void room_file(char *out, size_t len, const char *name)
+{
+    snprintf(out, len, "%s/test/%%23h/%s", w->dir, name);
+}
+
 /* Asserts a command gets one private reply containing needle and leaves
  * the game unchanged. */
 static void refused(const char *nick, const char *room, const char *text,
@@ -1014,10 +1020,10 @@ static void test_status_scores_rules_presets_help(void **state)
     assert_true(any_contains("alice", from, "end the game unscored"));
     /* help names every command, and the computer players' levels */
     static const char *const every[] = {
-        "!hearts", "!join",    "!start",  "!leave", "!bot",
-        "!stop",   "!status",  "!scores", "!top",   "!stats",
-        "!rules",  "!presets", "!play",   "!help",  "hand",
-        "pass",    "moon",     "discard", "back",   "autoplay"};
+        "!hearts",  "!join",   "!start",  "!leave", "!bot",  "!stop",
+        "!status",  "!scores", "!top",    "!stats", "!last", "!rules",
+        "!presets", "!play",   "!help",   "hand",   "pass",  "moon",
+        "discard",  "back",    "autoplay"};
     said("alice", NULL, "help");
     const struct line *l = last_to("alice", from);
     for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
@@ -1029,7 +1035,8 @@ static void test_status_scores_rules_presets_help(void **state)
     said("bob", "#h", "!status");
     assert_true(any_contains("#h", from, "Passing; waiting for"));
     said("bob", "#h", "!top");
-    assert_true(any_contains("bob", from, "not kept yet"));
+    assert_true(
+        any_contains("#h", from, "Nobody has finished a standard game"));
 }
 
 /* Plays for every person: passes the lowest cards, plays the lowest legal
@@ -1110,7 +1117,7 @@ static void test_whole_game_record_replays(void **state)
     assert_string_equal(last->text, "Another game? !hearts opens a table.");
     run_for(5);
     char path[128];
-    snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
+    room_file(path, sizeof path, "archive.jsonl");
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char *line = NULL;
@@ -1134,6 +1141,134 @@ static void test_whole_game_record_replays(void **state)
     assert_true(any_contains("#h", 0, want));
     record_free(rec);
     free(line);
+}
+
+/* The whole of a small file, NUL-terminated, into buf. */
+static void read_small(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+static void test_top_stats_last_and_scores_after_a_game(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    int from = w->fake.n;
+    said("bob", "#h", "!last");
+    assert_true(any_contains("#h", from, "No game has finished here yet."));
+    four_people("standard hands=1"); /* an option: custom */
+    struct table *t = the_table();
+    play_everything(t);
+    run_for(5);
+    char path[128], text[8192];
+    room_file(path, sizeof path, "results.jsonl");
+    read_small(path, text, sizeof text);
+    assert_non_null(strstr(text, "\"preset\":\"standard\",\"custom\":true,"
+                                 "\"finished\":true"));
+    assert_non_null(strstr(text, "\"key\":\"n:alice\""));
+
+    /* counted under standard and under custom */
+    from = w->fake.n;
+    said("bob", "#h", "!top");
+    const struct line *l = last_to("#h", from);
+    assert_non_null(l);
+    assert_non_null(strstr(l->text, "Top 4 (standard): 1. "));
+    assert_non_null(strstr(l->text, "(1 game, "));
+    assert_true(any_contains("#h", from, "?: provisional"));
+    from = w->fake.n;
+    said("bob", "#h", "!top 2 custom");
+    assert_true(any_contains("#h", from, "Top 2 (custom): 1. "));
+    from = w->fake.n;
+    said("alice", "#h", "!stats");
+    assert_true(any_contains("#h", from, "alice (standard): 1 game, "));
+    assert_true(any_contains("#h", from, "(provisional), rank "));
+    assert_true(any_contains("#h", from, " points a hand, 0 moons"));
+    from = w->fake.n;
+    said("alice", "#h", "!stats CAROL custom");
+    assert_true(any_contains("#h", from, "carol (custom): 1 game, "));
+    said("alice", "#h", "!stats zed");
+    assert_true(any_contains("#h", from, "zed has not finished a standard"));
+
+    /* refusals: privately, naming the range or the nearest preset */
+    from = w->fake.n;
+    said("bob", "#h", "!top 11");
+    assert_true(any_contains("bob", from, "How many? 1 to 10."));
+    said("bob", "#h", "!top standrd");
+    assert_true(any_contains("bob", from, "standard"));
+    assert_true(any_contains("bob", from, "!presets lists them"));
+    assert_null(last_to("#h", from));
+
+    /* the last game, and its sheet until the next one starts */
+    from = w->fake.n;
+    said("bob", "#h", "!last");
+    l = last_to("#h", from);
+    assert_non_null(l);
+    /* hands=1 plays on past a tie */
+    if (!strstr(l->text, "Last game (just now, standard custom, ") ||
+        !strstr(l->text, "): alice "))
+        fail_msg("!last: %s", l->text);
+    assert_true(strstr(l->text, " won.") || strstr(l->text, "shared the win"));
+    from = w->fake.n;
+    said("bob", "#h", "!scores");
+    assert_true(any_contains("#h", from, "the last game's sheet"));
+    assert_true(any_contains("#h", from, "total"));
+    four_people("standard");
+    from = w->fake.n;
+    said("bob", "#h", "!scores");
+    assert_false(any_contains("#h", from, "the last game's sheet"));
+
+    /* a restart reads leaderboard.json back */
+    manager_free(w->m);
+    w->m = manager_new(w->loop, &w->cfg);
+    w->fake.base.ctx = w->m;
+    from = w->fake.n;
+    said("dave", "#h", "!stats dave custom");
+    assert_true(any_contains("#h", from, "dave (custom): 1 game, "));
+}
+
+static void test_stopped_game_and_leaver(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    four_people("standard hands=1");
+    said("alice", "#h", "!stop");
+    run_for(5);
+    char path[128], text[8192];
+    room_file(path, sizeof path, "results.jsonl");
+    read_small(path, text, sizeof text);
+    assert_non_null(strstr(text, "\"finished\":false"));
+    int from = w->fake.n;
+    said("bob", "#h", "!top");
+    assert_true(
+        any_contains("#h", from, "Nobody has finished a standard game"));
+
+    /* bob leaves a running game: a loss, never a win */
+    four_people("standard hands=1");
+    said("bob", "#h", "!leave");
+    play_everything(the_table());
+    run_for(5);
+    read_small(path, text, sizeof text);
+    const char *second = strchr(text, '\n') + 1;
+    assert_non_null(strstr(second, "\"name\":\"bob\",\"key\":\"n:bob\","
+                                   "\"computer\":false,\"left\":true"));
+    assert_non_null(strstr(second, "\"key\":\"n:alice\",\"computer\":"
+                                   "false,\"left\":false"));
+    from = w->fake.n;
+    said("bob", "#h", "!stats");
+    assert_true(any_contains("#h", from, "bob (standard): 1 game, 0 wins"));
+    room_file(path, sizeof path, "archive.jsonl");
+    read_small(path, text, sizeof text);
+    char *nl = strchr(text, '\n');
+    assert_non_null(nl);
+    char err[300];
+    if (record_check(text, (size_t)(nl - text), err, sizeof err))
+        fail_msg("stopped game's record: %s", err);
 }
 
 static void test_part_grace_then_computer_takes_over(void **state)
@@ -1648,20 +1783,21 @@ static void log_end(int saved, const char *path, char *out, size_t len)
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(out, 1, len - 1, f);
-    out[n] = '\0';
-    fclose(f);
+    read_small(path, out, len);
 }
 
 static void test_record_past_file_size_limit_is_logged_not_torn(void **state)
 {
     (void)state;
     char path[128], logpath[128], log[4096];
-    snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
+    room_file(path, sizeof path, "archive.jsonl");
     snprintf(logpath, sizeof logpath, "%s/log", w->dir);
     /* a file near the limit: the record cannot fit */
+    char room[128];
+    snprintf(room, sizeof room, "%s/test", w->dir);
+    assert_int_equal(mkdir(room, 0700), 0);
+    snprintf(room, sizeof room, "%s/test/%%23h", w->dir);
+    assert_int_equal(mkdir(room, 0700), 0);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     for (int i = 0; i < 40; i++)
@@ -1682,9 +1818,9 @@ static void test_record_past_file_size_limit_is_logged_not_torn(void **state)
     log_end(saved, logpath, log, sizeof log);
     signal(SIGXFSZ, SIG_DFL);
     assert_true(any_contains("#h", 0, "Game over!"));
-    if (!strstr(log, "game record not written") ||
-        !strstr(log, strerror(EFBIG)))
+    if (!strstr(log, "game not archived") || !strstr(log, strerror(EFBIG)))
         fail_msg("log: %s", log);
+    assert_true(any_contains("#h", 0, "Results can't be saved"));
     /* no torn line left behind */
     struct stat after;
     assert_int_equal(stat(path, &after), 0);
@@ -1709,7 +1845,7 @@ static void test_record_unwritable_data_dir_is_logged(void **state)
     play_everything(the_table());
     log_end(saved, logpath, log, sizeof log);
     unlink(logpath);
-    if (!strstr(log, "game record not written"))
+    if (!strstr(log, "game not archived"))
         fail_msg("log: %s", log);
 }
 
@@ -1875,6 +2011,10 @@ int main(void)
             teardown),
         cmocka_unit_test_setup_teardown(
             test_record_unwritable_data_dir_is_logged, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_top_stats_last_and_scores_after_a_game, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stopped_game_and_leaver, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_person_named_like_a_computer,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookalike_nicks_show_apart, setup,
