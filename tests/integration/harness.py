@@ -21,7 +21,7 @@ What is here:
 - For games: the bot's card texts read back (parse_hand, parse_private,
   parse_trick_line, cards_in ...), Player (a scripted person at a table)
   and play_game() (drives players to the end of a game), read_records()
-  and replay() for data_dir/games.jsonl, ConsoleBot for --console.
+  and replay() for a channel's archive.jsonl, ConsoleBot for --console.
 
 Every process started here is registered; it is stopped by its owner's
 stop(), by the context manager, by atexit, and, should the test process
@@ -1608,15 +1608,49 @@ def sim_binary():
     return None
 
 
-def read_records(data_dir):
-    """The game records in data_dir/games.jsonl (a list of dicts; [] if
-    there is no file)."""
-    path = os.path.join(os.fspath(data_dir), "games.jsonl")
-    try:
+def storage_name(name):
+    """A name as storage_name_encode writes it (docs/storage.md): bytes
+    [a-z0-9_-] as they are, '.' unless it leads, every other byte %XX."""
+    out = []
+    for i, b in enumerate(name.encode("utf-8")):
+        c = chr(b)
+        if c.isascii() and (c.islower() or c.isdigit() or c in "_-") or (
+                c == "." and i > 0):
+            out.append(c)
+        else:
+            out.append("%%%02X" % b)
+    return "".join(out) or "%00"
+
+
+def room_dir(data_dir, room="#hearts", network="local"):
+    """A channel's directory: data_dir/<network>/<room folded>."""
+    return os.path.join(os.fspath(data_dir), storage_name(network),
+                        storage_name(room.lower()))
+
+
+def archive_files(data_dir):
+    """Every channel's archive.jsonl under data_dir, sorted."""
+    import glob
+    return sorted(glob.glob(os.path.join(os.fspath(data_dir), "*", "*",
+                                         "archive.jsonl")))
+
+
+def archive_file(data_dir):
+    """The one channel archive under data_dir (a test's bot plays in one
+    channel), or a path that does not exist if there is none."""
+    files = archive_files(data_dir)
+    return files[0] if files else os.path.join(os.fspath(data_dir), "none")
+
+
+def read_records(data_dir, finished_only=True):
+    """The game records in every channel's archive under data_dir (a list
+    of dicts; [] if there is none): the finished games' unless
+    finished_only is False (stopped games have no "winners")."""
+    records = []
+    for path in archive_files(data_dir):
         with open(path, encoding="utf-8") as f:
-            return [json.loads(line) for line in f if line.strip()]
-    except FileNotFoundError:
-        return []
+            records += [json.loads(line) for line in f if line.strip()]
+    return [r for r in records if not finished_only or "winners" in r]
 
 
 def replay(path):

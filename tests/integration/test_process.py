@@ -107,8 +107,8 @@ class ProcessTest(HarnessTestCase):
     def test_file_size_limit_fails_the_record_and_the_bot_lives(self):
         server = self.ngircd()
         data = os.path.join(self.tmpdir, "data")
-        os.makedirs(data)
-        records = os.path.join(data, "games.jsonl")
+        os.makedirs(harness.room_dir(data))
+        records = os.path.join(harness.room_dir(data), "archive.jsonl")
         with open(records, "w") as f:
             f.write('{"pad": "%s"}\n' % ("x" * 1900))
         size = os.path.getsize(records)
@@ -132,7 +132,7 @@ class ProcessTest(HarnessTestCase):
             lambda: alice.find(r"Game over!", frm="heartsbot", to="#hearts",
                                since=mark),
             timeout=60)
-        bot.wait_log(r"game record not written.*File too large", timeout=15)
+        bot.wait_log(r"game not archived.*File too large", timeout=15)
         self.assertTrue(bot.alive())
         self.assertEqual(os.path.getsize(records), size)
         # and it still answers
