@@ -16,15 +16,12 @@
 #include "manager.h"
 #include "table.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ai.h"
@@ -717,7 +714,7 @@ static void advance(struct table *t)
             return;
         switch (engine_phase(g)) {
         case ENGINE_PHASE_GAME_OVER:
-            records_game_over(t, true);
+            table_archive(t, true);
             table_close(t);
             return;
         case ENGINE_PHASE_DEAL:
@@ -1413,7 +1410,7 @@ void table_stop(struct table *t, const char *why)
     table_say(t, why);
     /* archived unfinished: it counts for nobody */
     if (t->playing && !t->closing)
-        records_game_over(t, false);
+        table_archive(t, false);
     table_close(t);
 }
 
@@ -1530,6 +1527,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
     struct manager *m = mgr_xcalloc(1, sizeof *m);
     m->loop = l;
     m->limit = limit_new();
+    manager_storage_init(m);
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);
     return m;
@@ -1575,5 +1573,6 @@ void manager_free(struct manager *m)
     free(m->tables);
     records_free(m);
     limit_free(m->limit);
+    manager_storage_free(m);
     free(m);
 }

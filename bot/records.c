@@ -12,6 +12,7 @@
 
 #include "archive.h"
 #include "log.h"
+#include "manager.h"
 #include "record.h"
 #include "render.h"
 #include "stats.h"
@@ -39,26 +40,11 @@ void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
     snprintf(out, outlen, "n:%s", folded);
 }
 
-/* data_dir/<network>/<room folded>, each part encoded (storage.h). */
-static int room_dir(const struct manager *m, struct chat_adapter *a,
-                    const char *room, char *out, size_t outlen, char *err,
-                    size_t errlen)
-{
-    char folded[160], net[STORAGE_NAME_MAX + 1], name[STORAGE_NAME_MAX + 1];
-    if (a->ops->fold)
-        a->ops->fold(a, room, folded, sizeof folded);
-    else
-        snprintf(folded, sizeof folded, "%s", room);
-    storage_name_encode(a->network ? a->network : "", net, sizeof net);
-    storage_name_encode(folded, name, sizeof name);
-    return storage_path(out, outlen, err, errlen, m->cfg->data_dir, net, name,
-                        (char *)NULL);
-}
-
 static void load(struct manager *m, struct records_room *r)
 {
     char err[400], why[700] = "";
-    if (room_dir(m, r->a, r->room, r->dir, sizeof r->dir, err, sizeof err)) {
+    if (manager_room_dir(m, r->a, r->room, false, r->dir, sizeof r->dir, err,
+                         sizeof err)) {
         log_error("%s: no leaderboards: %s", r->room, err);
         return;
     }
@@ -142,61 +128,35 @@ static void result_of(const struct table *t, bool finished,
     }
 }
 
-static void unsaved(struct table *t, struct records_room *r, const char *what,
-                    const char *err)
+int records_archive(struct table *t, const char *dir, const char *json,
+                    bool finished, char *err, size_t errlen)
 {
-    log_error("table %s: %s: %s", t->room, what, err);
-    if (r->unsaved_told)
-        return;
-    r->unsaved_told = true;
-    table_say(t, "Results can't be saved here (the bot's disk): this game "
-                 "is not archived or counted. Play goes on.");
-}
-
-void records_game_over(struct table *t, bool finished)
-{
-    if (!t->rec || !t->game.n)
-        return;
-    char *json = record_writer_json(t->rec);
-    if (!json) {
-        log_error("table %s: the game's record is lost: it is longer than "
-                  "a record holds (%d hands)",
-                  t->room, RECORD_MAX_HANDS);
-        return;
-    }
     struct records_room *r = records_room(t->m, t->a, t->room);
     struct archive_result res;
     result_of(t, finished, &res);
-    char err[400];
     bool added = false;
-    if (!r->dir[0]) {
-        unsaved(t, r, "game not archived", "no directory for this room");
-    } else if (storage_mkdirs(t->m->cfg->data_dir, r->dir, err, sizeof err) ||
-               archive_add(r->dir, &res, json, &added, err, sizeof err)) {
-        unsaved(t, r, "game not archived", err);
-    } else if (!added) {
+    if (archive_add(dir, &res, json, &added, err, errlen))
+        return -1;
+    if (!added) {
         log_info("table %s: game %s was archived already", t->room, t->game_id);
-    } else {
-        log_info("table %s: game %s archived in %s (%s)", t->room, t->game_id,
-                 r->dir, finished ? "finished" : "stopped");
-        r->unsaved_told = false;
+        return 0;
     }
-    if (added && r->stats) {
-        struct stats_game g;
-        bool good =
-            !stats_game_from_record(json, strlen(json), &g, err, sizeof err);
-        if (!good)
-            log_error("table %s: the record does not replay: %s", t->room, err);
-        stats_add(r->stats, &res, good ? &g : NULL);
-        stats_rank(r->stats);
-        archive_sizes(r->dir, &r->stats->archive_bytes,
-                      &r->stats->results_bytes);
-        if (stats_save(r->dir, r->stats, err, sizeof err))
-            log_error("table %s: leaderboard not saved (rebuilt at the next "
-                      "start): %s",
-                      t->room, err);
-    }
-    free(json);
+    if (!r->stats)
+        return 0;
+    char msg[400];
+    struct stats_game g;
+    bool good =
+        !stats_game_from_record(json, strlen(json), &g, msg, sizeof msg);
+    if (!good)
+        log_error("table %s: the record does not replay: %s", t->room, msg);
+    stats_add(r->stats, &res, good ? &g : NULL);
+    stats_rank(r->stats);
+    archive_sizes(dir, &r->stats->archive_bytes, &r->stats->results_bytes);
+    if (stats_save(dir, r->stats, msg, sizeof msg))
+        log_error("table %s: leaderboard not saved (rebuilt at the next "
+                  "start): %s",
+                  t->room, msg);
+    return 0;
 }
 
 /* ---- Answers ---------------------------------------------------------- */

@@ -23,7 +23,6 @@ struct records_room {
     char room[64];
     char dir[1024];
     struct stats *stats; /* NULL: could not be loaded (logged) */
-    bool unsaved_told;   /* "results can't be saved" said once */
     /* the last !top, !stats, !last and !scores (after a game) said here */
     int64_t echo_at[4];
     char echo_by[4][192];
@@ -41,12 +40,14 @@ struct records_room *records_room(struct manager *m, struct chat_adapter *a,
                                   const char *room);
 
 /*
- * The table's game ends: finished, or stopped (then it counts for
- * nobody). Archives it and counts it on the boards, then replaces
- * leaderboard.json. Failures are logged, and the channel is told once
- * that results can't be saved; play goes on.
+ * Archives the table's game, which ended (finished, or stopped: then it
+ * counts for nobody), in dir (its room's, made): archive_add, then the
+ * room's boards count it and leaderboard.json is replaced (a failure
+ * there is logged: the next start rebuilds it). 0, or -1 with a message
+ * (not archived). For store.c's table_archive.
  */
-void records_game_over(struct table *t, bool finished);
+int records_archive(struct table *t, const char *dir, const char *json,
+                    bool finished, char *err, size_t errlen);
 
 /*
  * The answers. Each writes one to three lines (separated by '\n') into

@@ -29,12 +29,22 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
+    int e = errno; /* the caller's cause, for storage_reason */
+    if (err && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    errno = e;
+}
+
+/* close() that keeps errno: the cause of a failure is the earlier call. */
+static void close_keep(int fd)
+{
+    int e = errno;
+    close(fd);
+    errno = e;
 }
 
 static void default_log(bool error, const char *msg)
@@ -147,11 +157,13 @@ int storage_path(char *out, size_t outlen, char *err, size_t errlen,
     char buf[STORAGE_PATH_MAX];
     size_t cap = outlen < sizeof buf ? outlen : sizeof buf;
     if (!dir || !*dir) {
+        errno = EINVAL;
         set_err(err, errlen, "no directory given");
         return -1;
     }
     size_t n = strlen(dir);
     if (n + 1 > cap) {
+        errno = ENAMETOOLONG;
         set_err(err, errlen, "path too long (over %zu bytes): %.60s...",
                 cap - 1, dir);
         return -1;
@@ -163,12 +175,14 @@ int storage_path(char *out, size_t outlen, char *err, size_t errlen,
     int rc = 0;
     while ((part = va_arg(ap, const char *)) != NULL) {
         if (bad_part(part)) {
+            errno = EINVAL;
             set_err(err, errlen, "%s: refused path part \"%.60s\"", dir, part);
             rc = -1;
             break;
         }
         size_t k = strlen(part);
         if (n + 1 + k + 1 > cap) {
+            errno = ENAMETOOLONG;
             set_err(err, errlen, "path too long (over %zu bytes): %.60s...",
                     cap - 1, dir);
             rc = -1;
@@ -203,10 +217,12 @@ static int dir_of(const char *path, char *dir, size_t dirlen)
 static bool path_fits(const char *path, char *err, size_t errlen)
 {
     if (!path || !*path) {
+        errno = EINVAL;
         set_err(err, errlen, "no file given");
         return false;
     }
     if (strlen(path) >= STORAGE_PATH_MAX) {
+        errno = ENAMETOOLONG;
         set_err(err, errlen, "path too long (over %d bytes): %.60s...",
                 STORAGE_PATH_MAX - 1, path);
         return false;
@@ -220,6 +236,7 @@ static int sync_dir_of(const char *path, char *err, size_t errlen)
 {
     char dir[STORAGE_PATH_MAX];
     if (dir_of(path, dir, sizeof dir)) {
+        errno = ENAMETOOLONG;
         set_err(err, errlen, "%s: path too long", path);
         return -1;
     }
@@ -233,7 +250,7 @@ static int sync_dir_of(const char *path, char *err, size_t errlen)
         set_err(err, errlen, "%s: fsync: %s", dir, strerror(errno));
         rc = -1;
     }
-    close(fd);
+    close_keep(fd);
     return rc;
 }
 
@@ -246,6 +263,7 @@ int storage_mkdirs(const char *data_dir, const char *dir, char *err,
     while (n > 1 && data_dir[n - 1] == '/')
         n--;
     if (strncmp(dir, data_dir, n) != 0 || (dir[n] != '\0' && dir[n] != '/')) {
+        errno = EINVAL;
         set_err(err, errlen, "%s is not inside the data directory %s", dir,
                 data_dir);
         return -1;
@@ -278,25 +296,27 @@ int storage_mkdirs(const char *data_dir, const char *dir, char *err,
     for (char *p = strtok_r(rest, "/", &save); p;
          p = strtok_r(NULL, "/", &save)) {
         if (!strcmp(p, ".") || !strcmp(p, "..")) {
+            errno = EINVAL;
             set_err(err, errlen, "%s: refused path part \"%s\"", dir, p);
-            close(fd);
+            close_keep(fd);
             return -1;
         }
         if (mkdirat(fd, p, 0700) && errno != EEXIST) {
             set_err(err, errlen, "cannot make %s (at %s): %s", dir, p,
                     strerror(errno));
-            close(fd);
+            close_keep(fd);
             return -1;
         }
         int next =
             openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) {
-            int e = errno;
+            int e = errno == ELOOP ? ENOTDIR : errno;
+            errno = e;
             set_err(err, errlen, "%s (at %s): %s", dir, p,
                     e == ELOOP || e == ENOTDIR
                         ? "not a directory (a link or a file is there)"
                         : strerror(e));
-            close(fd);
+            close_keep(fd);
             return -1;
         }
         close(fd);
@@ -342,6 +362,7 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
         return -1;
     struct stat st;
     if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        errno = S_ISLNK(st.st_mode) ? ELOOP : EINVAL;
         set_err(err, errlen, "%s: not a regular file (%s)", path,
                 S_ISLNK(st.st_mode) ? "a symbolic link" : "something else");
         return -1;
@@ -350,6 +371,7 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
     int n = snprintf(tmp, sizeof tmp, "%s.tmp-%ld-%u", path, (long)getpid(),
                      ++counter);
     if (n < 0 || (size_t)n >= sizeof tmp) {
+        errno = ENAMETOOLONG;
         set_err(err, errlen, "%s: path too long for its temporary file", path);
         return -1;
     }
@@ -378,6 +400,7 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
     }
     if (what) {
         unlink(tmp);
+        errno = e;
         set_err(err, errlen, "%s: %s: %s (the old file is kept)", path, what,
                 strerror(e));
         return -1;
@@ -390,7 +413,8 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
 static int open_append(const char *path, bool *created, char *err,
                        size_t errlen)
 {
-    const int flags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    /* read too: the end of the file is checked for a torn line */
+    const int flags = O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
     *created = true;
     int fd = open(path, flags | O_CREAT | O_EXCL, 0600);
     if (fd < 0 && errno == EEXIST) {
@@ -403,14 +427,59 @@ static int open_append(const char *path, bool *created, char *err,
     }
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        errno = EINVAL;
         set_err(err, errlen, "%s: not a regular file", path);
-        close(fd);
+        close_keep(fd);
         return -1;
     }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
         fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     return fd;
+}
+
+/* The length of the file's whole lines: the offset after its last '\n'
+ * (0 if none), or -1 if it cannot be read. */
+static off_t whole_lines_end(int fd, off_t size)
+{
+    char buf[4096];
+    off_t end = size;
+    while (end > 0) {
+        size_t n = end < (off_t)sizeof buf ? (size_t)end : sizeof buf;
+        ssize_t r = pread(fd, buf, n, end - (off_t)n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r != (ssize_t)n)
+            return -1;
+        for (size_t i = n; i > 0; i--)
+            if (buf[i - 1] == '\n')
+                return end - (off_t)n + (off_t)i;
+        end -= (off_t)n;
+    }
+    return 0;
+}
+
+/* A file that does not end with '\n' was torn by a crash: its last line
+ * is cut off (and logged) so that an append starts a line of its own.
+ * The new length, or -1. */
+static off_t cut_torn_fd(int fd, const char *path, off_t size)
+{
+    char last = '\n';
+    if (size > 0 && pread(fd, &last, 1, size - 1) != 1)
+        return -1;
+    if (last == '\n')
+        return size;
+    off_t keep = whole_lines_end(fd, size);
+    if (keep < 0 || ftruncate(fd, keep) || fsync(fd)) {
+        slog(true, "%s: a torn last line cannot be cut off: %s", path,
+             strerror(errno));
+        return -1;
+    }
+    slog(false,
+         "%s: a torn last line (%lld bytes, from a crash) was dropped and "
+         "cut off",
+         path, (long long)(size - keep));
+    return keep;
 }
 
 int storage_append(const char *path, const char *line, size_t len, char *err,
@@ -420,6 +489,7 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         return -1;
     if (!line || len == 0 || line[len - 1] != '\n' ||
         memchr(line, '\n', len - 1)) {
+        errno = EINVAL;
         set_err(err, errlen, "%s: refused: not one whole line", path);
         return -1;
     }
@@ -430,10 +500,16 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
     struct stat st;
     if (fstat(fd, &st)) {
         set_err(err, errlen, "%s: %s", path, strerror(errno));
-        close(fd);
+        close_keep(fd);
         return -1;
     }
-    off_t old = st.st_size;
+    off_t old = cut_torn_fd(fd, path, st.st_size);
+    if (old < 0) {
+        set_err(err, errlen, "%s: cannot cut its torn last line: %s", path,
+                strerror(errno));
+        close_keep(fd);
+        return -1;
+    }
     size_t done = 0;
     const char *what = NULL;
     int e = 0;
@@ -456,8 +532,10 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         what = "close";
         set_err(err, errlen, "%s: close: %s", path, strerror(e));
     }
-    if (what)
+    if (what) {
+        errno = e;
         return -1;
+    }
     return created ? sync_dir_of(path, err, errlen) : 0;
 }
 
@@ -480,25 +558,25 @@ static int open_read(const char *path, struct stat *st, bool *missing,
         return errno == ENOENT ? -2 : -1;
     }
     if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+        errno = EINVAL;
         set_err(err, errlen, "%s: not a regular file", path);
-        close(fd);
+        close_keep(fd);
         return -1;
     }
     return fd;
 }
 
-/* Cuts a torn last line off path: it ends at `keep` bytes. */
-static void cut_torn(const char *path, off_t keep, size_t torn)
+/* Cuts a torn last line off path (its whole lines end at `keep`). */
+static void cut_torn(const char *path, off_t keep)
 {
-    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, keep) || fsync(fd))
-        slog(true, "%s: a torn last line (%zu bytes) cannot be cut off: %s",
-             path, torn, strerror(errno));
-    else
-        slog(false,
-             "%s: a torn last line (%zu bytes, from a crash) was dropped "
-             "and cut off",
-             path, torn);
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st)) {
+        slog(true, "%s: a torn last line cannot be cut off: %s", path,
+             strerror(errno));
+    } else if (st.st_size > keep) {
+        cut_torn_fd(fd, path, st.st_size);
+    }
     if (fd >= 0)
         close(fd);
 }
@@ -517,7 +595,7 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
     char chunk[8192];
     if (!buf) {
         set_err(err, errlen, "%s: out of memory", path);
-        close(fd);
+        close_keep(fd);
         return -1;
     }
     long lineno = 0;
@@ -559,7 +637,7 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
     close(fd);
     free(buf);
     if (rc == 0 && have > 0)
-        cut_torn(path, whole, have);
+        cut_torn(path, whole);
     return rc;
 }
 
@@ -572,7 +650,7 @@ int storage_read_file(const char *path, size_t max, char **out, size_t *len,
         return -1;
     if ((uintmax_t)st.st_size > max) {
         set_err(err, errlen, "%s: larger than %zu bytes", path, max);
-        close(fd);
+        close_keep(fd);
         return -1;
     }
     char *buf = malloc(max + 1);
@@ -681,8 +759,9 @@ int storage_lock(const char *data_dir, char *err, size_t errlen)
     }
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        errno = EINVAL;
         set_err(err, errlen, "the lock %s is not a regular file", path);
-        close(fd);
+        close_keep(fd);
         return -1;
     }
     if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -693,6 +772,7 @@ int storage_lock(const char *data_dir, char *err, size_t errlen)
         long n = 0;
         for (ssize_t i = 0; i < r && pid[i] >= '0' && pid[i] <= '9'; i++)
             n = n < 100000000 ? n * 10 + (pid[i] - '0') : n;
+        errno = e;
         if (e != EWOULDBLOCK) {
             set_err(err, errlen, "cannot lock %s: %s", path, strerror(e));
         } else if (n > 0) {
@@ -705,7 +785,7 @@ int storage_lock(const char *data_dir, char *err, size_t errlen)
                     "another heartsbot is already using data directory %s",
                     data_dir);
         }
-        return -1;
+        return e == EWOULDBLOCK ? -2 : -1;
     }
     char pid[24];
     int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
@@ -716,6 +796,11 @@ int storage_lock(const char *data_dir, char *err, size_t errlen)
         close(lock_fd);
     lock_fd = fd;
     return 0;
+}
+
+bool storage_locked(void)
+{
+    return lock_fd >= 0;
 }
 
 void storage_unlock(void)
@@ -740,4 +825,32 @@ int storage_check(const char *data_dir, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+const char *storage_reason(int e)
+{
+    switch (e) {
+    case ENOSPC:
+#ifdef EDQUOT
+    case EDQUOT:
+#endif
+        return "the disk is full";
+    case EFBIG:
+        return "a file reached the size limit";
+    case EROFS:
+        return "the disk is read-only";
+    case EACCES:
+    case EPERM:
+        return "the data directory may not be written";
+    case EWOULDBLOCK:
+        return "another heartsbot uses the data directory";
+    case ELOOP:
+    case ENOTDIR:
+    case EINVAL:
+        return "a file or link is in the way";
+    case ENAMETOOLONG:
+        return "the path is too long";
+    default:
+        return "the data directory cannot be written";
+    }
 }

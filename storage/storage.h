@@ -4,8 +4,9 @@
  * last line dropped, and the lock that keeps a second bot out.
  *
  * Every function that can fail returns 0, or -1 with a message that names
- * the file and the reason in `err` (errlen bytes, may be NULL); none of
- * them aborts on bad input or a failing disk. Paths are never truncated:
+ * the file and the reason in `err` (errlen bytes, may be NULL) and errno
+ * set to the cause (storage_reason words it); none of them aborts on bad
+ * input or a failing disk. Paths are never truncated:
  * a path that does not fit is an error. Files are opened without following
  * symbolic links (a link where a file should be is an error).
  */
@@ -64,7 +65,8 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
  * Appends one line (len bytes, which must end with '\n' and hold no other
  * newline) to path, creating it (mode 0600) if missing, and fsyncs it
  * before returning. On a short or failed write the file is cut back to
- * its old length: it never keeps part of a line.
+ * its old length: it never keeps part of a line. A file that does not end
+ * with '\n' (torn by a crash) first loses that torn last line (logged).
  */
 int storage_append(const char *path, const char *line, size_t len, char *err,
                    size_t errlen);
@@ -102,14 +104,21 @@ int storage_remove(const char *path, char *err, size_t errlen);
 /*
  * Takes data_dir's lock for the life of the process (a file "lock" with
  * the pid in it, held by flock: a killed bot does not leave it stuck).
- * -1 with "another heartsbot (pid N) is already using data directory
- * DATA_DIR" if one holds it. Call it once per process: the lock's file
- * stays open (close-on-exec) until exit or storage_unlock.
+ * -2 with "another heartsbot (pid N) is already using data directory
+ * DATA_DIR" if another process holds it; -1 if it cannot be taken (the
+ * directory cannot be written). The lock's file stays open (close-on-exec)
+ * until exit or storage_unlock.
  */
 int storage_lock(const char *data_dir, char *err, size_t errlen);
 
-/* Lets go of the lock storage_lock took (tests; a bot keeps it). */
+/* Whether this process holds the lock; letting go of it (tests: a bot
+ * keeps it). */
+bool storage_locked(void);
 void storage_unlock(void);
+
+/* A few words for the channel on why a write failed, from the errno a
+ * storage function left: "the disk is full". A static string. */
+const char *storage_reason(int err);
 
 /*
  * Where storage reports what no caller asked about: a torn last line

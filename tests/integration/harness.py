@@ -20,8 +20,9 @@ What is here:
   that exits 77 (CTest's skip code) when every test was skipped.
 - For games: the bot's card texts read back (parse_hand, parse_private,
   parse_trick_line, cards_in ...), Player (a scripted person at a table)
-  and play_game() (drives players to the end of a game), read_records()
-  and replay() for a channel's archive.jsonl, ConsoleBot for --console.
+  and play_game() (drives players to the end of a game), read_records(),
+  archive_path() and replay() for a room's archive.jsonl, ConsoleBot for
+  --console.
 
 Every process started here is registered; it is stopped by its owner's
 stop(), by the context manager, by atexit, and, should the test process
@@ -1608,48 +1609,40 @@ def sim_binary():
     return None
 
 
-def storage_name(name):
-    """A name as storage_name_encode writes it (docs/storage.md): bytes
-    [a-z0-9_-] as they are, '.' unless it leads, every other byte %XX."""
+def encode_name(name):
+    """storage_name_encode (docs/storage.md) for names short enough to be
+    kept whole: [a-z0-9_-] as they are, '.' unless it leads, every other
+    byte %XX; the empty name is %00."""
+    if not name:
+        return "%00"
     out = []
     for i, b in enumerate(name.encode("utf-8")):
         c = chr(b)
-        if c.isascii() and (c.islower() or c.isdigit() or c in "_-") or (
-                c == "." and i > 0):
+        if c in "abcdefghijklmnopqrstuvwxyz0123456789_-" or (c == "." and i):
             out.append(c)
         else:
             out.append("%%%02X" % b)
-    return "".join(out) or "%00"
+    return "".join(out)
 
 
-def room_dir(data_dir, room="#hearts", network="local"):
-    """A channel's directory: data_dir/<network>/<room folded>."""
-    return os.path.join(os.fspath(data_dir), storage_name(network),
-                        storage_name(room.lower()))
+def archive_path(data_dir, network="local", room="#hearts"):
+    """The archive of a room (docs/storage.md): data_dir/<network>/<room
+    folded>/archive.jsonl; `room` given folded already."""
+    return os.path.join(os.fspath(data_dir), encode_name(network),
+                        encode_name(room), "archive.jsonl")
 
 
-def archive_files(data_dir):
-    """Every channel's archive.jsonl under data_dir, sorted."""
-    import glob
-    return sorted(glob.glob(os.path.join(os.fspath(data_dir), "*", "*",
-                                         "archive.jsonl")))
-
-
-def archive_file(data_dir):
-    """The one channel archive under data_dir (a test's bot plays in one
-    channel), or a path that does not exist if there is none."""
-    files = archive_files(data_dir)
-    return files[0] if files else os.path.join(os.fspath(data_dir), "none")
-
-
-def read_records(data_dir, finished_only=True):
-    """The game records in every channel's archive under data_dir (a list
-    of dicts; [] if there is none): the finished games' unless
-    finished_only is False (stopped games have no "winners")."""
-    records = []
-    for path in archive_files(data_dir):
+def read_records(data_dir, network="local", room="#hearts",
+                 finished_only=True):
+    """The game records in a room's archive (a list of dicts; [] if there
+    is no file): the finished games', unless finished_only is False
+    (stopped games are archived too, without "winners")."""
+    path = archive_path(data_dir, network, room)
+    try:
         with open(path, encoding="utf-8") as f:
-            records += [json.loads(line) for line in f if line.strip()]
+            records = [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
     return [r for r in records if not finished_only or "winners" in r]
 
 

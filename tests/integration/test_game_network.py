@@ -121,10 +121,10 @@ class RestartTest(HarnessTestCase):
         self.assertTrue(over)
         self.assertIsNone(alice2.find(r"has not come back|is away",
                                       frm="heartsbot", to="#hearts"))
-        bot.wait_log(r"game \w+ archived in", timeout=10)
+        bot.wait_log(r"game record written", timeout=10)
         records = harness.read_records(data)
         self.assertEqual(len(records), 1)
-        rc, out = harness.replay(harness.archive_file(data))
+        rc, out = harness.replay(harness.archive_path(data))
         self.assertEqual(rc, 0, out)
         holdings = harness.record_holdings(records[0], 0)
         # the last trick's line (the card autoplay played for each) may

@@ -72,10 +72,10 @@ class PeopleTest(HarnessTestCase):
                                    to="#hearts", since=since)
 
     def check_record(self, bot):
-        bot.wait_log(r"game \w+ archived in", timeout=10)
+        bot.wait_log(r"game record written", timeout=10)
         records = harness.read_records(self.data)
         self.assertEqual(len(records), 1)
-        rc, out = harness.replay(harness.archive_file(self.data))
+        rc, out = harness.replay(harness.archive_path(self.data))
         self.assertEqual(rc, 0, out)
         return records[0]
 

@@ -181,7 +181,7 @@ class RefusalTest(HarnessTestCase):
             self.assertIn(kind, seen)
         # Every game's record replays: nothing refused got into one.
         self.assertEqual(len(harness.read_records(self.data)), games)
-        rc, out = harness.replay(harness.archive_file(self.data))
+        rc, out = harness.replay(harness.archive_path(self.data))
         self.assertEqual(rc, 0, out)
         self.assertEqual(out.count("OK"), games, out)
         # The spectator never heard a hand or a prompt.
@@ -284,7 +284,7 @@ class RefusalTest(HarnessTestCase):
                                          to="#hearts", since=start),
             timeout=120, on_deal=on_deal, on_prompt=on_prompt)
         self.assertTrue(over)
-        self.botproc.wait_log(r"game \w+ archived in", timeout=10)
+        self.botproc.wait_log(r"game record written", timeout=10)
         # Only the legal plays count: each played what its seat held.
         record = harness.read_records(self.data)[game]
         held = harness.record_holdings(record, 0)

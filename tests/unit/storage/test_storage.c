@@ -74,6 +74,7 @@ static int teardown(void **state)
 {
     (void)state;
     storage_set_log(NULL);
+    storage_unlock();
     remove_tree(dir);
     return 0;
 }
@@ -442,6 +443,35 @@ static void test_storage_read_lines_drops_and_cuts_a_torn_line(void **state)
     free(text);
 }
 
+/* An append to a file a crash left torn, with no read before it: the
+ * torn line goes, the new one is whole. */
+static void test_storage_append_cuts_a_torn_line_first(void **state)
+{
+    (void)state;
+    char path[256], err[512];
+    in_dir(path, sizeof path, "archive.jsonl");
+    char torn[9000];
+    memset(torn, 't', sizeof torn - 1);
+    torn[sizeof torn - 1] = '\0';
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"a\":1}\n%s", torn); /* a torn line over 2 blocks */
+    fclose(f);
+    assert_int_equal(storage_append(path, "{\"b\":2}\n", 8, err, sizeof err),
+                     0);
+    char *text = slurp(path);
+    assert_string_equal(text, "{\"a\":1}\n{\"b\":2}\n");
+    free(text);
+    assert_non_null(strstr(logged, "torn last line (8999 bytes"));
+    /* a file of one torn line only */
+    write_raw(path, "{\"to");
+    assert_int_equal(storage_append(path, "{\"c\":3}\n", 8, err, sizeof err),
+                     0);
+    text = slurp(path);
+    assert_string_equal(text, "{\"c\":3}\n");
+    free(text);
+}
+
 static void test_storage_files_that_are_links_are_refused(void **state)
 {
     (void)state;
@@ -451,6 +481,7 @@ static void test_storage_files_that_are_links_are_refused(void **state)
     write_raw(target, "secret\n");
     assert_int_equal(symlink(target, link), 0);
     assert_int_equal(storage_append(link, "x\n", 2, err, sizeof err), -1);
+    assert_int_equal(errno, ELOOP);
     assert_non_null(strstr(err, "symbolic link"));
     struct lines l = {0};
     assert_int_equal(
@@ -507,8 +538,11 @@ static void test_storage_append_cut_back_after_a_short_write(void **state)
     line[40] = '\0';
     struct rlimit old = limit_files(25); /* 15 bytes fit, then EFBIG */
     int rc = storage_append(path, line, 40, err, sizeof err);
+    int e = errno;
     setrlimit(RLIMIT_FSIZE, &old);
     assert_int_equal(rc, -1);
+    assert_int_equal(e, EFBIG);
+    assert_string_equal(storage_reason(e), "a file reached the size limit");
     assert_non_null(strstr(err, "15 of 40 bytes written, cut back to 10"));
     assert_int_equal(file_size(path), 10);
     assert_int_equal(storage_append(path, "{\"new\":2}\n", 10, err, sizeof err),
@@ -545,6 +579,7 @@ static void test_storage_append_on_a_full_tmpfs(void **state)
     memset(big, 'y', 9999);
     big[9999] = '\n';
     int full = storage_append(path, big, 10000, err, sizeof err);
+    int e = errno;
     long size = file_size(path);
     unlink(filler);
     int after = storage_append(path, "{\"new\":2}\n", 10, err, sizeof err);
@@ -553,6 +588,7 @@ static void test_storage_append_on_a_full_tmpfs(void **state)
     assert_int_equal(system(cmd), 0);
     assert_int_equal(rc, 0);
     assert_int_equal(full, -1);
+    assert_int_equal(e, ENOSPC);
     assert_int_equal(size, 10);
     assert_int_equal(after, 0);
     assert_string_equal(text, "{\"old\":1}\n{\"new\":2}\n");
@@ -578,7 +614,9 @@ static void test_storage_replace_round_trip_and_failure(void **state)
     memset(big, 'z', sizeof big);
     struct rlimit old = limit_files(100);
     int rc = storage_replace(path, big, sizeof big, err, sizeof err);
+    int e = errno;
     setrlimit(RLIMIT_FSIZE, &old);
+    assert_int_equal(e, EFBIG);
     assert_int_equal(rc, -1);
     assert_non_null(strstr(err, "the old file is kept"));
     text = slurp(path);
@@ -653,7 +691,7 @@ static void test_storage_lock_keeps_a_second_process_out(void **state)
     if (child == 0) {
         char e[512] = "";
         int rc = storage_lock(dir, e, sizeof e);
-        _exit(rc == -1 && !strcmp(e, want) ? 0 : 1);
+        _exit(rc == -2 && !strcmp(e, want) ? 0 : 1);
     }
     int status;
     assert_int_equal(waitpid(child, &status, 0), child);
@@ -683,16 +721,20 @@ static void test_storage_lock_is_free_after_its_holder_is_killed(void **state)
     char ok = 0;
     assert_int_equal(read(p[0], &ok, 1), 1);
     close(p[0]);
+    int taken = storage_lock(dir, err, sizeof err);
+    bool locked = storage_locked();
+    kill(child, SIGKILL); /* before any assertion: never left behind */
+    int status;
+    assert_int_equal(waitpid(child, &status, 0), child);
     assert_int_equal(ok, 'y');
-    assert_int_equal(storage_lock(dir, err, sizeof err), -1);
+    assert_int_equal(taken, -2);
+    assert_false(locked);
     snprintf(want, sizeof want,
              "another heartsbot (pid %ld) is already using data directory %s",
              (long)child, dir);
     assert_string_equal(err, want);
-    kill(child, SIGKILL);
-    int status;
-    assert_int_equal(waitpid(child, &status, 0), child);
     assert_int_equal(storage_lock(dir, err, sizeof err), 0);
+    assert_true(storage_locked());
     char lock[256];
     in_dir(lock, sizeof lock, "lock");
     char *text = slurp(lock);
@@ -723,6 +765,7 @@ static void test_storage_check(void **state)
     in_dir(file, sizeof file, "plain");
     write_raw(file, "x");
     assert_int_equal(storage_check(file, err, sizeof err), -1);
+    assert_int_equal(errno, ENOTDIR);
     assert_non_null(strstr(err, "cannot write in"));
     in_dir(nodir, sizeof nodir, "missing");
     assert_int_equal(storage_check(nodir, err, sizeof err), -1);
@@ -744,6 +787,7 @@ int main(void)
         T(test_storage_append_refuses_what_is_not_one_line),
         T(test_storage_read_lines_stops_and_refuses_long_lines),
         T(test_storage_read_lines_drops_and_cuts_a_torn_line),
+        T(test_storage_append_cuts_a_torn_line_first),
         T(test_storage_files_that_are_links_are_refused),
         T(test_storage_append_cut_back_after_a_short_write),
         T(test_storage_append_on_a_full_tmpfs),
