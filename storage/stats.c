@@ -857,10 +857,10 @@ int stats_load(const char *room_dir, struct stats **out, bool *rebuilt,
     }
     if (why && whylen) {
         if (skipped)
-            snprintf(why, whylen, "%s %s: rebuilt; %d line%s skipped (%s)",
+            snprintf(why, whylen, "%s rebuilt (%s); %d line%s skipped (%s)",
                      STATS_FILE, msg, skipped, skipped == 1 ? "" : "s", rerr);
         else
-            snprintf(why, whylen, "%s %s: rebuilt", STATS_FILE, msg);
+            snprintf(why, whylen, "%s rebuilt (%s)", STATS_FILE, msg);
     }
     *rebuilt = true;
     /* not kept on disk: still good in memory, and rebuilt next start */
