@@ -4,11 +4,14 @@
  */
 #include "records.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "archive.h"
 #include "log.h"
@@ -40,34 +43,23 @@ void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
     snprintf(out, outlen, "n:%s", folded);
 }
 
-static void load(struct manager *m, struct records_room *r)
+/* Reads r->dir's boards (rebuilt if need be); r->stats NULL if not. */
+static void load(struct records_room *r)
 {
     char err[400], why[700] = "";
-    if (manager_room_dir(m, r->a, r->room, false, r->dir, sizeof r->dir, err,
-                         sizeof err)) {
-        log_error("%s: no leaderboards: %s", r->room, err);
-        return;
-    }
     bool rebuilt;
     if (stats_load(r->dir, &r->stats, &rebuilt, why, sizeof why, err,
                    sizeof err)) {
-        log_error("%s: leaderboards not read from %s: %s", r->room, r->dir,
-                  err);
+        log_error("leaderboards not read from %s: %s", r->dir, err);
         r->stats = NULL;
         return;
     }
     if (rebuilt)
-        log_info("%s: %s/%s", r->room, r->dir, why);
+        log_info("%s: %s", r->dir, why);
 }
 
-struct records_room *records_room(struct manager *m, struct chat_adapter *a,
-                                  const char *room)
+static struct records_room *add_room(struct manager *m, const char *dir)
 {
-    for (int i = 0; i < m->nrooms; i++) {
-        struct records_room *r = m->rooms[i];
-        if (r->a == a && a->ops->same_nick(a, r->room, room))
-            return r;
-    }
     if (m->nrooms == m->caprooms) {
         m->caprooms = m->caprooms ? m->caprooms * 2 : 8;
         m->rooms = realloc(m->rooms, sizeof *m->rooms * (size_t)m->caprooms);
@@ -75,11 +67,83 @@ struct records_room *records_room(struct manager *m, struct chat_adapter *a,
             abort();
     }
     struct records_room *r = mgr_xcalloc(1, sizeof *r);
+    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    m->rooms[m->nrooms++] = r;
+    return r;
+}
+
+struct records_room *records_room(struct manager *m, struct chat_adapter *a,
+                                  const char *room)
+{
+    char dir[sizeof m->rooms[0]->dir], err[400];
+    if (manager_room_dir(m, a, room, false, dir, sizeof dir, err, sizeof err)) {
+        log_error("%s: no leaderboards: %s", room, err);
+        dir[0] = '\0';
+    }
+    for (int i = 0; i < m->nrooms; i++) {
+        struct records_room *r = m->rooms[i];
+        if (dir[0] ? !strcmp(r->dir, dir)
+                   : r->a == a && a->ops->same_nick(a, r->room, room)) {
+            if (!r->a) { /* loaded at start: now it has a name */
+                r->a = a;
+                snprintf(r->room, sizeof r->room, "%s", room);
+            }
+            return r;
+        }
+    }
+    struct records_room *r = add_room(m, dir);
     r->a = a;
     snprintf(r->room, sizeof r->room, "%s", room);
-    m->rooms[m->nrooms++] = r;
-    load(m, r);
+    if (dir[0])
+        load(r);
     return r;
+}
+
+/* Whether path is a directory (not a link to one). */
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+    return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+void records_start(struct manager *m)
+{
+    const char *data = m->cfg->data_dir;
+    DIR *nets = opendir(data);
+    if (!nets)
+        return;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int loaded = 0;
+    char net[STORAGE_PATH_MAX], dir[STORAGE_PATH_MAX], file[STORAGE_PATH_MAX];
+    for (struct dirent *n; (n = readdir(nets));) {
+        if (n->d_name[0] == '.' ||
+            storage_path(net, sizeof net, NULL, 0, data, n->d_name,
+                         (char *)NULL) ||
+            !is_dir(net))
+            continue;
+        DIR *rooms = opendir(net);
+        for (struct dirent *e; rooms && (e = readdir(rooms));) {
+            if (e->d_name[0] == '.' ||
+                storage_path(dir, sizeof dir, NULL, 0, net, e->d_name,
+                             (char *)NULL) ||
+                storage_path(file, sizeof file, NULL, 0, dir, ARCHIVE_FILE,
+                             (char *)NULL) ||
+                !is_dir(dir) || access(file, F_OK))
+                continue;
+            load(add_room(m, dir));
+            loaded++;
+        }
+        if (rooms)
+            closedir(rooms);
+    }
+    closedir(nets);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (loaded)
+        log_info("leaderboards of %d channel%s read in %.0f ms", loaded,
+                 loaded == 1 ? "" : "s",
+                 (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                     (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 }
 
 void records_free(struct manager *m)

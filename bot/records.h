@@ -19,7 +19,7 @@ struct sbuf;
 
 /* Per channel: its directory, boards and the damping of its answers. */
 struct records_room {
-    struct chat_adapter *a;
+    struct chat_adapter *a; /* NULL: read at start, not asked about yet */
     char room[64];
     char dir[1024];
     struct stats *stats; /* NULL: could not be loaded (logged) */
@@ -28,13 +28,21 @@ struct records_room {
     char echo_by[4][192];
 };
 
+/*
+ * At start: reads the boards of every channel directory under data_dir
+ * that has an archive, rebuilding those missing or out of date, so that
+ * no rebuild waits for a channel's first command. Logs what it did.
+ */
+void records_start(struct manager *m);
+
 /* Frees every room the manager keeps. */
 void records_free(struct manager *m);
 
 /*
- * The room's records, loaded on first use: leaderboard.json, or a
- * rebuild from the archive when it is missing or out of date (logged).
- * Never NULL; ->stats is NULL if nothing could be read.
+ * The room's records (found by its directory), read at start or on
+ * first use: leaderboard.json, or a rebuild from the archive when it is
+ * missing or out of date (logged). Never NULL; ->stats is NULL if
+ * nothing could be read.
  */
 struct records_room *records_room(struct manager *m, struct chat_adapter *a,
                                   const char *room);

@@ -115,6 +115,7 @@ int manager_storage_start(struct manager *m, char *err, size_t errlen)
         log_error("results can't be saved: %s (the bot runs on, and tries "
                   "again when a table needs it)",
                   why);
+    records_start(m);
     return 0;
 }
 

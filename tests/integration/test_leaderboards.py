@@ -3,8 +3,9 @@
 !top, !stats and !last answer in the channel from what was archived
 (results.jsonl names the people by their folded nicks, the computers by
 no key), !scores shows the finished game's sheet, and a restart without
-leaderboard.json rebuilds it from the archive to the same answers, which
-`hearts-sim leaderboard --check` agrees with.
+leaderboard.json rebuilds it from the archive at start (not at the first
+question) to the same answers, which `hearts-sim leaderboard --check`
+agrees with.
 Run: /usr/bin/python3 tests/integration/test_leaderboards.py -v
 """
 
@@ -95,7 +96,9 @@ class LeaderboardTest(HarnessTestCase):
         again = self.ask(alice, "!stats BOB custom",
                          r"^bob \(custom\): 1 game, ")
         self.assertEqual(again, theirs)
-        bot.wait_log(r"leaderboard\.json rebuilt \(it is missing\)", timeout=5)
+        # at start, before anyone asks
+        bot.wait_log(r"(?s)leaderboard\.json rebuilt \(it is missing\).*"
+                     r"leaderboards of 1 channel read in", timeout=5)
         sim = harness.sim_binary()
         if sim:
             done = subprocess.run([sim, "leaderboard", room, "--check"],
