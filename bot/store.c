@@ -51,7 +51,8 @@ int manager_room_dir(const struct manager *m, struct chat_adapter *a,
     storage_name_encode(a->network ? a->network : "", net, sizeof net);
     storage_name_encode(folded, name, sizeof name);
     char dir[STORAGE_PATH_MAX];
-    if (storage_path(dir, sizeof dir, err, errlen, data, net, name, NULL) ||
+    if (storage_path(dir, sizeof dir, err, errlen, data, net, name,
+                     (char *)NULL) ||
         (make && storage_mkdirs(data, dir, err, errlen)))
         return -1;
     if (strlen(dir) >= outlen) {

@@ -648,44 +648,46 @@ int storage_read_file(const char *path, size_t max, char **out, size_t *len,
     int fd = open_read(path, &st, missing, err, errlen);
     if (fd < 0)
         return -1;
-    if ((uintmax_t)st.st_size > max) {
-        set_err(err, errlen, "%s: larger than %zu bytes", path, max);
-        close_keep(fd);
-        return -1;
-    }
-    char *buf = malloc(max + 1);
+    if (max >= SIZE_MAX - 1)
+        max = SIZE_MAX - 2;
+    /* sized by the file, grown if it grows meanwhile, never past max */
+    size_t cap = (uintmax_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+    char *buf = NULL;
     size_t n = 0;
-    int rc = buf ? 0 : -1;
-    if (!buf)
-        set_err(err, errlen, "%s: out of memory", path);
-    while (rc == 0) {
-        /* read one byte past max to tell a file that grew meanwhile */
-        size_t want = max + 1 - n;
-        if (want == 0) {
+    int rc = 0;
+    for (;;) {
+        if (n == cap && cap == max + 1) {
+            errno = EFBIG;
             set_err(err, errlen, "%s: larger than %zu bytes", path, max);
             rc = -1;
             break;
         }
-        ssize_t r = read(fd, buf + n, want > 65536 ? 65536 : want);
+        if (!buf || n == cap) {
+            cap = buf ? (cap > max / 2 ? max + 1 : cap * 2) : cap;
+            char *grown = realloc(buf, cap + 1);
+            if (!grown) {
+                errno = ENOMEM;
+                set_err(err, errlen, "%s: out of memory", path);
+                rc = -1;
+                break;
+            }
+            buf = grown;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
             set_err(err, errlen, "%s: read: %s", path, strerror(errno));
             rc = -1;
-        } else if (r == 0) {
             break;
-        } else {
-            n += (size_t)r;
         }
+        if (r == 0)
+            break;
+        n += (size_t)r;
     }
-    close(fd);
+    close_keep(fd);
     if (rc) {
         free(buf);
-        return -1;
-    }
-    if (n > max) {
-        free(buf);
-        set_err(err, errlen, "%s: larger than %zu bytes", path, max);
         return -1;
     }
     buf[n] = '\0';
@@ -748,7 +750,8 @@ static int lock_fd = -1;
 int storage_lock(const char *data_dir, char *err, size_t errlen)
 {
     char path[STORAGE_PATH_MAX];
-    if (storage_path(path, sizeof path, err, errlen, data_dir, "lock", NULL))
+    if (storage_path(path, sizeof path, err, errlen, data_dir, "lock",
+                     (char *)NULL))
         return -1;
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
                   0600);
@@ -816,7 +819,8 @@ int storage_check(const char *data_dir, char *err, size_t errlen)
      * rename, fsync of the directory; then it is removed */
     char name[64], path[STORAGE_PATH_MAX], why[STORAGE_PATH_MAX + 200];
     snprintf(name, sizeof name, ".probe-%ld", (long)getpid());
-    if (storage_path(path, sizeof path, err, errlen, data_dir, name, NULL))
+    if (storage_path(path, sizeof path, err, errlen, data_dir, name,
+                     (char *)NULL))
         return -1;
     static const char probe[] = "heartsbot probe\n";
     if (storage_replace(path, probe, sizeof probe - 1, why, sizeof why) ||
