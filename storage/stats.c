@@ -4,6 +4,7 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "record.h"
 #include "fail.h"
@@ -701,10 +703,61 @@ int stats_save(const char *room_dir, const struct stats *s, char *err,
 /* ---- Rebuilding from the archive -------------------------------------- */
 
 /* The figures of every record, by offset (ascending: the file's order). */
+/* A game's figures as the rebuild keeps them for every record: a
+ * struct stats_game without the hands for !scores (the last game's are
+ * read again at the end), a tenth of its size. */
+struct fig {
+    int32_t totals[ENGINE_MAX_PLAYERS], points[ENGINE_MAX_PLAYERS];
+    uint16_t moons[ENGINE_MAX_PLAYERS], suns[ENGINE_MAX_PLAYERS],
+        queens[ENGINE_MAX_PLAYERS];
+    int32_t nhands;
+    uint16_t winners;
+    int8_t n, preset;
+    bool custom, finished;
+};
+
+static void fig_of(struct fig *f, const struct stats_game *g)
+{
+    memset(f, 0, sizeof *f);
+    for (int s = 0; s < g->n; s++) {
+        f->totals[s] = g->totals[s];
+        f->points[s] = (int32_t)g->points[s];
+        f->moons[s] = (uint16_t)g->moons[s];
+        f->suns[s] = (uint16_t)g->suns[s];
+        f->queens[s] = (uint16_t)g->queens[s];
+    }
+    f->nhands = g->nhands;
+    f->winners = g->winners;
+    f->n = (int8_t)g->n;
+    f->preset = (int8_t)g->preset;
+    f->custom = g->custom;
+    f->finished = g->finished;
+}
+
+static void game_of(struct stats_game *g, const struct fig *f)
+{
+    memset(g, 0, sizeof *g);
+    for (int s = 0; s < f->n; s++) {
+        g->totals[s] = f->totals[s];
+        g->points[s] = f->points[s];
+        g->moons[s] = f->moons[s];
+        g->suns[s] = f->suns[s];
+        g->queens[s] = f->queens[s];
+    }
+    g->nhands = f->nhands;
+    g->winners = f->winners;
+    g->n = f->n;
+    g->preset = f->preset;
+    g->custom = f->custom;
+    g->finished = f->finished;
+}
+
 struct figures {
     int64_t *offset;
-    struct stats_game *games; /* NULL entry: a record that did not replay */
-    bool *good;
+    struct fig *games;
+    bool *good; /* false: a record that did not replay */
+    struct stats_game scratch;
+    int64_t last; /* offset of the game that is stats.last, or -1 */
     size_t n, cap;
     int64_t at; /* the next line's offset */
     int skipped;
@@ -733,8 +786,10 @@ static int on_record(void *ctx, char *line, size_t len, long lineno)
     char msg[300];
     f->offset[f->n] = f->at;
     f->good[f->n] =
-        !stats_game_from_record(line, len, &f->games[f->n], msg, sizeof msg);
-    if (!f->good[f->n])
+        !stats_game_from_record(line, len, &f->scratch, msg, sizeof msg);
+    if (f->good[f->n])
+        fig_of(&f->games[f->n], &f->scratch);
+    else
         skip(f, ARCHIVE_FILE, lineno, msg);
     f->n++;
     f->at += (int64_t)len + 1;
@@ -746,8 +801,7 @@ struct results_pass {
     struct stats *s;
 };
 
-static const struct stats_game *figures_at(const struct figures *f,
-                                           int64_t offset)
+static const struct stats_game *figures_at(struct figures *f, int64_t offset)
 {
     size_t lo = 0, hi = f->n;
     while (lo < hi) {
@@ -757,8 +811,10 @@ static const struct stats_game *figures_at(const struct figures *f,
         else
             hi = mid;
     }
-    if (lo < f->n && f->offset[lo] == offset && f->good[lo])
-        return &f->games[lo];
+    if (lo < f->n && f->offset[lo] == offset && f->good[lo]) {
+        game_of(&f->scratch, &f->games[lo]);
+        return &f->scratch;
+    }
     return NULL;
 }
 
@@ -776,7 +832,60 @@ static int on_result(void *ctx, char *line, size_t len, long lineno)
         skip(rp->f, ARCHIVE_RESULTS_FILE, lineno,
              "no readable record at its offset");
     stats_add(rp->s, &r, g);
+    if (g && r.finished && g->finished && g->n == r.n)
+        rp->f->last = r.offset;
     return 0;
+}
+
+/* The record at `offset` in path, into a new buffer (*len bytes). */
+static int record_at(const char *path, int64_t offset, char **out, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        abort();
+    for (;;) {
+        ssize_t r = pread(fd, buf + n, cap - n, (off_t)(offset + (int64_t)n));
+        if (r <= 0)
+            break;
+        char *nl = memchr(buf + n, '\n', (size_t)r);
+        n += (size_t)r;
+        if (nl) {
+            close(fd);
+            *out = buf;
+            *len = (size_t)(nl - buf);
+            return 0;
+        }
+        if (n == cap) {
+            if (cap > RECORD_MAX_LINE)
+                break;
+            cap *= 2;
+            buf = realloc(buf, cap);
+            if (!buf)
+                abort();
+        }
+    }
+    close(fd);
+    free(buf);
+    return -1;
+}
+
+/* The last game's hands, which the rebuild did not keep. */
+static void last_hands(struct stats *s, const char *apath, int64_t offset)
+{
+    char *line;
+    size_t len;
+    struct stats_game g;
+    if (offset < 0 || !s->last.has || record_at(apath, offset, &line, &len))
+        return;
+    if (!stats_game_from_record(line, len, &g, NULL, 0)) {
+        s->last.nlast = g.nlast;
+        memcpy(s->last.hands, g.hands, sizeof s->last.hands);
+    }
+    free(line);
 }
 
 int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
@@ -790,6 +899,7 @@ int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
     memset(&f, 0, sizeof f);
     f.err = first;
     f.errlen = sizeof first;
+    f.last = -1;
     struct stats *s = stats_new();
     struct results_pass rp = {&f, s};
     int rc = storage_read_lines(apath, RECORD_MAX_LINE + 2, on_record, &f, NULL,
@@ -804,6 +914,7 @@ int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
         stats_free(s);
         return -1;
     }
+    last_hands(s, apath, f.last);
     archive_sizes(room_dir, &s->archive_bytes, &s->results_bytes);
     stats_rank(s);
     *skipped = f.skipped;
