@@ -1246,6 +1246,36 @@ static void test_top_stats_last_and_scores_after_a_game(void **state)
     assert_true(any_contains("#h", from, "dave (custom): 1 game, "));
 }
 
+/* A nick change during a game does not split the record: the results
+ * count for the key the person sat down with, under their new name. */
+static void test_nick_change_keeps_one_record(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    four_people("standard hands=1");
+    event(CHAT_NICK, "alice", "alice@host.test", NULL, "zoe");
+    struct table *t = the_table();
+    assert_string_equal(t->seats[0].nick, "zoe");
+    /* said() gives "nick@host.test": the same person, as zoe, from now */
+    snprintf(t->seats[0].id, sizeof t->seats[0].id, "zoe@host.test");
+    play_everything(t);
+    run_for(5);
+    char path[128], text[8192];
+    room_file(path, sizeof path, "results.jsonl");
+    read_small(path, text, sizeof text);
+    assert_non_null(strstr(text, "{\"name\":\"zoe\",\"key\":\"n:alice\""));
+    int from = w->fake.n;
+    said("bob", "#h", "!stats alice");
+    assert_true(any_contains("#h", from, "zoe (standard): 1 game, "));
+    from = w->fake.n;
+    said("bob", "#h", "!stats zoe");
+    assert_true(any_contains("#h", from, "zoe (standard): 1 game, "));
+    from = w->fake.n;
+    said("bob", "#h", "!top");
+    assert_true(any_contains("#h", from, "Top 4 (standard)"));
+}
+
 static void test_stopped_game_and_leaver(void **state)
 {
     (void)state;
@@ -2103,6 +2133,8 @@ int main(void)
             test_top_stats_last_and_scores_after_a_game, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stopped_game_and_leaver, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_nick_change_keeps_one_record,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_storage_unwritable_at_start_told_once_and_recovers, setup,
             teardown),
