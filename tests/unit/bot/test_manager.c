@@ -1166,6 +1166,23 @@ static void read_small(const char *path, char *buf, size_t len)
     fclose(f);
 }
 
+/* The room's results.jsonl once the game's end has been handled. */
+static void read_results(char *text, size_t len)
+{
+    run_for(5);
+    char path[128];
+    room_file(path, sizeof path, "results.jsonl");
+    read_small(path, text, len);
+}
+
+/* Whether `text` said by nick in #h gets a channel line with needle. */
+static bool answered(const char *nick, const char *text, const char *needle)
+{
+    int from = w->fake.n;
+    said(nick, "#h", text);
+    return any_contains("#h", from, needle);
+}
+
 static void test_top_stats_last_and_scores_after_a_game(void **state)
 {
     (void)state;
@@ -1260,20 +1277,12 @@ static void test_nick_change_keeps_one_record(void **state)
     /* said() gives "nick@host.test": the same person, as zoe, from now */
     snprintf(t->seats[0].id, sizeof t->seats[0].id, "zoe@host.test");
     play_everything(t);
-    run_for(5);
-    char path[128], text[8192];
-    room_file(path, sizeof path, "results.jsonl");
-    read_small(path, text, sizeof text);
+    char text[8192];
+    read_results(text, sizeof text);
     assert_non_null(strstr(text, "{\"name\":\"zoe\",\"key\":\"n:alice\""));
-    int from = w->fake.n;
-    said("bob", "#h", "!stats alice");
-    assert_true(any_contains("#h", from, "zoe (standard): 1 game, "));
-    from = w->fake.n;
-    said("bob", "#h", "!stats zoe");
-    assert_true(any_contains("#h", from, "zoe (standard): 1 game, "));
-    from = w->fake.n;
-    said("bob", "#h", "!top");
-    assert_true(any_contains("#h", from, "Top 4 (standard)"));
+    assert_true(answered("bob", "!stats alice", "zoe (standard): 1 game, "));
+    assert_true(answered("bob", "!stats zoe", "zoe (standard): 1 game, "));
+    assert_true(answered("bob", "!top", "Top 4 (standard)"));
 }
 
 static void test_stopped_game_and_leaver(void **state)
@@ -1283,30 +1292,22 @@ static void test_stopped_game_and_leaver(void **state)
     w->cfg.channel_repeat = 0;
     four_people("standard hands=1");
     said("alice", "#h", "!stop");
-    run_for(5);
     char path[128], text[8192];
-    room_file(path, sizeof path, "results.jsonl");
-    read_small(path, text, sizeof text);
+    read_results(text, sizeof text);
     assert_non_null(strstr(text, "\"finished\":false"));
-    int from = w->fake.n;
-    said("bob", "#h", "!top");
-    assert_true(
-        any_contains("#h", from, "Nobody has finished a standard game"));
+    assert_true(answered("bob", "!top", "Nobody has finished a standard game"));
 
     /* bob leaves a running game: a loss, never a win */
     four_people("standard hands=1");
     said("bob", "#h", "!leave");
     play_everything(the_table());
-    run_for(5);
-    read_small(path, text, sizeof text);
+    read_results(text, sizeof text);
     const char *second = strchr(text, '\n') + 1;
     assert_non_null(strstr(second, "\"name\":\"bob\",\"key\":\"n:bob\","
                                    "\"computer\":false,\"left\":true"));
     assert_non_null(strstr(second, "\"key\":\"n:alice\",\"computer\":"
                                    "false,\"left\":false"));
-    from = w->fake.n;
-    said("bob", "#h", "!stats");
-    assert_true(any_contains("#h", from, "bob (standard): 1 game, 0 wins"));
+    assert_true(answered("bob", "!stats", "bob (standard): 1 game, 0 wins"));
     room_file(path, sizeof path, "archive.jsonl");
     read_small(path, text, sizeof text);
     char *nl = strchr(text, '\n');
