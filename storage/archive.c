@@ -249,9 +249,12 @@ static int read_tail(const char *path, size_t want, char **out, size_t *len,
     return 0;
 }
 
-/* Whether the results file's last lines name game `id`. */
-static int results_has(const char *path, const char *id, bool *has, char *err,
-                       size_t errlen)
+/* Whether the results file's last lines hold game r->game, ended the
+ * same way (finished or stopped): a game stopped at a shutdown and
+ * finished after a restart is archived twice, once each way, and
+ * counts once. */
+static int results_has(const char *path, const struct archive_result *r,
+                       bool *has, char *err, size_t errlen)
 {
     char *tail;
     size_t len;
@@ -260,8 +263,19 @@ static int results_has(const char *path, const char *id, bool *has, char *err,
                   errlen))
         return -1;
     char needle[40];
-    snprintf(needle, sizeof needle, "\"game\":\"%s\"", id);
-    *has = tail && strstr(tail, needle);
+    snprintf(needle, sizeof needle, "\"game\":\"%s\"", r->game);
+    *has = false;
+    for (char *at = tail; at && !*has && (at = strstr(at, needle));) {
+        char *start = at, *end = strchr(at, '\n');
+        while (start > tail && start[-1] != '\n')
+            start--;
+        struct archive_result old;
+        *has = end &&
+               !archive_result_parse(start, (size_t)(end - start), &old, NULL,
+                                     0) &&
+               !strcmp(old.game, r->game) && old.finished == r->finished;
+        at = end;
+    }
     free(tail);
     return 0;
 }
@@ -302,7 +316,7 @@ int archive_add(const char *room_dir, struct archive_result *r,
     if (strchr(record, '\n'))
         return store_fail(err, errlen, "a record is one line");
     bool has = false;
-    if (results_has(rpath, r->game, &has, err, errlen))
+    if (results_has(rpath, r, &has, err, errlen))
         return -1;
     if (has)
         return 0;

@@ -58,9 +58,11 @@ int archive_result_parse(const char *text, size_t len,
  * newline) to archive.jsonl, then r's results line (r->offset set to
  * where the record starts) to results.jsonl, each fsynced. Idempotent
  * by game ID, so that a game archived again after a crash is archived
- * once: if results.jsonl's last lines hold r->game, nothing is written
- * (*added false); if archive.jsonl already ends with exactly this record
- * (the crash came between the two appends), only the results line is.
+ * once: if results.jsonl's last lines hold r->game ended the same way
+ * (finished or not), nothing is written (*added false); if archive.jsonl
+ * already ends with exactly this record (the crash came between the two
+ * appends), only the results line is. A game stopped (a shutdown) and
+ * later resumed and finished is archived once each way.
  * 0, or -1 with a message.
  */
 int archive_add(const char *room_dir, struct archive_result *r,

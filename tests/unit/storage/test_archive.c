@@ -246,6 +246,33 @@ static void test_archive_add_after_a_crash_between_the_appends(void **state)
     free(rec);
 }
 
+static void test_archive_add_stopped_then_finished_counts_once(void **state)
+{
+    (void)state;
+    const char *keys[] = {"n:a", "n:b", "n:c", NULL};
+    char *stopped = play("standard", 4, 30), *done = play("standard", 4, 0);
+    struct archive_result r;
+    char err[300];
+    bool added;
+    /* a shutdown stops it; after a restart it goes on and finishes */
+    result_for(&r, "00000000000000c1", 4, keys, false);
+    assert_int_equal(archive_add(dir, &r, stopped, &added, err, sizeof err), 0);
+    assert_true(added);
+    result_for(&r, "00000000000000c1", 4, keys, true);
+    assert_int_equal(archive_add(dir, &r, done, &added, err, sizeof err), 0);
+    assert_true(added);
+    assert_int_equal(archive_add(dir, &r, done, &added, err, sizeof err), 0);
+    assert_false(added);
+    struct stats *s;
+    int skipped;
+    assert_int_equal(stats_rebuild(dir, &s, &skipped, err, sizeof err), 0);
+    assert_int_equal(s->games, 2);
+    assert_int_equal(stats_find(stats_board(s, "standard"), "n:a")->games, 1);
+    stats_free(s);
+    free(stopped);
+    free(done);
+}
+
 /* ---- Elo and counting, by hand ---------------------------------------- */
 
 static struct stats_game game_of(int n, const int *totals, uint16_t winners)
@@ -535,6 +562,9 @@ int main(void)
             test_archive_add_writes_a_replayable_archive_once, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_archive_add_after_a_crash_between_the_appends, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(
+            test_archive_add_stopped_then_finished_counts_once, setup,
             teardown),
         cmocka_unit_test(test_elo_two_and_three_people),
         cmocka_unit_test(test_leaver_loses_and_stopped_games_count_for_nobody),
