@@ -106,15 +106,15 @@ static bool is_dir(const char *path)
     return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
 }
 
-void records_start(struct manager *m)
+/* Calls fn for every channel directory under data_dir that has an
+ * archive; returns how many. */
+static int each_room(const char *data, void (*fn)(void *ctx, const char *dir),
+                     void *ctx)
 {
-    const char *data = m->cfg->data_dir;
     DIR *nets = opendir(data);
     if (!nets)
-        return;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int loaded = 0;
+        return 0;
+    int found = 0;
     char net[STORAGE_PATH_MAX], dir[STORAGE_PATH_MAX], file[STORAGE_PATH_MAX];
     for (struct dirent *n; (n = readdir(nets));) {
         if (n->d_name[0] == '.' ||
@@ -131,19 +131,70 @@ void records_start(struct manager *m)
                              (char *)NULL) ||
                 !is_dir(dir) || access(file, F_OK))
                 continue;
-            load(add_room(m, dir));
-            loaded++;
+            fn(ctx, dir);
+            found++;
         }
         if (rooms)
             closedir(rooms);
     }
     closedir(nets);
+    return found;
+}
+
+static void load_at_start(void *ctx, const char *dir)
+{
+    load(add_room(ctx, dir));
+}
+
+void records_start(struct manager *m)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int loaded = each_room(m->cfg->data_dir, load_at_start, m);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (loaded)
         log_info("leaderboards of %d channel%s read in %.0f ms", loaded,
                  loaded == 1 ? "" : "s",
                  (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
                      (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+}
+
+/* --rebuild-stats: one channel; *ctx counts the failures. */
+static void rebuild_one(void *ctx, const char *dir)
+{
+    int *failed = ctx;
+    struct stats *s;
+    int skipped = 0;
+    char err[600];
+    if (stats_rebuild(dir, &s, &skipped, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", dir, err);
+        ++*failed;
+        return;
+    }
+    if (skipped)
+        fprintf(stderr, "%s: %d line%s skipped; the first: %s\n", dir, skipped,
+                skipped == 1 ? "" : "s", err);
+    if (stats_save(dir, s, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", dir, err);
+        ++*failed;
+    } else {
+        printf("%s: %lld games archived, leaderboard.json rebuilt\n", dir,
+               (long long)s->games);
+    }
+    stats_free(s);
+}
+
+int records_rebuild_all(const char *data_dir)
+{
+    char err[600];
+    if (storage_lock(data_dir, err, sizeof err)) {
+        fprintf(stderr, "heartsbot: %s\n", err);
+        return 1;
+    }
+    int failed = 0;
+    int rooms = each_room(data_dir, rebuild_one, &failed);
+    printf("%d channel%s, %d failed\n", rooms, rooms == 1 ? "" : "s", failed);
+    return failed ? 1 : 0;
 }
 
 void records_free(struct manager *m)

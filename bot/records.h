@@ -35,6 +35,14 @@ struct records_room {
  */
 void records_start(struct manager *m);
 
+/*
+ * heartsbot --rebuild-stats DATA_DIR: takes the directory's lock (no bot
+ * may be using it), rebuilds every channel's leaderboard.json from its
+ * archive, and says what it did on stdout (problems on stderr). Returns
+ * the exit code.
+ */
+int records_rebuild_all(const char *data_dir);
+
 /* Frees every room the manager keeps. */
 void records_free(struct manager *m);
 

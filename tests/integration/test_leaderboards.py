@@ -5,7 +5,8 @@
 no key), !scores shows the finished game's sheet, and a restart without
 leaderboard.json rebuilds it from the archive at start (not at the first
 question) to the same answers, which `hearts-sim leaderboard --check`
-agrees with.
+agrees with; `heartsbot --rebuild-stats` is refused while the bot runs
+and rebuilds every channel after.
 Run: /usr/bin/python3 tests/integration/test_leaderboards.py -v
 """
 
@@ -99,6 +100,18 @@ class LeaderboardTest(HarnessTestCase):
         # at start, before anyone asks
         bot.wait_log(r"(?s)leaderboard\.json rebuilt \(it is missing\).*"
                      r"leaderboards of 1 channel read in", timeout=5)
+        # heartsbot --rebuild-stats: refused while the bot holds data_dir,
+        # then rebuilds every channel
+        rebuild = [harness.bot_binary(), "--rebuild-stats", self.data]
+        done = subprocess.run(rebuild, capture_output=True, text=True,
+                              timeout=60)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn("another heartsbot", done.stderr)
+        bot.stop(timeout=30)
+        done = subprocess.run(rebuild, capture_output=True, text=True,
+                              timeout=60)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("1 channel, 0 failed", done.stdout)
         sim = harness.sim_binary()
         if sim:
             done = subprocess.run([sim, "leaderboard", room, "--check"],
