@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "ai.h"
 #include "limit.h"
+#include "records.h"
 #include "log.h"
 #include "render.h"
 
@@ -502,19 +504,26 @@ enum { ECHO_STATUS, ECHO_SCORES };
  * seconds is not said there again: the asker is told privately, or, if
  * they asked last time, not at all. Twenty !status would otherwise be
  * twenty channel lines naming every player. */
-static enum echo echo(struct cmd *c, struct table *t, int which)
+static enum echo echo_at(struct cmd *c, int64_t *at, char *by, size_t bylen)
 {
     if (!c->room)
         return ECHO_PRIVATE;
     int64_t now = loop_now(c->m->loop);
     int64_t window = c->m->cfg->channel_repeat * 1000LL;
-    if (t->echo_at[which] && now - t->echo_at[which] < window)
-        return strcmp(t->echo_by[which], c->u->id) == 0 ? ECHO_NONE
-                                                        : ECHO_PRIVATE;
-    t->echo_at[which] = now;
-    snprintf(t->echo_by[which], sizeof t->echo_by[which], "%s", c->u->id);
+    if (*at && now - *at < window)
+        return strcmp(by, c->u->id) == 0 ? ECHO_NONE : ECHO_PRIVATE;
+    *at = now;
+    snprintf(by, bylen, "%s", c->u->id);
     return ECHO_ROOM;
 }
+
+static enum echo echo(struct cmd *c, struct table *t, int which)
+{
+    return echo_at(c, &t->echo_at[which], t->echo_by[which],
+                   sizeof t->echo_by[which]);
+}
+
+static void last_sheet(struct cmd *c);
 
 static void cmd_status(struct cmd *c)
 {
@@ -544,7 +553,7 @@ static void cmd_scores(struct cmd *c)
     if (!t && !c->room)
         t = table_of_person(c->m, c->a, c->u->nick, &seat);
     if (!t || !t->playing) {
-        reply(c, "No game is running here.");
+        last_sheet(c);
         return;
     }
     enum echo where = echo(c, t, ECHO_SCORES);
@@ -604,10 +613,119 @@ static void cmd_presets(struct cmd *c)
     reply(c, "%s", sb.buf);
 }
 
-static void cmd_leaderboard(struct cmd *c)
+/* ---- Leaderboards (records.h) ---------------------------------------- */
+
+/* The room a leaderboard command is about: the channel, or privately the
+ * one where the asker sits; NULL after a reply. */
+static struct records_room *asked_room(struct cmd *c)
 {
-    reply(c, "Leaderboards are not kept yet; they come with the bot's "
-             "storage.");
+    if (c->room)
+        return records_room(c->m, c->a, c->room);
+    int seat;
+    struct table *t = table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (!t) {
+        reply(c, "Ask in the channel (%stop there).", prefix(c->m));
+        return NULL;
+    }
+    return records_room(c->m, c->a, t->room);
+}
+
+/* Says an answer's lines in the room (damped as !status is) or tells
+ * them to the asker. */
+static void answer(struct cmd *c, struct records_room *r, int which,
+                   const char *text)
+{
+    enum echo where = echo_at(c, &r->echo_at[which], r->echo_by[which],
+                              sizeof r->echo_by[which]);
+    if (where == ECHO_NONE)
+        return;
+    char *buf = strdup(text);
+    if (!buf)
+        abort();
+    for (char *line = buf, *nl; line; line = nl) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl++ = '\0';
+        if (where == ECHO_ROOM)
+            c->a->ops->say(c->a, r->room, line, CHAT_LOW);
+        else
+            reply(c, "%s", line);
+    }
+    free(buf);
+}
+
+/* !scores with no game running: the last finished game's sheet. */
+static void last_sheet(struct cmd *c)
+{
+    struct records_room *r = asked_room(c);
+    if (!r)
+        return;
+    char text[2048];
+    int n = snprintf(text, sizeof text,
+                     "No game is running here; the last game's sheet:\n");
+    if (!records_sheet(r, c->room != NULL, c->a->style, text + n,
+                       sizeof text - (size_t)n)) {
+        reply(c, "No game is running here.");
+        return;
+    }
+    answer(c, r, 3, text);
+}
+
+/* The preset of the room's default rules: the board shown without one. */
+static const char *default_preset(const struct cmd *c,
+                                  const struct records_room *r)
+{
+    struct engine_rules rules;
+    if (engine_rules_parse(&rules, room_rules(c->m, c->a, r->room), 0, NULL, 0))
+        return "standard";
+    return engine_preset_name(rules.preset);
+}
+
+static void cmd_top(struct cmd *c)
+{
+    struct records_room *r = asked_room(c);
+    if (!r)
+        return;
+    const char *n = NULL, *preset = NULL;
+    for (int i = 1; i < c->nwords && i < 3; i++) {
+        if (isdigit((unsigned char)c->words[i][0]) || c->words[i][0] == '-')
+            n = c->words[i];
+        else
+            preset = c->words[i];
+    }
+    struct sbuf sb = {.len = 0};
+    if (!records_top(r, n, preset, default_preset(c, r), &sb)) {
+        reply(c, "%s", sb.buf);
+        return;
+    }
+    answer(c, r, 0, sb.buf);
+}
+
+static void cmd_stats(struct cmd *c)
+{
+    struct records_room *r = asked_room(c);
+    if (!r)
+        return;
+    const char *name = c->nwords > 1 ? c->words[1] : NULL;
+    const char *preset = c->nwords > 2 ? c->words[2] : NULL;
+    char key[200];
+    records_key(c->a, c->u, key, sizeof key);
+    struct sbuf sb = {.len = 0};
+    if (!records_stats(r, key, name, preset, default_preset(c, r), &sb)) {
+        reply(c, "%s", sb.buf);
+        return;
+    }
+    answer(c, r, 1, sb.buf);
+}
+
+static void cmd_last(struct cmd *c)
+{
+    struct records_room *r = asked_room(c);
+    if (!r)
+        return;
+    struct sbuf sb = {.len = 0};
+    records_last(r, (int64_t)time(NULL), &sb);
+    answer(c, r, 2, sb.buf);
 }
 
 static void cmd_pass_in_channel(struct cmd *c)
@@ -995,8 +1113,9 @@ static const struct command commands[] = {
      "stop: end the game unscored (opener, most players, or an admin)"},
     {"status", cmd_status, true, true, "status: the table in a line"},
     {"scores", cmd_scores, true, true, "scores: the score sheet"},
-    {"top", cmd_leaderboard, true, true, "top [N] [PRESET]: leaderboard"},
-    {"stats", cmd_leaderboard, true, true, "stats [NAME]: a player's record"},
+    {"top", cmd_top, true, true, "top [N] [PRESET]: the leaderboard"},
+    {"stats", cmd_stats, true, true, "stats [NAME] [PRESET]: a record"},
+    {"last", cmd_last, true, true, "last: the last finished game"},
     {"rules", cmd_rules, true, true, "rules [PRESET]: the rules"},
     {"presets", cmd_presets, true, true, "presets: the presets"},
     {"help", cmd_help, true, true, "help [COMMAND]: this help"},

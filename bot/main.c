@@ -27,6 +27,7 @@
 #include "log.h"
 #include "loop.h"
 #include "manager.h"
+#include "records.h"
 
 #define MAX_ADAPTERS 64
 
@@ -57,7 +58,8 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: heartsbot [--config FILE]\n"
                  "       heartsbot --console [--preset RULES] [--config "
-                 "FILE]\n");
+                 "FILE]\n"
+                 "       heartsbot --rebuild-stats DATA_DIR\n");
 }
 
 /* Waits for the adapters to flush their goodbyes, then ends the loop. */
@@ -170,6 +172,9 @@ int main(int argc, char **argv)
             config_path = argv[++i];
         } else if (!strcmp(argv[i], "--console")) {
             console = true;
+        } else if (!strcmp(argv[i], "--rebuild-stats") && i + 1 < argc) {
+            /* every channel's leaderboards from its archive, and exit */
+            return records_rebuild_all(argv[i + 1]);
         } else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
             preset = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

@@ -28,6 +28,7 @@
 #include "limit.h"
 #include "log.h"
 #include "record.h"
+#include "records.h"
 #include "render.h"
 
 /* ---- Small helpers ---------------------------------------------------- */
@@ -369,23 +370,6 @@ static int claim_seat(struct table *t)
     return -1;
 }
 
-/* Whom a person's results count for: the account when the network tells
- * one, else the nick under the network's case mapping. */
-static void seat_key(const struct table *t, const struct chat_user *u,
-                     char *out, size_t outlen)
-{
-    if (u->account && *u->account) {
-        snprintf(out, outlen, "a:%s", u->account);
-        return;
-    }
-    char folded[160];
-    if (t->a->ops->fold)
-        t->a->ops->fold(t->a, u->nick, folded, sizeof folded);
-    else
-        snprintf(folded, sizeof folded, "%s", u->nick);
-    snprintf(out, outlen, "n:%s", folded);
-}
-
 int table_sit(struct table *t, const struct chat_user *u)
 {
     int s = claim_seat(t);
@@ -395,7 +379,7 @@ int table_sit(struct table *t, const struct chat_user *u)
     st->human = true;
     seat_set_nick(st, u->nick);
     snprintf(st->id, sizeof st->id, "%s", u->id);
-    seat_key(t, u, st->key, sizeof st->key);
+    records_key(t->a, u, st->key, sizeof st->key);
     if (t->opener < 0)
         t->opener = s;
     table_names_unique(t);
@@ -738,7 +722,7 @@ static void advance(struct table *t)
             return;
         switch (engine_phase(g)) {
         case ENGINE_PHASE_GAME_OVER:
-            table_archive(t);
+            table_archive(t, true);
             table_close(t);
             return;
         case ENGINE_PHASE_DEAL:
@@ -1500,6 +1484,9 @@ void table_person_left(struct table *t, int seat)
 void table_stop(struct table *t, const char *why)
 {
     table_say(t, why);
+    /* archived unfinished: it counts for nobody */
+    if (t->playing && !t->closing)
+        table_archive(t, false);
     table_close(t);
 }
 
@@ -1664,6 +1651,7 @@ void manager_free(struct manager *m)
         table_free(m->tables[i]);
     }
     free(m->tables);
+    records_free(m);
     limit_free(m->limit);
     manager_storage_free(m);
     free(m);

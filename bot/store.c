@@ -3,8 +3,8 @@
  * files live (data_dir/<network>/<folded room>/), the data directory's
  * lock and writability (checked at start, retried at each later need so
  * that a disk that recovers is used again), telling a channel once that
- * results can't be saved while play goes on, and appending a finished
- * game's record to its room's archive.
+ * results can't be saved while play goes on, and archiving a game that
+ * ended in its room's archive (records.c counts it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "log.h"
 #include "manager.h"
 #include "record.h"
+#include "records.h"
 #include "storage.h"
 #include "table.h"
 
@@ -36,19 +37,23 @@ static void fold_room(const struct table *t, char *out, size_t outlen)
         snprintf(out, outlen, "%s", t->room);
 }
 
-int table_room_dir(const struct table *t, char *out, size_t outlen, char *err,
-                   size_t errlen)
+int manager_room_dir(const struct manager *m, struct chat_adapter *a,
+                     const char *room, bool make, char *out, size_t outlen,
+                     char *err, size_t errlen)
 {
-    const char *data = t->m->cfg->data_dir;
-    char folded[sizeof t->room];
-    fold_room(t, folded, sizeof folded);
-    char net[STORAGE_NAME_MAX + 1], room[STORAGE_NAME_MAX + 1];
-    storage_name_encode(t->a->network, net, sizeof net);
-    storage_name_encode(folded, room, sizeof room);
+    const char *data = m->cfg->data_dir;
+    char folded[64];
+    if (a->ops->fold)
+        a->ops->fold(a, room, folded, sizeof folded);
+    else
+        snprintf(folded, sizeof folded, "%s", room);
+    char net[STORAGE_NAME_MAX + 1], name[STORAGE_NAME_MAX + 1];
+    storage_name_encode(a->network ? a->network : "", net, sizeof net);
+    storage_name_encode(folded, name, sizeof name);
     char dir[STORAGE_PATH_MAX];
-    if (storage_path(dir, sizeof dir, err, errlen, data, net, room,
+    if (storage_path(dir, sizeof dir, err, errlen, data, net, name,
                      (char *)NULL) ||
-        storage_mkdirs(data, dir, err, errlen))
+        (make && storage_mkdirs(data, dir, err, errlen)))
         return -1;
     if (strlen(dir) >= outlen) {
         errno = ENAMETOOLONG;
@@ -57,6 +62,13 @@ int table_room_dir(const struct table *t, char *out, size_t outlen, char *err,
     }
     memcpy(out, dir, strlen(dir) + 1);
     return 0;
+}
+
+int table_room_dir(const struct table *t, char *out, size_t outlen, char *err,
+                   size_t errlen)
+{
+    return manager_room_dir(t->m, t->a, t->room, true, out, outlen, err,
+                            errlen);
 }
 
 /* Makes the data directory, takes its lock (if this manager keeps one)
@@ -104,6 +116,7 @@ int manager_storage_start(struct manager *m, char *err, size_t errlen)
         log_error("results can't be saved: %s (the bot runs on, and tries "
                   "again when a table needs it)",
                   why);
+    records_start(m);
     return 0;
 }
 
@@ -151,7 +164,7 @@ bool table_storage_ok(struct table *t, bool game_over)
     return true;
 }
 
-void table_archive(struct table *t)
+void table_archive(struct table *t, bool finished)
 {
     if (!t->rec) {
         log_error("table %s: no record of this game to write", t->room);
@@ -164,21 +177,16 @@ void table_archive(struct table *t)
                   t->room, RECORD_MAX_HANDS);
         return;
     }
-    char dir[STORAGE_PATH_MAX], path[STORAGE_PATH_MAX];
+    char dir[STORAGE_PATH_MAX];
     char err[STORAGE_PATH_MAX + 200] = "";
-    size_t len = strlen(json);
-    json[len] = '\n'; /* over its NUL: written by length */
     int rc = table_storage_ok(t, true) ? 0 : -1;
     if (rc == 0)
         rc = table_room_dir(t, dir, sizeof dir, err, sizeof err);
     if (rc == 0)
-        rc = storage_path(path, sizeof path, err, sizeof err, dir,
-                          "archive.jsonl", (char *)NULL);
-    if (rc == 0)
-        rc = storage_append(path, json, len + 1, err, sizeof err);
-    json[len] = '\0';
+        rc = records_archive(t, dir, json, finished, err, sizeof err);
     if (rc == 0) {
-        log_info("table %s: game record written to %s", t->room, path);
+        log_info("table %s: game record written to %s/archive.jsonl (%s)",
+                 t->room, dir, finished ? "finished" : "stopped");
     } else {
         int cause = errno;
         if (*err) {

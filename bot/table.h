@@ -121,6 +121,9 @@ struct manager {
     int ai_level;
     uint64_t cookies;    /* the last tracked line's cookie */
     struct limit *limit; /* answers per person (limit.h) */
+    /* each channel's archive and leaderboards (records.h) */
+    struct records_room **rooms;
+    int nrooms, caprooms;
     /* the data directory could be written at the last try (store.c) */
     bool storage_ok;
     bool storage_locking; /* keeps data_dir's lock (the bot, not tests) */
@@ -186,13 +189,19 @@ void table_close(struct table *t);
  * with errno and a message. */
 int table_room_dir(const struct table *t, char *out, size_t outlen, char *err,
                    size_t errlen);
+/* The same for any room of an adapter, made only if `make`. */
+int manager_room_dir(const struct manager *m, struct chat_adapter *a,
+                     const char *room, bool make, char *out, size_t outlen,
+                     char *err, size_t errlen);
 /* Whether results can be saved now (tried again if they could not); if
  * not, the channel is told once why ("The game goes on." unless
  * game_over). Call where a table needs storage: it opens, a game ends. */
 bool table_storage_ok(struct table *t, bool game_over);
-/* Appends the finished game's record to its room's archive.jsonl; a
- * failure is logged (with the record) and told to the channel once. */
-void table_archive(struct table *t);
+/* Archives the game that ended, finished or stopped (then it counts for
+ * nobody), in its room's archive.jsonl and results.jsonl, and counts it
+ * on the room's leaderboards (records.h); a failure is logged (with the
+ * record) and told to the channel once. */
+void table_archive(struct table *t, bool finished);
 void manager_storage_init(struct manager *m);
 void manager_storage_free(struct manager *m);
 int table_seated(const struct table *t);

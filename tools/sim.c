@@ -1,7 +1,8 @@
 /*
  * hearts-sim: the engine's command-line tool. `play` plays whole games
  * between computer players and prints per-seat figures; `replay` checks
- * game records (replay.c); `bench` measures the engine's speed (bench.c).
+ * game records (replay.c); `bench` measures the engine's speed (bench.c);
+ * `leaderboard` rebuilds a channel's leaderboards (leaderboard.c).
  */
 #include "ai.h"
 #include "engine.h"
@@ -20,7 +21,8 @@ static void usage(FILE *out)
                  "[--players N]\n"
                  "                  [--seats LEVEL,LEVEL,...] [--games N] "
                  "[--seed S] [--records FILE]\n"
-                 "       hearts-sim bench [--runs N] [--seconds S]\n");
+                 "       hearts-sim bench [--runs N] [--seconds S]\n"
+                 "       hearts-sim leaderboard ROOM_DIR [--check]\n");
 }
 
 static int parse_count(const char *s, long min, long max, long *out)
@@ -290,6 +292,8 @@ int main(int argc, char **argv)
         return sim_play(argc - 2, argv + 2);
     if (!strcmp(argv[1], "bench"))
         return sim_bench(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "leaderboard"))
+        return sim_leaderboard(argc - 2, argv + 2);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return 0;

@@ -1,7 +1,7 @@
 /*
  * The subcommands of hearts-sim, one file each: replay (replay.c), play
- * (sim.c) and bench (bench.c). Each takes the arguments after its name and
- * returns the process exit code.
+ * (sim.c), bench (bench.c) and leaderboard (leaderboard.c). Each takes the
+ * arguments after its name and returns the process exit code.
  */
 #ifndef HEARTS_TOOLS_SIM_H
 #define HEARTS_TOOLS_SIM_H
@@ -9,5 +9,6 @@
 int sim_replay(int argc, char **argv);
 int sim_play(int argc, char **argv);
 int sim_bench(int argc, char **argv);
+int sim_leaderboard(int argc, char **argv);
 
 #endif

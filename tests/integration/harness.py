@@ -1644,15 +1644,18 @@ def archive_path(data_dir, network="local", room="#hearts"):
                         encode_name(room), "archive.jsonl")
 
 
-def read_records(data_dir, network="local", room="#hearts"):
+def read_records(data_dir, network="local", room="#hearts",
+                 finished_only=True):
     """The game records in a room's archive (a list of dicts; [] if there
-    is no file)."""
+    is no file): the finished games', unless finished_only is False
+    (stopped games are archived too, without "winners")."""
     path = archive_path(data_dir, network, room)
     try:
         with open(path, encoding="utf-8") as f:
-            return [json.loads(line) for line in f if line.strip()]
+            records = [json.loads(line) for line in f if line.strip()]
     except FileNotFoundError:
         return []
+    return [r for r in records if not finished_only or "winners" in r]
 
 
 def replay(path):

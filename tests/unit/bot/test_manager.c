@@ -283,6 +283,12 @@ static struct table *the_table(void)
     return table_find(w->m, &w->fake.base, "#h");
 }
 
+/* A file of #h's directory (docs/storage.md): data_dir/test/%23h/name. */
+static void room_file(char *out, size_t len, const char *name)
+{
+    snprintf(out, len, "%s/test/%%23h/%s", w->dir, name);
+}
+
 /* Asserts a command gets one private reply containing needle and leaves
  * the game unchanged. */
 static void refused(const char *nick, const char *room, const char *text,
@@ -1144,10 +1150,10 @@ static void test_status_scores_rules_presets_help(void **state)
     assert_true(any_contains("alice", from, "end the game unscored"));
     /* help names every command, and the computer players' levels */
     static const char *const every[] = {
-        "!hearts", "!join",    "!start",  "!leave", "!bot",
-        "!stop",   "!status",  "!scores", "!top",   "!stats",
-        "!rules",  "!presets", "!play",   "!help",  "hand",
-        "pass",    "moon",     "discard", "back",   "autoplay"};
+        "!hearts",  "!join",   "!start",  "!leave", "!bot",  "!stop",
+        "!status",  "!scores", "!top",    "!stats", "!last", "!rules",
+        "!presets", "!play",   "!help",   "hand",   "pass",  "moon",
+        "discard",  "back",    "autoplay"};
     said("alice", NULL, "help");
     const struct line *l = last_to("alice", from);
     for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
@@ -1159,7 +1165,8 @@ static void test_status_scores_rules_presets_help(void **state)
     said("bob", "#h", "!status");
     assert_true(any_contains("#h", from, "Passing; waiting for"));
     said("bob", "#h", "!top");
-    assert_true(any_contains("bob", from, "not kept yet"));
+    assert_true(
+        any_contains("#h", from, "Nobody has finished a standard game"));
 }
 
 /* Plays for every person: passes the lowest cards, plays the lowest legal
@@ -1240,7 +1247,7 @@ static void test_whole_game_record_replays(void **state)
     assert_string_equal(last->text, "Another game? !hearts opens a table.");
     run_for(5);
     char path[128];
-    snprintf(path, sizeof path, "%s/test/%%23h/archive.jsonl", w->dir);
+    room_file(path, sizeof path, "archive.jsonl");
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char *line = NULL;
@@ -1264,6 +1271,167 @@ static void test_whole_game_record_replays(void **state)
     assert_true(any_contains("#h", 0, want));
     record_free(rec);
     free(line);
+}
+
+/* The whole of a small file, NUL-terminated, into buf. */
+static void read_small(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* The room's results.jsonl once the game's end has been handled. */
+static void read_results(char *text, size_t len)
+{
+    run_for(5);
+    char path[128];
+    room_file(path, sizeof path, "results.jsonl");
+    read_small(path, text, len);
+}
+
+/* Whether `text` said by nick in #h gets a channel line with needle. */
+static bool answered(const char *nick, const char *text, const char *needle)
+{
+    int from = w->fake.n;
+    said(nick, "#h", text);
+    return any_contains("#h", from, needle);
+}
+
+static void test_top_stats_last_and_scores_after_a_game(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    int from = w->fake.n;
+    said("bob", "#h", "!last");
+    assert_true(any_contains("#h", from, "No game has finished here yet."));
+    four_people("standard hands=1"); /* an option: custom */
+    struct table *t = the_table();
+    play_everything(t);
+    run_for(5);
+    char path[128], text[8192];
+    room_file(path, sizeof path, "results.jsonl");
+    read_small(path, text, sizeof text);
+    assert_non_null(strstr(text, "\"preset\":\"standard\",\"custom\":true,"
+                                 "\"finished\":true"));
+    assert_non_null(strstr(text, "\"key\":\"n:alice\""));
+
+    /* counted under standard and under custom */
+    from = w->fake.n;
+    said("bob", "#h", "!top");
+    const struct line *l = last_to("#h", from);
+    assert_non_null(l);
+    assert_non_null(strstr(l->text, "Top 4 (standard): 1. "));
+    assert_non_null(strstr(l->text, "(1 game, "));
+    assert_true(any_contains("#h", from, "?: provisional"));
+    from = w->fake.n;
+    said("bob", "#h", "!top 2 custom");
+    assert_true(any_contains("#h", from, "Top 2 (custom): 1. "));
+    from = w->fake.n;
+    said("alice", "#h", "!stats");
+    assert_true(any_contains("#h", from, "alice (standard): 1 game, "));
+    assert_true(any_contains("#h", from, "(provisional), rank "));
+    /* the lowest cards every time may shoot the moon */
+    assert_true(any_contains("#h", from, " points a hand, "));
+    assert_true(any_contains("#h", from, " moon"));
+    from = w->fake.n;
+    said("alice", "#h", "!stats CAROL custom");
+    assert_true(any_contains("#h", from, "carol (custom): 1 game, "));
+    said("alice", "#h", "!stats zed");
+    assert_true(any_contains("#h", from, "zed has not finished a standard"));
+
+    /* refusals: privately, naming the range or the nearest preset */
+    from = w->fake.n;
+    said("bob", "#h", "!top 11");
+    assert_true(any_contains("bob", from, "How many? 1 to 10."));
+    said("bob", "#h", "!top standrd");
+    assert_true(any_contains("bob", from, "standard"));
+    assert_true(any_contains("bob", from, "!presets lists them"));
+    assert_null(last_to("#h", from));
+
+    /* the last game, and its sheet until the next one starts */
+    from = w->fake.n;
+    said("bob", "#h", "!last");
+    l = last_to("#h", from);
+    assert_non_null(l);
+    /* hands=1 plays on past a tie */
+    if (!strstr(l->text, "Last game (just now, standard custom, ") ||
+        !strstr(l->text, "): alice "))
+        fail_msg("!last: %s", l->text);
+    assert_true(strstr(l->text, " won.") || strstr(l->text, "shared the win"));
+    from = w->fake.n;
+    said("bob", "#h", "!scores");
+    assert_true(any_contains("#h", from, "the last game's sheet"));
+    assert_true(any_contains("#h", from, "total"));
+    four_people("standard");
+    from = w->fake.n;
+    said("bob", "#h", "!scores");
+    assert_false(any_contains("#h", from, "the last game's sheet"));
+
+    /* a restart reads leaderboard.json back */
+    manager_free(w->m);
+    w->m = manager_new(w->loop, &w->cfg);
+    w->fake.base.ctx = w->m;
+    from = w->fake.n;
+    said("dave", "#h", "!stats dave custom");
+    assert_true(any_contains("#h", from, "dave (custom): 1 game, "));
+}
+
+/* A nick change during a game does not split the record: the results
+ * count for the key the person sat down with, under their new name. */
+static void test_nick_change_keeps_one_record(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    four_people("standard hands=1");
+    event(CHAT_NICK, "alice", "alice@host.test", NULL, "zoe");
+    struct table *t = the_table();
+    assert_string_equal(t->seats[0].nick, "zoe");
+    /* said() gives "nick@host.test": the same person, as zoe, from now */
+    snprintf(t->seats[0].id, sizeof t->seats[0].id, "zoe@host.test");
+    play_everything(t);
+    char text[8192];
+    read_results(text, sizeof text);
+    assert_non_null(strstr(text, "{\"name\":\"zoe\",\"key\":\"n:alice\""));
+    assert_true(answered("bob", "!stats alice", "zoe (standard): 1 game, "));
+    assert_true(answered("bob", "!stats zoe", "zoe (standard): 1 game, "));
+    assert_true(answered("bob", "!top", "Top 4 (standard)"));
+}
+
+static void test_stopped_game_and_leaver(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    four_people("standard hands=1");
+    said("alice", "#h", "!stop");
+    char path[128], text[8192];
+    read_results(text, sizeof text);
+    assert_non_null(strstr(text, "\"finished\":false"));
+    assert_true(answered("bob", "!top", "Nobody has finished a standard game"));
+
+    /* bob leaves a running game: a loss, never a win */
+    four_people("standard hands=1");
+    said("bob", "#h", "!leave");
+    play_everything(the_table());
+    read_results(text, sizeof text);
+    const char *second = strchr(text, '\n') + 1;
+    assert_non_null(strstr(second, "\"name\":\"bob\",\"key\":\"n:bob\","
+                                   "\"computer\":false,\"left\":true"));
+    assert_non_null(strstr(second, "\"key\":\"n:alice\",\"computer\":"
+                                   "false,\"left\":false"));
+    assert_true(answered("bob", "!stats", "bob (standard): 1 game, 0 wins"));
+    room_file(path, sizeof path, "archive.jsonl");
+    read_small(path, text, sizeof text);
+    char *nl = strchr(text, '\n');
+    assert_non_null(nl);
+    char err[300];
+    if (record_check(text, (size_t)(nl - text), err, sizeof err))
+        fail_msg("stopped game's record: %s", err);
 }
 
 static void test_part_grace_then_computer_takes_over(void **state)
@@ -1766,11 +1934,7 @@ static void log_end(int saved, const char *path, char *out, size_t len)
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(out, 1, len - 1, f);
-    out[n] = '\0';
-    fclose(f);
+    read_small(path, out, len);
 }
 
 static void test_record_past_file_size_limit_is_logged_not_torn(void **state)
@@ -2075,6 +2239,12 @@ int main(void)
             teardown),
         cmocka_unit_test_setup_teardown(
             test_record_unwritable_data_dir_is_logged, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_top_stats_last_and_scores_after_a_game, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stopped_game_and_leaver, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_nick_change_keeps_one_record,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_storage_unwritable_at_start_told_once_and_recovers, setup,
             teardown),

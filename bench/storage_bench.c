@@ -1,0 +1,348 @@
+/*
+ * storage-bench: issue 8's figures for the archive and the leaderboards
+ * (docs/benchmarks.md).
+ *
+ *   storage-bench gen DIR [--games N] [--players P] [--seed S]
+ *       a channel directory with N archived games (random computer play,
+ *       standard, 4 seats) among P people, written buffered (no fsync)
+ *   storage-bench rebuild DIR     rebuild leaderboard.json: time, peak RSS
+ *   storage-bench load DIR [--calls N]
+ *       start with a current leaderboard.json: load time and RSS; then the
+ *       answers of !top and !stats, median and max over N calls each
+ *   storage-bench archive DIR [--games N]
+ *       archive N games as the bot does (archive_add, boards, save): time,
+ *       bytes and fsyncs per game and per hand
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "ai.h"
+#include "archive.h"
+#include "record.h"
+#include "records.h"
+#include "stats.h"
+#include "storage.h"
+#include "table.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6))
+            kb = atol(line + 6);
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+static long peak_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static long arg_long(int argc, char **argv, const char *name, long dflt)
+{
+    for (int i = 0; i + 1 < argc; i++)
+        if (!strcmp(argv[i], name))
+            return atol(argv[i + 1]);
+    return dflt;
+}
+
+/* One random game's record (4 random computers, standard). */
+static char *random_game(const struct engine_rules *r, uint64_t seed,
+                         int *hands)
+{
+    static const char *const names[] = {"p0", "p1", "p2", "p3"};
+    struct record_writer *w = record_writer_new(r, names, 4);
+    struct engine_game g;
+    struct engine_prng rng;
+    engine_prng_seed(&rng, seed);
+    engine_game_init(&g, r, seed, (int)(seed % 4));
+    while (engine_phase(&g) != ENGINE_PHASE_GAME_OVER) {
+        if (engine_phase(&g) == ENGINE_PHASE_DEAL) {
+            engine_deal(&g, record_writer_sink(w));
+            continue;
+        }
+        for (int s = 0; s < g.n; s++) {
+            struct engine_action a;
+            if (!engine_may_act(&g, s) ||
+                ai_act_for(AI_RANDOM, &g, s, &rng, &a))
+                continue;
+            engine_act(&g, &a, record_writer_sink(w), NULL);
+            break;
+        }
+    }
+    *hands = g.hand_no;
+    char *json = record_writer_json(w);
+    record_writer_free(w);
+    return json;
+}
+
+static void random_result(struct archive_result *res, uint64_t *x, long i,
+                          long players)
+{
+    memset(res, 0, sizeof *res);
+    snprintf(res->game, sizeof res->game, "%016lx", (unsigned long)i + 1);
+    res->time = 1700000000 + i * 600;
+    snprintf(res->preset, sizeof res->preset, "standard");
+    res->finished = true;
+    res->n = 4;
+    long seat_of[4];
+    for (int s = 0; s < 4; s++) {
+        bool again;
+        do {
+            *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+            seat_of[s] = (long)((*x >> 33) % (uint64_t)players);
+            again = false;
+            for (int o = 0; o < s; o++)
+                again |= seat_of[o] == seat_of[s];
+        } while (again);
+        snprintf(res->seats[s].name, sizeof res->seats[s].name, "player%ld",
+                 seat_of[s]);
+        snprintf(res->seats[s].key, sizeof res->seats[s].key, "n:player%ld",
+                 seat_of[s]);
+    }
+}
+
+static int gen(const char *dir, long games, long players, long seed)
+{
+    char apath[STORAGE_PATH_MAX], rpath[STORAGE_PATH_MAX], err[300];
+    if (storage_mkdirs(dir, dir, err, sizeof err) ||
+        archive_paths(dir, apath, rpath, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    FILE *a = fopen(apath, "w"), *r = fopen(rpath, "w");
+    if (!a || !r) {
+        perror(dir);
+        return 1;
+    }
+    struct engine_rules rules;
+    engine_rules_parse(&rules, "standard", 4, NULL, 0);
+    uint64_t x = (uint64_t)seed;
+    long hands = 0;
+    int64_t offset = 0;
+    double t0 = now_s();
+    for (long i = 0; i < games; i++) {
+        int h;
+        char *rec =
+            random_game(&rules, (uint64_t)seed * 1000003u + (uint64_t)i, &h);
+        hands += h;
+        struct archive_result res;
+        random_result(&res, &x, i, players);
+        res.offset = offset;
+        char *line = archive_result_json(&res);
+        fprintf(a, "%s\n", rec);
+        fprintf(r, "%s\n", line);
+        offset += (int64_t)strlen(rec) + 1;
+        free(rec);
+        free(line);
+    }
+    fclose(a);
+    fclose(r);
+    struct stat sa, sr;
+    stat(apath, &sa);
+    stat(rpath, &sr);
+    printf("generated %ld games (%ld hands, %.1f a game) among %ld people "
+           "in %.1f s: archive %lld bytes (%.0f a game), results %lld bytes "
+           "(%.0f a game)\n",
+           games, hands, (double)hands / (double)games, players, now_s() - t0,
+           (long long)sa.st_size, (double)sa.st_size / (double)games,
+           (long long)sr.st_size, (double)sr.st_size / (double)games);
+    return 0;
+}
+
+static int rebuild(const char *dir)
+{
+    char err[300];
+    struct stats *s;
+    int skipped;
+    long before = rss_kb();
+    double t0 = now_s();
+    if (stats_rebuild(dir, &s, &skipped, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    double t1 = now_s();
+    if (stats_save(dir, s, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    double t2 = now_s();
+    const struct stats_board *b = stats_board(s, "standard");
+    printf("rebuild: %lld games, %d people, %d skipped: %.2f s, save %.3f s; "
+           "RSS %ld KiB before, peak %ld KiB\n",
+           (long long)s->games, b ? b->n : 0, skipped, t1 - t0, t2 - t1, before,
+           peak_kb());
+    stats_free(s);
+    return 0;
+}
+
+/* The adapter the answers need: names compared without case. */
+static bool same(const struct chat_adapter *a, const char *x, const char *y)
+{
+    (void)a;
+    return strcasecmp(x, y) == 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Median and max of n timings, microseconds. */
+static void report(const char *what, double *t, long n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    printf("%s: median %.1f us, max %.1f us over %ld calls\n", what,
+           t[n / 2] * 1e6, t[n - 1] * 1e6, n);
+}
+
+static int load(const char *dir, long calls)
+{
+    char err[300], why[600] = "";
+    struct stats *s;
+    bool rebuilt;
+    long before = rss_kb();
+    double t0 = now_s();
+    if (stats_load(dir, &s, &rebuilt, why, sizeof why, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    double t1 = now_s();
+    const struct stats_board *b = stats_board(s, "standard");
+    printf("load: %s, %d people: %.3f s; RSS %ld KiB before, %ld KiB after "
+           "(+%ld KiB)%s%s\n",
+           rebuilt ? "REBUILT" : "current", b ? b->n : 0, t1 - t0, before,
+           rss_kb(), rss_kb() - before, why[0] ? ": " : "", why);
+    static const struct chat_adapter_ops ops = {.same_nick = same};
+    struct chat_adapter a = {.ops = &ops, .network = "bench"};
+    struct records_room room = {.a = &a, .stats = s};
+    snprintf(room.room, sizeof room.room, "#bench");
+    double *t = calloc((size_t)calls, sizeof *t);
+    struct sbuf sb;
+    for (long i = 0; i < calls; i++) {
+        sb.len = 0;
+        double a0 = now_s();
+        records_top(&room, i % 2 ? "10" : NULL, NULL, "standard", &sb);
+        t[i] = now_s() - a0;
+    }
+    printf("  %s\n", sb.buf);
+    report("!top", t, calls);
+    char key[64];
+    for (long i = 0; i < calls; i++) {
+        sb.len = 0;
+        snprintf(key, sizeof key, "n:player%ld", (i * 7919) % (b ? b->n : 1));
+        double a0 = now_s();
+        records_stats(&room, key, NULL, NULL, "standard", &sb);
+        t[i] = now_s() - a0;
+    }
+    printf("  %s\n", sb.buf);
+    report("!stats (yourself)", t, calls);
+    for (long i = 0; i < calls; i++) {
+        sb.len = 0;
+        snprintf(key, sizeof key, "PLAYER%ld", (i * 7919) % (b ? b->n : 1));
+        double a0 = now_s();
+        records_stats(&room, "n:x", key, NULL, "standard", &sb);
+        t[i] = now_s() - a0;
+    }
+    printf("  %s\n", sb.buf);
+    report("!stats NAME (by name, not key: the slow path)", t, calls);
+    free(t);
+    stats_free(s);
+    return 0;
+}
+
+/* As records_game_over does: archive, count, save. */
+static int archive(const char *dir, long games)
+{
+    char err[300], why[300];
+    bool rebuilt;
+    struct stats *s;
+    if (storage_mkdirs(dir, dir, err, sizeof err) ||
+        stats_load(dir, &s, &rebuilt, why, sizeof why, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    struct engine_rules rules;
+    engine_rules_parse(&rules, "standard", 4, NULL, 0);
+    uint64_t x = 99;
+    long hands = 0;
+    long long bytes = 0;
+    double spent = 0;
+    for (long i = 0; i < games; i++) {
+        int h;
+        char *rec = random_game(&rules, (uint64_t)i + 7, &h);
+        hands += h;
+        struct archive_result res;
+        random_result(&res, &x, i + 1000000, 8);
+        double t0 = now_s();
+        bool added;
+        struct stats_game g;
+        if (archive_add(dir, &res, rec, &added, err, sizeof err) ||
+            stats_game_from_record(rec, strlen(rec), &g, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            return 1;
+        }
+        stats_add(s, &res, &g);
+        stats_rank(s);
+        archive_sizes(dir, &s->archive_bytes, &s->results_bytes);
+        char *json = stats_json(s);
+        bytes += (long long)strlen(rec) + 1 + (long long)strlen(json);
+        free(json);
+        char *line = archive_result_json(&res);
+        bytes += (long long)strlen(line) + 1;
+        free(line);
+        if (stats_save(dir, s, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            return 1;
+        }
+        spent += now_s() - t0;
+        free(rec);
+    }
+    printf("archive: %ld games, %ld hands: %.2f ms a game (archive_add, "
+           "count, save); %lld bytes written a game, %.0f a hand\n",
+           games, hands, spent * 1e3 / (double)games, bytes / games,
+           (double)bytes / (double)hands);
+    stats_free(s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: storage-bench gen|rebuild|load|archive DIR "
+                        "[options]\n");
+        return 2;
+    }
+    const char *dir = argv[2];
+    if (!strcmp(argv[1], "gen"))
+        return gen(dir, arg_long(argc, argv, "--games", 100000),
+                   arg_long(argc, argv, "--players", 10000),
+                   arg_long(argc, argv, "--seed", 1));
+    if (!strcmp(argv[1], "rebuild"))
+        return rebuild(dir);
+    if (!strcmp(argv[1], "load"))
+        return load(dir, arg_long(argc, argv, "--calls", 10000));
+    if (!strcmp(argv[1], "archive"))
+        return archive(dir, arg_long(argc, argv, "--games", 100));
+    fprintf(stderr, "storage-bench: unknown mode '%s'\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,364 @@
+/*
+ * The archive and its results lines (archive.h, docs/storage.md).
+ */
+#include "archive.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fail.h"
+#include "storage.h"
+
+static struct json_object *jnew(struct json_object *o)
+{
+    if (!o)
+        abort();
+    return o;
+}
+
+static void jput(struct json_object *o, const char *key, struct json_object *v)
+{
+    if (json_object_object_add(o, key, v))
+        abort();
+}
+
+char *archive_result_json(const struct archive_result *r)
+{
+    struct json_object *o = jnew(json_object_new_object());
+    jput(o, "format", jnew(json_object_new_string(ARCHIVE_RESULTS_FORMAT)));
+    jput(o, "game", jnew(json_object_new_string(r->game)));
+    jput(o, "time", jnew(json_object_new_int64(r->time)));
+    jput(o, "preset", jnew(json_object_new_string(r->preset)));
+    jput(o, "custom", jnew(json_object_new_boolean(r->custom)));
+    jput(o, "finished", jnew(json_object_new_boolean(r->finished)));
+    jput(o, "offset", jnew(json_object_new_int64(r->offset)));
+    struct json_object *seats = jnew(json_object_new_array());
+    for (int s = 0; s < r->n; s++) {
+        const struct archive_seat *st = &r->seats[s];
+        struct json_object *so = jnew(json_object_new_object());
+        jput(so, "name", jnew(json_object_new_string(st->name)));
+        jput(so, "key", jnew(json_object_new_string(st->key)));
+        jput(so, "computer", jnew(json_object_new_boolean(st->computer)));
+        jput(so, "left", jnew(json_object_new_boolean(st->left)));
+        if (json_object_array_add(seats, so))
+            abort();
+    }
+    jput(o, "seats", seats);
+    const char *text = json_object_to_json_string_ext(
+        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+    char *out = text ? strdup(text) : NULL;
+    json_object_put(o);
+    if (!out)
+        abort();
+    return out;
+}
+
+/* The string field `key` of o into buf (bufsize bytes with its NUL). */
+static int get_string(struct json_object *o, const char *key, char *buf,
+                      size_t bufsize, char *err, size_t errlen)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_string))
+        return store_fail(err, errlen, "%s: a string is missing", key);
+    const char *s = json_object_get_string(v);
+    size_t len = (size_t)json_object_get_string_len(v);
+    if (len >= bufsize || memchr(s, '\0', len))
+        return store_fail(err, errlen, "%s: too long (at most %zu bytes)", key,
+                          bufsize - 1);
+    memcpy(buf, s, len + 1);
+    return 0;
+}
+
+static int get_bool(struct json_object *o, const char *key, bool *out,
+                    char *err, size_t errlen)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_boolean))
+        return store_fail(err, errlen, "%s: true or false is missing", key);
+    *out = json_object_get_boolean(v);
+    return 0;
+}
+
+static int get_int(struct json_object *o, const char *key, int64_t *out,
+                   char *err, size_t errlen)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_int))
+        return store_fail(err, errlen, "%s: a whole number is missing", key);
+    errno = 0;
+    int64_t x = json_object_get_int64(v);
+    if (errno || x < 0)
+        return store_fail(err, errlen, "%s: out of range", key);
+    *out = x;
+    return 0;
+}
+
+static bool hex16(const char *s)
+{
+    if (strlen(s) != 16)
+        return false;
+    for (int i = 0; i < 16; i++)
+        if (!strchr("0123456789abcdef", s[i]))
+            return false;
+    return true;
+}
+
+static int parse_seat(struct json_object *so, struct archive_seat *st, int i,
+                      char *err, size_t errlen)
+{
+    char msg[200];
+    if (!json_object_is_type(so, json_type_object))
+        return store_fail(err, errlen, "seats[%d]: an object, please", i);
+    if (get_string(so, "name", st->name, sizeof st->name, msg, sizeof msg) ||
+        get_string(so, "key", st->key, sizeof st->key, msg, sizeof msg) ||
+        get_bool(so, "computer", &st->computer, msg, sizeof msg) ||
+        get_bool(so, "left", &st->left, msg, sizeof msg))
+        return store_fail(err, errlen, "seats[%d].%s", i, msg);
+    if (st->computer != (st->key[0] == '\0'))
+        return store_fail(err, errlen,
+                          "seats[%d]: a computer has no key, a person has one",
+                          i);
+    return 0;
+}
+
+static int parse_object(struct json_object *o, struct archive_result *r,
+                        char *err, size_t errlen)
+{
+    char format[64];
+    if (!json_object_is_type(o, json_type_object))
+        return store_fail(err, errlen, "not a JSON object");
+    if (get_string(o, "format", format, sizeof format, err, errlen))
+        return -1;
+    if (strcmp(format, ARCHIVE_RESULTS_FORMAT))
+        return store_fail(err, errlen,
+                          "format: unknown version '%s' (this bot reads %s)",
+                          format, ARCHIVE_RESULTS_FORMAT);
+    if (get_string(o, "game", r->game, sizeof r->game, err, errlen) ||
+        get_int(o, "time", &r->time, err, errlen) ||
+        get_string(o, "preset", r->preset, sizeof r->preset, err, errlen) ||
+        get_bool(o, "custom", &r->custom, err, errlen) ||
+        get_bool(o, "finished", &r->finished, err, errlen) ||
+        get_int(o, "offset", &r->offset, err, errlen))
+        return -1;
+    if (!hex16(r->game))
+        return store_fail(err, errlen, "game: 16 hex digits, please");
+    if (engine_preset_find(r->preset) < 0)
+        return store_fail(err, errlen, "preset: unknown preset '%s'",
+                          r->preset);
+    struct json_object *seats;
+    if (!json_object_object_get_ex(o, "seats", &seats) ||
+        !json_object_is_type(seats, json_type_array))
+        return store_fail(err, errlen, "seats: a list is missing");
+    size_t n = json_object_array_length(seats);
+    if (n < 2 || n > ENGINE_MAX_PLAYERS)
+        return store_fail(err, errlen, "seats: 2 to %d, not %zu",
+                          ENGINE_MAX_PLAYERS, n);
+    r->n = (int)n;
+    for (size_t i = 0; i < n; i++)
+        if (parse_seat(json_object_array_get_idx(seats, i), &r->seats[i],
+                       (int)i, err, errlen))
+            return -1;
+    return 0;
+}
+
+int archive_result_parse(const char *text, size_t len,
+                         struct archive_result *out, char *err, size_t errlen)
+{
+    if (len > ARCHIVE_RESULTS_MAX_LINE)
+        return store_fail(err, errlen, "longer than %d bytes",
+                          ARCHIVE_RESULTS_MAX_LINE);
+    struct json_tokener *tok = json_tokener_new();
+    if (!tok)
+        abort();
+    struct json_object *o = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error jerr = json_tokener_get_error(tok);
+    size_t used = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    if (!o || jerr != json_tokener_success) {
+        json_object_put(o);
+        return store_fail(err, errlen, "not JSON: %s",
+                          json_tokener_error_desc(jerr));
+    }
+    for (size_t i = used; i < len; i++) {
+        if (!strchr(" \t\r\n", text[i])) {
+            json_object_put(o);
+            return store_fail(err, errlen, "text after the JSON object");
+        }
+    }
+    struct archive_result r;
+    memset(&r, 0, sizeof r);
+    int rc = parse_object(o, &r, err, errlen);
+    json_object_put(o);
+    if (rc == 0)
+        *out = r;
+    return rc;
+}
+
+/* Up to `want` bytes at the end of path, into a new buffer (*len bytes);
+ * *size is the file's size. A missing file is empty. */
+static int read_tail(const char *path, size_t want, char **out, size_t *len,
+                     off_t *size, char *err, size_t errlen)
+{
+    *out = NULL;
+    *len = 0;
+    *size = 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return 0;
+        return store_fail(err, errlen, "%s: %s", path, strerror(errno));
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return store_fail(err, errlen, "%s: not a file", path);
+    }
+    *size = sb.st_size;
+    size_t n = (size_t)sb.st_size < want ? (size_t)sb.st_size : want;
+    char *buf = malloc(n + 1);
+    if (!buf)
+        abort();
+    size_t done = 0;
+    while (done < n) {
+        ssize_t r = pread(fd, buf + done, n - done,
+                          sb.st_size - (off_t)n + (off_t)done);
+        if (r <= 0) {
+            if (r < 0 && errno == EINTR)
+                continue;
+            int e = r < 0 ? errno : EIO;
+            free(buf);
+            close(fd);
+            return store_fail(err, errlen, "%s: %s", path, strerror(e));
+        }
+        done += (size_t)r;
+    }
+    close(fd);
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* Whether the results file's last lines hold game r->game, ended the
+ * same way (finished or stopped): a game stopped at a shutdown and
+ * finished after a restart is archived twice, once each way, and
+ * counts once. */
+static int results_has(const char *path, const struct archive_result *r,
+                       bool *has, char *err, size_t errlen)
+{
+    char *tail;
+    size_t len;
+    off_t size;
+    if (read_tail(path, 4 * ARCHIVE_RESULTS_MAX_LINE, &tail, &len, &size, err,
+                  errlen))
+        return -1;
+    char needle[40];
+    snprintf(needle, sizeof needle, "\"game\":\"%s\"", r->game);
+    *has = false;
+    for (char *at = tail; at && !*has && (at = strstr(at, needle));) {
+        char *start = at, *end = strchr(at, '\n');
+        while (start > tail && start[-1] != '\n')
+            start--;
+        struct archive_result old;
+        *has = end &&
+               !archive_result_parse(start, (size_t)(end - start), &old, NULL,
+                                     0) &&
+               !strcmp(old.game, r->game) && old.finished == r->finished;
+        at = end;
+    }
+    free(tail);
+    return 0;
+}
+
+/* Appends text and a newline. */
+static int append(const char *path, const char *text, char *err, size_t errlen)
+{
+    size_t len = strlen(text);
+    char *line = malloc(len + 2);
+    if (!line)
+        abort();
+    memcpy(line, text, len);
+    line[len] = '\n';
+    line[len + 1] = '\0';
+    int rc = storage_append(path, line, len + 1, err, errlen);
+    free(line);
+    return rc;
+}
+
+int archive_paths(const char *room_dir, char *archive, char *results, char *err,
+                  size_t errlen)
+{
+    return storage_path(archive, STORAGE_PATH_MAX, err, errlen, room_dir,
+                        ARCHIVE_FILE, (char *)NULL) ||
+                   storage_path(results, STORAGE_PATH_MAX, err, errlen,
+                                room_dir, ARCHIVE_RESULTS_FILE, (char *)NULL)
+               ? -1
+               : 0;
+}
+
+int archive_add(const char *room_dir, struct archive_result *r,
+                const char *record, bool *added, char *err, size_t errlen)
+{
+    char apath[STORAGE_PATH_MAX], rpath[STORAGE_PATH_MAX];
+    *added = false;
+    if (archive_paths(room_dir, apath, rpath, err, errlen))
+        return -1;
+    if (strchr(record, '\n'))
+        return store_fail(err, errlen, "a record is one line");
+    bool has = false;
+    if (results_has(rpath, r, &has, err, errlen))
+        return -1;
+    if (has)
+        return 0;
+    /* the crash came after the record and before its results line? */
+    size_t len = strlen(record);
+    char *tail;
+    size_t tlen;
+    off_t size;
+    if (read_tail(apath, len + 2, &tail, &tlen, &size, err, errlen))
+        return -1;
+    bool there = tlen >= len + 1 && tail[tlen - 1] == '\n' &&
+                 memcmp(tail + tlen - 1 - len, record, len) == 0 &&
+                 (tlen == len + 1 || tail[0] == '\n');
+    free(tail);
+    if (there) {
+        r->offset = (int64_t)size - (int64_t)len - 1;
+    } else {
+        r->offset = (int64_t)size;
+        if (append(apath, record, err, errlen))
+            return -1;
+    }
+    char *line = archive_result_json(r);
+    int rc = append(rpath, line, err, errlen);
+    free(line);
+    if (rc == 0)
+        *added = true;
+    return rc;
+}
+
+static int64_t size_of(const char *dir, const char *name)
+{
+    char path[STORAGE_PATH_MAX];
+    struct stat sb;
+    if (storage_path(path, sizeof path, NULL, 0, dir, name, (char *)NULL) ||
+        lstat(path, &sb) || !S_ISREG(sb.st_mode))
+        return 0;
+    return (int64_t)sb.st_size;
+}
+
+void archive_sizes(const char *room_dir, int64_t *archive_bytes,
+                   int64_t *results_bytes)
+{
+    *archive_bytes = size_of(room_dir, ARCHIVE_FILE);
+    *results_bytes = size_of(room_dir, ARCHIVE_RESULTS_FILE);
+}

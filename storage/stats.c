@@ -1,0 +1,985 @@
+/*
+ * Leaderboards derived from the archive (stats.h, docs/storage.md).
+ */
+#include "stats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "fail.h"
+#include "storage.h"
+
+/* The largest leaderboard.json read back. */
+#define STATS_MAX_FILE (256u << 20)
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+struct stats *stats_new(void)
+{
+    return xcalloc(1, sizeof(struct stats));
+}
+
+void stats_free(struct stats *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->nboards; i++) {
+        free(s->boards[i].p);
+        free(s->boards[i].order);
+        free(s->boards[i].slots);
+    }
+    free(s->boards);
+    free(s);
+}
+
+/* ---- Boards ----------------------------------------------------------- */
+
+static uint32_t hash(const char *key)
+{
+    uint32_t h = 2166136261u;
+    for (; *key; key++)
+        h = (h ^ (uint8_t)*key) * 16777619u;
+    return h;
+}
+
+static int find_index(const struct stats_board *b, const char *key)
+{
+    if (!b->nslots)
+        return -1;
+    uint32_t mask = (uint32_t)b->nslots - 1;
+    for (uint32_t i = hash(key) & mask;; i = (i + 1) & mask) {
+        int k = b->slots[i];
+        if (!k)
+            return -1;
+        if (!strcmp(b->p[k - 1].key, key))
+            return k - 1;
+    }
+}
+
+static void slot_put(struct stats_board *b, int index)
+{
+    uint32_t mask = (uint32_t)b->nslots - 1;
+    uint32_t i = hash(b->p[index].key) & mask;
+    while (b->slots[i])
+        i = (i + 1) & mask;
+    b->slots[i] = index + 1;
+}
+
+/* The person's index on b, added (rating STATS_INITIAL) if new. */
+static int player_at(struct stats_board *b, const char *key, const char *name)
+{
+    int i = find_index(b, key);
+    if (i >= 0)
+        return i;
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 16;
+        b->p = realloc(b->p, sizeof *b->p * (size_t)b->cap);
+        b->order = realloc(b->order, sizeof *b->order * (size_t)b->cap);
+        if (!b->p || !b->order)
+            abort();
+    }
+    if ((b->n + 1) * 2 > b->nslots) {
+        free(b->slots);
+        b->nslots = b->nslots ? b->nslots * 2 : 32;
+        while ((b->n + 1) * 2 > b->nslots)
+            b->nslots *= 2;
+        b->slots = xcalloc((size_t)b->nslots, sizeof *b->slots);
+        for (int k = 0; k < b->n; k++)
+            slot_put(b, k);
+    }
+    struct stats_player *p = &b->p[b->n];
+    memset(p, 0, sizeof *p);
+    snprintf(p->key, sizeof p->key, "%s", key);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->rating = STATS_INITIAL;
+    b->order[b->n] = b->n;
+    p->rank = b->n + 1;
+    slot_put(b, b->n);
+    return b->n++;
+}
+
+static struct stats_board *board_at(struct stats *s, const char *preset)
+{
+    for (int i = 0; i < s->nboards; i++)
+        if (!strcmp(s->boards[i].preset, preset))
+            return &s->boards[i];
+    s->boards =
+        realloc(s->boards, sizeof *s->boards * (size_t)(s->nboards + 1));
+    if (!s->boards)
+        abort();
+    struct stats_board *b = &s->boards[s->nboards++];
+    memset(b, 0, sizeof *b);
+    snprintf(b->preset, sizeof b->preset, "%s", preset);
+    return b;
+}
+
+const struct stats_board *stats_board(const struct stats *s, const char *preset)
+{
+    for (int i = 0; i < s->nboards; i++)
+        if (!strcmp(s->boards[i].preset, preset))
+            return &s->boards[i];
+    return NULL;
+}
+
+const struct stats_player *stats_find(const struct stats_board *b,
+                                      const char *key)
+{
+    int i = b ? find_index(b, key) : -1;
+    return i < 0 ? NULL : &b->p[i];
+}
+
+bool stats_provisional(const struct stats_player *p)
+{
+    return p->games < STATS_PROVISIONAL;
+}
+
+/* Best rating first; then more games; then the key, so that the order
+ * is the same however the board was built. */
+static const struct stats_player *sort_base;
+
+static int by_rating(const void *x, const void *y)
+{
+    const struct stats_player *a = &sort_base[*(const int *)x];
+    const struct stats_player *b = &sort_base[*(const int *)y];
+    if (a->rating != b->rating)
+        return a->rating > b->rating ? -1 : 1;
+    if (a->games != b->games)
+        return a->games > b->games ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
+static void rank_board(struct stats_board *b)
+{
+    for (int i = 0; i < b->n; i++)
+        b->order[i] = i;
+    sort_base = b->p;
+    qsort(b->order, (size_t)b->n, sizeof *b->order, by_rating);
+    for (int i = 0; i < b->n; i++)
+        b->p[b->order[i]].rank = i + 1;
+}
+
+void stats_rank(struct stats *s)
+{
+    for (int i = 0; i < s->nboards; i++) {
+        if (s->boards[i].dirty)
+            rank_board(&s->boards[i]);
+        s->boards[i].dirty = false;
+    }
+}
+
+/* ---- One game --------------------------------------------------------- */
+
+static void on_event(void *ctx, const struct engine_game *eg,
+                     const struct engine_event *ev)
+{
+    struct stats_game *g = ctx;
+    uint64_t qs = 1ull << ENGINE_QS;
+    switch (ev->kind) {
+    case ENGINE_EV_TRICK:
+    case ENGINE_EV_REST_TAKEN:
+        if (ev->seat >= 0 && ev->seat < g->n)
+            g->queens[ev->seat] += !!(ev->cards & qs) + !!(ev->cards2 & qs);
+        break;
+    case ENGINE_EV_MOON:
+        if (ev->seat >= 0 && ev->seat < g->n) {
+            if (ev->card)
+                g->suns[ev->seat]++;
+            else
+                g->moons[ev->seat]++;
+        }
+        break;
+    case ENGINE_EV_HAND_SCORED: {
+        int k = g->nhands % STATS_LAST_HANDS;
+        for (int s = 0; s < g->n; s++) {
+            g->points[s] += eg->points[s];
+            g->hands[k][s] = eg->points[s];
+        }
+        g->nhands++;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+int stats_game_from_record(const char *json, size_t len, struct stats_game *g,
+                           char *err, size_t errlen)
+{
+    struct record *rec;
+    if (record_parse(json, len, &rec, err, errlen))
+        return -1;
+    struct stats_game t;
+    memset(&t, 0, sizeof t);
+    t.n = rec->n;
+    t.preset = rec->rules.preset;
+    for (int i = 0; i < engine_option_count(); i++)
+        if (strcmp(engine_option_name(i), "players") &&
+            engine_rules_differs(&rec->rules, i))
+            t.custom = true;
+    struct engine_sink sink = {on_event, &t};
+    struct engine_game eg;
+    if (record_replay(rec, &sink, NULL, NULL, &eg, err, errlen)) {
+        record_free(rec);
+        return -1;
+    }
+    t.finished = engine_phase(&eg) == ENGINE_PHASE_GAME_OVER;
+    if (t.finished) {
+        memcpy(t.totals, eg.totals, sizeof t.totals);
+        for (int i = 0; i < eg.nwinners; i++)
+            t.winners |= (uint16_t)(1u << eg.winners[i]);
+    }
+    /* the kept hands in order, oldest first */
+    t.nlast = t.nhands < STATS_LAST_HANDS ? t.nhands : STATS_LAST_HANDS;
+    int32_t ring[STATS_LAST_HANDS][ENGINE_MAX_PLAYERS];
+    memcpy(ring, t.hands, sizeof ring);
+    for (int i = 0; i < t.nlast; i++)
+        memcpy(t.hands[i], ring[(t.nhands - t.nlast + i) % STATS_LAST_HANDS],
+               sizeof t.hands[i]);
+    record_free(rec);
+    *g = t;
+    return 0;
+}
+
+/* A seat's place for the rating: 0 best. Who left places below all who
+ * stayed; among the others a lower total is better. */
+static double score_pair(const struct archive_result *r,
+                         const struct stats_game *g, int a, int b)
+{
+    bool la = r->seats[a].left, lb = r->seats[b].left;
+    if (la != lb)
+        return la ? 0.0 : 1.0;
+    if (la || g->totals[a] == g->totals[b])
+        return 0.5;
+    return g->totals[a] < g->totals[b] ? 1.0 : 0.0;
+}
+
+static void count_on(struct stats_board *b, const struct archive_result *r,
+                     const struct stats_game *g)
+{
+    int idx[ENGINE_MAX_PLAYERS];
+    int people = 0;
+    for (int s = 0; s < g->n; s++) {
+        idx[s] = -1;
+        const struct archive_seat *st = &r->seats[s];
+        if (st->computer || !st->key[0])
+            continue;
+        bool twice = false; /* one person never counts twice a game */
+        for (int o = 0; o < s; o++)
+            twice |= idx[o] >= 0 && !strcmp(r->seats[o].key, st->key);
+        if (twice)
+            continue;
+        idx[s] = player_at(b, st->key, st->name);
+        people++;
+    }
+    double before[ENGINE_MAX_PLAYERS];
+    for (int s = 0; s < g->n; s++)
+        before[s] = idx[s] >= 0 ? b->p[idx[s]].rating : 0;
+    for (int s = 0; s < g->n; s++) {
+        if (idx[s] < 0)
+            continue;
+        struct stats_player *p = &b->p[idx[s]];
+        snprintf(p->name, sizeof p->name, "%s", r->seats[s].name);
+        p->games++;
+        p->wins += (g->winners >> s & 1) && !r->seats[s].left;
+        p->hands += g->nhands;
+        p->points += g->points[s];
+        p->moons += g->moons[s];
+        p->suns += g->suns[s];
+        p->queens += g->queens[s];
+        if (people < 2)
+            continue;
+        double sum = 0;
+        for (int o = 0; o < g->n; o++) {
+            if (o == s || idx[o] < 0)
+                continue;
+            double expect =
+                1.0 / (1.0 + pow(10.0, (before[o] - before[s]) / 400.0));
+            sum += score_pair(r, g, s, o) - expect;
+        }
+        p->rating = before[s] + STATS_K / (people - 1) * sum;
+    }
+    b->dirty = true;
+}
+
+void stats_add(struct stats *s, const struct archive_result *r,
+               const struct stats_game *g)
+{
+    s->games++;
+    if (!g || !r->finished || !g->finished || g->n != r->n)
+        return;
+    count_on(board_at(s, engine_preset_name(g->preset)), r, g);
+    if (g->custom)
+        count_on(board_at(s, STATS_CUSTOM), r, g);
+    struct stats_last *l = &s->last;
+    memset(l, 0, sizeof *l);
+    l->has = true;
+    memcpy(l->game, r->game, sizeof l->game);
+    l->time = r->time;
+    snprintf(l->preset, sizeof l->preset, "%s", engine_preset_name(g->preset));
+    l->custom = g->custom;
+    l->n = g->n;
+    for (int i = 0; i < g->n; i++) {
+        snprintf(l->names[i], sizeof l->names[i], "%s", r->seats[i].name);
+        l->computer[i] = r->seats[i].computer;
+        l->left[i] = r->seats[i].left;
+    }
+    memcpy(l->totals, g->totals, sizeof l->totals);
+    l->winners = g->winners;
+    l->nhands = g->nhands;
+    l->nlast = g->nlast;
+    memcpy(l->hands, g->hands, sizeof l->hands);
+}
+
+/* ---- leaderboard.json ------------------------------------------------- */
+
+/* A growing text. */
+struct text {
+    char *buf;
+    size_t len, cap;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        while (t->len + n + 1 > t->cap)
+            t->cap = t->cap ? t->cap * 2 : 4096;
+        t->buf = realloc(t->buf, t->cap);
+        if (!t->buf)
+            abort();
+    }
+    memcpy(t->buf + t->len, s, n);
+    t->len += n;
+    t->buf[t->len] = '\0';
+}
+
+static void putf(struct text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void putf(struct text *t, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        put(t, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void put_str(struct text *t, const char *s)
+{
+    put(t, "\"", 1);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            char e[2] = {'\\', (char)c};
+            put(t, e, 2);
+        } else if (c < 0x20) {
+            putf(t, "\\u%04x", c);
+        } else {
+            put(t, s, 1);
+        }
+    }
+    put(t, "\"", 1);
+}
+
+static void put_last(struct text *t, const struct stats_last *l)
+{
+    put(t, "{\"game\":", 8);
+    put_str(t, l->game);
+    putf(t, ",\"time\":%lld,\"preset\":", (long long)l->time);
+    put_str(t, l->preset);
+    putf(t, ",\"custom\":%s,\"hands\":%d,\"seats\":[",
+         l->custom ? "true" : "false", l->nhands);
+    for (int s = 0; s < l->n; s++) {
+        put(t, s ? ",{\"name\":" : "{\"name\":", s ? 9 : 8);
+        put_str(t, l->names[s]);
+        putf(t, ",\"computer\":%s,\"left\":%s,\"total\":%d,\"won\":%s}",
+             l->computer[s] ? "true" : "false", l->left[s] ? "true" : "false",
+             (int)l->totals[s], l->winners >> s & 1 ? "true" : "false");
+    }
+    put(t, "],\"last_hands\":[", 16);
+    for (int h = 0; h < l->nlast; h++) {
+        put(t, h ? ",[" : "[", h ? 2 : 1);
+        for (int s = 0; s < l->n; s++)
+            putf(t, "%s%d", s ? "," : "", (int)l->hands[h][s]);
+        put(t, "]", 1);
+    }
+    put(t, "]}", 2);
+}
+
+char *stats_json(const struct stats *s)
+{
+    struct text t = {NULL, 0, 0};
+    putf(&t,
+         "{\"format\":\"%s\",\"archive_games\":%lld,\"archive_bytes\":%lld,"
+         "\"results_bytes\":%lld,",
+         STATS_FORMAT, (long long)s->games, (long long)s->archive_bytes,
+         (long long)s->results_bytes);
+    put(&t, "\"last\":", 7);
+    if (s->last.has)
+        put_last(&t, &s->last);
+    else
+        put(&t, "null", 4);
+    put(&t,
+        ",\"fields\":[\"key\",\"name\",\"games\",\"wins\",\"hands\",\"points\","
+        "\"moons\",\"suns\",\"queens\",\"rating\"],\"boards\":{",
+        strlen(",\"fields\":[\"key\",\"name\",\"games\",\"wins\",\"hands\","
+               "\"points\",\"moons\",\"suns\",\"queens\",\"rating\"],"
+               "\"boards\":{"));
+    for (int i = 0; i < s->nboards; i++) {
+        const struct stats_board *b = &s->boards[i];
+        if (i)
+            put(&t, ",", 1);
+        put_str(&t, b->preset);
+        put(&t, ":[", 2);
+        for (int k = 0; k < b->n; k++) {
+            const struct stats_player *p = &b->p[k];
+            put(&t, k ? ",\n[" : "\n[", k ? 3 : 2);
+            put_str(&t, p->key);
+            put(&t, ",", 1);
+            put_str(&t, p->name);
+            putf(&t, ",%d,%d,%d,%lld,%d,%d,%d,%.17g]", p->games, p->wins,
+                 p->hands, (long long)p->points, p->moons, p->suns, p->queens,
+                 p->rating);
+        }
+        put(&t, "]", 1);
+    }
+    put(&t, "}}\n", 3);
+    return t.buf;
+}
+
+static int64_t jint(struct json_object *o, const char *key, bool *ok)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_int)) {
+        *ok = false;
+        return 0;
+    }
+    return json_object_get_int64(v);
+}
+
+static const char *jstr(struct json_object *o, const char *key, bool *ok)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_string)) {
+        *ok = false;
+        return "";
+    }
+    return json_object_get_string(v);
+}
+
+static bool jbool(struct json_object *o, const char *key, bool *ok)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_boolean)) {
+        *ok = false;
+        return false;
+    }
+    return json_object_get_boolean(v);
+}
+
+static int parse_last(struct json_object *o, struct stats_last *l, char *err,
+                      size_t errlen)
+{
+    bool ok = true;
+    memset(l, 0, sizeof *l);
+    if (json_object_is_type(o, json_type_null))
+        return 0;
+    if (!json_object_is_type(o, json_type_object))
+        return store_fail(err, errlen, "last: an object or null");
+    snprintf(l->game, sizeof l->game, "%s", jstr(o, "game", &ok));
+    l->time = jint(o, "time", &ok);
+    snprintf(l->preset, sizeof l->preset, "%s", jstr(o, "preset", &ok));
+    l->custom = jbool(o, "custom", &ok);
+    int64_t nh = jint(o, "hands", &ok);
+    struct json_object *seats, *hands;
+    if (!ok || nh < 0 || nh > RECORD_MAX_HANDS ||
+        !json_object_object_get_ex(o, "seats", &seats) ||
+        !json_object_is_type(seats, json_type_array) ||
+        !json_object_object_get_ex(o, "last_hands", &hands) ||
+        !json_object_is_type(hands, json_type_array))
+        return store_fail(err, errlen, "last: a field is missing or wrong");
+    l->nhands = (int)nh;
+    size_t n = json_object_array_length(seats);
+    size_t nl = json_object_array_length(hands);
+    if (n < 2 || n > ENGINE_MAX_PLAYERS || nl > STATS_LAST_HANDS ||
+        (int64_t)nl > nh)
+        return store_fail(err, errlen, "last: too many seats or hands");
+    l->n = (int)n;
+    for (size_t s = 0; s < n; s++) {
+        struct json_object *so = json_object_array_get_idx(seats, s);
+        if (!json_object_is_type(so, json_type_object))
+            return store_fail(err, errlen, "last.seats: objects");
+        snprintf(l->names[s], sizeof l->names[s], "%s", jstr(so, "name", &ok));
+        l->computer[s] = jbool(so, "computer", &ok);
+        l->left[s] = jbool(so, "left", &ok);
+        int64_t total = jint(so, "total", &ok);
+        if (total < -RECORD_MAX_POINTS || total > RECORD_MAX_POINTS)
+            ok = false;
+        l->totals[s] = (int32_t)total;
+        if (jbool(so, "won", &ok))
+            l->winners |= (uint16_t)(1u << s);
+    }
+    l->nlast = (int)nl;
+    for (size_t h = 0; h < nl && ok; h++) {
+        struct json_object *row = json_object_array_get_idx(hands, h);
+        if (!json_object_is_type(row, json_type_array) ||
+            json_object_array_length(row) != n)
+            return store_fail(err, errlen, "last.last_hands: a row per hand");
+        for (size_t s = 0; s < n; s++) {
+            struct json_object *v = json_object_array_get_idx(row, s);
+            if (!json_object_is_type(v, json_type_int))
+                ok = false;
+            int64_t x = json_object_get_int64(v);
+            if (x < -RECORD_MAX_POINTS || x > RECORD_MAX_POINTS)
+                ok = false;
+            l->hands[h][s] = (int32_t)x;
+        }
+    }
+    if (!ok)
+        return store_fail(err, errlen, "last: a field is missing or wrong");
+    l->has = true;
+    return 0;
+}
+
+/* One player row: [key, name, games, wins, hands, points, moons, suns,
+ * queens, rating]. */
+static int parse_player(struct stats_board *b, struct json_object *row,
+                        char *err, size_t errlen)
+{
+    if (!json_object_is_type(row, json_type_array) ||
+        json_object_array_length(row) != 10)
+        return store_fail(
+            err, errlen, "boards.%s: a row of 10 fields per player", b->preset);
+    struct json_object *f[10];
+    for (int i = 0; i < 10; i++)
+        f[i] = json_object_array_get_idx(row, (size_t)i);
+    if (!json_object_is_type(f[0], json_type_string) ||
+        !json_object_is_type(f[1], json_type_string) ||
+        json_object_get_string_len(f[0]) >= 200 ||
+        !json_object_get_string_len(f[0]))
+        return store_fail(err, errlen,
+                          "boards.%s: a player's key or name is wrong",
+                          b->preset);
+    int64_t v[7];
+    for (int i = 0; i < 7; i++) {
+        if (!json_object_is_type(f[2 + i], json_type_int))
+            return store_fail(err, errlen, "boards.%s: a count is not a number",
+                              b->preset);
+        v[i] = json_object_get_int64(f[2 + i]);
+        if (v[i] < (i == 3 ? -INT64_MAX / 2 : 0) ||
+            v[i] > (i == 3 ? INT64_MAX / 2 : INT32_MAX))
+            return store_fail(err, errlen, "boards.%s: a count is out of range",
+                              b->preset);
+    }
+    if (!json_object_is_type(f[9], json_type_double) &&
+        !json_object_is_type(f[9], json_type_int))
+        return store_fail(err, errlen, "boards.%s: a rating is not a number",
+                          b->preset);
+    double rating = json_object_get_double(f[9]);
+    if (!isfinite(rating))
+        return store_fail(err, errlen, "boards.%s: a rating is not finite",
+                          b->preset);
+    const char *key = json_object_get_string(f[0]);
+    if (find_index(b, key) >= 0)
+        return store_fail(err, errlen, "boards.%s: '%s' is there twice",
+                          b->preset, key);
+    int at = player_at(b, key, json_object_get_string(f[1]));
+    struct stats_player *p = &b->p[at];
+    p->games = (int)v[0];
+    p->wins = (int)v[1];
+    p->hands = (int)v[2];
+    p->points = v[3];
+    p->moons = (int)v[4];
+    p->suns = (int)v[5];
+    p->queens = (int)v[6];
+    p->rating = rating;
+    return 0;
+}
+
+static int parse_root(struct json_object *root, struct stats *s, char *err,
+                      size_t errlen)
+{
+    bool ok = true;
+    if (!json_object_is_type(root, json_type_object))
+        return store_fail(err, errlen, "not a JSON object");
+    const char *format = jstr(root, "format", &ok);
+    if (!ok)
+        return store_fail(err, errlen, "format: missing");
+    if (strcmp(format, STATS_FORMAT))
+        return store_fail(err, errlen,
+                          "format: unknown version '%.60s' (this bot reads %s)",
+                          format, STATS_FORMAT);
+    s->games = jint(root, "archive_games", &ok);
+    s->archive_bytes = jint(root, "archive_bytes", &ok);
+    s->results_bytes = jint(root, "results_bytes", &ok);
+    struct json_object *last, *boards;
+    if (!ok || s->games < 0 || s->archive_bytes < 0 || s->results_bytes < 0 ||
+        !json_object_object_get_ex(root, "last", &last) ||
+        !json_object_object_get_ex(root, "boards", &boards) ||
+        !json_object_is_type(boards, json_type_object))
+        return store_fail(err, errlen, "a count, last or boards is missing");
+    if (parse_last(last, &s->last, err, errlen))
+        return -1;
+    json_object_object_foreach(boards, name, rows)
+    {
+        if (strlen(name) >= sizeof s->boards[0].preset ||
+            (strcmp(name, STATS_CUSTOM) && engine_preset_find(name) < 0))
+            return store_fail(err, errlen, "boards: unknown preset '%.40s'",
+                              name);
+        if (!json_object_is_type(rows, json_type_array))
+            return store_fail(err, errlen, "boards.%s: a list of players",
+                              name);
+        struct stats_board *b = board_at(s, name);
+        size_t n = json_object_array_length(rows);
+        for (size_t i = 0; i < n; i++)
+            if (parse_player(b, json_object_array_get_idx(rows, i), err,
+                             errlen))
+                return -1;
+        b->dirty = true;
+    }
+    return 0;
+}
+
+int stats_parse(const char *text, size_t len, struct stats **out, char *err,
+                size_t errlen)
+{
+    struct json_tokener *tok = json_tokener_new_ex(64);
+    if (!tok)
+        abort();
+    struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error jerr = json_tokener_get_error(tok);
+    json_tokener_free(tok);
+    if (!root || jerr != json_tokener_success) {
+        json_object_put(root);
+        return store_fail(err, errlen, "not JSON: %s",
+                          json_tokener_error_desc(jerr));
+    }
+    struct stats *s = stats_new();
+    int rc = parse_root(root, s, err, errlen);
+    json_object_put(root);
+    if (rc) {
+        stats_free(s);
+        return -1;
+    }
+    stats_rank(s);
+    *out = s;
+    return 0;
+}
+
+int stats_save(const char *room_dir, const struct stats *s, char *err,
+               size_t errlen)
+{
+    char path[STORAGE_PATH_MAX];
+    if (storage_path(path, sizeof path, err, errlen, room_dir, STATS_FILE,
+                     (char *)NULL))
+        return -1;
+    char *json = stats_json(s);
+    int rc = storage_replace(path, json, strlen(json), err, errlen);
+    free(json);
+    return rc;
+}
+
+/* ---- Rebuilding from the archive -------------------------------------- */
+
+/* The figures of every record, by offset (ascending: the file's order). */
+/* A game's figures as the rebuild keeps them for every record: a
+ * struct stats_game without the hands for !scores (the last game's are
+ * read again at the end), a tenth of its size. */
+struct fig {
+    int32_t totals[ENGINE_MAX_PLAYERS], points[ENGINE_MAX_PLAYERS];
+    uint16_t moons[ENGINE_MAX_PLAYERS], suns[ENGINE_MAX_PLAYERS],
+        queens[ENGINE_MAX_PLAYERS];
+    int32_t nhands;
+    uint16_t winners;
+    int8_t n, preset;
+    bool custom, finished;
+};
+
+static void fig_of(struct fig *f, const struct stats_game *g)
+{
+    memset(f, 0, sizeof *f);
+    for (int s = 0; s < g->n; s++) {
+        f->totals[s] = g->totals[s];
+        f->points[s] = (int32_t)g->points[s];
+        f->moons[s] = (uint16_t)g->moons[s];
+        f->suns[s] = (uint16_t)g->suns[s];
+        f->queens[s] = (uint16_t)g->queens[s];
+    }
+    f->nhands = g->nhands;
+    f->winners = g->winners;
+    f->n = (int8_t)g->n;
+    f->preset = (int8_t)g->preset;
+    f->custom = g->custom;
+    f->finished = g->finished;
+}
+
+static void game_of(struct stats_game *g, const struct fig *f)
+{
+    memset(g, 0, sizeof *g);
+    for (int s = 0; s < f->n; s++) {
+        g->totals[s] = f->totals[s];
+        g->points[s] = f->points[s];
+        g->moons[s] = f->moons[s];
+        g->suns[s] = f->suns[s];
+        g->queens[s] = f->queens[s];
+    }
+    g->nhands = f->nhands;
+    g->winners = f->winners;
+    g->n = f->n;
+    g->preset = f->preset;
+    g->custom = f->custom;
+    g->finished = f->finished;
+}
+
+struct figures {
+    int64_t *offset;
+    struct fig *games;
+    bool *good; /* false: a record that did not replay */
+    struct stats_game scratch;
+    int64_t last; /* offset of the game that is stats.last, or -1 */
+    size_t n, cap;
+    int64_t at; /* the next line's offset */
+    int skipped;
+    char *err;
+    size_t errlen;
+};
+
+static void skip(struct figures *f, const char *file, long lineno,
+                 const char *why)
+{
+    if (!f->skipped++ && f->err && f->errlen)
+        snprintf(f->err, f->errlen, "%s line %ld: %s", file, lineno, why);
+}
+
+static int on_record(void *ctx, char *line, size_t len, long lineno)
+{
+    struct figures *f = ctx;
+    if (f->n == f->cap) {
+        f->cap = f->cap ? f->cap * 2 : 1024;
+        f->offset = realloc(f->offset, sizeof *f->offset * f->cap);
+        f->games = realloc(f->games, sizeof *f->games * f->cap);
+        f->good = realloc(f->good, sizeof *f->good * f->cap);
+        if (!f->offset || !f->games || !f->good)
+            abort();
+    }
+    char msg[300];
+    f->offset[f->n] = f->at;
+    f->good[f->n] =
+        !stats_game_from_record(line, len, &f->scratch, msg, sizeof msg);
+    if (f->good[f->n])
+        fig_of(&f->games[f->n], &f->scratch);
+    else
+        skip(f, ARCHIVE_FILE, lineno, msg);
+    f->n++;
+    f->at += (int64_t)len + 1;
+    return 0;
+}
+
+struct results_pass {
+    struct figures *f;
+    struct stats *s;
+};
+
+static const struct stats_game *figures_at(struct figures *f, int64_t offset)
+{
+    size_t lo = 0, hi = f->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->offset[mid] < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < f->n && f->offset[lo] == offset && f->good[lo]) {
+        game_of(&f->scratch, &f->games[lo]);
+        return &f->scratch;
+    }
+    return NULL;
+}
+
+static int on_result(void *ctx, char *line, size_t len, long lineno)
+{
+    struct results_pass *rp = ctx;
+    struct archive_result r;
+    char msg[300];
+    if (archive_result_parse(line, len, &r, msg, sizeof msg)) {
+        skip(rp->f, ARCHIVE_RESULTS_FILE, lineno, msg);
+        return 0;
+    }
+    const struct stats_game *g = figures_at(rp->f, r.offset);
+    if (!g && r.finished)
+        skip(rp->f, ARCHIVE_RESULTS_FILE, lineno,
+             "no readable record at its offset");
+    stats_add(rp->s, &r, g);
+    if (g && r.finished && g->finished && g->n == r.n)
+        rp->f->last = r.offset;
+    return 0;
+}
+
+/* The record at `offset` in path, into a new buffer (*len bytes). */
+static int record_at(const char *path, int64_t offset, char **out, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        abort();
+    for (;;) {
+        ssize_t r = pread(fd, buf + n, cap - n, (off_t)(offset + (int64_t)n));
+        if (r <= 0)
+            break;
+        char *nl = memchr(buf + n, '\n', (size_t)r);
+        n += (size_t)r;
+        if (nl) {
+            close(fd);
+            *out = buf;
+            *len = (size_t)(nl - buf);
+            return 0;
+        }
+        if (n == cap) {
+            if (cap > RECORD_MAX_LINE)
+                break;
+            cap *= 2;
+            buf = realloc(buf, cap);
+            if (!buf)
+                abort();
+        }
+    }
+    close(fd);
+    free(buf);
+    return -1;
+}
+
+/* The last game's hands, which the rebuild did not keep. */
+static void last_hands(struct stats *s, const char *apath, int64_t offset)
+{
+    char *line;
+    size_t len;
+    struct stats_game g;
+    if (offset < 0 || !s->last.has || record_at(apath, offset, &line, &len))
+        return;
+    if (!stats_game_from_record(line, len, &g, NULL, 0)) {
+        s->last.nlast = g.nlast;
+        memcpy(s->last.hands, g.hands, sizeof s->last.hands);
+    }
+    free(line);
+}
+
+int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
+                  char *err, size_t errlen)
+{
+    char apath[STORAGE_PATH_MAX], rpath[STORAGE_PATH_MAX];
+    if (archive_paths(room_dir, apath, rpath, err, errlen))
+        return -1;
+    char first[300] = "";
+    struct figures f;
+    memset(&f, 0, sizeof f);
+    f.err = first;
+    f.errlen = sizeof first;
+    f.last = -1;
+    struct stats *s = stats_new();
+    struct results_pass rp = {&f, s};
+    int rc = storage_read_lines(apath, RECORD_MAX_LINE + 2, on_record, &f, NULL,
+                                err, errlen);
+    if (!rc)
+        rc = storage_read_lines(rpath, ARCHIVE_RESULTS_MAX_LINE, on_result, &rp,
+                                NULL, err, errlen);
+    free(f.offset);
+    free(f.games);
+    free(f.good);
+    if (rc) {
+        stats_free(s);
+        return -1;
+    }
+    last_hands(s, apath, f.last);
+    archive_sizes(room_dir, &s->archive_bytes, &s->results_bytes);
+    stats_rank(s);
+    *skipped = f.skipped;
+    if (f.skipped && err && errlen)
+        snprintf(err, errlen, "%s", first);
+    *out = s;
+    return 0;
+}
+
+int stats_load(const char *room_dir, struct stats **out, bool *rebuilt,
+               char *why, size_t whylen, char *err, size_t errlen)
+{
+    char path[STORAGE_PATH_MAX];
+    *rebuilt = false;
+    if (storage_path(path, sizeof path, err, errlen, room_dir, STATS_FILE,
+                     (char *)NULL))
+        return -1;
+    int64_t abytes, rbytes;
+    archive_sizes(room_dir, &abytes, &rbytes);
+    char *text = NULL;
+    size_t len = 0;
+    bool missing = false;
+    char msg[300] = "";
+    struct stats *s = NULL;
+    if (storage_read_file(path, STATS_MAX_FILE, &text, &len, &missing, msg,
+                          sizeof msg) == 0) {
+        if (stats_parse(text, len, &s, msg, sizeof msg) == 0 &&
+            (s->archive_bytes != abytes || s->results_bytes != rbytes)) {
+            snprintf(msg, sizeof msg, "it does not count the whole archive");
+            stats_free(s);
+            s = NULL;
+        }
+        free(text);
+    } else if (missing) {
+        snprintf(msg, sizeof msg, "it is missing");
+    }
+    if (s) {
+        *out = s;
+        return 0;
+    }
+    /* nothing archived and no board: nothing to write yet */
+    if (missing && !abytes && !rbytes) {
+        *out = stats_new();
+        return 0;
+    }
+    int skipped = 0;
+    char rerr[300] = "";
+    if (stats_rebuild(room_dir, &s, &skipped, rerr, sizeof rerr)) {
+        snprintf(err ? err : msg, err ? errlen : sizeof msg, "%s", rerr);
+        return -1;
+    }
+    if (why && whylen) {
+        if (skipped)
+            snprintf(why, whylen, "%s rebuilt (%s); %d line%s skipped (%s)",
+                     STATS_FILE, msg, skipped, skipped == 1 ? "" : "s", rerr);
+        else
+            snprintf(why, whylen, "%s rebuilt (%s)", STATS_FILE, msg);
+    }
+    *rebuilt = true;
+    /* not kept on disk: still good in memory, and rebuilt next start */
+    char serr[300];
+    if (stats_save(room_dir, s, serr, sizeof serr) && why && whylen) {
+        size_t used = strlen(why);
+        snprintf(why + used, whylen - used, "; not saved: %s", serr);
+    }
+    *out = s;
+    return 0;
+}
