@@ -19,6 +19,11 @@ struct manager;
  * replaced with manager_reload). Aborts if out of memory. */
 struct manager *manager_new(struct loop *l, const struct config *cfg);
 
+/* Rebuilds every table of this adapter's network from its journal in
+ * data_dir (bot/journal.c). Call once per adapter at start, before it
+ * connects; a journal that cannot be replayed is moved aside. */
+void manager_restore(struct manager *m, struct chat_adapter *a);
+
 /* The event handler to give adapters, with the manager as ctx. */
 void manager_on_event(void *ctx, struct chat_adapter *a,
                       const struct chat_event *ev);
