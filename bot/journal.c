@@ -192,8 +192,7 @@ void journal_seat_ready(struct table *t, int seat)
         return;
     struct sbuf sb = {.len = 0};
     struct engine_cards hand = engine_hand(&t->game, seat);
-    sb_printf(&sb,
-              "The game at %s goes on after a restart. Your hand: ", t->room);
+    sb_printf(&sb, "Your hand: ");
     sb_hand(&sb, t, &hand, 0);
     table_tell(t, seat, sb.buf, CHAT_NORMAL);
 }
