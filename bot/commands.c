@@ -268,6 +268,7 @@ static void cmd_hearts(struct cmd *c)
                   "empty seats).",
                   prefix(c->m), prefix(c->m));
     table_say(t, sb.buf);
+    table_storage_ok(t, false);
 }
 
 static struct table *need_table(struct cmd *c)

@@ -44,22 +44,6 @@ static void append(struct table *t, char *line)
     free(line);
 }
 
-/* data_dir/<network>/<room folded>, the room's directory. */
-static int room_dir(const struct manager *m, const struct chat_adapter *a,
-                    const char *room, char *out, size_t outlen, char *err,
-                    size_t errlen)
-{
-    char folded[256], net[STORAGE_NAME_MAX + 1], enc[STORAGE_NAME_MAX + 1];
-    if (a->ops->fold)
-        a->ops->fold(a, room, folded, sizeof folded);
-    else
-        snprintf(folded, sizeof folded, "%s", room);
-    storage_name_encode(a->network ? a->network : "", net, sizeof net);
-    storage_name_encode(folded, enc, sizeof enc);
-    return storage_path(out, outlen, err, errlen, m->cfg->data_dir, net, enc,
-                        (char *)NULL);
-}
-
 void journal_table_opened(struct table *t)
 {
     t->journal[0] = '\0';
@@ -69,8 +53,7 @@ void journal_table_opened(struct table *t)
         return;
     char dir[STORAGE_PATH_MAX], name[64], err[300];
     snprintf(name, sizeof name, "journal-%s.jsonl", t->game_id);
-    if (room_dir(t->m, t->a, t->room, dir, sizeof dir, err, sizeof err) ||
-        storage_mkdirs(t->m->cfg->data_dir, dir, err, sizeof err) ||
+    if (table_room_dir(t, dir, sizeof dir, err, sizeof err) ||
         storage_path(t->journal, sizeof t->journal, err, sizeof err, dir, name,
                      (char *)NULL)) {
         t->journal[0] = '\0';

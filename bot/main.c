@@ -106,6 +106,10 @@ static void reload(struct bot *b)
      * networks the file names now are freed with the old config) */
     struct config old = b->cfg;
     config_keep_networks(&fresh, &old);
+    /* the lock is on the data directory of the start: keep it */
+    char *data_dir = fresh.data_dir;
+    fresh.data_dir = old.data_dir;
+    old.data_dir = data_dir;
     b->cfg = fresh;
     manager_reload(b->manager, &b->cfg);
     log_set_level(b->cfg.log_level);
@@ -214,6 +218,13 @@ int main(int argc, char **argv)
         return 1;
     }
     b.manager = manager_new(b.loop, &b.cfg);
+    if (manager_storage_start(b.manager, err, sizeof err)) {
+        log_error("%s", err);
+        manager_free(b.manager);
+        loop_free(b.loop);
+        config_free(&b.cfg);
+        return 1;
+    }
     if (console) {
         struct chat_adapter *a = console_new(
             b.loop, STDIN_FILENO, STDOUT_FILENO, b.cfg.command_prefix,

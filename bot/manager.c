@@ -17,15 +17,12 @@
 #include "journal.h"
 #include "table.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ai.h"
@@ -655,67 +652,6 @@ static bool plays_unasked(struct table *t, int seat)
     }
     act(t, &a);
     return true;
-}
-
-/* Appends one line to a file, fsynced. A write that stops short (a full
- * disk, a file size limit: EFBIG) cuts the file back to where it was, so
- * no torn line is left for a reader. Returns 0 or an errno value. */
-static int append_line(const char *path, const char *line, size_t len)
-{
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return errno;
-    off_t start = lseek(fd, 0, SEEK_END);
-    size_t done = 0;
-    int err = 0;
-    while (done < len && !err) {
-        ssize_t w = write(fd, line + done, len - done);
-        if (w > 0)
-            done += (size_t)w;
-        else if (w == 0 || errno != EINTR)
-            err = w == 0 ? EIO : errno;
-    }
-    if (!err && fsync(fd))
-        err = errno;
-    if (err && done > 0 && start >= 0 && ftruncate(fd, start))
-        log_error("%s: cannot cut off a torn line: %s", path, strerror(errno));
-    if (close(fd) && !err)
-        err = errno;
-    return err;
-}
-
-/* Appends the finished game's record to data_dir/games.jsonl in one
- * line. Every way this can fail is logged: a game's record is the only
- * trace it leaves. */
-static void write_record(struct table *t)
-{
-    if (!t->rec) {
-        log_error("table %s: no record of this game to write", t->room);
-        return;
-    }
-    char *json = record_writer_json(t->rec);
-    if (!json) {
-        log_error("table %s: the game's record is lost: it is longer than "
-                  "a record holds (%d hands)",
-                  t->room, RECORD_MAX_HANDS);
-        return;
-    }
-    const char *dir = t->m->cfg->data_dir;
-    char path[512];
-    snprintf(path, sizeof path, "%s/games.jsonl", dir);
-    size_t len = strlen(json);
-    json[len] = '\n'; /* over its NUL: written by length */
-    int err = 0;
-    if (mkdir(dir, 0755) && errno != EEXIST)
-        err = errno;
-    if (!err)
-        err = append_line(path, json, len + 1);
-    if (err)
-        log_error("table %s: game record not written to %s: %s", t->room, path,
-                  strerror(err));
-    else
-        log_info("table %s: game record written to %s", t->room, path);
-    free(json);
 }
 
 /* ---- Nobody at the table ---------------------------------------------- */
@@ -1371,7 +1307,7 @@ static void on_engine(void *ctx, const struct engine_game *g,
 
 void table_game_over(struct table *t)
 {
-    write_record(t);
+    table_archive(t);
     table_close(t);
 }
 
@@ -1633,6 +1569,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
     struct manager *m = mgr_xcalloc(1, sizeof *m);
     m->loop = l;
     m->limit = limit_new();
+    manager_storage_init(m);
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);
     return m;
@@ -1684,5 +1621,6 @@ void manager_free(struct manager *m)
     free(m->notices);
     loop_remove_hook(m->loop, reap, m);
     limit_free(m->limit);
+    manager_storage_free(m);
     free(m);
 }

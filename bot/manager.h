@@ -24,6 +24,13 @@ struct manager *manager_new(struct loop *l, const struct config *cfg);
  * connects; a journal that cannot be replayed is moved aside. */
 void manager_restore(struct manager *m, struct chat_adapter *a);
 
+/* At the bot's start (store.c): makes the data directory, takes its lock
+ * and checks it can be written. -1 with the message in err if another
+ * heartsbot holds the lock (the bot must not start); otherwise 0, and a
+ * directory that cannot be written is logged and tried again when a table
+ * needs it. */
+int manager_storage_start(struct manager *m, char *err, size_t errlen);
+
 /* The event handler to give adapters, with the manager as ctx. */
 void manager_on_event(void *ctx, struct chat_adapter *a,
                       const struct chat_event *ev);

@@ -134,6 +134,13 @@ struct manager {
     bool keep_journals;
     struct notice *notices; /* journals refused at start, to be told */
     int nnotices;
+    /* the data directory could be written at the last try (store.c) */
+    bool storage_ok;
+    bool storage_locking; /* keeps data_dir's lock (the bot, not tests) */
+    /* the channels told "Results can't be saved" since it last worked:
+     * "network\nfolded room" each */
+    char **storage_told;
+    int ntold;
 };
 
 /* A text being built for one message; truncated safely when full. */
@@ -187,6 +194,20 @@ struct table *table_open(struct manager *m, struct chat_adapter *a,
                          const char *room, const struct engine_rules *r,
                          const char *rules_text);
 void table_close(struct table *t);
+/* store.c (docs/storage.md): the room's directory under data_dir,
+ * data_dir/<enc(network)>/<enc(fold(room))>, made if missing; 0, or -1
+ * with errno and a message. */
+int table_room_dir(const struct table *t, char *out, size_t outlen, char *err,
+                   size_t errlen);
+/* Whether results can be saved now (tried again if they could not); if
+ * not, the channel is told once why ("The game goes on." unless
+ * game_over). Call where a table needs storage: it opens, a game ends. */
+bool table_storage_ok(struct table *t, bool game_over);
+/* Appends the finished game's record to its room's archive.jsonl; a
+ * failure is logged (with the record) and told to the channel once. */
+void table_archive(struct table *t);
+void manager_storage_init(struct manager *m);
+void manager_storage_free(struct manager *m);
 int table_seated(const struct table *t);
 int table_humans(const struct table *t);
 /* The seat taken, or -1 if full. */

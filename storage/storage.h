@@ -4,8 +4,9 @@
  * last line dropped, and the lock that keeps a second bot out.
  *
  * Every function that can fail returns 0, or -1 with a message that names
- * the file and the reason in `err` (errlen bytes, may be NULL); none of
- * them aborts on bad input or a failing disk. Paths are never truncated:
+ * the file and the reason in `err` (errlen bytes, may be NULL) and errno
+ * set to the cause (storage_reason words it); none of them aborts on bad
+ * input or a failing disk. Paths are never truncated:
  * a path that does not fit is an error. Files are opened without following
  * symbolic links (a link where a file should be is an error).
  */
@@ -21,8 +22,12 @@
 /*
  * Turns a network, channel, room or person name into one path component
  * that names nothing else: never empty, never "." or "..", no '/', no NUL,
- * at most STORAGE_NAME_MAX bytes (a long name keeps a readable prefix and
- * ends with a hash of the whole), and two different names never collide.
+ * at most STORAGE_NAME_MAX bytes. Bytes [a-z0-9_-] stay as they are, and
+ * '.' unless it leads; every other byte (upper case too) becomes %XX
+ * (upper-case hex), so "#hearts" is "%23hearts"; the empty name is "%00".
+ * A name whose encoding does not fit keeps a readable prefix and ends
+ * with '~' and 16 hex digits of a 64-bit FNV-1a hash of the whole name:
+ * two different names collide only if two long ones share prefix and hash.
  * `name` should already be case-folded by the caller under the network's
  * case mapping (chat_adapter.fold) so that names equal under it share one
  * file. Writes the component with its NUL into out (at least
@@ -41,8 +46,9 @@ int storage_path(char *out, size_t outlen, char *err, size_t errlen,
 
 /*
  * Makes dir (and the directories under data_dir leading to it; data_dir
- * itself too) if missing, mode 0700; an existing one must be a directory,
- * not a link to one.
+ * itself too) if missing, mode 0700; an existing one under data_dir must
+ * be a directory, not a link to one (data_dir itself is the host's choice
+ * and may be reached through links). dir must be data_dir or under it.
  */
 int storage_mkdirs(const char *data_dir, const char *dir, char *err,
                    size_t errlen);
@@ -59,7 +65,8 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
  * Appends one line (len bytes, which must end with '\n' and hold no other
  * newline) to path, creating it (mode 0600) if missing, and fsyncs it
  * before returning. On a short or failed write the file is cut back to
- * its old length: it never keeps part of a line.
+ * its old length: it never keeps part of a line. A file that does not end
+ * with '\n' (torn by a crash) first loses that torn last line (logged).
  */
 int storage_append(const char *path, const char *line, size_t len, char *err,
                    size_t errlen);
@@ -97,9 +104,30 @@ int storage_remove(const char *path, char *err, size_t errlen);
 /*
  * Takes data_dir's lock for the life of the process (a file "lock" with
  * the pid in it, held by flock: a killed bot does not leave it stuck).
- * -1 with "another heartsbot (pid N) is using DATA_DIR" if one holds it.
+ * -2 with "another heartsbot (pid N) is already using data directory
+ * DATA_DIR" if another process holds it; -1 if it cannot be taken (the
+ * directory cannot be written). The lock's file stays open (close-on-exec)
+ * until exit or storage_unlock.
  */
 int storage_lock(const char *data_dir, char *err, size_t errlen);
+
+/* Whether this process holds the lock; letting go of it (tests: a bot
+ * keeps it). */
+bool storage_locked(void);
+void storage_unlock(void);
+
+/* A few words for the channel on why a write failed, from the errno a
+ * storage function left: "the disk is full". A static string. */
+const char *storage_reason(int err);
+
+/*
+ * Where storage reports what no caller asked about: a torn last line
+ * dropped by storage_read_lines (error false), a failed cut-back (error
+ * true). The default writes to standard error; the bot passes its log.
+ * NULL restores the default. Not thread-safe: set it once at start.
+ */
+typedef void (*storage_log_fn)(bool error, const char *msg);
+void storage_set_log(storage_log_fn fn);
 
 /*
  * Whether data_dir can be written now: creates, writes, fsyncs and

@@ -241,10 +241,7 @@ static void kick(struct ircad *a)
 static void target_key(const struct ircad *a, const char *name, char *key,
                        size_t keylen)
 {
-    size_t i = 0;
-    for (; name && name[i] && i + 1 < keylen; i++)
-        key[i] = (char)ircad_casefold(a->isup.casemap, (unsigned char)name[i]);
-    key[i] = '\0';
+    ircad_fold(a->isup.casemap, name, key, keylen);
 }
 
 /* Queues one finished line for `target` (NULL for protocol lines). */
@@ -1192,6 +1189,15 @@ static bool op_same_nick(const struct chat_adapter *ca, const char *x,
     return ircad_name_equal(cself(ca)->isup.casemap, x, y);
 }
 
+/* Names as the server folds them (CASEMAPPING, RFC 1459 until it says):
+ * the keys of files and leaderboards. */
+static void op_fold(const struct chat_adapter *ca, const char *name, char *out,
+                    size_t outlen)
+{
+    if (outlen > 0)
+        ircad_fold(cself(ca)->isup.casemap, name, out, outlen);
+}
+
 static bool op_idle(const struct chat_adapter *ca)
 {
     const struct ircad *a = cself(ca);
@@ -1240,6 +1246,7 @@ static const struct chat_adapter_ops ops = {
     .free = op_free,
     .verify = op_verify,
     .tell_tracked = op_tell_tracked,
+    .fold = op_fold,
 };
 
 /* ---- Construction ------------------------------------------------------ */

@@ -29,6 +29,15 @@ unsigned char ircad_casefold(enum ircad_casemap m, unsigned char c)
     }
 }
 
+void ircad_fold(enum ircad_casemap m, const char *name, char *out,
+                size_t outlen)
+{
+    size_t i = 0;
+    for (; name && name[i] && i + 1 < outlen; i++)
+        out[i] = (char)ircad_casefold(m, (unsigned char)name[i]);
+    out[i] = '\0';
+}
+
 bool ircad_name_equal(enum ircad_casemap m, const char *a, const char *b)
 {
     if (!a || !b)

@@ -21,6 +21,12 @@ enum ircad_casemap {
 /* The lower-case form of one byte under `m`. */
 unsigned char ircad_casefold(enum ircad_casemap m, unsigned char c);
 
+/* Writes name's lower-case form under `m` into out (outlen bytes, at
+ * least 1; cut short if it does not fit, always NUL-terminated). NULL is
+ * the empty name. */
+void ircad_fold(enum ircad_casemap m, const char *name, char *out,
+                size_t outlen);
+
 /* Whether a and b are the same name under `m` (nicks and channels alike).
  * NULL equals nothing. */
 bool ircad_name_equal(enum ircad_casemap m, const char *a, const char *b);

@@ -20,8 +20,9 @@ What is here:
   that exits 77 (CTest's skip code) when every test was skipped.
 - For games: the bot's card texts read back (parse_hand, parse_private,
   parse_trick_line, cards_in ...), Player (a scripted person at a table)
-  and play_game() (drives players to the end of a game), read_records()
-  and replay() for data_dir/games.jsonl, ConsoleBot for --console.
+  and play_game() (drives players to the end of a game), read_records(),
+  archive_path() and replay() for a room's archive.jsonl, ConsoleBot for
+  --console.
 
 Every process started here is registered; it is stopped by its owner's
 stop(), by the context manager, by atexit, and, should the test process
@@ -1608,10 +1609,33 @@ def sim_binary():
     return None
 
 
-def read_records(data_dir):
-    """The game records in data_dir/games.jsonl (a list of dicts; [] if
-    there is no file)."""
-    path = os.path.join(os.fspath(data_dir), "games.jsonl")
+def encode_name(name):
+    """storage_name_encode (docs/storage.md) for names short enough to be
+    kept whole: [a-z0-9_-] as they are, '.' unless it leads, every other
+    byte %XX; the empty name is %00."""
+    if not name:
+        return "%00"
+    out = []
+    for i, b in enumerate(name.encode("utf-8")):
+        c = chr(b)
+        if c in "abcdefghijklmnopqrstuvwxyz0123456789_-" or (c == "." and i):
+            out.append(c)
+        else:
+            out.append("%%%02X" % b)
+    return "".join(out)
+
+
+def archive_path(data_dir, network="local", room="#hearts"):
+    """The archive of a room (docs/storage.md): data_dir/<network>/<room
+    folded>/archive.jsonl; `room` given folded already."""
+    return os.path.join(os.fspath(data_dir), encode_name(network),
+                        encode_name(room), "archive.jsonl")
+
+
+def read_records(data_dir, network="local", room="#hearts"):
+    """The game records in a room's archive (a list of dicts; [] if there
+    is no file)."""
+    path = archive_path(data_dir, network, room)
     try:
         with open(path, encoding="utf-8") as f:
             return [json.loads(line) for line in f if line.strip()]

@@ -2,7 +2,8 @@
 its stdin and stdout on pipes, a scripted person who reads the "[you] ..."
 lines (plain text: the marked cards in [brackets]), passes and plays
 until "Game over!", then closes stdin; the bot exits 0 and the game's
-record (data/games.jsonl under its working directory) replays. Every line
+record (data/console/%23console/archive.jsonl under its working
+directory) replays. Every line
 is worded for one person at a terminal (no channels, no private
 messages, "You open", "you take it"); autoplay plays the last card of
 each hand.
@@ -106,10 +107,10 @@ class ConsoleTest(HarnessTestCase):
         self.assertEqual(bot.wait(15), 0, bot.log())
 
         data = os.path.join(self.tmpdir, "data")
-        records = harness.read_records(data)
+        records = harness.read_records(data, "console", "#console")
         self.assertEqual(len(records), 1)
         record = records[0]
-        rc, out = harness.replay(os.path.join(data, "games.jsonl"))
+        rc, out = harness.replay(harness.archive_path(data, "console", "#console"))
         self.assertEqual(rc, 0, out)
         self.assertIn("OK", out)
         self.assertEqual(record["players"][0], "you")

@@ -130,7 +130,7 @@ class CrashTest(HarnessTestCase):
               file=sys.stderr)
         records = harness.read_records(data)
         self.assertEqual(len(records), game[0])
-        rc, out = harness.replay(os.path.join(data, "games.jsonl"))
+        rc, out = harness.replay(harness.archive_path(data))
         self.assertEqual(rc, 0, out)
         for g, record in enumerate(records, 1):
             for nick in ("alice", "bob"):

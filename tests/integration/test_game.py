@@ -8,7 +8,7 @@ are its seat's deal in the record, and no private line to anyone ever
 names a card of another seat's hand); the channel never names a card
 that a player still holds at that moment (per that player's own stream
 of lines), and its trick lines are exactly the record's plays; the bot
-writes the game to data_dir/games.jsonl, `hearts-sim replay` accepts it,
+writes the game to its room's archive.jsonl, `hearts-sim replay` accepts it,
 and the "Final:" totals the channel was told are the record's; red suits
 and bold legal cards reach the clients as IRC codes.
 
@@ -173,7 +173,7 @@ class WholeGameTest(HarnessTestCase):
         records = harness.read_records(data)
         self.assertEqual(len(records), 1)
         record = records[0]
-        rc, out = harness.replay(os.path.join(data, "games.jsonl"))
+        rc, out = harness.replay(harness.archive_path(data))
         self.assertEqual(rc, 0, out)
         self.assertIn("OK", out)
         self.assertEqual(record["players"], seats)

@@ -124,7 +124,7 @@ class RestartTest(HarnessTestCase):
         bot.wait_log(r"game record written", timeout=10)
         records = harness.read_records(data)
         self.assertEqual(len(records), 1)
-        rc, out = harness.replay(os.path.join(data, "games.jsonl"))
+        rc, out = harness.replay(harness.archive_path(data))
         self.assertEqual(rc, 0, out)
         holdings = harness.record_holdings(records[0], 0)
         # the last trick's line (the card autoplay played for each) may

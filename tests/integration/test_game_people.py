@@ -75,7 +75,7 @@ class PeopleTest(HarnessTestCase):
         bot.wait_log(r"game record written", timeout=10)
         records = harness.read_records(self.data)
         self.assertEqual(len(records), 1)
-        rc, out = harness.replay(os.path.join(self.data, "games.jsonl"))
+        rc, out = harness.replay(harness.archive_path(self.data))
         self.assertEqual(rc, 0, out)
         return records[0]
 

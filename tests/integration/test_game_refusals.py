@@ -181,7 +181,7 @@ class RefusalTest(HarnessTestCase):
             self.assertIn(kind, seen)
         # Every game's record replays: nothing refused got into one.
         self.assertEqual(len(harness.read_records(self.data)), games)
-        rc, out = harness.replay(os.path.join(self.data, "games.jsonl"))
+        rc, out = harness.replay(harness.archive_path(self.data))
         self.assertEqual(rc, 0, out)
         self.assertEqual(out.count("OK"), games, out)
         # The spectator never heard a hand or a prompt.

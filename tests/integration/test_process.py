@@ -107,8 +107,8 @@ class ProcessTest(HarnessTestCase):
     def test_file_size_limit_fails_the_record_and_the_bot_lives(self):
         server = self.ngircd()
         data = os.path.join(self.tmpdir, "data")
-        os.makedirs(data)
-        records = os.path.join(data, "games.jsonl")
+        records = harness.archive_path(data)
+        os.makedirs(os.path.dirname(records))
         with open(records, "w") as f:
             f.write('{"pad": "%s"}\n' % ("x" * 1900))
         size = os.path.getsize(records)
@@ -133,6 +133,9 @@ class ProcessTest(HarnessTestCase):
                                since=mark),
             timeout=60)
         bot.wait_log(r"game record not written.*File too large", timeout=15)
+        alice.wait_privmsg("heartsbot", r"Results can't be saved: a file "
+                           r"reached the size limit\.", to="#hearts",
+                           since=mark, timeout=15)
         self.assertTrue(bot.alive())
         self.assertEqual(os.path.getsize(records), size)
         # and it still answers
@@ -140,6 +143,27 @@ class ProcessTest(HarnessTestCase):
         alice.say("#hearts", "!hearts")
         alice.wait_privmsg("heartsbot", r"opens a Hearts table", to="#hearts",
                            since=mark, timeout=15)
+
+    def test_second_bot_on_one_data_dir_refuses_to_start(self):
+        server = self.ngircd()
+        data = os.path.join(self.tmpdir, "data")
+        first = self.bot(harness.bot_config(server.port, data,
+                                            game=fast_game()))
+        self.joined(server, "alice")
+        cfg = harness.bot_config(server.port, data, nick="second",
+                                 game=fast_game())
+        second = self.bot(cfg, name="second")
+        self.assertEqual(second.wait(timeout=20), 1, second.log())
+        self.assertIn("another heartsbot (pid %d) is already using data "
+                      "directory %s" % (first.pid, data), second.log())
+        self.assertTrue(first.alive())
+        # a killed bot leaves no lock behind: a third one starts and joins
+        first.proc.kill()
+        first.proc.wait()
+        self.bot(cfg, name="third")
+        bob = self.client(server, "bob")
+        bob.join("#hearts")
+        bob.wait_member("second", "#hearts", timeout=20)
 
     def test_sigterm_says_goodbye_before_quit(self):
         server = self.ngircd()

@@ -72,7 +72,7 @@ class ResumeTest(HarnessTestCase):
         self.bot_.wait_log(r"game record written", timeout=10)
         records = harness.read_records(self.data)
         self.assertEqual(len(records), 1)
-        rc, out = harness.replay(os.path.join(self.data, "games.jsonl"))
+        rc, out = harness.replay(harness.archive_path(self.data))
         self.assertEqual(rc, 0, out)
         # the journal went with the archived game
         left = [f for _, _, files in os.walk(self.data) for f in files

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 #include "config.h"
 #include "manager.h"
 #include "record.h"
+#include "storage.h"
 #include "table.h"
 
 #define MAX_LINES 4096
@@ -95,9 +97,20 @@ static void fake_free(struct chat_adapter *a)
     (void)a;
 }
 
+/* Names folded like IRC's ascii CASEMAPPING. */
+static void fake_fold(const struct chat_adapter *a, const char *name, char *out,
+                      size_t outlen)
+{
+    (void)a;
+    size_t i = 0;
+    for (; name[i] && i + 1 < outlen; i++)
+        out[i] = (char)tolower((unsigned char)name[i]);
+    out[i] = '\0';
+}
+
 static const struct chat_adapter_ops fake_ops = {
     fake_start, fake_stop, fake_say, fake_tell, fake_same,
-    fake_idle,  fake_free, NULL,     NULL,      NULL};
+    fake_idle,  fake_free, NULL,     NULL,      fake_fold};
 
 /* Like IRC: identities to confirm after a reconnect, lines written later
  * than queued (the test sends CHAT_SENT). */
@@ -1120,7 +1133,7 @@ static void test_whole_game_record_replays(void **state)
     assert_string_equal(last->text, "Another game? !hearts opens a table.");
     run_for(5);
     char path[128];
-    snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
+    snprintf(path, sizeof path, "%s/test/%%23h/archive.jsonl", w->dir);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char *line = NULL;
@@ -1668,8 +1681,12 @@ static void log_end(int saved, const char *path, char *out, size_t len)
 static void test_record_past_file_size_limit_is_logged_not_torn(void **state)
 {
     (void)state;
-    char path[128], logpath[128], log[4096];
-    snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
+    char path[128], logpath[128], log[65536];
+    snprintf(path, sizeof path, "%s/test", w->dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/test/%%23h", w->dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/test/%%23h/archive.jsonl", w->dir);
     snprintf(logpath, sizeof logpath, "%s/log", w->dir);
     /* a file near the limit: the record cannot fit */
     FILE *f = fopen(path, "w");
@@ -1695,6 +1712,11 @@ static void test_record_past_file_size_limit_is_logged_not_torn(void **state)
     if (!strstr(log, "game record not written") ||
         !strstr(log, strerror(EFBIG)))
         fail_msg("log: %s", log);
+    /* the record is kept in the log, the channel told why */
+    assert_non_null(strstr(log, "the record not written: {"));
+    assert_int_equal(count_starting("#h", 0, "Results can't be saved"), 1);
+    assert_true(any_contains(
+        "#h", 0, "Results can't be saved: a file reached the size limit."));
     /* no torn line left behind */
     struct stat after;
     assert_int_equal(stat(path, &after), 0);
@@ -1721,6 +1743,75 @@ static void test_record_unwritable_data_dir_is_logged(void **state)
     unlink(logpath);
     if (!strstr(log, "game record not written"))
         fail_msg("log: %s", log);
+    assert_int_equal(count_starting("#h", 0, "Results can't be saved"), 1);
+}
+
+/* A data directory that cannot be written at start: the bot runs on, each
+ * channel hears it once when a table opens, and once it can be written a
+ * new table finds it again and its game is archived. */
+static void
+test_storage_unwritable_at_start_told_once_and_recovers(void **state)
+{
+    (void)state;
+    char file[128], logpath[128], log[8192], err[300];
+    snprintf(file, sizeof file, "%s/data", w->dir);
+    snprintf(logpath, sizeof logpath, "%s.log", w->dir);
+    FILE *f = fopen(file, "w"); /* data_dir is a file */
+    assert_non_null(f);
+    fclose(f);
+    free(w->cfg.data_dir);
+    w->cfg.data_dir = strdup(file);
+    int saved = log_begin(logpath);
+    int rc = manager_storage_start(w->m, err, sizeof err);
+    said("alice", "#a", "!hearts");
+    said("alice", "#a", "!leave");
+    said("bob", "#b", "!hearts");
+    said("alice", "#A", "!hearts"); /* the same channel, folded */
+    log_end(saved, logpath, log, sizeof log);
+    unlink(logpath);
+    assert_int_equal(rc, 0);
+    if (!strstr(log, "results can't be saved"))
+        fail_msg("log: %s", log);
+    const char *told = "Results can't be saved: a file or link is in the "
+                       "way. The game goes on.";
+    assert_int_equal(count_starting("#a", 0, told), 1);
+    assert_int_equal(count_starting("#b", 0, told), 1);
+    /* it can be written again: nobody is told, the game is archived */
+    assert_int_equal(unlink(file), 0);
+    said("alice", "#A", "!leave");
+    said("bob", "#b", "!leave");
+    int from = w->fake.n;
+    four_people("standard hands=1");
+    play_everything(the_table());
+    run_for(5);
+    assert_int_equal(count_starting("#h", from, "Results can't"), 0);
+    assert_true(storage_locked());
+    storage_unlock();
+    char path[300];
+    snprintf(path, sizeof path, "%s/test/%%23h/archive.jsonl", file);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_true(st.st_size > 100);
+}
+
+/* A room's files: the network and the room folded, then encoded. */
+static void test_table_room_dir_folds_and_encodes(void **state)
+{
+    (void)state;
+    said("alice", "#Hearts/..", "!hearts");
+    struct table *t = table_find(w->m, &w->fake.base, "#Hearts/..");
+    assert_non_null(t);
+    char dir[STORAGE_PATH_MAX], err[300], want[300];
+    assert_int_equal(table_room_dir(t, dir, sizeof dir, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s/test/%%23hearts%%2F..", w->dir);
+    assert_string_equal(dir, want);
+    struct stat st;
+    assert_int_equal(stat(dir, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    /* too small a buffer: refused, not cut */
+    char small[16];
+    assert_int_equal(table_room_dir(t, small, sizeof small, err, sizeof err),
+                     -1);
 }
 
 /* Every used seat's display name differs from every other (case aside). */
@@ -1856,11 +1947,11 @@ static struct table *restart_same(struct table *t)
     return t;
 }
 
-/* The one line of games.jsonl (the archive), or NULL. */
+/* The last line of the room's archive, or NULL; *count: how many. */
 static char *archived(int *count)
 {
     char path[128];
-    snprintf(path, sizeof path, "%s/games.jsonl", w->dir);
+    snprintf(path, sizeof path, "%s/test/%%23h/archive.jsonl", w->dir);
     FILE *f = fopen(path, "r");
     *count = 0;
     if (!f)
@@ -2113,7 +2204,7 @@ static void test_restart_archives_a_finished_journal(void **state)
     char *want = archived(&n);
     assert_int_equal(n, 1);
     char archive[128];
-    snprintf(archive, sizeof archive, "%s/games.jsonl", w->dir);
+    snprintf(archive, sizeof archive, "%s/test/%%23h/archive.jsonl", w->dir);
     assert_int_equal(unlink(archive), 0);
     assert_int_equal(access(path, F_OK), 0);
     assert_null(restart());
@@ -2238,6 +2329,11 @@ int main(void)
             teardown),
         cmocka_unit_test_setup_teardown(
             test_record_unwritable_data_dir_is_logged, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_storage_unwritable_at_start_told_once_and_recovers, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(test_table_room_dir_folds_and_encodes,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_person_named_like_a_computer,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookalike_nicks_show_apart, setup,

@@ -1206,6 +1206,25 @@ static void test_ircad_same_nick_follows_server_casemapping(void **state)
     fx_free(&f);
 }
 
+/* The fold that names a channel's files: RFC 1459 until the server says
+ * CASEMAPPING=ascii, then [ ] stay apart from { }. */
+static void test_ircad_fold_follows_server_casemapping(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.isupport = "CASEMAPPING=ascii CHANTYPES=#";
+    fx_make(&f, NULL);
+    char out[64];
+    f.a->ops->fold(f.a, "#Hearts[1]", out, sizeof out);
+    assert_string_equal(out, "#hearts{1}");
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, casemap_known, 3000));
+    f.a->ops->fold(f.a, "#Hearts[1]", out, sizeof out);
+    assert_string_equal(out, "#hearts[1]");
+    fx_free(&f);
+}
+
 static bool refused_or_connected(struct fx *f)
 {
     return f->srv.accepts > 0 || f->nev > 0;
@@ -1318,6 +1337,7 @@ int main(void)
         cmocka_unit_test(test_ircad_stop_drains_queue_then_quits),
         cmocka_unit_test(test_ircad_free_while_stopping_sends_quit),
         cmocka_unit_test(test_ircad_same_nick_follows_server_casemapping),
+        cmocka_unit_test(test_ircad_fold_follows_server_casemapping),
         cmocka_unit_test(test_ircad_start_retries_when_refused),
         cmocka_unit_test(test_ircad_start_connects_over_ipv6),
         cmocka_unit_test(test_ircad_start_refuses_bad_config),

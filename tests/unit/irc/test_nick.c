@@ -49,6 +49,24 @@ static void test_ircad_name_equal_strict_rfc1459(void **state)
     assert_false(ircad_name_equal(m, "a^b", "a~b"));
 }
 
+static void test_ircad_fold_each_casemapping(void **state)
+{
+    (void)state;
+    char out[32];
+    ircad_fold(IRCAD_CASEMAP_RFC1459, "#Foo[]\\^~", out, sizeof out);
+    assert_string_equal(out, "#foo{}|~~");
+    ircad_fold(IRCAD_CASEMAP_STRICT_RFC1459, "#Foo[]\\^~", out, sizeof out);
+    assert_string_equal(out, "#foo{}|^~");
+    ircad_fold(IRCAD_CASEMAP_ASCII, "#Foo[]\\^~", out, sizeof out);
+    assert_string_equal(out, "#foo[]\\^~");
+    /* cut short, never past out */
+    char small[4] = "xyz";
+    ircad_fold(IRCAD_CASEMAP_ASCII, "ABCDEF", small, sizeof small);
+    assert_string_equal(small, "abc");
+    ircad_fold(IRCAD_CASEMAP_ASCII, NULL, out, sizeof out);
+    assert_string_equal(out, "");
+}
+
 static void test_ircad_origin_parse_full(void **state)
 {
     (void)state;
@@ -199,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_ircad_name_equal_rfc1459),
         cmocka_unit_test(test_ircad_name_equal_ascii),
         cmocka_unit_test(test_ircad_name_equal_strict_rfc1459),
+        cmocka_unit_test(test_ircad_fold_each_casemapping),
         cmocka_unit_test(test_ircad_origin_parse_full),
         cmocka_unit_test(test_ircad_origin_parse_malformed),
         cmocka_unit_test(test_ircad_origin_parse_too_long),

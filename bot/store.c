@@ -1,0 +1,194 @@
+/*
+ * The game manager's side of storage/ (docs/storage.md): where a room's
+ * files live (data_dir/<network>/<folded room>/), the data directory's
+ * lock and writability (checked at start, retried at each later need so
+ * that a disk that recovers is used again), telling a channel once that
+ * results can't be saved while play goes on, and appending a finished
+ * game's record to its room's archive.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "manager.h"
+#include "record.h"
+#include "storage.h"
+#include "table.h"
+
+/* storage/ reports torn lines and failed cut-backs here. */
+static void store_log(bool error, const char *msg)
+{
+    if (error)
+        log_error("%s", msg);
+    else
+        log_info("%s", msg);
+}
+
+/* The room's name as the network folds it, and the key that names its
+ * channel in the "said once" list. */
+static void fold_room(const struct table *t, char *out, size_t outlen)
+{
+    if (t->a->ops->fold)
+        t->a->ops->fold(t->a, t->room, out, outlen);
+    else
+        snprintf(out, outlen, "%s", t->room);
+}
+
+int table_room_dir(const struct table *t, char *out, size_t outlen, char *err,
+                   size_t errlen)
+{
+    const char *data = t->m->cfg->data_dir;
+    char folded[sizeof t->room];
+    fold_room(t, folded, sizeof folded);
+    char net[STORAGE_NAME_MAX + 1], room[STORAGE_NAME_MAX + 1];
+    storage_name_encode(t->a->network, net, sizeof net);
+    storage_name_encode(folded, room, sizeof room);
+    char dir[STORAGE_PATH_MAX];
+    if (storage_path(dir, sizeof dir, err, errlen, data, net, room,
+                     (char *)NULL) ||
+        storage_mkdirs(data, dir, err, errlen))
+        return -1;
+    if (strlen(dir) >= outlen) {
+        errno = ENAMETOOLONG;
+        snprintf(err, errlen, "%s: longer than %zu bytes", dir, outlen - 1);
+        return -1;
+    }
+    memcpy(out, dir, strlen(dir) + 1);
+    return 0;
+}
+
+/* Makes the data directory, takes its lock (if this manager keeps one)
+ * and checks it can be written: 0, -2 (another bot holds the lock) or -1,
+ * errno the cause, err the message. */
+static int storage_try(struct manager *m, char *err, size_t errlen)
+{
+    const char *data = m->cfg->data_dir;
+    if (storage_mkdirs(data, data, err, errlen))
+        return -1;
+    if (m->storage_locking && !storage_locked()) {
+        int rc = storage_lock(data, err, errlen);
+        if (rc)
+            return rc;
+    }
+    return storage_check(data, err, errlen);
+}
+
+void manager_storage_init(struct manager *m)
+{
+    m->storage_ok = true;
+    storage_set_log(store_log);
+}
+
+void manager_storage_free(struct manager *m)
+{
+    for (int i = 0; i < m->ntold; i++)
+        free(m->storage_told[i]);
+    free(m->storage_told);
+    m->storage_told = NULL;
+    m->ntold = 0;
+}
+
+int manager_storage_start(struct manager *m, char *err, size_t errlen)
+{
+    char why[STORAGE_PATH_MAX + 200];
+    m->storage_locking = true;
+    int rc = storage_try(m, why, sizeof why);
+    if (rc == -2) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    m->storage_ok = rc == 0;
+    if (rc)
+        log_error("results can't be saved: %s (the bot runs on, and tries "
+                  "again when a table needs it)",
+                  why);
+    return 0;
+}
+
+/* Says once per channel, until storage works again, why results are not
+ * kept. */
+static void tell_once(struct table *t, int cause, bool game_over)
+{
+    struct manager *m = t->m;
+    char key[STORAGE_NAME_MAX + sizeof t->room + 2];
+    char folded[sizeof t->room];
+    fold_room(t, folded, sizeof folded);
+    snprintf(key, sizeof key, "%s\n%s", t->a->network ? t->a->network : "",
+             folded);
+    for (int i = 0; i < m->ntold; i++)
+        if (!strcmp(m->storage_told[i], key))
+            return;
+    char **grown =
+        realloc(m->storage_told, sizeof *grown * (size_t)(m->ntold + 1));
+    char *copy = strdup(key);
+    if (!grown || !copy)
+        abort();
+    m->storage_told = grown;
+    m->storage_told[m->ntold++] = copy;
+    char text[300];
+    snprintf(text, sizeof text, "Results can't be saved: %s.%s",
+             storage_reason(cause), game_over ? "" : " The game goes on.");
+    table_say(t, text);
+}
+
+bool table_storage_ok(struct table *t, bool game_over)
+{
+    struct manager *m = t->m;
+    if (m->storage_ok)
+        return true;
+    char why[STORAGE_PATH_MAX + 200];
+    if (storage_try(m, why, sizeof why)) {
+        int cause = errno;
+        log_error("table %s: results can't be saved: %s", t->room, why);
+        tell_once(t, cause, game_over);
+        return false;
+    }
+    log_info("the data directory %s can be written again", m->cfg->data_dir);
+    m->storage_ok = true;
+    manager_storage_free(m); /* a later failure is told again */
+    return true;
+}
+
+void table_archive(struct table *t)
+{
+    if (!t->rec) {
+        log_error("table %s: no record of this game to write", t->room);
+        return;
+    }
+    char *json = record_writer_json(t->rec);
+    if (!json) {
+        log_error("table %s: the game's record is lost: it is longer than "
+                  "a record holds (%d hands)",
+                  t->room, RECORD_MAX_HANDS);
+        return;
+    }
+    char dir[STORAGE_PATH_MAX], path[STORAGE_PATH_MAX];
+    char err[STORAGE_PATH_MAX + 200] = "";
+    size_t len = strlen(json);
+    json[len] = '\n'; /* over its NUL: written by length */
+    int rc = table_storage_ok(t, true) ? 0 : -1;
+    if (rc == 0)
+        rc = table_room_dir(t, dir, sizeof dir, err, sizeof err);
+    if (rc == 0)
+        rc = storage_path(path, sizeof path, err, sizeof err, dir,
+                          "archive.jsonl", (char *)NULL);
+    if (rc == 0)
+        rc = storage_append(path, json, len + 1, err, sizeof err);
+    json[len] = '\0';
+    if (rc == 0) {
+        log_info("table %s: game record written to %s", t->room, path);
+    } else {
+        int cause = errno;
+        if (*err) {
+            /* it failed now, not before: the next need checks again */
+            t->m->storage_ok = false;
+            log_error("table %s: game record not written: %s", t->room, err);
+            tell_once(t, cause, true);
+        }
+        /* a game's record is the only trace it leaves: keep it in the log */
+        log_error("table %s: the record not written: %s", t->room, json);
+    }
+    free(json);
+}

@@ -1,0 +1,860 @@
+/*
+ * The flat-file layer (storage.h, docs/storage.md): names that cannot
+ * leave the data directory, paths that are refused rather than cut,
+ * directories walked without following links, atomic replacement
+ * (temporary file, fsync, rename, fsync of the directory), appends that
+ * never leave part of a line, JSON Lines reading that drops and cuts a
+ * torn last line, and the flock that keeps a second bot out. Nothing here
+ * knows the bot: a torn line is reported through storage_set_log.
+ */
+#include "storage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- Errors and the log hook ------------------------------------------ */
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    int e = errno; /* the caller's cause, for storage_reason */
+    if (err && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    errno = e;
+}
+
+/* close() that keeps errno: the cause of a failure is the earlier call. */
+static void close_keep(int fd)
+{
+    int e = errno;
+    close(fd);
+    errno = e;
+}
+
+static void default_log(bool error, const char *msg)
+{
+    fprintf(stderr, "storage: %s%s\n", error ? "error: " : "", msg);
+}
+
+static storage_log_fn log_fn = default_log;
+
+void storage_set_log(storage_log_fn fn)
+{
+    log_fn = fn ? fn : default_log;
+}
+
+static void slog(bool error, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void slog(bool error, const char *fmt, ...)
+{
+    char msg[STORAGE_PATH_MAX + 300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    log_fn(error, msg);
+}
+
+/* ---- Names -------------------------------------------------------------- */
+
+/* FNV-1a, 64 bits: the tail of a name too long to keep whole. */
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* Whether byte c at position pos of the name is kept as it is. */
+static bool kept(unsigned char c, size_t pos)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || (c == '.' && pos > 0);
+}
+
+void storage_name_encode(const char *name, char *out, size_t outlen)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    if (!out || outlen == 0)
+        return;
+    size_t limit =
+        outlen - 1 < STORAGE_NAME_MAX ? outlen - 1 : STORAGE_NAME_MAX;
+    if (!name)
+        name = "";
+    if (!*name) {
+        /* no name holds a NUL byte, so "%00" is nobody's encoding */
+        snprintf(out, outlen, "%s", "%00");
+        return;
+    }
+    /* the readable part stops where the hashed tail must begin if the
+     * whole encoding does not fit */
+    size_t room_for_prefix = limit > 17 ? limit - 17 : 0;
+    size_t n = 0, cut = 0;
+    bool whole = true;
+    for (size_t i = 0; name[i]; i++) {
+        unsigned char c = (unsigned char)name[i];
+        size_t w = kept(c, i) ? 1 : 3;
+        if (n + w > limit) {
+            whole = false;
+            break;
+        }
+        if (kept(c, i)) {
+            out[n++] = (char)c;
+        } else {
+            out[n++] = '%';
+            out[n++] = hex[c >> 4];
+            out[n++] = hex[c & 15];
+        }
+        if (n <= room_for_prefix)
+            cut = n;
+    }
+    if (whole) {
+        out[n] = '\0';
+        return;
+    }
+    /* '~' is never kept as it is, so a hashed name is no short name */
+    n = cut;
+    uint64_t h = fnv1a(name);
+    if (n + 17 > limit)
+        n = limit > 17 ? limit - 17 : 0;
+    out[n++] = '~';
+    for (int k = 15; k >= 0 && n < limit; k--)
+        out[n++] = hex[(h >> (k * 4)) & 15];
+    out[n] = '\0';
+}
+
+/* ---- Paths -------------------------------------------------------------- */
+
+static bool bad_part(const char *p)
+{
+    return !p || !*p || !strcmp(p, ".") || !strcmp(p, "..") ||
+           strchr(p, '/') != NULL;
+}
+
+int storage_path(char *out, size_t outlen, char *err, size_t errlen,
+                 const char *dir, ...)
+{
+    char buf[STORAGE_PATH_MAX];
+    size_t cap = outlen < sizeof buf ? outlen : sizeof buf;
+    if (!dir || !*dir) {
+        errno = EINVAL;
+        set_err(err, errlen, "no directory given");
+        return -1;
+    }
+    size_t n = strlen(dir);
+    if (n + 1 > cap) {
+        errno = ENAMETOOLONG;
+        set_err(err, errlen, "path too long (over %zu bytes): %.60s...",
+                cap - 1, dir);
+        return -1;
+    }
+    memcpy(buf, dir, n + 1);
+    va_list ap;
+    va_start(ap, dir);
+    const char *part;
+    int rc = 0;
+    while ((part = va_arg(ap, const char *)) != NULL) {
+        if (bad_part(part)) {
+            errno = EINVAL;
+            set_err(err, errlen, "%s: refused path part \"%.60s\"", dir, part);
+            rc = -1;
+            break;
+        }
+        size_t k = strlen(part);
+        if (n + 1 + k + 1 > cap) {
+            errno = ENAMETOOLONG;
+            set_err(err, errlen, "path too long (over %zu bytes): %.60s...",
+                    cap - 1, dir);
+            rc = -1;
+            break;
+        }
+        buf[n++] = '/';
+        memcpy(buf + n, part, k + 1);
+        n += k;
+    }
+    va_end(ap);
+    if (rc == 0)
+        memcpy(out, buf, n + 1);
+    return rc;
+}
+
+/* The directory part of path into dir ("." if none). */
+static int dir_of(const char *path, char *dir, size_t dirlen)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(dir, dirlen, ".");
+        return 0;
+    }
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    if (n + 1 > dirlen)
+        return -1;
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    return 0;
+}
+
+static bool path_fits(const char *path, char *err, size_t errlen)
+{
+    if (!path || !*path) {
+        errno = EINVAL;
+        set_err(err, errlen, "no file given");
+        return false;
+    }
+    if (strlen(path) >= STORAGE_PATH_MAX) {
+        errno = ENAMETOOLONG;
+        set_err(err, errlen, "path too long (over %d bytes): %.60s...",
+                STORAGE_PATH_MAX - 1, path);
+        return false;
+    }
+    return true;
+}
+
+/* fsyncs the directory holding path, so that a rename or a new name in it
+ * survives a crash. */
+static int sync_dir_of(const char *path, char *err, size_t errlen)
+{
+    char dir[STORAGE_PATH_MAX];
+    if (dir_of(path, dir, sizeof dir)) {
+        errno = ENAMETOOLONG;
+        set_err(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        set_err(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    if (fsync(fd) && errno != EINVAL) {
+        set_err(err, errlen, "%s: fsync: %s", dir, strerror(errno));
+        rc = -1;
+    }
+    close_keep(fd);
+    return rc;
+}
+
+int storage_mkdirs(const char *data_dir, const char *dir, char *err,
+                   size_t errlen)
+{
+    if (!path_fits(data_dir, err, errlen) || !path_fits(dir, err, errlen))
+        return -1;
+    size_t n = strlen(data_dir);
+    while (n > 1 && data_dir[n - 1] == '/')
+        n--;
+    if (strncmp(dir, data_dir, n) != 0 || (dir[n] != '\0' && dir[n] != '/')) {
+        errno = EINVAL;
+        set_err(err, errlen, "%s is not inside the data directory %s", dir,
+                data_dir);
+        return -1;
+    }
+    /* data_dir is the host's choice and may be reached through links;
+     * only what the bot makes under it must be real directories */
+    char top[STORAGE_PATH_MAX];
+    snprintf(top, sizeof top, "%s", data_dir);
+    for (char *p = top + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(top, 0700) && errno != EEXIST) {
+            set_err(err, errlen, "cannot make %s: %s", top, strerror(errno));
+            return -1;
+        }
+        *p = c;
+        if (!c)
+            break;
+    }
+    int fd = open(data_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        set_err(err, errlen, "%s: %s", data_dir, strerror(errno));
+        return -1;
+    }
+    char rest[STORAGE_PATH_MAX];
+    snprintf(rest, sizeof rest, "%s", dir + n);
+    char *save = NULL;
+    for (char *p = strtok_r(rest, "/", &save); p;
+         p = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(p, ".") || !strcmp(p, "..")) {
+            errno = EINVAL;
+            set_err(err, errlen, "%s: refused path part \"%s\"", dir, p);
+            close_keep(fd);
+            return -1;
+        }
+        if (mkdirat(fd, p, 0700) && errno != EEXIST) {
+            set_err(err, errlen, "cannot make %s (at %s): %s", dir, p,
+                    strerror(errno));
+            close_keep(fd);
+            return -1;
+        }
+        int next =
+            openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0) {
+            int e = errno == ELOOP ? ENOTDIR : errno;
+            errno = e;
+            set_err(err, errlen, "%s (at %s): %s", dir, p,
+                    e == ELOOP || e == ENOTDIR
+                        ? "not a directory (a link or a file is there)"
+                        : strerror(e));
+            close_keep(fd);
+            return -1;
+        }
+        close(fd);
+        fd = next;
+    }
+    close(fd);
+    return 0;
+}
+
+/* ---- Writing ------------------------------------------------------------ */
+
+/* Writes all len bytes, retrying after EINTR. 0, or -1 with errno set and
+ * *done the bytes written. */
+static int write_all(int fd, const void *data, size_t len, size_t *done)
+{
+    const char *p = data;
+    *done = 0;
+    while (*done < len) {
+        ssize_t w = write(fd, p + *done, len - *done);
+        if (w > 0) {
+            *done += (size_t)w;
+        } else if (w == 0) {
+            errno = EIO;
+            return -1;
+        } else if (errno != EINTR) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* What an open failure on a file means, in words. */
+static const char *open_reason(int e)
+{
+    return e == ELOOP ? "a symbolic link is there, not a file" : strerror(e);
+}
+
+int storage_replace(const char *path, const void *data, size_t len, char *err,
+                    size_t errlen)
+{
+    static unsigned counter;
+    if (!path_fits(path, err, errlen))
+        return -1;
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        errno = S_ISLNK(st.st_mode) ? ELOOP : EINVAL;
+        set_err(err, errlen, "%s: not a regular file (%s)", path,
+                S_ISLNK(st.st_mode) ? "a symbolic link" : "something else");
+        return -1;
+    }
+    char tmp[STORAGE_PATH_MAX];
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp-%ld-%u", path, (long)getpid(),
+                     ++counter);
+    if (n < 0 || (size_t)n >= sizeof tmp) {
+        errno = ENAMETOOLONG;
+        set_err(err, errlen, "%s: path too long for its temporary file", path);
+        return -1;
+    }
+    int fd =
+        open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        set_err(err, errlen, "%s: %s", tmp, open_reason(errno));
+        return -1;
+    }
+    size_t done;
+    const char *what = NULL;
+    int e = 0;
+    if (write_all(fd, data, len, &done))
+        what = "write";
+    else if (fsync(fd))
+        what = "fsync";
+    if (what)
+        e = errno;
+    if (close(fd) && !what) {
+        what = "close";
+        e = errno;
+    }
+    if (!what && rename(tmp, path)) {
+        what = "rename";
+        e = errno;
+    }
+    if (what) {
+        unlink(tmp);
+        errno = e;
+        set_err(err, errlen, "%s: %s: %s (the old file is kept)", path, what,
+                strerror(e));
+        return -1;
+    }
+    return sync_dir_of(path, err, errlen);
+}
+
+/* Opens path for appending, never through a link, never blocking on a
+ * FIFO; *created when this made it. */
+static int open_append(const char *path, bool *created, char *err,
+                       size_t errlen)
+{
+    /* read too: the end of the file is checked for a torn line */
+    const int flags = O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    *created = true;
+    int fd = open(path, flags | O_CREAT | O_EXCL, 0600);
+    if (fd < 0 && errno == EEXIST) {
+        *created = false;
+        fd = open(path, flags);
+    }
+    if (fd < 0) {
+        set_err(err, errlen, "%s: %s", path, open_reason(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        errno = EINVAL;
+        set_err(err, errlen, "%s: not a regular file", path);
+        close_keep(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+/* The length of the file's whole lines: the offset after its last '\n'
+ * (0 if none), or -1 if it cannot be read. */
+static off_t whole_lines_end(int fd, off_t size)
+{
+    char buf[4096];
+    off_t end = size;
+    while (end > 0) {
+        size_t n = end < (off_t)sizeof buf ? (size_t)end : sizeof buf;
+        ssize_t r = pread(fd, buf, n, end - (off_t)n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r != (ssize_t)n)
+            return -1;
+        for (size_t i = n; i > 0; i--)
+            if (buf[i - 1] == '\n')
+                return end - (off_t)n + (off_t)i;
+        end -= (off_t)n;
+    }
+    return 0;
+}
+
+/* A file that does not end with '\n' was torn by a crash: its last line
+ * is cut off (and logged) so that an append starts a line of its own.
+ * The new length, or -1. */
+static off_t cut_torn_fd(int fd, const char *path, off_t size)
+{
+    char last = '\n';
+    if (size > 0 && pread(fd, &last, 1, size - 1) != 1)
+        return -1;
+    if (last == '\n')
+        return size;
+    off_t keep = whole_lines_end(fd, size);
+    if (keep < 0 || ftruncate(fd, keep) || fsync(fd)) {
+        slog(true, "%s: a torn last line cannot be cut off: %s", path,
+             strerror(errno));
+        return -1;
+    }
+    slog(false,
+         "%s: a torn last line (%lld bytes, from a crash) was dropped and "
+         "cut off",
+         path, (long long)(size - keep));
+    return keep;
+}
+
+int storage_append(const char *path, const char *line, size_t len, char *err,
+                   size_t errlen)
+{
+    if (!path_fits(path, err, errlen))
+        return -1;
+    if (!line || len == 0 || line[len - 1] != '\n' ||
+        memchr(line, '\n', len - 1)) {
+        errno = EINVAL;
+        set_err(err, errlen, "%s: refused: not one whole line", path);
+        return -1;
+    }
+    bool created;
+    int fd = open_append(path, &created, err, errlen);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st)) {
+        set_err(err, errlen, "%s: %s", path, strerror(errno));
+        close_keep(fd);
+        return -1;
+    }
+    off_t old = cut_torn_fd(fd, path, st.st_size);
+    if (old < 0) {
+        set_err(err, errlen, "%s: cannot cut its torn last line: %s", path,
+                strerror(errno));
+        close_keep(fd);
+        return -1;
+    }
+    size_t done = 0;
+    const char *what = NULL;
+    int e = 0;
+    if (write_all(fd, line, len, &done))
+        what = "write";
+    else if (fsync(fd))
+        what = "fsync";
+    if (what) {
+        e = errno;
+        /* never leave part of a line for the next one to glue onto */
+        if (ftruncate(fd, old) || fsync(fd))
+            slog(true, "%s: cannot cut a failed append back to %lld bytes: %s",
+                 path, (long long)old, strerror(errno));
+        set_err(err, errlen,
+                "%s: %s: %s (%zu of %zu bytes written, cut back to %lld)", path,
+                what, strerror(e), done, len, (long long)old);
+    }
+    if (close(fd) && !what) {
+        e = errno;
+        what = "close";
+        set_err(err, errlen, "%s: close: %s", path, strerror(e));
+    }
+    if (what) {
+        errno = e;
+        return -1;
+    }
+    return created ? sync_dir_of(path, err, errlen) : 0;
+}
+
+/* ---- Reading ------------------------------------------------------------ */
+
+/* Opens path for reading without following a link or blocking on a FIFO;
+ * -2 (and *missing set) if it is not there. */
+static int open_read(const char *path, struct stat *st, bool *missing,
+                     char *err, size_t errlen)
+{
+    if (missing)
+        *missing = false;
+    if (!path_fits(path, err, errlen))
+        return -1;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT && missing)
+            *missing = true;
+        set_err(err, errlen, "%s: %s", path, open_reason(errno));
+        return errno == ENOENT ? -2 : -1;
+    }
+    if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+        errno = EINVAL;
+        set_err(err, errlen, "%s: not a regular file", path);
+        close_keep(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Cuts a torn last line off path (its whole lines end at `keep`). */
+static void cut_torn(const char *path, off_t keep)
+{
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st)) {
+        slog(true, "%s: a torn last line cannot be cut off: %s", path,
+             strerror(errno));
+    } else if (st.st_size > keep) {
+        cut_torn_fd(fd, path, st.st_size);
+    }
+    if (fd >= 0)
+        close(fd);
+}
+
+int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
+                       void *ctx, bool *missing, char *err, size_t errlen)
+{
+    struct stat st;
+    int fd = open_read(path, &st, missing, err, errlen);
+    if (fd == -2)
+        return 0;
+    if (fd < 0)
+        return -1;
+    size_t cap = max_line + 1, have = 0;
+    char *buf = malloc(cap + 1);
+    char chunk[8192];
+    if (!buf) {
+        set_err(err, errlen, "%s: out of memory", path);
+        close_keep(fd);
+        return -1;
+    }
+    long lineno = 0;
+    off_t whole = 0; /* bytes up to the end of the last whole line */
+    int rc = 0;
+    for (;;) {
+        ssize_t r = read(fd, chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            set_err(err, errlen, "%s: read: %s", path, strerror(errno));
+            rc = -1;
+            break;
+        }
+        if (r == 0)
+            break;
+        for (ssize_t i = 0; i < r && rc == 0; i++) {
+            if (chunk[i] != '\n') {
+                if (have == cap - 1) {
+                    set_err(err, errlen, "%s:%ld: line longer than %zu bytes",
+                            path, lineno + 1, max_line);
+                    rc = -1;
+                    break;
+                }
+                buf[have++] = chunk[i];
+                continue;
+            }
+            lineno++;
+            whole += (off_t)have + 1;
+            if (have > 0) {
+                buf[have] = '\0';
+                rc = fn(ctx, buf, have, lineno);
+            }
+            have = 0;
+        }
+        if (rc != 0)
+            break;
+    }
+    close(fd);
+    free(buf);
+    if (rc == 0 && have > 0)
+        cut_torn(path, whole);
+    return rc;
+}
+
+int storage_read_file(const char *path, size_t max, char **out, size_t *len,
+                      bool *missing, char *err, size_t errlen)
+{
+    struct stat st;
+    int fd = open_read(path, &st, missing, err, errlen);
+    if (fd < 0)
+        return -1;
+    if (max >= SIZE_MAX - 1)
+        max = SIZE_MAX - 2;
+    /* sized by the file, grown if it grows meanwhile, never past max */
+    size_t cap = (uintmax_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+    char *buf = NULL;
+    size_t n = 0;
+    int rc = 0;
+    for (;;) {
+        if (n == cap && cap == max + 1) {
+            errno = EFBIG;
+            set_err(err, errlen, "%s: larger than %zu bytes", path, max);
+            rc = -1;
+            break;
+        }
+        if (!buf || n == cap) {
+            cap = buf ? (cap > max / 2 ? max + 1 : cap * 2) : cap;
+            char *grown = realloc(buf, cap + 1);
+            if (!grown) {
+                errno = ENOMEM;
+                set_err(err, errlen, "%s: out of memory", path);
+                rc = -1;
+                break;
+            }
+            buf = grown;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            set_err(err, errlen, "%s: read: %s", path, strerror(errno));
+            rc = -1;
+            break;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close_keep(fd);
+    if (rc) {
+        free(buf);
+        return -1;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* ---- Moving and removing ------------------------------------------------ */
+
+int storage_move_aside(const char *path, char *err, size_t errlen)
+{
+    if (!path_fits(path, err, errlen))
+        return -1;
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+    char to[STORAGE_PATH_MAX];
+    struct stat st;
+    for (int k = 0; k < 100; k++) {
+        int n = k == 0
+                    ? snprintf(to, sizeof to, "%s.bad-%s", path, stamp)
+                    : snprintf(to, sizeof to, "%s.bad-%s-%d", path, stamp, k);
+        if (n < 0 || (size_t)n >= sizeof to) {
+            set_err(err, errlen, "%s: path too long to move aside", path);
+            return -1;
+        }
+        if (lstat(to, &st) && errno == ENOENT) {
+            if (rename(path, to)) {
+                set_err(err, errlen, "%s: cannot move aside to %s: %s", path,
+                        to, strerror(errno));
+                return -1;
+            }
+            return sync_dir_of(path, err, errlen);
+        }
+    }
+    set_err(err, errlen, "%s: too many files moved aside already", path);
+    return -1;
+}
+
+int storage_remove(const char *path, char *err, size_t errlen)
+{
+    if (!path_fits(path, err, errlen))
+        return -1;
+    if (unlink(path)) {
+        if (errno == ENOENT)
+            return 0;
+        set_err(err, errlen, "%s: cannot remove: %s", path, strerror(errno));
+        return -1;
+    }
+    return sync_dir_of(path, err, errlen);
+}
+
+/* ---- The lock and the check --------------------------------------------- */
+
+static int lock_fd = -1;
+
+int storage_lock(const char *data_dir, char *err, size_t errlen)
+{
+    char path[STORAGE_PATH_MAX];
+    if (storage_path(path, sizeof path, err, errlen, data_dir, "lock",
+                     (char *)NULL))
+        return -1;
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+                  0600);
+    if (fd < 0) {
+        set_err(err, errlen, "cannot open the lock %s: %s", path,
+                open_reason(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        errno = EINVAL;
+        set_err(err, errlen, "the lock %s is not a regular file", path);
+        close_keep(fd);
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB)) {
+        int e = errno;
+        char pid[24] = "";
+        ssize_t r = pread(fd, pid, sizeof pid - 1, 0);
+        close(fd);
+        long n = 0;
+        for (ssize_t i = 0; i < r && pid[i] >= '0' && pid[i] <= '9'; i++)
+            n = n < 100000000 ? n * 10 + (pid[i] - '0') : n;
+        errno = e;
+        if (e != EWOULDBLOCK) {
+            set_err(err, errlen, "cannot lock %s: %s", path, strerror(e));
+        } else if (n > 0) {
+            set_err(err, errlen,
+                    "another heartsbot (pid %ld) is already using data "
+                    "directory %s",
+                    n, data_dir);
+        } else {
+            set_err(err, errlen,
+                    "another heartsbot is already using data directory %s",
+                    data_dir);
+        }
+        return e == EWOULDBLOCK ? -2 : -1;
+    }
+    char pid[24];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    size_t done;
+    if (ftruncate(fd, 0) || write_all(fd, pid, (size_t)n, &done))
+        slog(true, "%s: cannot write the pid: %s", path, strerror(errno));
+    if (lock_fd >= 0)
+        close(lock_fd);
+    lock_fd = fd;
+    return 0;
+}
+
+bool storage_locked(void)
+{
+    return lock_fd >= 0;
+}
+
+void storage_unlock(void)
+{
+    if (lock_fd >= 0)
+        close(lock_fd);
+    lock_fd = -1;
+}
+
+int storage_check(const char *data_dir, char *err, size_t errlen)
+{
+    /* the way every real file is written: a temporary file, fsync,
+     * rename, fsync of the directory; then it is removed */
+    char name[64], path[STORAGE_PATH_MAX], why[STORAGE_PATH_MAX + 200];
+    snprintf(name, sizeof name, ".probe-%ld", (long)getpid());
+    if (storage_path(path, sizeof path, err, errlen, data_dir, name,
+                     (char *)NULL))
+        return -1;
+    static const char probe[] = "heartsbot probe\n";
+    if (storage_replace(path, probe, sizeof probe - 1, why, sizeof why) ||
+        storage_remove(path, why, sizeof why)) {
+        set_err(err, errlen, "cannot write in %s: %s", data_dir, why);
+        return -1;
+    }
+    return 0;
+}
+
+const char *storage_reason(int e)
+{
+    switch (e) {
+    case ENOSPC:
+#ifdef EDQUOT
+    case EDQUOT:
+#endif
+        return "the disk is full";
+    case EFBIG:
+        return "a file reached the size limit";
+    case EROFS:
+        return "the disk is read-only";
+    case EACCES:
+    case EPERM:
+        return "the data directory may not be written";
+    case EWOULDBLOCK:
+        return "another heartsbot uses the data directory";
+    case ELOOP:
+    case ENOTDIR:
+    case EINVAL:
+        return "a file or link is in the way";
+    case ENAMETOOLONG:
+        return "the path is too long";
+    default:
+        return "the data directory cannot be written";
+    }
+}
