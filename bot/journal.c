@@ -81,8 +81,8 @@ void journal_sync_seats(struct table *t)
         js->level = st->human ? 0 : st->level;
         js->autoplay = (int)st->autoplay;
         snprintf(js->nick, sizeof js->nick, "%s", st->nick);
-        snprintf(js->id, sizeof js->id, "%s", st->human ? st->id : "");
-        snprintf(js->key, sizeof js->key, "%s", st->human ? st->key : "");
+        snprintf(js->id, sizeof js->id, "%s", st->id);
+        snprintf(js->key, sizeof js->key, "%s", st->key);
     }
     char *line = journal_seats(seats, t->capacity, t->opener);
     if (t->journal_seats && strcmp(line, t->journal_seats) == 0) {

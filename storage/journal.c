@@ -75,18 +75,19 @@ char *journal_seats(const struct journal_seat *seats, int n, int opener)
         if (st->used) {
             v = jnew(json_object_new_object());
             jput(v, "nick", json_object_new_string(st->nick));
-            if (st->human) {
+            /* a person replaced by a computer keeps who they were: the
+             * results count the game for them */
+            if (st->id[0])
                 jput(v, "id", json_object_new_string(st->id));
+            if (st->key[0])
                 jput(v, "key", json_object_new_string(st->key));
-                if (st->away)
-                    jput(v, "away", json_object_new_boolean(1));
-                if (st->autoplay)
-                    jput(v, "autoplay", json_object_new_int(st->autoplay));
-                if (st->level)
-                    jput(v, "level", json_object_new_int(st->level));
-            } else {
+            if (st->away)
+                jput(v, "away", json_object_new_boolean(1));
+            if (st->autoplay)
+                jput(v, "autoplay", json_object_new_int(st->autoplay));
+            /* a computer is a seat with a level */
+            if (!st->human)
                 jput(v, "level", json_object_new_int(st->level));
-            }
         }
         if (json_object_array_add(a, v))
             abort();
@@ -299,9 +300,11 @@ static int parse_seats(struct json_object *a, struct json_object *o,
             return -1;
         if (!st->nick[0])
             return fail(err, errlen, "seats: seat %d: no nick", s);
-        st->human = st->id[0] != '\0';
         struct json_object *x;
         long long k;
+        st->human = !json_object_object_get_ex(v, "level", &x);
+        if (st->human && !st->id[0])
+            return fail(err, errlen, "seats: seat %d: a person without id", s);
         if (json_object_object_get_ex(v, "away", &x))
             st->away = json_object_get_boolean(x);
         if (json_object_object_get_ex(v, "autoplay", &x)) {

@@ -31,7 +31,8 @@ struct journal_seat {
     bool used;
     bool human;
     bool away;
-    int level;    /* a computer's level */
+    int level; /* a computer's level */
+    /* id and key: a person's, kept when a computer replaces them */
     int autoplay; /* enum seat_autoplay */
     char nick[64];
     char id[192];

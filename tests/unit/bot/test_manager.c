@@ -2066,6 +2066,43 @@ static void test_restart_mid_trick_and_between_hands(void **state)
     free(line);
 }
 
+static void test_restart_keeps_seat_changes(void **state)
+{
+    (void)state;
+    four_people("standard target=30");
+    struct table *t = the_table();
+    play_to(t, 1, 1);
+    /* a nick change (no channel line: journaled at the round's end), a
+     * seat taken by a computer for good, another away, autoplay */
+    int a = 1, b = 2, c = 3;
+    char old[64], id[128];
+    snprintf(old, sizeof old, "%s", t->seats[a].nick);
+    snprintf(id, sizeof id, "%s@host.test", old);
+    event(CHAT_NICK, old, id, NULL, "renamed");
+    run_for(1);
+    said(t->seats[b].nick, "#h", "!leave");
+    assert_false(t->seats[b].human);
+    t->seats[c].away = true;
+    said(t->seats[c].nick, NULL, "autoplay on");
+    assert_int_equal(t->seats[c].autoplay, SEAT_AUTOPLAY_FORCED);
+    run_for(1);
+    t = restart_same(t);
+    assert_string_equal(t->seats[a].nick, "renamed");
+    assert_string_equal(t->seats[a].id, id);
+    assert_false(t->seats[b].human);
+    assert_true(t->seats[c].away);
+    assert_int_equal(t->seats[c].autoplay, SEAT_AUTOPLAY_FORCED);
+    /* the renamed person is known by user@host: back to the old nick,
+     * everyone plays on */
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    event(CHAT_NICK, "renamed", id, NULL, old);
+    assert_string_equal(t->seats[a].nick, old);
+    play_everything(t);
+    int n;
+    free(archived(&n));
+    assert_int_equal(n, 1);
+}
+
 static void test_restart_keeps_a_lobby(void **state)
 {
     (void)state;
@@ -2345,6 +2382,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             test_restart_mid_trick_and_between_hands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart_keeps_a_lobby, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_restart_keeps_seat_changes, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_restart_drops_a_torn_last_line,
                                         setup, teardown),
