@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include "../storage/journal.h"
-#include "ai.h"
 #include "log.h"
 #include "manager.h"
 #include "record.h"
@@ -91,6 +90,8 @@ void journal_sync_seats(struct table *t)
     }
     free(t->journal_seats);
     t->journal_seats = strdup(line);
+    if (!t->journal_seats)
+        abort();
     append(t, line);
 }
 
