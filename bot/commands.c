@@ -5,6 +5,7 @@
  * refusal. A refused command gets one short private reply and changes
  * nothing; everything secret goes only to its owner.
  */
+#include "journal.h"
 #include "manager.h"
 #include "table.h"
 
@@ -1519,6 +1520,8 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
     switch (ev->kind) {
     case CHAT_CONNECTED:
     case CHAT_DISCONNECTED:
+        if (ev->kind == CHAT_CONNECTED)
+            journal_connected(m, a);
         for (int i = 0; i < m->ntables; i++)
             if (m->tables[i]->a == a && !m->tables[i]->closing)
                 table_set_online(m->tables[i], ev->kind == CHAT_CONNECTED);

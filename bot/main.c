@@ -247,6 +247,8 @@ int main(int argc, char **argv)
             struct chat_adapter *a =
                 ircad_new(b.loop, &b.cfg.irc[i], manager_on_event, b.manager);
             b.adapters[b.nadapters++] = a;
+            /* the games in progress at the last stop, before connecting */
+            manager_restore(b.manager, a);
             if (a->ops->start(a))
                 log_error("%s: cannot start with these settings (see the "
                           "message above)",

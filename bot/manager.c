@@ -14,6 +14,7 @@
  * inside an engine or adapter callback that may still touch them.
  */
 #include "manager.h"
+#include "journal.h"
 #include "table.h"
 
 #include <stdarg.h>
@@ -97,6 +98,10 @@ enum chat_style table_style(const struct table *t)
 
 void table_say(struct table *t, const char *text)
 {
+    if (t->m->restoring)
+        return;
+    /* what the channel hears of the seats is journaled first */
+    journal_sync_seats(t);
     if (t->a->ops->tell_tracked) {
         /* a room is a target like a nick: its lines are reported sent */
         t->said_pending = ++t->m->cookies;
@@ -153,7 +158,7 @@ void table_tell(struct table *t, int seat, const char *text,
      * reconnect, before the adapter confirmed who holds it; they get what
      * they need again when they are back (table_seat_ready) */
     struct seat *s = &t->seats[seat];
-    if (!s->human)
+    if (!s->human || t->m->restoring)
         return;
     if (s->gone || s->unconfirmed) {
         /* they may be back unseen (their JOIN came before ours after a
@@ -267,6 +272,7 @@ void table_close(struct table *t)
     if (t->closing)
         return;
     cancel_all(t);
+    journal_table_closed(t);
     t->closing = true;
     t->m->closing++;
 }
@@ -274,6 +280,7 @@ void table_close(struct table *t)
 static void table_free(struct table *t)
 {
     record_writer_free(t->rec);
+    free(t->journal_seats);
     free(t->hist);
     free(t);
 }
@@ -283,6 +290,9 @@ static void reap(struct loop *l, void *ctx)
 {
     (void)l;
     struct manager *m = ctx;
+    /* seat changes no channel line told (a nick, autoplay) */
+    for (int i = 0; i < m->ntables; i++)
+        journal_sync_seats(m->tables[i]);
     if (!m->closing)
         return;
     int k = 0;
@@ -337,6 +347,7 @@ struct table *table_open(struct manager *m, struct chat_adapter *a,
     t->lobby_timer = loop_timer(m->loop, (int64_t)m->cfg->lobby_timeout * 1000,
                                 lobby_expired, t);
     m->tables[m->ntables++] = t;
+    journal_table_opened(t);
     return t;
 }
 
@@ -722,8 +733,7 @@ static void advance(struct table *t)
             return;
         switch (engine_phase(g)) {
         case ENGINE_PHASE_GAME_OVER:
-            table_archive(t, true);
-            table_close(t);
+            table_game_over(t);
             return;
         case ENGINE_PHASE_DEAL:
             /* the hand's last trick and scores reach the channel before
@@ -1043,11 +1053,15 @@ static void prompt(struct table *t, int seat)
     default:
         return;
     }
-    t->prompted_seat = seat;
-    t->prompted_key = key;
+    /* a prompt withheld (the seat is gone or not confirmed yet) is
+     * sent when they are confirmed */
+    struct seat *st = &t->seats[seat];
+    if (!st->gone && !st->unconfirmed) {
+        t->prompted_seat = seat;
+        t->prompted_key = key;
+    }
     /* a person gets the hand before being asked to play it: the same
      * priority keeps them in order */
-    struct seat *st = &t->seats[seat];
     table_tell(t, seat, sb.buf, st->deal_unread ? CHAT_NORMAL : CHAT_HIGH);
     st->deal_unread = false;
 }
@@ -1177,7 +1191,7 @@ void table_send_scores(struct table *t, const char *nick)
     }
 }
 
-static void keep_history(struct table *t)
+static void keep_history(struct table *t, const struct engine_game *g)
 {
     if (t->nhist == t->caphist) {
         t->caphist = t->caphist ? t->caphist * 2 : 16;
@@ -1185,7 +1199,7 @@ static void keep_history(struct table *t)
         if (!t->hist)
             abort();
     }
-    memcpy(t->hist[t->nhist++], t->game.points, sizeof t->hist[0]);
+    memcpy(t->hist[t->nhist++], g->points, sizeof t->hist[0]);
 }
 
 static void on_engine(void *ctx, const struct engine_game *g,
@@ -1197,6 +1211,7 @@ static void on_engine(void *ctx, const struct engine_game *g,
         const struct engine_sink *rec = record_writer_sink(t->rec);
         rec->emit(rec->ctx, g, ev);
     }
+    journal_game_event(t, g, ev);
     switch (ev->kind) {
     case ENGINE_EV_DEALT:
         t->last_trick_no = 0;
@@ -1319,7 +1334,7 @@ static void on_engine(void *ctx, const struct engine_game *g,
         break;
     }
     case ENGINE_EV_HAND_SCORED:
-        keep_history(t);
+        keep_history(t, g);
         sb_printf(&sb, "Hand %d scores:", g->hand_no);
         for (int s = 0; s < g->n; s++)
             sb_printf(&sb, "%s %s %+d", s ? "," : "", seat_name(t, s),
@@ -1350,7 +1365,13 @@ static void on_engine(void *ctx, const struct engine_game *g,
     }
 }
 
-void table_start(struct table *t)
+void table_game_over(struct table *t)
+{
+    table_archive(t, true);
+    table_close(t);
+}
+
+void table_begin(struct table *t)
 {
     struct manager *m = t->m;
     for (int s = 0; s < t->capacity; s++)
@@ -1373,6 +1394,12 @@ void table_start(struct table *t)
         log_error("table %s: cannot record this game", t->room);
     t->sink.emit = on_engine;
     t->sink.ctx = t;
+}
+
+void table_start(struct table *t)
+{
+    table_begin(t);
+    journal_game_started(t);
     struct sbuf sb = {.len = 0};
     sb_printf(&sb, "The game begins: ");
     for (int s = 0; s < t->capacity; s++) {
@@ -1484,8 +1511,9 @@ void table_person_left(struct table *t, int seat)
 void table_stop(struct table *t, const char *why)
 {
     table_say(t, why);
-    /* archived unfinished: it counts for nobody */
-    if (t->playing && !t->closing)
+    /* archived unfinished: it counts for nobody; not a game whose
+     * journal stays for the next start (a shutdown): it goes on then */
+    if (t->playing && !t->closing && !(t->m->keep_journals && t->journal[0]))
         table_archive(t, false);
     table_close(t);
 }
@@ -1515,6 +1543,7 @@ void table_set_online(struct table *t, bool online)
         if (st->used && st->human && !st->away && (st->unconfirmed || st->gone))
             verify_seat(t, s, true);
     }
+    journal_back_online(t);
     table_resume(t);
 }
 
@@ -1522,6 +1551,7 @@ void table_seat_ready(struct table *t, int seat)
 {
     if (!t->playing || t->closing || seat_computer(t, seat))
         return;
+    journal_seat_ready(t, seat);
     bool acts = engine_may_act(&t->game, seat);
     if (acts && engine_phase(&t->game) == ENGINE_PHASE_PASS)
         tell_deal(t, seat);
@@ -1631,11 +1661,16 @@ int manager_tables(const struct manager *m)
 
 void manager_shutdown(struct manager *m, const char *why)
 {
+    m->keep_journals = true;
     for (int i = 0; i < m->ntables; i++) {
         struct table *t = m->tables[i];
         if (t->closing)
             continue;
-        if (t->playing)
+        /* a game journaled goes on at the next start */
+        if (t->playing && t->journal[0])
+            table_stop(t, "heartsbot is shutting down: this game goes on "
+                          "when it is back.");
+        else if (t->playing)
             table_stop(t, why);
         else
             table_close(t);
@@ -1652,6 +1687,8 @@ void manager_free(struct manager *m)
     }
     free(m->tables);
     records_free(m);
+    free(m->notices);
+    loop_remove_hook(m->loop, reap, m);
     limit_free(m->limit);
     manager_storage_free(m);
     free(m);

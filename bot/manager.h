@@ -19,6 +19,11 @@ struct manager;
  * replaced with manager_reload). Aborts if out of memory. */
 struct manager *manager_new(struct loop *l, const struct config *cfg);
 
+/* Rebuilds every table of this adapter's network from its journal in
+ * data_dir (bot/journal.c). Call once per adapter at start, before it
+ * connects; a journal that cannot be replayed is moved aside. */
+void manager_restore(struct manager *m, struct chat_adapter *a);
+
 /* At the bot's start (store.c): makes the data directory, takes its lock
  * and checks it can be written. -1 with the message in err if another
  * heartsbot holds the lock (the bot must not start); otherwise 0, and a

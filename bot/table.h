@@ -38,6 +38,7 @@ struct seat {
     int64_t verify_asked;  /* when the adapter was last asked who has it */
     uint64_t verify_timer; /* to ask again once VERIFY_EVERY_MS passed */
     bool lost_unseen;      /* gone as a reconnect found them: re-checked */
+    bool restored;         /* rebuilt at start: told their hand once */
     int level;             /* a computer's level */
     int timeouts;          /* in a row */
     enum seat_autoplay autoplay;
@@ -110,6 +111,19 @@ struct table {
     /* the last channel !status and !scores (commands.c), not repeated */
     int64_t echo_at[2];
     char echo_by[2][192];
+    /* the game's journal (bot/journal.h): its path ("" if none is kept),
+     * and the seats line last written to it */
+    char journal[1024];
+    char *journal_seats;
+    /* rebuilt from its journal at start: told once the bot is back */
+    bool restored;
+};
+
+/* A line for a room once its adapter is connected. */
+struct notice {
+    struct chat_adapter *a;
+    char room[64];
+    char text[400];
 };
 
 struct manager {
@@ -124,6 +138,13 @@ struct manager {
     /* each channel's archive and leaderboards (records.h) */
     struct records_room **rooms;
     int nrooms, caprooms;
+    /* tables are being rebuilt from journals: nothing is said, told or
+     * journaled */
+    bool restoring;
+    /* shutting down: the tables' journals stay for the next start */
+    bool keep_journals;
+    struct notice *notices; /* journals refused at start, to be told */
+    int nnotices;
     /* the data directory could be written at the last try (store.c) */
     bool storage_ok;
     bool storage_locking; /* keeps data_dir's lock (the bot, not tests) */
@@ -211,6 +232,12 @@ int table_sit(struct table *t, const struct chat_user *u);
 int table_add_computer(struct table *t, int level);
 void table_stand(struct table *t, int seat);
 void table_start(struct table *t);
+/* The first half of table_start: computers fill empty seats, the game is
+ * set up (not dealt) and recorded from now on. */
+void table_begin(struct table *t);
+/* The game is over: its record is archived, then its journal removed and
+ * the table closed. */
+void table_game_over(struct table *t);
 /* The seat's action (a->seat is set here); on success the game moves on. */
 enum engine_refusal table_act(struct table *t, int seat,
                               struct engine_action *a,

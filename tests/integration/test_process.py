@@ -174,9 +174,10 @@ class ProcessTest(HarnessTestCase):
         alice.wait_privmsg("heartsbot", r"Your cards", timeout=15)
         mark = alice.mark()
         self.assertEqual(bot.stop(), 0)
+        # the game is journaled: it goes on at the next start
         bye = alice.wait_privmsg("heartsbot", r"shutting down: this game "
-                                 r"ends unscored", to="#hearts", since=mark,
-                                 timeout=15)
+                                 r"goes on when it is back", to="#hearts",
+                                 since=mark, timeout=15)
         quit_ = alice.wait_for(command="QUIT", frm="heartsbot", since=mark,
                                timeout=15)
         self.assertLess(bye.time, quit_.time)

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1171,10 +1172,16 @@ static void test_status_scores_rules_presets_help(void **state)
 
 /* Plays for every person: passes the lowest cards, plays the lowest legal
  * card, answers the moon; until the game ends. */
-static void play_everything(struct table *t)
+/* Plays (people by private message) until `plays` cards of hand `hand`
+ * are down, or the game is over. */
+static void play_to(struct table *t, int hand, int plays)
 {
     for (int guard = 0; guard < 5000 && !t->closing; guard++) {
         const struct engine_game *g = &t->game;
+        if (g->hand_no > hand ||
+            (g->hand_no == hand && engine_phase(g) == ENGINE_PHASE_PLAY &&
+             g->nplays >= plays))
+            return;
         char cmd[256], words[200];
         switch (engine_phase(g)) {
         case ENGINE_PHASE_PASS:
@@ -1189,13 +1196,11 @@ static void play_everything(struct table *t)
                 break;
             }
             break;
-        case ENGINE_PHASE_PLAY: {
-            int s = engine_turn(g);
+        case ENGINE_PHASE_PLAY:
             snprintf(cmd, sizeof cmd, "%s",
                      engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
-            said(t->seats[s].nick, NULL, cmd);
+            said(t->seats[engine_turn(g)].nick, NULL, cmd);
             break;
-        }
         case ENGINE_PHASE_MOON:
             said(t->seats[engine_turn(g)].nick, NULL, "moon add");
             break;
@@ -1206,6 +1211,11 @@ static void play_everything(struct table *t)
             return;
         }
     }
+}
+
+static void play_everything(struct table *t)
+{
+    play_to(t, INT_MAX, 0);
 }
 
 static void test_one_person_at_a_terminal(void **state)
@@ -2140,6 +2150,401 @@ static void test_nick_change_to_a_seat_name_mid_game(void **state)
     assert_int_equal(bots, 3);
 }
 
+/* ---- Journals and restarts -------------------------------------------- */
+
+/* The bot stops at once (a crash: nothing said, nothing cleaned) and
+ * starts again on the same data_dir: the table rebuilt, if any. */
+static struct table *restart(void)
+{
+    manager_free(w->m);
+    w->m = manager_new(w->loop, &w->cfg);
+    w->fake.base.ctx = w->m;
+    manager_restore(w->m, &w->fake.base);
+    return the_table();
+}
+
+/* What a restart must keep of a game, as text to compare. */
+static char *snapshot(const struct table *t)
+{
+    static char buf[8192];
+    const struct engine_game *g = &t->game;
+    size_t pos = (size_t)snprintf(
+        buf, sizeof buf,
+        "id %s phase %d hand %d turn %d plays %d trick %d "
+        "passed %x blind %x|",
+        t->game_id, (int)engine_phase(g), g->hand_no, engine_turn(g), g->nplays,
+        g->trick_no, (unsigned)g->passed_mask, (unsigned)g->blind_mask);
+    for (int s = 0; s < t->capacity; s++) {
+        struct engine_cards h = engine_hand(g, s);
+        const struct seat *st = &t->seats[s];
+        pos += (size_t)snprintf(
+            buf + pos, sizeof buf - pos,
+            "%s/%s/%s h%d a%d l%d %llx %llx may%d total %d|", st->nick, st->id,
+            st->key, st->human, st->away, st->level, (unsigned long long)h.one,
+            (unsigned long long)h.two,
+            g->phase == ENGINE_PHASE_GAME_OVER ? 0 : engine_may_act(g, s),
+            (int)g->totals[s]);
+    }
+    for (int i = 0; i < g->nplays; i++)
+        pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%d ",
+                                engine_card_name(g->plays[i]), g->play_seat[i]);
+    if (g->phase == ENGINE_PHASE_PLAY)
+        pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "legal %llx",
+                                (unsigned long long)engine_legal_plays(g));
+    for (int i = 0; i < t->nhist; i++)
+        for (int s = 0; s < t->capacity; s++)
+            pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " %d",
+                                    (int)t->hist[i][s]);
+    return strdup(buf);
+}
+
+/* Restarts and checks the table is exactly as it was, its record too. */
+static struct table *restart_same(struct table *t)
+{
+    char *before = snapshot(t);
+    char *rec = record_writer_json(t->rec);
+    t = restart();
+    assert_non_null(t);
+    char *after = snapshot(t);
+    assert_string_equal(after, before);
+    char *rec2 = record_writer_json(t->rec);
+    assert_string_equal(rec2, rec);
+    free(before);
+    free(after);
+    free(rec);
+    free(rec2);
+    return t;
+}
+
+/* The last line of the room's archive, or NULL; *count: how many. */
+static char *archived(int *count)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/test/%%23h/archive.jsonl", w->dir);
+    FILE *f = fopen(path, "r");
+    *count = 0;
+    if (!f)
+        return NULL;
+    char *line = NULL, *keep = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        (*count)++;
+        free(keep);
+        keep = strdup(line);
+    }
+    free(line);
+    fclose(f);
+    return keep;
+}
+
+static void test_restart_mid_pass_resumes_exactly(void **state)
+{
+    (void)state;
+    four_people("standard target=30");
+    struct table *t = the_table();
+    char path[1024];
+    snprintf(path, sizeof path, "%s", t->journal);
+    assert_true(path[0] != '\0');
+    char cmd[100];
+    first_three(t, 0, cmd, sizeof cmd);
+    said(t->seats[0].nick, NULL, cmd);
+    first_three(t, 2, cmd, sizeof cmd);
+    said(t->seats[2].nick, NULL, cmd);
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_PASS);
+    t = restart_same(t);
+    /* back in the room: the channel is told, those to pass get the deal,
+     * the others their hand */
+    int from = w->fake.n;
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_true(any_contains("#h", from,
+                             "The game goes on after a restart: "
+                             "waiting for the passes of"));
+    assert_true(any_contains(t->seats[1].nick, from, "Your cards"));
+    assert_true(any_contains(t->seats[3].nick, from, "Your cards"));
+    assert_true(any_contains(t->seats[0].nick, from, "Your hand"));
+    play_everything(t);
+    assert_true(any_contains("#h", from, "Game over!"));
+    int n;
+    char *line = archived(&n);
+    assert_int_equal(n, 1);
+    char err[300];
+    if (record_check(line, strlen(line), err, sizeof err))
+        fail_msg("record refused: %s", err);
+    free(line);
+    /* the journal goes with the finished game */
+    assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_restart_mid_trick_and_between_hands(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    w->cfg.turn_timeout = 60;
+    four_people("standard target=30");
+    struct table *t = the_table();
+    play_to(t, 1, 6);
+    assert_int_equal(t->game.nplays, 6);
+    t = restart_same(t);
+    /* people are confirmed before anything private reaches them */
+    int from = w->fake.n;
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_true(any_contains("#h", from,
+                             "The game goes on after a restart: "
+                             "hand 1, "));
+    int turn = engine_turn(&t->game);
+    for (int s = 0; s < 4; s++)
+        assert_int_equal(private_lines_to(t->seats[s].nick, from), 0);
+    for (int s = 0; s < 4; s++) {
+        char id[128];
+        snprintf(id, sizeof id, "%s@host.test", t->seats[s].nick);
+        identity(t->seats[s].nick, id);
+    }
+    assert_true(any_contains(t->seats[turn].nick, from, "Your turn at #h"));
+    assert_true(
+        any_contains(t->seats[(turn + 1) % 4].nick, from, "Your hand: "));
+    /* the next person still plays */
+    play_to(t, 1, 7);
+    assert_int_equal(t->game.nplays, 7);
+    /* between hands: the scores so far come back too */
+    w->cfg.next_hand_delay = 3600;
+    play_to(t, 1, 99);
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_DEAL);
+    assert_int_equal(t->nhist, 1);
+    t = restart_same(t);
+    w->cfg.next_hand_delay = 0;
+    from = w->fake.n;
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_true(any_contains("#h", from, "the next hand is dealt"));
+    for (int s = 0; s < 4; s++) {
+        char id[128];
+        snprintf(id, sizeof id, "%s@host.test", t->seats[s].nick);
+        identity(t->seats[s].nick, id);
+    }
+    all_sent(from);
+    run_for(5);
+    assert_int_equal(t->game.hand_no, 2);
+    /* each next deal waits for the channel's lines to be sent */
+    for (int guard = 0; guard < 100 && !t->closing; guard++) {
+        all_sent(from);
+        from = w->fake.n;
+        play_everything(t);
+    }
+    int n;
+    char *line = archived(&n);
+    assert_int_equal(n, 1);
+    free(line);
+}
+
+static void test_restart_keeps_seat_changes(void **state)
+{
+    (void)state;
+    four_people("standard target=30");
+    struct table *t = the_table();
+    play_to(t, 1, 1);
+    /* a nick change (no channel line: journaled at the round's end), a
+     * seat taken by a computer for good, another away, autoplay */
+    int a = 1, b = 2, c = 3;
+    char old[64], id[128];
+    snprintf(old, sizeof old, "%s", t->seats[a].nick);
+    snprintf(id, sizeof id, "%s@host.test", old);
+    event(CHAT_NICK, old, id, NULL, "renamed");
+    run_for(1);
+    said(t->seats[b].nick, "#h", "!leave");
+    assert_false(t->seats[b].human);
+    t->seats[c].away = true;
+    said(t->seats[c].nick, NULL, "autoplay on");
+    assert_int_equal(t->seats[c].autoplay, SEAT_AUTOPLAY_FORCED);
+    run_for(1);
+    t = restart_same(t);
+    assert_string_equal(t->seats[a].nick, "renamed");
+    assert_string_equal(t->seats[a].id, id);
+    assert_false(t->seats[b].human);
+    assert_true(t->seats[c].away);
+    assert_int_equal(t->seats[c].autoplay, SEAT_AUTOPLAY_FORCED);
+    /* the renamed person is known by user@host: back to the old nick,
+     * everyone plays on */
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    event(CHAT_NICK, "renamed", id, NULL, old);
+    assert_string_equal(t->seats[a].nick, old);
+    play_everything(t);
+    int n;
+    free(archived(&n));
+    assert_int_equal(n, 1);
+}
+
+static void test_restart_keeps_a_lobby(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts standard target=30");
+    said("bob", "#h", "!join");
+    said("alice", "#h", "!bot");
+    said("carol", "#h", "!join");
+    said("carol", "#h", "!leave");
+    struct table *t = restart();
+    assert_non_null(t);
+    assert_false(t->playing);
+    assert_int_equal(table_seated(t), 3);
+    assert_string_equal(t->seats[0].nick, "alice");
+    assert_string_equal(t->seats[1].nick, "bob");
+    assert_false(t->seats[2].human);
+    assert_int_equal(t->opener, 0);
+    int from = w->fake.n;
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_true(any_contains("#h", from,
+                             "The table goes on after a restart: "
+                             "the table is open (3/4 seated)"));
+    said("alice", "#h", "!start");
+    assert_true(t->playing);
+    play_everything(t);
+    int n;
+    free(archived(&n));
+    assert_int_equal(n, 1);
+}
+
+/* Appends raw text to a file. */
+static void append_raw(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_restart_drops_a_torn_last_line(void **state)
+{
+    (void)state;
+    four_people("standard target=30");
+    struct table *t = the_table();
+    play_to(t, 1, 3);
+    append_raw(t->journal, "{\"play\":\"2");
+    t = restart_same(t);
+    /* and the next line starts afresh */
+    play_to(t, 1, 5);
+    char path[1024];
+    snprintf(path, sizeof path, "%s", t->journal);
+    t = restart_same(t);
+    assert_int_equal(t->game.nplays, 5);
+}
+
+/* The directory holding a journal moved aside (".bad-"), or not. */
+static bool moved_aside(const char *journal)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "ls %s.bad-* >/dev/null 2>&1", journal);
+    return system(cmd) == 0;
+}
+
+static void test_restart_moves_a_corrupt_journal_aside(void **state)
+{
+    (void)state;
+    four_people("standard target=30");
+    struct table *t = the_table();
+    play_to(t, 1, 3);
+    char path[1024];
+    snprintf(path, sizeof path, "%s", t->journal);
+    /* a play of a card nobody holds now: the first card played again */
+    char line[64];
+    snprintf(line, sizeof line, "{\"play\":\"%s\"}\n",
+             engine_card_name(t->game.plays[0]));
+    append_raw(path, line);
+    t = restart();
+    assert_null(t);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_true(moved_aside(path));
+    int from = w->fake.n;
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_true(any_contains("#h", from, "could not be restored"));
+    /* once */
+    from = w->fake.n;
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_false(any_contains("#h", from, "could not be restored"));
+    /* the room is free for a new table */
+    said("alice", "#h", "!hearts");
+    assert_non_null(the_table());
+}
+
+static void test_restart_refuses_an_unknown_format(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts");
+    char path[1024];
+    snprintf(path, sizeof path, "%s", the_table()->journal);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"format\":\"heartsbot-journal/9\",\"game\":\"0123456789abcdef\","
+          "\"network\":\"test\",\"room\":\"#h\",\"rules\":\"standard\","
+          "\"opened\":1}\n",
+          f);
+    fclose(f);
+    assert_null(restart());
+    assert_true(moved_aside(path));
+    /* an unknown rule is refused too */
+    said("alice", "#h", "!hearts");
+    snprintf(path, sizeof path, "%s", the_table()->journal);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"format\":\"heartsbot-journal/1\",\"game\":\"0123456789abcdef\","
+          "\"network\":\"test\",\"room\":\"#h\",\"rules\":\"standard "
+          "no_such_rule=1\",\"opened\":1}\n",
+          f);
+    fclose(f);
+    assert_null(restart());
+    assert_true(moved_aside(path));
+    int from = w->fake.n;
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_true(any_contains("#h", from, "could not be restored"));
+}
+
+static void test_restart_archives_a_finished_journal(void **state)
+{
+    (void)state;
+    four_people("standard target=30");
+    struct table *t = the_table();
+    char path[1024];
+    snprintf(path, sizeof path, "%s", t->journal);
+    /* the bot dies between the game's end and its archive: the journal
+     * stays and the archive lacks the game */
+    w->m->keep_journals = true;
+    play_everything(t);
+    int n;
+    char *want = archived(&n);
+    assert_int_equal(n, 1);
+    char archive[128];
+    snprintf(archive, sizeof archive, "%s/test/%%23h/archive.jsonl", w->dir);
+    assert_int_equal(unlink(archive), 0);
+    /* and the results and leaderboards that follow the archive */
+    snprintf(archive, sizeof archive, "%s/test/%%23h/results.jsonl", w->dir);
+    assert_int_equal(unlink(archive), 0);
+    snprintf(archive, sizeof archive, "%s/test/%%23h/leaderboard.json", w->dir);
+    unlink(archive);
+    assert_int_equal(access(path, F_OK), 0);
+    assert_null(restart());
+    char *got = archived(&n);
+    assert_int_equal(n, 1);
+    assert_string_equal(got, want);
+    assert_int_equal(access(path, F_OK), -1);
+    free(got);
+    free(want);
+}
+
+static void test_shutdown_keeps_the_game_for_the_next_start(void **state)
+{
+    (void)state;
+    four_people("standard target=30");
+    struct table *t = the_table();
+    play_to(t, 1, 2);
+    char *before = snapshot(t);
+    manager_shutdown(w->m, "bye: this game ends unscored.");
+    assert_true(any_contains("#h", 0, "this game goes on when it is back"));
+    run_for(5);
+    t = restart();
+    assert_non_null(t);
+    char *after = snapshot(t);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2256,6 +2661,24 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_nick_change_to_a_seat_name_mid_game, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_restart_mid_pass_resumes_exactly,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_restart_mid_trick_and_between_hands, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_restart_keeps_a_lobby, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_restart_keeps_seat_changes, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_restart_drops_a_torn_last_line,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_restart_moves_a_corrupt_journal_aside, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_restart_refuses_an_unknown_format,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_restart_archives_a_finished_journal, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_shutdown_keeps_the_game_for_the_next_start, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
