@@ -15,8 +15,10 @@ HEARTS_CRASH_KILLS=N changes the number of kills.
 Run: /usr/bin/python3 tests/integration/test_crash.py -v
 """
 
+import json
 import os
 import random
+import subprocess
 import signal
 import sys
 import time
@@ -144,6 +146,25 @@ class CrashTest(HarnessTestCase):
                 if f.startswith("journal-")]
         self.assertEqual(left, [])
         self.assertEqual(bot.stop(), 0)
+        # No file is torn: every line of every JSON Lines file is whole.
+        room = os.path.dirname(harness.archive_path(data))
+        for name in ("archive.jsonl", "results.jsonl"):
+            with open(os.path.join(room, name), "rb") as f:
+                text = f.read()
+            self.assertTrue(text.endswith(b"\n"), name)
+            for line in text.splitlines():
+                json.loads(line)
+        # Each game is in the results once, and the leaderboards are
+        # exactly what the archive implies.
+        with open(os.path.join(room, "results.jsonl")) as f:
+            ids = [json.loads(line)["game"] for line in f]
+        self.assertEqual(len(ids), len(set(ids)))
+        self.assertEqual(len(ids), game[0])
+        sim = harness.sim_binary()
+        done = subprocess.run([sim, "leaderboard", room, "--check"],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("leaderboard.json: current", done.stdout)
 
 
 if __name__ == "__main__":
