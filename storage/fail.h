@@ -1,6 +1,6 @@
 /*
  * Inside storage/: the error text of a failing call (the caller's err
- * buffer may be NULL), for archive.c and stats.c.
+ * buffer may be NULL), for archive.c, journal.c and stats.c.
  */
 #ifndef HEARTS_STORAGE_FAIL_H
 #define HEARTS_STORAGE_FAIL_H

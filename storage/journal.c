@@ -4,6 +4,8 @@
  */
 #include "journal.h"
 
+#include "fail.h"
+
 #include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -179,36 +181,22 @@ char *journal_event(const struct engine_game *g, const struct engine_event *ev)
 
 /* ---- Reading ---------------------------------------------------------- */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 static int get_string(struct json_object *o, const char *key, char *out,
                       size_t outlen, bool required, char *err, size_t errlen)
 {
     struct json_object *v;
     if (!json_object_object_get_ex(o, key, &v) || !v) {
         if (required)
-            return fail(err, errlen, "%s: missing", key);
+            return store_fail(err, errlen, "%s: missing", key);
         out[0] = '\0';
         return 0;
     }
     if (!json_object_is_type(v, json_type_string))
-        return fail(err, errlen, "%s: not a string", key);
+        return store_fail(err, errlen, "%s: not a string", key);
     size_t len = (size_t)json_object_get_string_len(v);
     const char *s = json_object_get_string(v);
     if (len >= outlen || memchr(s, '\0', len))
-        return fail(err, errlen, "%s: too long", key);
+        return store_fail(err, errlen, "%s: too long", key);
     memcpy(out, s, len + 1);
     return 0;
 }
@@ -219,10 +207,10 @@ static int get_int(struct json_object *o, const char *key, long long min,
     struct json_object *v;
     if (!json_object_object_get_ex(o, key, &v) || !v ||
         !json_object_is_type(v, json_type_int))
-        return fail(err, errlen, "%s: not a number", key);
+        return store_fail(err, errlen, "%s: not a number", key);
     long long x = json_object_get_int64(v);
     if (x < min || x > max)
-        return fail(err, errlen, "%s: out of range", key);
+        return store_fail(err, errlen, "%s: out of range", key);
     *out = x;
     return 0;
 }
@@ -231,17 +219,17 @@ static int get_cards(struct json_object *v, const char *what, uint8_t *cards,
                      int max, int *n, char *err, size_t errlen)
 {
     if (!v || !json_object_is_type(v, json_type_array))
-        return fail(err, errlen, "%s: not a list of cards", what);
+        return store_fail(err, errlen, "%s: not a list of cards", what);
     size_t len = json_object_array_length(v);
     if (len > (size_t)max)
-        return fail(err, errlen, "%s: too many cards", what);
+        return store_fail(err, errlen, "%s: too many cards", what);
     for (size_t i = 0; i < len; i++) {
         struct json_object *c = json_object_array_get_idx(v, i);
         int card;
         if (!c || !json_object_is_type(c, json_type_string) ||
             engine_card_parse(json_object_get_string(c),
                               (size_t)json_object_get_string_len(c), &card))
-            return fail(err, errlen, "%s: not a card", what);
+            return store_fail(err, errlen, "%s: not a card", what);
         cards[i] = (uint8_t)card;
     }
     *n = (int)len;
@@ -259,8 +247,9 @@ static int parse_header(struct json_object *o, struct journal_line *out,
     if (get_string(o, "format", format, sizeof format, true, err, errlen))
         return -1;
     if (strcmp(format, JOURNAL_FORMAT) != 0)
-        return fail(err, errlen, "format \"%s\" is not one this bot reads (%s)",
-                    format, JOURNAL_FORMAT);
+        return store_fail(err, errlen,
+                          "format \"%s\" is not one this bot reads (%s)",
+                          format, JOURNAL_FORMAT);
     out->kind = JOURNAL_HEADER;
     if (get_string(o, "game", out->game, sizeof out->game, true, err, errlen) ||
         get_string(o, "network", out->network, sizeof out->network, true, err,
@@ -271,7 +260,7 @@ static int parse_header(struct json_object *o, struct journal_line *out,
         get_int(o, "opened", 0, INT64_MAX, &out->opened, err, errlen))
         return -1;
     if (!out->room[0])
-        return fail(err, errlen, "room: empty");
+        return store_fail(err, errlen, "room: empty");
     return 0;
 }
 
@@ -281,7 +270,7 @@ static int parse_seats(struct json_object *a, struct json_object *o,
     if (!json_object_is_type(a, json_type_array) ||
         json_object_array_length(a) < 1 ||
         json_object_array_length(a) > ENGINE_MAX_PLAYERS)
-        return fail(err, errlen, "seats: not a list of seats");
+        return store_fail(err, errlen, "seats: not a list of seats");
     out->kind = JOURNAL_SEATS;
     out->nseats = (int)json_object_array_length(a);
     for (int s = 0; s < out->nseats; s++) {
@@ -291,7 +280,7 @@ static int parse_seats(struct json_object *a, struct json_object *o,
         if (!v)
             continue;
         if (!json_object_is_type(v, json_type_object))
-            return fail(err, errlen, "seats: seat %d: not an object", s);
+            return store_fail(err, errlen, "seats: seat %d: not an object", s);
         st->used = true;
         if (get_string(v, "nick", st->nick, sizeof st->nick, true, err,
                        errlen) ||
@@ -299,12 +288,13 @@ static int parse_seats(struct json_object *a, struct json_object *o,
             get_string(v, "key", st->key, sizeof st->key, false, err, errlen))
             return -1;
         if (!st->nick[0])
-            return fail(err, errlen, "seats: seat %d: no nick", s);
+            return store_fail(err, errlen, "seats: seat %d: no nick", s);
         struct json_object *x;
         long long k;
         st->human = !json_object_object_get_ex(v, "level", &x);
         if (st->human && !st->id[0])
-            return fail(err, errlen, "seats: seat %d: a person without id", s);
+            return store_fail(err, errlen,
+                              "seats: seat %d: a person without id", s);
         if (json_object_object_get_ex(v, "away", &x))
             st->away = json_object_get_boolean(x);
         if (json_object_object_get_ex(v, "autoplay", &x)) {
@@ -342,7 +332,7 @@ static int parse_deal(struct json_object *o, struct journal_line *out,
     if (!deal || !json_object_is_type(deal, json_type_array) ||
         json_object_array_length(deal) < 1 ||
         json_object_array_length(deal) > ENGINE_MAX_PLAYERS)
-        return fail(err, errlen, "deal: not a list of hands");
+        return store_fail(err, errlen, "deal: not a list of hands");
     out->n = (int)json_object_array_length(deal);
     for (int s = 0; s < out->n; s++)
         if (get_cards(json_object_array_get_idx(deal, (size_t)s), "deal",
@@ -379,7 +369,7 @@ static int parse_blind(struct json_object *a, struct journal_line *out,
 {
     out->kind = JOURNAL_BLIND;
     if (json_object_array_length(a) > ENGINE_MAX_PLAYERS)
-        return fail(err, errlen, "blind: too many seats");
+        return store_fail(err, errlen, "blind: too many seats");
     out->n = (int)json_object_array_length(a);
     for (int s = 0; s < out->n; s++)
         if (get_cards(json_object_array_get_idx(a, (size_t)s), "blind",
@@ -433,17 +423,17 @@ static int parse_object(struct json_object *o, struct journal_line *out,
         else if (!strcmp(mode, "add_others"))
             out->moon = ENGINE_MOON_ADD_OTHERS;
         else
-            return fail(err, errlen, "moon: \"%s\" is no choice", mode);
+            return store_fail(err, errlen, "moon: \"%s\" is no choice", mode);
         return 0;
     }
-    return fail(err, errlen, "a line of no known kind");
+    return store_fail(err, errlen, "a line of no known kind");
 }
 
 int journal_parse(const char *text, size_t len, struct journal_line *out,
                   char *err, size_t errlen)
 {
     if (len > JOURNAL_MAX_LINE)
-        return fail(err, errlen, "line too long");
+        return store_fail(err, errlen, "line too long");
     struct json_tokener *tok = json_tokener_new();
     if (!tok)
         abort();
@@ -453,7 +443,7 @@ int journal_parse(const char *text, size_t len, struct journal_line *out,
     json_tokener_free(tok);
     int rc;
     if (!o || !whole || !json_object_is_type(o, json_type_object))
-        rc = fail(err, errlen, "not a JSON object");
+        rc = store_fail(err, errlen, "not a JSON object");
     else
         rc = parse_object(o, out, err, errlen);
     json_object_put(o);
@@ -467,10 +457,10 @@ int journal_record_add(struct record *rec, const struct journal_line *l,
 {
     if (l->kind == JOURNAL_DEAL) {
         if (rec->nhands == RECORD_MAX_HANDS)
-            return fail(err, errlen, "too many hands");
+            return store_fail(err, errlen, "too many hands");
         if (l->n != rec->n || l->dealer >= rec->n)
-            return fail(err, errlen, "deal: %d seats at a table of %d", l->n,
-                        rec->n);
+            return store_fail(err, errlen, "deal: %d seats at a table of %d",
+                              l->n, rec->n);
         struct record_hand *hands =
             realloc(rec->hands, sizeof *hands * (size_t)(rec->nhands + 1));
         if (!hands)
@@ -490,12 +480,12 @@ int journal_record_add(struct record *rec, const struct journal_line *l,
     if (l->kind < JOURNAL_PASS)
         return 0;
     if (rec->nhands == 0)
-        return fail(err, errlen, "an action before the first deal");
+        return store_fail(err, errlen, "an action before the first deal");
     struct record_hand *h = &rec->hands[rec->nhands - 1];
     switch (l->kind) {
     case JOURNAL_PASS:
         if (l->seat >= rec->n)
-            return fail(err, errlen, "pass: no seat %d", l->seat);
+            return store_fail(err, errlen, "pass: no seat %d", l->seat);
         if (l->blind)
             h->blind |= (uint16_t)(1u << l->seat);
         h->npassed[l->seat] = l->ncards;
@@ -503,8 +493,8 @@ int journal_record_add(struct record *rec, const struct journal_line *l,
         break;
     case JOURNAL_BLIND:
         if (l->n != rec->n)
-            return fail(err, errlen, "blind: %d seats at a table of %d", l->n,
-                        rec->n);
+            return store_fail(err, errlen, "blind: %d seats at a table of %d",
+                              l->n, rec->n);
         for (int s = 0; s < l->n; s++) {
             if (!(h->blind >> s & 1))
                 continue;
@@ -514,7 +504,7 @@ int journal_record_add(struct record *rec, const struct journal_line *l,
         break;
     case JOURNAL_PLAY:
         if (h->nplays == ENGINE_MAX_CARDS)
-            return fail(err, errlen, "too many plays");
+            return store_fail(err, errlen, "too many plays");
         h->plays[h->nplays++] = l->cards[0];
         break;
     case JOURNAL_DISCARD:

@@ -712,28 +712,42 @@ static void all_sent(int from)
     }
 }
 
+/* On the IRC-like fake, four people pass: the first trick's lead is due. */
+static struct table *four_passed_irc(void)
+{
+    w->fake.base.ops = &fake_ops_irc;
+    four_people("standard");
+    struct table *t = the_table();
+    char cmd[100];
+    for (int s = 0; s < 4; s++) {
+        first_three(t, s, cmd, sizeof cmd);
+        said(t->seats[s].nick, NULL, cmd);
+    }
+    return t;
+}
+
+/* The leader plays its lowest legal card. */
+static void lead_lowest(struct table *t)
+{
+    char cmd[100];
+    snprintf(cmd, sizeof cmd, "play %s",
+             engine_card_name(__builtin_ctzll(engine_legal_plays(&t->game))));
+    said(t->seats[engine_turn(&t->game)].nick, NULL, cmd);
+}
+
 /* On IRC a person's "You received" line still waiting behind the pacing
  * when their first prompt comes is taken back: the prompt says it, so the
  * prompt does not wait behind it. One already written is not repeated. */
 static void test_received_line_waiting_goes_into_the_prompt(void **state)
 {
     (void)state;
-    w->fake.base.ops = &fake_ops_irc;
-    four_people("standard");
-    struct table *t = the_table();
+    struct table *t = four_passed_irc();
     struct engine_game *g = &t->game;
-    char cmd[100];
-    for (int s = 0; s < 4; s++) {
-        first_three(t, s, cmd, sizeof cmd);
-        said(t->seats[s].nick, NULL, cmd);
-    }
     all_sent(0); /* everything so far written, also the tracked lines */
     int lead = engine_turn(g);
     int second = (lead + 1) % 4;
     int from = w->fake.n;
-    snprintf(cmd, sizeof cmd, "play %s",
-             engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
-    said(t->seats[lead].nick, NULL, cmd);
+    lead_lowest(t);
     const struct line *p = last_to(t->seats[second].nick, from);
     assert_non_null(p);
     if (strncmp(p->text, "Your turn at ", 13) != 0)
@@ -745,15 +759,8 @@ static void test_received_line_waiting_goes_into_the_prompt(void **state)
 static void test_received_line_not_written_is_taken_back(void **state)
 {
     (void)state;
-    w->fake.base.ops = &fake_ops_irc;
-    four_people("standard");
-    struct table *t = the_table();
+    struct table *t = four_passed_irc();
     struct engine_game *g = &t->game;
-    char cmd[100];
-    for (int s = 0; s < 4; s++) {
-        first_three(t, s, cmd, sizeof cmd);
-        said(t->seats[s].nick, NULL, cmd);
-    }
     int lead = engine_turn(g);
     int second = (lead + 1) % 4;
     const char *nick = t->seats[second].nick;
@@ -778,9 +785,7 @@ static void test_received_line_not_written_is_taken_back(void **state)
                          0);
     }
     int from = w->fake.n;
-    snprintf(cmd, sizeof cmd, "play %s",
-             engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
-    said(t->seats[lead].nick, NULL, cmd);
+    lead_lowest(t);
     assert_true(w->fake.lines[recv].retracted);
     const struct line *p = last_to(nick, from);
     assert_non_null(p);
