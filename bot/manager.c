@@ -982,6 +982,10 @@ static void tell_received(struct table *t, int except)
         struct seat *st = &t->seats[s];
         if (s == except || !st->received_untold)
             continue;
+        if (g->trick_no > 0) { /* old news after a restart */
+            st->received_untold = st->passing_untold = false;
+            continue;
+        }
         st->received_untold = false;
         struct sbuf sb = {.len = 0};
         struct engine_cards hand = engine_hand(g, s);
@@ -1003,6 +1007,12 @@ static void tell_received(struct table *t, int except)
 static bool received_to_tell(struct table *t, int seat)
 {
     struct seat *st = &t->seats[seat];
+    if (t->game.trick_no > 0) {
+        /* news of the first trick only (a restart may find it older) */
+        st->received_untold = st->passing_untold = false;
+        st->received_cookie = 0;
+        return false;
+    }
     if (st->received_cookie && t->a->ops->retract &&
         t->a->ops->retract(t->a, st->received_cookie))
         st->received_untold = true;

@@ -2310,6 +2310,9 @@ static void test_restart_mid_trick_and_between_hands(void **state)
     /* the next person still plays */
     play_to(t, 1, 7);
     assert_int_equal(t->game.nplays, 7);
+    /* what came in the passing is old news by now: never told again */
+    for (int s = 0; s < 4; s++)
+        assert_false(any_contains(t->seats[s].nick, from, "You received"));
     /* between hands: the scores so far come back too */
     w->cfg.next_hand_delay = 3600;
     play_to(t, 1, 99);
