@@ -318,6 +318,52 @@ class ConversationTest(MatrixTestCase):
         self.assertEqual(got[1], {"room_id": pub})
 
 
+    def test_several_clients_long_poll_at_once(self):
+        names = ["p%d" % i for i in range(4)]
+        for n in names:
+            self.hs.register(n, "pw")
+
+        async def go():
+            clients = [await self.nio_client(n, "pw") for n in names]
+            try:
+                room = (await clients[0].room_create(
+                    preset=nio.RoomPreset.public_chat)).room_id
+                for c in clients[1:]:
+                    self.assertIsInstance(await c.join(room),
+                                          nio.JoinResponse)
+                tokens = [(await c.sync(timeout=0)).next_batch
+                          for c in clients]
+                waits = [asyncio.ensure_future(c.sync(timeout=10000,
+                                                      since=t))
+                         for c, t in zip(clients, tokens)]
+                await asyncio.sleep(0.3)
+                self.assertFalse(any(w.done() for w in waits))
+                t0 = time.monotonic()
+                self.hs.add_event(room, "@p0:hearts.test", "m.room.message",
+                                  {"msgtype": "m.text", "body": "all"})
+                got = await asyncio.gather(*waits)
+                self.assertLess(time.monotonic() - t0, 2.0)
+                for s in got:
+                    self.assertEqual([e.body for e in
+                                      s.rooms.join[room].timeline.events],
+                                     ["all"])
+            finally:
+                for c in clients:
+                    await c.close()
+        self.run_async(go())
+
+    def test_stop_and_start_on_the_same_port(self):
+        r = self.raw("alice", "pw-a")
+        port = self.hs.port
+        self.hs.stop()
+        with self.assertRaises(ConnectionRefusedError):
+            r.request("GET", V3 + "/account/whoami")
+        self.hs.start()
+        self.assertEqual(self.hs.port, port)
+        self.assertEqual(r.request("GET", V3 + "/account/whoami")[1]
+                         ["user_id"], self.alice)
+
+
 class StrictnessTest(MatrixTestCase):
 
     def test_errors_have_the_right_codes(self):

@@ -1414,6 +1414,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                         raise MatrixError(401, "M_UNKNOWN_TOKEN",
                                           "Unknown access token",
                                           soft_logout=soft)
+                if user_id is not None:
+                    with hs.lock:
+                        hs._count(user_id, fn.__name__)
                 req = Request(hs, self.command, path, query, body, user_id,
                               device_id, token)
                 return 200, fn(req, **args)
