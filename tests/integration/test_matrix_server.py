@@ -203,6 +203,16 @@ class ConversationTest(MatrixTestCase):
                 self.assertEqual(j.timeline.events[-1].body, "14")
                 self.assertIn("m.room.create",
                               {e.source["type"] for e in j.state})
+                # The rest is behind prev_batch.
+                got = await a.room_messages(room, j.timeline.prev_batch,
+                                            limit=3)
+                self.assertIsInstance(got, nio.RoomMessagesResponse, got)
+                self.assertEqual([e.body for e in got.chunk],
+                                 ["4", "3", "2"])
+                got = await a.room_messages(room, got.end, limit=100)
+                self.assertEqual([e.body for e in got.chunk
+                                  if hasattr(e, "body")], ["1", "0"])
+                self.assertIsNone(got.end)
                 # A filter with a smaller limit, by ID.
                 f = {"room": {"timeline": {"limit": 2}}}
                 status, resp, _ = Raw(self.hs, a.access_token).request(
@@ -238,6 +248,10 @@ class ConversationTest(MatrixTestCase):
                 two = await a.room_send(room, "m.room.message", content,
                                         tx_id="t1")
                 self.assertEqual(one.event_id, two.event_id)
+                v3 = Raw(self.hs, a.access_token).request(
+                    "PUT", V3 + "/rooms/%s/send/m.room.message/t1" % q(room),
+                    content)
+                self.assertEqual(v3[1], {"event_id": one.event_id})
                 bodies = [e["content"].get("body") for e in
                           self.hs.room_events(room, "m.room.message")]
                 self.assertEqual(bodies, ["once"])

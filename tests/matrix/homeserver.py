@@ -177,7 +177,7 @@ class State:
         self.revoked = {}                 # access_token -> soft_logout
         self.rooms = {}                   # room_id -> Room
         self.aliases = {}                 # alias -> room_id
-        self.txns = {}                    # (token, path) -> event_id
+        self.txns = {}                    # (token, room, type, txn) -> id
         self.filters = {}                 # (user_id, filter_id) -> filter
         self.account_data = {}            # user_id -> {type: (pos, content)}
         self.counters = {}                # user_id -> {name: n}
@@ -692,7 +692,9 @@ def _sync_response(hs, user_id, since, filt, full_state):
                 state = []
             ad = [{"type": t, "content": c}
                   for t, (p, c) in room.account_data.get(user_id, {}).items()
-                  if since is None or p > after]
+                  if (since is None or p > after)
+                  and _type_ok(room_f.get("account_data", {}),
+                               {"type": t, "sender": user_id})]
             if evs or state or ad or newly:
                 empty = False
             if evs or state or ad or newly or since is None or full_state:
@@ -744,7 +746,9 @@ def _sync_response(hs, user_id, since, filt, full_state):
             empty = False
     gad = [{"type": t, "content": c}
            for t, (p, c) in st.account_data.get(user_id, {}).items()
-           if since is None or p > after]
+           if (since is None or p > after)
+           and _type_ok(filt.get("account_data", {}),
+                        {"type": t, "sender": user_id})]
     if gad:
         empty = False
     resp = {
@@ -939,7 +943,7 @@ def send(req, room, etype, txn):
     content = req.json()
     if len(req.body) > MAX_EVENT:
         raise MatrixError(413, "M_TOO_LARGE", "event too large")
-    key = (req.token, req.path)
+    key = (req.token, room, etype, txn)     # the same under r0 and v3
     with hs.cond:
         if key in hs.state.txns:
             return {"event_id": hs.state.txns[key]}
@@ -1030,6 +1034,40 @@ def members(req, room):
         return {"chunk": [_public(e, room_id=True)
                           for (t, k), e in r.state.items()
                           if t == "m.room.member"]}
+
+
+@route("GET", r"/rooms/(?P<room>[^/]+)/messages")
+def messages(req, room):
+    """Pagination from a prev_batch ("t<pos>") or next_batch ("s<pos>")
+    token, backwards (dir=b) or forwards (dir=f), for joined members."""
+    direction = req.arg("dir", "b")
+    if direction not in ("b", "f"):
+        raise MatrixError(400, "M_INVALID_PARAM", "dir must be b or f")
+    try:
+        limit = int(req.arg("limit", "10"))
+    except ValueError:
+        raise MatrixError(400, "M_INVALID_PARAM", "limit must be an integer")
+    limit = max(0, min(limit, 1000))
+    with req.hs.lock:
+        r = req.hs._joined_room(room, req.user_id)
+        default = "s%d" % req.hs.state.pos if direction == "b" else "t0"
+        token = req.arg("from", default)
+        m = re.fullmatch(r"[st]([0-9]{1,15})", token)
+        if not m:
+            raise MatrixError(400, "M_INVALID_PARAM", "Invalid from token")
+        at = int(m.group(1))
+        if direction == "b":
+            evs = [e for e in reversed(r.events) if e["_pos"] <= at]
+        else:
+            evs = [e for e in r.events if e["_pos"] > at]
+        more = len(evs) > limit
+        evs = evs[:limit]
+        out = {"chunk": [_public(e, room_id=True) for e in evs],
+               "start": token}
+        if more and evs:
+            last = evs[-1]["_pos"]
+            out["end"] = "t%d" % (last - 1 if direction == "b" else last)
+        return out
 
 
 @route("GET", r"/joined_rooms")
@@ -1338,7 +1376,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             try:
                 arg = json.loads(body) if body else {}
                 return self._send(200, fn(hs, arg))
-            except (ValueError, KeyError, TypeError) as e:
+            except (ValueError, KeyError, TypeError, AttributeError) as e:
                 return self._send(400, {"errcode": "M_BAD_JSON",
                                         "error": str(e)})
         token = self._token(query)
