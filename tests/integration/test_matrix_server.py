@@ -590,6 +590,19 @@ class FaultTest(MatrixTestCase):
             log = f.read()
         self.assertIn("/send/m.room.message/d1 dropped", log)
 
+    def test_raw_answers_for_hostile_input(self):
+        r = self.raw("alice", "pw-a")
+        self.hs.fault(V3 + "/sync", "raw", body=b'{"next_batch": 5, "\xff')
+        conn = http.client.HTTPConnection("127.0.0.1", self.hs.port,
+                                          timeout=5)
+        self.addCleanup(conn.close)
+        conn.request("GET", V3 + "/sync",
+                     headers={"Authorization": "Bearer " + r.token})
+        resp = conn.getresponse()
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(resp.read(), b'{"next_batch": 5, "\xff')
+        self.assertEqual(r.request("GET", V3 + "/sync")[0], 200)
+
     def test_faults_through_the_test_endpoint(self):
         admin = Raw(self.hs)
         self.assertEqual(admin.request("POST", "/_test/fault", {

@@ -124,9 +124,11 @@ class RateLimiter:
 
 class Fault:
     def __init__(self, path_prefix, kind, count=1, retry_after_ms=1000,
-                 method=None, user_id=None, status=None):
-        if kind not in ("429", "500", "hang", "drop", "drop_after"):
+                 method=None, user_id=None, status=200, body=b""):
+        if kind not in ("429", "500", "hang", "drop", "drop_after", "raw"):
             raise ValueError("unknown fault kind %r" % kind)
+        if isinstance(body, str):
+            body = body.encode("utf-8")
         self.path_prefix = path_prefix
         self.kind = kind
         self.count = count
@@ -134,6 +136,7 @@ class Fault:
         self.method = method
         self.user_id = user_id
         self.status = status
+        self.body = body
         self.hits = 0
 
     def matches(self, method, path, user_id):
@@ -274,13 +277,16 @@ class Homeserver:
         return user_id
 
     def fault(self, path_prefix, kind, count=1, retry_after_ms=1000,
-              method=None, user_id=None):
+              method=None, user_id=None, status=200, body=b""):
         """The next `count` requests whose path (without query) starts with
         path_prefix fail: "429" (M_LIMIT_EXCEEDED with retry_after_ms),
         "500", "hang" (no answer until the client gives up or the server
         stops), "drop" (connection closed before handling), "drop_after"
-        (handled, then closed without an answer). count=-1: for ever."""
-        f = Fault(path_prefix, kind, count, retry_after_ms, method, user_id)
+        (handled, then closed without an answer), "raw" (answered with
+        `status` and the bytes `body`, unhandled: hostile answers).
+        count=-1: for ever."""
+        f = Fault(path_prefix, kind, count, retry_after_ms, method, user_id,
+                  status, body)
         with self.lock:
             self.faults.append(f)
         return f
@@ -1242,7 +1248,8 @@ def _test_register(hs, body):
 def _test_fault(hs, body):
     hs.fault(body["path_prefix"], str(body["kind"]), body.get("count", 1),
              body.get("retry_after_ms", 1000), body.get("method"),
-             body.get("user_id"))
+             body.get("user_id"), body.get("status", 200),
+             body.get("body", ""))
     return {}
 
 
@@ -1403,6 +1410,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if fault.kind == "500":
                 return self._send(500, {"errcode": "M_UNKNOWN",
                                         "error": "Internal server error"})
+            if fault.kind == "raw":
+                return self._send_bytes(fault.status, fault.body)
             if fault.kind == "hang":
                 self._hang()
             if fault.kind == "drop":
@@ -1497,12 +1506,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         raise _Dropped()
 
     def _send(self, status, obj):
-        data = json.dumps(obj).encode("utf-8")
+        return self._send_bytes(status, json.dumps(obj).encode("utf-8"), obj)
+
+    def _send_bytes(self, status, data, obj=None):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-cache")
-        if status == 429 and self.hs.retry_after_header and \
+        if status == 429 and self.hs.retry_after_header and obj and \
                 "retry_after_ms" in obj:
             self.send_header("Retry-After",
                              str((obj["retry_after_ms"] + 999) // 1000))
