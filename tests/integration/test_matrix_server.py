@@ -416,6 +416,10 @@ class StrictnessTest(MatrixTestCase):
         self.assertError(r.request("PUT", V3 + "/rooms/%s/send/"
                                    "m.room.message/big" % q(room), big),
                          413, "M_TOO_LARGE")
+        self.assertError(r.request("PUT", V3 + "/rooms/%s/send/"
+                                   "m.room.message/big" % q(room), big,
+                                   headers={"Expect": "100-continue"}),
+                         413, "M_TOO_LARGE")
         b = self.raw("bob", "pw-b")
         self.assertError(b.request("PUT", V3 + "/rooms/%s/send/"
                                    "m.room.message/1" % q(room),

@@ -25,6 +25,7 @@ ratelimit, counters); they are not part of the Matrix API.
 """
 
 import argparse
+import bisect
 import http.server
 import json
 import os
@@ -35,6 +36,7 @@ import string
 import sys
 import threading
 import time
+import traceback
 import urllib.parse
 
 SERVER_NAME = "hearts.test"
@@ -155,6 +157,8 @@ class Room:
     def __init__(self, room_id):
         self.room_id = room_id
         self.events = []            # every event, in order
+        self.positions = []         # their stream positions (ascending)
+        self.last_change = 0        # position of the last event/account data
         self.state = {}             # (type, state_key) -> event
         self.membership_log = {}    # user_id -> [(pos, membership)]
         self.account_data = {}      # user_id -> {type: (pos, content)}
@@ -370,6 +374,8 @@ class Homeserver:
                 room.membership_log.setdefault(state_key, []).append(
                     (st.pos, content.get("membership")))
         room.events.append(ev)
+        room.positions.append(st.pos)
+        room.last_change = st.pos
         self.cond.notify_all()
         return ev
 
@@ -674,18 +680,17 @@ def _sync_response(hs, user_id, since, filt, full_state):
     for room in st.rooms.values():
         if not _room_ok(room_f, room.room_id):
             continue
+        if since is not None and room.last_change <= after and not full_state:
+            continue            # nothing new here
         log = room.membership_log.get(user_id)
         if not log:
             continue
         last_pos, membership = log[-1]
         if membership == "join":
-            join_pos = max(p for p, m in log if m == "join")
-            newly = since is None or join_pos > after
-            start = join_pos if (newly and since is not None) else after
-            evs = [e for e in room.events if e["_pos"] > after
-                   and e["_pos"] >= start]
-            if since is None:
-                evs = [e for e in room.events if e["_pos"] >= _first_join(log)]
+            stay = _first_join(log)     # a new display name is no new stay
+            newly = since is None or stay > after
+            start = stay if since is None else max(stay, after + 1)
+            evs = room.events[bisect.bisect_left(room.positions, start):]
             evs = [e for e in evs if _type_ok(tl_f, e)]
             limited = len(evs) > limit
             if limited:
@@ -1186,6 +1191,7 @@ def room_account_data_put(req, user, room, atype):
         r = hs._room(room)
         hs.state.pos += 1
         r.account_data.setdefault(user, {})[atype] = (hs.state.pos, content)
+        r.last_change = hs.state.pos
         hs.cond.notify_all()
     return {}
 
@@ -1284,6 +1290,7 @@ TEST_ROUTES = {
 class _HTTPServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128
 
     def __init__(self, *a, **kw):
         self.conns = set()
@@ -1341,14 +1348,45 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if q:
             shown += "?" + urllib.parse.urlencode(q)
         status = 0
+        self.linger = False
         try:
             status = self._serve(path, query)
+            if self.linger:
+                self._lingering_close()
         except _Dropped:
             status = "dropped"
         except (ConnectionError, socket.timeout, OSError):
             status = "gone"
             self.close_connection = True
         hs.log("%s %s %s" % (self.command, shown, status))
+
+    def handle_expect_100(self):
+        # Refuse a body too large before the client sends it.
+        try:
+            n = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            n = 0
+        if n > self.hs.max_body:
+            self.close_connection = True
+            self._send(413, {"errcode": "M_TOO_LARGE",
+                             "error": "Request body too large"})
+            self.hs.log("%s %s 413" % (self.command, self.path.split("?")[0]))
+            self._lingering_close()
+            return False
+        return super().handle_expect_100()
+
+    def _lingering_close(self):
+        # Closing with unread input would reset the connection and could
+        # destroy the answer before the client reads it: stop writing,
+        # then read and discard until the client closes (or a second).
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_WR)
+            self.connection.settimeout(1.0)
+            while self.connection.recv(65536):
+                pass
+        except OSError:
+            pass
 
     def _read_body(self):
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
@@ -1364,6 +1402,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             raise MatrixError(400, "M_UNKNOWN", "bad Content-Length")
         if n > self.hs.max_body:
             self.close_connection = True    # the body stays unread
+            self.linger = True
             raise MatrixError(413, "M_TOO_LARGE",
                               "Request body too large (%d > %d bytes)"
                               % (n, self.hs.max_body))
@@ -1469,6 +1508,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 return 200, fn(req, **args)
             except MatrixError as e:
                 return e.status, e.body()
+            except Exception:      # a bug here: say so, keep serving
+                hs.log("handler error:\n" + traceback.format_exc())
+                return 500, {"errcode": "M_UNKNOWN",
+                             "error": "Internal server error (a bug)"}
         if known_path:
             return 405, {"errcode": "M_UNRECOGNIZED",
                          "error": "Unrecognized request"}
