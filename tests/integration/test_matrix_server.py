@@ -233,6 +233,14 @@ class ConversationTest(MatrixTestCase):
                 s2 = await a.sync(timeout=300, since=s.next_batch)
                 self.assertGreaterEqual(time.monotonic() - t0, 0.25)
                 self.assertEqual(s2.rooms.join, {})
+                # full_state: every joined room, its whole state, at once.
+                t0 = time.monotonic()
+                s3 = await a.sync(timeout=3000, since=s2.next_batch,
+                                  full_state=True)
+                self.assertLess(time.monotonic() - t0, 1.0)
+                self.assertIn("m.room.create", {
+                    e.source["type"] for e in s3.rooms.join[room].state})
+                self.assertEqual(s3.rooms.join[room].timeline.events, [])
             finally:
                 await a.close()
         self.run_async(go())

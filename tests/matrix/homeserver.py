@@ -662,8 +662,8 @@ def sync(req):
             resp, empty = _sync_response(hs, req.user_id, since_pos, filt,
                                          full_state == "true")
             left = deadline - time.monotonic()
-            if not empty or since_pos is None or left <= 0 \
-                    or hs.stopping.is_set():
+            if not empty or since_pos is None or full_state == "true" \
+                    or left <= 0 or hs.stopping.is_set():
                 return resp
             hs.cond.wait(left)
 
