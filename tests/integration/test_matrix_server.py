@@ -441,6 +441,8 @@ class StrictnessTest(MatrixTestCase):
                          400, "M_INVALID_PARAM")
         self.assertError(b.request("GET", V3 + "/sync?filter=%7Bbad"),
                          400, "M_NOT_JSON")
+        got = r.request("BREW", V3 + "/account/whoami")
+        self.assertError(got, 501, "M_UNRECOGNIZED")
         # Every request is in the log, without the access token.
         Raw(self.hs).request("GET", V3 + "/sync?access_token=secret1")
         with open(self.hs.log_path) as f:

@@ -1332,6 +1332,19 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def version_string(self):
         return self.server_version
 
+    def send_error(self, code, message=None, explain=None):
+        # http.server's own errors (bad request line, unknown method, huge
+        # headers) as JSON too: every error body has errcode and error.
+        self.close_connection = True
+        errcode = "M_UNRECOGNIZED" if code in (404, 405, 501) else "M_UNKNOWN"
+        try:
+            self._send(code, {"errcode": errcode,
+                              "error": message or "Bad request"})
+        except OSError:
+            pass
+        self.hs.log("%s %s %d" % (self.command or "-",
+                                  (self.path or "-").split("?")[0], code))
+
     def do_GET(self):
         self._handle()
 
