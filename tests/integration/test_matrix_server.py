@@ -177,6 +177,8 @@ class ConversationTest(MatrixTestCase):
                                  {self.alice: "Alice", self.bob: "bob"})
 
                 # Bob leaves: the room moves to his rooms.leave.
+                self.assertEqual(self.hs.rooms(self.bob), [room])
+                self.assertEqual(self.hs.membership(room, self.bob), "join")
                 left = await b.room_leave(room)
                 self.assertIsInstance(left, nio.RoomLeaveResponse, left)
                 s3 = await b.sync(timeout=5000, since=s.next_batch)
@@ -280,6 +282,8 @@ class ConversationTest(MatrixTestCase):
         direct = {self.bob: ["!x:hearts.test"]}
         self.assertEqual(r.request("PUT", path, direct)[0], 200)
         self.assertEqual(r.request("GET", path)[1], direct)
+        self.assertEqual(self.hs.account_data(self.alice, "m.direct"), direct)
+        self.assertIsNone(self.hs.account_data(self.bob, "m.direct"))
         self.assertError(Raw(self.hs, r.token).request(
             "GET", V3 + "/user/%s/account_data/m.direct" % q(self.bob)),
             403, "M_FORBIDDEN")

@@ -342,6 +342,28 @@ class Homeserver:
             return [json.loads(json.dumps(e)) for e in room.events
                     if event_type is None or e["type"] == event_type]
 
+    def account_data(self, user_id, event_type, room_id=None):
+        """A copy of a user's (global or per-room) account data, or None."""
+        with self.lock:
+            if room_id is None:
+                where = self.state.account_data.get(user_id, {})
+            else:
+                where = self.state.rooms[room_id].account_data.get(user_id, {})
+            got = where.get(event_type)
+            return json.loads(json.dumps(got[1])) if got else None
+
+    def membership(self, room_id, user_id):
+        """"join", "invite", "leave", "ban" or None."""
+        with self.lock:
+            return self.state.rooms[room_id].membership(user_id)
+
+    def rooms(self, user_id=None, membership="join"):
+        """The IDs of every room, or of the rooms where a user has that
+        membership."""
+        with self.lock:
+            return [r.room_id for r in self.state.rooms.values()
+                    if user_id is None or r.membership(user_id) == membership]
+
     def add_event(self, room_id, sender, event_type, content, state_key=None):
         """Puts an event into a room as `sender` without any check (for
         tests: e.g. an m.room.encrypted event from a client the tests fake)."""
