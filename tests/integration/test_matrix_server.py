@@ -149,7 +149,7 @@ class ConversationTest(MatrixTestCase):
                 t0 = time.monotonic()
                 sent = await a.room_send(room, "m.room.message",
                                          {"msgtype": "m.text",
-                                          "body": "hello bob"})
+                                          "body": "hello bob"}, tx_id="a-1")
                 self.assertIsInstance(sent, nio.RoomSendResponse, sent)
                 s = await waiting
                 self.assertLess(time.monotonic() - t0, 2.0)
@@ -159,6 +159,14 @@ class ConversationTest(MatrixTestCase):
                 self.assertEqual(events[0].event_id, sent.event_id)
                 self.assertEqual(events[0].sender, self.alice)
                 self.assertRegex(events[0].event_id, r"^\$")
+
+                # Alice's own echo carries her transaction ID; Bob's not.
+                echo = await a.sync(timeout=5000, since=sa.next_batch)
+                mine = echo.rooms.join[room].timeline.events[-1]
+                self.assertEqual(mine.event_id, sent.event_id)
+                self.assertEqual(mine.transaction_id, "a-1")
+                self.assertNotIn("transaction_id",
+                                 events[0].source["unsigned"])
 
                 # Bob to Alice, a notice with HTML.
                 await b.room_send(room, "m.room.message",

@@ -434,13 +434,16 @@ class Homeserver:
         return c
 
 
-def _public(ev, room_id=False):
-    """An event as clients see it (without the internal fields)."""
+def _public(ev, room_id=False, token=None):
+    """An event as clients see it (without the internal fields); the
+    client that sent it (same access token) gets its transaction ID."""
     out = {k: v for k, v in ev.items() if not k.startswith("_")}
     if not room_id:
         out.pop("room_id", None)
     unsigned = dict(out.get("unsigned", {}))
     unsigned["age"] = max(0, int(time.time() * 1000) - ev["origin_server_ts"])
+    if token is not None and ev.get("_txn") and ev["_txn"][0] == token:
+        unsigned["transaction_id"] = ev["_txn"][1]
     out["unsigned"] = unsigned
     return out
 
@@ -682,7 +685,7 @@ def sync(req):
             if since_pos is not None and since_pos > hs.state.pos:
                 raise MatrixError(400, "M_INVALID_PARAM", "since from future")
             resp, empty = _sync_response(hs, req.user_id, since_pos, filt,
-                                         full_state == "true")
+                                         full_state == "true", req.token)
             left = deadline - time.monotonic()
             if not empty or since_pos is None or full_state == "true" \
                     or left <= 0 or hs.stopping.is_set():
@@ -690,7 +693,7 @@ def sync(req):
             hs.cond.wait(left)
 
 
-def _sync_response(hs, user_id, since, filt, full_state):
+def _sync_response(hs, user_id, since, filt, full_state, token=None):
     st = hs.state
     room_f = filt.get("room", {})
     tl_f = room_f.get("timeline", {})
@@ -733,7 +736,8 @@ def _sync_response(hs, user_id, since, filt, full_state):
             if evs or state or ad or newly or since is None or full_state:
                 first = evs[0]["_pos"] if evs else st.pos + 1
                 join[room.room_id] = {
-                    "timeline": {"events": [_public(e) for e in evs],
+                    "timeline": {"events": [_public(e, token=token)
+                                            for e in evs],
                                  "limited": limited,
                                  "prev_batch": "t%d" % (first - 1)},
                     "state": {"events": [_public(e) for e in
@@ -768,7 +772,7 @@ def _sync_response(hs, user_id, since, filt, full_state):
                 continue
             joins = [p for p, m in log if m == "join"]
             start = joins[-1] if joins else last_pos
-            evs = [_public(e) for e in room.events
+            evs = [_public(e, token=token) for e in room.events
                    if after < e["_pos"] <= last_pos and e["_pos"] >= start]
             leave[room.room_id] = {
                 "timeline": {"events": evs[-limit:] if limit else [],
@@ -983,6 +987,7 @@ def send(req, room, etype, txn):
         r = hs._joined_room(room, req.user_id)
         hs._ratelimit(req.user_id, hs.messages)
         ev = hs._append(r, req.user_id, etype, content)
+        ev["_txn"] = (req.token, txn)
         hs.state.txns[key] = ev["event_id"]
         hs._count(req.user_id, "sends")
     return {"event_id": ev["event_id"]}
