@@ -187,11 +187,21 @@ class ConversationTest(MatrixTestCase):
                 # Bob leaves: the room moves to his rooms.leave.
                 self.assertEqual(self.hs.rooms(self.bob), [room])
                 self.assertEqual(self.hs.membership(room, self.bob), "join")
+                # A new display name (a member event), then Bob leaves: his
+                # sync has the room in rooms.leave with what he missed.
+                self.assertIsInstance(await b.set_displayname("Robert"),
+                                      nio.ProfileSetDisplayNameResponse)
                 left = await b.room_leave(room)
                 self.assertIsInstance(left, nio.RoomLeaveResponse, left)
                 s3 = await b.sync(timeout=5000, since=s.next_batch)
                 self.assertIn(room, s3.rooms.leave)
                 self.assertNotIn(room, s3.rooms.join)
+                timeline = s3.rooms.leave[room].timeline.events
+                self.assertIn("hi", [getattr(e, "body", None)
+                                     for e in timeline])
+                self.assertEqual(timeline[-1].membership, "leave")
+                self.assertEqual(timeline[-2].content["displayname"],
+                                 "Robert")
             finally:
                 await a.close()
                 await b.close()

@@ -712,7 +712,7 @@ def _sync_response(hs, user_id, since, filt, full_state, token=None):
             continue
         last_pos, membership = log[-1]
         if membership == "join":
-            stay = _first_join(log)     # a new display name is no new stay
+            stay = _stay_start(log)
             newly = since is None or stay > after
             start = stay if since is None else max(stay, after + 1)
             evs = room.events[bisect.bisect_left(room.positions, start):]
@@ -770,8 +770,7 @@ def _sync_response(hs, user_id, since, filt, full_state, token=None):
         elif membership in ("leave", "ban") and since is not None:
             if last_pos <= after:
                 continue
-            joins = [p for p, m in log if m == "join"]
-            start = joins[-1] if joins else last_pos
+            start = _stay_start(log)
             evs = [_public(e, token=token) for e in room.events
                    if after < e["_pos"] <= last_pos and e["_pos"] >= start]
             leave[room.room_id] = {
@@ -800,14 +799,17 @@ def _sync_response(hs, user_id, since, filt, full_state, token=None):
     return resp, empty
 
 
-def _first_join(log):
-    """Where a user's current stay in a room began."""
-    start = log[-1][0]
-    for p, m in reversed(log):
-        if m != "join":
-            break
-        start = p
-    return start
+def _stay_start(log):
+    """Where a user's last stay in a room (a run of "join" entries: a new
+    display name is no new stay) began; the last entry when never joined."""
+    i = len(log) - 1
+    while i >= 0 and log[i][1] != "join":
+        i -= 1
+    if i < 0:
+        return log[-1][0]
+    while i > 0 and log[i - 1][1] == "join":
+        i -= 1
+    return log[i][0]
 
 
 # -- rooms ----------------------------------------------------------------
