@@ -694,10 +694,19 @@ class EncryptedRoomTest(MatrixTestCase):
                     "algorithm": "m.megolm.v1.aes-sha2",
                     "ciphertext": "AwgAEnACgAkLmt6q", "device_id": "FAKE",
                     "sender_key": "c2VuZGVya2V5", "session_id": "c2Vzc2lvbg"})
+                # And one through the API, as an E2EE client sends it.
+                got = Raw(self.hs, a.access_token).request(
+                    "PUT", V3 + "/rooms/%s/send/m.room.encrypted/e1" % q(room),
+                    {"algorithm": "m.megolm.v1.aes-sha2",
+                     "ciphertext": "AwgBEnACgAkLmt6q", "device_id": "FAKE",
+                     "sender_key": "c2VuZGVya2V5", "session_id": "c2Vzc2lvbg"})
+                self.assertEqual(got[0], 200, got[1])
                 s2 = await b.sync(timeout=5000, since=s.next_batch)
                 types = [e.source["type"]
                          for e in s2.rooms.join[room].timeline.events]
-                self.assertEqual(types, ["m.room.encrypted"])
+                self.assertEqual(types, ["m.room.encrypted"] * 2)
+                self.assertIsInstance(s2.rooms.join[room].timeline.events[0],
+                                      nio.MegolmEvent)
             finally:
                 await a.close()
                 await b.close()
