@@ -134,9 +134,9 @@ class ConversationTest(MatrixTestCase):
                 self.assertIsInstance(joined, nio.JoinResponse, joined)
                 s = await b.sync(timeout=5000, since=s.next_batch)
                 self.assertIn(room, s.rooms.join)
+                j = s.rooms.join[room]
                 state_types = {e.source["type"]
-                               for e in s.rooms.join[room].state} | {
-                    e.source["type"] for e in s.rooms.join[room].timeline.events}
+                               for e in j.state + j.timeline.events}
                 self.assertIn("m.room.create", state_types)
                 self.assertIn("m.room.name", state_types)
 

@@ -1129,7 +1129,8 @@ def typing(req, room, user):
     return {}
 
 
-@route("POST", r"/rooms/(?P<room>[^/]+)/receipt/(?P<rtype>[^/]+)/(?P<ev>[^/]+)")
+@route("POST",
+       r"/rooms/(?P<room>[^/]+)/receipt/(?P<rtype>[^/]+)/(?P<ev>[^/]+)")
 def receipt(req, room, rtype, ev):
     with req.hs.lock:
         req.hs._joined_room(room, req.user_id)
