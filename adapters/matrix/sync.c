@@ -462,14 +462,17 @@ int mx_direct_parse(const char *body, size_t len, struct mx_direct **out,
     return 0;
 }
 
-const char *mx_sync_filter(void)
+#define FILTER_HEAD                                                            \
+    "{\"presence\":{\"types\":[]},"                                            \
+    "\"account_data\":{\"types\":[\"m.direct\"]},"                             \
+    "\"room\":{\"ephemeral\":{\"types\":[]},"                                  \
+    "\"account_data\":{\"types\":[]},"                                         \
+    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],"          \
+    "\"lazy_load_members\":true},"                                             \
+    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\","           \
+    "\"m.room.encrypted\",\"m.room.encryption\"]"
+
+const char *mx_sync_filter(bool history)
 {
-    return "{\"presence\":{\"types\":[]},"
-           "\"account_data\":{\"types\":[\"m.direct\"]},"
-           "\"room\":{\"ephemeral\":{\"types\":[]},"
-           "\"account_data\":{\"types\":[]},"
-           "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],"
-           "\"lazy_load_members\":true},"
-           "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\","
-           "\"m.room.encrypted\",\"m.room.encryption\"]}}}";
+    return history ? FILTER_HEAD "}}}" : FILTER_HEAD ",\"limit\":0}}}";
 }

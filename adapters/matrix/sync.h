@@ -103,7 +103,9 @@ bool mx_is_room_id(const char *s);
 bool mx_is_alias(const char *s);
 
 /* The /sync filter: only what the bot reads (messages, members, the
- * encryption markers, m.direct). A static JSON string. */
-const char *mx_sync_filter(void);
+ * encryption markers, m.direct); with `history` false, no timeline at all
+ * (the first sync of a new session: old commands are not replayed). A
+ * static JSON string. */
+const char *mx_sync_filter(bool history);
 
 #endif

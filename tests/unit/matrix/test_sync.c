@@ -269,6 +269,21 @@ static void test_direct_parse(void **state)
     assert_int_equal(mx_direct_parse("[]", 2, &d, &n), -1);
 }
 
+static void test_sync_filter_is_json(void **state)
+{
+    (void)state;
+    for (int history = 0; history < 2; history++) {
+        const char *f = mx_sync_filter(history);
+        /* a filter is no sync body, but it must parse as a JSON object */
+        struct mx_direct *d = NULL;
+        size_t n = 0;
+        assert_int_equal(mx_direct_parse(f, strlen(f), &d, &n), 0);
+        mx_direct_free(d, n);
+        assert_true((strstr(f, "\"limit\":0") == NULL) == (history == 1));
+        assert_non_null(strstr(f, "m.direct"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_ids),
         cmocka_unit_test(test_direct_parse),
+        cmocka_unit_test(test_sync_filter_is_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
