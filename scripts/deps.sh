@@ -4,7 +4,8 @@
 set -eu
 
 packages="cmake gcc make pkg-config libjson-c-dev libcmocka-dev \
-libircclient-dev libcurl4-openssl-dev valgrind python3 ngircd inspircd"
+libircclient-dev libcurl4-openssl-dev valgrind python3 python3-matrix-nio \
+ngircd inspircd"
 
 missing=""
 for p in $packages; do
