@@ -91,6 +91,8 @@ struct mxad {
     size_t ncreating;
     struct dm *dms;
     size_t ndms;
+    char **awaiting; /* direct rooms whose person has not joined yet */
+    size_t nawaiting;
     char **warned; /* rooms told about encryption */
     size_t nwarned;
 };
@@ -314,6 +316,9 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
     int64_t wait = 0;
     enum mx_retry_action act =
         mx_retry_decide(&c->retry, result, status, body, len, &wait);
+    /* the sync's callbacks start the next one */
+    if (act != MX_RETRY_WAIT && act != MX_RETRY_LOGIN && a->sync == c)
+        a->sync = NULL;
     switch (act) {
     case MX_RETRY_DONE:
         c->done(a, c, status, body, len);
@@ -363,8 +368,10 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
     }
     char code[64];
     mx_errcode(body, len, code, sizeof code);
-    log_warn("%s: %s %s refused: HTTP %ld %s", a->base.network, c->method,
-             c->path, status, code);
+    /* a 404 is an answer too (no m.direct yet) */
+    log_msg(status == 404 ? LOG_DEBUG : LOG_WARN,
+            "%s: %s %s refused: HTTP %ld %s", a->base.network, c->method,
+            c->path, status, code);
     if (c->failed)
         c->failed(a, c, status, body, len);
     call_free(a, c);
@@ -519,6 +526,9 @@ static void created(struct mxad *a, struct call *c, long status,
     log_info("%s: direct room %s for %s", a->base.network, room, c->key);
     dm_set(a, c->key, room);
     mx_outbox_move(a->out, c->key, room);
+    /* their lines wait for them to join: a server need not show a newcomer
+     * what was said before */
+    set_add(&a->awaiting, &a->nawaiting, room);
     free(room);
     direct_record(a, c->key);
 }
@@ -586,7 +596,8 @@ static void flush(struct loop *l, void *ctx)
         const char *dest = mx_outbox_dest(a->out, i);
         if (!dest)
             break;
-        if (dest[0] != '!' || set_has(a->sending, a->nsending, dest)) {
+        if (dest[0] != '!' || set_has(a->sending, a->nsending, dest) ||
+            set_has(a->awaiting, a->nawaiting, dest)) {
             i++;
             continue;
         }
@@ -710,11 +721,18 @@ static void on_item(struct mxad *a, const struct mx_item *it)
         if (strcmp(it->user, self) == 0)
             return;
         if (dm) {
-            /* they left their direct room: the next tell makes anew */
-            if (strcmp(dm, it->user) == 0 &&
-                (strcmp(it->membership, "leave") == 0 ||
-                 strcmp(it->membership, "ban") == 0))
+            if (strcmp(dm, it->user) != 0)
+                return;
+            if (strcmp(it->membership, "join") == 0) {
+                set_del(a->awaiting, &a->nawaiting, it->room);
+            } else if (strcmp(it->membership, "leave") == 0 ||
+                       strcmp(it->membership, "ban") == 0) {
+                /* they left (or refused) their direct room: what waits
+                 * there is dropped, the next tell makes a new one */
+                set_del(a->awaiting, &a->nawaiting, it->room);
+                mx_outbox_drop(a->out, it->room);
                 dm_forget_room(a, it->room);
+            }
             return;
         }
         if (strcmp(it->membership, "join") == 0)
@@ -735,6 +753,7 @@ static void on_item(struct mxad *a, const struct mx_item *it)
             join(a, it->room);
         return;
     case MX_ITEM_LEFT:
+        set_del(a->awaiting, &a->nawaiting, it->room);
         mx_outbox_drop(a->out, it->room);
         dm_forget_room(a, it->room);
         return;
@@ -1026,6 +1045,7 @@ static void adapter_free(struct chat_adapter *base)
     set_free(a->sending, a->nsending);
     set_free(a->creating, a->ncreating);
     set_free(a->warned, a->nwarned);
+    set_free(a->awaiting, a->nawaiting);
     for (size_t i = 0; i < a->ndms; i++) {
         free(a->dms[i].user);
         free(a->dms[i].room);
