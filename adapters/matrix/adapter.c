@@ -77,6 +77,7 @@ struct mxad {
 
     struct call *calls;
     struct call *sync;
+    char *good_since; /* a since the server last answered well */
     uint64_t sync_timer;
     struct mx_retry sync_retry;
     bool started, stopped, connected, logging_in;
@@ -785,6 +786,8 @@ static void synced(struct mxad *a, struct call *c, long status,
         return;
     }
     mx_retry_decide(&a->sync_retry, MX_HTTP_OK, 200, NULL, 0, NULL);
+    /* the since this answer was for is one the server takes */
+    mx_session_set(&a->good_since, c->key);
     if (s.refused)
         log_debug("%s: /sync: %d malformed events skipped", a->base.network,
                   s.refused);
@@ -813,9 +816,16 @@ static void sync_failed(struct mxad *a, struct call *c, long status,
     (void)c, (void)body, (void)len;
     if (status == 401 && !*a->cfg.password)
         return; /* logged: nothing more to do */
-    /* a refused since token (a server reset): start afresh */
+    /* a refused since token: the last one the server answered well if
+     * that was another (a bad next_batch must not lose what came after
+     * it), else start afresh (a server reset) */
     if (status >= 400 && status < 500) {
-        mx_session_set(&a->s.since, NULL);
+        bool other = a->good_since && a->s.since &&
+                     strcmp(a->good_since, a->s.since) != 0;
+        log_warn("%s: the homeserver refuses the sync token: %s",
+                 a->base.network,
+                 other ? "going back to the last good one" : "starting anew");
+        mx_session_set(&a->s.since, other ? a->good_since : NULL);
         save_session(a);
     }
     sync_later(a);
@@ -837,7 +847,7 @@ static void start_sync(struct mxad *a)
         path = xprintf("/sync?filter=%s&timeout=0", filter);
     }
     free(filter);
-    a->sync = call_new(a, "GET", path, NULL, NULL, synced, sync_failed);
+    a->sync = call_new(a, "GET", path, NULL, a->s.since, synced, sync_failed);
     a->sync->timeout_ms =
         (int64_t)a->cfg.sync_timeout_ms + a->cfg.request_timeout_ms;
     call_send(a, a->sync);
@@ -1053,6 +1063,7 @@ static void adapter_free(struct chat_adapter *base)
     free(a->dms);
     mx_session_free(&a->s);
     free(a->token);
+    free(a->good_since);
     free(a->session_path);
     free(a->session_dir);
     free(a->data_dir);

@@ -94,7 +94,8 @@ def from_bot(room=None, text=None):
     return pred
 
 
-class MatrixBotTest(HarnessTestCase):
+class MatrixCase(HarnessTestCase):
+    """A homeserver with alice and the bot's account; helpers."""
 
     def setUp(self):
         super().setUp()
@@ -154,6 +155,10 @@ class MatrixBotTest(HarnessTestCase):
     def session(self):
         with open(os.path.join(self.data, "mx", "matrix-session.json")) as f:
             return json.load(f)
+
+
+
+class MatrixBotTest(MatrixCase):
 
     def test_answers_in_room_and_in_a_direct_room(self):
         async def scene(p, room):
@@ -269,6 +274,99 @@ class MatrixBotTest(HarnessTestCase):
             await p.say(room, "!hearts")
             await p.wait(from_bot(room))
             self.assertNotEqual(self.session()["access_token"], old)
+        self.play(scene)
+
+    def test_hostile_sync_answers_are_survived(self):
+        async def scene(p, room):
+            bot = self.start_bot([room])
+            sync = "/_matrix/client/v3/sync"
+            bad = [
+                b'{"next_batch": 7}',
+                b'{"next_batch":"x","rooms":{"join":{"' + room.encode() +
+                b'":{"timeline":{"events":[{"type":"m.room.message",'
+                b'"sender":"@alice:hearts.test","event_id":"$z",'
+                b'"origin_server_ts":1,"content":{"msgtype":"m.text",'
+                b'"body":"!hearts \xff\xfe"}}, 7, null]}}}}}',
+                b'\xff\x00 not json',
+                b'[' * 5000,
+                b'{"next_batch":"' + b'a' * (5 << 20) + b'"}',
+            ]
+            faults = [self.hs.fault(sync, "raw", body=b, method="GET",
+                                    user_id=BOT) for b in bad]
+            deadline = time.monotonic() + 20
+            while any(f.hits == 0 for f in faults):
+                self.assertTrue(bot.alive(), bot.log()[-2000:])
+                self.assertLess(time.monotonic(), deadline,
+                                [f.hits for f in faults])
+                await asyncio.sleep(0.1)
+            # still alive and still answering; the bad message was not read
+            await p.say(room, "!hearts")
+            got = await p.wait(from_bot(room))
+            self.assertEqual(len(got), 1)
+            self.assertTrue(bot.alive())
+            bot.wait_log(r"/sync answer refused")
+        self.play(scene)
+
+    def test_encrypted_room_is_explained(self):
+        async def scene(p, room):
+            self.start_bot([room])
+            self.hs.add_event(room, self.alice, "m.room.encrypted",
+                              {"algorithm": "m.megolm.v1.aes-sha2",
+                               "ciphertext": "AAAA"})
+            got = await p.wait(from_bot(room, "cannot read encrypted"))
+            self.assertEqual(got[0][2], "m.notice")
+            # said once, not for every encrypted message
+            self.hs.add_event(room, self.alice, "m.room.encrypted",
+                              {"algorithm": "m.megolm.v1.aes-sha2",
+                               "ciphertext": "BBBB"})
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            self.assertEqual(
+                len(from_bot(room, "cannot read encrypted")(p.messages)), 1)
+        self.play(scene)
+
+    def test_a_direct_room_the_person_opens(self):
+        async def scene(p, room):
+            self.start_bot([])
+            resp = await p.client.room_create(
+                invite=[BOT], is_direct=True,
+                preset=nio.RoomPreset.trusted_private_chat)
+            self.assertIsInstance(resp, nio.RoomCreateResponse)
+            dm = resp.room_id
+            deadline = time.monotonic() + 10
+            while True:
+                with self.hs.lock:
+                    r = self.hs.state.rooms[dm]
+                    if r.membership(BOT) == "join":
+                        break
+                self.assertLess(time.monotonic(), deadline)
+                await asyncio.sleep(0.05)
+            await p.say(dm, "help")
+            got = await p.wait(from_bot(dm, "!hearts opens a table"))
+            self.assertEqual(len(got), 1)
+            # the bot uses that room: it made none of its own
+            self.assertEqual(self.hs.counters(BOT).get("create_room", 0), 0)
+        self.play(scene)
+
+
+class IrcAndMatrixTest(MatrixCase):
+
+    def test_one_process_on_both(self):
+        ircd = self.ngircd()
+        async def scene(p, room):
+            cfg = harness.bot_config(ircd.port, self.data)
+            cfg["bot"].update(harness.NO_ANSWER_LIMITS)
+            cfg["matrix"] = self.config([room])["matrix"]
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            bot.wait_log(r"local: joined #hearts")
+            irc = self.client(ircd, "carol")
+            irc.join("#hearts")
+            irc.say("#hearts", "!hearts")
+            await p.say(room, "!hearts")
+            irc.wait_for(r"opens a Hearts table", frm="heartsbot")
+            got = await p.wait(from_bot(room, "opens a Hearts table"))
+            self.assertIn("@alice:hearts.test", got[0][3])
         self.play(scene)
 
 
