@@ -82,6 +82,7 @@ struct mxad {
     struct mx_retry sync_retry;
     bool started, stopped, connected, logging_in;
     bool first_sync_done;
+    bool direct_known;   /* m.direct read: a missing direct room is made */
     int64_t pause_until; /* sends wait for a 429 until then */
     uint64_t pause_timer;
 
@@ -597,6 +598,17 @@ static void flush(struct loop *l, void *ctx)
         const char *dest = mx_outbox_dest(a->out, i);
         if (!dest)
             break;
+        if (dest[0] == '@' && a->direct_known) {
+            /* a person without a direct room when their lines came */
+            if (dm_room(a, dest)) {
+                char *user = xstrdup(dest);
+                mx_outbox_move(a->out, user, dm_room(a, user));
+                free(user);
+                i = 0;
+                continue;
+            }
+            create_dm(a, dest);
+        }
         if (dest[0] != '!' || set_has(a->sending, a->nsending, dest) ||
             set_has(a->awaiting, a->nawaiting, dest)) {
             i++;
@@ -641,8 +653,9 @@ static void tell(struct chat_adapter *base, const char *nick, const char *text,
         mx_outbox_add(a->out, room, text);
         return;
     }
+    /* the room is found or made in flush, once m.direct is known (a
+     * restart must not make new rooms for the players of a resumed game) */
     mx_outbox_add(a->out, nick, text);
-    create_dm(a, nick);
 }
 
 /* ---- joining ----------------------------------------------------------------
@@ -859,6 +872,7 @@ static void got_direct(struct mxad *a, struct call *c, long status,
     (void)c;
     struct mx_direct *d = NULL;
     size_t n = 0;
+    a->direct_known = true;
     if (status == 200 && mx_direct_parse(body, len, &d, &n) == 0) {
         dm_merge(a, d, n);
         mx_direct_free(d, n);

@@ -214,7 +214,8 @@ class MatrixBotTest(MatrixCase):
             await p.say(room, "!hearts")
             await p.wait(from_bot(room))
             before = self.session()
-            bot.stop()
+            # a clean stop: the adapter goes idle and the bot exits 0
+            self.assertEqual(bot.stop(), 0, bot.log()[-2000:])
             n = len(from_bot(room)(p.messages))
             # said while the bot is away: answered after the restart
             await p.say(room, "!status")
@@ -235,6 +236,33 @@ class MatrixBotTest(MatrixCase):
             # no new login, so no new device
             self.assertEqual(self.hs.counters(BOT).get("logins", 0), 0)
             self.assertEqual(self.hs.counters(BOT).get("login", 0), 0)
+        self.play(scene)
+
+    def test_restart_mid_game_keeps_the_direct_room(self):
+        async def scene(p, room):
+            cfg = self.config([room])
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room))
+            await p.say(room, "!start")
+            got = await p.wait(lambda m: [x for x in from_bot()(m)
+                                          if x[0] != room])
+            dm = got[0][0]
+            self.assertEqual(bot.stop(), 0)
+            n = len(from_bot(dm)(p.messages))
+            self.hs.reset_counters()
+            # the resumed game sends the hand at once; reading m.direct
+            # fails once (retried a second later): the hand must wait for
+            # it, not make a new room
+            self.hs.fault("/_matrix/client/v3/user/", "500", method="GET",
+                          user_id=BOT)
+            bot2 = self.bot(cfg, name="heartsbot2")
+            bot2.wait_log(r"mx: connected to")
+            await p.wait(lambda m: len(from_bot(dm)(m)) > n)
+            self.assertEqual(self.hs.counters(BOT).get("create_room", 0), 0)
+            self.assertEqual([x for x in from_bot()(p.messages)
+                              if x[0] not in (room, dm)], [])
         self.play(scene)
 
     def test_faults_on_send_neither_lose_nor_duplicate(self):
