@@ -265,6 +265,58 @@ class MatrixBotTest(MatrixCase):
                               if x[0] not in (room, dm)], [])
         self.play(scene)
 
+    def test_a_whole_game_with_computers(self):
+        """alice and three computers play a one-hand game: the deal and
+        prompts reach her direct room only, her passes and plays there are
+        taken, the record replays."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            cfg = self.config([room])
+            cfg["game"].update(next_hand_delay=0)
+            self.bot(cfg).wait_log(r"mx: connected to")
+            await p.say(room, "!hearts standard hands=1")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+            seen, acted = 0, []
+            deadline = time.monotonic() + 60
+            while not from_bot(room, "Game over!")(p.messages):
+                self.assertLess(time.monotonic(), deadline, acted)
+                await p.sync(timeout_ms=200)
+                private = [m for m in from_bot()(p.messages) if m[0] != room]
+                for m in private[seen:]:
+                    for line in m[3].split("\n"):
+                        ev = harness.parse_private(line)
+                        if isinstance(ev, harness.Deal) and ev.pass_count:
+                            cards = sorted(ev.cards, key=harness.card_rank)
+                            act = "pass " + " ".join(cards[-ev.pass_count:])
+                        elif isinstance(ev, harness.Prompt) and ev.marked:
+                            act = "play " + min(ev.marked, key=lambda c: (
+                                harness.card_rank(c), c))
+                        elif isinstance(ev, harness.MoonChoice):
+                            act = "moon add"
+                        else:
+                            continue
+                        acted.append(act)
+                        await p.say(m[0], act)
+                seen = len(private)
+            dms = {m[0] for m in from_bot()(p.messages) if m[0] != room}
+            self.assertEqual(len(dms), 1, dms)
+            records = harness.read_records(self.data, network="mx",
+                                           room=room)
+            self.assertEqual(len(records), 1)
+            # 13 cards a hand (a tie deals another); the last one may be
+            # played for her (autoplay last)
+            hands = len(records[0]["hands"])
+            plays = sum(a.startswith("play") for a in acted)
+            self.assertTrue(12 * hands <= plays <= 13 * hands, acted)
+            self.assertIn(self.alice, records[0]["players"])
+            rc, out = harness.replay(harness.archive_path(self.data, "mx",
+                                                          room))
+            self.assertEqual(rc, 0, out)
+            self.assertIn("OK", out)
+        self.play(scene)
+
     def test_faults_on_send_neither_lose_nor_duplicate(self):
         async def scene(p, room):
             bot = self.start_bot([room])
