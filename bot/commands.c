@@ -160,6 +160,15 @@ static const char *room_rules(const struct manager *m,
                 a->ops->same_nick(a, irc->channels[k].name, room))
                 return irc->channels[k].rules;
     }
+    /* Matrix rooms given by ID (an alias names no room ID here) */
+    for (int i = 0; i < m->cfg->nmatrix; i++) {
+        const struct config_matrix *mx = &m->cfg->matrix[i];
+        if (strcmp(mx->name, a->network) != 0)
+            continue;
+        for (int k = 0; k < mx->nrooms; k++)
+            if (mx->rooms[k].rules && strcmp(mx->rooms[k].name, room) == 0)
+                return mx->rooms[k].rules;
+    }
     return m->cfg->default_rules;
 }
 

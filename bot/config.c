@@ -37,6 +37,7 @@
  * names (quadratic, on a list this short) fast on any file. */
 #define CONFIG_MAX_IRC 64
 #define CONFIG_MAX_CHANNELS 256
+#define CONFIG_MAX_MATRIX 64
 
 /* ---- Small helpers ---------------------------------------------------- */
 
@@ -219,7 +220,7 @@ static void buf_utf8(struct buf *b, uint32_t cp)
 
 /* ---- The schema ------------------------------------------------------- */
 
-enum table { TAB_ROOT, TAB_BOT, TAB_GAME, TAB_IRC };
+enum table { TAB_ROOT, TAB_BOT, TAB_GAME, TAB_IRC, TAB_MATRIX };
 
 struct parser;
 struct key_def;
@@ -386,9 +387,17 @@ static int check_irc_name(struct parser *ps, const struct key_def *k,
     }
     if (v->s[0] == '.')
         return FAIL(ps, v->pos, "'%s' may not start with '.'", k->name);
-    for (int i = 0; i + 1 < ps->c->nirc; i++)
+    /* one namespace for both kinds: it names the network's files */
+    int nirc = ps->c->nirc - (ps->table == TAB_IRC);
+    int nmx = ps->c->nmatrix - (ps->table == TAB_MATRIX);
+    for (int i = 0; i < nirc; i++)
         if (ps->c->irc[i].name && strcasecmp(ps->c->irc[i].name, v->s) == 0)
             return FAIL(ps, v->pos, "another [[irc]] is already named '%s'",
+                        v->s);
+    for (int i = 0; i < nmx; i++)
+        if (ps->c->matrix[i].name &&
+            strcasecmp(ps->c->matrix[i].name, v->s) == 0)
+            return FAIL(ps, v->pos, "another [[matrix]] is already named '%s'",
                         v->s);
     return 0;
 }
@@ -462,6 +471,33 @@ static int store_admins(struct parser *ps, const struct key_def *k,
     return 0;
 }
 
+/* The rest of a channels or rooms entry: the name is its first n bytes,
+ * then optional rules, checked. */
+static int entry_rules(struct parser *ps, const struct value *it, size_t n,
+                       struct config_channel *out)
+{
+    const char *s = it->s;
+    int shown = n > 50 ? 50 : (int)n;
+    const char *rules = s + n;
+    while (*rules == ' ')
+        rules++;
+    size_t rlen = strlen(rules);
+    while (rlen && rules[rlen - 1] == ' ')
+        rlen--;
+    char *r = rlen ? xstrndup(rules, rlen) : NULL;
+    if (r) {
+        char what[80];
+        snprintf(what, sizeof what, "the rules of %.*s", shown, s);
+        if (check_rules_text(ps, it->pos, what, r)) {
+            free(r);
+            return -1;
+        }
+    }
+    out->name = xstrndup(s, n);
+    out->rules = r;
+    return 0;
+}
+
 /* One entry of channels: "#chan" or "#chan RULES", checked against the
  * entries before it. */
 static int channel_parse(struct parser *ps, const struct value *it,
@@ -493,30 +529,18 @@ static int channel_parse(struct parser *ps, const struct value *it,
         if (strlen(prev[j].name) == n && strncasecmp(prev[j].name, s, n) == 0)
             return FAIL(ps, it->pos, "channel '%.*s' is listed twice", shown,
                         s);
-    const char *rules = s + n;
-    while (*rules == ' ')
-        rules++;
-    size_t rlen = strlen(rules);
-    while (rlen && rules[rlen - 1] == ' ')
-        rlen--;
-    char *r = rlen ? xstrndup(rules, rlen) : NULL;
-    if (r) {
-        char what[80];
-        snprintf(what, sizeof what, "the rules of %.*s", shown, s);
-        if (check_rules_text(ps, it->pos, what, r)) {
-            free(r);
-            return -1;
-        }
-    }
-    out->name = xstrndup(s, n);
-    out->rules = r;
-    return 0;
+    return entry_rules(ps, it, n, out);
 }
 
-static int store_channels(struct parser *ps, const struct key_def *k,
-                          struct value *v)
+typedef int (*entry_parse_fn)(struct parser *ps, const struct value *it,
+                              const struct config_channel *prev, int nprev,
+                              struct config_channel *out);
+
+/* Parses every entry of an array of channels or rooms into *out. */
+static int entries_parse(struct parser *ps, struct value *v,
+                         entry_parse_fn parse, const char *what,
+                         struct config_channel **out, int *nout)
 {
-    (void)k;
     struct config_channel *ch = NULL;
     int n = 0;
     if (v->n)
@@ -525,11 +549,11 @@ static int store_channels(struct parser *ps, const struct key_def *k,
             sizeof *ch);
     for (int i = 0; i < v->n; i++) {
         struct config_channel one = {NULL, NULL};
-        int rc = i < CONFIG_MAX_CHANNELS
-                     ? channel_parse(ps, &v->items[i], ch, n, &one)
-                     : FAIL(ps, v->items[i].pos,
-                            "more than %d channels on one network",
-                            CONFIG_MAX_CHANNELS);
+        int rc =
+            i < CONFIG_MAX_CHANNELS
+                ? parse(ps, &v->items[i], ch, n, &one)
+                : FAIL(ps, v->items[i].pos, "more than %d %s on one network",
+                       CONFIG_MAX_CHANNELS, what);
         if (rc) {
             for (int j = 0; j < n; j++) {
                 free(ch[j].name);
@@ -540,14 +564,107 @@ static int store_channels(struct parser *ps, const struct key_def *k,
         }
         ch[n++] = one;
     }
+    *out = ch;
+    *nout = n;
+    return 0;
+}
+
+static int store_channels(struct parser *ps, const struct key_def *k,
+                          struct value *v)
+{
+    (void)k;
     struct config_irc *irc = &ps->c->irc[ps->c->nirc - 1];
-    irc->channels = ch;
-    irc->nchannels = n;
+    return entries_parse(ps, v, channel_parse, "channels", &irc->channels,
+                         &irc->nchannels);
+}
+
+/* One entry of rooms: "!id:server" or "#alias:server", then rules if
+ * any. Matrix IDs and aliases are compared exactly. */
+static int room_parse(struct parser *ps, const struct value *it,
+                      const struct config_channel *prev, int nprev,
+                      struct config_channel *out)
+{
+    const char *s = it->s;
+    if (has_control(s))
+        return FAIL(ps, it->pos,
+                    "an entry of 'rooms' contains a control character");
+    size_t n = strcspn(s, " ");
+    int shown = n > 50 ? 50 : (int)n;
+    if (n == 0 || (s[0] != '!' && s[0] != '#'))
+        return FAIL(ps, it->pos,
+                    "an entry of 'rooms' must start with a room ID "
+                    "(\"!id:server\") or an alias (\"#room:server\")");
+    const char *colon = memchr(s, ':', n);
+    if (n > 255)
+        return FAIL(ps, it->pos, "room '%.*s...' is longer than 255 bytes",
+                    shown, s);
+    if (!colon || colon == s + 1 || colon == s + n - 1)
+        return FAIL(ps, it->pos, "room '%.*s' must be written '%cname:server'",
+                    shown, s, s[0]);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x7f)
+            return FAIL(ps, it->pos,
+                        "room '%.*s' must be ASCII (write the room ID)", shown,
+                        s);
+    for (int j = 0; j < nprev; j++)
+        if (strlen(prev[j].name) == n && strncmp(prev[j].name, s, n) == 0)
+            return FAIL(ps, it->pos, "room '%.*s' is listed twice", shown, s);
+    return entry_rules(ps, it, n, out);
+}
+
+static int store_rooms(struct parser *ps, const struct key_def *k,
+                       struct value *v)
+{
+    (void)k;
+    struct config_matrix *mx = &ps->c->matrix[ps->c->nmatrix - 1];
+    return entries_parse(ps, v, room_parse, "rooms", &mx->rooms, &mx->nrooms);
+}
+
+static int check_homeserver(struct parser *ps, const struct key_def *k,
+                            struct value *v)
+{
+    if (strncmp(v->s, "https://", 8) != 0 && strncmp(v->s, "http://", 7) != 0)
+        return FAIL(ps, v->pos,
+                    "'%s' must be a URL starting with https:// (or http:// "
+                    "on a trusted network)",
+                    k->name);
+    if (strchr(v->s, ' ') || strchr(v->s, '?') || strchr(v->s, '#'))
+        return FAIL(ps, v->pos,
+                    "'%s' must be a plain URL (no spaces, no ? or #)", k->name);
+    size_t n = strlen(v->s);
+    while (n > 0 && v->s[n - 1] == '/')
+        v->s[--n] = '\0';
+    if (!strchr(v->s, ':') || strlen(strchr(v->s, ':')) <= 3)
+        return FAIL(ps, v->pos, "'%s' has no host", k->name);
+    return 0;
+}
+
+static int check_user_id(struct parser *ps, const struct key_def *k,
+                         struct value *v)
+{
+    const char *colon = strchr(v->s, ':');
+    if (v->s[0] != '@' || !colon || colon == v->s + 1 || !colon[1] ||
+        strchr(v->s, ' ') || strlen(v->s) > 255)
+        return FAIL(ps, v->pos,
+                    "'%s' must be a full Matrix user ID: \"@name:server\"",
+                    k->name);
+    return 0;
+}
+
+/* Access tokens and device IDs go into headers and URLs: one word. */
+static int check_token(struct parser *ps, const struct key_def *k,
+                       struct value *v)
+{
+    if (strchr(v->s, ' '))
+        return FAIL(ps, v->pos, "'%s' contains a space", k->name);
+    if (strlen(v->s) > 1024)
+        return FAIL(ps, v->pos, "'%s' is longer than 1024 bytes", k->name);
     return 0;
 }
 
 #define BOT(field) offsetof(struct config, field)
 #define IRC(field) offsetof(struct config_irc, field)
+#define MX(field) offsetof(struct config_matrix, field)
 
 static const struct key_def bot_keys[] = {
     {"data_dir", V_STRING, BOT(data_dir), 0, 0, check_nonempty},
@@ -596,6 +713,20 @@ static const struct key_def irc_keys[] = {
     {"services_mask", V_STRING, IRC(services_mask), 0, 0, check_word},
 };
 
+static const struct key_def matrix_keys[] = {
+    {"name", V_STRING, MX(name), 0, 0, check_irc_name},
+    {"homeserver", V_STRING, MX(homeserver), 0, 0, check_homeserver},
+    {"user_id", V_STRING, MX(user_id), 0, 0, check_user_id},
+    {"password", V_STRING, MX(password), 0, 0, NULL},
+    {"access_token", V_STRING, MX(access_token), 0, 0, check_token},
+    {"device_id", V_STRING, MX(device_id), 0, 0, check_token},
+    {"rooms", V_ARRAY, 0, 0, 0, store_rooms},
+    {"auto_join_invites", V_BOOL, MX(auto_join_invites), 0, 0, NULL},
+    {"max_body_bytes", V_INT, MX(max_body_bytes), 65536, 64 << 20, NULL},
+    {"sync_timeout_ms", V_INT, MX(sync_timeout_ms), 0, 300000, NULL},
+    {"request_timeout_ms", V_INT, MX(request_timeout_ms), 1000, 600000, NULL},
+};
+
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct {
@@ -608,10 +739,12 @@ static const struct {
     [TAB_BOT] = {"bot", "[bot]", bot_keys, COUNT(bot_keys)},
     [TAB_GAME] = {"game", "[game]", game_keys, COUNT(game_keys)},
     [TAB_IRC] = {"irc", "[[irc]]", irc_keys, COUNT(irc_keys)},
+    [TAB_MATRIX] = {"matrix", "[[matrix]]", matrix_keys, COUNT(matrix_keys)},
 };
 
 _Static_assert(COUNT(bot_keys) <= MAX_KEYS && COUNT(game_keys) <= MAX_KEYS &&
-                   COUNT(irc_keys) <= MAX_KEYS,
+                   COUNT(irc_keys) <= MAX_KEYS &&
+                   COUNT(matrix_keys) <= MAX_KEYS,
                "struct parser's key_set has room for every key of a table");
 
 /* ---- Lexing ----------------------------------------------------------- */
@@ -1001,6 +1134,18 @@ static void irc_push(struct config *c)
     irc->flood_interval_ms = 1100;
 }
 
+static void matrix_push(struct config *c)
+{
+    c->matrix =
+        xrealloc(c->matrix, ((size_t)c->nmatrix + 1) * sizeof *c->matrix);
+    struct config_matrix *mx = &c->matrix[c->nmatrix++];
+    memset(mx, 0, sizeof *mx);
+    mx->auto_join_invites = true;
+    mx->max_body_bytes = 4 << 20;
+    mx->sync_timeout_ms = 30000;
+    mx->request_timeout_ms = 30000;
+}
+
 static void default_string(char **s, const char *value)
 {
     if (!*s)
@@ -1008,8 +1153,30 @@ static void default_string(char **s, const char *value)
 }
 
 /* Ends the current table: an [[irc]] must have had its required keys. */
+static int finish_matrix(struct parser *ps)
+{
+    struct config_matrix *mx = &ps->c->matrix[ps->c->nmatrix - 1];
+    static const char *const required[] = {"name", "homeserver", "user_id"};
+    const char *const have[] = {mx->name, mx->homeserver, mx->user_id};
+    for (int i = 0; i < 3; i++)
+        if (!have[i])
+            return FAIL(ps, ps->table_pos, "this [[matrix]] has no '%s'",
+                        required[i]);
+    if ((!mx->password || !*mx->password) &&
+        (!mx->access_token || !*mx->access_token))
+        return FAIL(ps, ps->table_pos,
+                    "this [[matrix]] needs a 'password' or an "
+                    "'access_token'");
+    default_string(&mx->password, "");
+    default_string(&mx->access_token, "");
+    default_string(&mx->device_id, "");
+    return 0;
+}
+
 static int finish_table(struct parser *ps)
 {
+    if (ps->table == TAB_MATRIX)
+        return finish_matrix(ps);
     if (ps->table != TAB_IRC)
         return 0;
     struct config_irc *irc = &ps->c->irc[ps->c->nirc - 1];
@@ -1042,7 +1209,7 @@ static int finish_table(struct parser *ps)
 /* The index of the table named, or -1. */
 static int table_find(const char *name, size_t n)
 {
-    for (int t = TAB_BOT; t <= TAB_IRC; t++)
+    for (int t = TAB_BOT; t <= TAB_MATRIX; t++)
         if (word_is(name, n, tables[t].name))
             return t;
     return -1;
@@ -1080,21 +1247,22 @@ static int parse_header(struct parser *ps)
     int t = table_find(name, n);
     if (t < 0) {
         int best = TAB_BOT, bestd = 1 << 30;
-        for (int i = TAB_BOT; i <= TAB_IRC; i++) {
+        for (int i = TAB_BOT; i <= TAB_MATRIX; i++) {
             int d = distance(name, n, tables[i].name);
             if (d < bestd)
                 best = i, bestd = d;
         }
         return FAIL(ps, name_pos,
                     "unknown table '%.*s' (did you mean %s? the tables are "
-                    "[bot], [game] and [[irc]])",
+                    "[bot], [game], [[irc]] and [[matrix]])",
                     n > 40 ? 40 : (int)n, name, tables[best].header);
     }
-    if (t == TAB_IRC && !array)
+    bool many = t == TAB_IRC || t == TAB_MATRIX;
+    if (many && !array)
         return FAIL(ps, start,
-                    "irc is an array of tables: write [[irc]], one per "
-                    "network");
-    if (t != TAB_IRC && array)
+                    "%s is an array of tables: write %s, one per network",
+                    tables[t].name, tables[t].header);
+    if (!many && array)
         return FAIL(ps, start, "%s is a single table: write %s", tables[t].name,
                     tables[t].header);
     if (t == TAB_BOT || t == TAB_GAME) {
@@ -1105,11 +1273,16 @@ static int parse_header(struct parser *ps)
                         tables[t].header, line_of(ps, *at));
         *have = true;
         *at = start;
-    } else {
+    } else if (t == TAB_IRC) {
         if (ps->c->nirc == CONFIG_MAX_IRC)
             return FAIL(ps, start, "more than %d [[irc]] tables",
                         CONFIG_MAX_IRC);
         irc_push(ps->c);
+    } else {
+        if (ps->c->nmatrix == CONFIG_MAX_MATRIX)
+            return FAIL(ps, start, "more than %d [[matrix]] tables",
+                        CONFIG_MAX_MATRIX);
+        matrix_push(ps->c);
     }
     ps->table = (enum table)t;
     ps->table_pos = start;
@@ -1125,7 +1298,7 @@ static int key_find(struct parser *ps, size_t kpos, size_t n)
     int shown = n > 40 ? 40 : (int)n;
     const struct key_def *best = NULL;
     int best_table = TAB_ROOT, bestd = 1 << 30;
-    for (int t = TAB_BOT; t <= TAB_IRC; t++) {
+    for (int t = TAB_BOT; t <= TAB_MATRIX; t++) {
         /* in a table, only its own keys; before any, all of them */
         if (ps->table != TAB_ROOT && (int)ps->table != t)
             continue;
@@ -1157,8 +1330,11 @@ static int store(struct parser *ps, const struct key_def *k, struct value *v)
     if (v->type != k->type)
         return FAIL(ps, v->pos, "'%s' must be %s, not %s", k->name,
                     want_name[k->type], got_name[v->type]);
-    char *base = ps->table == TAB_IRC ? (char *)&ps->c->irc[ps->c->nirc - 1]
-                                      : (char *)ps->c;
+    char *base = (char *)ps->c;
+    if (ps->table == TAB_IRC)
+        base = (char *)&ps->c->irc[ps->c->nirc - 1];
+    else if (ps->table == TAB_MATRIX)
+        base = (char *)&ps->c->matrix[ps->c->nmatrix - 1];
     switch (k->type) {
     case V_INT:
         if (v->i < k->min || v->i > k->max)
@@ -1343,6 +1519,12 @@ void config_keep_networks(struct config *fresh, struct config *running)
     fresh->nirc = running->nirc;
     running->irc = irc;
     running->nirc = nirc;
+    struct config_matrix *mx = fresh->matrix;
+    int nmx = fresh->nmatrix;
+    fresh->matrix = running->matrix;
+    fresh->nmatrix = running->nmatrix;
+    running->matrix = mx;
+    running->nmatrix = nmx;
 }
 
 void config_free(struct config *c)
@@ -1375,5 +1557,20 @@ void config_free(struct config *c)
         free(irc->channels);
     }
     free(c->irc);
+    for (int i = 0; i < c->nmatrix; i++) {
+        struct config_matrix *mx = &c->matrix[i];
+        free(mx->name);
+        free(mx->homeserver);
+        free(mx->user_id);
+        free(mx->password);
+        free(mx->access_token);
+        free(mx->device_id);
+        for (int j = 0; j < mx->nrooms; j++) {
+            free(mx->rooms[j].name);
+            free(mx->rooms[j].rules);
+        }
+        free(mx->rooms);
+    }
+    free(c->matrix);
     memset(c, 0, sizeof *c);
 }

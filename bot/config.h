@@ -34,6 +34,25 @@ struct config_irc {
     char *services_mask;       /* nick!user@host glob NickServ must match */
 };
 
+/*
+ * A Matrix account ([[matrix]]): its rooms are joined by ID ("!id:server")
+ * or alias ("#alias:server"), each with its own default rules (or NULL).
+ */
+struct config_matrix {
+    char *name;
+    char *homeserver;   /* "https://host[:port][/path]", no trailing '/' */
+    char *user_id;      /* "@bot:server" */
+    char *password;     /* "" if none */
+    char *access_token; /* "" if none (one of the two is set) */
+    char *device_id;    /* "" if none */
+    struct config_channel *rooms;
+    int nrooms;
+    bool auto_join_invites;
+    int max_body_bytes;     /* the largest response accepted */
+    int sync_timeout_ms;    /* how long one /sync waits for news */
+    int request_timeout_ms; /* other requests at most */
+};
+
 struct config {
     /* [bot] */
     char *data_dir;
@@ -63,6 +82,9 @@ struct config {
     /* [[irc]] */
     struct config_irc *irc;
     int nirc;
+    /* [[matrix]] */
+    struct config_matrix *matrix;
+    int nmatrix;
 };
 
 /*

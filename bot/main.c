@@ -27,6 +27,7 @@
 #include "log.h"
 #include "loop.h"
 #include "manager.h"
+#include "matrix_adapter.h"
 #include "records.h"
 
 #define MAX_ADAPTERS 64
@@ -200,9 +201,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "heartsbot: %s\n", err);
         return 1;
     }
-    if (!console && b.cfg.nirc == 0) {
+    if (!console && b.cfg.nirc == 0 && b.cfg.nmatrix == 0) {
         fprintf(stderr,
-                "heartsbot: no [[irc]] network in %s (or use "
+                "heartsbot: no [[irc]] or [[matrix]] network in %s (or use "
                 "--console)\n",
                 config_path ? config_path : "the defaults");
         config_free(&b.cfg);
@@ -253,6 +254,15 @@ int main(int argc, char **argv)
                 log_error("%s: cannot start with these settings (see the "
                           "message above)",
                           b.cfg.irc[i].name);
+        }
+        for (int i = 0; i < b.cfg.nmatrix && b.nadapters < MAX_ADAPTERS; i++) {
+            struct chat_adapter *a =
+                mxad_new(b.loop, &b.cfg.matrix[i], b.cfg.data_dir,
+                         manager_on_event, b.manager);
+            b.adapters[b.nadapters++] = a;
+            manager_restore(b.manager, a);
+            if (a->ops->start(a))
+                log_error("%s: cannot start", b.cfg.matrix[i].name);
         }
         log_info("heartsbot running on %d network%s", b.nadapters,
                  b.nadapters == 1 ? "" : "s");

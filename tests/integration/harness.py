@@ -994,6 +994,8 @@ def bot_config(port, data_dir, channels=("#hearts",), nick="heartsbot",
                channels=list(channels))
     net.update(irc or {})
     cfg["irc"] = [net]
+    # the example's [[matrix]] account is not for IRC tests
+    cfg.pop("matrix", None)
     return cfg
 
 

@@ -63,7 +63,8 @@ class ConfigTest(HarnessTestCase):
                                  game={"turn_timeout": 5, "grace_period": 2})
         back = tomllib.loads(harness.to_toml(cfg))
         self.assertEqual(back, cfg)
-        self.assertEqual(set(back), set(example))
+        # the example's [[matrix]] account stays out of IRC tests
+        self.assertEqual(set(back), set(example) - {"matrix"})
         for table in ("bot", "game"):
             self.assertEqual(set(back[table]), set(example[table]))
         self.assertEqual(set(back["irc"][0]), set(example["irc"][0]))

@@ -589,6 +589,35 @@ static const struct bad_case bad_cases[] = {
      "this [[irc]] has no 'nick'"},
     {"[bot]\n[[irc]]\nname = \"a\"\nhost = \"h\"\n[[irc]]\n", "2:1",
      "has no 'nick'"},
+    /* [[matrix]] */
+    {"[matrix]\n", "1:1", "write [[matrix]], one per network"},
+    {"[[matrix]]\nname = \"m\"\nuser_id = \"@b:hs\"\npassword = \"p\"\n", "1:1",
+     "this [[matrix]] has no 'homeserver'"},
+    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://hs\"\n"
+     "user_id = \"@b:hs\"\n",
+     "1:1", "needs a 'password' or an 'access_token'"},
+    {"[[matrix]]\nhomeserver = \"hs.example\"\n", "2:14",
+     "must be a URL starting with https://"},
+    {"[[matrix]]\nhomeserver = \"https://\"\n", "2:14", "has no host"},
+    {"[[matrix]]\nhomeserver = \"https://h/?x\"\n", "2:14", "no ? or #"},
+    {"[[matrix]]\nuser_id = \"bot\"\n", "2:11", "\"@name:server\""},
+    {"[[matrix]]\nuser_id = \"@bot:\"\n", "2:11", "full Matrix user ID"},
+    {"[[matrix]]\naccess_token = \"a b\"\n", "2:16", "contains a space"},
+    {"[[matrix]]\nrooms = [\"hearts\"]\n", "2:10", "must start with a room ID"},
+    {"[[matrix]]\nrooms = [\"#hearts\"]\n", "2:10",
+     "must be written '#name:server'"},
+    {"[[matrix]]\nrooms = [\"!a:hs\", \"!a:hs\"]\n", "2:19", "is listed twice"},
+    {"[[matrix]]\nrooms = [\"#a:hs nosuchrule\"]\n", "2:10",
+     "the rules of #a:hs"},
+    {"[[matrix]]\nmax_body_bytes = 10\n", "2:18", "between 65536 and"},
+    {"[[matrix]]\nauto_join_invites = 1\n", "2:21", "true or false"},
+    {"[[irc]]\nname = \"net\"\nhost = \"h\"\nnick = \"n\"\n"
+     "[[matrix]]\nname = \"NET\"\n",
+     "6:8", "another [[irc]] is already named 'NET'"},
+    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
+     "user_id = \"@b:h\"\npassword = \"p\"\n"
+     "[[irc]]\nname = \"m\"\n",
+     "7:8", "another [[matrix]] is already named 'm'"},
     /* bytes where a key should be */
     {"[bot]\n\x01\n", "2:1", "control character 0x01"},
     {"\xc3\xa9 = 1\n", "1:1", "non-ASCII character"},
@@ -807,6 +836,58 @@ static void test_config_keep_networks_swaps(void **state)
     config_free(&fresh);
 }
 
+static void test_config_parse_matrix(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok(
+        "[[irc]]\nname = \"libera\"\nhost = \"h\"\nnick = \"k\"\n"
+        "[[matrix]]\nname = \"mx\"\n"
+        "homeserver = \"https://matrix.example.org/\"\n"
+        "user_id = \"@hearts:example.org\"\npassword = \"pass word\"\n"
+        "rooms = [\"#hearts:example.org\", \"!abc:example.org omnibus\"]\n"
+        "[[matrix]]\nname = \"tok\"\nhomeserver = \"http://127.0.0.1:8008\"\n"
+        "user_id = \"@b:hs\"\naccess_token = \"syt_x\"\n"
+        "device_id = \"DEV\"\nauto_join_invites = false\n"
+        "max_body_bytes = 65536\nsync_timeout_ms = 0\n"
+        "request_timeout_ms = 1000\n",
+        &c);
+    assert_int_equal(c.nirc, 1);
+    assert_int_equal(c.nmatrix, 2);
+    const struct config_matrix *m = &c.matrix[0];
+    assert_string_equal(m->name, "mx");
+    /* a trailing '/' would double in every request's path */
+    assert_string_equal(m->homeserver, "https://matrix.example.org");
+    assert_string_equal(m->user_id, "@hearts:example.org");
+    assert_string_equal(m->password, "pass word");
+    assert_string_equal(m->access_token, "");
+    assert_string_equal(m->device_id, "");
+    assert_int_equal(m->nrooms, 2);
+    assert_string_equal(m->rooms[0].name, "#hearts:example.org");
+    assert_null(m->rooms[0].rules);
+    assert_string_equal(m->rooms[1].name, "!abc:example.org");
+    assert_string_equal(m->rooms[1].rules, "omnibus");
+    assert_true(m->auto_join_invites);
+    assert_int_equal(m->max_body_bytes, 4 << 20);
+    assert_int_equal(m->sync_timeout_ms, 30000);
+    assert_int_equal(m->request_timeout_ms, 30000);
+    m = &c.matrix[1];
+    assert_string_equal(m->access_token, "syt_x");
+    assert_string_equal(m->password, "");
+    assert_string_equal(m->device_id, "DEV");
+    assert_false(m->auto_join_invites);
+    assert_int_equal(m->max_body_bytes, 65536);
+    assert_int_equal(m->sync_timeout_ms, 0);
+    assert_int_equal(m->request_timeout_ms, 1000);
+    struct config fresh;
+    parse_ok("", &fresh);
+    config_keep_networks(&fresh, &c);
+    assert_int_equal(fresh.nmatrix, 2);
+    assert_int_equal(c.nmatrix, 0);
+    config_free(&c);
+    config_free(&fresh);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -827,6 +908,7 @@ int main(void)
         cmocka_unit_test(test_config_parse_limits),
         cmocka_unit_test(test_config_load_errors),
         cmocka_unit_test(test_config_free_zeroes),
+        cmocka_unit_test(test_config_parse_matrix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,15 @@ static void test_config_load_example(void **state)
 {
     (void)state;
     loads("config.example.toml", 1);
+    /* and its [[matrix]] table, every key of it set */
+    char path[1024], err[512];
+    repo_path(path, sizeof path, "config.example.toml");
+    struct config c;
+    assert_int_equal(config_load(path, &c, err, sizeof err), 0);
+    assert_int_equal(c.nmatrix, 1);
+    assert_string_equal(c.matrix[0].user_id, "@heartsbot:localhost");
+    assert_int_equal(c.matrix[0].nrooms, 1);
+    config_free(&c);
 }
 
 static void test_config_load_docs_examples(void **state)

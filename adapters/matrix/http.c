@@ -1,0 +1,335 @@
+/*
+ * libcurl's multi interface on the bot's loop (http.h). curl tells us which
+ * sockets to watch (socket callback -> loop_watch / loop_unwatch) and when
+ * to call it back (timer callback -> one loop timer); we answer with
+ * curl_multi_socket_action and then collect finished transfers. Nothing
+ * here blocks: DNS runs in curl's resolver, connects are non-blocking.
+ *
+ * curl forbids calling socket_action from inside its own callbacks, so the
+ * timer callback only schedules a loop timer (even for 0 ms) and the work
+ * happens when the loop fires it.
+ */
+#include "http.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+struct mx_req {
+    struct mx_http *h;
+    uint64_t id;
+    CURL *easy;
+    struct curl_slist *headers;
+    char *body_out; /* what we send (curl does not copy POSTFIELDS) */
+    char *buf;      /* what we receive */
+    size_t len, cap;
+    bool toobig;
+    mx_http_done_fn fn;
+    void *ctx;
+    struct mx_req *next;
+};
+
+struct mx_http {
+    struct loop *loop;
+    CURLM *multi;
+    size_t max_body;
+    uint64_t timer;
+    uint64_t next_id;
+    struct mx_req *reqs;
+    int pending;
+};
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void check_done(struct mx_http *h);
+
+static void on_fd(struct loop *l, int fd, int events, void *ctx)
+{
+    (void)l;
+    struct mx_http *h = ctx;
+    int mask = 0, running = 0;
+    if (events & LOOP_READ)
+        mask |= CURL_CSELECT_IN;
+    if (events & LOOP_WRITE)
+        mask |= CURL_CSELECT_OUT;
+    curl_multi_socket_action(h->multi, fd, mask, &running);
+    check_done(h);
+}
+
+static void on_timer(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct mx_http *h = ctx;
+    int running = 0;
+    h->timer = 0;
+    curl_multi_socket_action(h->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    check_done(h);
+}
+
+static int socket_cb(CURL *easy, curl_socket_t s, int what, void *userp,
+                     void *socketp)
+{
+    (void)easy;
+    (void)socketp;
+    struct mx_http *h = userp;
+    if (what == CURL_POLL_REMOVE) {
+        loop_unwatch(h->loop, s);
+        return 0;
+    }
+    int events = 0;
+    if (what == CURL_POLL_IN || what == CURL_POLL_INOUT)
+        events |= LOOP_READ;
+    if (what == CURL_POLL_OUT || what == CURL_POLL_INOUT)
+        events |= LOOP_WRITE;
+    loop_watch(h->loop, s, events, on_fd, h);
+    return 0;
+}
+
+static int timer_cb(CURLM *multi, long timeout_ms, void *userp)
+{
+    (void)multi;
+    struct mx_http *h = userp;
+    loop_cancel(h->loop, h->timer);
+    h->timer = 0;
+    if (timeout_ms >= 0)
+        h->timer = loop_timer(h->loop, timeout_ms, on_timer, h);
+    return 0;
+}
+
+static size_t write_cb(char *data, size_t size, size_t n, void *userp)
+{
+    struct mx_req *r = userp;
+    size_t add = size * n;
+    if (add > r->h->max_body - r->len) {
+        r->toobig = true;
+        return 0; /* curl ends the transfer with CURLE_WRITE_ERROR */
+    }
+    if (r->len + add + 1 > r->cap) {
+        size_t cap = r->cap ? r->cap : 1024;
+        while (cap < r->len + add + 1)
+            cap *= 2;
+        char *p = realloc(r->buf, cap);
+        if (!p)
+            abort();
+        r->buf = p;
+        r->cap = cap;
+    }
+    memcpy(r->buf + r->len, data, add);
+    r->len += add;
+    r->buf[r->len] = '\0';
+    return add;
+}
+
+struct mx_http *mx_http_new(struct loop *l, size_t max_body)
+{
+    static bool global_done;
+    if (!global_done) {
+        if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
+            abort();
+        global_done = true;
+    }
+    struct mx_http *h = xcalloc(1, sizeof *h);
+    h->loop = l;
+    h->max_body = max_body;
+    h->multi = curl_multi_init();
+    if (!h->multi)
+        abort();
+    curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
+    curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
+    curl_multi_setopt(h->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+    curl_multi_setopt(h->multi, CURLMOPT_TIMERDATA, h);
+    return h;
+}
+
+/* Unlinks r, takes it out of curl and frees it. */
+static void req_free(struct mx_req *r)
+{
+    struct mx_http *h = r->h;
+    for (struct mx_req **p = &h->reqs; *p; p = &(*p)->next)
+        if (*p == r) {
+            *p = r->next;
+            break;
+        }
+    h->pending--;
+    curl_multi_remove_handle(h->multi, r->easy);
+    curl_easy_cleanup(r->easy);
+    curl_slist_free_all(r->headers);
+    free(r->body_out);
+    free(r->buf);
+    free(r);
+}
+
+void mx_http_free(struct mx_http *h)
+{
+    if (!h)
+        return;
+    while (h->reqs)
+        req_free(h->reqs);
+    curl_multi_cleanup(h->multi);
+    loop_cancel(h->loop, h->timer);
+    free(h);
+}
+
+static enum mx_http_result classify(CURLcode rc, const struct mx_req *r)
+{
+    if (rc == CURLE_OK)
+        return MX_HTTP_OK;
+    if (r->toobig)
+        return MX_HTTP_TOOBIG;
+    switch (rc) {
+    case CURLE_OPERATION_TIMEDOUT:
+        return MX_HTTP_TIMEOUT;
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+        return MX_HTTP_CONNECT;
+    default:
+        return MX_HTTP_ERROR;
+    }
+}
+
+static void check_done(struct mx_http *h)
+{
+    CURLMsg *msg;
+    int left;
+    while ((msg = curl_multi_info_read(h->multi, &left))) {
+        if (msg->msg != CURLMSG_DONE)
+            continue;
+        struct mx_req *r = NULL;
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+        if (!r)
+            continue;
+        enum mx_http_result res = classify(msg->data.result, r);
+        long status = 0;
+        if (res == MX_HTTP_OK)
+            curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &status);
+        mx_http_done_fn fn = r->fn;
+        void *ctx = r->ctx;
+        /* the body outlives the request for the callback's sake */
+        char *body = res == MX_HTTP_OK ? r->buf : NULL;
+        size_t len = res == MX_HTTP_OK ? r->len : 0;
+        if (body)
+            r->buf = NULL;
+        req_free(r);
+        fn(ctx, res, status, body ? body : "", len);
+        free(body);
+    }
+}
+
+static bool has_line_break(const char *s)
+{
+    return s && strpbrk(s, "\r\n") != NULL;
+}
+
+uint64_t mx_http_start(struct mx_http *h, const struct mx_http_request *rq,
+                       mx_http_done_fn fn, void *ctx)
+{
+    if (!rq->method || !rq->url ||
+        (strncmp(rq->url, "http://", 7) != 0 &&
+         strncmp(rq->url, "https://", 8) != 0) ||
+        has_line_break(rq->url) || has_line_break(rq->token) ||
+        has_line_break(rq->method) || rq->timeout_ms <= 0)
+        return 0;
+    struct mx_req *r = xcalloc(1, sizeof *r);
+    r->h = h;
+    r->fn = fn;
+    r->ctx = ctx;
+    r->easy = curl_easy_init();
+    if (!r->easy)
+        abort();
+    CURL *e = r->easy;
+    bool ok = true;
+    ok &= curl_easy_setopt(e, CURLOPT_URL, rq->url) == CURLE_OK;
+    ok &= curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK;
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)rq->timeout_ms);
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(e, CURLOPT_USERAGENT, "heartsbot");
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, write_cb);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)r);
+    /* no "Expect: 100-continue" round trip for bodies */
+    r->headers = curl_slist_append(r->headers, "Expect:");
+    if (rq->body) {
+        r->body_out = xstrdup(rq->body);
+        r->headers =
+            curl_slist_append(r->headers, "Content-Type: application/json");
+        curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body_out);
+        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(r->body_out));
+    }
+    if (rq->token) {
+        size_t n = strlen(rq->token) + 32;
+        char *line = xcalloc(1, n);
+        snprintf(line, n, "Authorization: Bearer %s", rq->token);
+        r->headers = curl_slist_append(r->headers, line);
+        free(line);
+    }
+    if (!r->headers)
+        abort();
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
+    if (strcmp(rq->method, "GET") == 0)
+        curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+    else if (strcmp(rq->method, "POST") != 0 || !rq->body)
+        ok &=
+            curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, rq->method) == CURLE_OK;
+    if (!ok || curl_multi_add_handle(h->multi, e) != CURLM_OK) {
+        curl_easy_cleanup(e);
+        curl_slist_free_all(r->headers);
+        free(r->body_out);
+        free(r);
+        return 0;
+    }
+    r->id = ++h->next_id;
+    r->next = h->reqs;
+    h->reqs = r;
+    h->pending++;
+    return r->id;
+}
+
+void mx_http_cancel(struct mx_http *h, uint64_t id)
+{
+    if (id == 0)
+        return;
+    for (struct mx_req *r = h->reqs; r; r = r->next)
+        if (r->id == id) {
+            req_free(r);
+            return;
+        }
+}
+
+int mx_http_pending(const struct mx_http *h)
+{
+    return h->pending;
+}
+
+const char *mx_http_result_name(enum mx_http_result r)
+{
+    switch (r) {
+    case MX_HTTP_OK:
+        return "ok";
+    case MX_HTTP_TOOBIG:
+        return "response too large";
+    case MX_HTTP_TIMEOUT:
+        return "timed out";
+    case MX_HTTP_CONNECT:
+        return "cannot connect";
+    default:
+        return "transfer failed";
+    }
+}

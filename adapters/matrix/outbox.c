@@ -1,0 +1,250 @@
+/*
+ * The coalescing out-queue (outbox.h): per destination, a buffer of clean
+ * lines separated by '\n'.
+ */
+#include "outbox.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "sync.h"
+
+struct dest {
+    char *name;
+    char *text; /* lines, each ending with '\n' */
+    size_t len, cap;
+};
+
+struct mx_outbox {
+    struct dest *d;
+    size_t n;
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+struct mx_outbox *mx_outbox_new(void)
+{
+    struct mx_outbox *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    return o;
+}
+
+void mx_outbox_free(struct mx_outbox *o)
+{
+    if (!o)
+        return;
+    for (size_t i = 0; i < o->n; i++) {
+        free(o->d[i].name);
+        free(o->d[i].text);
+    }
+    free(o->d);
+    free(o);
+}
+
+static struct dest *find(const struct mx_outbox *o, const char *name)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (strcmp(o->d[i].name, name) == 0)
+            return &o->d[i];
+    return NULL;
+}
+
+static struct dest *get(struct mx_outbox *o, const char *name)
+{
+    struct dest *d = find(o, name);
+    if (d)
+        return d;
+    o->d = xrealloc(o->d, (o->n + 1) * sizeof *o->d);
+    d = &o->d[o->n++];
+    memset(d, 0, sizeof *d);
+    d->name = strdup(name);
+    if (!d->name)
+        abort();
+    return d;
+}
+
+static void put(struct dest *d, const char *s, size_t n)
+{
+    if (d->len + n + 1 > d->cap) {
+        d->cap = (d->len + n + 1) * 2;
+        d->text = xrealloc(d->text, d->cap);
+    }
+    memcpy(d->text + d->len, s, n);
+    d->len += n;
+    d->text[d->len] = '\0';
+}
+
+/* The length of the UTF-8 sequence at s (n bytes left), or 0 if invalid. */
+static size_t seq_len(const char *s, size_t n)
+{
+    unsigned char c = (unsigned char)*s;
+    size_t len = c < 0x80             ? 1
+                 : (c & 0xe0) == 0xc0 ? 2
+                 : (c & 0xf0) == 0xe0 ? 3
+                 : (c & 0xf8) == 0xf0 ? 4
+                                      : 0;
+    if (len == 0 || len > n || !mx_utf8_valid(s, len))
+        return 0;
+    return len;
+}
+
+/* Appends one line (n bytes), cleaned and cut, with its '\n'. */
+static void add_line(struct dest *d, const char *s, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n && kept < MX_LINE_MAX;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = seq_len(s + i, n - i);
+        if (len == 0) {
+            if (kept + 3 > MX_LINE_MAX)
+                break;
+            put(d, "\xef\xbf\xbd", 3); /* U+FFFD */
+            kept += 3;
+            i++;
+            continue;
+        }
+        if (len == 1 && (c < 0x20 || c == 0x7f)) {
+            if (c == '\t') {
+                put(d, " ", 1);
+                kept++;
+            }
+            i++;
+            continue;
+        }
+        if (kept + len > MX_LINE_MAX)
+            break;
+        put(d, s + i, len);
+        kept += len;
+        i += len;
+    }
+    put(d, "\n", 1);
+}
+
+void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text)
+{
+    if (!dest || !text)
+        return;
+    struct dest *d = get(o, dest);
+    const char *p = text;
+    for (;;) {
+        size_t n = strcspn(p, "\n");
+        add_line(d, p, n);
+        if (!p[n])
+            break;
+        p += n + 1;
+        if (!*p)
+            break;
+    }
+}
+
+bool mx_outbox_waiting(const struct mx_outbox *o, const char *dest)
+{
+    if (!dest) {
+        for (size_t i = 0; i < o->n; i++)
+            if (o->d[i].len)
+                return true;
+        return false;
+    }
+    const struct dest *d = find(o, dest);
+    return d && d->len;
+}
+
+const char *mx_outbox_dest(const struct mx_outbox *o, size_t i)
+{
+    for (size_t k = 0; k < o->n; k++)
+        if (o->d[k].len && i-- == 0)
+            return o->d[k].name;
+    return NULL;
+}
+
+static void html_escape(struct dest *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '<':
+            put(out, "&lt;", 4);
+            break;
+        case '>':
+            put(out, "&gt;", 4);
+            break;
+        case '&':
+            put(out, "&amp;", 5);
+            break;
+        case '"':
+            put(out, "&quot;", 6);
+            break;
+        case '\n':
+            if (i + 1 < n)
+                put(out, "<br>", 4);
+            break;
+        default:
+            put(out, s + i, 1);
+        }
+    }
+}
+
+char *mx_outbox_take(struct mx_outbox *o, const char *dest)
+{
+    struct dest *d = find(o, dest);
+    if (!d || !d->len)
+        return NULL;
+    /* whole lines up to the cap; one over-long line goes alone */
+    size_t take = 0;
+    while (take < d->len) {
+        const char *nl = memchr(d->text + take, '\n', d->len - take);
+        size_t end = (size_t)(nl - d->text) + 1;
+        if (take && end > MX_MESSAGE_MAX)
+            break;
+        take = end;
+    }
+    struct dest html = {0};
+    html_escape(&html, d->text, take);
+    size_t body_len = take && d->text[take - 1] == '\n' ? take - 1 : take;
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "msgtype", json_object_new_string("m.notice"));
+    json_object_object_add(c, "body",
+                           json_object_new_string_len(d->text, (int)body_len));
+    json_object_object_add(c, "format",
+                           json_object_new_string("org.matrix.custom.html"));
+    json_object_object_add(c, "formatted_body",
+                           json_object_new_string(html.text ? html.text : ""));
+    char *out = strdup(json_object_to_json_string_ext(
+        c, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    if (!out)
+        abort();
+    json_object_put(c);
+    free(html.text);
+    memmove(d->text, d->text + take, d->len - take + 1);
+    d->len -= take;
+    return out;
+}
+
+void mx_outbox_move(struct mx_outbox *o, const char *from, const char *to)
+{
+    struct dest *f = find(o, from);
+    if (!f || !f->len || strcmp(from, to) == 0)
+        return;
+    char *text = f->text;
+    size_t len = f->len;
+    f->text = NULL;
+    f->len = f->cap = 0;
+    struct dest *t = get(o, to);
+    put(t, text, len);
+    free(text);
+}
+
+void mx_outbox_drop(struct mx_outbox *o, const char *dest)
+{
+    struct dest *d = find(o, dest);
+    if (d)
+        d->len = 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * The Matrix adapter's out-queue: lines waiting for a room (or, until the
+ * direct room exists, for a person), coalesced so that everything for one
+ * destination within one turn of the loop goes out as ONE m.notice: on
+ * Matrix a message may hold several lines, and every message counts
+ * against the homeserver's rate limit. Pure (no I/O).
+ *
+ * Lines are cleaned on the way in: CR and other control characters go,
+ * invalid UTF-8 is replaced, and a line longer than MX_LINE_MAX is cut at
+ * a character boundary. A message holds whole lines, at most
+ * MX_MESSAGE_MAX bytes of body; more waits for the next message.
+ */
+#ifndef HEARTS_MX_OUTBOX_H
+#define HEARTS_MX_OUTBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MX_LINE_MAX 2000
+#define MX_MESSAGE_MAX 16000
+
+struct mx_outbox;
+
+/* A new, empty queue; never NULL. */
+struct mx_outbox *mx_outbox_new(void);
+void mx_outbox_free(struct mx_outbox *o);
+
+/* Queues text (one or more lines separated by '\n') for dest. */
+void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text);
+
+/* Whether anything waits (for dest; NULL: for anyone). */
+bool mx_outbox_waiting(const struct mx_outbox *o, const char *dest);
+
+/* The i-th destination with lines waiting (i from 0), or NULL past the
+ * last. Valid until the next change. */
+const char *mx_outbox_dest(const struct mx_outbox *o, size_t i);
+
+/*
+ * Takes the next message for dest off the queue: the event content as
+ * JSON (m.notice, a plain body of the lines joined by '\n', and an HTML
+ * formatted_body with the lines escaped and joined by <br>) for the
+ * caller to free, or NULL if nothing waits.
+ */
+char *mx_outbox_take(struct mx_outbox *o, const char *dest);
+
+/* Renames a destination's lines (a person's, once their direct room is
+ * known) onto another, after what waits there already. */
+void mx_outbox_move(struct mx_outbox *o, const char *from, const char *to);
+
+/* Drops what waits for dest. */
+void mx_outbox_drop(struct mx_outbox *o, const char *dest);
+
+#endif

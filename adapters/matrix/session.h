@@ -1,0 +1,40 @@
+/*
+ * The Matrix session kept in DATA_DIR/<network>/matrix-session.json: the
+ * access token and device ID a login gave (reused, so a restart creates
+ * no new device and the server's per-token transaction deduplication
+ * holds), the /sync `since` token (so a restart neither replays old
+ * commands nor misses new ones) and the transaction ID epoch (retry.h).
+ * The file is written with storage_replace (atomic) and read as hostile:
+ * a field of the wrong shape is dropped, not trusted.
+ */
+#ifndef HEARTS_MX_SESSION_H
+#define HEARTS_MX_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct mx_session {
+    char *homeserver; /* whose token it is: a session for another */
+    char *user_id;    /* server or user is not reused */
+    char *access_token;
+    char *device_id;
+    char *since;
+    uint64_t txn_epoch;
+};
+
+/* Reads path into *s (zeroed first; free with mx_session_free). A missing
+ * file is an empty session (0); an unreadable or malformed one is -1 with
+ * the reason in err, and *s empty. */
+int mx_session_load(const char *path, struct mx_session *s, char *err,
+                    size_t errlen);
+
+/* Writes s to path atomically (its directory must exist). */
+int mx_session_save(const char *path, const struct mx_session *s, char *err,
+                    size_t errlen);
+
+/* Replaces *field with a copy of value (NULL clears it). */
+void mx_session_set(char **field, const char *value);
+
+void mx_session_free(struct mx_session *s);
+
+#endif

@@ -1,0 +1,478 @@
+/*
+ * The /sync parser (sync.h). Walks rooms.join (state, then timeline),
+ * rooms.invite (invite_state: who invited the bot, is_direct), rooms.leave
+ * and account_data (m.direct), checking every field it uses before it
+ * copies it. What is malformed is skipped and counted, never trusted.
+ */
+#include "sync.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+/* Deeper JSON than this is refused by the tokenizer (no stack blowing). */
+#define MX_JSON_DEPTH 24
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    char *p = strdup(s);
+    if (!p)
+        abort();
+    return p;
+}
+
+bool mx_utf8_valid(const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        if (c == 0)
+            return false;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        unsigned cp, min;
+        if ((c & 0xe0) == 0xc0) {
+            len = 2, cp = c & 0x1f, min = 0x80;
+        } else if ((c & 0xf0) == 0xe0) {
+            len = 3, cp = c & 0x0f, min = 0x800;
+        } else if ((c & 0xf8) == 0xf0) {
+            len = 4, cp = c & 0x07, min = 0x10000;
+        } else {
+            return false;
+        }
+        if (n - i < len)
+            return false;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return false;
+            cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+/* Printable ASCII without spaces, 2..MX_ID_MAX bytes, starting with
+ * sigil; with a ':' after at least one byte if colon is required. */
+static bool is_id(const char *s, char sigil, bool colon)
+{
+    if (!s || s[0] != sigil)
+        return false;
+    size_t n = strlen(s);
+    if (n < 2 || n > MX_ID_MAX)
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (s[i] <= 0x20 || s[i] >= 0x7f)
+            return false;
+    const char *c = strchr(s, ':');
+    return !colon || (c && c > s + 1 && c[1]);
+}
+
+bool mx_is_user_id(const char *s)
+{
+    return is_id(s, '@', true);
+}
+
+bool mx_is_room_id(const char *s)
+{
+    return is_id(s, '!', false);
+}
+
+bool mx_is_alias(const char *s)
+{
+    return is_id(s, '#', true);
+}
+
+/* The string at key if it is one, within max bytes, valid UTF-8 and, unless
+ * lines is set, free of control characters; else NULL. */
+static const char *get_str(struct json_object *o, const char *key, size_t max,
+                           bool lines)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_string))
+        return NULL;
+    const char *s = json_object_get_string(v);
+    size_t n = (size_t)json_object_get_string_len(v);
+    if (n > max || strlen(s) != n || !mx_utf8_valid(s, n))
+        return NULL;
+    if (!lines)
+        for (size_t i = 0; i < n; i++)
+            if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+                return NULL;
+    return s;
+}
+
+static struct json_object *get_type(struct json_object *o, const char *key,
+                                    enum json_type type)
+{
+    struct json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, type))
+        return NULL;
+    return v;
+}
+
+static struct mx_item *add_item(struct mx_sync *s, enum mx_item_kind kind,
+                                const char *room)
+{
+    s->items = xrealloc(s->items, (s->nitems + 1) * sizeof *s->items);
+    struct mx_item *it = &s->items[s->nitems++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->room = xstrdup(room);
+    return it;
+}
+
+static const char *get_user(struct json_object *o, const char *key)
+{
+    const char *s = get_str(o, key, MX_ID_MAX, false);
+    return mx_is_user_id(s) ? s : NULL;
+}
+
+static bool is_membership(const char *m)
+{
+    static const char *const known[] = {"join", "leave", "ban", "invite",
+                                        "knock"};
+    for (size_t i = 0; m && i < sizeof known / sizeof *known; i++)
+        if (strcmp(m, known[i]) == 0)
+            return true;
+    return false;
+}
+
+/* One event of a joined room's state or timeline. */
+static void room_event(struct mx_sync *s, const char *room,
+                       struct json_object *ev)
+{
+    const char *type = get_str(ev, "type", MX_ID_MAX, false);
+    const char *sender = get_user(ev, "sender");
+    struct json_object *content = get_type(ev, "content", json_type_object);
+    if (!json_object_is_type(ev, json_type_object) || !type || !sender ||
+        !content) {
+        s->refused++;
+        return;
+    }
+    if (strcmp(type, "m.room.message") == 0) {
+        const char *id = get_str(ev, "event_id", MX_ID_MAX, false);
+        struct json_object *ts =
+            get_type(ev, "origin_server_ts", json_type_int);
+        const char *msgtype = get_str(content, "msgtype", MX_ID_MAX, false);
+        const char *body = get_str(content, "body", MX_BODY_MAX, true);
+        if (!id || id[0] != '$' || !ts || !msgtype || !body) {
+            s->refused++;
+            return;
+        }
+        struct mx_item *it = add_item(s, MX_ITEM_MESSAGE, room);
+        it->sender = xstrdup(sender);
+        it->event_id = xstrdup(id);
+        it->msgtype = xstrdup(msgtype);
+        it->body = xstrdup(body);
+        it->ts = json_object_get_int64(ts);
+    } else if (strcmp(type, "m.room.member") == 0) {
+        const char *user = get_user(ev, "state_key");
+        const char *m = get_str(content, "membership", 16, false);
+        if (!user || !is_membership(m)) {
+            s->refused++;
+            return;
+        }
+        struct mx_item *it = add_item(s, MX_ITEM_MEMBER, room);
+        it->sender = xstrdup(sender);
+        it->user = xstrdup(user);
+        it->membership = xstrdup(m);
+        /* a bad or missing display name is no name, not a bad event */
+        it->name = xstrdup(get_str(content, "displayname", MX_NAME_MAX, false));
+        struct json_object *d =
+            get_type(content, "is_direct", json_type_boolean);
+        it->is_direct = d && json_object_get_boolean(d);
+    } else if (strcmp(type, "m.room.encrypted") == 0 ||
+               strcmp(type, "m.room.encryption") == 0) {
+        struct mx_item *it = add_item(s, MX_ITEM_ENCRYPTED, room);
+        it->sender = xstrdup(sender);
+        if (type[strlen("m.room.encrypt")] == 'e')
+            it->event_id = xstrdup(get_str(ev, "event_id", MX_ID_MAX, false));
+    }
+}
+
+static void room_events(struct mx_sync *s, const char *room,
+                        struct json_object *section)
+{
+    struct json_object *events = get_type(section, "events", json_type_array);
+    size_t n = events ? json_object_array_length(events) : 0;
+    for (size_t i = 0; i < n; i++)
+        room_event(s, room, json_object_array_get_idx(events, i));
+}
+
+static void joined_rooms(struct mx_sync *s, struct json_object *join)
+{
+    json_object_object_foreach(join, room, data)
+    {
+        if (!mx_is_room_id(room) ||
+            !json_object_is_type(data, json_type_object)) {
+            s->refused++;
+            continue;
+        }
+        add_item(s, MX_ITEM_JOINED, room);
+        room_events(s, room, get_type(data, "state", json_type_object));
+        room_events(s, room, get_type(data, "timeline", json_type_object));
+    }
+}
+
+static void invited_rooms(struct mx_sync *s, const char *self,
+                          struct json_object *invite)
+{
+    json_object_object_foreach(invite, room, data)
+    {
+        struct json_object *st =
+            get_type(data, "invite_state", json_type_object);
+        struct json_object *events = get_type(st, "events", json_type_array);
+        const char *inviter = NULL;
+        bool direct = false;
+        size_t n = events ? json_object_array_length(events) : 0;
+        for (size_t i = 0; i < n; i++) {
+            struct json_object *ev = json_object_array_get_idx(events, i);
+            struct json_object *c = get_type(ev, "content", json_type_object);
+            const char *type = get_str(ev, "type", MX_ID_MAX, false);
+            const char *key = get_str(ev, "state_key", MX_ID_MAX, false);
+            const char *m = get_str(c, "membership", 16, false);
+            if (!type || strcmp(type, "m.room.member") != 0 || !key || !self ||
+                strcmp(key, self) != 0 || !m || strcmp(m, "invite") != 0)
+                continue;
+            inviter = get_user(ev, "sender");
+            struct json_object *d = get_type(c, "is_direct", json_type_boolean);
+            direct = d && json_object_get_boolean(d);
+        }
+        if (!mx_is_room_id(room) || !inviter) {
+            s->refused++;
+            continue;
+        }
+        struct mx_item *it = add_item(s, MX_ITEM_INVITE, room);
+        it->sender = xstrdup(inviter);
+        it->is_direct = direct;
+    }
+}
+
+static void left_rooms(struct mx_sync *s, struct json_object *leave)
+{
+    json_object_object_foreach(leave, room, data)
+    {
+        (void)data;
+        if (!mx_is_room_id(room)) {
+            s->refused++;
+            continue;
+        }
+        add_item(s, MX_ITEM_LEFT, room);
+    }
+}
+
+/* m.direct's content: {user: [room, ...]}. Returns how many entries or
+ * rooms were skipped. */
+static int direct_map(struct json_object *content, struct mx_direct **out,
+                      size_t *nout)
+{
+    int bad = 0;
+    struct mx_direct *d = NULL;
+    size_t nd = 0;
+    json_object_object_foreach(content, user, rooms)
+    {
+        if (!mx_is_user_id(user) ||
+            !json_object_is_type(rooms, json_type_array)) {
+            bad++;
+            continue;
+        }
+        d = xrealloc(d, (nd + 1) * sizeof *d);
+        struct mx_direct *e = &d[nd++];
+        e->user = xstrdup(user);
+        e->rooms = NULL;
+        e->nrooms = 0;
+        size_t n = json_object_array_length(rooms);
+        for (size_t i = 0; i < n; i++) {
+            struct json_object *r = json_object_array_get_idx(rooms, i);
+            const char *id = json_object_is_type(r, json_type_string)
+                                 ? json_object_get_string(r)
+                                 : NULL;
+            if (!mx_is_room_id(id)) {
+                bad++;
+                continue;
+            }
+            e->rooms = xrealloc(e->rooms, (e->nrooms + 1) * sizeof *e->rooms);
+            e->rooms[e->nrooms++] = xstrdup(id);
+        }
+    }
+    *out = d;
+    *nout = nd;
+    return bad;
+}
+
+static void account_data(struct mx_sync *s, struct json_object *ad)
+{
+    struct json_object *events = get_type(ad, "events", json_type_array);
+    size_t n = events ? json_object_array_length(events) : 0;
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *ev = json_object_array_get_idx(events, i);
+        const char *type = get_str(ev, "type", MX_ID_MAX, false);
+        if (!type || strcmp(type, "m.direct") != 0)
+            continue;
+        struct json_object *c = get_type(ev, "content", json_type_object);
+        if (!c) {
+            s->refused++;
+            continue;
+        }
+        mx_direct_free(s->direct, s->ndirect);
+        s->refused += direct_map(c, &s->direct, &s->ndirect);
+        s->has_direct = true;
+    }
+}
+
+/* The JSON object in body, or NULL with err set. */
+static struct json_object *parse_object(const char *body, size_t len, char *err,
+                                        size_t errlen)
+{
+    if (len > (size_t)INT32_MAX) {
+        snprintf(err, errlen, "body too large");
+        return NULL;
+    }
+    struct json_tokener *tok = json_tokener_new_ex(MX_JSON_DEPTH);
+    if (!tok)
+        abort();
+    /* no UTF-8 check here: one bad byte in one message must not refuse
+     * the whole response (the bot would fetch it again forever); every
+     * string the parser uses is checked where it is used */
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    struct json_object *o = json_tokener_parse_ex(tok, body, (int)len);
+    enum json_tokener_error e = json_tokener_get_error(tok);
+    size_t used = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    if (!o || e != json_tokener_success) {
+        snprintf(err, errlen, "not JSON: %s",
+                 json_tokener_error_desc(
+                     e == json_tokener_success ? json_tokener_continue : e));
+        json_object_put(o);
+        return NULL;
+    }
+    for (; used < len; used++)
+        if (!strchr(" \t\r\n", body[used])) {
+            snprintf(err, errlen, "trailing bytes after the JSON");
+            json_object_put(o);
+            return NULL;
+        }
+    if (!json_object_is_type(o, json_type_object)) {
+        snprintf(err, errlen, "not a JSON object");
+        json_object_put(o);
+        return NULL;
+    }
+    return o;
+}
+
+int mx_sync_parse(const char *body, size_t len, const char *self,
+                  struct mx_sync *out, char *err, size_t errlen)
+{
+    char dummy[1];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    struct json_object *o = parse_object(body, len, err, errlen);
+    if (!o)
+        return -1;
+    const char *next = get_str(o, "next_batch", MX_TOKEN_MAX, false);
+    if (!next || !*next) {
+        snprintf(err, errlen, "no valid next_batch");
+        json_object_put(o);
+        return -1;
+    }
+    struct mx_sync s = {0};
+    s.next_batch = xstrdup(next);
+    struct json_object *rooms = get_type(o, "rooms", json_type_object);
+    struct json_object *sec;
+    if ((sec = get_type(rooms, "join", json_type_object)))
+        joined_rooms(&s, sec);
+    if ((sec = get_type(rooms, "invite", json_type_object)))
+        invited_rooms(&s, self, sec);
+    if ((sec = get_type(rooms, "leave", json_type_object)))
+        left_rooms(&s, sec);
+    if ((sec = get_type(o, "account_data", json_type_object)))
+        account_data(&s, sec);
+    json_object_put(o);
+    *out = s;
+    return 0;
+}
+
+static void item_free(struct mx_item *it)
+{
+    free(it->room);
+    free(it->sender);
+    free(it->event_id);
+    free(it->msgtype);
+    free(it->body);
+    free(it->user);
+    free(it->membership);
+    free(it->name);
+}
+
+void mx_direct_free(struct mx_direct *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(d[i].user);
+        for (size_t j = 0; j < d[i].nrooms; j++)
+            free(d[i].rooms[j]);
+        free(d[i].rooms);
+    }
+    free(d);
+}
+
+void mx_sync_free(struct mx_sync *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nitems; i++)
+        item_free(&s->items[i]);
+    free(s->items);
+    free(s->next_batch);
+    mx_direct_free(s->direct, s->ndirect);
+    memset(s, 0, sizeof *s);
+}
+
+int mx_direct_parse(const char *body, size_t len, struct mx_direct **out,
+                    size_t *n)
+{
+    char err[8];
+    struct json_object *o = parse_object(body, len, err, sizeof err);
+    if (!o)
+        return -1;
+    direct_map(o, out, n);
+    json_object_put(o);
+    return 0;
+}
+
+#define FILTER_HEAD                                                            \
+    "{\"presence\":{\"types\":[]},"                                            \
+    "\"account_data\":{\"types\":[\"m.direct\"]},"                             \
+    "\"room\":{\"ephemeral\":{\"types\":[]},"                                  \
+    "\"account_data\":{\"types\":[]},"                                         \
+    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],"          \
+    "\"lazy_load_members\":true},"                                             \
+    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\","           \
+    "\"m.room.encrypted\",\"m.room.encryption\"]"
+
+const char *mx_sync_filter(bool history)
+{
+    return history ? FILTER_HEAD "}}}" : FILTER_HEAD ",\"limit\":0}}}";
+}

@@ -1,0 +1,454 @@
+"""The real bot on Matrix: heartsbot against the strict test homeserver
+(tests/matrix/homeserver.py) with matrix-nio clients as the people. The
+bot logs in, keeps its session, joins its room, answers there and in a
+direct room it creates (recorded in its m.direct), sends one m.notice per
+room and turn, and survives rate limits, dropped answers and a restart
+without duplicates or replays.
+Run: /usr/bin/python3 tests/integration/test_matrix_bot.py -v
+"""
+
+import asyncio
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "matrix"))
+import harness  # noqa: E402
+from harness import HarnessTestCase  # noqa: E402
+import homeserver  # noqa: E402
+
+try:
+    import nio
+except ImportError:          # CI installs python3-matrix-nio
+    nio = None
+
+BOT = "@heartsbot:hearts.test"
+
+
+class Person:
+    """A nio client that joins what it is invited to and keeps every
+    message it sees, per room."""
+
+    def __init__(self, hs, user, password):
+        self.client = nio.AsyncClient(hs.url, user)
+        self.user = user
+        self.password = password
+        self.since = None
+        self.messages = []      # (room_id, sender, msgtype, body, source)
+        self.invites = []       # (room_id, is_direct)
+
+    async def login(self):
+        resp = await self.client.login(self.password)
+        assert isinstance(resp, nio.LoginResponse), resp
+        s = await self.client.sync(timeout=0)
+        self.since = s.next_batch
+
+    async def sync(self, timeout_ms=500):
+        s = await self.client.sync(timeout=timeout_ms, since=self.since)
+        assert isinstance(s, nio.SyncResponse), s
+        self.since = s.next_batch
+        for room_id, room in s.rooms.invite.items():
+            direct = any(isinstance(e, nio.InviteMemberEvent)
+                         and e.state_key == self.client.user_id
+                         and e.content.get("is_direct") is True
+                         for e in room.invite_state)
+            self.invites.append((room_id, direct))
+            joined = await self.client.join(room_id)
+            assert isinstance(joined, nio.JoinResponse), joined
+        for room_id, room in s.rooms.join.items():
+            for e in room.timeline.events:
+                if isinstance(e, (nio.RoomMessageText, nio.RoomMessageNotice)):
+                    self.messages.append(
+                        (room_id, e.sender, e.source["content"]["msgtype"],
+                         e.body, e.source))
+
+    async def wait(self, pred, timeout=15.0):
+        """Syncs until pred(messages) is true; returns its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            got = pred(self.messages)
+            if got:
+                return got
+            if time.monotonic() > deadline:
+                raise AssertionError("%s never saw it; saw:\n%s" % (
+                    self.user, "\n".join(repr(m[:4]) for m in self.messages)))
+            await self.sync()
+
+    async def say(self, room_id, body):
+        resp = await self.client.room_send(
+            room_id, "m.room.message", {"msgtype": "m.text", "body": body})
+        assert isinstance(resp, nio.RoomSendResponse), resp
+
+    async def close(self):
+        await self.client.close()
+
+
+def from_bot(room=None, text=None):
+    def pred(msgs):
+        return [m for m in msgs if m[1] == BOT
+                and (room is None or m[0] == room)
+                and (text is None or text in m[3])]
+    return pred
+
+
+class MatrixCase(HarnessTestCase):
+    """A homeserver with alice and the bot's account; helpers."""
+
+    def setUp(self):
+        super().setUp()
+        if nio is None:
+            self.skipTest("python3-matrix-nio is not installed")
+        self.hs = homeserver.Homeserver(self.tmpdir)
+        self.hs.start()
+        self.addCleanup(self.hs.stop)
+        self.alice = self.hs.register("alice", "pw-a", "Alice")
+        self.hs.register("heartsbot", "pw-bot")
+        self.data = os.path.join(self.tmpdir, "data")
+
+    def config(self, rooms, **matrix):
+        cfg = harness.example_config()
+        cfg["bot"]["data_dir"] = self.data
+        cfg["bot"]["log_level"] = "debug"
+        cfg["bot"].update(harness.NO_ANSWER_LIMITS)
+        del cfg["irc"]
+        net = dict(cfg["matrix"][0])
+        net.update(name="mx", homeserver=self.hs.url, user_id=BOT,
+                   password="pw-bot", rooms=list(rooms),
+                   sync_timeout_ms=1000, request_timeout_ms=3000)
+        net.update(matrix)
+        cfg["matrix"] = [net]
+        return cfg
+
+    def run_async(self, coro, timeout=60.0):
+        return asyncio.run(asyncio.wait_for(coro, timeout))
+
+    async def person(self):
+        p = Person(self.hs, "alice", "pw-a")
+        await p.login()
+        return p
+
+    async def public_room(self, p):
+        resp = await p.client.room_create(
+            alias="hearts", name="hearts", preset=nio.RoomPreset.public_chat)
+        assert isinstance(resp, nio.RoomCreateResponse), resp
+        return resp.room_id
+
+    def play(self, scene):
+        """Runs scene(p, room) with alice (p) logged in and her public
+        room #hearts:hearts.test made."""
+        async def go():
+            p = await self.person()
+            try:
+                await scene(p, await self.public_room(p))
+            finally:
+                await p.close()
+        self.run_async(go())
+
+    def start_bot(self, rooms, **kw):
+        bot = self.bot(self.config(rooms), **kw)
+        bot.wait_log(r"mx: connected to")
+        return bot
+
+    def session(self):
+        with open(os.path.join(self.data, "mx", "matrix-session.json")) as f:
+            return json.load(f)
+
+
+
+class MatrixBotTest(MatrixCase):
+
+    def test_answers_in_room_and_in_a_direct_room(self):
+        async def scene(p, room):
+            bot = self.bot(self.config(["#hearts:hearts.test"]))
+            bot.wait_log(r"mx: connected to")
+            bot.wait_log(r"joined #hearts:hearts.test as !")
+            # a table opened in the room: the bot answers there
+            await p.say(room, "!hearts")
+            got = await p.wait(from_bot(room))
+            self.assertEqual(got[0][2], "m.notice")
+            self.assertIn("formatted_body", got[0][4]["content"])
+            # help goes privately: a direct room, created with the
+            # person invited and is_direct
+            await p.say(room, "!help")
+            got = await p.wait(lambda m: [x for x in from_bot()(m)
+                                          if x[0] != room])
+            dm = got[0][0]
+            self.assertIn((dm, True), p.invites)
+            self.assertEqual(len(got), 1, got)
+            # recorded in the bot's m.direct, and used again
+            with self.hs.lock:
+                direct = self.hs.state.account_data[BOT]["m.direct"][1]
+            self.assertEqual(direct, {self.alice: [dm]})
+            await p.say(dm, "help")
+            await p.wait(lambda m: len(from_bot(dm)(m)) >= 2)
+            self.assertEqual(
+                self.hs.counters(BOT).get("create_room", 0), 1)
+            # the deal: what the bot says in one turn is one message
+            # of several lines, plain and HTML; the hand goes privately
+            await p.say(room, "!start")
+            multi = await p.wait(lambda m: [
+                x for x in from_bot(room)(m) if "\n" in x[3]])
+            content = multi[0][4]["content"]
+            self.assertEqual(content["msgtype"], "m.notice")
+            self.assertEqual(content["format"], "org.matrix.custom.html")
+            self.assertEqual(content["formatted_body"].count("<br>"),
+                             content["body"].count("\n"))
+            await p.wait(lambda m: len(from_bot(dm)(m)) >= 3)
+            self.assertEqual(
+                self.hs.counters(BOT).get("create_room", 0), 1)
+            # the session is kept
+            s = self.session()
+            self.assertEqual(s["user_id"], BOT)
+            self.assertTrue(s["access_token"] and s["device_id"])
+            self.assertTrue(s["since"])
+        self.play(scene)
+
+    def test_restart_reuses_session_and_replays_nothing(self):
+        async def scene(p, room):
+            cfg = self.config([room])
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room))
+            before = self.session()
+            # a clean stop: the adapter goes idle and the bot exits 0
+            self.assertEqual(bot.stop(), 0, bot.log()[-2000:])
+            n = len(from_bot(room)(p.messages))
+            # said while the bot is away: answered after the restart
+            await p.say(room, "!status")
+            self.hs.reset_counters()
+            bot2 = self.bot(cfg, name="heartsbot2")
+            bot2.wait_log(r"mx: connected to")
+            await p.wait(lambda m: len(from_bot(room)(m)) > n)
+            await asyncio.sleep(1.5)
+            await p.sync()
+            # !status once; !hearts not again
+            self.assertEqual(len(from_bot(room)(p.messages)), n + 1,
+                             from_bot(room)(p.messages))
+            after = self.session()
+            self.assertEqual(after["device_id"], before["device_id"])
+            self.assertEqual(after["access_token"],
+                             before["access_token"])
+            self.assertEqual(after["txn_epoch"], before["txn_epoch"] + 1)
+            # no new login, so no new device
+            self.assertEqual(self.hs.counters(BOT).get("logins", 0), 0)
+            self.assertEqual(self.hs.counters(BOT).get("login", 0), 0)
+        self.play(scene)
+
+    def test_restart_mid_game_keeps_the_direct_room(self):
+        async def scene(p, room):
+            cfg = self.config([room])
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room))
+            await p.say(room, "!start")
+            got = await p.wait(lambda m: [x for x in from_bot()(m)
+                                          if x[0] != room])
+            dm = got[0][0]
+            self.assertEqual(bot.stop(), 0)
+            n = len(from_bot(dm)(p.messages))
+            self.hs.reset_counters()
+            # the resumed game sends the hand at once; reading m.direct
+            # fails once (retried a second later): the hand must wait for
+            # it, not make a new room
+            self.hs.fault("/_matrix/client/v3/user/", "500", method="GET",
+                          user_id=BOT)
+            bot2 = self.bot(cfg, name="heartsbot2")
+            bot2.wait_log(r"mx: connected to")
+            await p.wait(lambda m: len(from_bot(dm)(m)) > n)
+            self.assertEqual(self.hs.counters(BOT).get("create_room", 0), 0)
+            self.assertEqual([x for x in from_bot()(p.messages)
+                              if x[0] not in (room, dm)], [])
+        self.play(scene)
+
+    def test_a_whole_game_with_computers(self):
+        """alice and three computers play a one-hand game: the deal and
+        prompts reach her direct room only, her passes and plays there are
+        taken, the record replays."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            cfg = self.config([room])
+            cfg["game"].update(next_hand_delay=0)
+            self.bot(cfg).wait_log(r"mx: connected to")
+            await p.say(room, "!hearts standard hands=1")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+            seen, acted = 0, []
+            deadline = time.monotonic() + 60
+            while not from_bot(room, "Game over!")(p.messages):
+                self.assertLess(time.monotonic(), deadline, acted)
+                await p.sync(timeout_ms=200)
+                private = [m for m in from_bot()(p.messages) if m[0] != room]
+                for m in private[seen:]:
+                    for line in m[3].split("\n"):
+                        ev = harness.parse_private(line)
+                        if isinstance(ev, harness.Deal) and ev.pass_count:
+                            cards = sorted(ev.cards, key=harness.card_rank)
+                            act = "pass " + " ".join(cards[-ev.pass_count:])
+                        elif isinstance(ev, harness.Prompt) and ev.marked:
+                            act = "play " + min(ev.marked, key=lambda c: (
+                                harness.card_rank(c), c))
+                        elif isinstance(ev, harness.MoonChoice):
+                            act = "moon add"
+                        else:
+                            continue
+                        acted.append(act)
+                        await p.say(m[0], act)
+                seen = len(private)
+            dms = {m[0] for m in from_bot()(p.messages) if m[0] != room}
+            self.assertEqual(len(dms), 1, dms)
+            records = harness.read_records(self.data, network="mx",
+                                           room=room)
+            self.assertEqual(len(records), 1)
+            # 13 cards a hand (a tie deals another); the last one may be
+            # played for her (autoplay last)
+            hands = len(records[0]["hands"])
+            plays = sum(a.startswith("play") for a in acted)
+            self.assertTrue(12 * hands <= plays <= 13 * hands, acted)
+            self.assertIn(self.alice, records[0]["players"])
+            rc, out = harness.replay(harness.archive_path(self.data, "mx",
+                                                          room))
+            self.assertEqual(rc, 0, out)
+            self.assertIn("OK", out)
+        self.play(scene)
+
+    def test_faults_on_send_neither_lose_nor_duplicate(self):
+        async def scene(p, room):
+            bot = self.start_bot([room])
+            send = "/_matrix/client/v3/rooms/"
+            # the answer to the first send is lost after the event was
+            # made: the retry must reuse the transaction ID
+            f1 = self.hs.fault(send, "drop_after", method="PUT",
+                               user_id=BOT)
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room))
+            self.assertEqual(f1.hits, 1)
+            # a 429 with retry_after_ms, then a 500: waited, retried
+            f2 = self.hs.fault(send, "429", method="PUT", user_id=BOT,
+                               retry_after_ms=300)
+            f3 = self.hs.fault(send, "500", method="PUT", user_id=BOT)
+            await p.say(room, "!status")
+            await p.wait(lambda m: len(from_bot(room)(m)) >= 2)
+            self.assertEqual((f2.hits, f3.hits), (1, 1))
+            bot.wait_log(r"rate-limited on PUT .*waiting 300 ms")
+            await asyncio.sleep(1.0)
+            await p.sync()
+            events = [e for e in self.hs.room_events(room)
+                      if e["sender"] == BOT
+                      and e["type"] == "m.room.message"]
+            self.assertEqual(len(events), 2, events)
+            self.assertEqual(len(from_bot(room)(p.messages)), 2)
+        self.play(scene)
+
+    def test_revoked_token_logs_in_again(self):
+        async def scene(p, room):
+            bot = self.start_bot([room])
+            old = self.session()["access_token"]
+            self.hs.revoke(user_id=BOT)
+            bot.wait_log(r"no longer valid: logging in again")
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room))
+            self.assertNotEqual(self.session()["access_token"], old)
+        self.play(scene)
+
+    def test_hostile_sync_answers_are_survived(self):
+        async def scene(p, room):
+            bot = self.start_bot([room])
+            sync = "/_matrix/client/v3/sync"
+            bad = [
+                b'{"next_batch": 7}',
+                b'{"next_batch":"x","rooms":{"join":{"' + room.encode() +
+                b'":{"timeline":{"events":[{"type":"m.room.message",'
+                b'"sender":"@alice:hearts.test","event_id":"$z",'
+                b'"origin_server_ts":1,"content":{"msgtype":"m.text",'
+                b'"body":"!hearts \xff\xfe"}}, 7, null]}}}}}',
+                b'\xff\x00 not json',
+                b'[' * 5000,
+                b'{"next_batch":"' + b'a' * (5 << 20) + b'"}',
+            ]
+            faults = [self.hs.fault(sync, "raw", body=b, method="GET",
+                                    user_id=BOT) for b in bad]
+            deadline = time.monotonic() + 20
+            while any(f.hits == 0 for f in faults):
+                self.assertTrue(bot.alive(), bot.log()[-2000:])
+                self.assertLess(time.monotonic(), deadline,
+                                [f.hits for f in faults])
+                await asyncio.sleep(0.1)
+            # still alive and still answering; the bad message was not read
+            await p.say(room, "!hearts")
+            got = await p.wait(from_bot(room))
+            self.assertEqual(len(got), 1)
+            self.assertTrue(bot.alive())
+            bot.wait_log(r"/sync answer refused")
+        self.play(scene)
+
+    def test_encrypted_room_is_explained(self):
+        async def scene(p, room):
+            self.start_bot([room])
+            self.hs.add_event(room, self.alice, "m.room.encrypted",
+                              {"algorithm": "m.megolm.v1.aes-sha2",
+                               "ciphertext": "AAAA"})
+            got = await p.wait(from_bot(room, "cannot read encrypted"))
+            self.assertEqual(got[0][2], "m.notice")
+            # said once, not for every encrypted message
+            self.hs.add_event(room, self.alice, "m.room.encrypted",
+                              {"algorithm": "m.megolm.v1.aes-sha2",
+                               "ciphertext": "BBBB"})
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            self.assertEqual(
+                len(from_bot(room, "cannot read encrypted")(p.messages)), 1)
+        self.play(scene)
+
+    def test_a_direct_room_the_person_opens(self):
+        async def scene(p, room):
+            self.start_bot([])
+            resp = await p.client.room_create(
+                invite=[BOT], is_direct=True,
+                preset=nio.RoomPreset.trusted_private_chat)
+            self.assertIsInstance(resp, nio.RoomCreateResponse)
+            dm = resp.room_id
+            deadline = time.monotonic() + 10
+            while True:
+                with self.hs.lock:
+                    r = self.hs.state.rooms[dm]
+                    if r.membership(BOT) == "join":
+                        break
+                self.assertLess(time.monotonic(), deadline)
+                await asyncio.sleep(0.05)
+            await p.say(dm, "help")
+            got = await p.wait(from_bot(dm, "!hearts opens a table"))
+            self.assertEqual(len(got), 1)
+            # the bot uses that room: it made none of its own
+            self.assertEqual(self.hs.counters(BOT).get("create_room", 0), 0)
+        self.play(scene)
+
+
+class IrcAndMatrixTest(MatrixCase):
+
+    def test_one_process_on_both(self):
+        ircd = self.ngircd()
+        async def scene(p, room):
+            cfg = harness.bot_config(ircd.port, self.data)
+            cfg["bot"].update(harness.NO_ANSWER_LIMITS)
+            cfg["matrix"] = self.config([room])["matrix"]
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            bot.wait_log(r"local: joined #hearts")
+            irc = self.client(ircd, "carol")
+            irc.join("#hearts")
+            irc.say("#hearts", "!hearts")
+            await p.say(room, "!hearts")
+            irc.wait_for(r"opens a Hearts table", frm="heartsbot")
+            got = await p.wait(from_bot(room, "opens a Hearts table"))
+            self.assertIn("@alice:hearts.test", got[0][3])
+        self.play(scene)
+
+
+if __name__ == "__main__":
+    harness.main()

@@ -1,0 +1,136 @@
+/*
+ * The coalescing out-queue (adapters/matrix/outbox.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <json-c/json.h>
+
+#include "outbox.h"
+
+/* The body and formatted_body of a taken message. */
+static void fields(char *json, char *body, size_t blen, char *html, size_t hlen)
+{
+    struct json_object *o = json_tokener_parse(json), *v;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "msgtype", &v));
+    assert_string_equal(json_object_get_string(v), "m.notice");
+    assert_true(json_object_object_get_ex(o, "format", &v));
+    assert_string_equal(json_object_get_string(v), "org.matrix.custom.html");
+    assert_true(json_object_object_get_ex(o, "body", &v));
+    snprintf(body, blen, "%s", json_object_get_string(v));
+    assert_true(json_object_object_get_ex(o, "formatted_body", &v));
+    snprintf(html, hlen, "%s", json_object_get_string(v));
+    json_object_put(o);
+    free(json);
+}
+
+static void test_outbox_coalesces_per_room(void **state)
+{
+    (void)state;
+    struct mx_outbox *o = mx_outbox_new();
+    assert_false(mx_outbox_waiting(o, NULL));
+    mx_outbox_add(o, "!a:hs", "one");
+    mx_outbox_add(o, "!b:hs", "other room");
+    mx_outbox_add(o, "!a:hs", "two <b>&\nthree\n");
+    assert_true(mx_outbox_waiting(o, "!a:hs"));
+    assert_string_equal(mx_outbox_dest(o, 0), "!a:hs");
+    assert_string_equal(mx_outbox_dest(o, 1), "!b:hs");
+    assert_null(mx_outbox_dest(o, 2));
+    char body[256], html[256];
+    fields(mx_outbox_take(o, "!a:hs"), body, sizeof body, html, sizeof html);
+    assert_string_equal(body, "one\ntwo <b>&\nthree");
+    assert_string_equal(html, "one<br>two &lt;b&gt;&amp;<br>three");
+    assert_false(mx_outbox_waiting(o, "!a:hs"));
+    assert_null(mx_outbox_take(o, "!a:hs"));
+    assert_string_equal(mx_outbox_dest(o, 0), "!b:hs");
+    mx_outbox_free(o);
+}
+
+static void test_outbox_cleans_lines(void **state)
+{
+    (void)state;
+    struct mx_outbox *o = mx_outbox_new();
+    mx_outbox_add(o, "!a:hs", "a\rb\x01\tc \xff d \xe2\x99\xa5");
+    char body[256], html[256];
+    fields(mx_outbox_take(o, "!a:hs"), body, sizeof body, html, sizeof html);
+    assert_string_equal(body, "ab c \xef\xbf\xbd d \xe2\x99\xa5");
+    /* a very long line is cut at a character boundary */
+    char *big = malloc(3 * MX_LINE_MAX + 1);
+    for (int i = 0; i < MX_LINE_MAX; i++)
+        memcpy(big + 3 * i, "\xe2\x99\xa5", 3);
+    big[3 * MX_LINE_MAX] = '\0';
+    mx_outbox_add(o, "!a:hs", big);
+    char *json = mx_outbox_take(o, "!a:hs");
+    struct json_object *j = json_tokener_parse(json), *v;
+    json_object_object_get_ex(j, "body", &v);
+    size_t n = (size_t)json_object_get_string_len(v);
+    assert_true(n <= MX_LINE_MAX && n % 3 == 0 && n > MX_LINE_MAX - 3);
+    json_object_put(j);
+    free(json);
+    free(big);
+    mx_outbox_free(o);
+}
+
+static void test_outbox_splits_past_the_cap(void **state)
+{
+    (void)state;
+    struct mx_outbox *o = mx_outbox_new();
+    char line[1001];
+    memset(line, 'x', 1000);
+    line[1000] = '\0';
+    int lines = 40; /* 40 KB: three messages of whole lines */
+    for (int i = 0; i < lines; i++)
+        mx_outbox_add(o, "!a:hs", line);
+    int msgs = 0, seen = 0;
+    char *json;
+    while ((json = mx_outbox_take(o, "!a:hs"))) {
+        struct json_object *j = json_tokener_parse(json), *v;
+        json_object_object_get_ex(j, "body", &v);
+        const char *b = json_object_get_string(v);
+        assert_true(strlen(b) <= MX_MESSAGE_MAX);
+        assert_int_equal((strlen(b) + 1) % 1001, 0);
+        seen += (int)((strlen(b) + 1) / 1001);
+        json_object_put(j);
+        free(json);
+        msgs++;
+    }
+    assert_int_equal(seen, lines);
+    assert_int_equal(msgs, 3);
+    mx_outbox_free(o);
+}
+
+static void test_outbox_move_and_drop(void **state)
+{
+    (void)state;
+    struct mx_outbox *o = mx_outbox_new();
+    mx_outbox_add(o, "!dm:hs", "first");
+    mx_outbox_add(o, "@p:hs", "second");
+    mx_outbox_move(o, "@p:hs", "!dm:hs");
+    assert_false(mx_outbox_waiting(o, "@p:hs"));
+    char body[256], html[256];
+    fields(mx_outbox_take(o, "!dm:hs"), body, sizeof body, html, sizeof html);
+    assert_string_equal(body, "first\nsecond");
+    mx_outbox_add(o, "!x:hs", "gone");
+    mx_outbox_drop(o, "!x:hs");
+    assert_false(mx_outbox_waiting(o, NULL));
+    mx_outbox_free(o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_outbox_coalesces_per_room),
+        cmocka_unit_test(test_outbox_cleans_lines),
+        cmocka_unit_test(test_outbox_splits_past_the_cap),
+        cmocka_unit_test(test_outbox_move_and_drop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

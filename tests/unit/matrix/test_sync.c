@@ -1,0 +1,301 @@
+/*
+ * The /sync parser (adapters/matrix/sync.c): a well-formed response in
+ * neutral items, and hostile ones refused field by field.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sync.h"
+
+#define SELF "@bot:hs"
+
+static int parse(const char *body, struct mx_sync *s)
+{
+    char err[128];
+    int rc = mx_sync_parse(body, strlen(body), SELF, s, err, sizeof err);
+    if (rc)
+        print_message("%s\n", err);
+    return rc;
+}
+
+/* A message event in room !r:hs; fields given raw so tests can break them. */
+#define MSG(sender, id, body, ts)                                              \
+    "{\"type\":\"m.room.message\",\"sender\":" sender ",\"event_id\":" id      \
+    ",\"origin_server_ts\":" ts                                                \
+    ",\"content\":{\"msgtype\":\"m.text\",\"body\":" body "}}"
+
+#define ROOM(events)                                                           \
+    "{\"next_batch\":\"s2\",\"rooms\":{\"join\":{\"!r:hs\":{\"timeline\":{"    \
+    "\"events\":[" events "]}}}}}"
+
+static void test_sync_parse_full_response(void **state)
+{
+    (void)state;
+    const char *body =
+        "{\"next_batch\":\"s72_5\",\"rooms\":{"
+        "\"join\":{\"!r:hs\":{"
+        "\"state\":{\"events\":[{\"type\":\"m.room.member\",\"sender\":"
+        "\"@a:hs\",\"state_key\":\"@a:hs\",\"content\":{\"membership\":"
+        "\"join\",\"displayname\":\"Alice\"}}]},"
+        "\"timeline\":{\"events\":[" MSG(
+            "\"@a:hs\"", "\"$e1\"", "\"!play 2c\\nmore\"",
+            "1700") ","
+                    "{\"type\":\"m.room.encrypted\",\"sender\":\"@b:hs\","
+                    "\"event_id\":"
+                    "\"$e2\",\"content\":{\"algorithm\":\"x\"}},"
+                    "{\"type\":\"m.room.member\",\"sender\":\"@a:hs\",\"state_"
+                    "key\":"
+                    "\"@a:hs\",\"content\":{\"membership\":\"leave\"}}]}}},"
+                    "\"invite\":{\"!dm:hs\":{\"invite_state\":{\"events\":["
+                    "{\"type\":\"m.room.member\",\"sender\":\"@c:hs\",\"state_"
+                    "key\":"
+                    "\"" SELF
+                    "\",\"content\":{\"membership\":\"invite\",\"is_direct\":"
+                    "true}}]}}},"
+                    "\"leave\":{\"!old:hs\":{}}},"
+                    "\"account_data\":{\"events\":[{\"type\":\"m.direct\","
+                    "\"content\":{"
+                    "\"@c:hs\":[\"!dm:hs\",42],\"nobody\":[\"!x:hs\"]}}]}}";
+    struct mx_sync s;
+    assert_int_equal(parse(body, &s), 0);
+    assert_string_equal(s.next_batch, "s72_5");
+    assert_int_equal(s.nitems, 7);
+    assert_int_equal(s.items[0].kind, MX_ITEM_JOINED);
+    assert_string_equal(s.items[0].room, "!r:hs");
+    assert_int_equal(s.items[1].kind, MX_ITEM_MEMBER);
+    assert_string_equal(s.items[1].user, "@a:hs");
+    assert_string_equal(s.items[1].membership, "join");
+    assert_string_equal(s.items[1].name, "Alice");
+    assert_int_equal(s.items[2].kind, MX_ITEM_MESSAGE);
+    assert_string_equal(s.items[2].sender, "@a:hs");
+    assert_string_equal(s.items[2].event_id, "$e1");
+    assert_string_equal(s.items[2].msgtype, "m.text");
+    assert_string_equal(s.items[2].body, "!play 2c\nmore");
+    assert_int_equal(s.items[2].ts, 1700);
+    assert_int_equal(s.items[3].kind, MX_ITEM_ENCRYPTED);
+    assert_string_equal(s.items[3].sender, "@b:hs");
+    assert_int_equal(s.items[4].kind, MX_ITEM_MEMBER);
+    assert_string_equal(s.items[4].membership, "leave");
+    assert_null(s.items[4].name);
+    assert_int_equal(s.items[5].kind, MX_ITEM_INVITE);
+    assert_string_equal(s.items[5].room, "!dm:hs");
+    assert_string_equal(s.items[5].sender, "@c:hs");
+    assert_true(s.items[5].is_direct);
+    assert_int_equal(s.items[6].kind, MX_ITEM_LEFT);
+    assert_string_equal(s.items[6].room, "!old:hs");
+    assert_true(s.has_direct);
+    assert_int_equal(s.ndirect, 1);
+    assert_string_equal(s.direct[0].user, "@c:hs");
+    assert_int_equal(s.direct[0].nrooms, 1);
+    assert_string_equal(s.direct[0].rooms[0], "!dm:hs");
+    assert_int_equal(s.refused, 2); /* the 42 and "nobody" */
+    mx_sync_free(&s);
+}
+
+static void test_sync_refuses_whole_bodies(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "",
+        "[]",
+        "\"s1\"",
+        "{}",
+        "{\"next_batch\":7}",
+        "{\"next_batch\":\"\"}",
+        "{\"next_batch\":\"a\\u0000b\"}",
+        "{\"next_batch\":\"a\\nb\"}",
+        "{\"next_batch\":\"s1\"} trailing",
+        "{\"next_batch\":\"s1\"",
+        "{\"next_batch\":\"\xff\"}",
+        "{\"next_batch\":\"\xed\xa0\x80\"}", /* a surrogate */
+        "{\"next_batch\":\"s\",\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+        "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct mx_sync s;
+        memset(&s, 0x5a, sizeof s);
+        char err[128] = "";
+        assert_int_equal(
+            mx_sync_parse(bad[i], strlen(bad[i]), SELF, &s, err, sizeof err),
+            -1);
+        assert_true(err[0] != '\0');
+        assert_int_equal(s.nitems, (size_t)0x5a5a5a5a5a5a5a5a);
+    }
+}
+
+static void test_sync_refuses_events_field_by_field(void **state)
+{
+    (void)state;
+    const char *body =
+        ROOM(MSG("\"@a:hs\"", "\"$ok\"", "\"fine\"",
+                 "1") "," MSG("7", "\"$e\"", "\"x\"", "1") "," /* sender type */
+             MSG("\"a:hs\"", "\"$e\"", "\"x\"", "1") ","       /* not a user */
+             MSG("\"@a:hs\"", "\"e\"", "\"x\"", "1") ","       /* not an ID */
+             MSG("\"@a:hs\"", "\"$e\"", "[\"x\"]", "1") ","    /* body type */
+             MSG("\"@a:hs\"", "\"$e\"", "\"x\"", "\"1\"") ","  /* ts type */
+             MSG("\"@a:hs\"", "\"$e\"", "\"a\\u0000b\"", "1") "," /* NUL */
+             MSG("\"@a:hs\"", "\"$e\"", "\"\xc0\xaf\"", "1") ","  /* overlong */
+             MSG("\"@a:hs\"", "\"$e\"", "\"\xff\"", "1") "," /* not UTF-8 */
+             MSG("\"@a b:hs\"", "\"$e\"", "\"x\"",
+                 "1") "," /* a space */
+                      "{\"type\":\"m.room.message\",\"sender\":\"@a:hs\"},"
+                      "{\"type\":\"m.room.member\",\"sender\":\"@a:hs\","
+                      "\"state_key\":"
+                      "\"@a:hs\",\"content\":{\"membership\":\"dancing\"}},"
+                      "{\"type\":\"m.room.member\",\"sender\":\"@a:hs\","
+                      "\"state_key\":"
+                      "\"@a:hs\",\"content\":{\"membership\":\"join\","
+                      "\"displayname\":"
+                      "\"A\\u0007\"}},"
+                      "17,null,[],\"x\"");
+    struct mx_sync s;
+    assert_int_equal(parse(body, &s), 0);
+    assert_int_equal(s.nitems, 3);
+    assert_int_equal(s.items[1].kind, MX_ITEM_MESSAGE);
+    assert_string_equal(s.items[1].body, "fine");
+    /* the member event stays; the bad display name is dropped alone */
+    assert_int_equal(s.items[2].kind, MX_ITEM_MEMBER);
+    assert_null(s.items[2].name);
+    assert_int_equal(s.refused, 15);
+    mx_sync_free(&s);
+}
+
+static void test_sync_long_strings_refused(void **state)
+{
+    (void)state;
+    size_t n = MX_BODY_MAX + 1;
+    char *big = malloc(n + 1);
+    memset(big, 'a', n);
+    big[n] = '\0';
+    char *body = malloc(n + 512);
+    snprintf(body, n + 512, ROOM(MSG("\"@a:hs\"", "\"$e\"", "\"%s\"", "1")),
+             big);
+    struct mx_sync s;
+    assert_int_equal(parse(body, &s), 0);
+    assert_int_equal(s.nitems, 1); /* only JOINED */
+    assert_int_equal(s.refused, 1);
+    mx_sync_free(&s);
+    big[MX_BODY_MAX] = '\0'; /* exactly the cap is fine */
+    snprintf(body, n + 512, ROOM(MSG("\"@a:hs\"", "\"$e\"", "\"%s\"", "1")),
+             big);
+    assert_int_equal(parse(body, &s), 0);
+    assert_int_equal(s.nitems, 2);
+    assert_int_equal(strlen(s.items[1].body), MX_BODY_MAX);
+    mx_sync_free(&s);
+    /* a 300-byte room ID is no room */
+    memset(big, 'r', 300);
+    big[300] = '\0';
+    snprintf(body, n + 512,
+             "{\"next_batch\":\"s\",\"rooms\":{\"join\":{\"!%s:hs\":{}},"
+             "\"leave\":{\"!%s\":{}}}}",
+             big, big);
+    assert_int_equal(parse(body, &s), 0);
+    assert_int_equal(s.nitems, 0);
+    assert_int_equal(s.refused, 2);
+    mx_sync_free(&s);
+    free(big);
+    free(body);
+}
+
+static void test_sync_wrong_section_types_are_ignored(void **state)
+{
+    (void)state;
+    static const char *const odd[] = {
+        "{\"next_batch\":\"s\",\"rooms\":[]}",
+        "{\"next_batch\":\"s\",\"rooms\":{\"join\":[],\"invite\":1}}",
+        "{\"next_batch\":\"s\",\"rooms\":{\"join\":{\"!r:hs\":[]}}}",
+        "{\"next_batch\":\"s\",\"rooms\":{\"join\":{\"!r:hs\":{\"timeline\":"
+        "{\"events\":{}}}}}}",
+        "{\"next_batch\":\"s\",\"account_data\":{\"events\":[{\"type\":"
+        "\"m.direct\",\"content\":[]}]}}",
+        "{\"next_batch\":\"s\",\"rooms\":{\"invite\":{\"!r:hs\":{"
+        "\"invite_state\":{\"events\":[{\"type\":\"m.room.member\","
+        "\"state_key\":\"@someone:hs\",\"sender\":\"@c:hs\",\"content\":{"
+        "\"membership\":\"invite\"}}]}}}}}",
+    };
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        struct mx_sync s;
+        assert_int_equal(parse(odd[i], &s), 0);
+        for (size_t j = 0; j < s.nitems; j++)
+            assert_int_equal(s.items[j].kind, MX_ITEM_JOINED);
+        assert_false(s.has_direct && s.ndirect > 0);
+        mx_sync_free(&s);
+    }
+}
+
+static void test_utf8_valid(void **state)
+{
+    (void)state;
+    assert_true(mx_utf8_valid("h\xc3\xa9 \xe2\x99\xa5 \xf0\x9f\x82\xa1", 12));
+    assert_false(mx_utf8_valid("\xc3", 1));             /* cut short */
+    assert_false(mx_utf8_valid("\xe0\x80\xaf", 3));     /* overlong */
+    assert_false(mx_utf8_valid("\xf4\x90\x80\x80", 4)); /* > U+10FFFF */
+    assert_false(mx_utf8_valid("\x80", 1));
+    assert_false(mx_utf8_valid("a\0b", 3));
+}
+
+static void test_ids(void **state)
+{
+    (void)state;
+    assert_true(mx_is_user_id("@a:hs"));
+    assert_false(mx_is_user_id("@:hs"));
+    assert_false(mx_is_user_id("@a"));
+    assert_false(mx_is_user_id("@a:"));
+    assert_true(mx_is_room_id("!opaque"));
+    assert_false(mx_is_room_id("!"));
+    assert_true(mx_is_alias("#hearts:hs"));
+    assert_false(mx_is_alias("#hearts"));
+    assert_false(mx_is_alias(NULL));
+}
+
+static void test_direct_parse(void **state)
+{
+    (void)state;
+    const char *body = "{\"@a:hs\":[\"!1:hs\",\"!2:hs\"],\"@b:hs\":\"!3\"}";
+    struct mx_direct *d = NULL;
+    size_t n = 0;
+    assert_int_equal(mx_direct_parse(body, strlen(body), &d, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(d[0].nrooms, 2);
+    assert_string_equal(d[0].rooms[1], "!2:hs");
+    mx_direct_free(d, n);
+    assert_int_equal(mx_direct_parse("[]", 2, &d, &n), -1);
+}
+
+static void test_sync_filter_is_json(void **state)
+{
+    (void)state;
+    for (int history = 0; history < 2; history++) {
+        const char *f = mx_sync_filter(history);
+        /* a filter is no sync body, but it must parse as a JSON object */
+        struct mx_direct *d = NULL;
+        size_t n = 0;
+        assert_int_equal(mx_direct_parse(f, strlen(f), &d, &n), 0);
+        mx_direct_free(d, n);
+        assert_true((strstr(f, "\"limit\":0") == NULL) == (history == 1));
+        assert_non_null(strstr(f, "m.direct"));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sync_parse_full_response),
+        cmocka_unit_test(test_sync_refuses_whole_bodies),
+        cmocka_unit_test(test_sync_refuses_events_field_by_field),
+        cmocka_unit_test(test_sync_long_strings_refused),
+        cmocka_unit_test(test_sync_wrong_section_types_are_ignored),
+        cmocka_unit_test(test_utf8_valid),
+        cmocka_unit_test(test_ids),
+        cmocka_unit_test(test_direct_parse),
+        cmocka_unit_test(test_sync_filter_is_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
