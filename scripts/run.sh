@@ -133,14 +133,20 @@ case $data in
     *[\"\\\|\&]*) echo "run: unusable data path: $data" >&2; exit 1 ;;
 esac
 
-# The bot's config: the example, pointed at this server and data dir.
+# The bot's config: the example, pointed at this server and data dir,
+# without its [[matrix]] table (there is no homeserver here): from that
+# header to the next table or the end.
 sed -e "s|^port = 6667\$|port = $port|" \
     -e "s|^data_dir = \"data\"\$|data_dir = \"$data\"|" \
-    config.example.toml >"$tmp/heartsbot.toml"
+    config.example.toml |
+    awk '/^\[\[matrix\]\]$/ { skip = 1; next }
+         /^\[/ { skip = 0 }
+         !skip' >"$tmp/heartsbot.toml"
 if ! grep -q "^port = $port\$" "$tmp/heartsbot.toml" ||
-   ! grep -q "^data_dir = \"$data\"\$" "$tmp/heartsbot.toml"; then
+   ! grep -q "^data_dir = \"$data\"\$" "$tmp/heartsbot.toml" ||
+   grep -q "^homeserver = " "$tmp/heartsbot.toml"; then
     echo "run: config.example.toml no longer has the port and data_dir" \
-         "lines this script rewrites" >&2
+         "lines this script rewrites, or its [[matrix]] table was kept" >&2
     exit 1
 fi
 
