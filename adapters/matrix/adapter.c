@@ -31,6 +31,7 @@
 #include "session.h"
 #include "storage.h"
 #include "sync.h"
+#include "xalloc.h"
 
 #define API "/_matrix/client/v3"
 
@@ -100,32 +101,6 @@ struct mxad {
 };
 
 /* ---- small helpers ------------------------------------------------------ */
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p)
-        abort();
-    return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        abort();
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    if (!s)
-        return NULL;
-    char *p = strdup(s);
-    if (!p)
-        abort();
-    return p;
-}
 
 static char *xprintf(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));

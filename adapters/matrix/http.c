@@ -10,6 +10,7 @@
  * happens when the loop fires it.
  */
 #include "http.h"
+#include "xalloc.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -40,22 +41,6 @@ struct mx_http {
     struct mx_req *reqs;
     int pending;
 };
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p)
-        abort();
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    char *p = strdup(s);
-    if (!p)
-        abort();
-    return p;
-}
 
 static void check_done(struct mx_http *h);
 

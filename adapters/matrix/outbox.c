@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "sync.h"
+#include "xalloc.h"
 
 struct dest {
     char *name;
@@ -21,14 +22,6 @@ struct mx_outbox {
     struct dest *d;
     size_t n;
 };
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        abort();
-    return p;
-}
 
 struct mx_outbox *mx_outbox_new(void)
 {

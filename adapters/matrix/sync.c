@@ -5,6 +5,7 @@
  * copies it. What is malformed is skipped and counted, never trusted.
  */
 #include "sync.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,24 +15,6 @@
 
 /* Deeper JSON than this is refused by the tokenizer (no stack blowing). */
 #define MX_JSON_DEPTH 24
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        abort();
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    if (!s)
-        return NULL;
-    char *p = strdup(s);
-    if (!p)
-        abort();
-    return p;
-}
 
 bool mx_utf8_valid(const char *str, size_t n)
 {
