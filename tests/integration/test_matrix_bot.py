@@ -94,6 +94,21 @@ def from_bot(room=None, text=None):
     return pred
 
 
+def answer(ev):
+    """What a simple person says to a private line (harness.parse_private):
+    passes their highest cards, plays their lowest legal one, adds on a
+    moon; None when nothing is asked."""
+    if isinstance(ev, harness.Deal) and ev.pass_count:
+        cards = sorted(ev.cards, key=harness.card_rank)
+        return "pass " + " ".join(cards[-ev.pass_count:])
+    if isinstance(ev, harness.Prompt) and ev.marked:
+        return "play " + min(ev.marked, key=lambda c: (harness.card_rank(c),
+                                                        c))
+    if isinstance(ev, harness.MoonChoice):
+        return "moon add"
+    return None
+
+
 class MatrixCase(HarnessTestCase):
     """A homeserver with alice and the bot's account; helpers."""
 
@@ -286,16 +301,8 @@ class MatrixBotTest(MatrixCase):
                 private = [m for m in from_bot()(p.messages) if m[0] != room]
                 for m in private[seen:]:
                     for line in m[3].split("\n"):
-                        ev = harness.parse_private(line)
-                        if isinstance(ev, harness.Deal) and ev.pass_count:
-                            cards = sorted(ev.cards, key=harness.card_rank)
-                            act = "pass " + " ".join(cards[-ev.pass_count:])
-                        elif isinstance(ev, harness.Prompt) and ev.marked:
-                            act = "play " + min(ev.marked, key=lambda c: (
-                                harness.card_rank(c), c))
-                        elif isinstance(ev, harness.MoonChoice):
-                            act = "moon add"
-                        else:
+                        act = answer(harness.parse_private(line))
+                        if act is None:
                             continue
                         acted.append(act)
                         await p.say(m[0], act)
