@@ -16,6 +16,7 @@
 #include "manager.h"
 #include "record.h"
 #include "storage.h"
+#include "xalloc.h"
 
 /* ---- Writing ---------------------------------------------------------- */
 
@@ -65,6 +66,38 @@ void journal_table_opened(struct table *t)
                              t->room, t->rules_text, (long long)time(NULL)));
 }
 
+/* Whether two snapshots of n seats make the same seats line: what
+ * journal_seats writes of them. */
+static bool same_seats(const struct journal_seat *x,
+                       const struct journal_seat *y, int n)
+{
+    for (int s = 0; s < n; s++) {
+        const struct journal_seat *a = &x[s], *b = &y[s];
+        if (a->used != b->used)
+            return false;
+        if (!a->used)
+            continue;
+        if (a->human != b->human || a->away != b->away ||
+            a->autoplay != b->autoplay || (!a->human && a->level != b->level) ||
+            strcmp(a->nick, b->nick) || strcmp(a->id, b->id) ||
+            strcmp(a->key, b->key))
+            return false;
+    }
+    return true;
+}
+
+/* Notes the seats the journal's last seats line says. */
+static void keep_seats(struct table *t, const struct journal_seat *seats, int n,
+                       int opener)
+{
+    if (!t->journal_seats)
+        t->journal_seats = xcalloc(ENGINE_MAX_PLAYERS, sizeof *seats);
+    memcpy(t->journal_seats, seats, sizeof *seats * (size_t)n);
+    t->journal_opener = opener;
+}
+
+/* Called before every sleep for every table: the seats are compared as
+ * they are, and a line is made only when they changed. */
 void journal_sync_seats(struct table *t)
 {
     if (!journaling(t) || t->closing)
@@ -83,16 +116,11 @@ void journal_sync_seats(struct table *t)
         snprintf(js->id, sizeof js->id, "%s", st->id);
         snprintf(js->key, sizeof js->key, "%s", st->key);
     }
-    char *line = journal_seats(seats, t->capacity, t->opener);
-    if (t->journal_seats && strcmp(line, t->journal_seats) == 0) {
-        free(line);
+    if (t->journal_seats && t->journal_opener == t->opener &&
+        same_seats(seats, t->journal_seats, t->capacity))
         return;
-    }
-    free(t->journal_seats);
-    t->journal_seats = strdup(line);
-    if (!t->journal_seats)
-        abort();
-    append(t, line);
+    keep_seats(t, seats, t->capacity, t->opener);
+    append(t, journal_seats(seats, t->capacity, t->opener));
 }
 
 void journal_game_started(struct table *t)
@@ -245,8 +273,7 @@ static int restore_seats(struct restore *r, const struct journal_line *l)
     if (t->opener >= 0 && !t->seats[t->opener].used)
         t->opener = -1;
     table_names_unique(t);
-    free(t->journal_seats);
-    t->journal_seats = journal_seats(l->seats, l->nseats, l->opener);
+    keep_seats(t, l->seats, l->nseats, l->opener);
     return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "loop.h"
 
 struct table;
+struct journal_seat; /* storage/journal.h */
 
 /* Which plays the bot makes for a person without asking (`autoplay`). */
 enum seat_autoplay {
@@ -112,9 +113,11 @@ struct table {
     int64_t echo_at[2];
     char echo_by[2][192];
     /* the game's journal (bot/journal.h): its path ("" if none is kept),
-     * and the seats line last written to it */
+     * and the seats (capacity of them) and opener its last seats line
+     * says, or NULL */
     char journal[1024];
-    char *journal_seats;
+    struct journal_seat *journal_seats;
+    int journal_opener;
     /* rebuilt from its journal at start: told once the bot is back */
     bool restored;
 };
