@@ -84,6 +84,8 @@ struct mxad {
     bool started, stopped, connected, logging_in;
     bool first_sync_done;
     bool direct_known;   /* m.direct read: a missing direct room is made */
+    bool direct_busy;    /* an m.direct read and write in flight */
+    bool direct_again;   /* another direct room to record after it */
     int64_t pause_until; /* sends wait for a 429 until then */
     uint64_t pause_timer;
 
@@ -437,20 +439,30 @@ static char *direct_path(const struct mxad *a)
     return p;
 }
 
+static void direct_record(struct mxad *a, const char *user);
+
 static void direct_put_done(struct mxad *a, struct call *c, long status,
                             const char *body, size_t len)
 {
-    (void)a, (void)c, (void)status, (void)body, (void)len;
+    (void)status, (void)body, (void)len;
+    a->direct_busy = false;
+    if (a->direct_again) {
+        a->direct_again = false;
+        direct_record(a, c->key);
+    }
 }
 
-/* GET m.direct answered (or 404: none yet): add c->key's room, PUT it
- * back whole (a write replaces the map). */
+/* GET m.direct answered (or 404: none yet): add every direct room we use,
+ * PUT it back whole (a write replaces the map). One read and write at a
+ * time: two at once would each write back what the other did not add. */
 static void direct_got(struct mxad *a, struct call *c, long status,
                        const char *body, size_t len)
 {
-    const char *room = dm_room(a, c->key);
-    if (!room)
+    if (status != 200 && status != 404) {
+        /* not read: the next room recorded writes this one's too */
+        direct_put_done(a, c, status, body, len);
         return;
+    }
     struct json_tokener *tok = json_tokener_new_ex(16);
     if (!tok)
         abort();
@@ -461,29 +473,37 @@ static void direct_got(struct mxad *a, struct call *c, long status,
         json_object_put(map);
         map = json_object_new_object();
     }
-    struct json_object *rooms;
-    if (!json_object_object_get_ex(map, c->key, &rooms) ||
-        !json_object_is_type(rooms, json_type_array)) {
-        rooms = json_object_new_array();
-        json_object_object_add(map, c->key, rooms);
+    for (size_t d = 0; d < a->ndms; d++) {
+        const char *user = a->dms[d].user, *room = a->dms[d].room;
+        struct json_object *rooms;
+        if (!json_object_object_get_ex(map, user, &rooms) ||
+            !json_object_is_type(rooms, json_type_array)) {
+            rooms = json_object_new_array();
+            json_object_object_add(map, user, rooms);
+        }
+        bool have = false;
+        for (size_t i = 0; i < json_object_array_length(rooms); i++) {
+            struct json_object *r = json_object_array_get_idx(rooms, i);
+            have |= json_object_is_type(r, json_type_string) &&
+                    strcmp(json_object_get_string(r), room) == 0;
+        }
+        if (!have)
+            json_object_array_add(rooms, json_object_new_string(room));
     }
-    bool have = false;
-    for (size_t i = 0; i < json_object_array_length(rooms); i++) {
-        struct json_object *r = json_object_array_get_idx(rooms, i);
-        have |= json_object_is_type(r, json_type_string) &&
-                strcmp(json_object_get_string(r), room) == 0;
-    }
-    if (!have)
-        json_object_array_add(rooms, json_object_new_string(room));
     char *out = xstrdup(json_object_to_json_string_ext(
         map, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(map);
     call_send(a, call_new(a, "PUT", direct_path(a), out, c->key,
-                          direct_put_done, NULL));
+                          direct_put_done, direct_put_done));
 }
 
 static void direct_record(struct mxad *a, const char *user)
 {
+    if (a->direct_busy) {
+        a->direct_again = true;
+        return;
+    }
+    a->direct_busy = true;
     call_send(a, call_new(a, "GET", direct_path(a), NULL, user, direct_got,
                           direct_got));
 }
