@@ -2,14 +2,17 @@
 test homeserver (tests/matrix/homeserver.py), four matrix-nio clients at
 one table. Each hand reaches only its owner's direct room, the tricks and
 scores are said in the table's room, the record replays with hearts-sim,
-and faults injected on the bot's sends and syncs mid-game lose and
-duplicate nothing.
+faults injected on the bot's sends and syncs mid-game lose and
+duplicate nothing, and a game goes on to its end across a SIGKILL
+mid-trick and a SIGTERM mid-pass (hands and turn as they were, a pass
+sent while the bot was away taken once, nothing taken twice).
 Run: /usr/bin/python3 tests/integration/test_matrix_game.py -v
 """
 
 import asyncio
 import collections
 import os
+import signal
 import sys
 import time
 
@@ -87,6 +90,31 @@ class FourPeopleCase(MatrixCase):
         for u in self.users + [BOT]:
             self.hs.set_exempt(u)
 
+    async def open_table(self, people, rules="standard hands=1"):
+        """Logs the four in (appended to `people`, for the caller to
+        close), makes the room, starts the bot (self.botproc, its config
+        self.cfg) and a game with `rules`; returns the room."""
+        for name, pw in PEOPLE:
+            p = Person(self.hs, name, pw)
+            people.append(p)
+            await p.login()
+        room = await self.public_room(people[0])
+        for p in people[1:]:
+            joined = await p.client.join(room)
+            self.assertIsInstance(joined, nio.JoinResponse)
+        self.cfg = self.config([room])
+        self.cfg["game"].update(next_hand_delay=0)
+        self.botproc = self.bot(self.cfg)
+        self.botproc.wait_log(r"mx: connected to")
+        alice = people[0]
+        await alice.say(room, "!hearts " + rules)
+        await alice.wait(from_bot(room, "opens a Hearts table"))
+        for p in people[1:]:
+            await p.say(room, "!join")
+        await alice.wait(from_bot(room, "The table is full"))
+        await alice.say(room, "!start")
+        return room
+
     def game(self, before_play=None, timeout=55.0):
         """Opens a one-hand table with the four, plays it to the end and
         returns (room, seats). before_play(n) is awaited before alice
@@ -94,25 +122,7 @@ class FourPeopleCase(MatrixCase):
         async def go():
             people = []
             try:
-                for name, pw in PEOPLE:
-                    p = Person(self.hs, name, pw)
-                    people.append(p)
-                    await p.login()
-                room = await self.public_room(people[0])
-                for p in people[1:]:
-                    joined = await p.client.join(room)
-                    self.assertIsInstance(joined, nio.JoinResponse)
-                cfg = self.config([room])
-                cfg["game"].update(next_hand_delay=0)
-                self.botproc = self.bot(cfg)
-                self.botproc.wait_log(r"mx: connected to")
-                alice = people[0]
-                await alice.say(room, "!hearts standard hands=1")
-                await alice.wait(from_bot(room, "opens a Hearts table"))
-                for p in people[1:]:
-                    await p.say(room, "!join")
-                await alice.wait(from_bot(room, "The table is full"))
-                await alice.say(room, "!start")
+                room = await self.open_table(people)
                 seats = [Seat(p, room) for p in people]
                 seats[0].before_play = before_play
                 deadline = time.monotonic() + timeout
@@ -275,6 +285,243 @@ class MatrixFaultsGameTest(FourPeopleCase):
         self.botproc.wait_log(r"rate-limited on PUT .*waiting 400 ms")
         sys.stderr.write("[%d hands, %.1f s] " % (hands, took))
 
+
+
+def who(name):
+    """The person a name at the table means, whichever way the bot names
+    people: '@alice:hearts.test', 'alice' and 'Alice' are all 'alice'."""
+    return name.lstrip("@").split(":")[0].lower()
+
+
+class RestartSeat(Seat):
+    """A Seat that keeps every private line it read (event ID, line,
+    parsed), what it holds as far as it was told, and answers each deal,
+    prompt and moon once: a line the bot sends again after a restart
+    (the deal, the prompt) is not answered twice. hold(seat, ev) true:
+    ev is kept in `held` (with its room) and not answered."""
+
+    def __init__(self, person, room):
+        super().__init__(person, room)
+        self.hold = None
+        self.held = []          # (room, ev)
+        self.lines = []         # (event_id, line, ev)
+        self.hand_no = 0
+        self.hand = []
+        self.dealt = {}         # hand number -> cards dealt
+        self.passing = {}       # hand number -> Passing (the confirmation)
+        self.answered = set()
+
+    async def act(self):
+        private = self.private()
+        for m in private[self.seen:]:
+            for line in m[3].split("\n"):
+                ev = harness.parse_private(line)
+                self.lines.append((m[4]["event_id"], line, ev))
+                if isinstance(ev, harness.Deal):
+                    self.hand_no = ev.hand_no
+                    self.dealt.setdefault(ev.hand_no, ev.cards)
+                if isinstance(ev, (harness.Deal, harness.HandShown,
+                                   harness.Prompt)):
+                    self.hand = list(ev.cards)
+                if isinstance(ev, harness.Passing):
+                    self.passing.setdefault(self.hand_no, ev)
+                if self.hold and self.hold(self, ev):
+                    self.held.append((m[0], ev))
+                    continue
+                await self.answer(m[0], ev)
+        self.seen = len(private)
+
+    async def answer(self, room, ev):
+        act = answer(ev)
+        key = (self.hand_no, type(ev).__name__, getattr(ev, "trick_no", 0))
+        if act is None or key in self.answered:
+            return
+        self.answered.add(key)
+        if act.startswith("play"):
+            self.hand.remove(act.split()[1])
+        self.acted.append(act)
+        await self.p.say(room, act)
+
+    def since(self, seen):
+        """The (line, ev) of messages whose event IDs are not in `seen`."""
+        return [(line, ev) for eid, line, ev in self.lines if eid not in seen]
+
+    def first(self, seen, kind):
+        return next((ev for _, ev in self.since(seen)
+                     if isinstance(ev, kind)), None)
+
+
+async def until(pred, what, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError("never: " + what)
+        await asyncio.sleep(0.05)
+
+
+class MatrixRestartGameTest(FourPeopleCase):
+    """A two-hand game on Matrix survives a SIGKILL mid-trick and a
+    SIGTERM mid-pass: the hands and the turn are as they were, a pass sent
+    while the bot was down is taken once, nothing taken before is taken
+    again, the game finishes and its record replays."""
+
+    def sent(self):
+        """The event IDs of every message the bot has sent so far."""
+        return {e["event_id"] for r in self.hs.rooms(BOT)
+                for e in self.hs.room_events(r, "m.room.message")
+                if e["sender"] == BOT}
+
+    async def restart(self, name):
+        self.botproc = await asyncio.to_thread(self.bot, self.cfg, name=name)
+        await asyncio.to_thread(self.botproc.wait_log, r"mx: connected to")
+
+    async def restarts(self, seats):
+        """Kills the bot at alice's turn mid-trick in hand 1, stops it
+        cleanly while bob thinks over his pass in hand 2 (and passes while
+        it is away); returns what was known at each stop."""
+        alice, bob = seats[0], seats[1]
+        await until(lambda: alice.held, "alice's turn mid-trick")
+        kill = {"sent": self.sent(), "hands": [list(s.hand) for s in seats]}
+        self.botproc.signal(signal.SIGKILL)
+        self.assertEqual(await asyncio.to_thread(self.botproc.wait, 10), -9)
+        await self.restart("heartsbot2")
+        await until(lambda: bob.held and all(
+            2 in s.passing for s in seats if s is not bob),
+            "bob's deal of hand 2 and the others' passes")
+        term = {"sent": self.sent()}
+        self.assertEqual(await asyncio.to_thread(self.botproc.stop), 0)
+        dm, deal = bob.held[0]
+        act = answer(deal)
+        term["pass"] = act.split()[1:]
+        bob.answered.add((2, "Deal", 0))
+        await bob.p.say(dm, act)
+        await self.restart("heartsbot3")
+        return kill, term
+
+    def test_killed_mid_trick_and_stopped_mid_pass(self):
+        async def go():
+            people = []
+            try:
+                room = await self.open_table(people, "standard hands=2")
+                seats = [RestartSeat(p, room) for p in people]
+                seats[0].hold = lambda s, ev: (
+                    not s.held and s.hand_no == 1
+                    and isinstance(ev, harness.Prompt)
+                    and ev.trick_no >= 3
+                    and (bool(ev.trick) or ev.trick_no >= 12))
+                seats[1].hold = lambda s, ev: (
+                    not s.held and isinstance(ev, harness.Deal)
+                    and ev.hand_no == 2 and ev.pass_count > 0)
+                deadline = time.monotonic() + 60
+                got = await asyncio.gather(
+                    self.restarts(seats), *[s.play(deadline) for s in seats])
+                await asyncio.sleep(0.5)
+                for p in people:
+                    await p.sync(timeout_ms=0)
+                return room, seats, got[0]
+            finally:
+                for p in people:
+                    await p.close()
+        started = time.monotonic()
+        room, seats, (kill, term) = self.run_async(go(), timeout=90)
+        took = time.monotonic() - started
+        self.check_restarts(room, seats, kill, term)
+        sys.stderr.write("[%.1f s] " % took)
+
+    def check_restarts(self, room, seats, kill, term):
+        alice, bob = seats[0], seats[1]
+        records = harness.read_records(self.data, network="mx", room=room,
+                                       finished_only=False)
+        self.assertEqual(len(records), 1, records)
+        record = records[0]
+        rc, out = harness.replay(harness.archive_path(self.data, "mx", room))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("game 1: OK", out)
+        seat_of = {who(u): i for i, u in enumerate(record["players"])}
+        for s in seats:
+            i = seat_of[who(s.p.user)]
+            self.assertEqual({n: sorted(c) for n, c in s.dealt.items()},
+                             {n + 1: sorted(h["deal"][i]) for n, h
+                              in enumerate(record["hands"])}, s.p.user)
+        # the kill: everyone holds what they held, alice is asked for the
+        # same trick with the same cards playable
+        for s, hand in zip(seats, kill["hands"]):
+            shown = s.first(kill["sent"], harness.HandShown)
+            self.assertIsNotNone(shown, s.p.user)
+            self.assertEqual(sorted(shown.cards), sorted(hand), s.p.user)
+        _, held = alice.held[0]
+        again = alice.first(kill["sent"], harness.Prompt)
+        self.assertEqual((again.trick_no, again.trick, sorted(again.cards),
+                          again.marked),
+                         (held.trick_no, held.trick, sorted(held.cards),
+                          held.marked))
+        # the stop: bob's deal again (unless his pass, sent while the bot
+        # was away, was read first); his pass taken once, as he sent it:
+        # the last to pass, he hears what came to him, once
+        deal = bob.first(term["sent"], harness.Deal)
+        if deal:
+            self.assertEqual(sorted(deal.cards), sorted(bob.dealt[2]))
+        taken = [line for line, ev in bob.since(term["sent"])
+                 if "You received " in line or line.startswith("Passing ")]
+        self.assertEqual(len(taken), 1, bob.since(term["sent"]))
+        i = seat_of["bob"]
+        self.assertEqual(sorted(record["hands"][1]["passed"][i]),
+                         sorted(term["pass"]))
+        after = harness.record_holdings(record, 1)
+        for s in seats[2:] + [alice]:
+            i = seat_of[who(s.p.user)]
+            dealt = set(s.dealt[2])
+            shown = set(s.first(term["sent"], harness.HandShown).cards)
+            self.assertTrue(shown == after[i] or
+                            dealt - set(s.passing[2].cards) <= shown <= dealt,
+                            (s.p.user, shown))
+        # the table room: told of each stop and each restart once, every
+        # trick once per hand, no line twice; the final scores are the
+        # record's
+        events = [e for e in self.hs.room_events(room, "m.room.message")
+                  if e["sender"] == BOT]
+        table = [x for e in events for x in e["content"]["body"].split("\n")]
+        twice = [x for x, n in collections.Counter(table).items() if n > 1]
+        self.assertEqual(twice, [])
+        hands = len(record["hands"])
+        self.assertEqual(self.trick_counts(table),
+                         {k: hands for k in range(1, 14)}, table)
+        goes_on = [x for x in table if "goes on after a restart" in x]
+        self.assertEqual(len(goes_on), 2, table)
+        self.assertRegex(goes_on[0], r"hand 1, (@?alice|Alice)\S* to play")
+        self.assertRegex(goes_on[1], r"waiting for the passes of "
+                                     r"(@?bob|Bob)\S*\.$")
+        self.assertEqual(len([x for x in table if "shutting down" in x]), 1)
+        over = [x for x in table if x.startswith("Game over!")]
+        self.assertEqual(len(over), 1, table)
+        final = {who(k): v for k, v in harness.parse_final(over[0]).items()}
+        self.assertEqual(final, {who(u): t for u, t in
+                                 zip(record["players"], record["totals"])})
+        # each person got every table message once, by event ID
+        for s in seats:
+            self.assertEqual([m[4]["event_id"]
+                              for m in from_bot(room)(s.p.messages)],
+                             [e["event_id"] for e in events], s.p.user)
+        # private lines: one direct room each, the one the bot's m.direct
+        # names (the four were recorded at once: none of them lost, so no
+        # new room after a restart); nothing twice but what a restart
+        # sends again, nothing refused (a command read twice would be)
+        direct = self.hs.account_data(BOT, "m.direct")
+        for s in seats:
+            dm = {m[0] for m in s.private()}
+            self.assertEqual([direct.get(s.p.client.user_id)], [list(dm)],
+                             direct)
+            mine = [x for e in self.hs.room_events(dm.pop(), "m.room.message")
+                    if e["sender"] == BOT
+                    for x in e["content"]["body"].split("\n")]
+            again = (harness.Deal, harness.HandShown, harness.Prompt)
+            twice = [x for x, n in collections.Counter(mine).items()
+                     if n > 1 and not isinstance(harness.parse_private(x),
+                                                 again)]
+            self.assertEqual(twice, [], s.p.user)
+            said = [x for x in mine
+                    if isinstance(harness.parse_private(x), harness.Said)]
+            self.assertEqual(said, [], s.p.user)
 
 if __name__ == "__main__":
     harness.main()
