@@ -1552,6 +1552,28 @@ class Player:
                 if self.is_private_from_bot(m)]
 
 
+def start_table(clients, rules="standard", channel="#hearts",
+                bot="heartsbot"):
+    """The first client opens a table at `channel` (all of them in it
+    already) with `rules`, the others sit down one by one, and the first
+    starts the game: returns (the mark before !start, the "The game
+    begins: " message)."""
+    first = clients[0]
+    first.wait_member(bot, channel, timeout=15)
+    first.say(channel, "!hearts " + rules)
+    first.wait_privmsg(bot, r"opens a Hearts table", to=channel)
+    for c in clients[1:]:
+        mark = first.mark()
+        c.say(channel, "!join")
+        first.wait_privmsg(bot, r"^%s sits down" % re.escape(c.nick()),
+                           to=channel, since=mark)
+    start = first.mark()
+    first.say(channel, "!start")
+    begins = first.wait_privmsg(bot, r"^The game begins: ", to=channel,
+                                since=start)
+    return start, begins
+
+
 def pass_highest(player, deal):
     """A pass: the highest cards."""
     return sorted(deal.cards, key=card_rank, reverse=True)[:deal.pass_count]

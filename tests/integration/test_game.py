@@ -146,20 +146,7 @@ class WholeGameTest(HarnessTestCase):
         for c in clients:
             c.join("#hearts")
         alice = clients[0]
-        alice.wait_member("heartsbot", "#hearts", timeout=15)
-
-        alice.say("#hearts", "!hearts standard hands=2")
-        alice.wait_privmsg("heartsbot", r"^alice opens a Hearts table",
-                           to="#hearts")
-        for c in clients[1:]:
-            mark = alice.mark()
-            c.say("#hearts", "!join")
-            alice.wait_privmsg("heartsbot", r"^%s sits down" % c.nick(),
-                               to="#hearts", since=mark)
-        start = alice.mark()
-        alice.say("#hearts", "!start")
-        begins = alice.wait_privmsg("heartsbot", r"^The game begins: ",
-                                    to="#hearts", since=start)
+        start, begins = harness.start_table(clients, "standard hands=2")
         seats = re.match(r"^The game begins: (.*?)\. Rules:",
                          begins.text).group(1).split(", ")
         self.assertEqual(sorted(seats), sorted(nicks))

@@ -52,19 +52,7 @@ class PeopleTest(HarnessTestCase):
                    for n, u in zip(nicks, users)]
         for c in clients:
             c.join("#hearts")
-        first = clients[0]
-        first.wait_member("heartsbot", "#hearts", timeout=15)
-        first.say("#hearts", "!hearts " + RULES)
-        first.wait_privmsg("heartsbot", r"opens a Hearts table", to="#hearts")
-        for c in clients[1:]:
-            mark = first.mark()
-            c.say("#hearts", "!join")
-            first.wait_privmsg("heartsbot", r"^%s sits down" % c.nick(),
-                               to="#hearts", since=mark)
-        start = first.mark()
-        first.say("#hearts", "!start")
-        first.wait_privmsg("heartsbot", r"^The game begins: ", to="#hearts",
-                           since=start)
+        start, _ = harness.start_table(clients, RULES)
         return bot, clients, start
 
     def game_over(self, client, since):

@@ -436,26 +436,5 @@ class MatrixBotTest(MatrixCase):
         self.play(scene)
 
 
-class IrcAndMatrixTest(MatrixCase):
-
-    def test_one_process_on_both(self):
-        ircd = self.ngircd()
-        async def scene(p, room):
-            cfg = harness.bot_config(ircd.port, self.data)
-            cfg["bot"].update(harness.NO_ANSWER_LIMITS)
-            cfg["matrix"] = self.config([room])["matrix"]
-            bot = self.bot(cfg)
-            bot.wait_log(r"mx: connected to")
-            bot.wait_log(r"local: joined #hearts")
-            irc = self.client(ircd, "carol")
-            irc.join("#hearts")
-            irc.say("#hearts", "!hearts")
-            await p.say(room, "!hearts")
-            irc.wait_for(r"opens a Hearts table", frm="heartsbot")
-            got = await p.wait(from_bot(room, "opens a Hearts table"))
-            self.assertIn("@alice:hearts.test", got[0][3])
-        self.play(scene)
-
-
 if __name__ == "__main__":
     harness.main()

@@ -12,6 +12,7 @@ Run: /usr/bin/python3 tests/integration/test_matrix_game.py -v
 import asyncio
 import collections
 import os
+import re
 import signal
 import sys
 import time
@@ -90,10 +91,11 @@ class FourPeopleCase(MatrixCase):
         for u in self.users + [BOT]:
             self.hs.set_exempt(u)
 
-    async def open_table(self, people, rules="standard hands=1"):
+    async def open_table(self, people, rules="standard hands=1", irc=None):
         """Logs the four in (appended to `people`, for the caller to
         close), makes the room, starts the bot (self.botproc, its config
-        self.cfg) and a game with `rules`; returns the room."""
+        self.cfg; also on the IRC networks `irc`, a list of [[irc]]
+        tables) and a game with `rules`; returns the room."""
         for name, pw in PEOPLE:
             p = Person(self.hs, name, pw)
             people.append(p)
@@ -104,6 +106,8 @@ class FourPeopleCase(MatrixCase):
             self.assertIsInstance(joined, nio.JoinResponse)
         self.cfg = self.config([room])
         self.cfg["game"].update(next_hand_delay=0)
+        if irc:
+            self.cfg["irc"] = irc
         self.botproc = self.bot(self.cfg)
         self.botproc.wait_log(r"mx: connected to")
         alice = people[0]
@@ -522,6 +526,100 @@ class MatrixRestartGameTest(FourPeopleCase):
             said = [x for x in mine
                     if isinstance(harness.parse_private(x), harness.Said)]
             self.assertEqual(said, [], s.p.user)
+
+
+class IrcAndMatrixGameTest(FourPeopleCase):
+    """One bot process on ngIRCd and the test homeserver: four IRC people
+    (harness clients) at #cards and four matrix-nio people in a Matrix
+    room play a one-hand game each, both at once, both to the end."""
+
+    IRC = ("ivy", "joe", "kim", "lou")
+
+    def irc_table(self, server):
+        """The four at #cards, a table opened and started; returns
+        (clients, the mark before !start)."""
+        clients = [self.client(server, n) for n in self.IRC]
+        for c in clients:
+            c.join("#cards")
+        start, _ = harness.start_table(clients, "standard hands=1",
+                                       channel="#cards")
+        return clients, start
+
+    def test_a_game_on_each_network_at_once(self):
+        server = self.ngircd()
+        irc = harness.bot_config(
+            server.port, self.data, channels=("#cards",),
+            irc={"flood_burst": 100, "flood_interval_ms": 100})["irc"]
+
+        async def go():
+            people = []
+            try:
+                room = await self.open_table(people, irc=irc)
+                # both games begun before anyone plays: they run at once
+                clients, start = self.irc_table(server)
+                players = [harness.Player(c, channel="#cards")
+                           for c in clients]
+                seats = [Seat(p, room) for p in people]
+                deadline = time.monotonic() + 60
+                irc_over = asyncio.to_thread(
+                    harness.play_game, players,
+                    lambda: clients[0].find(r"Game over!", frm="heartsbot",
+                                            to="#cards", since=start),
+                    timeout=60)
+                got = await asyncio.gather(
+                    irc_over, *[s.play(deadline) for s in seats])
+                await asyncio.sleep(0.5)
+                for p in people:
+                    await p.sync(timeout_ms=0)
+                return room, seats, clients, got[0]
+            finally:
+                for p in people:
+                    await p.close()
+        started = time.monotonic()
+        room, seats, clients, over = self.run_async(go(), timeout=90)
+        took = time.monotonic() - started
+        self.botproc.wait_log(r"game record written", timeout=10)
+        # Matrix: the record replays, the deals are the people's
+        mx = self.check_record(room, seats)
+        # IRC: the record replays, its totals are the channel's
+        records = harness.read_records(self.data, network="local",
+                                       room="#cards")
+        self.assertEqual(len(records), 1, records)
+        record = records[0]
+        self.assertEqual(sorted(record["players"]), sorted(self.IRC))
+        rc, out = harness.replay(harness.archive_path(self.data, "local",
+                                                      "#cards"))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("game 1: OK", out)
+        self.assertEqual(harness.parse_final(over.text),
+                         dict(zip(record["players"], record["totals"])))
+        # each table's lines where they belong: every trick of each game
+        # once in its own room, naming only its own people; no line of one
+        # network's table on the other
+        mx_names = {who(u) for u in mx["players"]}
+        irc_lines = [m.text for c in clients
+                     for m in c.privmsgs_from("heartsbot")]
+        mx_lines = [x for s in seats for x in lines(from_bot()(s.p.messages))]
+        for mine, other in ((irc_lines, mx_names | {room}),
+                            (mx_lines, set(self.IRC) | {"#cards"})):
+            self.assertTrue(mine)
+            for x in mine:
+                self.assertEqual([n for n in other if re.search(
+                    r"(?<!\w)%s\b" % re.escape(n), x, re.I)], [], x)
+        for texts, record, names in (
+                ([m.text for m in clients[0].privmsgs_from(
+                    "heartsbot", to="#cards")], record, set(self.IRC)),
+                (lines(from_bot(room)(seats[0].p.messages)), mx, mx_names)):
+            tricks = [harness.parse_trick_line(x) for x in texts]
+            tricks = [t for t in tricks if t]
+            # (a tie after the one hand deals another)
+            self.assertEqual([t[0] for t in tricks],
+                             list(range(1, 14)) * len(record["hands"]))
+            self.assertEqual({who(n) for t in tricks for n, _ in t[1]},
+                             names)
+            self.assertEqual([c for t in tricks for _, c in t[1]],
+                             [c for h in record["hands"] for c in h["plays"]])
+        sys.stderr.write("[%.1f s] " % took)
 
 if __name__ == "__main__":
     harness.main()
