@@ -1,6 +1,7 @@
 #!/bin/sh
-# Runs every unit test executable of a build tree under valgrind; fails on
-# any error or definite leak. Property tests run with fewer games.
+# Runs every unit test executable of a build tree, and each fuzz target's
+# seed corpus, under valgrind; fails on any error or definite leak.
+# Property tests run with fewer games.
 set -eu
 dir=${1:-build}
 status=0
@@ -13,6 +14,21 @@ for t in "$dir"/tests/unit_*; do
         valgrind -q --error-exitcode=99 --leak-check=full \
         --errors-for-leak-kinds=definite --trace-children=yes \
         "$t" >"$t.valgrind.log" 2>&1 || rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "valgrind: $t failed with $rc (see $t.valgrind.log)"
+        status=1
+    fi
+done
+# the fuzz targets' seed corpora (tests/fuzz/corpus/NAME), where the build
+# has the replay mains (no libFuzzer)
+corpus=$(dirname "$0")/../tests/fuzz/corpus
+for t in "$dir"/tests/fuzz_replay_*; do
+    [ -x "$t" ] || continue
+    name=${t##*/fuzz_replay_}
+    rc=0
+    valgrind -q --error-exitcode=99 --leak-check=full \
+        --errors-for-leak-kinds=definite \
+        "$t" "$corpus/$name" >"$t.valgrind.log" 2>&1 || rc=$?
     if [ $rc -ne 0 ]; then
         echo "valgrind: $t failed with $rc (see $t.valgrind.log)"
         status=1

@@ -1,0 +1,293 @@
+"""Writes the hand-made seeds of the fuzz corpora (tests/fuzz/corpus/NAME/
+hand-*): valid inputs, and hostile ones aimed at each parser's checks.
+The other files there (found-*) are inputs libFuzzer found, kept as they
+are. Run it from anywhere after changing a seed here:
+/usr/bin/python3 tests/fuzz/make_seeds.py
+"""
+
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+CORPUS = os.path.join(HERE, "corpus")
+
+
+def write(target, name, data):
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    elif not isinstance(data, bytes):
+        data = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    d = os.path.join(CORPUS, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "hand-" + name), "wb") as f:
+        f.write(data)
+
+
+# ---- matrix_sync: /sync bodies (and m.direct maps) ----------------------
+
+def message(body, sender="@alice:hs", eid="$e1", msgtype="m.text"):
+    return {"type": "m.room.message", "sender": sender, "event_id": eid,
+            "origin_server_ts": 1, "content": {"msgtype": msgtype,
+                                               "body": body}}
+
+
+def member(user, membership, sender=None):
+    return {"type": "m.room.member", "sender": sender or user,
+            "state_key": user, "event_id": "$m" + membership,
+            "origin_server_ts": 1, "content": {"membership": membership,
+                                               "displayname": "Alice"}}
+
+
+def joined(room, events, state=()):
+    return {"next_batch": "s2", "rooms": {"join": {room: {
+        "state": {"events": list(state)},
+        "timeline": {"events": list(events), "limited": False}}}}}
+
+
+def sync_seeds():
+    w = lambda n, d: write("matrix_sync", n, d)  # noqa: E731
+    w("empty-batch.json", {"next_batch": "s1"})
+    w("message.json", joined("!r:hs", [message("!hearts")]))
+    w("notice-multiline.json", joined("!r:hs", [
+        message("line one\nline two\r\nthree", msgtype="m.notice")]))
+    w("messages-several.json", joined("!r:hs", [
+        message("!join", "@bob:hs", "$1"), message("play 2C", "@c:hs", "$2"),
+        message("pass QS AH KH", "@d:hs", "$3")]))
+    w("members.json", joined("!r:hs", [
+        member("@bob:hs", "join"), member("@bob:hs", "leave"),
+        member("@c:hs", "ban", "@alice:hs"),
+        member("@d:hs", "leave", "@alice:hs")],
+        [member("@alice:hs", "join")]))
+    w("invite-direct.json", {"next_batch": "s3", "rooms": {"invite": {
+        "!dm:hs": {"invite_state": {"events": [
+            {"type": "m.room.member", "sender": "@alice:hs",
+             "state_key": "@bot:hs",
+             "content": {"membership": "invite", "is_direct": True}}]}}}}})
+    w("left.json", {"next_batch": "s4", "rooms": {"leave": {
+        "!gone:hs": {"timeline": {"events": []}}}}})
+    w("account-data-direct.json", {"next_batch": "s5", "account_data": {
+        "events": [{"type": "m.direct", "content": {
+            "@alice:hs": ["!dm1:hs", "!dm2:hs"], "@bob:hs": ["!dm3:hs"]}}]}})
+    w("direct-map.json", {"@a:hs": ["!1:hs", "!2:hs"], "@b:hs": "!3",
+                          "bad": ["!4:hs"], "@c:hs": [7, None, "x"]})
+    w("encrypted.json", joined("!r:hs", [
+        {"type": "m.room.encrypted", "sender": "@alice:hs",
+         "event_id": "$x", "content": {"algorithm": "m.megolm.v1.aes-sha2",
+                                       "ciphertext": "AAAA"}}]))
+    w("unicode-body.json", joined("!r:hs", [message("play 10\u2665 \u263a")]))
+    w("own-message.json", joined("!r:hs", [message("hi", "@bot:hs")]))
+    # hostile: the whole body refused
+    w("not-json", b"\xff\x00 not json")
+    w("empty", b"")
+    w("object-empty.json", b"{}")
+    w("batch-number.json", b'{"next_batch": 7}')
+    w("batch-empty.json", b'{"next_batch": ""}')
+    w("batch-nul.json", b'{"next_batch": "a\\u0000b"}')
+    w("batch-newline.json", b'{"next_batch": "a\\nb"}')
+    w("trailing.json", b'{"next_batch": "s1"} trailing')
+    w("truncated.json", b'{"next_batch": "s1", "rooms": {"join": {"!r:hs')
+    w("bad-utf8.json", b'{"next_batch": "\xff"}')
+    w("surrogate.json", b'{"next_batch": "\xed\xa0\x80"}')
+    w("escaped-surrogate.json", b'{"next_batch": "\\ud800x"}')
+    w("deep.json", b'{"next_batch": "s", "x": ' + b"[" * 5000)
+    w("long-batch.json", {"next_batch": "a" * 2000})
+    w("array.json", b"[1, 2, 3]")
+    # hostile: events refused field by field, sections of the wrong type
+    w("wrong-sections.json", {"next_batch": "s", "rooms": {
+        "join": [], "invite": 1, "leave": "x"}, "account_data": []})
+    w("room-not-object.json", {"next_batch": "s", "rooms": {"join": {
+        "!r:hs": [], "!q:hs": {"timeline": {"events": {}}}}}})
+    w("bad-ids.json", joined("not-a-room", [message("x", "alice")]))
+    w("bad-event-fields.json", joined("!r:hs", [
+        {"type": "m.room.message", "sender": "@a:hs"},
+        {"type": "m.room.message", "sender": 7, "event_id": "$1",
+         "content": {"body": 7, "msgtype": None}},
+        {"type": "m.room.member", "sender": "@a:hs", "state_key": 1,
+         "content": {"membership": []}},
+        7, None, "x", [], {}]))
+    w("body-invalid-utf8.json",
+      b'{"next_batch":"x","rooms":{"join":{"!r:hs":{"timeline":{"events":'
+      b'[{"type":"m.room.message","sender":"@alice:hs","event_id":"$z",'
+      b'"origin_server_ts":1,"content":{"msgtype":"m.text",'
+      b'"body":"!hearts \xff\xfe"}}, 7, null]}}}}}')
+    w("body-nul.json", joined("!r:hs", [message("play\u00002C")]))
+    w("body-long.json", joined("!r:hs", [message("x" * 5000)]))
+    w("sender-long.json", joined("!r:hs", [
+        message("x", "@" + "a" * 300 + ":hs")]))
+    w("room-id-space.json", joined("!r oom:hs", [message("x")]))
+    w("duplicate-keys.json",
+      b'{"next_batch":"a","next_batch":"b","rooms":{"join":{"!r:hs":{},'
+      b'"!r:hs":{"timeline":{"events":[]}}}}}')
+    w("invite-hostile.json", {"next_batch": "s", "rooms": {"invite": {
+        "!dm:hs": {"invite_state": {"events": [
+            {"type": "m.room.member", "sender": 1, "state_key": "@bot:hs",
+             "content": {"membership": "invite", "is_direct": "yes"}},
+            {"type": "m.room.member"}, None]}},
+        "!x:hs": {"invite_state": []}}}})
+    w("direct-hostile.json", {"next_batch": "s", "account_data": {
+        "events": [{"type": "m.direct", "content": {
+            "@a:hs": "!1:hs", "x": ["!2:hs"], "@b:hs": [1, {}, "bad"]}},
+            {"type": "m.direct", "content": []}, {"type": 7}]}})
+
+
+# ---- journal: journal files (storage/journal.c) --------------------------
+
+def journal_lines(record, hands=None):
+    """A record's game as the journal writes it (docs/storage.md)."""
+    seats = [{"nick": p, "id": p + "@host", "key": "n:" + p}
+             for p in record["players"]]
+    out = [{"format": "heartsbot-journal/1", "game": "0123456789abcdef",
+            "network": "local", "room": "#hearts", "rules": "standard",
+            "opened": 1732419000},
+           {"seats": seats, "opener": 0}, {"start": True}]
+    for h in record["hands"][:hands]:
+        out.append({"dealer": h["dealer"], "deal": h["deal"],
+                    "rest": h.get("rest", [])})
+        for s, cards in enumerate(h.get("passed") or []):
+            if cards:
+                out.append({"pass": s, "cards": cards})
+        for card in h["plays"]:
+            out.append({"play": card})
+    return [json.dumps(x, separators=(",", ":")) for x in out]
+
+
+def journal_seeds():
+    w = lambda n, lines: write("journal", n,  # noqa: E731
+                               "\n".join(lines) + "\n")
+    with open(os.path.join(REPO, "tests", "data", "records",
+                           "standard.jsonl")) as f:
+        record = json.loads(f.readline())
+    full = journal_lines(record)
+    w("game-whole.jsonl", full)
+    w("game-one-hand.jsonl", journal_lines(record, 1))
+    w("game-mid-trick.jsonl", full[:40])
+    w("game-mid-pass.jsonl", full[:6])
+    w("header-only.jsonl", full[:1])
+    w("lobby.jsonl", full[:2])
+    write("journal", "torn-last-line.jsonl",
+          "\n".join(full[:30]) + "\n" + full[30][:9])
+    w("blind.jsonl", full[:4] + ['{"blind":[[],["4D","9C","JC"],[],[]]}'])
+    w("pass-blind.jsonl", full[:4] + ['{"pass":1,"blind":true}'])
+    w("discard.jsonl", full[:4] + ['{"discard":["AH","2D"]}'])
+    w("moon.jsonl", full[:20] + ['{"moon":"subtract"}', '{"moon":"add"}'])
+    w("seats-computers.jsonl", [
+        '{"seats":[{"nick":"alice","id":"alice@host","key":"n:alice"},'
+        '{"nick":"bot1","level":1},null,{"nick":"x","level":3,'
+        '"id":"x@h","key":"n:x","away":true,"autoplay":2}],"opener":0}'])
+    # hostile
+    w("play-not-held.jsonl", full[:4] + ['{"play":"2C"}'] * 3)
+    w("play-bad-card.jsonl", full[:4] + ['{"play":"1X"}', '{"play":7}',
+                                         '{"play":""}'])
+    w("pass-bad.jsonl", full[:4] + [
+        '{"pass":9,"cards":["QS"]}', '{"pass":-1,"cards":[]}',
+        '{"pass":1,"cards":["QS","QS","QS"]}', '{"pass":"x"}'])
+    w("deal-short.jsonl", full[:3] + ['{"dealer":0,"deal":[["2C"]],'
+                                      '"rest":[]}'])
+    w("deal-twice-a-card.jsonl", full[:3] + [
+        '{"dealer":0,"deal":[["2C","2C"],["3C"],["4C"],["5C"]],"rest":[]}'])
+    w("deal-dealer-out-of-range.jsonl", full[:3] + [
+        full[3].replace('"dealer":0', '"dealer":99')])
+    w("not-json.jsonl", ["{", "}", "[]", "null", "7", '"x"', "\xff\xfe"])
+    w("unknown-version.jsonl",
+      [full[0].replace("journal/1", "journal/9"), '{"what":1}'])
+    w("empty-lines.jsonl", ["", "", full[2], ""])
+    w("deep.jsonl", ["[" * 3000])
+    w("long-line.jsonl", ['{"play":"' + "A" * 70000 + '"}'])
+    w("nul-bytes.jsonl", ['{"play":"2\x00C"}', '\x00\x00'])
+    w("seats-hostile.jsonl", [
+        '{"seats":[1,{"nick":7},{"level":99},{"nick":"a","level":-1}],'
+        '"opener":9}', '{"seats":{}}', '{"seats":[]}'])
+
+
+# ---- config: config files (bot/config.c) ---------------------------------
+
+def config_seeds():
+    w = lambda n, d: write("config", n, d)  # noqa: E731
+    with open(os.path.join(REPO, "config.example.toml"), "rb") as f:
+        example = f.read()
+    w("example.toml", example)
+    w("empty.toml", b"")
+    w("minimal.toml", '[bot]\ndata_dir = "/tmp/x"\n')
+    w("irc.toml", '[bot]\ndata_dir = "d"\ncommand_prefix = "!"\n\n'
+                  '[[irc]]\nname = "n"\nhost = "127.0.0.1"\nport = 6667\n'
+                  'nick = "heartsbot"\nchannels = ["#hearts", '
+                  '"&x omnibus target=50"]\nflood_burst = 5\n')
+    w("matrix.toml", '[bot]\ndata_dir = "d"\n\n[[matrix]]\nname = "mx"\n'
+                     'homeserver = "https://hs.example"\n'
+                     'user_id = "@bot:hs.example"\npassword = "pw"\n'
+                     'rooms = ["#hearts:hs.example", "!abc:hs.example"]\n'
+                     'sync_timeout_ms = 30000\n')
+    w("two-networks-same-name.toml",
+      '[[irc]]\nname = "a"\nhost = "h"\nnick = "n"\n'
+      '[[irc]]\nname = "a"\nhost = "h"\nnick = "m"\n')
+    w("game.toml", '[game]\nturn_timeout = 5\nmax_timeouts = 100\n'
+                   'lobby_timeout = 86400\ngrace_period = 0\n'
+                   'next_hand_delay = 60\ndefault_rules = "standard"\n')
+    # hostile
+    w("out-of-range.toml", '[game]\nturn_timeout = 4\nmax_timeouts = 0\n'
+                           'next_hand_delay = 61\n[[irc]]\nport = 70000\n')
+    w("wrong-types.toml", '[bot]\ndata_dir = 7\nadmins = "x"\n'
+                          '[game]\nturn_timeout = "ten"\n')
+    w("nick-percent.toml", '[[irc]]\nname = "n"\nhost = "h"\n'
+                           'nick = "a%n"\npassword = "%s%s"\n')
+    w("channel-no-hash.toml", '[[irc]]\nname = "n"\nhost = "h"\nnick = "x"\n'
+                              'channels = ["hearts", "#a b", "#a,b", ""]\n')
+    w("unterminated.toml", '[bot]\ndata_dir = "abc\n')
+    w("bad-utf8.toml", b'[bot]\ndata_dir = "\xff\xfe"\n')
+    w("control-chars.toml", '[bot]\ndata_dir = "a\\u0001b"\n'
+                            'command_prefix = "\\n"\n')
+    w("duplicate-key.toml", '[bot]\ndata_dir = "a"\ndata_dir = "b"\n')
+    w("duplicate-table.toml", '[bot]\n[bot]\n')
+    w("unknown-key.toml", '[bot]\nno_such_key = 1\n[nope]\nx = 1\n')
+    w("long-prefix.toml", '[bot]\ncommand_prefix = "123456789"\n')
+    w("deep-inline.toml", "x = " + "[" * 3000 + "\n")
+    w("long-string.toml", '[bot]\ndata_dir = "' + "a" * 20000 + '"\n')
+    w("nul.toml", b'[bot]\ndata_dir = "a\x00b"\n')
+    w("numbers.toml", '[game]\nturn_timeout = 0x10\nmax_timeouts = 1e3\n'
+                      'lobby_timeout = 99999999999999999999\n'
+                      'grace_period = -0\nnext_hand_delay = +5\n')
+    w("array-of-tables-wrong.toml", 'irc = 7\n[irc]\nname = "x"\n')
+    w("matrix-hostile.toml", '[[matrix]]\nname = ""\nhomeserver = "ftp://x"\n'
+                             'user_id = "bot"\nrooms = [1, "x"]\n'
+                             'sync_timeout_ms = -1\n')
+
+
+# ---- record: one record line (engine/record.c) ---------------------------
+
+def record_seeds():
+    w = lambda n, d: write("record", n, d)  # noqa: E731
+    rdir = os.path.join(REPO, "tests", "data", "records")
+    for name in sorted(os.listdir(rdir)):
+        with open(os.path.join(rdir, name), "rb") as f:
+            for i, line in enumerate(f):
+                if line.strip():
+                    w("%s-%d.json" % (name.split(".")[0], i + 1),
+                      line.rstrip(b"\n"))
+    with open(os.path.join(rdir, "standard.jsonl")) as f:
+        rec = json.loads(f.readline())
+    one = dict(rec, hands=rec["hands"][:1])
+    one.pop("totals", None)
+    one.pop("winners", None)
+    w("one-hand-unfinished.json", one)
+    w("no-hands.json", dict(rec, hands=[]))
+    w("options.json", dict(rec, options={"target": 50, "moon": "choice",
+                                         "pass_cycle": "left,hold"}))
+    w("three-players.json", dict(rec, players=rec["players"][:3]))
+    w("bad-format.json", dict(rec, format="hearts-record/9"))
+    w("bad-card.json", dict(rec, hands=[dict(rec["hands"][0],
+                                             plays=["1X", "2C"])]))
+    w("plays-wrong-type.json", dict(rec, hands=[dict(rec["hands"][0],
+                                                     plays=7)]))
+    w("names-hostile.json", dict(rec, players=["", "a\u0000b", "x" * 300,
+                                               "\u263a"]))
+    w("not-json", b"\xff\xfe{")
+    w("deep.json", b"[" * 5000)
+    w("empty", b"")
+
+
+if __name__ == "__main__":
+    sync_seeds()
+    journal_seeds()
+    config_seeds()
+    record_seeds()
