@@ -872,9 +872,15 @@ static void got_direct(struct mxad *a, struct call *c, long status,
         dm_merge(a, d, n);
         mx_direct_free(d, n);
     }
+    /* a restart's first sync waited for the map (see begin) */
+    if (!a->first_sync_done)
+        start_sync(a);
 }
 
-/* With a token: the epoch, the rooms, the direct map, the sync. */
+/* With a token: the epoch, the rooms, the direct map, the sync. After a
+ * restart (a since token kept) the first sync waits for the direct map:
+ * it may hold what people said in their direct rooms while the bot was
+ * away, which is only read as private once those rooms are known. */
 static void begin(struct mxad *a)
 {
     a->s.txn_epoch++;
@@ -885,7 +891,8 @@ static void begin(struct mxad *a)
         join(a, a->cfg.rooms[i].name);
     call_send(a, call_new(a, "GET", direct_path(a), NULL, NULL, got_direct,
                           got_direct));
-    start_sync(a);
+    if (!a->s.since)
+        start_sync(a);
 }
 
 /* ---- login ----------------------------------------------------------------
