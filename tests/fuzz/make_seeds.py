@@ -286,7 +286,42 @@ def record_seeds():
     w("empty", b"")
 
 
+# ---- matrix_format: the bot's markup (bot/render.h, CHAT_STYLE_MARKUP) --
+
+def format_seeds():
+    w = lambda n, d: write("matrix_format", n, d)  # noqa: E731
+    red = lambda t: "\x0304" + t + "\x0f"  # noqa: E731
+    w("plain", "The game goes on after a restart: hand 1, alice to play.")
+    w("lines", "line one\nline two\n\nline four")
+    w("trick", "Trick 3: alice 7\u2663, bob K\u2663, carol " + red("2\u2665")
+      + ", dave 9\u2663 - \x02\x01@bob:hs\x01bob\x01\x02 takes it "
+      "(1 point)")
+    w("prompt", "Your turn at !r:hs. Play one of: \u2663 2 8. Your hand: "
+      "\u2663 \x052\x05 \x058\x05  " + red("\u2665 \x0510\x05 Q"))
+    w("pill-notify", "\x01!@alice:hs\x01Alice\x01, your turn.")
+    w("sheet", "hand\x1f  alice\x1f  bob\n   1\x1f      0\x1f   26\n"
+      "total\x1f      0\x1f   26")
+    w("mixed", "Hand 2 scores: \x02alice 0\x02, " + red("bob 26")
+      + "\nnext\x1f  row")
+    # hostile
+    w("html-injection", "<script>alert(1)</script> & <b>x</b> \"'")
+    w("unclosed-pill", "\x01@alice:hs\x01Alice")
+    w("pill-bad-id", "\x01not an id\x01x\x01 \x01!\x01\x01\x01")
+    w("pill-in-name", "\x01@a:hs\x01\x01@b:hs\x01b\x01\x01")
+    w("unbalanced", "\x02bold \x05card \x0304red \x02\x05")
+    w("colour-codes", "\x0399,99x\x03\x034\x0f\x0f\x0304,")
+    w("controls", "".join(chr(c) for c in range(32)) + "\x7f")
+    w("bad-utf8", b"caf\xc3 \xff\xfe \xed\xa0\x80 \xf4\x90\x80\x80")
+    w("nul", b"a\x00b\x01@a:hs\x00\x01x\x01")
+    w("many-mentions", "".join("\x01@u%d:hs\x01u%d\x01 " % (i, i)
+                               for i in range(200)))
+    w("many-rows", "\n".join("%d\x1f  %d" % (i, i) for i in range(500)))
+    w("long", "\x05A\u2660\x05 " * 2000)
+    w("empty", b"")
+
+
 if __name__ == "__main__":
+    format_seeds()
     sync_seeds()
     journal_seeds()
     config_seeds()

@@ -293,8 +293,10 @@ class MatrixFaultsGameTest(FourPeopleCase):
 
 def who(name):
     """The person a name at the table means, whichever way the bot names
-    people: '@alice:hearts.test', 'alice' and 'Alice' are all 'alice'."""
-    return name.lstrip("@").split(":")[0].lower()
+    people: '@alice:hearts.test', 'alice', 'Alice' and, for a display
+    name others share, 'Ace (@alice:hearts.test)' are all 'alice'."""
+    m = re.search(r"\((@\S+)\)$", name)
+    return (m.group(1) if m else name).lstrip("@").split(":")[0].lower()
 
 
 class RestartSeat(Seat):
