@@ -34,7 +34,7 @@ struct cmd {
     int nwords;
     char *words[MAX_WORDS];
     const char *rest; /* the text after the command word */
-    char shown[64];   /* the caller's nick, cleaned for display */
+    char shown[64];   /* the caller's display name or nick, cleaned */
     bool game;        /* a seated player's game action: never limited */
     char storage[512];
 };
@@ -1419,7 +1419,8 @@ static void on_message(struct manager *m, struct chat_adapter *a,
                        const struct chat_event *ev)
 {
     struct cmd c = {.m = m, .a = a, .room = ev->room, .u = &ev->from};
-    render_name(c.shown, sizeof c.shown, ev->from.nick);
+    render_name(c.shown, sizeof c.shown,
+                ev->from.display ? ev->from.display : ev->from.nick);
     /* read without the formatting a client added, never echo it */
     char clean[sizeof c.storage];
     if (strlen(ev->text) >= sizeof clean)
@@ -1516,7 +1517,7 @@ static void on_nick(struct manager *m, struct chat_adapter *a,
             continue;
         for (int s = 0; s < t->capacity; s++)
             if (t->seats[s].used && same_person(t, s, &ev->from))
-                seat_set_nick(&t->seats[s], ev->target);
+                seat_set_name(&t->seats[s], ev->target, ev->from.display);
         table_names_unique(t);
     }
 }
@@ -1553,13 +1554,23 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
     switch (ev->kind) {
     case CHAT_MESSAGE:
         if (ev->text && (!ev->room || usable(ev->room, 64))) {
+            /* a private message's name is from another room than the
+             * table's: it only fills in a name not known yet (a restored
+             * game from an old journal) */
+            manager_display(m, a, ev->room, &ev->from, false, !ev->room);
             spoke(m, a, &ev->from);
             on_message(m, a, ev);
         }
         break;
     case CHAT_JOIN:
-        if (usable(ev->room, 64))
+        if (usable(ev->room, 64)) {
+            manager_display(m, a, ev->room, &ev->from, false, false);
             on_join(m, a, ev);
+        }
+        break;
+    case CHAT_RENAME:
+        if (!ev->room || usable(ev->room, 64))
+            manager_display(m, a, ev->room, &ev->from, true, false);
         break;
     case CHAT_PART:
         if (usable(ev->room, 64))

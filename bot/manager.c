@@ -194,10 +194,56 @@ bool seat_is_you(const struct table *t, int seat)
     return t->a->solo && t->seats[seat].human;
 }
 
+/* What a seat's name is made from: the display name, else the nick. */
+static const char *seat_source(const struct seat *st)
+{
+    return st->display[0] ? st->display : st->nick;
+}
+
+void seat_set_name(struct seat *st, const char *nick, const char *display)
+{
+    if (nick != st->nick)
+        snprintf(st->nick, sizeof st->nick, "%s", nick);
+    size_t n = display ? strlen(display) : 0;
+    if (n >= sizeof st->display) {
+        n = sizeof st->display - 1;
+        while (n > 0 && ((unsigned char)display[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(st->display, display ? display : "", n);
+    st->display[n] = '\0';
+    render_name(st->shown, sizeof st->shown, seat_source(st));
+}
+
 void seat_set_nick(struct seat *st, const char *nick)
 {
-    snprintf(st->nick, sizeof st->nick, "%s", nick);
-    render_name(st->shown, sizeof st->shown, nick);
+    seat_set_name(st, nick, NULL);
+}
+
+void manager_display(struct manager *m, struct chat_adapter *a,
+                     const char *room, const struct chat_user *u, bool clear,
+                     bool if_unknown)
+{
+    if (!u->display && !clear)
+        return;
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->a != a || t->closing ||
+            (room && !a->ops->same_nick(a, t->room, room)))
+            continue;
+        bool changed = false;
+        for (int s = 0; s < t->capacity; s++) {
+            struct seat *st = &t->seats[s];
+            if (!st->used || !same_person(t, s, u) ||
+                (if_unknown && st->display[0]) ||
+                strcmp(st->display, u->display ? u->display : "") == 0)
+                continue;
+            seat_set_name(st, st->nick, u->display);
+            changed = true;
+        }
+        if (changed)
+            table_names_unique(t);
+    }
 }
 
 bool seat_computer(const struct table *t, int seat)
@@ -388,7 +434,7 @@ int table_sit(struct table *t, const struct chat_user *u)
         return -1;
     struct seat *st = &t->seats[s];
     st->human = true;
-    seat_set_nick(st, u->nick);
+    seat_set_name(st, u->nick, u->display);
     snprintf(st->id, sizeof st->id, "%s", u->id);
     records_key(t->a, u, st->key, sizeof st->key);
     if (t->opener < 0)
@@ -428,10 +474,10 @@ static void name_computer(struct table *t, int s)
     }
 }
 
-/* Whether a person's nick shows as it is (nothing invisible stripped). */
+/* Whether a person's name shows as it is (nothing invisible stripped). */
 static bool plain_nick(const struct seat *st)
 {
-    return strcmp(st->shown, st->nick) == 0;
+    return strcmp(st->shown, seat_source(st)) == 0;
 }
 
 /* Gives the person at s a name no seat in done[] (or computer) shows:
@@ -464,7 +510,7 @@ void table_names_unique(struct table *t)
     for (int s = 0; s < t->capacity; s++)
         if (t->seats[s].used && t->seats[s].human)
             render_name(t->seats[s].shown, sizeof t->seats[s].shown,
-                        t->seats[s].nick);
+                        seat_source(&t->seats[s]));
     /* before the game a computer gives way to a person of its name */
     for (int s = 0; s < t->capacity && !t->playing; s++) {
         struct seat *st = &t->seats[s];
