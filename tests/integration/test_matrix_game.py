@@ -20,6 +20,12 @@ from test_matrix_bot import (BOT, MatrixCase, Person, answer,  # noqa: E402
 
 PEOPLE = (("alice", "pw-a"), ("bob", "pw-b"), ("carol", "pw-c"),
           ("dave", "pw-d"))
+# the display names they set once the bot is there (carol and dave alike:
+# the bot tells them apart as the Matrix spec says, with the user ID)
+DISPLAY = ("Alice", "Bob", "Ace", "Ace")
+SHOWN = {"@alice:hearts.test": "Alice", "@bob:hearts.test": "Bob",
+         "@carol:hearts.test": "Ace (@carol:hearts.test)",
+         "@dave:hearts.test": "Ace (@dave:hearts.test)"}
 
 # what only a seat's owner may read (harness.parse_private's kinds)
 SECRET = (harness.Deal, harness.HandShown, harness.Prompt,
@@ -106,6 +112,10 @@ class FourPeopleCase(MatrixCase):
                 cfg["game"].update(next_hand_delay=0)
                 self.botproc = self.bot(cfg)
                 self.botproc.wait_log(r"mx: connected to")
+                for p, name in zip(people, DISPLAY):
+                    got = await p.client.set_displayname(name)
+                    self.assertIsInstance(
+                        got, nio.ProfileSetDisplayNameResponse, got)
                 alice = people[0]
                 await alice.say(room, "!hearts standard hands=1")
                 await alice.wait(from_bot(room, "opens a Hearts table"))
@@ -177,13 +187,23 @@ class FourPeopleGameTest(FourPeopleCase):
                   and " scores: " in x]
         self.assertEqual(len(scores), hands, table_lines)
         final = harness.parse_final(over[0])
-        # the final line against the record's replayed totals (the line
-        # may name people by user ID or by display name)
-        names = {u: n.capitalize() for u, (n, _) in zip(self.users, PEOPLE)}
-        want = {names[u]: t for u, t in zip(record["players"],
+        # the final line against the record's replayed totals: people by
+        # their display names (the record keeps user IDs)
+        want = {SHOWN[u]: t for u, t in zip(record["players"],
                                             record["totals"])}
-        self.assertEqual({k.lstrip("@").split(":")[0].capitalize(): v
-                          for k, v in final.items()}, want, over[0])
+        self.assertEqual(final, want, over[0])
+        # every trick names them so too, and never alice's or bob's ID
+        for line in table_lines:
+            t = harness.parse_trick_line(line)
+            if t:
+                self.assertLessEqual({n for n, _ in t[1]},
+                                     set(SHOWN.values()), line)
+            self.assertNotIn("@alice:", line)
+            self.assertNotIn("@bob:", line)
+        begins = [x for x in table_lines if x.startswith("The game begins")]
+        self.assertEqual(len(begins), 1, table_lines)
+        for name in SHOWN.values():
+            self.assertIn(name, begins[0])
         # every person saw the same table room
         for s in seats[1:]:
             self.assertEqual(lines(from_bot(room)(s.p.messages)),
