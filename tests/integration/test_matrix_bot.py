@@ -221,6 +221,34 @@ class MatrixBotTest(MatrixCase):
             self.assertTrue(s["since"])
         self.play(scene)
 
+    def test_display_names_after_a_restart_and_a_rename(self):
+        """A bot that never saw alice's member event (restarted: the
+        server does not send it again) asks for it and names her by her
+        display name; a rename mid-table shows at once; seats stay bound
+        to her user ID."""
+        async def scene(p, room):
+            got = await p.client.set_displayname("Queen")
+            self.assertIsInstance(got, nio.ProfileSetDisplayNameResponse)
+            cfg = self.config([room])
+            cfg["bot"].update(harness.NO_ANSWER_LIMITS)
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            self.assertEqual(bot.stop(), 0, bot.log()[-2000:])
+            bot2 = self.bot(cfg, name="heartsbot2")
+            bot2.wait_log(r"mx: connected to")
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!status")
+            await p.wait(from_bot(None, "Queen"))
+            got = await p.client.set_displayname("Queen of Hearts")
+            self.assertIsInstance(got, nio.ProfileSetDisplayNameResponse)
+            n = len(p.messages)
+            await p.say(room, "!status")
+            said = await p.wait(lambda m: from_bot(None, "Queen of Hearts")(
+                m[n:]))
+            self.assertNotIn("@alice:hearts.test", said[0][3])
+        self.play(scene)
+
     def test_restart_reuses_session_and_replays_nothing(self):
         async def scene(p, room):
             cfg = self.config([room])
