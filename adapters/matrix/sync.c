@@ -476,7 +476,7 @@ int mx_direct_parse(const char *body, size_t len, struct mx_direct **out,
     "\"room\":{\"ephemeral\":{\"types\":[]},"                                  \
     "\"account_data\":{\"types\":[]},"                                         \
     "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],"          \
-    "\"lazy_load_members\":true},"                                             \
+    "\"lazy_load_members\":true,\"include_redundant_members\":true},"          \
     "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\","           \
     "\"m.room.encrypted\",\"m.room.encryption\"]"
 

@@ -114,8 +114,11 @@ bool mx_is_alias(const char *s);
 
 /* The /sync filter: only what the bot reads (messages, members, the
  * encryption markers, m.direct); with `history` false, no timeline at all
- * (the first sync of a new session: old commands are not replayed). A
- * static JSON string. */
+ * (the first sync of a new session: old commands are not replayed).
+ * Members are lazy-loaded (a big room's whole list is never sent) with
+ * redundant ones: every sync that holds someone's message holds their
+ * member event too, so their display name is known even when the server
+ * thinks it sent it before (a restart). A static JSON string. */
 const char *mx_sync_filter(bool history);
 
 #endif

@@ -541,6 +541,12 @@ class StrictnessTest(MatrixTestCase):
                          400, "M_INVALID_PARAM")
         self.assertError(b.request("GET", V3 + "/sync?filter=%7Bbad"),
                          400, "M_NOT_JSON")
+        self.assertError(b.request("GET", V3 + "/sync?filter=" + q(
+            '{"room":{"state":{"lazy_load_members":"yes"}}}')),
+            400, "M_BAD_JSON")
+        self.assertEqual(b.request("GET", V3 + "/sync?filter=" + q(
+            '{"room":{"state":{"lazy_load_members":true,'
+            '"include_redundant_members":true}}}'))[0], 200)
         got = r.request("BREW", V3 + "/account/whoami")
         self.assertError(got, 501, "M_UNRECOGNIZED")
         # Every request is in the log, without the access token.

@@ -356,6 +356,13 @@ static void test_sync_filter_is_json(void **state)
         mx_direct_free(d, n);
         assert_true((strstr(f, "\"limit\":0") == NULL) == (history == 1));
         assert_non_null(strstr(f, "m.direct"));
+        /* display names: members in state (lazily, each sender's always)
+         * and in the timeline */
+        assert_non_null(strstr(f, "\"state\":{\"types\":[\"m.room.member\""));
+        assert_non_null(strstr(f, "\"lazy_load_members\":true"));
+        assert_non_null(strstr(f, "\"include_redundant_members\":true"));
+        assert_non_null(strstr(f, "\"timeline\":{\"types\":[\"m.room.message\","
+                                  "\"m.room.member\""));
     }
 }
 
