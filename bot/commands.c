@@ -963,8 +963,8 @@ static void cmd_autoplay(struct cmd *c)
     static const char *const modes[] = {"last", "on", "off"};
     static const char *const meaning[] = {
         "I play the last card of each hand for you",
-        "I play the last card of each hand, and every card that is your "
-        "only legal one, for you",
+        ("I play the last card of each hand, and every card that is your "
+         "only legal one, for you"),
         "I always ask you"};
     int seat;
     struct table *t = table_of_person(c->m, c->a, c->u->nick, &seat);
