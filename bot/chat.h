@@ -63,8 +63,10 @@ struct chat_event {
  * player whose turn it is), LOW last (long help). */
 enum chat_priority { CHAT_HIGH, CHAT_NORMAL, CHAT_LOW };
 
-/* How text is dressed for the protocol (see render.h). */
-enum chat_style { CHAT_STYLE_PLAIN, CHAT_STYLE_IRC };
+/* How text is dressed for the protocol (see render.h): PLAIN has no
+ * control codes, IRC has mIRC formatting, MARKUP is render.h's private
+ * markup for adapters that build rich text themselves (Matrix's HTML). */
+enum chat_style { CHAT_STYLE_PLAIN, CHAT_STYLE_IRC, CHAT_STYLE_MARKUP };
 
 struct chat_adapter;
 

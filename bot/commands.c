@@ -490,11 +490,16 @@ static void status_text(struct sbuf *sb, struct table *t)
     int turn = engine_turn(g);
     if (engine_phase(g) == ENGINE_PHASE_PASS) {
         sb_printf(sb, ". Passing; waiting for:");
-        for (int s = 0; s < g->n; s++)
-            if (engine_may_act(g, s))
-                sb_printf(sb, " %s", seat_name(t, s));
+        for (int s = 0; s < g->n; s++) {
+            if (engine_may_act(g, s)) {
+                sb_printf(sb, " ");
+                sb_seat(sb, t, s, false);
+            }
+        }
     } else if (turn >= 0) {
-        sb_printf(sb, ". %s to play", seat_name(t, turn));
+        sb_printf(sb, ". ");
+        sb_seat(sb, t, turn, false);
+        sb_printf(sb, " to play");
         if (g->trick_len) {
             sb_printf(sb, "; on the trick:");
             for (int i = 0; i < g->trick_len; i++) {
@@ -1415,6 +1420,18 @@ static bool usable(const char *s, size_t max)
     return s && *s && strlen(s) < max;
 }
 
+/* Removes the bytes of the markup (render.h) that formatting left: where
+ * the adapter reads the markup, text a person typed and the bot echoes
+ * must not make a pill or a table. */
+static void drop_markup(char *text)
+{
+    char *to = text;
+    for (const char *p = text; *p; p++)
+        if (*p != '\x01' && *p != '\x05')
+            *to++ = *p;
+    *to = '\0';
+}
+
 static void on_message(struct manager *m, struct chat_adapter *a,
                        const struct chat_event *ev)
 {
@@ -1427,6 +1444,8 @@ static void on_message(struct manager *m, struct chat_adapter *a,
         return;
     memcpy(clean, ev->text, strlen(ev->text) + 1);
     render_strip_formatting(clean);
+    if (a->style == CHAT_STYLE_MARKUP)
+        drop_markup(clean);
     const char *text = clean;
     while (isspace((unsigned char)*text))
         text++;

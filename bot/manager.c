@@ -89,6 +89,28 @@ void sb_hand(struct sbuf *sb, const struct table *t,
                                hand, mark, table_style(t)));
 }
 
+/* A person's user ID for a pill (render.h), NULL for a computer. On
+ * Matrix, the only network with pills, the nick and the id are both the
+ * user ID; the id has room for the longer ones. */
+static const char *seat_user_id(const struct table *t, int seat)
+{
+    const struct seat *st = &t->seats[seat];
+    if (!st->human)
+        return NULL;
+    return st->id[0] == '@' ? st->id : st->nick;
+}
+
+void sb_seat(struct sbuf *sb, const struct table *t, int seat, bool notify)
+{
+    if (table_style(t) != CHAT_STYLE_MARKUP || !seat_user_id(t, seat)) {
+        sb_printf(sb, "%s", seat_name(t, seat));
+        return;
+    }
+    sb_advance(sb, render_mention(sb->buf + sb->len, sizeof sb->buf - sb->len,
+                                  seat_user_id(t, seat), seat_name(t, seat),
+                                  notify, CHAT_STYLE_MARKUP));
+}
+
 enum chat_style table_style(const struct table *t)
 {
     if (t->a->style == CHAT_STYLE_IRC && !t->m->cfg->colors)
@@ -840,8 +862,8 @@ static void reminder(struct loop *l, void *ctx)
                      "Reminder: the table at %s waits for you (%d s left).",
                      t->room, left);
             table_tell(t, s, text, CHAT_HIGH);
-            sb_printf(&sb, "%s%s", sb.len ? ", " : "The table waits for ",
-                      seat_name(t, s));
+            sb_printf(&sb, "%s", sb.len ? ", " : "The table waits for ");
+            sb_seat(&sb, t, s, true);
         }
     }
     /* once a turn, the channel knows whom it waits for */
@@ -1335,14 +1357,17 @@ static void on_engine(void *ctx, const struct engine_game *g,
             if (g->play_seat[i] == ev->seat)
                 t->last_card = g->plays[i];
         const char *names[ENGINE_MAX_PLAYERS];
-        for (int s = 0; s < g->n; s++)
+        const char *ids[ENGINE_MAX_PLAYERS]; /* the taker's pill */
+        for (int s = 0; s < g->n; s++) {
             names[s] = seat_name(t, s);
-        sb_advance(&sb,
-                   render_trick(sb.buf, sizeof sb.buf, g->trick_no,
-                                g->plays + g->nplays - n,
-                                g->play_seat + g->nplays - n, n, names,
-                                ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
-                                ev->value, table_style(t)));
+            ids[s] = seat_user_id(t, s);
+        }
+        sb_advance(
+            &sb, render_trick_ids(sb.buf, sizeof sb.buf, g->trick_no,
+                                  g->plays + g->nplays - n,
+                                  g->play_seat + g->nplays - n, n, names, ids,
+                                  ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
+                                  ev->value, table_style(t)));
         table_say(t, sb.buf);
         break;
     }

@@ -169,6 +169,9 @@ struct sbuf {
 void sb_printf(struct sbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void sb_card(struct sbuf *sb, const struct table *t, int card);
+/* A seat's name; in the markup style (render.h) a person's is a pill for
+ * their user ID, notifying them if `notify` (it is their turn). */
+void sb_seat(struct sbuf *sb, const struct table *t, int seat, bool notify);
 void sb_cards(struct sbuf *sb, const struct table *t, const uint8_t *cards,
               int n);
 void sb_hand(struct sbuf *sb, const struct table *t,

@@ -1207,7 +1207,7 @@ struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
     a->base_url = xstrdup(a->cfg.homeserver);
     a->base.ops = &mx_ops;
     a->base.network = a->cfg.name;
-    a->base.style = CHAT_STYLE_PLAIN;
+    a->base.style = CHAT_STYLE_MARKUP;
     a->base.on_event = on_event;
     a->base.ctx = ctx;
     a->retry_base_ms = MX_RETRY_BASE_MS;

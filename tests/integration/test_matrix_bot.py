@@ -352,6 +352,30 @@ class MatrixBotTest(MatrixCase):
             self.assertIn("OK", out)
         self.play(scene)
 
+    def test_the_reminder_notifies_with_a_pill(self):
+        """The channel's reminder of whose turn it is carries a pill for
+        them and names them in m.mentions, so their client notifies."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            cfg = self.config([room])
+            cfg["game"].update(turn_timeout=5, next_hand_delay=0)
+            self.bot(cfg).wait_log(r"mx: connected to")
+            await p.say(room, "!hearts standard")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+            got = await p.wait(from_bot(room, "The table waits for"))
+            content = got[0][4]["content"]
+            self.assertEqual(content["m.mentions"],
+                             {"user_ids": [self.alice]})
+            self.assertIn('<a href="https://matrix.to/#/%s">' % self.alice,
+                          content["formatted_body"])
+            # other messages mention nobody
+            for m in from_bot(room)(p.messages):
+                if "The table waits for" not in m[3]:
+                    self.assertEqual(m[4]["content"]["m.mentions"], {})
+        self.play(scene)
+
     def test_faults_on_send_neither_lose_nor_duplicate(self):
         async def scene(p, room):
             bot = self.start_bot([room])

@@ -10,6 +10,7 @@ Run: /usr/bin/python3 tests/integration/test_matrix_game.py -v
 import asyncio
 import collections
 import os
+import re
 import sys
 import time
 
@@ -230,6 +231,42 @@ class FourPeopleGameTest(FourPeopleCase):
                              {BOT, me})
             self.assertGreaterEqual(len(s.acted), 12 * hands)
         self.assertEqual(len(dms), 4)
+        self.check_rich_text(room, dms)
+
+    def check_rich_text(self, room, dms):
+        """The bot's events carry HTML: red hearts, legal cards in bold
+        (brackets in the body), the score sheet as a table, pills."""
+        def bot_events(r):
+            return [e["content"] for e in
+                    self.hs.room_events(r, "m.room.message")
+                    if e["sender"] == BOT]
+        table = bot_events(room)
+        for c in table:
+            self.assertEqual(c.get("format"), "org.matrix.custom.html", c)
+            self.assertIn("m.mentions", c)
+            self.assertFalse(any(ch < " " and ch != "\n"
+                                 for ch in c["body"]), c)
+        html = [c["formatted_body"] for c in table]
+        self.assertTrue(any(
+            re.search(r'<font data-mx-color="#[0-9a-f]{6}" '
+                      r'color="#[0-9a-f]{6}">[^<]*\u2665', h)
+            for h in html), html)
+        # the final score sheet: a table with a heading row
+        self.assertTrue(any("<table><thead><tr><th>hand</th>" in h
+                            for h in html), html)
+        # the trick's taker, a person, is a quiet pill: a link, no mention
+        pills = [c for c in table if "takes it" in c["body"]
+                 and '<a href="https://matrix.to/#/@' in c["formatted_body"]]
+        self.assertTrue(pills, html)
+        # a prompt in a direct room: legal cards bold, in brackets in the
+        # body
+        prompts = [c for dm in dms for c in bot_events(dm)
+                   if any(isinstance(harness.parse_private(x),
+                                     harness.Prompt)
+                          for x in c["body"].split("\n"))]
+        self.assertTrue(prompts)
+        self.assertTrue(all("[" in c["body"] and "<b>" in c["formatted_body"]
+                            for c in prompts), prompts)
 
 
 class MatrixFaultsGameTest(FourPeopleCase):

@@ -1056,6 +1056,79 @@ static void test_takeover_of_a_nick_cannot_play(void **state)
     assert_true(any_contains(nick, from, "belongs to someone else"));
 }
 
+/* Whether a line to `to` from `from` contains the markup pill for nick
+ * (render.h): notifying or quiet, shown as the nick itself. */
+static bool has_pill(const char *to, int from, const char *nick, bool notify,
+                     const char *before, const char *after)
+{
+    char want[400];
+    snprintf(want, sizeof want, "%s\x01%s%s\x01%s\x01%s", before,
+             notify ? "!" : "", nick, nick, after);
+    return any_contains(to, from, want);
+}
+
+/* Four people, no passing, until the reminder at half the first turn:
+ * the first to play's nick; *from is where the waiting began. */
+static const char *until_reminder(int *from)
+{
+    w->cfg.next_hand_delay = 60;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    *from = w->fake.n;
+    run_for(700);
+    return t->seats[engine_turn(&t->game)].nick;
+}
+
+static void test_markup_pills_for_whose_turn(void **state)
+{
+    (void)state;
+    w->fake.base.style = CHAT_STYLE_MARKUP;
+    int from;
+    const char *first = until_reminder(&from);
+    struct table *t = the_table();
+    /* the reminder in the channel notifies whoever the table waits for */
+    assert_true(
+        has_pill("#h", from, first, true, "The table waits for ", " ("));
+    /* !status names whose turn it is, quietly */
+    from = w->fake.n;
+    said("bob", "#h", "!status");
+    assert_true(has_pill("#h", from, first, false, ". ", " to play"));
+    /* the trick's taker, a person, leads next: a quiet pill in bold */
+    from = w->fake.n;
+    play_lowest(t, 4);
+    assert_int_equal(t->game.trick_no, 1);
+    const char *taker = t->seats[t->last_winner].nick;
+    assert_true(has_pill("#h", from, taker, false, "\x02", "\x02 takes it"));
+    assert_false(has_pill("#h", from, taker, true, "", ""));
+}
+
+static void test_plain_style_has_no_pills(void **state)
+{
+    (void)state;
+    int from;
+    const char *first = until_reminder(&from);
+    struct table *t = the_table();
+    char want[200];
+    snprintf(want, sizeof want, "The table waits for %s (", first);
+    assert_int_equal(count_starting("#h", from, want), 1);
+    play_lowest(t, 4);
+    for (int i = from; i < w->fake.n; i++)
+        assert_null(strchr(w->fake.lines[i].text, '\x01'));
+}
+
+/* Where the adapter reads the markup, a person's text cannot carry it
+ * into what the bot echoes. */
+static void test_markup_typed_by_a_person_is_dropped(void **state)
+{
+    (void)state;
+    w->fake.base.style = CHAT_STYLE_MARKUP;
+    said("alice", "#h", "!hearts \x01!@x:hs\x01y\x01\x05");
+    for (int i = 0; i < w->fake.n; i++) {
+        assert_null(strchr(w->fake.lines[i].text, '\x01'));
+        assert_null(strchr(w->fake.lines[i].text, '\x05'));
+    }
+}
+
 static void test_timeout_computer_acts_then_back(void **state)
 {
     (void)state;
@@ -2737,6 +2810,12 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_takeover_of_a_nick_cannot_play,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_markup_pills_for_whose_turn, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_plain_style_has_no_pills, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_markup_typed_by_a_person_is_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_computer_acts_then_back,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_pass_chosen_on_timeout_is_told,
