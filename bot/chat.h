@@ -22,20 +22,31 @@ enum chat_event_kind {
     CHAT_DISCONNECTED, /* the connection was lost; it reconnects itself */
     CHAT_IDENTITY,     /* the answer to verify: from.nick is the nick asked,
                           from.id who holds it now, NULL if nobody does */
-    CHAT_SENT          /* the text given to tell_tracked with `cookie` has
+    CHAT_SENT,         /* the text given to tell_tracked with `cookie` has
                           been written to the network (or was dropped) */
+    CHAT_RENAME        /* from (nick and id) is now shown as from.display
+                          (NULL: as their nick) in room, or everywhere on
+                          the network if room is NULL; how to address them
+                          does not change (that is CHAT_NICK) */
 };
 
 /*
  * A person as the network shows them. `nick` is how to address them;
  * `id` is what a seat is bound to: on IRC "user@host" (a takeover of the
  * nick from elsewhere does not match), on Matrix the user ID; `account`
- * is a services account when the network tells, else NULL.
+ * is a services account when the network tells, else NULL (on Matrix the
+ * user ID). `display` is the name to show people, where the network has
+ * one apart from the nick: on Matrix the display name in the event's room
+ * (for a private message, in a shared room), already told apart from
+ * other members' as the Matrix spec says; NULL: show the nick (IRC, the
+ * console, or nothing known). Not cleaned: the core cleans it for display
+ * (render_name) and makes it unique at a table; never a key.
  */
 struct chat_user {
     const char *nick;
     const char *id;
     const char *account;
+    const char *display;
 };
 
 /* One event. Strings live only during the callback: copy what you keep. */
@@ -52,8 +63,10 @@ struct chat_event {
  * player whose turn it is), LOW last (long help). */
 enum chat_priority { CHAT_HIGH, CHAT_NORMAL, CHAT_LOW };
 
-/* How text is dressed for the protocol (see render.h). */
-enum chat_style { CHAT_STYLE_PLAIN, CHAT_STYLE_IRC };
+/* How text is dressed for the protocol (see render.h): PLAIN has no
+ * control codes, IRC has mIRC formatting, MARKUP is render.h's private
+ * markup for adapters that build rich text themselves (Matrix's HTML). */
+enum chat_style { CHAT_STYLE_PLAIN, CHAT_STYLE_IRC, CHAT_STYLE_MARKUP };
 
 struct chat_adapter;
 

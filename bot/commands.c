@@ -34,7 +34,7 @@ struct cmd {
     int nwords;
     char *words[MAX_WORDS];
     const char *rest; /* the text after the command word */
-    char shown[64];   /* the caller's nick, cleaned for display */
+    char shown[64];   /* the caller's display name or nick, cleaned */
     bool game;        /* a seated player's game action: never limited */
     char storage[512];
 };
@@ -490,11 +490,16 @@ static void status_text(struct sbuf *sb, struct table *t)
     int turn = engine_turn(g);
     if (engine_phase(g) == ENGINE_PHASE_PASS) {
         sb_printf(sb, ". Passing; waiting for:");
-        for (int s = 0; s < g->n; s++)
-            if (engine_may_act(g, s))
-                sb_printf(sb, " %s", seat_name(t, s));
+        for (int s = 0; s < g->n; s++) {
+            if (engine_may_act(g, s)) {
+                sb_printf(sb, " ");
+                sb_seat(sb, t, s, false);
+            }
+        }
     } else if (turn >= 0) {
-        sb_printf(sb, ". %s to play", seat_name(t, turn));
+        sb_printf(sb, ". ");
+        sb_seat(sb, t, turn, false);
+        sb_printf(sb, " to play");
         if (g->trick_len) {
             sb_printf(sb, "; on the trick:");
             for (int i = 0; i < g->trick_len; i++) {
@@ -963,8 +968,8 @@ static void cmd_autoplay(struct cmd *c)
     static const char *const modes[] = {"last", "on", "off"};
     static const char *const meaning[] = {
         "I play the last card of each hand for you",
-        "I play the last card of each hand, and every card that is your "
-        "only legal one, for you",
+        ("I play the last card of each hand, and every card that is your "
+         "only legal one, for you"),
         "I always ask you"};
     int seat;
     struct table *t = table_of_person(c->m, c->a, c->u->nick, &seat);
@@ -1415,17 +1420,32 @@ static bool usable(const char *s, size_t max)
     return s && *s && strlen(s) < max;
 }
 
+/* Removes the bytes of the markup (render.h) that formatting left: where
+ * the adapter reads the markup, text a person typed and the bot echoes
+ * must not make a pill or a table. */
+static void drop_markup(char *text)
+{
+    char *to = text;
+    for (const char *p = text; *p; p++)
+        if (*p != '\x01' && *p != '\x05')
+            *to++ = *p;
+    *to = '\0';
+}
+
 static void on_message(struct manager *m, struct chat_adapter *a,
                        const struct chat_event *ev)
 {
     struct cmd c = {.m = m, .a = a, .room = ev->room, .u = &ev->from};
-    render_name(c.shown, sizeof c.shown, ev->from.nick);
+    render_name(c.shown, sizeof c.shown,
+                ev->from.display ? ev->from.display : ev->from.nick);
     /* read without the formatting a client added, never echo it */
     char clean[sizeof c.storage];
     if (strlen(ev->text) >= sizeof clean)
         return;
     memcpy(clean, ev->text, strlen(ev->text) + 1);
     render_strip_formatting(clean);
+    if (a->style == CHAT_STYLE_MARKUP)
+        drop_markup(clean);
     const char *text = clean;
     while (isspace((unsigned char)*text))
         text++;
@@ -1516,7 +1536,7 @@ static void on_nick(struct manager *m, struct chat_adapter *a,
             continue;
         for (int s = 0; s < t->capacity; s++)
             if (t->seats[s].used && same_person(t, s, &ev->from))
-                seat_set_nick(&t->seats[s], ev->target);
+                seat_set_name(&t->seats[s], ev->target, ev->from.display);
         table_names_unique(t);
     }
 }
@@ -1553,13 +1573,23 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
     switch (ev->kind) {
     case CHAT_MESSAGE:
         if (ev->text && (!ev->room || usable(ev->room, 64))) {
+            /* a private message's name is from another room than the
+             * table's: it only fills in a name not known yet (a restored
+             * game from an old journal) */
+            manager_display(m, a, ev->room, &ev->from, false, !ev->room);
             spoke(m, a, &ev->from);
             on_message(m, a, ev);
         }
         break;
     case CHAT_JOIN:
-        if (usable(ev->room, 64))
+        if (usable(ev->room, 64)) {
+            manager_display(m, a, ev->room, &ev->from, false, false);
             on_join(m, a, ev);
+        }
+        break;
+    case CHAT_RENAME:
+        if (!ev->room || usable(ev->room, 64))
+            manager_display(m, a, ev->room, &ev->from, true, false);
         break;
     case CHAT_PART:
         if (usable(ev->room, 64))

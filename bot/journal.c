@@ -79,8 +79,8 @@ static bool same_seats(const struct journal_seat *x,
             continue;
         if (a->human != b->human || a->away != b->away ||
             a->autoplay != b->autoplay || (!a->human && a->level != b->level) ||
-            strcmp(a->nick, b->nick) || strcmp(a->id, b->id) ||
-            strcmp(a->key, b->key))
+            strcmp(a->nick, b->nick) || strcmp(a->display, b->display) ||
+            strcmp(a->id, b->id) || strcmp(a->key, b->key))
             return false;
     }
     return true;
@@ -113,6 +113,7 @@ void journal_sync_seats(struct table *t)
         js->level = st->human ? 0 : st->level;
         js->autoplay = (int)st->autoplay;
         snprintf(js->nick, sizeof js->nick, "%s", st->nick);
+        snprintf(js->display, sizeof js->display, "%s", st->display);
         snprintf(js->id, sizeof js->id, "%s", st->id);
         snprintf(js->key, sizeof js->key, "%s", st->key);
     }
@@ -265,7 +266,7 @@ static int restore_seats(struct restore *r, const struct journal_line *l)
         st->away = js->away;
         st->level = js->level;
         st->autoplay = (enum seat_autoplay)js->autoplay;
-        seat_set_nick(st, js->nick);
+        seat_set_name(st, js->nick, js->display);
         snprintf(st->id, sizeof st->id, "%s", js->id);
         snprintf(st->key, sizeof st->key, "%s", js->key);
     }

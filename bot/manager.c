@@ -89,6 +89,28 @@ void sb_hand(struct sbuf *sb, const struct table *t,
                                hand, mark, table_style(t)));
 }
 
+/* A person's user ID for a pill (render.h), NULL for a computer. On
+ * Matrix, the only network with pills, the nick and the id are both the
+ * user ID; the id has room for the longer ones. */
+static const char *seat_user_id(const struct table *t, int seat)
+{
+    const struct seat *st = &t->seats[seat];
+    if (!st->human)
+        return NULL;
+    return st->id[0] == '@' ? st->id : st->nick;
+}
+
+void sb_seat(struct sbuf *sb, const struct table *t, int seat, bool notify)
+{
+    if (table_style(t) != CHAT_STYLE_MARKUP || !seat_user_id(t, seat)) {
+        sb_printf(sb, "%s", seat_name(t, seat));
+        return;
+    }
+    sb_advance(sb, render_mention(sb->buf + sb->len, sizeof sb->buf - sb->len,
+                                  seat_user_id(t, seat), seat_name(t, seat),
+                                  notify, CHAT_STYLE_MARKUP));
+}
+
 enum chat_style table_style(const struct table *t)
 {
     if (t->a->style == CHAT_STYLE_IRC && !t->m->cfg->colors)
@@ -194,10 +216,56 @@ bool seat_is_you(const struct table *t, int seat)
     return t->a->solo && t->seats[seat].human;
 }
 
+/* What a seat's name is made from: the display name, else the nick. */
+static const char *seat_source(const struct seat *st)
+{
+    return st->display[0] ? st->display : st->nick;
+}
+
+void seat_set_name(struct seat *st, const char *nick, const char *display)
+{
+    if (nick != st->nick)
+        snprintf(st->nick, sizeof st->nick, "%s", nick);
+    size_t n = display ? strlen(display) : 0;
+    if (n >= sizeof st->display) {
+        n = sizeof st->display - 1;
+        while (n > 0 && ((unsigned char)display[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(st->display, display ? display : "", n);
+    st->display[n] = '\0';
+    render_name(st->shown, sizeof st->shown, seat_source(st));
+}
+
 void seat_set_nick(struct seat *st, const char *nick)
 {
-    snprintf(st->nick, sizeof st->nick, "%s", nick);
-    render_name(st->shown, sizeof st->shown, nick);
+    seat_set_name(st, nick, NULL);
+}
+
+void manager_display(struct manager *m, struct chat_adapter *a,
+                     const char *room, const struct chat_user *u, bool clear,
+                     bool if_unknown)
+{
+    if (!u->display && !clear)
+        return;
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->a != a || t->closing ||
+            (room && !a->ops->same_nick(a, t->room, room)))
+            continue;
+        bool changed = false;
+        for (int s = 0; s < t->capacity; s++) {
+            struct seat *st = &t->seats[s];
+            if (!st->used || !same_person(t, s, u) ||
+                (if_unknown && st->display[0]) ||
+                strcmp(st->display, u->display ? u->display : "") == 0)
+                continue;
+            seat_set_name(st, st->nick, u->display);
+            changed = true;
+        }
+        if (changed)
+            table_names_unique(t);
+    }
 }
 
 bool seat_computer(const struct table *t, int seat)
@@ -388,7 +456,7 @@ int table_sit(struct table *t, const struct chat_user *u)
         return -1;
     struct seat *st = &t->seats[s];
     st->human = true;
-    seat_set_nick(st, u->nick);
+    seat_set_name(st, u->nick, u->display);
     snprintf(st->id, sizeof st->id, "%s", u->id);
     records_key(t->a, u, st->key, sizeof st->key);
     if (t->opener < 0)
@@ -428,10 +496,10 @@ static void name_computer(struct table *t, int s)
     }
 }
 
-/* Whether a person's nick shows as it is (nothing invisible stripped). */
+/* Whether a person's name shows as it is (nothing invisible stripped). */
 static bool plain_nick(const struct seat *st)
 {
-    return strcmp(st->shown, st->nick) == 0;
+    return strcmp(st->shown, seat_source(st)) == 0;
 }
 
 /* Gives the person at s a name no seat in done[] (or computer) shows:
@@ -464,7 +532,7 @@ void table_names_unique(struct table *t)
     for (int s = 0; s < t->capacity; s++)
         if (t->seats[s].used && t->seats[s].human)
             render_name(t->seats[s].shown, sizeof t->seats[s].shown,
-                        t->seats[s].nick);
+                        seat_source(&t->seats[s]));
     /* before the game a computer gives way to a person of its name */
     for (int s = 0; s < t->capacity && !t->playing; s++) {
         struct seat *st = &t->seats[s];
@@ -794,8 +862,8 @@ static void reminder(struct loop *l, void *ctx)
                      "Reminder: the table at %s waits for you (%d s left).",
                      t->room, left);
             table_tell(t, s, text, CHAT_HIGH);
-            sb_printf(&sb, "%s%s", sb.len ? ", " : "The table waits for ",
-                      seat_name(t, s));
+            sb_printf(&sb, "%s", sb.len ? ", " : "The table waits for ");
+            sb_seat(&sb, t, s, true);
         }
     }
     /* once a turn, the channel knows whom it waits for */
@@ -1289,14 +1357,17 @@ static void on_engine(void *ctx, const struct engine_game *g,
             if (g->play_seat[i] == ev->seat)
                 t->last_card = g->plays[i];
         const char *names[ENGINE_MAX_PLAYERS];
-        for (int s = 0; s < g->n; s++)
+        const char *ids[ENGINE_MAX_PLAYERS]; /* the taker's pill */
+        for (int s = 0; s < g->n; s++) {
             names[s] = seat_name(t, s);
-        sb_advance(&sb,
-                   render_trick(sb.buf, sizeof sb.buf, g->trick_no,
-                                g->plays + g->nplays - n,
-                                g->play_seat + g->nplays - n, n, names,
-                                ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
-                                ev->value, table_style(t)));
+            ids[s] = seat_user_id(t, s);
+        }
+        sb_advance(
+            &sb, render_trick_ids(sb.buf, sizeof sb.buf, g->trick_no,
+                                  g->plays + g->nplays - n,
+                                  g->play_seat + g->nplays - n, n, names, ids,
+                                  ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
+                                  ev->value, table_style(t)));
         table_say(t, sb.buf);
         break;
     }

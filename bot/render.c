@@ -22,6 +22,18 @@
 #define IRC_RED "\x03\x30\x34" /* \x03 "04" */
 #define IRC_RESET "\x0F"
 
+/* The markup's own codes (render.h); red and bold are the IRC ones. */
+#define MARK_CARD "\x05"
+#define MARK_CELL "\x1F"
+#define MARK_PILL "\x01"
+#define MARK_NOTIFY "!"
+
+/* Whether a style shows red and bold with the IRC codes. */
+static bool coloured(enum chat_style style)
+{
+    return style == CHAT_STYLE_IRC || style == CHAT_STYLE_MARKUP;
+}
+
 static const char *const rank_text[13] = {"2", "3",  "4", "5", "6", "7", "8",
                                           "9", "10", "J", "Q", "K", "A"};
 
@@ -347,8 +359,7 @@ static void put_card_text(struct out *o, int card)
 static void put_card(struct out *o, int card, enum chat_style style)
 {
     struct out mark = out_mark(o);
-    bool red =
-        style == CHAT_STYLE_IRC && engine_card_valid(card) && is_red(card);
+    bool red = coloured(style) && engine_card_valid(card) && is_red(card);
     if (red)
         out_red(o);
     put_card_text(o, card);
@@ -416,6 +427,10 @@ static void put_hand_token(struct out *o, int card, bool marked,
         out_str(o, IRC_BOLD);
         out_str(o, text);
         out_str(o, IRC_BOLD);
+    } else if (style == CHAT_STYLE_MARKUP) {
+        out_str(o, MARK_CARD);
+        out_str(o, text);
+        out_str(o, MARK_CARD);
     } else {
         out_str(o, "[");
         out_str(o, text);
@@ -432,7 +447,7 @@ static void put_group(struct out *o, const int *cards, int n, bool first,
                       const struct engine_cards *hand, uint64_t mark,
                       enum chat_style style)
 {
-    bool red = style == CHAT_STYLE_IRC && is_red(cards[0]);
+    bool red = coloured(style) && is_red(cards[0]);
     int shown = 0;
     for (int i = 0; i < n; i++) {
         int copies = (hand->two & ENGINE_BIT(cards[i])) ? 2 : 1;
@@ -493,8 +508,8 @@ size_t render_suit(char *buf, size_t len, int suit, enum chat_style style)
         return out_finish(&o);
     }
     struct out mark = out_mark(&o);
-    bool red = style == CHAT_STYLE_IRC &&
-               (suit == ENGINE_DIAMONDS || suit == ENGINE_HEARTS);
+    bool red =
+        coloured(style) && (suit == ENGINE_DIAMONDS || suit == ENGINE_HEARTS);
     if (red)
         out_red(&o);
     out_str(&o, suit_symbol[suit]);
@@ -520,9 +535,57 @@ static void put_int(struct out *o, long v)
     out_bytes(o, num, (size_t)k);
 }
 
+/* Whether an ID can go into a pill as it is: no control byte (it would
+ * end the pill or start other markup) and not empty. */
+static bool pill_id_ok(const char *id)
+{
+    if (!id || !*id)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        if (*p < 0x20 || *p == 0x7F)
+            return false;
+    return true;
+}
+
+/* A name, as a pill for `id` in the markup style (notifying or not). */
+static void put_mention(struct out *o, const char *id, const char *name,
+                        bool notify, enum chat_style style)
+{
+    struct out mark = out_mark(o);
+    bool pill = style == CHAT_STYLE_MARKUP && pill_id_ok(id);
+    if (pill) {
+        out_str(o, MARK_PILL);
+        if (notify)
+            out_str(o, MARK_NOTIFY);
+        out_str(o, id);
+        out_str(o, MARK_PILL);
+    }
+    put_name(o, name, RENDER_NAME_MAX);
+    if (pill)
+        out_str(o, MARK_PILL);
+    out_commit(o, &mark);
+}
+
+size_t render_mention(char *buf, size_t len, const char *id, const char *name,
+                      bool notify, enum chat_style style)
+{
+    struct out o = out_init(buf, len);
+    put_mention(&o, id, name, notify, style);
+    return out_finish(&o);
+}
+
 size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
                     const uint8_t *seats, int n, const char *const *names,
                     int winner, int points, enum chat_style style)
+{
+    return render_trick_ids(buf, len, trick_no, cards, seats, n, names, NULL,
+                            winner, points, style);
+}
+
+size_t render_trick_ids(char *buf, size_t len, int trick_no,
+                        const uint8_t *cards, const uint8_t *seats, int n,
+                        const char *const *names, const char *const *ids,
+                        int winner, int points, enum chat_style style)
 {
     struct out o = out_init(buf, len);
     struct out mark = out_mark(&o);
@@ -548,10 +611,10 @@ size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
     mark = out_mark(&o);
     out_str(&o, " - ");
     if (winner >= 0) {
-        if (style == CHAT_STYLE_IRC)
+        if (coloured(style))
             out_str(&o, IRC_BOLD);
-        put_name(&o, names[winner], RENDER_NAME_MAX);
-        if (style == CHAT_STYLE_IRC)
+        put_mention(&o, ids ? ids[winner] : NULL, names[winner], false, style);
+        if (coloured(style))
             out_str(&o, IRC_BOLD);
         /* the console's person is "you": "you take it" */
         out_str(&o, names[winner] && strcasecmp(names[winner], "you") == 0
@@ -574,10 +637,13 @@ size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
 /* A right-aligned cell: two spaces apart from the one before, unless it
  * is the first of its line. */
 static void put_cell(struct out *o, const char *text, int chars, int width,
-                     bool first)
+                     bool first, enum chat_style style)
 {
-    if (!first)
+    if (!first) {
+        if (style == CHAT_STYLE_MARKUP)
+            out_str(o, MARK_CELL);
         out_str(o, "  ");
+    }
     out_spaces(o, width - chars);
     out_str(o, text);
 }
@@ -629,9 +695,9 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
     struct out mark = out_mark(&o);
     if (style == CHAT_STYLE_IRC)
         out_str(&o, IRC_BOLD);
-    put_cell(&o, "hand", 4, label, true);
+    put_cell(&o, "hand", 4, label, true, style);
     for (int s = 0; s < n; s++)
-        put_cell(&o, heads[s], head_chars[s], width[s], false);
+        put_cell(&o, heads[s], head_chars[s], width[s], false, style);
     if (style == CHAT_STYLE_IRC)
         out_str(&o, IRC_BOLD);
     out_commit(&o, &mark);
@@ -639,9 +705,9 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
     if (elided) {
         mark = out_mark(&o);
         out_str(&o, "\n");
-        put_cell(&o, "...", 3, label, true);
+        put_cell(&o, "...", 3, label, true, style);
         for (int s = 0; s < n; s++)
-            put_cell(&o, "...", 3, width[s], false);
+            put_cell(&o, "...", 3, width[s], false, style);
         out_commit(&o, &mark);
     }
     for (int k = from; k <= nhands; k++) {
@@ -653,13 +719,13 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
         out_str(&o, "\n");
         if (k < nhands) {
             int w = snprintf(num, sizeof num, "%d", k + 1);
-            put_cell(&o, num, w, label, true);
+            put_cell(&o, num, w, label, true, style);
         } else {
-            put_cell(&o, "total", 5, label, true);
+            put_cell(&o, "total", 5, label, true, style);
         }
         for (int s = 0; s < n; s++) {
             int w = snprintf(num, sizeof num, "%" PRId32, row[s]);
-            put_cell(&o, num, w, width[s], false);
+            put_cell(&o, num, w, width[s], false, style);
         }
         out_commit(&o, &mark);
     }

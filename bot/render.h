@@ -1,8 +1,8 @@
 /*
  * Cards, hands, tricks and score sheets as text for a chat protocol. The
  * game manager words its messages with these; adapters send the text as it
- * is. CHAT_STYLE_PLAIN is text without control codes (the console, a Matrix
- * `body`, IRC with colours off); CHAT_STYLE_IRC adds mIRC formatting: red
+ * is. CHAT_STYLE_PLAIN is text without control codes (the console, IRC
+ * with colours off); CHAT_STYLE_IRC adds mIRC formatting: red
  * (colour 04) for hearts, diamonds and the joker, bold for marked cards.
  * Clubs and spades keep the client's default colour, which reads on dark
  * and light themes alike.
@@ -21,6 +21,27 @@
  * can extend. Do not wrap rendered cards in formatting of your own: the
  * reset ends it too.
  *
+ * CHAT_STYLE_MARKUP is a small private markup for adapters that build rich
+ * text themselves (Matrix: adapters/matrix/format.h turns it into a plain
+ * `body` and an HTML `formatted_body`). It is made of control bytes, which
+ * names from the network never contain (render_name removes them all):
+ *   "\x03" "04" ... "\x0F"   a red run, exactly as on IRC (hearts,
+ *                            diamonds, the joker; a hand's red group)
+ *   "\x02" ... "\x02"        bold, as on IRC (a trick's taker)
+ *   "\x05" card "\x05"       a marked (legal) card: "[card]" in plain
+ *                            text, bold in HTML
+ *   "\x1F"                   in a score-sheet row, just before each
+ *                            two-space column gap: removing the \x1F
+ *                            bytes gives exactly the plain sheet; a line
+ *                            holding one is a table row, consecutive rows
+ *                            are one table and its first row the heading
+ *   "\x01" id "\x01" name "\x01"   a mention (pill) of the user `id`
+ *                            shown as `name`: a link to the user in HTML,
+ *                            the name in plain text; nobody is notified
+ *   "\x01!" id "\x01" name "\x01"  the same, and `id` is notified
+ * The score sheet's heading is not bold in this style: it is a table's
+ * heading row.
+ *
  * Everything from the network (names) is untrusted and passes through the
  * same cleaning as render_name. All functions may be called from a
  * callback; none keeps a pointer it was given.
@@ -31,6 +52,7 @@
 #include "chat.h"
 #include "engine.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +76,7 @@
  * "??".
  *   plain: "Q♠", "10♥", "Joker"
  *   IRC:   "Q♠", "\x03" "0410♥\x0F", "\x03" "04Joker\x0F"
+ *   markup: as IRC
  */
 size_t render_card(char *buf, size_t len, int card, enum chat_style style);
 
@@ -68,6 +91,8 @@ size_t render_card(char *buf, size_t len, int card, enum chat_style style);
  *   plain: "♣ 2 [5] [J]  ♦ 3 Q  ♠ 4 4 A  ♥ 7 K  Joker"
  *   IRC:   "♣ 2 \x02" "5\x02 \x02J\x02  \x03" "04♦ 3 Q\x0F  ♠ 4 4 A  "
  *          "\x03" "04♥ 7 K\x0F  \x03" "04Joker\x0F"
+ *   markup: as IRC with each marked card in \x05 instead of \x02:
+ *          "♣ 2 \x05" "5\x05 \x05J\x05  \x03" "04♦ 3 Q\x0F ..."
  * A cut keeps whole cards, and a group's symbol with its first card.
  */
 size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
@@ -106,11 +131,33 @@ void render_sort(uint8_t *cards, int n);
  *          "Trick 7: no cards yet" (no plays)
  *   IRC:   "Trick 5: alice 7♣, bob K♣, carol \x03" "042♥\x0F, dave 9♣ -
  *           \x02" "bob\x02 takes it (1 point)"
+ *   markup: as IRC.
  * A cut keeps whole plays.
  */
 size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
                     const uint8_t *seats, int n, const char *const *names,
                     int winner, int points, enum chat_style style);
+
+/*
+ * render_trick, and in the markup style the taker's name is a quiet pill
+ * (render_mention) for ids[winner] when ids is not NULL and that entry is
+ * not NULL (a person, not a computer player: the one who leads next).
+ *   markup: "... - \x02\x01@bob:hs\x01" "bob\x01\x02 takes it (1 point)"
+ */
+size_t render_trick_ids(char *buf, size_t len, int trick_no,
+                        const uint8_t *cards, const uint8_t *seats, int n,
+                        const char *const *names, const char *const *ids,
+                        int winner, int points, enum chat_style style);
+
+/*
+ * A person's name (cleaned as by render_name). In the markup style, when
+ * `id` is a non-empty string without control bytes, the name is a pill
+ * for id: "\x01" id "\x01" name "\x01", or with `notify` (the person is
+ * to be notified: whose turn it is) "\x01!" id "\x01" name "\x01". Other
+ * styles, and an unusable id, give the name alone. Never cut inside.
+ */
+size_t render_mention(char *buf, size_t len, const char *id, const char *name,
+                      bool notify, enum chat_style style);
 
 /*
  * The score sheet as a table for a monospace font, lines separated by
@@ -123,7 +170,8 @@ size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
  * total line). Only the last `last` hands are shown (<= 0: all), after a
  * "..." row when some are left out; RENDER_SCORES_LAST suits a channel.
  * n is at most ENGINE_MAX_PLAYERS (more seats are left out). On IRC the
- * heading line is bold.
+ * heading line is bold; in the markup style every line is a table row,
+ * with \x1F before each column gap ("hand\x1F  alice\x1F  bob").
  *    hand  alice  bob  carol
  *     ...    ...  ...    ...
  *       7      0   13      4
@@ -161,8 +209,8 @@ size_t render_name(char *buf, size_t len, const char *name);
  */
 size_t render_strip_formatting(char *text);
 
-/* A suit's symbol, red on IRC for hearts and diamonds ("♦",
- * "\x03" "04♦\x0F"); "?" for no suit. */
+/* A suit's symbol, red on IRC and in the markup for hearts and diamonds
+ * ("♦", "\x03" "04♦\x0F"); "?" for no suit. */
 size_t render_suit(char *buf, size_t len, int suit, enum chat_style style);
 
 /* A suit's name for sentences: "clubs", "diamonds", "hearts", "spades";

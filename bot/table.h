@@ -56,8 +56,11 @@ struct seat {
     bool queued;         /* a card to play at the person's turn ("play" */
     uint8_t queued_card; /* before it), if it is legal then */
     uint64_t grace_timer;
-    char nick[64];  /* as the network knows them: for addressing */
-    char shown[64]; /* cleaned for display (render_name) */
+    char nick[64]; /* as the network knows them: for addressing */
+    /* the name the network shows them by (chat_user.display) as last
+     * seen at this table, uncleaned; "": none, the nick is shown */
+    char display[256];
+    char shown[64]; /* display or nick, cleaned (render_name), unique */
     char id[192];
     /* whom results count for (docs/storage.md): "a:" and the services
      * account or Matrix user ID when the network tells, else "n:" and the
@@ -166,6 +169,9 @@ struct sbuf {
 void sb_printf(struct sbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void sb_card(struct sbuf *sb, const struct table *t, int card);
+/* A seat's name; in the markup style (render.h) a person's is a pill for
+ * their user ID, notifying them if `notify` (it is their turn). */
+void sb_seat(struct sbuf *sb, const struct table *t, int seat, bool notify);
 void sb_cards(struct sbuf *sb, const struct table *t, const uint8_t *cards,
               int n);
 void sb_hand(struct sbuf *sb, const struct table *t,
@@ -186,13 +192,26 @@ const char *seat_name(const struct table *t, int seat);
 /* Whether the seat is the one person at a terminal (chat_adapter.solo):
  * lines about them say "You ..." with the verb to match. */
 bool seat_is_you(const struct table *t, int seat);
-/* Sets a seat's nick and its display form. */
+/* Sets a seat's nick and its display form (from the nick). */
 void seat_set_nick(struct seat *st, const char *nick);
-/* Makes the seats' display names unique: a person whose nick shows as it
- * is keeps it; a look-alike (the same once invisible and bidirectional
- * characters are stripped, or case aside) gets "(2)"; before the game a
- * computer player named like a person takes another "botN". Call after a
- * person sits or changes nick. */
+/* The same with the name the network shows them by (chat_user.display;
+ * NULL or "": none, the nick is shown); a name too long for the seat is
+ * cut on a character boundary. Call table_names_unique after. */
+void seat_set_name(struct seat *st, const char *nick, const char *display);
+/* A person's display name seen in `room` (NULL: anywhere on the
+ * network): their seat at a table in that room, if any, shows it from
+ * now on (names made unique again). NULL display means "none" only if
+ * `clear`, else nothing is known and nothing changes. With `if_unknown`
+ * only a seat that shows no display name yet takes it (a private
+ * message: the name comes from another room than the table's). */
+void manager_display(struct manager *m, struct chat_adapter *a,
+                     const char *room, const struct chat_user *u, bool clear,
+                     bool if_unknown);
+/* Makes the seats' display names unique: a person whose name (display
+ * name, else nick) shows as it is keeps it; a look-alike (the same once
+ * invisible and bidirectional characters are stripped, or case aside) gets
+ * "(2)"; before the game a computer player named like a person takes another
+ * "botN". Call after a person sits or changes nick. */
 void table_names_unique(struct table *t);
 bool seat_computer(const struct table *t, int seat);
 bool same_person(const struct table *t, int seat, const struct chat_user *u);

@@ -77,6 +77,8 @@ char *journal_seats(const struct journal_seat *seats, int n, int opener)
         if (st->used) {
             v = jnew(json_object_new_object());
             jput(v, "nick", json_object_new_string(st->nick));
+            if (st->display[0])
+                jput(v, "display", json_object_new_string(st->display));
             /* a person replaced by a computer keeps who they were: the
              * results count the game for them */
             if (st->id[0])
@@ -284,6 +286,8 @@ static int parse_seats(struct json_object *a, struct json_object *o,
         st->used = true;
         if (get_string(v, "nick", st->nick, sizeof st->nick, true, err,
                        errlen) ||
+            get_string(v, "display", st->display, sizeof st->display, false,
+                       err, errlen) ||
             get_string(v, "id", st->id, sizeof st->id, false, err, errlen) ||
             get_string(v, "key", st->key, sizeof st->key, false, err, errlen))
             return -1;

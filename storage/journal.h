@@ -35,6 +35,10 @@ struct journal_seat {
     /* id and key: a person's, kept when a computer replaces them */
     int autoplay; /* enum seat_autoplay */
     char nick[64];
+    /* the name shown for them (struct seat.display), "" if none; journals
+     * older than it have none: the name comes back with the person's next
+     * event */
+    char display[256];
     char id[192];
     char key[200];
 };

@@ -26,6 +26,7 @@
 
 #include "http.h"
 #include "log.h"
+#include "members.h"
 #include "outbox.h"
 #include "retry.h"
 #include "session.h"
@@ -100,6 +101,9 @@ struct mxad {
     size_t nawaiting;
     char **warned; /* rooms told about encryption */
     size_t nwarned;
+    struct mx_members *members; /* display names per room (members.h) */
+    char **fetching;            /* "room user": member events being fetched */
+    size_t nfetching;
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -209,17 +213,27 @@ static bool is_word(const char *s)
     return true;
 }
 
-static void emit(struct mxad *a, enum chat_event_kind kind, const char *room,
-                 const char *from, const char *text, const char *target)
+/* An event from a person (from: their user ID, also the account results
+ * count for) shown as `display` (NULL: not known). */
+static void emit_person(struct mxad *a, enum chat_event_kind kind,
+                        const char *room, const char *from, const char *display,
+                        const char *text, const char *target)
 {
     if (a->stopped)
         return;
-    struct chat_event ev = {.kind = kind,
-                            .room = room,
-                            .from = {.nick = from, .id = from},
-                            .text = text,
-                            .target = target};
+    struct chat_event ev = {
+        .kind = kind,
+        .room = room,
+        .from = {.nick = from, .id = from, .account = from, .display = display},
+        .text = text,
+        .target = target};
     a->base.on_event(a->base.ctx, &a->base, &ev);
+}
+
+static void emit(struct mxad *a, enum chat_event_kind kind, const char *room,
+                 const char *from, const char *text, const char *target)
+{
+    emit_person(a, kind, room, from, NULL, text, target);
 }
 
 static void save_session(struct mxad *a)
@@ -707,6 +721,91 @@ static bool warned(struct mxad *a, const char *room)
     return false;
 }
 
+/* ---- display names ----------------------------------------------------
+ */
+
+/* Room for a shown name: a display name and " (user ID)". */
+#define MX_SHOWN_MAX (MX_NAME_MAX + MX_ID_MAX + 8)
+
+static bool is_dm_room(void *ctx, const char *room)
+{
+    return dm_user(ctx, room) != NULL;
+}
+
+static void renamed(void *ctx, const char *room, const char *user,
+                    const char *name)
+{
+    struct mxad *a = ctx;
+    /* a name in a direct room is not the one a table shows */
+    if (strcmp(user, a->cfg.user_id) != 0 && !dm_user(a, room))
+        emit_person(a, CHAT_RENAME, room, user, name, NULL, NULL);
+}
+
+static void member_got(struct mxad *a, struct call *c, long status,
+                       const char *body, size_t len)
+{
+    (void)status;
+    set_del(a->fetching, &a->nfetching, c->key);
+    char *membership, *name;
+    const char *user = strchr(c->key, ' ');
+    if (!user || mx_member_parse(body, len, &membership, &name))
+        return;
+    char *room = xstrdup(c->key);
+    room[user - c->key] = '\0';
+    user++;
+    bool known = mx_members_shown(a->members, room, user, (char[1]){0}, 1);
+    mx_members_set(a->members, room, user, membership, name, renamed, a);
+    char now[MX_SHOWN_MAX];
+    /* new here: the name is told as a rename (the message came first) */
+    if (!known && mx_members_shown(a->members, room, user, now, sizeof now))
+        renamed(a, room, user, now);
+    free(room);
+    free(membership);
+    free(name);
+}
+
+static void member_failed(struct mxad *a, struct call *c, long status,
+                          const char *body, size_t len)
+{
+    (void)status, (void)body, (void)len;
+    set_del(a->fetching, &a->nfetching, c->key);
+}
+
+/* Asks the server for user's member event in room (lazy loading may not
+ * have sent it), unless that is under way. */
+static void fetch_member(struct mxad *a, const char *room, const char *user)
+{
+    char *key = xprintf("%s %s", room, user);
+    if (set_has(a->fetching, a->nfetching, key) ||
+        a->nfetching >= MX_MEMBERS_MAX) {
+        free(key);
+        return;
+    }
+    set_add(&a->fetching, &a->nfetching, key);
+    char *r = enc(room), *u = enc(user);
+    call_send(a, call_new(a, "GET",
+                          xprintf("/rooms/%s/state/m.room.member/%s", r, u),
+                          NULL, key, member_got, member_failed));
+    free(r);
+    free(u);
+    free(key);
+}
+
+/* The name to show for user in room, in out, or NULL if not known (then
+ * it is asked for). For a private message: their name in a room that is
+ * not a direct one, else in the direct room. */
+static const char *shown(struct mxad *a, const char *room, const char *user,
+                         bool private, char *out, size_t len)
+{
+    if (private &&
+        mx_members_shown_anywhere(a->members, user, is_dm_room, a, out, len))
+        return out;
+    if (mx_members_shown(a->members, room, user, out, len))
+        return out;
+    fetch_member(a, room, user);
+    return NULL;
+}
+
 static void on_item(struct mxad *a, const struct mx_item *it)
 {
     const char *self = a->cfg.user_id;
@@ -722,11 +821,15 @@ static void on_item(struct mxad *a, const struct mx_item *it)
         memcpy(line, it->body, n);
         line[n] = '\0';
         bool private = dm && strcmp(dm, it->sender) == 0;
-        emit(a, CHAT_MESSAGE, private ? NULL : it->room, it->sender, line,
-             NULL);
+        char name[MX_SHOWN_MAX];
+        emit_person(a, CHAT_MESSAGE, private ? NULL : it->room, it->sender,
+                    shown(a, it->room, it->sender, private, name, sizeof name),
+                    line, NULL);
         return;
     }
     case MX_ITEM_MEMBER:
+        mx_members_set(a->members, it->room, it->user, it->membership, it->name,
+                       renamed, a);
         if (strcmp(it->user, self) == 0)
             return;
         if (dm) {
@@ -744,12 +847,18 @@ static void on_item(struct mxad *a, const struct mx_item *it)
             }
             return;
         }
+        char name[MX_SHOWN_MAX];
         if (strcmp(it->membership, "join") == 0)
-            emit(a, CHAT_JOIN, it->room, it->user, NULL, NULL);
+            emit_person(a, CHAT_JOIN, it->room, it->user,
+                        shown(a, it->room, it->user, false, name, sizeof name),
+                        NULL, NULL);
         else if ((strcmp(it->membership, "leave") == 0 ||
                   strcmp(it->membership, "ban") == 0) &&
                  strcmp(it->sender, it->user) != 0)
-            emit(a, CHAT_KICK, it->room, it->sender, NULL, it->user);
+            emit_person(
+                a, CHAT_KICK, it->room, it->sender,
+                shown(a, it->room, it->sender, false, name, sizeof name), NULL,
+                it->user);
         else if (strcmp(it->membership, "leave") == 0)
             emit(a, CHAT_PART, it->room, it->user, "", NULL);
         return;
@@ -762,6 +871,7 @@ static void on_item(struct mxad *a, const struct mx_item *it)
             join(a, it->room);
         return;
     case MX_ITEM_LEFT:
+        mx_members_forget(a->members, it->room);
         set_del(a->awaiting, &a->nawaiting, it->room);
         mx_outbox_drop(a->out, it->room);
         dm_forget_room(a, it->room);
@@ -1072,6 +1182,8 @@ static void adapter_free(struct chat_adapter *base)
     set_free(a->creating, a->ncreating);
     set_free(a->warned, a->nwarned);
     set_free(a->awaiting, a->nawaiting);
+    set_free(a->fetching, a->nfetching);
+    mx_members_free(a->members);
     for (size_t i = 0; i < a->ndms; i++) {
         free(a->dms[i].user);
         free(a->dms[i].room);
@@ -1122,7 +1234,7 @@ struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
     a->base_url = xstrdup(a->cfg.homeserver);
     a->base.ops = &mx_ops;
     a->base.network = a->cfg.name;
-    a->base.style = CHAT_STYLE_PLAIN;
+    a->base.style = CHAT_STYLE_MARKUP;
     a->base.on_event = on_event;
     a->base.ctx = ctx;
     a->retry_base_ms = MX_RETRY_BASE_MS;
@@ -1132,6 +1244,7 @@ struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
     a->http = mx_http_new(
         l, (size_t)(cfg->max_body_bytes > 0 ? cfg->max_body_bytes : 4 << 20));
     a->out = mx_outbox_new();
+    a->members = mx_members_new();
     if (data_dir && *data_dir) {
         char net[STORAGE_NAME_MAX + 1], dir[STORAGE_PATH_MAX],
             path[STORAGE_PATH_MAX], err[256];

@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "sync.h"
+#include "format.h"
 #include "xalloc.h"
 
 struct dest {
@@ -76,18 +76,12 @@ static void put(struct dest *d, const char *s, size_t n)
     d->text[d->len] = '\0';
 }
 
-/* The length of the UTF-8 sequence at s (n bytes left), or 0 if invalid. */
-static size_t seq_len(const char *s, size_t n)
+/* The control bytes of the bot's markup (render.h), kept for format.c:
+ * pill, bold, colour, marked card, reset, table cell. */
+static bool markup_byte(unsigned char c)
 {
-    unsigned char c = (unsigned char)*s;
-    size_t len = c < 0x80             ? 1
-                 : (c & 0xe0) == 0xc0 ? 2
-                 : (c & 0xf0) == 0xe0 ? 3
-                 : (c & 0xf8) == 0xf0 ? 4
-                                      : 0;
-    if (len == 0 || len > n || !mx_utf8_valid(s, len))
-        return 0;
-    return len;
+    return c == 0x01 || c == 0x02 || c == 0x03 || c == 0x05 || c == 0x0F ||
+           c == 0x1F;
 }
 
 /* Appends one line (n bytes), cleaned and cut, with its '\n'. */
@@ -96,7 +90,7 @@ static void add_line(struct dest *d, const char *s, size_t n)
     size_t kept = 0;
     for (size_t i = 0; i < n && kept < MX_LINE_MAX;) {
         unsigned char c = (unsigned char)s[i];
-        size_t len = seq_len(s + i, n - i);
+        size_t len = mx_utf8_seq_len(s + i, n - i);
         if (len == 0) {
             if (kept + 3 > MX_LINE_MAX)
                 break;
@@ -105,7 +99,7 @@ static void add_line(struct dest *d, const char *s, size_t n)
             i++;
             continue;
         }
-        if (len == 1 && (c < 0x20 || c == 0x7f)) {
+        if (len == 1 && (c < 0x20 || c == 0x7f) && !markup_byte(c)) {
             if (c == '\t') {
                 put(d, " ", 1);
                 kept++;
@@ -159,30 +153,34 @@ const char *mx_outbox_dest(const struct mx_outbox *o, size_t i)
     return NULL;
 }
 
-static void html_escape(struct dest *out, const char *s, size_t n)
+/* The m.notice content for the lines text[0..n). */
+static char *content(const char *text, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        switch (s[i]) {
-        case '<':
-            put(out, "&lt;", 4);
-            break;
-        case '>':
-            put(out, "&gt;", 4);
-            break;
-        case '&':
-            put(out, "&amp;", 5);
-            break;
-        case '"':
-            put(out, "&quot;", 6);
-            break;
-        case '\n':
-            if (i + 1 < n)
-                put(out, "<br>", 4);
-            break;
-        default:
-            put(out, s + i, 1);
-        }
+    struct mx_format f;
+    mx_format(text, n, &f);
+    struct json_object *c = json_object_new_object();
+    json_object_object_add(c, "msgtype", json_object_new_string("m.notice"));
+    json_object_object_add(c, "body", json_object_new_string(f.body));
+    json_object_object_add(c, "format",
+                           json_object_new_string("org.matrix.custom.html"));
+    json_object_object_add(c, "formatted_body", json_object_new_string(f.html));
+    /* always there: without it clients notify whoever's display name
+     * the body happens to contain */
+    struct json_object *mentions = json_object_new_object();
+    if (f.nmentions > 0) {
+        struct json_object *ids = json_object_new_array();
+        for (size_t i = 0; i < f.nmentions; i++)
+            json_object_array_add(ids, json_object_new_string(f.mentions[i]));
+        json_object_object_add(mentions, "user_ids", ids);
     }
+    json_object_object_add(c, "m.mentions", mentions);
+    char *out = strdup(json_object_to_json_string_ext(
+        c, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    if (!out)
+        abort();
+    json_object_put(c);
+    mx_format_free(&f);
+    return out;
 }
 
 char *mx_outbox_take(struct mx_outbox *o, const char *dest)
@@ -199,23 +197,22 @@ char *mx_outbox_take(struct mx_outbox *o, const char *dest)
             break;
         take = end;
     }
-    struct dest html = {0};
-    html_escape(&html, d->text, take);
-    size_t body_len = take && d->text[take - 1] == '\n' ? take - 1 : take;
-    struct json_object *c = json_object_new_object();
-    json_object_object_add(c, "msgtype", json_object_new_string("m.notice"));
-    json_object_object_add(c, "body",
-                           json_object_new_string_len(d->text, (int)body_len));
-    json_object_object_add(c, "format",
-                           json_object_new_string("org.matrix.custom.html"));
-    json_object_object_add(c, "formatted_body",
-                           json_object_new_string(html.text ? html.text : ""));
-    char *out = strdup(json_object_to_json_string_ext(
-        c, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-    if (!out)
-        abort();
-    json_object_put(c);
-    free(html.text);
+    char *out = content(d->text, take);
+    /* HTML is longer than the body (escapes, colours, links): while the
+     * event would pass the cap, take the first half of the lines */
+    while (strlen(out) > MX_CONTENT_MAX) {
+        const char *nl = memchr(d->text, '\n', take);
+        size_t half = (size_t)(nl - d->text) + 1;
+        while (half < take / 2) {
+            nl = memchr(d->text + half, '\n', take - half);
+            half = (size_t)(nl - d->text) + 1;
+        }
+        if (half >= take)
+            break; /* one line: as long as a line may be, it fits */
+        take = half;
+        free(out);
+        out = content(d->text, take);
+    }
     memmove(d->text, d->text + take, d->len - take + 1);
     d->len -= take;
     return out;

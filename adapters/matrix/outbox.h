@@ -5,10 +5,12 @@
  * Matrix a message may hold several lines, and every message counts
  * against the homeserver's rate limit. Pure (no I/O).
  *
- * Lines are cleaned on the way in: CR and other control characters go,
- * invalid UTF-8 is replaced, and a line longer than MX_LINE_MAX is cut at
- * a character boundary. A message holds whole lines, at most
- * MX_MESSAGE_MAX bytes of body; more waits for the next message.
+ * Lines are cleaned on the way in: CR and control characters go but for
+ * the bytes of the bot's markup (render.h, CHAT_STYLE_MARKUP), which
+ * format.h turns into HTML on the way out; invalid UTF-8 is replaced, and
+ * a line longer than MX_LINE_MAX is cut at a character boundary. A
+ * message holds whole lines, at most MX_MESSAGE_MAX bytes of them and
+ * MX_CONTENT_MAX bytes of event content; more waits for the next message.
  */
 #ifndef HEARTS_MX_OUTBOX_H
 #define HEARTS_MX_OUTBOX_H
@@ -18,6 +20,9 @@
 
 #define MX_LINE_MAX 2000
 #define MX_MESSAGE_MAX 16000
+/* Event content (JSON) a message of several lines stays within: under
+ * the 65536 bytes a homeserver takes for a whole event. */
+#define MX_CONTENT_MAX 48000
 
 struct mx_outbox;
 
@@ -37,9 +42,11 @@ const char *mx_outbox_dest(const struct mx_outbox *o, size_t i);
 
 /*
  * Takes the next message for dest off the queue: the event content as
- * JSON (m.notice, a plain body of the lines joined by '\n', and an HTML
- * formatted_body with the lines escaped and joined by <br>) for the
- * caller to free, or NULL if nothing waits.
+ * JSON for the caller to free, or NULL if nothing waits. The content is
+ * an m.notice with format.h's plain `body` (the lines joined by '\n'),
+ * `format` org.matrix.custom.html and `formatted_body`, and `m.mentions`
+ * always: {"user_ids": [...]} for the pills that notify, else {} (so
+ * that no client notifies a display name that the body happens to hold).
  */
 char *mx_outbox_take(struct mx_outbox *o, const char *dest);
 

@@ -141,6 +141,14 @@ static bool is_membership(const char *m)
     return false;
 }
 
+/* A member event's display name: a bad, empty or missing one is no name
+ * (the user ID shows), not a bad event. NULL or a copy. */
+static char *member_name(struct json_object *content)
+{
+    const char *name = get_str(content, "displayname", MX_NAME_MAX, false);
+    return name && *name ? xstrdup(name) : NULL;
+}
+
 /* One event of a joined room's state or timeline. */
 static void room_event(struct mx_sync *s, const char *room,
                        struct json_object *ev)
@@ -180,8 +188,7 @@ static void room_event(struct mx_sync *s, const char *room,
         it->sender = xstrdup(sender);
         it->user = xstrdup(user);
         it->membership = xstrdup(m);
-        /* a bad or missing display name is no name, not a bad event */
-        it->name = xstrdup(get_str(content, "displayname", MX_NAME_MAX, false));
+        it->name = member_name(content);
         struct json_object *d =
             get_type(content, "is_direct", json_type_boolean);
         it->is_direct = d && json_object_get_boolean(d);
@@ -433,6 +440,24 @@ void mx_sync_free(struct mx_sync *s)
     memset(s, 0, sizeof *s);
 }
 
+int mx_member_parse(const char *body, size_t len, char **membership,
+                    char **name)
+{
+    char err[8];
+    struct json_object *o = parse_object(body, len, err, sizeof err);
+    if (!o)
+        return -1;
+    const char *m = get_str(o, "membership", 16, false);
+    if (!is_membership(m)) {
+        json_object_put(o);
+        return -1;
+    }
+    *membership = xstrdup(m);
+    *name = member_name(o);
+    json_object_put(o);
+    return 0;
+}
+
 int mx_direct_parse(const char *body, size_t len, struct mx_direct **out,
                     size_t *n)
 {
@@ -451,7 +476,7 @@ int mx_direct_parse(const char *body, size_t len, struct mx_direct **out,
     "\"room\":{\"ephemeral\":{\"types\":[]},"                                  \
     "\"account_data\":{\"types\":[]},"                                         \
     "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],"          \
-    "\"lazy_load_members\":true},"                                             \
+    "\"lazy_load_members\":true,\"include_redundant_members\":true},"          \
     "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\","           \
     "\"m.room.encrypted\",\"m.room.encryption\"]"
 

@@ -91,6 +91,16 @@ int mx_direct_parse(const char *body, size_t len, struct mx_direct **out,
                     size_t *n);
 void mx_direct_free(struct mx_direct *d, size_t n);
 
+/*
+ * Parses an m.room.member content object (what GET
+ * /rooms/{room}/state/m.room.member/{user} returns): 0 with *membership
+ * (a known one) and *name (the display name, NULL if missing, empty or
+ * refused like a sync's) newly allocated, or -1 (nothing allocated) if it
+ * is not an object with a valid membership.
+ */
+int mx_member_parse(const char *body, size_t len, char **membership,
+                    char **name);
+
 /* Whether s (n bytes) is valid UTF-8 without NUL, overlong forms,
  * surrogates or code points past U+10FFFF. */
 bool mx_utf8_valid(const char *s, size_t n);
@@ -104,8 +114,11 @@ bool mx_is_alias(const char *s);
 
 /* The /sync filter: only what the bot reads (messages, members, the
  * encryption markers, m.direct); with `history` false, no timeline at all
- * (the first sync of a new session: old commands are not replayed). A
- * static JSON string. */
+ * (the first sync of a new session: old commands are not replayed).
+ * Members are lazy-loaded (a big room's whole list is never sent) with
+ * redundant ones: every sync that holds someone's message holds their
+ * member event too, so their display name is known even when the server
+ * thinks it sent it before (a restart). A static JSON string. */
 const char *mx_sync_filter(bool history);
 
 #endif

@@ -7,7 +7,8 @@
  * within the cap). Built when HEARTS_FUZZ is on and the compiler is clang;
  * run it as `build/tests/fuzz_matrix_sync -max_len=65536 DIR` with a
  * /sync body or two in the corpus directory DIR
- * (tests/unit/matrix/test_sync.c covers the hostile cases by name).
+ * (tests/unit/matrix/test_sync.c covers the hostile cases by name). The
+ * same bytes go to the m.direct and member-event parsers too.
  */
 #include "sync.h"
 
@@ -73,8 +74,24 @@ static void check(const struct mx_sync *s)
     }
 }
 
+/* The same body as a member event (GET state/m.room.member). */
+static void member_event(const uint8_t *data, size_t size)
+{
+    char *membership, *name;
+    if (mx_member_parse((const char *)data, size, &membership, &name) == 0) {
+        if (!membership)
+            abort();
+        check_text(name, MX_NAME_MAX, false);
+        if (name && !*name)
+            abort();
+        free(membership);
+        free(name);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    member_event(data, size);
     struct mx_sync s, sentinel;
     char err[256];
     memset(&s, 0xa5, sizeof s);

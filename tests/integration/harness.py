@@ -1308,21 +1308,22 @@ class Said:
 
 
 _DEAL_RE = re.compile(r"^Hand (\d+) at (\S+)\. Your cards: (.*?)"
-                      r"(?: \| Pass (\d+) cards(?: to (\S+):)?.*)?$")
+                      r"(?: \| Pass (\d+) cards(?: to (.+?):)?.*)?$")
 # "You passed ... to bob. " first when the pass confirmation was taken back
-# (everyone passed before it was written)
-_PASSED = r"(?:You passed .*? to (?:the others|\S+?)\. )?"
+# (everyone passed before it was written). Names may hold spaces (Matrix
+# display names: "Ace (@carol:hearts.test)").
+_PASSED = r"(?:You passed .*? to (?:the others|.+?)\. )?"
 _HAND_RE = re.compile(r"^" + _PASSED + r"(?:You received (.*?)\. )?"
                       r"Your hand: (.*?)"
                       r"( \(your turn: the marked cards are playable\))?$")
 _MOON_RE = re.compile(r'^You shot the (moon|sun)! Tell me "moon subtract"')
 _PROMPT_RE = re.compile(r"^" + _PASSED + r"(?:You received (.*?)\. )?"
-                        r"Your turn at (\S+)\. (?:\S+ took trick \d+ with "
+                        r"Your turn at (\S+)\. (?:.+? took trick \d+ with "
                         r"\S+\. |Trick \d+ was set aside\. )?"
                         r"(?:You lead trick (\d+)\.|Trick (\d+): (.*?)\.) "
                         r"(?:Play one of: .*?|Only legal: \S+)\. "
                         r"Your hand: (.*)$")
-_PASSING_RE = re.compile(r"^Passing (.*?) to (the others|\S+?)"
+_PASSING_RE = re.compile(r"^Passing (.*?) to (the others|.+?)"
                          r"(?:; waiting for (.*))?\.$")
 
 
@@ -1368,7 +1369,7 @@ def parse_trick_line(text):
         return None
     taker = None
     if m.group(3):
-        t = re.match(r"^(\S+) takes it", m.group(3))
+        t = re.match(r"^(.+?) takes it", m.group(3))
         taker = t.group(1) if t else None
     return int(m.group(1)), parse_plays(m.group(2)), taker
 

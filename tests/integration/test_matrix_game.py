@@ -24,6 +24,12 @@ from test_matrix_bot import (BOT, MatrixCase, Person, answer,  # noqa: E402
 
 PEOPLE = (("alice", "pw-a"), ("bob", "pw-b"), ("carol", "pw-c"),
           ("dave", "pw-d"))
+# the display names they set once the bot is there (carol and dave alike:
+# the bot tells them apart as the Matrix spec says, with the user ID)
+DISPLAY = ("Alice", "Bob", "Ace", "Ace")
+SHOWN = {"@alice:hearts.test": "Alice", "@bob:hearts.test": "Bob",
+         "@carol:hearts.test": "Ace (@carol:hearts.test)",
+         "@dave:hearts.test": "Ace (@dave:hearts.test)"}
 
 # what only a seat's owner may read (harness.parse_private's kinds)
 SECRET = (harness.Deal, harness.HandShown, harness.Prompt,
@@ -93,9 +99,10 @@ class FourPeopleCase(MatrixCase):
 
     async def open_table(self, people, rules="standard hands=1", irc=None):
         """Logs the four in (appended to `people`, for the caller to
-        close), makes the room, starts the bot (self.botproc, its config
-        self.cfg; also on the IRC networks `irc`, a list of [[irc]]
-        tables) and a game with `rules`; returns the room."""
+        close) under their display names (DISPLAY), makes the room, starts
+        the bot (self.botproc, its config self.cfg; also on the IRC
+        networks `irc`, a list of [[irc]] tables) and a game with `rules`;
+        returns the room."""
         for name, pw in PEOPLE:
             p = Person(self.hs, name, pw)
             people.append(p)
@@ -110,6 +117,9 @@ class FourPeopleCase(MatrixCase):
             self.cfg["irc"] = irc
         self.botproc = self.bot(self.cfg)
         self.botproc.wait_log(r"mx: connected to")
+        for p, name in zip(people, DISPLAY):
+            got = await p.client.set_displayname(name)
+            self.assertIsInstance(got, nio.ProfileSetDisplayNameResponse, got)
         alice = people[0]
         await alice.say(room, "!hearts " + rules)
         await alice.wait(from_bot(room, "opens a Hearts table"))
@@ -191,13 +201,23 @@ class FourPeopleGameTest(FourPeopleCase):
                   and " scores: " in x]
         self.assertEqual(len(scores), hands, table_lines)
         final = harness.parse_final(over[0])
-        # the final line against the record's replayed totals (the line
-        # may name people by user ID or by display name)
-        names = {u: n.capitalize() for u, (n, _) in zip(self.users, PEOPLE)}
-        want = {names[u]: t for u, t in zip(record["players"],
+        # the final line against the record's replayed totals: people by
+        # their display names (the record keeps user IDs)
+        want = {SHOWN[u]: t for u, t in zip(record["players"],
                                             record["totals"])}
-        self.assertEqual({k.lstrip("@").split(":")[0].capitalize(): v
-                          for k, v in final.items()}, want, over[0])
+        self.assertEqual(final, want, over[0])
+        # every trick names them so too, and never alice's or bob's ID
+        for line in table_lines:
+            t = harness.parse_trick_line(line)
+            if t:
+                self.assertLessEqual({n for n, _ in t[1]},
+                                     set(SHOWN.values()), line)
+            self.assertNotIn("@alice:", line)
+            self.assertNotIn("@bob:", line)
+        begins = [x for x in table_lines if x.startswith("The game begins")]
+        self.assertEqual(len(begins), 1, table_lines)
+        for name in SHOWN.values():
+            self.assertIn(name, begins[0])
         # every person saw the same table room
         for s in seats[1:]:
             self.assertEqual(lines(from_bot(room)(s.p.messages)),
@@ -224,6 +244,42 @@ class FourPeopleGameTest(FourPeopleCase):
                              {BOT, me})
             self.assertGreaterEqual(len(s.acted), 12 * hands)
         self.assertEqual(len(dms), 4)
+        self.check_rich_text(room, dms)
+
+    def check_rich_text(self, room, dms):
+        """The bot's events carry HTML: red hearts, legal cards in bold
+        (brackets in the body), the score sheet as a table, pills."""
+        def bot_events(r):
+            return [e["content"] for e in
+                    self.hs.room_events(r, "m.room.message")
+                    if e["sender"] == BOT]
+        table = bot_events(room)
+        for c in table:
+            self.assertEqual(c.get("format"), "org.matrix.custom.html", c)
+            self.assertIn("m.mentions", c)
+            self.assertFalse(any(ch < " " and ch != "\n"
+                                 for ch in c["body"]), c)
+        html = [c["formatted_body"] for c in table]
+        self.assertTrue(any(
+            re.search(r'<font data-mx-color="#[0-9a-f]{6}" '
+                      r'color="#[0-9a-f]{6}">[^<]*\u2665', h)
+            for h in html), html)
+        # the final score sheet: a table with a heading row
+        self.assertTrue(any("<table><thead><tr><th>hand</th>" in h
+                            for h in html), html)
+        # the trick's taker, a person, is a quiet pill: a link, no mention
+        pills = [c for c in table if "takes it" in c["body"]
+                 and '<a href="https://matrix.to/#/@' in c["formatted_body"]]
+        self.assertTrue(pills, html)
+        # a prompt in a direct room: legal cards bold, in brackets in the
+        # body
+        prompts = [c for dm in dms for c in bot_events(dm)
+                   if any(isinstance(harness.parse_private(x),
+                                     harness.Prompt)
+                          for x in c["body"].split("\n"))]
+        self.assertTrue(prompts)
+        self.assertTrue(all("[" in c["body"] and "<b>" in c["formatted_body"]
+                            for c in prompts), prompts)
 
 
 class MatrixFaultsGameTest(FourPeopleCase):
@@ -613,8 +669,11 @@ class IrcAndMatrixGameTest(FourPeopleCase):
         room, seats, clients, over = self.run_async(go(), timeout=90)
         took = time.monotonic() - started
         self.botproc.wait_log(r"game record written", timeout=10)
-        # Matrix: the record replays, the deals are the people's
+        # Matrix: the record replays, the deals are the people's; alice
+        # is named by her display name in the room, not her user ID
         mx = self.check_record(room, seats)
+        opened = from_bot(room, "opens a Hearts table")(seats[0].p.messages)
+        self.assertTrue(opened[0][3].startswith("Alice opens"), opened)
         # IRC: the record replays, its totals are the channel's
         records = harness.read_records(self.data, network="local",
                                        room="#cards")

@@ -362,6 +362,68 @@ class ConversationTest(MatrixTestCase):
         self.assertEqual(got[1], {"room_id": pub})
 
 
+    def test_display_name_reaches_every_joined_room(self):
+        """PUT /profile/{userId}/displayname (matrix-nio's set_displayname)
+        is a new m.room.member event with the name in every room the user
+        is joined to, as Synapse does; not in a room she left; a join
+        afterwards carries it; bad bodies and others' names are refused."""
+        async def go():
+            a = await self.nio_client(self.alice, "pw-a")
+            b = await self.nio_client(self.bob, "pw-b")
+            try:
+                rooms = [(await b.room_create(
+                    preset=nio.RoomPreset.public_chat)).room_id
+                    for _ in range(3)]
+                for room in rooms:
+                    self.assertIsInstance(await a.join(room),
+                                          nio.JoinResponse)
+                self.assertIsInstance(await a.room_leave(rooms[2]),
+                                      nio.RoomLeaveResponse)
+                before = {r: len(self.hs.room_events(r, "m.room.member"))
+                          for r in rooms}
+                got = await a.set_displayname("Queen of Hearts")
+                self.assertIsInstance(got, nio.ProfileSetDisplayNameResponse)
+                for room in rooms[:2]:
+                    evs = self.hs.room_events(room, "m.room.member")
+                    self.assertEqual(len(evs), before[room] + 1)
+                    self.assertEqual(evs[-1]["state_key"], self.alice)
+                    self.assertEqual(evs[-1]["content"],
+                                     {"membership": "join",
+                                      "displayname": "Queen of Hearts"})
+                    # and bob's client sees it in its sync
+                    s = await b.sync(timeout=0, full_state=True)
+                    names = {e.state_key: e.content.get("displayname")
+                             for e in s.rooms.join[room].state
+                             + s.rooms.join[room].timeline.events
+                             if isinstance(e, nio.RoomMemberEvent)}
+                    self.assertEqual(names[self.alice], "Queen of Hearts")
+                self.assertEqual(
+                    len(self.hs.room_events(rooms[2], "m.room.member")),
+                    before[rooms[2]])
+                self.assertIsInstance(await a.join(rooms[2]),
+                                      nio.JoinResponse)
+                self.assertEqual(
+                    self.hs.room_events(rooms[2], "m.room.member")[-1]
+                    ["content"]["displayname"], "Queen of Hearts")
+            finally:
+                await a.close()
+                await b.close()
+        self.run_async(go())
+        r = self.raw("alice", "pw-a")
+        path = V3 + "/profile/%s/displayname" % q(self.alice)
+        self.assertError(r.request("PUT", path, {"displayname": 7}),
+                         400, "M_BAD_JSON")
+        self.assertError(r.request("PUT", path, {}), 400, "M_MISSING_PARAM")
+        self.assertError(r.request("PUT", path, {"displayname": "x" * 300}),
+                         400, "M_BAD_JSON")
+        self.assertError(r.request("POST", path, {"displayname": "x"}),
+                         405, "M_UNRECOGNIZED")
+        self.assertError(r.request(
+            "PUT", V3 + "/profile/%s/displayname" % q(self.bob),
+            {"displayname": "Mallory"}), 403, "M_FORBIDDEN")
+        self.assertError(Raw(self.hs).request(
+            "PUT", path, {"displayname": "x"}), 401, "M_MISSING_TOKEN")
+
     def test_several_clients_long_poll_at_once(self):
         names = ["p%d" % i for i in range(4)]
         for n in names:
@@ -479,6 +541,12 @@ class StrictnessTest(MatrixTestCase):
                          400, "M_INVALID_PARAM")
         self.assertError(b.request("GET", V3 + "/sync?filter=%7Bbad"),
                          400, "M_NOT_JSON")
+        self.assertError(b.request("GET", V3 + "/sync?filter=" + q(
+            '{"room":{"state":{"lazy_load_members":"yes"}}}')),
+            400, "M_BAD_JSON")
+        self.assertEqual(b.request("GET", V3 + "/sync?filter=" + q(
+            '{"room":{"state":{"lazy_load_members":true,'
+            '"include_redundant_members":true}}}'))[0], 200)
         got = r.request("BREW", V3 + "/account/whoami")
         self.assertError(got, 501, "M_UNRECOGNIZED")
         # Every request is in the log, without the access token.

@@ -577,6 +577,12 @@ def _check_filter(f):
     for key in ("timeline", "state", "ephemeral", "account_data"):
         if key in room and not isinstance(room[key], dict):
             raise _bad_json("filter.room.%s must be an object" % key)
+    for part in ("state", "timeline"):
+        for key in ("lazy_load_members", "include_redundant_members"):
+            v = room.get(part, {}).get(key)
+            if v is not None and not isinstance(v, bool):
+                raise _bad_json("filter.room.%s.%s must be a boolean"
+                                % (part, key))
     limit = room.get("timeline", {}).get("limit")
     if limit is not None and (not isinstance(limit, int)
                               or isinstance(limit, bool) or limit < 0):

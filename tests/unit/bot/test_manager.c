@@ -1056,6 +1056,79 @@ static void test_takeover_of_a_nick_cannot_play(void **state)
     assert_true(any_contains(nick, from, "belongs to someone else"));
 }
 
+/* Whether a line to `to` from `from` contains the markup pill for nick
+ * (render.h): notifying or quiet, shown as the nick itself. */
+static bool has_pill(const char *to, int from, const char *nick, bool notify,
+                     const char *before, const char *after)
+{
+    char want[400];
+    snprintf(want, sizeof want, "%s\x01%s%s\x01%s\x01%s", before,
+             notify ? "!" : "", nick, nick, after);
+    return any_contains(to, from, want);
+}
+
+/* Four people, no passing, until the reminder at half the first turn:
+ * the first to play's nick; *from is where the waiting began. */
+static const char *until_reminder(int *from)
+{
+    w->cfg.next_hand_delay = 60;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    *from = w->fake.n;
+    run_for(700);
+    return t->seats[engine_turn(&t->game)].nick;
+}
+
+static void test_markup_pills_for_whose_turn(void **state)
+{
+    (void)state;
+    w->fake.base.style = CHAT_STYLE_MARKUP;
+    int from;
+    const char *first = until_reminder(&from);
+    struct table *t = the_table();
+    /* the reminder in the channel notifies whoever the table waits for */
+    assert_true(
+        has_pill("#h", from, first, true, "The table waits for ", " ("));
+    /* !status names whose turn it is, quietly */
+    from = w->fake.n;
+    said("bob", "#h", "!status");
+    assert_true(has_pill("#h", from, first, false, ". ", " to play"));
+    /* the trick's taker, a person, leads next: a quiet pill in bold */
+    from = w->fake.n;
+    play_lowest(t, 4);
+    assert_int_equal(t->game.trick_no, 1);
+    const char *taker = t->seats[t->last_winner].nick;
+    assert_true(has_pill("#h", from, taker, false, "\x02", "\x02 takes it"));
+    assert_false(has_pill("#h", from, taker, true, "", ""));
+}
+
+static void test_plain_style_has_no_pills(void **state)
+{
+    (void)state;
+    int from;
+    const char *first = until_reminder(&from);
+    struct table *t = the_table();
+    char want[200];
+    snprintf(want, sizeof want, "The table waits for %s (", first);
+    assert_int_equal(count_starting("#h", from, want), 1);
+    play_lowest(t, 4);
+    for (int i = from; i < w->fake.n; i++)
+        assert_null(strchr(w->fake.lines[i].text, '\x01'));
+}
+
+/* Where the adapter reads the markup, a person's text cannot carry it
+ * into what the bot echoes. */
+static void test_markup_typed_by_a_person_is_dropped(void **state)
+{
+    (void)state;
+    w->fake.base.style = CHAT_STYLE_MARKUP;
+    said("alice", "#h", "!hearts \x01!@x:hs\x01y\x01\x05");
+    for (int i = 0; i < w->fake.n; i++) {
+        assert_null(strchr(w->fake.lines[i].text, '\x01'));
+        assert_null(strchr(w->fake.lines[i].text, '\x05'));
+    }
+}
+
 static void test_timeout_computer_acts_then_back(void **state)
 {
     (void)state;
@@ -2155,6 +2228,142 @@ static void test_nick_change_to_a_seat_name_mid_game(void **state)
     assert_int_equal(bots, 3);
 }
 
+/* ---- Display names (chat_user.display, Matrix) ----------------------- */
+
+static struct table *restart(void);
+
+/* nick says text showing `display` (NULL: none), as a Matrix person: the
+ * account is their ID. */
+static void said_shown(const char *nick, const char *display, const char *room,
+                       const char *text)
+{
+    struct chat_user u = user(nick);
+    u.account = nick;
+    u.display = display;
+    struct chat_event ev = {
+        .kind = CHAT_MESSAGE, .room = room, .from = u, .text = text};
+    manager_on_event(w->m, &w->fake.base, &ev);
+}
+
+static void renamed(const char *nick, const char *display, const char *room)
+{
+    struct chat_user u = user(nick);
+    u.account = nick;
+    u.display = display;
+    struct chat_event ev = {.kind = CHAT_RENAME, .room = room, .from = u};
+    manager_on_event(w->m, &w->fake.base, &ev);
+}
+
+/* alice, bob, carol and dave shown as Alice, Bob, Bob and Dave. */
+static struct table *four_shown(const char *rules)
+{
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "!hearts %s", rules);
+    said_shown("alice", "Alice", "#h", cmd);
+    said_shown("bob", "Bob", "#h", "!join");
+    said_shown("carol", "Bob", "#h", "!join");
+    said_shown("dave", "Dave", "#h", "!join");
+    said_shown("alice", "Alice", "#h", "!start");
+    struct table *t = the_table();
+    assert_true(t->playing);
+    return t;
+}
+
+/* Whether a line said in #h since `from` holds needle (case counts). */
+static bool room_says(int from, const char *needle)
+{
+    for (int i = from; i < w->fake.n; i++)
+        if (!w->fake.lines[i].private_ && strstr(w->fake.lines[i].text, needle))
+            return true;
+    return false;
+}
+
+static void test_display_names_are_shown_not_ids(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    struct table *t = four_shown("standard hands=1");
+    /* two people showing the same name are told apart */
+    assert_true(any_contains("#h", 0, "Alice opens"));
+    assert_true(any_contains("#h", 0,
+                             "The game begins: Alice, Bob, Bob(2), "
+                             "Dave."));
+    assert_names_unique(t);
+    /* addressed and counted by their IDs all the same */
+    assert_string_equal(t->seats[2].nick, "carol");
+    assert_string_equal(t->seats[2].key, "a:carol");
+    int from = w->fake.n;
+    said_shown("bob", "Bob", "#h", "!status");
+    assert_true(room_says(from, "Bob(2)"));
+    play_everything(t);
+    assert_true(room_says(0, "Trick 1: "));
+    assert_true(room_says(0, "Bob(2)"));
+    /* the sheet's columns and every line in the room: never the IDs */
+    from = first_starting("#h", 0, "Game over!");
+    assert_true(from >= 0);
+    assert_true(room_says(from, "Alice"));
+    assert_true(room_says(from, "Dave"));
+    assert_false(room_says(0, "alice"));
+    assert_false(room_says(0, "carol"));
+    assert_false(room_says(0, "dave"));
+    char text[8192];
+    read_results(text, sizeof text);
+    assert_non_null(strstr(text, "{\"name\":\"Alice\",\"key\":\"a:alice\""));
+    assert_non_null(strstr(text, "{\"name\":\"Bob(2)\",\"key\":\"a:carol\""));
+    from = w->fake.n;
+    said_shown("alice", "Alice", "#h", "!stats");
+    assert_true(any_contains("#h", from, "Alice (standard): 1 game, "));
+    from = w->fake.n;
+    said_shown("bob", "Bob", "#h", "!stats Dave");
+    assert_true(any_contains("#h", from, "Dave (standard): 1 game, "));
+}
+
+static void test_rename_changes_only_the_name_shown(void **state)
+{
+    (void)state;
+    struct table *t = four_shown("standard");
+    struct engine_game before = t->game;
+    renamed("bob", "Robert", "#h");
+    assert_string_equal(seat_name(t, 1), "Robert");
+    assert_string_equal(t->seats[1].nick, "bob");
+    assert_string_equal(t->seats[1].key, "a:bob");
+    /* carol is the only Bob now */
+    assert_string_equal(seat_name(t, 2), "Bob");
+    assert_memory_equal(&before, &t->game, sizeof before);
+    /* a name in another room is not this table's */
+    renamed("bob", "Elsewhere", "#other");
+    assert_string_equal(seat_name(t, 1), "Robert");
+    /* a name like another seat's is told apart */
+    renamed("dave", "Alice", "#h");
+    assert_string_equal(seat_name(t, 0), "Alice");
+    assert_string_equal(seat_name(t, 3), "Alice(2)");
+    assert_names_unique(t);
+    /* hostile: invisible and bidirectional characters are cleaned */
+    renamed("dave",
+            "Al\xe2\x80\x8bi\xe2\x80\xae"
+            "ce",
+            "#h");
+    assert_string_equal(seat_name(t, 3), "Alice(2)");
+    /* no name any more: the nick, network-wide */
+    renamed("carol", NULL, NULL);
+    assert_string_equal(seat_name(t, 2), "carol");
+    /* a private message's name (from another room) does not override */
+    said_shown("bob", "Bobby", NULL, "hand");
+    assert_string_equal(seat_name(t, 1), "Robert");
+    /* the names survive a restart (the journal keeps them) */
+    run_for(5);
+    t = restart();
+    assert_non_null(t);
+    assert_string_equal(seat_name(t, 1), "Robert");
+    assert_string_equal(seat_name(t, 3), "Alice(2)");
+    assert_string_equal(seat_name(t, 2), "carol");
+    /* a seat without a name (an older journal) takes the next one seen,
+     * a private message's too */
+    said_shown("carol", "Caroline", NULL, "hand");
+    assert_string_equal(seat_name(t, 2), "Caroline");
+}
+
 /* ---- Journals and restarts -------------------------------------------- */
 
 /* The bot stops at once (a crash: nothing said, nothing cleaned) and
@@ -2601,6 +2810,12 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_takeover_of_a_nick_cannot_play,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_markup_pills_for_whose_turn, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_plain_style_has_no_pills, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_markup_typed_by_a_person_is_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_computer_acts_then_back,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_pass_chosen_on_timeout_is_told,
@@ -2669,6 +2884,10 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_nick_change_to_a_seat_name_mid_game, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_display_names_are_shown_not_ids,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rename_changes_only_the_name_shown,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart_mid_pass_resumes_exactly,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(

@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "format.h"
 #include "outbox.h"
 
 /* The body and formatted_body of a taken message. */
@@ -107,6 +108,88 @@ static void test_outbox_splits_past_the_cap(void **state)
     mx_outbox_free(o);
 }
 
+/* The m.mentions object of a taken message, as JSON text. */
+static void mentions(const char *json, char *out, size_t len)
+{
+    struct json_object *o = json_tokener_parse(json), *v;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "m.mentions", &v));
+    assert_true(json_object_is_type(v, json_type_object));
+    snprintf(out, len, "%s",
+             json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+    json_object_put(o);
+}
+
+static void test_outbox_keeps_markup_for_html(void **state)
+{
+    (void)state;
+    struct mx_outbox *o = mx_outbox_new();
+    /* the markup's bytes pass the cleaning, others still go */
+    mx_outbox_add(o, "!a:hs",
+                  "The table waits for \x01!@bob:hs\x01"
+                  "bob\x01 (9 s left).");
+    mx_outbox_add(o, "!a:hs",
+                  "\x02"
+                  "a\x02\x04 \x03"
+                  "04\xe2\x99\xa5\x0F "
+                  "\x05Q\x05\x1b");
+    mx_outbox_add(o, "!a:hs", " hand\x1F  bob\n    1\x1F    3");
+    mx_outbox_add(o, "!a:hs", "end");
+    char *json = mx_outbox_take(o, "!a:hs");
+    char men[256], body[512], html[1024];
+    mentions(json, men, sizeof men);
+    assert_string_equal(men, "{\"user_ids\":[\"@bob:hs\"]}");
+    fields(json, body, sizeof body, html, sizeof html);
+    assert_string_equal(body, "The table waits for bob (9 s left).\n"
+                              "a \xe2\x99\xa5 [Q]\n"
+                              " hand  bob\n"
+                              "    1    3\n"
+                              "end");
+    assert_string_equal(
+        html, "The table waits for <a href=\"https://matrix.to/#/@bob:hs\">"
+              "bob</a> (9 s left).<br><b>a</b> <font data-mx-color=\"" MX_RED
+              "\" color=\"" MX_RED "\">\xe2\x99\xa5</font> <b>Q</b>"
+              "<table><thead><tr><th>hand</th><th>bob</th></tr></thead>"
+              "<tbody><tr><td>1</td><td>3</td></tr></tbody></table>end");
+    /* no notifying pill: an empty m.mentions, so nobody is notified */
+    mx_outbox_add(o, "!a:hs",
+                  "\x01@bob:hs\x01"
+                  "bob\x01 takes it");
+    json = mx_outbox_take(o, "!a:hs");
+    mentions(json, men, sizeof men);
+    assert_string_equal(men, "{}");
+    free(json);
+    mx_outbox_free(o);
+}
+
+static void test_outbox_html_stays_under_the_event_cap(void **state)
+{
+    (void)state;
+    /* quotes are 6 bytes of HTML each: 16 lines of them fit the body cap
+     * but not an event; they go in several messages, none lost */
+    struct mx_outbox *o = mx_outbox_new();
+    char line[1001];
+    memset(line, '"', 1000);
+    line[1000] = '\0';
+    for (int i = 0; i < 15; i++)
+        mx_outbox_add(o, "!a:hs", line);
+    int msgs = 0;
+    size_t seen = 0;
+    char *json;
+    while ((json = mx_outbox_take(o, "!a:hs"))) {
+        assert_true(strlen(json) <= MX_CONTENT_MAX);
+        struct json_object *j = json_tokener_parse(json), *v;
+        json_object_object_get_ex(j, "body", &v);
+        seen += strlen(json_object_get_string(v)) + 1;
+        json_object_put(j);
+        free(json);
+        msgs++;
+    }
+    assert_int_equal(seen, 15 * 1001);
+    assert_true(msgs >= 3);
+    mx_outbox_free(o);
+}
+
 static void test_outbox_move_and_drop(void **state)
 {
     (void)state;
@@ -131,6 +214,8 @@ int main(void)
         cmocka_unit_test(test_outbox_cleans_lines),
         cmocka_unit_test(test_outbox_splits_past_the_cap),
         cmocka_unit_test(test_outbox_move_and_drop),
+        cmocka_unit_test(test_outbox_keeps_markup_for_html),
+        cmocka_unit_test(test_outbox_html_stays_under_the_event_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

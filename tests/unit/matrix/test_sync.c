@@ -167,6 +167,81 @@ static void test_sync_refuses_events_field_by_field(void **state)
     mx_sync_free(&s);
 }
 
+/* A member event of @a:hs in !r:hs with a raw displayname value. */
+#define MEMBER(name)                                                           \
+    "{\"type\":\"m.room.member\",\"sender\":\"@a:hs\",\"state_key\":"          \
+    "\"@a:hs\",\"content\":{\"membership\":\"join\",\"displayname\":" name     \
+    "}}"
+
+static void test_sync_hostile_display_names(void **state)
+{
+    (void)state;
+    char long_name[MX_NAME_MAX + 8];
+    memset(long_name, 'n', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    char *body = malloc(4096);
+    snprintf(body, 4096,
+             ROOM(MEMBER("\"Al\\u202eice\"") "," /* bidi: kept, the bot
+                                                    cleans it */
+                  MEMBER("\"A\\nB\"") ","        /* a line break */
+                  MEMBER("\"A\\u0000B\"") ","    /* a NUL */
+                  MEMBER("\"\xff\xfe\"") ","     /* not UTF-8 */
+                  MEMBER("\"\"") ","             /* empty */
+                  MEMBER("null") "," MEMBER("42") "," MEMBER(
+                      "\"%s\"") "," MEMBER("\"\xf0\x9f\x82\xa1 Ace\"")),
+             long_name);
+    struct mx_sync s;
+    assert_int_equal(parse(body, &s), 0);
+    /* every event stays a membership: only the name is refused */
+    assert_int_equal(s.nitems, 10);
+    assert_int_equal(s.refused, 0);
+    assert_string_equal(s.items[1].name, "Al\xe2\x80\xae"
+                                         "ice");
+    for (int i = 2; i <= 8; i++) {
+        assert_int_equal(s.items[i].kind, MX_ITEM_MEMBER);
+        assert_null(s.items[i].name);
+    }
+    assert_string_equal(s.items[9].name, "\xf0\x9f\x82\xa1 Ace");
+    mx_sync_free(&s);
+    /* exactly the cap is a name */
+    long_name[MX_NAME_MAX] = '\0';
+    snprintf(body, 4096, ROOM(MEMBER("\"%s\"")), long_name);
+    assert_int_equal(parse(body, &s), 0);
+    assert_string_equal(s.items[1].name, long_name);
+    mx_sync_free(&s);
+    free(body);
+}
+
+static void test_member_parse(void **state)
+{
+    (void)state;
+    char *m = NULL, *name = NULL;
+    const char *ok = "{\"membership\":\"join\",\"displayname\":\"Bob\"}";
+    assert_int_equal(mx_member_parse(ok, strlen(ok), &m, &name), 0);
+    assert_string_equal(m, "join");
+    assert_string_equal(name, "Bob");
+    free(m);
+    free(name);
+    const char *bad_name =
+        "{\"membership\":\"join\",\"displayname\":\"\\u0007\"}";
+    assert_int_equal(mx_member_parse(bad_name, strlen(bad_name), &m, &name), 0);
+    assert_null(name);
+    free(m);
+    const char *const refused[] = {"[]",
+                                   "{}",
+                                   "{\"membership\":\"dancing\"}",
+                                   "{\"membership\":7}",
+                                   "{\"membership\":\"join\"",
+                                   "{\"membership\":\"join\"} x"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        m = name = NULL;
+        assert_int_equal(
+            mx_member_parse(refused[i], strlen(refused[i]), &m, &name), -1);
+        assert_null(m);
+        assert_null(name);
+    }
+}
+
 static void test_sync_long_strings_refused(void **state)
 {
     (void)state;
@@ -281,6 +356,13 @@ static void test_sync_filter_is_json(void **state)
         mx_direct_free(d, n);
         assert_true((strstr(f, "\"limit\":0") == NULL) == (history == 1));
         assert_non_null(strstr(f, "m.direct"));
+        /* display names: members in state (lazily, each sender's always)
+         * and in the timeline */
+        assert_non_null(strstr(f, "\"state\":{\"types\":[\"m.room.member\""));
+        assert_non_null(strstr(f, "\"lazy_load_members\":true"));
+        assert_non_null(strstr(f, "\"include_redundant_members\":true"));
+        assert_non_null(strstr(f, "\"timeline\":{\"types\":[\"m.room.message\","
+                                  "\"m.room.member\""));
     }
 }
 
@@ -291,6 +373,8 @@ int main(void)
         cmocka_unit_test(test_sync_refuses_whole_bodies),
         cmocka_unit_test(test_sync_refuses_events_field_by_field),
         cmocka_unit_test(test_sync_long_strings_refused),
+        cmocka_unit_test(test_sync_hostile_display_names),
+        cmocka_unit_test(test_member_parse),
         cmocka_unit_test(test_sync_wrong_section_types_are_ignored),
         cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_ids),
