@@ -52,6 +52,8 @@ struct call {
     struct mx_retry retry;
     call_fn done;   /* 2xx */
     call_fn failed; /* a refusal retrying cannot change (status 0: gave up) */
+    uint64_t *cookies; /* a send's tracked texts, reported when it ends */
+    size_t ncookies;
     struct call *next;
 };
 
@@ -98,6 +100,15 @@ struct mxad {
     size_t nawaiting;
     char **warned; /* rooms told about encryption */
     size_t nwarned;
+
+    /* answers to the ops, given from a timer (never from inside an op) */
+    uint64_t *reports; /* CHAT_SENT cookies */
+    size_t nreports;
+    char **verifies; /* CHAT_IDENTITY questions */
+    char **left;     /* people last seen leaving a room (verify: gone) */
+    size_t nleft;
+    size_t nverifies;
+    uint64_t answer_timer;
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -220,6 +231,64 @@ static void emit(struct mxad *a, enum chat_event_kind kind, const char *room,
     a->base.on_event(a->base.ctx, &a->base, &ev);
 }
 
+static void answer(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct mxad *a = ctx;
+    a->answer_timer = 0;
+    /* taken first: a handler may ask again */
+    uint64_t *reports = a->reports;
+    size_t nreports = a->nreports;
+    char **verifies = a->verifies;
+    size_t nverifies = a->nverifies;
+    a->reports = NULL;
+    a->verifies = NULL;
+    a->nreports = a->nverifies = 0;
+    for (size_t i = 0; i < nreports; i++) {
+        if (a->stopped)
+            break;
+        struct chat_event ev = {.kind = CHAT_SENT, .cookie = reports[i]};
+        a->base.on_event(a->base.ctx, &a->base, &ev);
+    }
+    /* a Matrix user ID never changes hands: whoever sat down holds it,
+     * unless they were last seen leaving a room (no netsplit or lost
+     * connection makes anyone leave on Matrix: they meant it) */
+    for (size_t i = 0; i < nverifies && !a->stopped; i++) {
+        const char *v = verifies[i];
+        bool here = mx_is_user_id(v) && !set_has(a->left, a->nleft, v);
+        struct chat_event ev = {.kind = CHAT_IDENTITY,
+                                .from = {.nick = v, .id = here ? v : NULL}};
+        a->base.on_event(a->base.ctx, &a->base, &ev);
+    }
+    free(reports);
+    set_free(verifies, nverifies);
+}
+
+static void answer_soon(struct mxad *a)
+{
+    if (!a->answer_timer)
+        a->answer_timer = loop_timer(a->loop, 0, answer, a);
+}
+
+/* Tracked texts are sent (or dropped): CHAT_SENT for each, soon. */
+static void report(struct mxad *a, const uint64_t *cookies, size_t n)
+{
+    if (a->stopped || n == 0)
+        return;
+    a->reports = xrealloc(a->reports, (a->nreports + n) * sizeof *a->reports);
+    memcpy(a->reports + a->nreports, cookies, n * sizeof *cookies);
+    a->nreports += n;
+    answer_soon(a);
+}
+
+/* Drops what waits for dest, reporting its tracked texts. */
+static void drop(struct mxad *a, const char *dest)
+{
+    const uint64_t *cookies;
+    mx_outbox_drop(a->out, dest);
+    report(a, cookies, mx_outbox_removed(a->out, &cookies));
+}
+
 static void save_session(struct mxad *a)
 {
     if (!a->session_path)
@@ -246,6 +315,9 @@ static void call_free(struct mxad *a, struct call *c)
         a->sync = NULL;
     mx_http_cancel(a->http, c->req);
     loop_cancel(a->loop, c->timer);
+    /* sent, given up or cut short: what it held is no longer waiting */
+    report(a, c->cookies, c->ncookies);
+    free(c->cookies);
     free(c->method);
     free(c->path);
     free(c->body);
@@ -497,7 +569,7 @@ static void created(struct mxad *a, struct call *c, long status,
     if (!room) {
         log_warn("%s: createRoom for %s gave no room ID", a->base.network,
                  c->key);
-        mx_outbox_drop(a->out, c->key);
+        drop(a, c->key);
         return;
     }
     log_info("%s: direct room %s for %s", a->base.network, room, c->key);
@@ -515,7 +587,7 @@ static void create_failed(struct mxad *a, struct call *c, long status,
 {
     (void)status, (void)body, (void)len;
     set_del(a->creating, &a->ncreating, c->key);
-    mx_outbox_drop(a->out, c->key);
+    drop(a, c->key);
 }
 
 static void create_dm(struct mxad *a, const char *user)
@@ -591,6 +663,8 @@ static void flush(struct loop *l, void *ctx)
         }
         char *room = xstrdup(dest);
         char *content = mx_outbox_take(a->out, room);
+        const uint64_t *cookies;
+        size_t ncookies = mx_outbox_removed(a->out, &cookies);
         char txn[64];
         mx_txn_next(&a->txn, txn, sizeof txn);
         char *r = enc(room), *t = enc(txn);
@@ -598,39 +672,80 @@ static void flush(struct loop *l, void *ctx)
         free(r);
         free(t);
         set_add(&a->sending, &a->nsending, room);
-        call_send(a, call_new(a, "PUT", path, content, room, sent, sent));
+        struct call *c = call_new(a, "PUT", path, content, room, sent, sent);
+        if (ncookies) {
+            c->cookies = xcalloc(ncookies, sizeof *c->cookies);
+            memcpy(c->cookies, cookies, ncookies * sizeof *cookies);
+            c->ncookies = ncookies;
+        }
+        call_send(a, c);
         free(room);
         /* the list changed: look again from the start */
         i = 0;
     }
 }
 
-static void say(struct chat_adapter *base, const char *room, const char *text,
-                enum chat_priority prio)
+/* Where text for a room or a person waits: the room, the person's
+ * direct room, or (until that is found or made in flush, once m.direct
+ * is known: a restart must not make new rooms for the players of a
+ * resumed game) the person; NULL for nowhere. Priorities are not used:
+ * everything waiting for a room goes out as one message anyway. */
+static const char *destination(const struct mxad *a, const char *to)
+{
+    if (mx_is_room_id(to))
+        return to;
+    if (!mx_is_user_id(to) || strcmp(to, a->cfg.user_id) == 0)
+        return NULL;
+    const char *room = dm_room(a, to);
+    return room ? room : to;
+}
+
+static void tell_tracked(struct chat_adapter *base, const char *to,
+                         const char *text, enum chat_priority prio,
+                         uint64_t cookie)
 {
     (void)prio;
     struct mxad *a = (struct mxad *)base;
-    if (a->stopped || !mx_is_room_id(room) || !text)
+    if (a->stopped)
         return;
-    mx_outbox_add(a->out, room, text);
+    const char *dest = to ? destination(a, to) : NULL;
+    if (!dest || !text) {
+        report(a, &cookie, cookie ? 1 : 0);
+        return;
+    }
+    mx_outbox_add_tracked(a->out, dest, text, cookie);
+}
+
+static void say(struct chat_adapter *base, const char *room, const char *text,
+                enum chat_priority prio)
+{
+    if (room && mx_is_room_id(room))
+        tell_tracked(base, room, text, prio, 0);
 }
 
 static void tell(struct chat_adapter *base, const char *nick, const char *text,
                  enum chat_priority prio)
 {
-    (void)prio;
+    if (nick && mx_is_user_id(nick))
+        tell_tracked(base, nick, text, prio, 0);
+}
+
+static bool retract(struct chat_adapter *base, uint64_t cookie)
+{
+    return mx_outbox_retract(((struct mxad *)base)->out, cookie);
+}
+
+/* Asked after a reconnect, and for a seat seen leaving when it is to be
+ * told something: answered with the ID itself (see answer). */
+static void verify(struct chat_adapter *base, const char *nick)
+{
     struct mxad *a = (struct mxad *)base;
-    if (a->stopped || !mx_is_user_id(nick) || !text ||
-        strcmp(nick, a->cfg.user_id) == 0)
+    if (a->stopped || !nick)
         return;
-    const char *room = dm_room(a, nick);
-    if (room) {
-        mx_outbox_add(a->out, room, text);
-        return;
-    }
-    /* the room is found or made in flush, once m.direct is known (a
-     * restart must not make new rooms for the players of a resumed game) */
-    mx_outbox_add(a->out, nick, text);
+    a->verifies =
+        xrealloc(a->verifies, (a->nverifies + 1) * sizeof *a->verifies);
+    a->verifies[a->nverifies++] = xstrdup(nick);
+    answer_soon(a);
 }
 
 /* ---- joining ----------------------------------------------------------------
@@ -702,6 +817,7 @@ static void on_item(struct mxad *a, const struct mx_item *it)
         memcpy(line, it->body, n);
         line[n] = '\0';
         bool private = dm && strcmp(dm, it->sender) == 0;
+        set_del(a->left, &a->nleft, it->sender);
         emit(a, CHAT_MESSAGE, private ? NULL : it->room, it->sender, line,
              NULL);
         return;
@@ -719,11 +835,16 @@ static void on_item(struct mxad *a, const struct mx_item *it)
                 /* they left (or refused) their direct room: what waits
                  * there is dropped, the next tell makes a new one */
                 set_del(a->awaiting, &a->nawaiting, it->room);
-                mx_outbox_drop(a->out, it->room);
+                drop(a, it->room);
                 dm_forget_room(a, it->room);
             }
             return;
         }
+        if (strcmp(it->membership, "join") == 0)
+            set_del(a->left, &a->nleft, it->user);
+        else if (strcmp(it->membership, "leave") == 0 ||
+                 strcmp(it->membership, "ban") == 0)
+            set_add(&a->left, &a->nleft, it->user);
         if (strcmp(it->membership, "join") == 0)
             emit(a, CHAT_JOIN, it->room, it->user, NULL, NULL);
         else if ((strcmp(it->membership, "leave") == 0 ||
@@ -743,7 +864,7 @@ static void on_item(struct mxad *a, const struct mx_item *it)
         return;
     case MX_ITEM_LEFT:
         set_del(a->awaiting, &a->nawaiting, it->room);
-        mx_outbox_drop(a->out, it->room);
+        drop(a, it->room);
         dm_forget_room(a, it->room);
         return;
     case MX_ITEM_ENCRYPTED:
@@ -1037,8 +1158,13 @@ static void adapter_free(struct chat_adapter *base)
     loop_remove_hook(a->loop, flush, a);
     loop_cancel(a->loop, a->pause_timer);
     loop_cancel(a->loop, a->sync_timer);
+    a->stopped = true; /* nothing more to report */
     while (a->calls)
         call_free(a, a->calls);
+    loop_cancel(a->loop, a->answer_timer);
+    free(a->reports);
+    set_free(a->verifies, a->nverifies);
+    set_free(a->left, a->nleft);
     mx_http_free(a->http);
     mx_outbox_free(a->out);
     set_free(a->sending, a->nsending);
@@ -1069,6 +1195,9 @@ static const struct chat_adapter_ops mx_ops = {
     .same_nick = same_nick,
     .idle = idle,
     .free = adapter_free,
+    .verify = verify,
+    .tell_tracked = tell_tracked,
+    .retract = retract,
 };
 
 struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,

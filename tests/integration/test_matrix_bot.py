@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -322,6 +323,50 @@ class MatrixBotTest(MatrixCase):
                                                           room))
             self.assertEqual(rc, 0, out)
             self.assertIn("OK", out)
+        self.play(scene)
+
+    def test_turn_time_starts_when_the_deal_reached_the_server(self):
+        """The send of alice's deal waits 7 s on a 429 in her direct room
+        while her turn is 5 s: her time starts when the homeserver took
+        the deal (tell_tracked, CHAT_SENT), so she still passes herself."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            cfg = self.config([room])
+            cfg["game"].update(next_hand_delay=0, turn_timeout=5)
+            self.bot(cfg).wait_log(r"mx: connected to")
+            await p.say(room, "!hearts standard hands=1")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!help")
+            got = await p.wait(lambda m: [x for x in from_bot()(m)
+                                          if x[0] != room])
+            dm = got[0][0]
+            await asyncio.sleep(0.5)
+            await p.sync(timeout_ms=0)
+            seen = len(from_bot(dm)(p.messages))
+            late = self.hs.fault(
+                "/_matrix/client/v3/rooms/%s/send/"
+                % urllib.parse.quote(dm, safe=""), "429", method="PUT",
+                user_id=BOT, retry_after_ms=7000)
+            started = time.monotonic()
+            await p.say(room, "!start")
+
+            def deal(msgs):
+                return [ev for m in from_bot(dm)(msgs)[seen:]
+                        for ev in map(harness.parse_private,
+                                      m[3].split("\n"))
+                        if isinstance(ev, harness.Deal)]
+            ev = (await p.wait(deal, timeout=20))[0]
+            self.assertEqual(late.hits, 1)
+            self.assertGreater(time.monotonic() - started, 6.5)
+            await p.say(dm, answer(ev))
+            await p.wait(lambda m: [
+                x for x in from_bot(dm)(m)[seen:]
+                if isinstance(harness.parse_private(x[3].split("\n")[0]),
+                              (harness.HandShown, harness.Prompt))
+                or "You passed" in x[3]], timeout=10)
+            said = "\n".join(m[3] for m in from_bot()(p.messages))
+            self.assertNotIn("Time is up", said)
         self.play(scene)
 
     def test_faults_on_send_neither_lose_nor_duplicate(self):
