@@ -956,6 +956,57 @@ def leave_room(req, room):
     return {}
 
 
+def _power(room, user_id):
+    """(the room's power_levels content, user_id's level in it)."""
+    pl = room.state[("m.room.power_levels", "")]["content"]
+    return pl, pl.get("users", {}).get(user_id, pl.get("users_default", 0))
+
+
+def _moderate(req, room, action):
+    """kick, ban, unban: the sender is joined and has the action's power
+    level, and (kick, ban) more power than the target; the target's new
+    membership event is appended."""
+    hs = req.hs
+    body = req.json()
+    uid = _need(body, "user_id", str)
+    reason = _need(body, "reason", str, optional=True)
+    with hs.cond:
+        r = hs._joined_room(room, req.user_id)
+        if uid not in hs.state.users:
+            raise _not_found("Unknown user %s" % uid)
+        pl, have = _power(r, req.user_id)
+        need = pl.get("ban" if action == "unban" else action, 50)
+        if have < need:
+            raise _forbidden("You don't have permission to %s" % action)
+        target = r.membership(uid)
+        if action != "unban" and _power(r, uid)[1] >= have:
+            raise _forbidden("You cannot %s user %s." % (action, uid))
+        if action == "kick" and target not in ("join", "invite", "knock"):
+            raise _forbidden("The target user is not in the room")
+        if action == "unban" and target != "ban":
+            raise _forbidden("The target user is not banned")
+        content = {"membership": "ban" if action == "ban" else "leave"}
+        if reason is not None:
+            content["reason"] = reason
+        hs._append(r, req.user_id, "m.room.member", content, uid)
+    return {}
+
+
+@route("POST", r"/rooms/(?P<room>[^/]+)/kick")
+def kick(req, room):
+    return _moderate(req, room, "kick")
+
+
+@route("POST", r"/rooms/(?P<room>[^/]+)/ban")
+def ban(req, room):
+    return _moderate(req, room, "ban")
+
+
+@route("POST", r"/rooms/(?P<room>[^/]+)/unban")
+def unban(req, room):
+    return _moderate(req, room, "unban")
+
+
 @route("POST", r"/rooms/(?P<room>[^/]+)/invite")
 def invite(req, room):
     hs = req.hs
@@ -1004,10 +1055,8 @@ def _put_state(req, room, etype, key):
         raise _forbidden("use the membership endpoints")
     with hs.cond:
         r = hs._joined_room(room, req.user_id)
-        pl = r.state[("m.room.power_levels", "")]["content"]
+        pl, have = _power(r, req.user_id)
         need = pl.get("events", {}).get(etype, pl.get("state_default", 50))
-        have = pl.get("users", {}).get(req.user_id,
-                                       pl.get("users_default", 0))
         if have < need:
             raise _forbidden("You don't have permission to post that to "
                              "the room.")
