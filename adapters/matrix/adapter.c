@@ -57,6 +57,18 @@ struct call {
     struct call *next;
 };
 
+/* A room of the config (cfg.rooms[i]), by ID or alias. */
+struct cfg_room {
+    struct mxad *a;
+    int i;
+    char *id;          /* what it resolved to when joined; NULL before */
+    bool out;          /* kicked: its lines wait for the rejoin */
+    bool lost;         /* banned, or the rejoin refused: its lines go */
+    int64_t last_kick; /* loop time */
+    int64_t delay;     /* the last wait before a rejoin */
+    uint64_t rejoin_timer;
+};
+
 /* A person's direct room. */
 struct dm {
     char *user;
@@ -85,8 +97,10 @@ struct mxad {
     struct mx_retry sync_retry;
     bool started, stopped, connected, logging_in;
     bool first_sync_done;
-    bool direct_known;   /* m.direct read: a missing direct room is made */
-    int64_t pause_until; /* sends wait for a 429 until then */
+    bool direct_known;      /* m.direct read: a missing direct room is made */
+    struct cfg_room *rooms; /* cfg.nrooms */
+    int joins_pending;      /* the first sync waits for the rooms' joins */
+    int64_t pause_until;    /* sends wait for a 429 until then */
     uint64_t pause_timer;
 
     struct mx_outbox *out;
@@ -609,6 +623,36 @@ static void create_dm(struct mxad *a, const char *user)
                           created, create_failed));
 }
 
+/* ---- configured rooms ------------------------------------------------------
+ */
+
+/* The configured room that resolved to room ID `id`, or NULL. */
+static struct cfg_room *cfg_by_id(const struct mxad *a, const char *id)
+{
+    for (int i = 0; id && i < a->cfg.nrooms; i++)
+        if (a->rooms[i].id && strcmp(a->rooms[i].id, id) == 0)
+            return &a->rooms[i];
+    return NULL;
+}
+
+/* The configured room named `name` (ID or alias, as in the config). */
+static struct cfg_room *cfg_by_name(const struct mxad *a, const char *name)
+{
+    for (int i = 0; name && i < a->cfg.nrooms; i++)
+        if (strcmp(a->cfg.rooms[i].name, name) == 0)
+            return &a->rooms[i];
+    return NULL;
+}
+
+/* How events name room ID `id`: a room configured by alias by its alias
+ * (per-room settings, data files and what people read use the name the
+ * config gives), any other by its ID. */
+static const char *room_shown(const struct mxad *a, const char *id)
+{
+    const struct cfg_room *r = cfg_by_id(a, id);
+    return r ? a->cfg.rooms[r->i].name : id;
+}
+
 /* ---- sending ----------------------------------------------------------------
  */
 
@@ -656,8 +700,9 @@ static void flush(struct loop *l, void *ctx)
             }
             create_dm(a, dest);
         }
+        const struct cfg_room *cr = cfg_by_id(a, dest);
         if (dest[0] != '!' || set_has(a->sending, a->nsending, dest) ||
-            set_has(a->awaiting, a->nawaiting, dest)) {
+            set_has(a->awaiting, a->nawaiting, dest) || (cr && cr->out)) {
             i++;
             continue;
         }
@@ -692,6 +737,13 @@ static void flush(struct loop *l, void *ctx)
  * everything waiting for a room goes out as one message anyway. */
 static const char *destination(const struct mxad *a, const char *to)
 {
+    const struct cfg_room *r = cfg_by_name(a, to);
+    if (!r)
+        r = cfg_by_id(a, to);
+    if (r && r->lost)
+        return NULL;
+    if (r)
+        return r->id ? r->id : a->cfg.rooms[r->i].name; /* held till joined */
     if (mx_is_room_id(to))
         return to;
     if (!mx_is_user_id(to) || strcmp(to, a->cfg.user_id) == 0)
@@ -719,7 +771,7 @@ static void tell_tracked(struct chat_adapter *base, const char *to,
 static void say(struct chat_adapter *base, const char *room, const char *text,
                 enum chat_priority prio)
 {
-    if (room && mx_is_room_id(room))
+    if (room && !mx_is_user_id(room))
         tell_tracked(base, room, text, prio, 0);
 }
 
@@ -751,6 +803,22 @@ static void verify(struct chat_adapter *base, const char *nick)
 /* ---- joining ----------------------------------------------------------------
  */
 
+static void start_sync(struct mxad *a);
+
+/* One of the configured rooms' joins is answered: the first sync starts
+ * once all are, so that no event names an alias room by its ID. */
+static void join_answered(struct mxad *a, struct call *c)
+{
+    struct cfg_room *r = cfg_by_name(a, c->key);
+    if (!r || a->joins_pending == 0)
+        return;
+    if (--a->joins_pending == 0) {
+        loop_cancel(a->loop, a->sync_timer);
+        a->sync_timer = 0;
+        start_sync(a);
+    }
+}
+
 static void joined(struct mxad *a, struct call *c, long status,
                    const char *body, size_t len)
 {
@@ -759,7 +827,36 @@ static void joined(struct mxad *a, struct call *c, long status,
     log_info("%s: joined %s%s%s", a->base.network, c->key,
              room && strcmp(room, c->key) ? " as " : "",
              room && strcmp(room, c->key) ? room : "");
+    struct cfg_room *r = cfg_by_name(a, c->key);
+    if (r && room) {
+        mx_session_set(&r->id, room);
+        r->out = r->lost = false;
+        /* what was said to it by its alias before it resolved */
+        mx_outbox_move(a->out, c->key, room);
+    }
     free(room);
+    join_answered(a, c);
+}
+
+static void join_failed(struct mxad *a, struct call *c, long status,
+                        const char *body, size_t len)
+{
+    (void)status, (void)body, (void)len;
+    struct cfg_room *r = cfg_by_name(a, c->key);
+    if (r && (r->out || !r->id)) {
+        /* the rejoin after a kick refused (not tried again), or an alias
+         * that never resolved: what is said there goes nowhere */
+        if (r->out)
+            log_error("%s: cannot join %s again after the kick: its tables "
+                      "go on without it",
+                      a->base.network, c->key);
+        r->out = false;
+        r->lost = true;
+        drop(a, c->key);
+        if (r->id)
+            drop(a, r->id);
+    }
+    join_answered(a, c);
 }
 
 static void join(struct mxad *a, const char *target)
@@ -767,14 +864,52 @@ static void join(struct mxad *a, const char *target)
     char *t = enc(target);
     char *path = xprintf("/join/%s", t);
     free(t);
-    call_send(a,
-              call_new(a, "POST", path, xstrdup("{}"), target, joined, NULL));
+    call_send(a, call_new(a, "POST", path, xstrdup("{}"), target, joined,
+                          join_failed));
+}
+
+static void rejoin(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct cfg_room *r = ctx;
+    r->rejoin_timer = 0;
+    if (!r->a->stopped)
+        join(r->a, r->a->cfg.rooms[r->i].name);
+}
+
+#define REJOIN_MAX_MS 3600000
+
+/* The bot left configured room r by another's hand (it->sender): kicked,
+ * it joins again later (the wait doubles for each kick within the hour
+ * after the last one); banned, it stays out and says so. */
+static void kicked(struct mxad *a, struct cfg_room *r, const struct mx_item *it)
+{
+    const char *name = a->cfg.rooms[r->i].name;
+    loop_cancel(a->loop, r->rejoin_timer);
+    r->rejoin_timer = 0;
+    if (strcmp(it->membership, "ban") == 0) {
+        log_error("%s: banned from %s by %s: not joining it again (unban the "
+                  "bot and restart it, or invite it)",
+                  a->base.network, name, it->sender);
+        r->out = false;
+        r->lost = true;
+        drop(a, it->room);
+        return;
+    }
+    int64_t now = loop_now(a->loop);
+    if (r->last_kick && now - r->last_kick < REJOIN_MAX_MS)
+        r->delay = r->delay * 2 < REJOIN_MAX_MS ? r->delay * 2 : REJOIN_MAX_MS;
+    else
+        r->delay = a->cfg.rejoin_delay_ms;
+    r->last_kick = now;
+    r->out = true;
+    log_warn("%s: kicked from %s (by %s); rejoining in %" PRId64 " ms",
+             a->base.network, name, it->sender, r->delay);
+    r->rejoin_timer = loop_timer(a->loop, r->delay, rejoin, r);
 }
 
 /* ---- sync -----------------------------------------------------------------
  */
-
-static void start_sync(struct mxad *a);
 
 static void sync_again(struct loop *l, void *ctx)
 {
@@ -818,8 +953,8 @@ static void on_item(struct mxad *a, const struct mx_item *it)
         line[n] = '\0';
         bool private = dm && strcmp(dm, it->sender) == 0;
         set_del(a->left, &a->nleft, it->sender);
-        emit(a, CHAT_MESSAGE, private ? NULL : it->room, it->sender, line,
-             NULL);
+        emit(a, CHAT_MESSAGE, private ? NULL : room_shown(a, it->room),
+             it->sender, line, NULL);
         return;
     }
     case MX_ITEM_MEMBER:
@@ -846,13 +981,14 @@ static void on_item(struct mxad *a, const struct mx_item *it)
                  strcmp(it->membership, "ban") == 0)
             set_add(&a->left, &a->nleft, it->user);
         if (strcmp(it->membership, "join") == 0)
-            emit(a, CHAT_JOIN, it->room, it->user, NULL, NULL);
+            emit(a, CHAT_JOIN, room_shown(a, it->room), it->user, NULL, NULL);
         else if ((strcmp(it->membership, "leave") == 0 ||
                   strcmp(it->membership, "ban") == 0) &&
                  strcmp(it->sender, it->user) != 0)
-            emit(a, CHAT_KICK, it->room, it->sender, NULL, it->user);
+            emit(a, CHAT_KICK, room_shown(a, it->room), it->sender, NULL,
+                 it->user);
         else if (strcmp(it->membership, "leave") == 0)
-            emit(a, CHAT_PART, it->room, it->user, "", NULL);
+            emit(a, CHAT_PART, room_shown(a, it->room), it->user, "", NULL);
         return;
     case MX_ITEM_INVITE:
         if (it->is_direct && !dm_room(a, it->sender)) {
@@ -863,6 +999,11 @@ static void on_item(struct mxad *a, const struct mx_item *it)
             join(a, it->room);
         return;
     case MX_ITEM_LEFT:
+        if (cfg_by_id(a, it->room) && it->sender && it->membership &&
+            strcmp(it->sender, self) != 0) {
+            kicked(a, cfg_by_id(a, it->room), it);
+            return;
+        }
         set_del(a->awaiting, &a->nawaiting, it->room);
         drop(a, it->room);
         dm_forget_room(a, it->room);
@@ -982,11 +1123,16 @@ static void begin(struct mxad *a)
     a->txn.epoch = a->s.txn_epoch;
     a->txn.n = 0;
     save_session(a);
+    a->joins_pending = a->cfg.nrooms;
     for (int i = 0; i < a->cfg.nrooms; i++)
         join(a, a->cfg.rooms[i].name);
     call_send(a, call_new(a, "GET", direct_path(a), NULL, NULL, got_direct,
                           got_direct));
-    start_sync(a);
+    if (a->joins_pending == 0)
+        start_sync(a);
+    else /* a join that hangs or keeps failing holds nothing up for long */
+        a->sync_timer =
+            loop_timer(a->loop, a->cfg.request_timeout_ms, sync_again, a);
 }
 
 /* ---- login ----------------------------------------------------------------
@@ -1162,6 +1308,11 @@ static void adapter_free(struct chat_adapter *base)
     while (a->calls)
         call_free(a, a->calls);
     loop_cancel(a->loop, a->answer_timer);
+    for (int i = 0; i < a->cfg.nrooms; i++) {
+        loop_cancel(a->loop, a->rooms[i].rejoin_timer);
+        free(a->rooms[i].id);
+    }
+    free(a->rooms);
     free(a->reports);
     set_free(a->verifies, a->nverifies);
     set_free(a->left, a->nleft);
@@ -1215,9 +1366,16 @@ struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
     a->cfg.device_id = xstrdup(cfg->device_id ? cfg->device_id : "");
     a->cfg.rooms =
         cfg->nrooms ? xcalloc((size_t)cfg->nrooms, sizeof *a->cfg.rooms) : NULL;
+    a->rooms =
+        cfg->nrooms ? xcalloc((size_t)cfg->nrooms, sizeof *a->rooms) : NULL;
     for (int i = 0; i < cfg->nrooms; i++) {
         a->cfg.rooms[i].name = xstrdup(cfg->rooms[i].name);
         a->cfg.rooms[i].rules = xstrdup(cfg->rooms[i].rules);
+        a->rooms[i].a = a;
+        a->rooms[i].i = i;
+        /* a room given by ID is named so from the start */
+        if (mx_is_room_id(cfg->rooms[i].name))
+            a->rooms[i].id = xstrdup(cfg->rooms[i].name);
     }
     if (a->cfg.request_timeout_ms <= 0)
         a->cfg.request_timeout_ms = 30000;

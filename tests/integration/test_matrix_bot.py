@@ -168,6 +168,28 @@ class MatrixCase(HarnessTestCase):
         bot.wait_log(r"mx: connected to")
         return bot
 
+    async def play_alone(self, p, room, before_act=None, timeout=60):
+        """Plays p's seat until "Game over!" in room, answering what the
+        bot says in p's direct room; before_act(n) is awaited before the
+        n-th answer. Returns what p said."""
+        seen, acted = 0, []
+        deadline = time.monotonic() + timeout
+        while not from_bot(room, "Game over!")(p.messages):
+            self.assertLess(time.monotonic(), deadline, acted)
+            await p.sync(timeout_ms=200)
+            private = [m for m in from_bot()(p.messages) if m[0] != room]
+            for m in private[seen:]:
+                for line in m[3].split("\n"):
+                    act = answer(harness.parse_private(line))
+                    if act is None:
+                        continue
+                    if before_act:
+                        await before_act(len(acted))
+                    acted.append(act)
+                    await p.say(m[0], act)
+            seen = len(private)
+        return acted
+
     def session(self):
         with open(os.path.join(self.data, "mx", "matrix-session.json")) as f:
             return json.load(f)
@@ -294,20 +316,7 @@ class MatrixBotTest(MatrixCase):
             await p.say(room, "!hearts standard hands=1")
             await p.wait(from_bot(room, "opens a Hearts table"))
             await p.say(room, "!start")
-            seen, acted = 0, []
-            deadline = time.monotonic() + 60
-            while not from_bot(room, "Game over!")(p.messages):
-                self.assertLess(time.monotonic(), deadline, acted)
-                await p.sync(timeout_ms=200)
-                private = [m for m in from_bot()(p.messages) if m[0] != room]
-                for m in private[seen:]:
-                    for line in m[3].split("\n"):
-                        act = answer(harness.parse_private(line))
-                        if act is None:
-                            continue
-                        acted.append(act)
-                        await p.say(m[0], act)
-                seen = len(private)
+            acted = await self.play_alone(p, room)
             dms = {m[0] for m in from_bot()(p.messages) if m[0] != room}
             self.assertEqual(len(dms), 1, dms)
             records = harness.read_records(self.data, network="mx",
@@ -367,6 +376,65 @@ class MatrixBotTest(MatrixCase):
                 or "You passed" in x[3]], timeout=10)
             said = "\n".join(m[3] for m in from_bot()(p.messages))
             self.assertNotIn("Time is up", said)
+        self.play(scene)
+
+    def test_kicked_mid_game_it_comes_back_and_the_game_goes_on(self):
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            cfg = self.config([room], rejoin_delay_ms=300)
+            cfg["game"].update(next_hand_delay=0)
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            await p.say(room, "!hearts standard hands=1")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+
+            async def kick(n):
+                if n == 3:  # her pass and two plays made
+                    got = await p.client.room_kick(room, BOT, "go away")
+                    self.assertIsInstance(got, nio.RoomKickResponse, got)
+                    bot.wait_log(r"kicked from %s \(by %s\); rejoining "
+                                 r"in 300 ms" % (room, self.alice))
+            await self.play_alone(p, room, kick)
+            bot.wait_log(r"joined %s" % room)
+            self.assertEqual(self.hs.membership(room, BOT), "join")
+            # what the table said while the bot was out came after
+            said = [e for e in self.hs.room_events(room)
+                    if e["sender"] == BOT and e["type"] == "m.room.message"]
+            self.assertIn("Game over!", said[-1]["content"]["body"])
+        self.play(scene)
+
+    def test_banned_it_stays_out(self):
+        async def scene(p, room):
+            bot = self.start_bot([room])
+            got = await p.client.room_ban(room, BOT, "no bots")
+            self.assertIsInstance(got, nio.RoomBanResponse, got)
+            bot.wait_log(r"banned from %s by %s: not joining it again"
+                         % (room, self.alice))
+            await asyncio.sleep(1.0)
+            self.assertEqual(self.hs.membership(room, BOT), "ban")
+            # no join tried again: the first one only
+            joins = [line for line in bot.log().splitlines()
+                     if "joined" in line or "/join/" in line]
+            self.assertEqual(len(joins), 1, joins)
+        self.play(scene)
+
+    def test_a_room_given_by_alias_keeps_its_rules(self):
+        """rooms = ["#hearts:hearts.test omnibus"]: events from the room
+        name it by its alias, so its rules apply and people read it."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            bot = self.start_bot(["#hearts:hearts.test omnibus"])
+            bot.wait_log(r"joined #hearts:hearts.test as %s" % room)
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "a Hearts table: omnibus for 4"))
+            await p.say(room, "!start")
+            deal = await p.wait(lambda m: [
+                x for x in from_bot()(m) if x[0] != room
+                and "at #hearts:hearts.test" in x[3]])
+            self.assertIn("Hand 1 at #hearts:hearts.test", deal[0][3])
         self.play(scene)
 
     def test_faults_on_send_neither_lose_nor_duplicate(self):
