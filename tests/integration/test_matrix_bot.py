@@ -437,6 +437,38 @@ class MatrixBotTest(MatrixCase):
             self.assertIn("Hand 1 at #hearts:hearts.test", deal[0][3])
         self.play(scene)
 
+    def test_who_left_while_the_bot_was_away_is_not_taken_back(self):
+        """After a lost sync the seats are checked (verify): alice, who
+        left the room meanwhile, is answered as gone (not as herself), so
+        her grace period runs and a computer takes her seat."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            cfg = self.config([room])
+            cfg["game"].update(next_hand_delay=0, grace_period=2,
+                               turn_timeout=60)
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            await p.say(room, "!hearts standard hands=1")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+            await p.wait(lambda m: [x for x in from_bot()(m)
+                                    if x[0] != room and "Hand 1 at" in x[3]])
+            self.hs.fault("/_matrix/client/v3/sync", "500", count=3,
+                          user_id=BOT)
+            bot.wait_log(r"GET /sync\S* 500|/sync.*again in")
+            left = await p.client.room_leave(room)
+            self.assertIsInstance(left, nio.RoomLeaveResponse, left)
+            bot.wait_log(r"is not who sat down \(gone\)", timeout=15)
+            deadline = time.monotonic() + 10
+            while not [e for e in self.hs.room_events(room)
+                       if e["sender"] == BOT
+                       and "has not come back" in e["content"].get("body",
+                                                                   "")]:
+                self.assertLess(time.monotonic(), deadline)
+                await asyncio.sleep(0.1)
+        self.play(scene)
+
     def test_faults_on_send_neither_lose_nor_duplicate(self):
         async def scene(p, room):
             bot = self.start_bot([room])
