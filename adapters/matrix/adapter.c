@@ -119,9 +119,9 @@ struct mxad {
     uint64_t *reports; /* CHAT_SENT cookies */
     size_t nreports;
     char **verifies; /* CHAT_IDENTITY questions */
-    char **left;     /* people last seen leaving a room (verify: gone) */
-    size_t nleft;
     size_t nverifies;
+    char **left; /* people last seen leaving a room (verify: gone) */
+    size_t nleft;
     uint64_t answer_timer;
 };
 
@@ -828,6 +828,8 @@ static void joined(struct mxad *a, struct call *c, long status,
              room && strcmp(room, c->key) ? " as " : "",
              room && strcmp(room, c->key) ? room : "");
     struct cfg_room *r = cfg_by_name(a, c->key);
+    if (!r) /* invited back to a room configured by alias */
+        r = cfg_by_id(a, c->key);
     if (r && room) {
         mx_session_set(&r->id, room);
         r->out = r->lost = false;
@@ -878,6 +880,8 @@ static void rejoin(struct loop *l, void *ctx)
 }
 
 #define REJOIN_MAX_MS 3600000
+/* People remembered as last seen leaving (verify), at most. */
+#define LEFT_MAX 4096
 
 /* The bot left configured room r by another's hand (it->sender): kicked,
  * it joins again later (the wait doubles for each kick within the hour
@@ -978,8 +982,12 @@ static void on_item(struct mxad *a, const struct mx_item *it)
         if (strcmp(it->membership, "join") == 0)
             set_del(a->left, &a->nleft, it->user);
         else if (strcmp(it->membership, "leave") == 0 ||
-                 strcmp(it->membership, "ban") == 0)
+                 strcmp(it->membership, "ban") == 0) {
+            /* bounded: one forgotten is answered as present, as before */
+            if (a->nleft >= LEFT_MAX)
+                set_del(a->left, &a->nleft, a->left[0]);
             set_add(&a->left, &a->nleft, it->user);
+        }
         if (strcmp(it->membership, "join") == 0)
             emit(a, CHAT_JOIN, room_shown(a, it->room), it->user, NULL, NULL);
         else if ((strcmp(it->membership, "leave") == 0 ||
