@@ -112,6 +112,9 @@ struct mxad {
     size_t ndms;
     char **awaiting; /* direct rooms whose person has not joined yet */
     size_t nawaiting;
+    char **joins_seen; /* "room user": joins in rooms not (yet) known as
+                          direct, the last JOINS_SEEN_MAX */
+    size_t njoins_seen;
     char **warned; /* rooms told about encryption */
     size_t nwarned;
 
@@ -590,8 +593,12 @@ static void created(struct mxad *a, struct call *c, long status,
     dm_set(a, c->key, room);
     mx_outbox_move(a->out, c->key, room);
     /* their lines wait for them to join: a server need not show a newcomer
-     * what was said before */
-    set_add(&a->awaiting, &a->nawaiting, room);
+     * what was said before; the sync may have shown the join before this
+     * answer came */
+    char *key = xprintf("%s %s", room, c->key);
+    if (!set_has(a->joins_seen, a->njoins_seen, key))
+        set_add(&a->awaiting, &a->nawaiting, room);
+    free(key);
     free(room);
     direct_record(a, c->key);
 }
@@ -880,6 +887,8 @@ static void rejoin(struct loop *l, void *ctx)
 }
 
 #define REJOIN_MAX_MS 3600000
+/* Joins remembered for direct rooms being made, at most. */
+#define JOINS_SEEN_MAX 64
 /* People remembered as last seen leaving (verify), at most. */
 #define LEFT_MAX 4096
 
@@ -964,6 +973,16 @@ static void on_item(struct mxad *a, const struct mx_item *it)
     case MX_ITEM_MEMBER:
         if (strcmp(it->user, self) == 0)
             return;
+        if (!dm && strcmp(it->membership, "join") == 0 &&
+            !cfg_by_id(a, it->room)) {
+            /* perhaps a direct room whose createRoom answer is still on
+             * its way: its person need not be waited for then */
+            char *key = xprintf("%s %s", it->room, it->user);
+            if (a->njoins_seen >= JOINS_SEEN_MAX)
+                set_del(a->joins_seen, &a->njoins_seen, a->joins_seen[0]);
+            set_add(&a->joins_seen, &a->njoins_seen, key);
+            free(key);
+        }
         if (dm) {
             if (strcmp(dm, it->user) != 0)
                 return;
@@ -1324,6 +1343,7 @@ static void adapter_free(struct chat_adapter *base)
     free(a->reports);
     set_free(a->verifies, a->nverifies);
     set_free(a->left, a->nleft);
+    set_free(a->joins_seen, a->njoins_seen);
     mx_http_free(a->http);
     mx_outbox_free(a->out);
     set_free(a->sending, a->nsending);

@@ -469,6 +469,24 @@ class MatrixBotTest(MatrixCase):
                 await asyncio.sleep(0.1)
         self.play(scene)
 
+    def test_a_direct_room_joined_before_its_answer_came(self):
+        """The bot's createRoom is answered 1.5 s late: its sync shows
+        alice joining the new room first. Her lines must not wait for a
+        join already seen."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            bot = self.start_bot([room])
+            slow = self.hs.fault("/_matrix/client/v3/createRoom", "slow",
+                                 method="POST", user_id=BOT,
+                                 retry_after_ms=1500)
+            await p.say(room, "!help")
+            await p.wait(lambda m: [x for x in from_bot()(m)
+                                    if x[0] != room], timeout=10)
+            self.assertEqual(slow.hits, 1)
+            bot.wait_log(r"direct room !\S+ for @alice")
+        self.play(scene)
+
     def test_faults_on_send_neither_lose_nor_duplicate(self):
         async def scene(p, room):
             bot = self.start_bot([room])

@@ -127,7 +127,8 @@ class RateLimiter:
 class Fault:
     def __init__(self, path_prefix, kind, count=1, retry_after_ms=1000,
                  method=None, user_id=None, status=200, body=b""):
-        if kind not in ("429", "500", "hang", "drop", "drop_after", "raw"):
+        if kind not in ("429", "500", "hang", "drop", "drop_after", "raw",
+                        "slow"):
             raise ValueError("unknown fault kind %r" % kind)
         if isinstance(body, str):
             body = body.encode("utf-8")
@@ -287,7 +288,8 @@ class Homeserver:
         "500", "hang" (no answer until the client gives up or the server
         stops), "drop" (connection closed before handling), "drop_after"
         (handled, then closed without an answer), "raw" (answered with
-        `status` and the bytes `body`, unhandled: hostile answers).
+        `status` and the bytes `body`, unhandled: hostile answers), "slow"
+        (handled at once, answered retry_after_ms later).
         count=-1: for ever."""
         f = Fault(path_prefix, kind, count, retry_after_ms, method, user_id,
                   status, body)
@@ -1556,6 +1558,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         result = self._dispatch(path, query, body, token, user_id, device_id)
         if fault is not None and fault.kind == "drop_after":
             self._drop()
+        if fault is not None and fault.kind == "slow":
+            time.sleep(fault.retry_after_ms / 1000.0)
         return self._send(*result)
 
     def _dispatch(self, path, query, body, token, user_id, device_id):
