@@ -216,9 +216,16 @@ class MatrixBotTest(MatrixCase):
             dm = got[0][0]
             self.assertIn((dm, True), p.invites)
             self.assertEqual(len(got), 1, got)
-            # recorded in the bot's m.direct, and used again
-            with self.hs.lock:
-                direct = self.hs.state.account_data[BOT]["m.direct"][1]
+            # recorded in the bot's m.direct (written beside the first
+            # lines, not necessarily before them), and used again
+            deadline = time.monotonic() + 5
+            while True:
+                with self.hs.lock:
+                    direct = self.hs.state.account_data.get(
+                        BOT, {}).get("m.direct", (0, None))[1]
+                if direct or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.05)
             self.assertEqual(direct, {self.alice: [dm]})
             await p.say(dm, "help")
             await p.wait(lambda m: len(from_bot(dm)(m)) >= 2)
