@@ -1493,10 +1493,17 @@ static void on_gone(struct manager *m, struct chat_adapter *a, const char *room,
 static void present(struct manager *m, struct table *t, int s, bool reprompt)
 {
     struct seat *st = &t->seats[s];
-    /* nick and user@host match: who holds the nick is confirmed */
+    /* nick and user@host match: who holds the nick is confirmed; one
+     * waiting for that (a reconnect, a restart) is told what they missed,
+     * as the adapter's answer would have (manager_identity); before the
+     * table is back online, journal_back_online does it */
+    bool was_unconfirmed = st->unconfirmed;
     st->unconfirmed = false;
-    if (!st->gone || st->away)
+    if (!st->gone || st->away) {
+        if (was_unconfirmed && t->online)
+            table_seat_ready(t, s);
         return;
+    }
     st->gone = false;
     loop_cancel(m->loop, st->grace_timer);
     st->grace_timer = 0;

@@ -725,6 +725,7 @@ static const struct key_def matrix_keys[] = {
     {"max_body_bytes", V_INT, MX(max_body_bytes), 65536, 64 << 20, NULL},
     {"sync_timeout_ms", V_INT, MX(sync_timeout_ms), 0, 300000, NULL},
     {"request_timeout_ms", V_INT, MX(request_timeout_ms), 1000, 600000, NULL},
+    {"rejoin_delay_ms", V_INT, MX(rejoin_delay_ms), 0, 3600000, NULL},
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -1144,6 +1145,7 @@ static void matrix_push(struct config *c)
     mx->max_body_bytes = 4 << 20;
     mx->sync_timeout_ms = 30000;
     mx->request_timeout_ms = 30000;
+    mx->rejoin_delay_ms = 30000;
 }
 
 static void default_string(char **s, const char *value)

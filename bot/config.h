@@ -51,6 +51,7 @@ struct config_matrix {
     int max_body_bytes;     /* the largest response accepted */
     int sync_timeout_ms;    /* how long one /sync waits for news */
     int request_timeout_ms; /* other requests at most */
+    int rejoin_delay_ms;    /* before joining a room again after a kick */
 };
 
 struct config {

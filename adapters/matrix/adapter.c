@@ -53,7 +53,21 @@ struct call {
     struct mx_retry retry;
     call_fn done;   /* 2xx */
     call_fn failed; /* a refusal retrying cannot change (status 0: gave up) */
+    uint64_t *cookies; /* a send's tracked texts, reported when it ends */
+    size_t ncookies;
     struct call *next;
+};
+
+/* A room of the config (cfg.rooms[i]), by ID or alias. */
+struct cfg_room {
+    struct mxad *a;
+    int i;
+    char *id;          /* what it resolved to when joined; NULL before */
+    bool out;          /* kicked: its lines wait for the rejoin */
+    bool lost;         /* banned, or the rejoin refused: its lines go */
+    int64_t last_kick; /* loop time */
+    int64_t delay;     /* the last wait before a rejoin */
+    uint64_t rejoin_timer;
 };
 
 /* A person's direct room. */
@@ -84,10 +98,12 @@ struct mxad {
     struct mx_retry sync_retry;
     bool started, stopped, connected, logging_in;
     bool first_sync_done;
-    bool direct_known;   /* m.direct read: a missing direct room is made */
-    bool direct_busy;    /* an m.direct read and write in flight */
-    bool direct_again;   /* another direct room to record after it */
-    int64_t pause_until; /* sends wait for a 429 until then */
+    bool direct_known;      /* m.direct read: a missing direct room is made */
+    bool direct_busy;       /* an m.direct read and write in flight */
+    bool direct_again;      /* another direct room to record after it */
+    struct cfg_room *rooms; /* cfg.nrooms */
+    int joins_pending;      /* the first sync waits for the rooms' joins */
+    int64_t pause_until;    /* sends wait for a 429 until then */
     uint64_t pause_timer;
 
     struct mx_outbox *out;
@@ -99,11 +115,23 @@ struct mxad {
     size_t ndms;
     char **awaiting; /* direct rooms whose person has not joined yet */
     size_t nawaiting;
+    char **joins_seen; /* "room user": joins in rooms not (yet) known as
+                          direct, the last JOINS_SEEN_MAX */
+    size_t njoins_seen;
     char **warned; /* rooms told about encryption */
     size_t nwarned;
     struct mx_members *members; /* display names per room (members.h) */
     char **fetching;            /* "room user": member events being fetched */
     size_t nfetching;
+
+    /* answers to the ops, given from a timer (never from inside an op) */
+    uint64_t *reports; /* CHAT_SENT cookies */
+    size_t nreports;
+    char **verifies; /* CHAT_IDENTITY questions */
+    size_t nverifies;
+    char **left; /* people last seen leaving a room (verify: gone) */
+    size_t nleft;
+    uint64_t answer_timer;
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -236,6 +264,64 @@ static void emit(struct mxad *a, enum chat_event_kind kind, const char *room,
     emit_person(a, kind, room, from, NULL, text, target);
 }
 
+static void answer(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct mxad *a = ctx;
+    a->answer_timer = 0;
+    /* taken first: a handler may ask again */
+    uint64_t *reports = a->reports;
+    size_t nreports = a->nreports;
+    char **verifies = a->verifies;
+    size_t nverifies = a->nverifies;
+    a->reports = NULL;
+    a->verifies = NULL;
+    a->nreports = a->nverifies = 0;
+    for (size_t i = 0; i < nreports; i++) {
+        if (a->stopped)
+            break;
+        struct chat_event ev = {.kind = CHAT_SENT, .cookie = reports[i]};
+        a->base.on_event(a->base.ctx, &a->base, &ev);
+    }
+    /* a Matrix user ID never changes hands: whoever sat down holds it,
+     * unless they were last seen leaving a room (no netsplit or lost
+     * connection makes anyone leave on Matrix: they meant it) */
+    for (size_t i = 0; i < nverifies && !a->stopped; i++) {
+        const char *v = verifies[i];
+        bool here = mx_is_user_id(v) && !set_has(a->left, a->nleft, v);
+        struct chat_event ev = {.kind = CHAT_IDENTITY,
+                                .from = {.nick = v, .id = here ? v : NULL}};
+        a->base.on_event(a->base.ctx, &a->base, &ev);
+    }
+    free(reports);
+    set_free(verifies, nverifies);
+}
+
+static void answer_soon(struct mxad *a)
+{
+    if (!a->answer_timer)
+        a->answer_timer = loop_timer(a->loop, 0, answer, a);
+}
+
+/* Tracked texts are sent (or dropped): CHAT_SENT for each, soon. */
+static void report(struct mxad *a, const uint64_t *cookies, size_t n)
+{
+    if (a->stopped || n == 0)
+        return;
+    a->reports = xrealloc(a->reports, (a->nreports + n) * sizeof *a->reports);
+    memcpy(a->reports + a->nreports, cookies, n * sizeof *cookies);
+    a->nreports += n;
+    answer_soon(a);
+}
+
+/* Drops what waits for dest, reporting its tracked texts. */
+static void drop(struct mxad *a, const char *dest)
+{
+    const uint64_t *cookies;
+    mx_outbox_drop(a->out, dest);
+    report(a, cookies, mx_outbox_removed(a->out, &cookies));
+}
+
 static void save_session(struct mxad *a)
 {
     if (!a->session_path)
@@ -262,6 +348,9 @@ static void call_free(struct mxad *a, struct call *c)
         a->sync = NULL;
     mx_http_cancel(a->http, c->req);
     loop_cancel(a->loop, c->timer);
+    /* sent, given up or cut short: what it held is no longer waiting */
+    report(a, c->cookies, c->ncookies);
+    free(c->cookies);
     free(c->method);
     free(c->path);
     free(c->body);
@@ -531,15 +620,19 @@ static void created(struct mxad *a, struct call *c, long status,
     if (!room) {
         log_warn("%s: createRoom for %s gave no room ID", a->base.network,
                  c->key);
-        mx_outbox_drop(a->out, c->key);
+        drop(a, c->key);
         return;
     }
     log_info("%s: direct room %s for %s", a->base.network, room, c->key);
     dm_set(a, c->key, room);
     mx_outbox_move(a->out, c->key, room);
     /* their lines wait for them to join: a server need not show a newcomer
-     * what was said before */
-    set_add(&a->awaiting, &a->nawaiting, room);
+     * what was said before; the sync may have shown the join before this
+     * answer came */
+    char *key = xprintf("%s %s", room, c->key);
+    if (!set_has(a->joins_seen, a->njoins_seen, key))
+        set_add(&a->awaiting, &a->nawaiting, room);
+    free(key);
     free(room);
     direct_record(a, c->key);
 }
@@ -549,7 +642,7 @@ static void create_failed(struct mxad *a, struct call *c, long status,
 {
     (void)status, (void)body, (void)len;
     set_del(a->creating, &a->ncreating, c->key);
-    mx_outbox_drop(a->out, c->key);
+    drop(a, c->key);
 }
 
 static void create_dm(struct mxad *a, const char *user)
@@ -569,6 +662,36 @@ static void create_dm(struct mxad *a, const char *user)
     json_object_put(o);
     call_send(a, call_new(a, "POST", xstrdup("/createRoom"), body, user,
                           created, create_failed));
+}
+
+/* ---- configured rooms ------------------------------------------------------
+ */
+
+/* The configured room that resolved to room ID `id`, or NULL. */
+static struct cfg_room *cfg_by_id(const struct mxad *a, const char *id)
+{
+    for (int i = 0; id && i < a->cfg.nrooms; i++)
+        if (a->rooms[i].id && strcmp(a->rooms[i].id, id) == 0)
+            return &a->rooms[i];
+    return NULL;
+}
+
+/* The configured room named `name` (ID or alias, as in the config). */
+static struct cfg_room *cfg_by_name(const struct mxad *a, const char *name)
+{
+    for (int i = 0; name && i < a->cfg.nrooms; i++)
+        if (strcmp(a->cfg.rooms[i].name, name) == 0)
+            return &a->rooms[i];
+    return NULL;
+}
+
+/* How events name room ID `id`: a room configured by alias by its alias
+ * (per-room settings, data files and what people read use the name the
+ * config gives), any other by its ID. */
+static const char *room_shown(const struct mxad *a, const char *id)
+{
+    const struct cfg_room *r = cfg_by_id(a, id);
+    return r ? a->cfg.rooms[r->i].name : id;
 }
 
 /* ---- sending ----------------------------------------------------------------
@@ -618,13 +741,16 @@ static void flush(struct loop *l, void *ctx)
             }
             create_dm(a, dest);
         }
+        const struct cfg_room *cr = cfg_by_id(a, dest);
         if (dest[0] != '!' || set_has(a->sending, a->nsending, dest) ||
-            set_has(a->awaiting, a->nawaiting, dest)) {
+            set_has(a->awaiting, a->nawaiting, dest) || (cr && cr->out)) {
             i++;
             continue;
         }
         char *room = xstrdup(dest);
         char *content = mx_outbox_take(a->out, room);
+        const uint64_t *cookies;
+        size_t ncookies = mx_outbox_removed(a->out, &cookies);
         char txn[64];
         mx_txn_next(&a->txn, txn, sizeof txn);
         char *r = enc(room), *t = enc(txn);
@@ -632,43 +758,117 @@ static void flush(struct loop *l, void *ctx)
         free(r);
         free(t);
         set_add(&a->sending, &a->nsending, room);
-        call_send(a, call_new(a, "PUT", path, content, room, sent, sent));
+        struct call *c = call_new(a, "PUT", path, content, room, sent, sent);
+        if (ncookies) {
+            c->cookies = xcalloc(ncookies, sizeof *c->cookies);
+            memcpy(c->cookies, cookies, ncookies * sizeof *cookies);
+            c->ncookies = ncookies;
+        }
+        call_send(a, c);
         free(room);
         /* the list changed: look again from the start */
         i = 0;
     }
 }
 
-static void say(struct chat_adapter *base, const char *room, const char *text,
-                enum chat_priority prio)
+/* Where text for a room or a person waits: the room, the person's
+ * direct room, or (until that is found or made in flush, once m.direct
+ * is known: a restart must not make new rooms for the players of a
+ * resumed game) the person; NULL for nowhere. Priorities are not used:
+ * everything waiting for a room goes out as one message anyway. */
+static const char *destination(const struct mxad *a, const char *to)
+{
+    const struct cfg_room *r = cfg_by_name(a, to);
+    if (!r)
+        r = cfg_by_id(a, to);
+    if (r && r->lost)
+        return NULL;
+    if (r)
+        return r->id ? r->id : a->cfg.rooms[r->i].name; /* held till joined */
+    if (mx_is_room_id(to))
+        return to;
+    if (!mx_is_user_id(to) || strcmp(to, a->cfg.user_id) == 0)
+        return NULL;
+    const char *room = dm_room(a, to);
+    return room ? room : to;
+}
+
+static void tell_tracked(struct chat_adapter *base, const char *to,
+                         const char *text, enum chat_priority prio,
+                         uint64_t cookie)
 {
     (void)prio;
     struct mxad *a = (struct mxad *)base;
-    if (a->stopped || !mx_is_room_id(room) || !text)
+    if (a->stopped)
         return;
-    mx_outbox_add(a->out, room, text);
+    const char *dest = to ? destination(a, to) : NULL;
+    if (!dest || !text) {
+        report(a, &cookie, cookie ? 1 : 0);
+        return;
+    }
+    mx_outbox_add_tracked(a->out, dest, text, cookie);
+}
+
+static void say(struct chat_adapter *base, const char *room, const char *text,
+                enum chat_priority prio)
+{
+    if (room && !mx_is_user_id(room))
+        tell_tracked(base, room, text, prio, 0);
 }
 
 static void tell(struct chat_adapter *base, const char *nick, const char *text,
                  enum chat_priority prio)
 {
-    (void)prio;
+    if (nick && mx_is_user_id(nick))
+        tell_tracked(base, nick, text, prio, 0);
+}
+
+static bool retract(struct chat_adapter *base, uint64_t cookie)
+{
+    return mx_outbox_retract(((struct mxad *)base)->out, cookie);
+}
+
+/* Asked after a reconnect, and for a seat seen leaving when it is to be
+ * told something: answered with the ID itself (see answer). */
+static void verify(struct chat_adapter *base, const char *nick)
+{
     struct mxad *a = (struct mxad *)base;
-    if (a->stopped || !mx_is_user_id(nick) || !text ||
-        strcmp(nick, a->cfg.user_id) == 0)
+    if (a->stopped || !nick)
         return;
-    const char *room = dm_room(a, nick);
-    if (room) {
-        mx_outbox_add(a->out, room, text);
-        return;
-    }
-    /* the room is found or made in flush, once m.direct is known (a
-     * restart must not make new rooms for the players of a resumed game) */
-    mx_outbox_add(a->out, nick, text);
+    a->verifies =
+        xrealloc(a->verifies, (a->nverifies + 1) * sizeof *a->verifies);
+    a->verifies[a->nverifies++] = xstrdup(nick);
+    answer_soon(a);
 }
 
 /* ---- joining ----------------------------------------------------------------
  */
+
+static void start_sync(struct mxad *a);
+
+/* The first sync starts once the configured rooms' joins are answered
+ * (no event names an alias room by its ID) and, after a restart, the
+ * m.direct map is read (see begin); a timer in begin bounds the wait. */
+static void first_sync_when_ready(struct mxad *a)
+{
+    if (a->first_sync_done || a->sync || a->joins_pending > 0 ||
+        (a->s.since && !a->direct_known))
+        return;
+    loop_cancel(a->loop, a->sync_timer);
+    a->sync_timer = 0;
+    start_sync(a);
+}
+
+/* One of the configured rooms' joins is answered: the first sync starts
+ * once all are, so that no event names an alias room by its ID. */
+static void join_answered(struct mxad *a, struct call *c)
+{
+    struct cfg_room *r = cfg_by_name(a, c->key);
+    if (!r || a->joins_pending == 0)
+        return;
+    a->joins_pending--;
+    first_sync_when_ready(a);
+}
 
 static void joined(struct mxad *a, struct call *c, long status,
                    const char *body, size_t len)
@@ -678,7 +878,38 @@ static void joined(struct mxad *a, struct call *c, long status,
     log_info("%s: joined %s%s%s", a->base.network, c->key,
              room && strcmp(room, c->key) ? " as " : "",
              room && strcmp(room, c->key) ? room : "");
+    struct cfg_room *r = cfg_by_name(a, c->key);
+    if (!r) /* invited back to a room configured by alias */
+        r = cfg_by_id(a, c->key);
+    if (r && room) {
+        mx_session_set(&r->id, room);
+        r->out = r->lost = false;
+        /* what was said to it by its alias before it resolved */
+        mx_outbox_move(a->out, c->key, room);
+    }
     free(room);
+    join_answered(a, c);
+}
+
+static void join_failed(struct mxad *a, struct call *c, long status,
+                        const char *body, size_t len)
+{
+    (void)status, (void)body, (void)len;
+    struct cfg_room *r = cfg_by_name(a, c->key);
+    if (r && (r->out || !r->id)) {
+        /* the rejoin after a kick refused (not tried again), or an alias
+         * that never resolved: what is said there goes nowhere */
+        if (r->out)
+            log_error("%s: cannot join %s again after the kick: its tables "
+                      "go on without it",
+                      a->base.network, c->key);
+        r->out = false;
+        r->lost = true;
+        drop(a, c->key);
+        if (r->id)
+            drop(a, r->id);
+    }
+    join_answered(a, c);
 }
 
 static void join(struct mxad *a, const char *target)
@@ -686,14 +917,56 @@ static void join(struct mxad *a, const char *target)
     char *t = enc(target);
     char *path = xprintf("/join/%s", t);
     free(t);
-    call_send(a,
-              call_new(a, "POST", path, xstrdup("{}"), target, joined, NULL));
+    call_send(a, call_new(a, "POST", path, xstrdup("{}"), target, joined,
+                          join_failed));
+}
+
+static void rejoin(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct cfg_room *r = ctx;
+    r->rejoin_timer = 0;
+    if (!r->a->stopped)
+        join(r->a, r->a->cfg.rooms[r->i].name);
+}
+
+#define REJOIN_MAX_MS 3600000
+/* Joins remembered for direct rooms being made, at most. */
+#define JOINS_SEEN_MAX 64
+/* People remembered as last seen leaving (verify), at most. */
+#define LEFT_MAX 4096
+
+/* The bot left configured room r by another's hand (it->sender): kicked,
+ * it joins again later (the wait doubles for each kick within the hour
+ * after the last one); banned, it stays out and says so. */
+static void kicked(struct mxad *a, struct cfg_room *r, const struct mx_item *it)
+{
+    const char *name = a->cfg.rooms[r->i].name;
+    loop_cancel(a->loop, r->rejoin_timer);
+    r->rejoin_timer = 0;
+    if (strcmp(it->membership, "ban") == 0) {
+        log_error("%s: banned from %s by %s: not joining it again (unban the "
+                  "bot and restart it, or invite it)",
+                  a->base.network, name, it->sender);
+        r->out = false;
+        r->lost = true;
+        drop(a, it->room);
+        return;
+    }
+    int64_t now = loop_now(a->loop);
+    if (r->last_kick && now - r->last_kick < REJOIN_MAX_MS)
+        r->delay = r->delay * 2 < REJOIN_MAX_MS ? r->delay * 2 : REJOIN_MAX_MS;
+    else
+        r->delay = a->cfg.rejoin_delay_ms;
+    r->last_kick = now;
+    r->out = true;
+    log_warn("%s: kicked from %s (by %s); rejoining in %" PRId64 " ms",
+             a->base.network, name, it->sender, r->delay);
+    r->rejoin_timer = loop_timer(a->loop, r->delay, rejoin, r);
 }
 
 /* ---- sync -----------------------------------------------------------------
  */
-
-static void start_sync(struct mxad *a);
 
 static void sync_again(struct loop *l, void *ctx)
 {
@@ -738,7 +1011,8 @@ static void renamed(void *ctx, const char *room, const char *user,
     struct mxad *a = ctx;
     /* a name in a direct room is not the one a table shows */
     if (strcmp(user, a->cfg.user_id) != 0 && !dm_user(a, room))
-        emit_person(a, CHAT_RENAME, room, user, name, NULL, NULL);
+        emit_person(a, CHAT_RENAME, room_shown(a, room), user, name, NULL,
+                    NULL);
 }
 
 static void member_got(struct mxad *a, struct call *c, long status,
@@ -821,8 +1095,10 @@ static void on_item(struct mxad *a, const struct mx_item *it)
         memcpy(line, it->body, n);
         line[n] = '\0';
         bool private = dm && strcmp(dm, it->sender) == 0;
+        set_del(a->left, &a->nleft, it->sender);
         char name[MX_SHOWN_MAX];
-        emit_person(a, CHAT_MESSAGE, private ? NULL : it->room, it->sender,
+        emit_person(a, CHAT_MESSAGE, private ? NULL : room_shown(a, it->room),
+                    it->sender,
                     shown(a, it->room, it->sender, private, name, sizeof name),
                     line, NULL);
         return;
@@ -832,6 +1108,16 @@ static void on_item(struct mxad *a, const struct mx_item *it)
                        renamed, a);
         if (strcmp(it->user, self) == 0)
             return;
+        if (!dm && strcmp(it->membership, "join") == 0 &&
+            !cfg_by_id(a, it->room)) {
+            /* perhaps a direct room whose createRoom answer is still on
+             * its way: its person need not be waited for then */
+            char *key = xprintf("%s %s", it->room, it->user);
+            if (a->njoins_seen >= JOINS_SEEN_MAX)
+                set_del(a->joins_seen, &a->njoins_seen, a->joins_seen[0]);
+            set_add(&a->joins_seen, &a->njoins_seen, key);
+            free(key);
+        }
         if (dm) {
             if (strcmp(dm, it->user) != 0)
                 return;
@@ -842,25 +1128,34 @@ static void on_item(struct mxad *a, const struct mx_item *it)
                 /* they left (or refused) their direct room: what waits
                  * there is dropped, the next tell makes a new one */
                 set_del(a->awaiting, &a->nawaiting, it->room);
-                mx_outbox_drop(a->out, it->room);
+                drop(a, it->room);
                 dm_forget_room(a, it->room);
             }
             return;
         }
         char name[MX_SHOWN_MAX];
         if (strcmp(it->membership, "join") == 0)
-            emit_person(a, CHAT_JOIN, it->room, it->user,
+            set_del(a->left, &a->nleft, it->user);
+        else if (strcmp(it->membership, "leave") == 0 ||
+                 strcmp(it->membership, "ban") == 0) {
+            /* bounded: one forgotten is answered as present, as before */
+            if (a->nleft >= LEFT_MAX)
+                set_del(a->left, &a->nleft, a->left[0]);
+            set_add(&a->left, &a->nleft, it->user);
+        }
+        if (strcmp(it->membership, "join") == 0)
+            emit_person(a, CHAT_JOIN, room_shown(a, it->room), it->user,
                         shown(a, it->room, it->user, false, name, sizeof name),
                         NULL, NULL);
         else if ((strcmp(it->membership, "leave") == 0 ||
                   strcmp(it->membership, "ban") == 0) &&
                  strcmp(it->sender, it->user) != 0)
             emit_person(
-                a, CHAT_KICK, it->room, it->sender,
+                a, CHAT_KICK, room_shown(a, it->room), it->sender,
                 shown(a, it->room, it->sender, false, name, sizeof name), NULL,
                 it->user);
         else if (strcmp(it->membership, "leave") == 0)
-            emit(a, CHAT_PART, it->room, it->user, "", NULL);
+            emit(a, CHAT_PART, room_shown(a, it->room), it->user, "", NULL);
         return;
     case MX_ITEM_INVITE:
         if (it->is_direct && !dm_room(a, it->sender)) {
@@ -872,8 +1167,13 @@ static void on_item(struct mxad *a, const struct mx_item *it)
         return;
     case MX_ITEM_LEFT:
         mx_members_forget(a->members, it->room);
+        if (cfg_by_id(a, it->room) && it->sender && it->membership &&
+            strcmp(it->sender, self) != 0) {
+            kicked(a, cfg_by_id(a, it->room), it);
+            return;
+        }
         set_del(a->awaiting, &a->nawaiting, it->room);
-        mx_outbox_drop(a->out, it->room);
+        drop(a, it->room);
         dm_forget_room(a, it->room);
         return;
     case MX_ITEM_ENCRYPTED:
@@ -983,8 +1283,7 @@ static void got_direct(struct mxad *a, struct call *c, long status,
         mx_direct_free(d, n);
     }
     /* a restart's first sync waited for the map (see begin) */
-    if (!a->first_sync_done)
-        start_sync(a);
+    first_sync_when_ready(a);
 }
 
 /* With a token: the epoch, the rooms, the direct map, the sync. After a
@@ -997,12 +1296,16 @@ static void begin(struct mxad *a)
     a->txn.epoch = a->s.txn_epoch;
     a->txn.n = 0;
     save_session(a);
+    a->joins_pending = a->cfg.nrooms;
     for (int i = 0; i < a->cfg.nrooms; i++)
         join(a, a->cfg.rooms[i].name);
     call_send(a, call_new(a, "GET", direct_path(a), NULL, NULL, got_direct,
                           got_direct));
-    if (!a->s.since)
-        start_sync(a);
+    first_sync_when_ready(a);
+    if (!a->first_sync_done && !a->sync)
+        /* a join that hangs or keeps failing holds nothing up for long */
+        a->sync_timer =
+            loop_timer(a->loop, a->cfg.request_timeout_ms, sync_again, a);
 }
 
 /* ---- login ----------------------------------------------------------------
@@ -1174,8 +1477,19 @@ static void adapter_free(struct chat_adapter *base)
     loop_remove_hook(a->loop, flush, a);
     loop_cancel(a->loop, a->pause_timer);
     loop_cancel(a->loop, a->sync_timer);
+    a->stopped = true; /* nothing more to report */
     while (a->calls)
         call_free(a, a->calls);
+    loop_cancel(a->loop, a->answer_timer);
+    for (int i = 0; i < a->cfg.nrooms; i++) {
+        loop_cancel(a->loop, a->rooms[i].rejoin_timer);
+        free(a->rooms[i].id);
+    }
+    free(a->rooms);
+    free(a->reports);
+    set_free(a->verifies, a->nverifies);
+    set_free(a->left, a->nleft);
+    set_free(a->joins_seen, a->njoins_seen);
     mx_http_free(a->http);
     mx_outbox_free(a->out);
     set_free(a->sending, a->nsending);
@@ -1208,6 +1522,9 @@ static const struct chat_adapter_ops mx_ops = {
     .same_nick = same_nick,
     .idle = idle,
     .free = adapter_free,
+    .verify = verify,
+    .tell_tracked = tell_tracked,
+    .retract = retract,
 };
 
 struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
@@ -1225,9 +1542,16 @@ struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
     a->cfg.device_id = xstrdup(cfg->device_id ? cfg->device_id : "");
     a->cfg.rooms =
         cfg->nrooms ? xcalloc((size_t)cfg->nrooms, sizeof *a->cfg.rooms) : NULL;
+    a->rooms =
+        cfg->nrooms ? xcalloc((size_t)cfg->nrooms, sizeof *a->rooms) : NULL;
     for (int i = 0; i < cfg->nrooms; i++) {
         a->cfg.rooms[i].name = xstrdup(cfg->rooms[i].name);
         a->cfg.rooms[i].rules = xstrdup(cfg->rooms[i].rules);
+        a->rooms[i].a = a;
+        a->rooms[i].i = i;
+        /* a room given by ID is named so from the start */
+        if (mx_is_room_id(cfg->rooms[i].name))
+            a->rooms[i].id = xstrdup(cfg->rooms[i].name);
     }
     if (a->cfg.request_timeout_ms <= 0)
         a->cfg.request_timeout_ms = 30000;

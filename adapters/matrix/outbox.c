@@ -12,15 +12,26 @@
 #include "format.h"
 #include "xalloc.h"
 
+/* A tracked text: bytes [start, end) of its destination's text. */
+struct mark {
+    uint64_t cookie;
+    size_t start, end;
+    bool begun; /* some of it was taken already */
+};
+
 struct dest {
     char *name;
     char *text; /* lines, each ending with '\n' */
     size_t len, cap;
+    struct mark *marks; /* in order of start */
+    size_t nmarks;
 };
 
 struct mx_outbox {
     struct dest *d;
     size_t n;
+    uint64_t *removed; /* cookies the last take or drop took off */
+    size_t nremoved;
 };
 
 struct mx_outbox *mx_outbox_new(void)
@@ -38,8 +49,10 @@ void mx_outbox_free(struct mx_outbox *o)
     for (size_t i = 0; i < o->n; i++) {
         free(o->d[i].name);
         free(o->d[i].text);
+        free(o->d[i].marks);
     }
     free(o->d);
+    free(o->removed);
     free(o);
 }
 
@@ -74,6 +87,37 @@ static void put(struct dest *d, const char *s, size_t n)
     memcpy(d->text + d->len, s, n);
     d->len += n;
     d->text[d->len] = '\0';
+}
+
+static void mark_add(struct dest *d, uint64_t cookie, size_t start, size_t end)
+{
+    d->marks = xrealloc(d->marks, (d->nmarks + 1) * sizeof *d->marks);
+    d->marks[d->nmarks++] = (struct mark){cookie, start, end, false};
+}
+
+/* The first `cut` bytes of d leave the queue: the texts ending within
+ * them are reported (o->removed), the others move up. */
+static void marks_cut(struct mx_outbox *o, struct dest *d, size_t cut)
+{
+    o->nremoved = 0;
+    size_t k = 0;
+    while (k < d->nmarks && d->marks[k].end <= cut)
+        k++;
+    if (k) {
+        o->removed = xrealloc(o->removed, k * sizeof *o->removed);
+        for (size_t i = 0; i < k; i++)
+            o->removed[i] = d->marks[i].cookie;
+        o->nremoved = k;
+    }
+    memmove(d->marks, d->marks + k, (d->nmarks - k) * sizeof *d->marks);
+    d->nmarks -= k;
+    for (size_t i = 0; i < d->nmarks; i++) {
+        if (d->marks[i].start < cut)
+            d->marks[i].begun = true;
+        d->marks[i].start =
+            d->marks[i].start > cut ? d->marks[i].start - cut : 0;
+        d->marks[i].end -= cut;
+    }
 }
 
 /* The control bytes of the bot's markup (render.h), kept for format.c:
@@ -213,6 +257,7 @@ char *mx_outbox_take(struct mx_outbox *o, const char *dest)
         free(out);
         out = content(d->text, take);
     }
+    marks_cut(o, d, take);
     memmove(d->text, d->text + take, d->len - take + 1);
     d->len -= take;
     return out;
@@ -227,14 +272,70 @@ void mx_outbox_move(struct mx_outbox *o, const char *from, const char *to)
     size_t len = f->len;
     f->text = NULL;
     f->len = f->cap = 0;
+    struct mark *marks = f->marks;
+    size_t nmarks = f->nmarks;
+    f->marks = NULL;
+    f->nmarks = 0;
     struct dest *t = get(o, to);
+    for (size_t i = 0; i < nmarks; i++) {
+        mark_add(t, marks[i].cookie, t->len + marks[i].start,
+                 t->len + marks[i].end);
+        t->marks[t->nmarks - 1].begun = marks[i].begun;
+    }
     put(t, text, len);
     free(text);
+    free(marks);
 }
 
 void mx_outbox_drop(struct mx_outbox *o, const char *dest)
 {
     struct dest *d = find(o, dest);
-    if (d)
-        d->len = 0;
+    o->nremoved = 0;
+    if (!d)
+        return;
+    marks_cut(o, d, d->len);
+    d->len = 0;
+}
+
+void mx_outbox_add_tracked(struct mx_outbox *o, const char *dest,
+                           const char *text, uint64_t cookie)
+{
+    const struct dest *before = dest ? find(o, dest) : NULL;
+    size_t start = before ? before->len : 0;
+    mx_outbox_add(o, dest, text);
+    struct dest *d = dest ? find(o, dest) : NULL;
+    if (cookie && d && d->len > start)
+        mark_add(d, cookie, start, d->len);
+}
+
+size_t mx_outbox_removed(const struct mx_outbox *o, const uint64_t **cookies)
+{
+    *cookies = o->removed;
+    return o->nremoved;
+}
+
+bool mx_outbox_retract(struct mx_outbox *o, uint64_t cookie)
+{
+    for (size_t i = 0; cookie && i < o->n; i++) {
+        struct dest *d = &o->d[i];
+        for (size_t k = 0; k < d->nmarks; k++) {
+            if (d->marks[k].cookie != cookie)
+                continue;
+            if (d->marks[k].begun)
+                return false;
+            size_t start = d->marks[k].start, cut = d->marks[k].end - start;
+            memmove(d->text + start, d->text + start + cut,
+                    d->len - start - cut + 1);
+            d->len -= cut;
+            memmove(&d->marks[k], &d->marks[k + 1],
+                    (d->nmarks - k - 1) * sizeof *d->marks);
+            d->nmarks--;
+            for (size_t j = k; j < d->nmarks; j++) {
+                d->marks[j].start -= cut;
+                d->marks[j].end -= cut;
+            }
+            return true;
+        }
+    }
+    return false;
 }

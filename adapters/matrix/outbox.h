@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define MX_LINE_MAX 2000
 #define MX_MESSAGE_MAX 16000
@@ -32,6 +33,23 @@ void mx_outbox_free(struct mx_outbox *o);
 
 /* Queues text (one or more lines separated by '\n') for dest. */
 void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text);
+
+/*
+ * Queues text like mx_outbox_add and tracks it by `cookie` (not 0): once
+ * the message holding its last line is taken off the queue, or the text
+ * is dropped, the cookie shows in mx_outbox_removed.
+ */
+void mx_outbox_add_tracked(struct mx_outbox *o, const char *dest,
+                           const char *text, uint64_t cookie);
+
+/* The cookies of the tracked texts that the last mx_outbox_take giving a
+ * message put in it (their last line is in it) or the last mx_outbox_drop
+ * dropped; valid until the next change. */
+size_t mx_outbox_removed(const struct mx_outbox *o, const uint64_t **cookies);
+
+/* Takes a tracked text back if all of it still waits (none of it taken):
+ * whether it did. Its cookie is then never reported. */
+bool mx_outbox_retract(struct mx_outbox *o, uint64_t cookie);
 
 /* Whether anything waits (for dest; NULL: for anyone). */
 bool mx_outbox_waiting(const struct mx_outbox *o, const char *dest);

@@ -259,16 +259,36 @@ static void invited_rooms(struct mx_sync *s, const char *self,
     }
 }
 
-static void left_rooms(struct mx_sync *s, struct json_object *leave)
+static void left_rooms(struct mx_sync *s, const char *self,
+                       struct json_object *leave)
 {
     json_object_object_foreach(leave, room, data)
     {
-        (void)data;
         if (!mx_is_room_id(room)) {
             s->refused++;
             continue;
         }
-        add_item(s, MX_ITEM_LEFT, room);
+        struct mx_item *it = add_item(s, MX_ITEM_LEFT, room);
+        /* who made the bot leave, and how: its last member event */
+        struct json_object *tl = get_type(data, "timeline", json_type_object);
+        struct json_object *events = get_type(tl, "events", json_type_array);
+        size_t n = events ? json_object_array_length(events) : 0;
+        for (size_t i = 0; self && i < n; i++) {
+            struct json_object *ev = json_object_array_get_idx(events, i);
+            struct json_object *c = get_type(ev, "content", json_type_object);
+            const char *type = get_str(ev, "type", MX_ID_MAX, false);
+            const char *key = get_str(ev, "state_key", MX_ID_MAX, false);
+            const char *m = get_str(c, "membership", 16, false);
+            const char *sender = get_user(ev, "sender");
+            if (!type || strcmp(type, "m.room.member") != 0 || !key ||
+                strcmp(key, self) != 0 || !sender || !m ||
+                (strcmp(m, "leave") != 0 && strcmp(m, "ban") != 0))
+                continue;
+            free(it->sender);
+            free(it->membership);
+            it->sender = xstrdup(sender);
+            it->membership = xstrdup(m);
+        }
     }
 }
 
@@ -397,7 +417,7 @@ int mx_sync_parse(const char *body, size_t len, const char *self,
     if ((sec = get_type(rooms, "invite", json_type_object)))
         invited_rooms(&s, self, sec);
     if ((sec = get_type(rooms, "leave", json_type_object)))
-        left_rooms(&s, sec);
+        left_rooms(&s, self, sec);
     if ((sec = get_type(o, "account_data", json_type_object)))
         account_data(&s, sec);
     json_object_put(o);

@@ -34,7 +34,9 @@ enum mx_item_kind {
                          leave, ban, invite, knock), name if given */
     MX_ITEM_INVITE,   /* the bot is invited to room by sender;
                          is_direct */
-    MX_ITEM_LEFT,     /* the bot is no longer in room (rooms.leave) */
+    MX_ITEM_LEFT,     /* the bot is no longer in room (rooms.leave);
+                         membership (leave, ban) and sender of its last
+                         member event there if the timeline shows it */
     MX_ITEM_ENCRYPTED /* sender wrote something the bot cannot read
                          (m.room.encrypted) or room turned encryption on
                          (sender then its author, event_id NULL) */

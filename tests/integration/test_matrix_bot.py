@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -167,6 +168,28 @@ class MatrixCase(HarnessTestCase):
         bot.wait_log(r"mx: connected to")
         return bot
 
+    async def play_alone(self, p, room, before_act=None, timeout=60):
+        """Plays p's seat until "Game over!" in room, answering what the
+        bot says in p's direct room; before_act(n) is awaited before the
+        n-th answer. Returns what p said."""
+        seen, acted = 0, []
+        deadline = time.monotonic() + timeout
+        while not from_bot(room, "Game over!")(p.messages):
+            self.assertLess(time.monotonic(), deadline, acted)
+            await p.sync(timeout_ms=200)
+            private = [m for m in from_bot()(p.messages) if m[0] != room]
+            for m in private[seen:]:
+                for line in m[3].split("\n"):
+                    act = answer(harness.parse_private(line))
+                    if act is None:
+                        continue
+                    if before_act:
+                        await before_act(len(acted))
+                    acted.append(act)
+                    await p.say(m[0], act)
+            seen = len(private)
+        return acted
+
     def session(self):
         with open(os.path.join(self.data, "mx", "matrix-session.json")) as f:
             return json.load(f)
@@ -193,9 +216,16 @@ class MatrixBotTest(MatrixCase):
             dm = got[0][0]
             self.assertIn((dm, True), p.invites)
             self.assertEqual(len(got), 1, got)
-            # recorded in the bot's m.direct, and used again
-            with self.hs.lock:
-                direct = self.hs.state.account_data[BOT]["m.direct"][1]
+            # recorded in the bot's m.direct (written beside the first
+            # lines, not necessarily before them), and used again
+            deadline = time.monotonic() + 5
+            while True:
+                with self.hs.lock:
+                    direct = self.hs.state.account_data.get(
+                        BOT, {}).get("m.direct", (0, None))[1]
+                if direct or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.05)
             self.assertEqual(direct, {self.alice: [dm]})
             await p.say(dm, "help")
             await p.wait(lambda m: len(from_bot(dm)(m)) >= 2)
@@ -293,20 +323,7 @@ class MatrixBotTest(MatrixCase):
             await p.say(room, "!hearts standard hands=1")
             await p.wait(from_bot(room, "opens a Hearts table"))
             await p.say(room, "!start")
-            seen, acted = 0, []
-            deadline = time.monotonic() + 60
-            while not from_bot(room, "Game over!")(p.messages):
-                self.assertLess(time.monotonic(), deadline, acted)
-                await p.sync(timeout_ms=200)
-                private = [m for m in from_bot()(p.messages) if m[0] != room]
-                for m in private[seen:]:
-                    for line in m[3].split("\n"):
-                        act = answer(harness.parse_private(line))
-                        if act is None:
-                            continue
-                        acted.append(act)
-                        await p.say(m[0], act)
-                seen = len(private)
+            acted = await self.play_alone(p, room)
             dms = {m[0] for m in from_bot()(p.messages) if m[0] != room}
             self.assertEqual(len(dms), 1, dms)
             records = harness.read_records(self.data, network="mx",
@@ -322,6 +339,159 @@ class MatrixBotTest(MatrixCase):
                                                           room))
             self.assertEqual(rc, 0, out)
             self.assertIn("OK", out)
+        self.play(scene)
+
+    def test_turn_time_starts_when_the_deal_reached_the_server(self):
+        """The send of alice's deal waits 7 s on a 429 in her direct room
+        while her turn is 5 s: her time starts when the homeserver took
+        the deal (tell_tracked, CHAT_SENT), so she still passes herself."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            cfg = self.config([room])
+            cfg["game"].update(next_hand_delay=0, turn_timeout=5)
+            self.bot(cfg).wait_log(r"mx: connected to")
+            await p.say(room, "!hearts standard hands=1")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!help")
+            got = await p.wait(lambda m: [x for x in from_bot()(m)
+                                          if x[0] != room])
+            dm = got[0][0]
+            await asyncio.sleep(0.5)
+            await p.sync(timeout_ms=0)
+            seen = len(from_bot(dm)(p.messages))
+            late = self.hs.fault(
+                "/_matrix/client/v3/rooms/%s/send/"
+                % urllib.parse.quote(dm, safe=""), "429", method="PUT",
+                user_id=BOT, retry_after_ms=7000)
+            started = time.monotonic()
+            await p.say(room, "!start")
+
+            def deal(msgs):
+                return [ev for m in from_bot(dm)(msgs)[seen:]
+                        for ev in map(harness.parse_private,
+                                      m[3].split("\n"))
+                        if isinstance(ev, harness.Deal)]
+            ev = (await p.wait(deal, timeout=20))[0]
+            self.assertEqual(late.hits, 1)
+            self.assertGreater(time.monotonic() - started, 6.5)
+            await p.say(dm, answer(ev))
+            await p.wait(lambda m: [
+                x for x in from_bot(dm)(m)[seen:]
+                if isinstance(harness.parse_private(x[3].split("\n")[0]),
+                              (harness.HandShown, harness.Prompt))
+                or "You passed" in x[3]], timeout=10)
+            said = "\n".join(m[3] for m in from_bot()(p.messages))
+            self.assertNotIn("Time is up", said)
+        self.play(scene)
+
+    def test_kicked_mid_game_it_comes_back_and_the_game_goes_on(self):
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            cfg = self.config([room], rejoin_delay_ms=300)
+            cfg["game"].update(next_hand_delay=0)
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            await p.say(room, "!hearts standard hands=1")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+
+            async def kick(n):
+                if n == 3:  # her pass and two plays made
+                    got = await p.client.room_kick(room, BOT, "go away")
+                    self.assertIsInstance(got, nio.RoomKickResponse, got)
+                    bot.wait_log(r"kicked from %s \(by %s\); rejoining "
+                                 r"in 300 ms" % (room, self.alice))
+            await self.play_alone(p, room, kick)
+            bot.wait_log(r"joined %s" % room)
+            self.assertEqual(self.hs.membership(room, BOT), "join")
+            # what the table said while the bot was out came after
+            said = [e for e in self.hs.room_events(room)
+                    if e["sender"] == BOT and e["type"] == "m.room.message"]
+            self.assertIn("Game over!", said[-1]["content"]["body"])
+        self.play(scene)
+
+    def test_banned_it_stays_out(self):
+        async def scene(p, room):
+            bot = self.start_bot([room])
+            got = await p.client.room_ban(room, BOT, "no bots")
+            self.assertIsInstance(got, nio.RoomBanResponse, got)
+            bot.wait_log(r"banned from %s by %s: not joining it again"
+                         % (room, self.alice))
+            await asyncio.sleep(1.0)
+            self.assertEqual(self.hs.membership(room, BOT), "ban")
+            # no join tried again: the first one only
+            joins = [line for line in bot.log().splitlines()
+                     if "joined" in line or "/join/" in line]
+            self.assertEqual(len(joins), 1, joins)
+        self.play(scene)
+
+    def test_a_room_given_by_alias_keeps_its_rules(self):
+        """rooms = ["#hearts:hearts.test omnibus"]: events from the room
+        name it by its alias, so its rules apply and people read it."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            bot = self.start_bot(["#hearts:hearts.test omnibus"])
+            bot.wait_log(r"joined #hearts:hearts.test as %s" % room)
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "a Hearts table: omnibus for 4"))
+            await p.say(room, "!start")
+            deal = await p.wait(lambda m: [
+                x for x in from_bot()(m) if x[0] != room
+                and "at #hearts:hearts.test" in x[3]])
+            self.assertIn("Hand 1 at #hearts:hearts.test", deal[0][3])
+        self.play(scene)
+
+    def test_who_left_while_the_bot_was_away_is_not_taken_back(self):
+        """After a lost sync the seats are checked (verify): alice, who
+        left the room meanwhile, is answered as gone (not as herself), so
+        her grace period runs and a computer takes her seat."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            cfg = self.config([room])
+            cfg["game"].update(next_hand_delay=0, grace_period=2,
+                               turn_timeout=60)
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            await p.say(room, "!hearts standard hands=1")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+            await p.wait(lambda m: [x for x in from_bot()(m)
+                                    if x[0] != room and "Hand 1 at" in x[3]])
+            self.hs.fault("/_matrix/client/v3/sync", "500", count=3,
+                          user_id=BOT)
+            bot.wait_log(r"GET /sync\S* 500|/sync.*again in")
+            left = await p.client.room_leave(room)
+            self.assertIsInstance(left, nio.RoomLeaveResponse, left)
+            bot.wait_log(r"is not who sat down \(gone\)", timeout=15)
+            deadline = time.monotonic() + 10
+            while not [e for e in self.hs.room_events(room)
+                       if e["sender"] == BOT
+                       and "has not come back" in e["content"].get("body",
+                                                                   "")]:
+                self.assertLess(time.monotonic(), deadline)
+                await asyncio.sleep(0.1)
+        self.play(scene)
+
+    def test_a_direct_room_joined_before_its_answer_came(self):
+        """The bot's createRoom is answered 1.5 s late: its sync shows
+        alice joining the new room first. Her lines must not wait for a
+        join already seen."""
+        async def scene(p, room):
+            self.hs.set_exempt(BOT)
+            self.hs.set_exempt(self.alice)
+            bot = self.start_bot([room])
+            slow = self.hs.fault("/_matrix/client/v3/createRoom", "slow",
+                                 method="POST", user_id=BOT,
+                                 retry_after_ms=1500)
+            await p.say(room, "!help")
+            await p.wait(lambda m: [x for x in from_bot()(m)
+                                    if x[0] != room], timeout=10)
+            self.assertEqual(slow.hits, 1)
+            bot.wait_log(r"direct room !\S+ for @alice")
         self.play(scene)
 
     def test_faults_on_send_neither_lose_nor_duplicate(self):

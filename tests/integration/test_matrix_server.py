@@ -574,6 +574,53 @@ class StrictnessTest(MatrixTestCase):
                          401, "M_UNKNOWN_TOKEN")
 
 
+class ModerationTest(MatrixTestCase):
+
+    def test_kick_ban_and_unban_need_power_and_show_in_sync(self):
+        async def go():
+            a = await self.nio_client("alice", "pw-a")
+            b = await self.nio_client("bob", "pw-b")
+            try:
+                made = await a.room_create(preset=nio.RoomPreset.public_chat)
+                self.assertIsInstance(made, nio.RoomCreateResponse)
+                room = made.room_id
+                self.assertIsInstance(await b.join(room), nio.JoinResponse)
+                s = await b.sync(timeout=0)
+                # bob (power 0) may not kick alice (100), nor anyone
+                got = await b.room_kick(room, self.alice)
+                self.assertIsInstance(got, nio.RoomKickError)
+                self.assertEqual(got.status_code, "M_FORBIDDEN")
+                # alice kicks bob: his sync has the room in rooms.leave,
+                # the leave event sent by alice, with the reason
+                got = await a.room_kick(room, self.bob, "enough")
+                self.assertIsInstance(got, nio.RoomKickResponse, got)
+                self.assertEqual(self.hs.membership(room, self.bob), "leave")
+                s2 = await b.sync(timeout=5000, since=s.next_batch)
+                self.assertIn(room, s2.rooms.leave)
+                ev = s2.rooms.leave[room].timeline.events[-1]
+                self.assertEqual((ev.sender, ev.membership, ev.state_key),
+                                 (self.alice, "leave", self.bob))
+                self.assertEqual(ev.content["reason"], "enough")
+                # kicking someone not in the room is refused
+                got = await a.room_kick(room, self.bob)
+                self.assertIsInstance(got, nio.RoomKickError)
+                # back, then banned: joining is refused until unbanned
+                self.assertIsInstance(await b.join(room), nio.JoinResponse)
+                got = await a.room_ban(room, self.bob)
+                self.assertIsInstance(got, nio.RoomBanResponse, got)
+                self.assertEqual(self.hs.membership(room, self.bob), "ban")
+                got = await b.join(room)
+                self.assertIsInstance(got, nio.JoinError)
+                self.assertEqual(got.status_code, "M_FORBIDDEN")
+                got = await a.room_unban(room, self.bob)
+                self.assertIsInstance(got, nio.RoomUnbanResponse, got)
+                self.assertIsInstance(await b.join(room), nio.JoinResponse)
+            finally:
+                await a.close()
+                await b.close()
+        self.run_async(go())
+
+
 class RateLimitTest(MatrixTestCase):
 
     def send(self, r, room, txn):

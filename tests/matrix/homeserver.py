@@ -127,7 +127,8 @@ class RateLimiter:
 class Fault:
     def __init__(self, path_prefix, kind, count=1, retry_after_ms=1000,
                  method=None, user_id=None, status=200, body=b""):
-        if kind not in ("429", "500", "hang", "drop", "drop_after", "raw"):
+        if kind not in ("429", "500", "hang", "drop", "drop_after", "raw",
+                        "slow"):
             raise ValueError("unknown fault kind %r" % kind)
         if isinstance(body, str):
             body = body.encode("utf-8")
@@ -287,7 +288,8 @@ class Homeserver:
         "500", "hang" (no answer until the client gives up or the server
         stops), "drop" (connection closed before handling), "drop_after"
         (handled, then closed without an answer), "raw" (answered with
-        `status` and the bytes `body`, unhandled: hostile answers).
+        `status` and the bytes `body`, unhandled: hostile answers), "slow"
+        (handled at once, answered retry_after_ms later).
         count=-1: for ever."""
         f = Fault(path_prefix, kind, count, retry_after_ms, method, user_id,
                   status, body)
@@ -962,6 +964,57 @@ def leave_room(req, room):
     return {}
 
 
+def _power(room, user_id):
+    """(the room's power_levels content, user_id's level in it)."""
+    pl = room.state[("m.room.power_levels", "")]["content"]
+    return pl, pl.get("users", {}).get(user_id, pl.get("users_default", 0))
+
+
+def _moderate(req, room, action):
+    """kick, ban, unban: the sender is joined and has the action's power
+    level, and (kick, ban) more power than the target; the target's new
+    membership event is appended."""
+    hs = req.hs
+    body = req.json()
+    uid = _need(body, "user_id", str)
+    reason = _need(body, "reason", str, optional=True)
+    with hs.cond:
+        r = hs._joined_room(room, req.user_id)
+        if uid not in hs.state.users:
+            raise _not_found("Unknown user %s" % uid)
+        pl, have = _power(r, req.user_id)
+        need = pl.get("ban" if action == "unban" else action, 50)
+        if have < need:
+            raise _forbidden("You don't have permission to %s" % action)
+        target = r.membership(uid)
+        if action != "unban" and _power(r, uid)[1] >= have:
+            raise _forbidden("You cannot %s user %s." % (action, uid))
+        if action == "kick" and target not in ("join", "invite", "knock"):
+            raise _forbidden("The target user is not in the room")
+        if action == "unban" and target != "ban":
+            raise _forbidden("The target user is not banned")
+        content = {"membership": "ban" if action == "ban" else "leave"}
+        if reason is not None:
+            content["reason"] = reason
+        hs._append(r, req.user_id, "m.room.member", content, uid)
+    return {}
+
+
+@route("POST", r"/rooms/(?P<room>[^/]+)/kick")
+def kick(req, room):
+    return _moderate(req, room, "kick")
+
+
+@route("POST", r"/rooms/(?P<room>[^/]+)/ban")
+def ban(req, room):
+    return _moderate(req, room, "ban")
+
+
+@route("POST", r"/rooms/(?P<room>[^/]+)/unban")
+def unban(req, room):
+    return _moderate(req, room, "unban")
+
+
 @route("POST", r"/rooms/(?P<room>[^/]+)/invite")
 def invite(req, room):
     hs = req.hs
@@ -1010,10 +1063,8 @@ def _put_state(req, room, etype, key):
         raise _forbidden("use the membership endpoints")
     with hs.cond:
         r = hs._joined_room(room, req.user_id)
-        pl = r.state[("m.room.power_levels", "")]["content"]
+        pl, have = _power(r, req.user_id)
         need = pl.get("events", {}).get(etype, pl.get("state_default", 50))
-        have = pl.get("users", {}).get(req.user_id,
-                                       pl.get("users_default", 0))
         if have < need:
             raise _forbidden("You don't have permission to post that to "
                              "the room.")
@@ -1513,6 +1564,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         result = self._dispatch(path, query, body, token, user_id, device_id)
         if fault is not None and fault.kind == "drop_after":
             self._drop()
+        if fault is not None and fault.kind == "slow":
+            time.sleep(fault.retry_after_ms / 1000.0)
         return self._send(*result)
 
     def _dispatch(self, path, query, body, token, user_id, device_id):

@@ -850,7 +850,7 @@ static void test_config_parse_matrix(void **state)
         "user_id = \"@b:hs\"\naccess_token = \"syt_x\"\n"
         "device_id = \"DEV\"\nauto_join_invites = false\n"
         "max_body_bytes = 65536\nsync_timeout_ms = 0\n"
-        "request_timeout_ms = 1000\n",
+        "request_timeout_ms = 1000\nrejoin_delay_ms = 0\n",
         &c);
     assert_int_equal(c.nirc, 1);
     assert_int_equal(c.nmatrix, 2);
@@ -871,6 +871,7 @@ static void test_config_parse_matrix(void **state)
     assert_int_equal(m->max_body_bytes, 4 << 20);
     assert_int_equal(m->sync_timeout_ms, 30000);
     assert_int_equal(m->request_timeout_ms, 30000);
+    assert_int_equal(m->rejoin_delay_ms, 30000);
     m = &c.matrix[1];
     assert_string_equal(m->access_token, "syt_x");
     assert_string_equal(m->password, "");
@@ -879,6 +880,7 @@ static void test_config_parse_matrix(void **state)
     assert_int_equal(m->max_body_bytes, 65536);
     assert_int_equal(m->sync_timeout_ms, 0);
     assert_int_equal(m->request_timeout_ms, 1000);
+    assert_int_equal(m->rejoin_delay_ms, 0);
     struct config fresh;
     parse_ok("", &fresh);
     config_keep_networks(&fresh, &c);

@@ -207,6 +207,108 @@ static void test_outbox_move_and_drop(void **state)
     mx_outbox_free(o);
 }
 
+/* The cookies the last take or drop reported, as "1,2,3". */
+static const char *removed(const struct mx_outbox *o)
+{
+    static char buf[256];
+    const uint64_t *c;
+    size_t n = mx_outbox_removed(o, &c), len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%llu",
+                                i ? "," : "", (unsigned long long)c[i]);
+    return buf;
+}
+
+static void test_outbox_reports_each_cookie_once(void **state)
+{
+    (void)state;
+    struct mx_outbox *o = mx_outbox_new();
+    char body[256], html[256];
+    /* three texts, one untracked, coalesced into one message */
+    mx_outbox_add_tracked(o, "!a:hs", "one\ntwo", 1);
+    mx_outbox_add(o, "!a:hs", "plain");
+    mx_outbox_add_tracked(o, "!a:hs", "three", 2);
+    mx_outbox_add_tracked(o, "!b:hs", "elsewhere", 3);
+    fields(mx_outbox_take(o, "!a:hs"), body, sizeof body, html, sizeof html);
+    assert_string_equal(body, "one\ntwo\nplain\nthree");
+    assert_string_equal(removed(o), "1,2");
+    /* a later message reports only its own */
+    mx_outbox_add_tracked(o, "!a:hs", "four", 4);
+    fields(mx_outbox_take(o, "!a:hs"), body, sizeof body, html, sizeof html);
+    assert_string_equal(body, "four");
+    assert_string_equal(removed(o), "4");
+    fields(mx_outbox_take(o, "!b:hs"), body, sizeof body, html, sizeof html);
+    assert_string_equal(removed(o), "3");
+    /* a text for a person moves with its cookie onto their room */
+    mx_outbox_add_tracked(o, "!dm:hs", "before", 5);
+    mx_outbox_add_tracked(o, "@p:hs", "waited", 6);
+    mx_outbox_move(o, "@p:hs", "!dm:hs");
+    fields(mx_outbox_take(o, "!dm:hs"), body, sizeof body, html, sizeof html);
+    assert_string_equal(body, "before\nwaited");
+    assert_string_equal(removed(o), "5,6");
+    /* dropped texts are reported too */
+    mx_outbox_add_tracked(o, "!x:hs", "lost", 7);
+    mx_outbox_add_tracked(o, "!x:hs", "lost too", 8);
+    mx_outbox_drop(o, "!x:hs");
+    assert_string_equal(removed(o), "7,8");
+    mx_outbox_drop(o, "!x:hs");
+    assert_string_equal(removed(o), "");
+    mx_outbox_free(o);
+}
+
+static void test_outbox_cookie_goes_with_the_last_line(void **state)
+{
+    (void)state;
+    struct mx_outbox *o = mx_outbox_new();
+    char line[1001];
+    memset(line, 'x', 1000);
+    line[1000] = '\0';
+    /* 20 lines of 1000 bytes: the text spans two messages */
+    char *big = calloc(20, 1001);
+    assert_non_null(big);
+    for (int i = 0; i < 20; i++) {
+        strcat(big, line);
+        strcat(big, "\n");
+    }
+    mx_outbox_add_tracked(o, "!a:hs", big, 9);
+    mx_outbox_add_tracked(o, "!a:hs", "after", 10);
+    free(mx_outbox_take(o, "!a:hs"));
+    assert_string_equal(removed(o), "");
+    /* begun: it cannot be taken back any more */
+    assert_false(mx_outbox_retract(o, 9));
+    free(mx_outbox_take(o, "!a:hs"));
+    assert_string_equal(removed(o), "9,10");
+    free(big);
+    mx_outbox_free(o);
+}
+
+static void test_outbox_retract_waiting_not_in_flight(void **state)
+{
+    (void)state;
+    struct mx_outbox *o = mx_outbox_new();
+    char body[256], html[256];
+    mx_outbox_add_tracked(o, "!a:hs", "in flight", 1);
+    fields(mx_outbox_take(o, "!a:hs"), body, sizeof body, html, sizeof html);
+    /* taken: in a message on its way */
+    assert_false(mx_outbox_retract(o, 1));
+    mx_outbox_add_tracked(o, "!a:hs", "first", 2);
+    mx_outbox_add_tracked(o, "!a:hs", "you received\nthree cards", 3);
+    mx_outbox_add_tracked(o, "!a:hs", "last", 4);
+    assert_true(mx_outbox_retract(o, 3));
+    assert_false(mx_outbox_retract(o, 3));
+    assert_false(mx_outbox_retract(o, 99));
+    assert_false(mx_outbox_retract(o, 0));
+    fields(mx_outbox_take(o, "!a:hs"), body, sizeof body, html, sizeof html);
+    assert_string_equal(body, "first\nlast");
+    assert_string_equal(removed(o), "2,4");
+    /* the only text taken back: nothing waits */
+    mx_outbox_add_tracked(o, "!a:hs", "alone", 5);
+    assert_true(mx_outbox_retract(o, 5));
+    assert_false(mx_outbox_waiting(o, NULL));
+    mx_outbox_free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +318,9 @@ int main(void)
         cmocka_unit_test(test_outbox_move_and_drop),
         cmocka_unit_test(test_outbox_keeps_markup_for_html),
         cmocka_unit_test(test_outbox_html_stays_under_the_event_cap),
+        cmocka_unit_test(test_outbox_reports_each_cookie_once),
+        cmocka_unit_test(test_outbox_cookie_goes_with_the_last_line),
+        cmocka_unit_test(test_outbox_retract_waiting_not_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,6 +99,44 @@ static void test_sync_parse_full_response(void **state)
     mx_sync_free(&s);
 }
 
+static void test_sync_left_rooms_say_who_and_how(void **state)
+{
+    (void)state;
+    const char *body =
+        "{\"next_batch\":\"s3\",\"rooms\":{\"leave\":{"
+        "\"!kick:hs\":{\"timeline\":{\"events\":["
+        "{\"type\":\"m.room.member\",\"sender\":\"@a:hs\",\"state_key\":"
+        "\"@x:hs\",\"content\":{\"membership\":\"leave\"}},"
+        "{\"type\":\"m.room.member\",\"sender\":\"@op:hs\",\"state_key\":"
+        "\"" SELF "\",\"content\":{\"membership\":\"leave\"}}]}},"
+        "\"!ban:hs\":{\"timeline\":{\"events\":["
+        "{\"type\":\"m.room.member\",\"sender\":\"@op:hs\",\"state_key\":"
+        "\"" SELF "\",\"content\":{\"membership\":\"ban\"}},"
+        "{\"type\":\"m.room.member\",\"sender\":\"bad\",\"state_key\":"
+        "\"" SELF "\",\"content\":{\"membership\":\"leave\"}}]}},"
+        "\"!quiet:hs\":{\"timeline\":7}}}}";
+    struct mx_sync s;
+    assert_int_equal(parse(body, &s), 0);
+    assert_int_equal(s.nitems, 3);
+    for (size_t i = 0; i < s.nitems; i++) {
+        const struct mx_item *it = &s.items[i];
+        assert_int_equal(it->kind, MX_ITEM_LEFT);
+        if (strcmp(it->room, "!kick:hs") == 0) {
+            assert_string_equal(it->sender, "@op:hs");
+            assert_string_equal(it->membership, "leave");
+        } else if (strcmp(it->room, "!ban:hs") == 0) {
+            /* the malformed later event is not taken */
+            assert_string_equal(it->sender, "@op:hs");
+            assert_string_equal(it->membership, "ban");
+        } else {
+            assert_string_equal(it->room, "!quiet:hs");
+            assert_null(it->sender);
+            assert_null(it->membership);
+        }
+    }
+    mx_sync_free(&s);
+}
+
 static void test_sync_refuses_whole_bodies(void **state)
 {
     (void)state;
@@ -370,6 +408,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sync_parse_full_response),
+        cmocka_unit_test(test_sync_left_rooms_say_who_and_how),
         cmocka_unit_test(test_sync_refuses_whole_bodies),
         cmocka_unit_test(test_sync_refuses_events_field_by_field),
         cmocka_unit_test(test_sync_long_strings_refused),
