@@ -104,6 +104,7 @@ struct mxad {
     struct cfg_room *rooms; /* cfg.nrooms */
     int joins_pending;      /* the first sync waits for the rooms' joins */
     int64_t pause_until;    /* sends wait for a 429 until then */
+    bool told_limited;      /* the note on rate limits is in the log */
     uint64_t pause_timer;
 
     struct mx_outbox *out;
@@ -410,6 +411,15 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
         if (status == 429) {
             log_info("%s: rate-limited on %s %s: waiting %" PRId64 " ms",
                      a->base.network, c->method, c->path, wait);
+            if (!a->told_limited) {
+                a->told_limited = true;
+                log_warn("%s: the homeserver rate-limits %s, so tables will "
+                         "be slow: the bot waits as told and loses "
+                         "nothing. Ask its admin to exempt the account "
+                         "(Synapse: override_ratelimit; see "
+                         "docs/hosting.md, \"Rate limits\")",
+                         a->base.network, a->cfg.user_id);
+            }
             int64_t until = loop_now(a->loop) + wait;
             if (until > a->pause_until)
                 a->pause_until = until;
