@@ -1651,9 +1651,10 @@ static void test_reconnect_confirms_identity_before_secrets(void **state)
     /* carol was back unseen (before the bot): confirmed, told again */
     identity("carol", "carol@host.test");
     assert_true(any_contains("carol", from, "Your cards"));
-    /* dave speaks (nick and user@host match): confirmed, told again */
-    said("dave", NULL, "hand");
-    assert_true(any_contains("dave", from, "Your"));
+    /* dave chats in the channel (nick and user@host match): confirmed
+     * and, before the network's answer, told his deal again */
+    said("dave", "#h", "sorry, lag");
+    assert_true(any_contains("dave", from, "Your cards"));
     /* the real bob comes back: his deal again */
     event(CHAT_JOIN, "bob", "bob@host.test", "#h", NULL);
     assert_true(any_contains("bob", from, "Your cards"));
