@@ -108,9 +108,10 @@ static void marks_cut(struct mx_outbox *o, struct dest *d, size_t cut)
         for (size_t i = 0; i < k; i++)
             o->removed[i] = d->marks[i].cookie;
         o->nremoved = k;
+        /* (only then: with no marks at all, d->marks is NULL) */
+        memmove(d->marks, d->marks + k, (d->nmarks - k) * sizeof *d->marks);
+        d->nmarks -= k;
     }
-    memmove(d->marks, d->marks + k, (d->nmarks - k) * sizeof *d->marks);
-    d->nmarks -= k;
     for (size_t i = 0; i < d->nmarks; i++) {
         if (d->marks[i].start < cut)
             d->marks[i].begun = true;

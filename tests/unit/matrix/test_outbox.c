@@ -265,7 +265,7 @@ static void test_outbox_cookie_goes_with_the_last_line(void **state)
     memset(line, 'x', 1000);
     line[1000] = '\0';
     /* 20 lines of 1000 bytes: the text spans two messages */
-    char *big = calloc(20, 1001);
+    char *big = calloc(20 * 1001 + 1, 1); /* and the NUL */
     assert_non_null(big);
     for (int i = 0; i < 20; i++) {
         strcat(big, line);
