@@ -68,6 +68,15 @@ enum chat_priority { CHAT_HIGH, CHAT_NORMAL, CHAT_LOW };
  * markup for adapters that build rich text themselves (Matrix's HTML). */
 enum chat_style { CHAT_STYLE_PLAIN, CHAT_STYLE_IRC, CHAT_STYLE_MARKUP };
 
+/* The bytes of CHAT_STYLE_MARKUP (render.h says what each means): one
+ * list for render.c, which writes them, and the adapters that read them. */
+#define CHAT_MARKUP_PILL '\x01'
+#define CHAT_MARKUP_BOLD '\x02'
+#define CHAT_MARKUP_COLOUR '\x03'
+#define CHAT_MARKUP_CARD '\x05'
+#define CHAT_MARKUP_RESET '\x0F'
+#define CHAT_MARKUP_CELL '\x1F'
+
 struct chat_adapter;
 
 typedef void (*chat_event_fn)(void *ctx, struct chat_adapter *a,

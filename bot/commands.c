@@ -1427,7 +1427,7 @@ static void drop_markup(char *text)
 {
     char *to = text;
     for (const char *p = text; *p; p++)
-        if (*p != '\x01' && *p != '\x05')
+        if (*p != CHAT_MARKUP_PILL && *p != CHAT_MARKUP_CARD)
             *to++ = *p;
     *to = '\0';
 }

@@ -7,6 +7,7 @@
  * end of the line or cell.
  */
 #include "format.h"
+#include "chat.h"
 #include "sync.h"
 #include "xalloc.h"
 
@@ -14,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CODE_PILL 0x01
-#define CODE_BOLD 0x02
-#define CODE_COLOUR 0x03
-#define CODE_CARD 0x05
-#define CODE_RESET 0x0F
-#define CODE_CELL 0x1F
+#define CODE_PILL CHAT_MARKUP_PILL
+#define CODE_BOLD CHAT_MARKUP_BOLD
+#define CODE_COLOUR CHAT_MARKUP_COLOUR
+#define CODE_CARD CHAT_MARKUP_CARD
+#define CODE_RESET CHAT_MARKUP_RESET
+#define CODE_CELL CHAT_MARKUP_CELL
 
 /* ---- Growable strings -------------------------------------------------- */
 

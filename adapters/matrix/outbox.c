@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "chat.h"
 #include "format.h"
 #include "xalloc.h"
 
@@ -125,8 +126,9 @@ static void marks_cut(struct mx_outbox *o, struct dest *d, size_t cut)
  * pill, bold, colour, marked card, reset, table cell. */
 static bool markup_byte(unsigned char c)
 {
-    return c == 0x01 || c == 0x02 || c == 0x03 || c == 0x05 || c == 0x0F ||
-           c == 0x1F;
+    return c == CHAT_MARKUP_PILL || c == CHAT_MARKUP_BOLD ||
+           c == CHAT_MARKUP_COLOUR || c == CHAT_MARKUP_CARD ||
+           c == CHAT_MARKUP_RESET || c == CHAT_MARKUP_CELL;
 }
 
 /* Appends one line (n bytes), cleaned and cut, with its '\n'. */
