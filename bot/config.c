@@ -237,7 +237,7 @@ struct key_def {
     config_check_fn check;
 };
 
-#define MAX_KEYS 16
+#define MAX_KEYS 32
 
 struct parser {
     const char *text;
@@ -439,6 +439,40 @@ static int check_password(struct parser *ps, const struct key_def *k,
     /* PASS and IDENTIFY take one word: a server would cut it there */
     if (strchr(v->s, ' '))
         return FAIL(ps, v->pos, "'%s' contains a space", k->name);
+    return 0;
+}
+
+/* A file's path: "" (none) or a path without control characters. */
+static int check_path(struct parser *ps, const struct key_def *k,
+                      struct value *v)
+{
+    if (has_control(v->s))
+        return FAIL(ps, v->pos, "'%s' contains a control character", k->name);
+    if (strlen(v->s) > 1024)
+        return FAIL(ps, v->pos, "'%s' is longer than 1024 bytes", k->name);
+    return 0;
+}
+
+static int check_sasl(struct parser *ps, const struct key_def *k,
+                      struct value *v)
+{
+    static const char *const names[] = {"none", "plain", "external"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(v->s, names[i]) == 0)
+            return 0;
+    return FAIL(ps, v->pos, "'%s' must be none, plain or external", k->name);
+}
+
+/* SASL PLAIN's names and password: any text but NUL (its separator) and
+ * control characters, at most 300 bytes (the base64 of the three fits a
+ * few AUTHENTICATE lines). */
+static int check_sasl_word(struct parser *ps, const struct key_def *k,
+                           struct value *v)
+{
+    if (has_control(v->s))
+        return FAIL(ps, v->pos, "'%s' contains a control character", k->name);
+    if (strlen(v->s) > 300)
+        return FAIL(ps, v->pos, "'%s' is longer than 300 bytes", k->name);
     return 0;
 }
 
@@ -711,6 +745,15 @@ static const struct key_def irc_keys[] = {
      NULL},
     {"nickserv_account", V_STRING, IRC(nickserv_account), 0, 0, check_password},
     {"services_mask", V_STRING, IRC(services_mask), 0, 0, check_word},
+    {"tls", V_BOOL, IRC(tls), 0, 0, NULL},
+    {"tls_verify", V_BOOL, IRC(tls_verify), 0, 0, NULL},
+    {"tls_ca_file", V_STRING, IRC(tls_ca_file), 0, 0, check_path},
+    {"tls_cert_file", V_STRING, IRC(tls_cert_file), 0, 0, check_path},
+    {"tls_key_file", V_STRING, IRC(tls_key_file), 0, 0, check_path},
+    {"sasl_mechanism", V_STRING, IRC(sasl_mechanism), 0, 0, check_sasl},
+    {"sasl_username", V_STRING, IRC(sasl_username), 0, 0, check_sasl_word},
+    {"sasl_password", V_STRING, IRC(sasl_password), 0, 0, check_sasl_word},
+    {"sasl_required", V_BOOL, IRC(sasl_required), 0, 0, NULL},
 };
 
 static const struct key_def matrix_keys[] = {
@@ -1133,6 +1176,8 @@ static void irc_push(struct config *c)
     irc->port = 6667;
     irc->flood_burst = 4;
     irc->flood_interval_ms = 1100;
+    irc->tls_verify = true;
+    irc->sasl_required = true;
 }
 
 static void matrix_push(struct config *c)
@@ -1175,6 +1220,15 @@ static int finish_matrix(struct parser *ps)
     return 0;
 }
 
+/* Whether the current table set the key `name` itself. */
+static bool key_was_set(const struct parser *ps, const char *name)
+{
+    for (int i = 0; i < tables[ps->table].nkeys; i++)
+        if (strcmp(tables[ps->table].keys[i].name, name) == 0)
+            return ps->key_set[i];
+    return false;
+}
+
 static int finish_table(struct parser *ps)
 {
     if (ps->table == TAB_MATRIX)
@@ -1194,6 +1248,26 @@ static int finish_table(struct parser *ps)
     default_string(&irc->nickserv_password, "");
     default_string(&irc->nickserv_account, "");
     default_string(&irc->services_mask, "NickServ!*@services.*");
+    default_string(&irc->tls_ca_file, "");
+    default_string(&irc->tls_cert_file, "");
+    default_string(&irc->tls_key_file, "");
+    default_string(&irc->sasl_mechanism, "none");
+    default_string(&irc->sasl_username, "");
+    default_string(&irc->sasl_password, "");
+    if (irc->tls && !key_was_set(ps, "port"))
+        irc->port = 6697;
+    if (strcmp(irc->sasl_mechanism, "plain") == 0 && !*irc->sasl_password)
+        return FAIL(ps, ps->table_pos,
+                    "this [[irc]] has sasl_mechanism = \"plain\" but no "
+                    "'sasl_password'");
+    if (strcmp(irc->sasl_mechanism, "external") == 0 && !*irc->tls_cert_file)
+        return FAIL(ps, ps->table_pos,
+                    "this [[irc]] has sasl_mechanism = \"external\" but no "
+                    "'tls_cert_file' (EXTERNAL is the client certificate)");
+    if ((*irc->tls_cert_file || *irc->tls_ca_file || *irc->tls_key_file) &&
+        !irc->tls)
+        return FAIL(ps, ps->table_pos,
+                    "this [[irc]] names TLS files but has tls = false");
     /* the pace starts at flood_interval_ms; an unset floor (0) is picked
      * by the adapter from the server's software (adapters/irc/pace.h), an
      * unset ceiling allows four times slower */
@@ -1552,6 +1626,12 @@ void config_free(struct config *c)
         free(irc->nickserv_password);
         free(irc->nickserv_account);
         free(irc->services_mask);
+        free(irc->tls_ca_file);
+        free(irc->tls_cert_file);
+        free(irc->tls_key_file);
+        free(irc->sasl_mechanism);
+        free(irc->sasl_username);
+        free(irc->sasl_password);
         for (int j = 0; j < irc->nchannels; j++) {
             free(irc->channels[j].name);
             free(irc->channels[j].rules);

@@ -32,6 +32,22 @@ struct config_irc {
     int flood_max_interval_ms; /* slowest while lag grows */
     char *nickserv_account;    /* IDENTIFY names it; "" if none (the nick) */
     char *services_mask;       /* nick!user@host glob NickServ must match */
+    /* TLS (docs/hosting.md): verified against the system's CA store, or
+     * tls_ca_file, with the host name checked, unless tls_verify is
+     * false; a client certificate (CertFP, SASL EXTERNAL) if
+     * tls_cert_file is set, its key in tls_key_file ("": in the cert) */
+    bool tls;
+    bool tls_verify;
+    char *tls_ca_file;   /* "" : the system's store */
+    char *tls_cert_file; /* "" : none */
+    char *tls_key_file;  /* "" : in tls_cert_file */
+    /* SASL before registration: "none", "plain" or "external" */
+    char *sasl_mechanism;
+    char *sasl_username; /* "" : the nick (PLAIN's authentication name) */
+    char *sasl_password; /* PLAIN's */
+    /* a failed or unavailable SASL stops the network (true) or goes on
+     * unauthenticated (false) */
+    bool sasl_required;
 };
 
 /*

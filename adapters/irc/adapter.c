@@ -382,7 +382,7 @@ static void on_drain(void *ctx)
 
 static void connect_now(struct ircad *a);
 static void on_msg(void *ctx, const struct ircad_msg *m);
-static void on_closed(void *ctx, const char *why);
+static void on_closed(void *ctx, const char *why, bool permanent);
 
 static void on_reconnect(struct loop *l, void *ctx)
 {
@@ -441,8 +441,9 @@ static void lost(struct ircad *a, const char *why)
         emit(a, CHAT_DISCONNECTED, NULL, NULL, NULL, why, NULL);
 }
 
-static void on_closed(void *ctx, const char *why)
+static void on_closed(void *ctx, const char *why, bool permanent)
 {
+    (void)permanent;
     lost(ctx, why);
 }
 

@@ -56,7 +56,7 @@ static void deliver(irc_session_t *s, const char *command, int numeric,
     if (!c || c->close_pending || !command)
         return;
     struct ircad_msg m = {command, numeric, origin, (const char *const *)params,
-                          count};
+                          count,   NULL};
     c->h.msg(c->h.ctx, &m);
 }
 
@@ -117,7 +117,7 @@ static void fail(struct ircad_conn *c, const char *why)
         loop_unwatch(c->loop, c->fd);
     irc_destroy_session(c->s);
     free(c);
-    h.closed(h.ctx, reason);
+    h.closed(h.ctx, reason, false);
 }
 
 /* Why the library gave up, in words; for a refused connect, errno's. */
@@ -418,4 +418,11 @@ void ircad_conn_close(struct ircad_conn *c, bool flush)
         return;
     }
     finish_close(c);
+}
+
+bool ircad_conn_cap(const struct ircad_conn *c, unsigned bit)
+{
+    (void)c;
+    (void)bit;
+    return false; /* no negotiation yet: the transport lands next */
 }

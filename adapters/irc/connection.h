@@ -1,12 +1,13 @@
 /*
- * The connection layer: one TCP connection to an IRC server, driven by our
- * poll() loop, handing up parsed lines and taking finished lines to send.
- * Today it is libircclient; nothing else in the adapter includes
- * libircclient.h, so a later transport (TLS, SASL, IRCv3 tags) replaces
- * this file and keeps the interface.
+ * The connection layer: one connection to an IRC server (TCP or TLS),
+ * driven by our poll() loop, handing up parsed lines and taking finished
+ * lines to send. Below it, our own transport (libcurl's connect-only
+ * mode: name resolution off the loop, several addresses, TLS) checks and
+ * normalises every line (line.h), negotiates capabilities and SASL
+ * (cap.h) and answers PING; libircclient parses what is left and
+ * dispatches it. Nothing else in the adapter includes libircclient.h.
  *
- * A connection is used once: after it closes, the adapter opens a new one
- * (libircclient reuses stale buffers if a session is reconnected).
+ * A connection is used once: after it closes, the adapter opens a new one.
  */
 #ifndef HEARTS_IRC_CONNECTION_H
 #define HEARTS_IRC_CONNECTION_H
@@ -15,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cap.h"
 #include "loop.h"
 
 /*
@@ -32,15 +34,21 @@ struct ircad_msg {
     const char *origin;
     const char *const *params;
     unsigned nparams;
+    /* the line's account tag (account-tag): the sender's services
+     * account; NULL when the line carried none (the sender is logged out,
+     * or the server does not tag) */
+    const char *account;
 };
 
 struct ircad_conn_handlers {
     /* A line arrived. May send, and may close the connection. */
     void (*msg)(void *ctx, const struct ircad_msg *m);
-    /* The connection is gone (refused, reset, closed by the server, input
-     * stalled); `why` is for the log. The connection is freed after this
-     * returns: drop the pointer. Not called after ircad_conn_close. */
-    void (*closed)(void *ctx, const char *why);
+    /* The connection is gone (refused, reset, closed by the server, TLS
+     * refused, SASL failed); `why` is for the log. `permanent`: a retry
+     * cannot help until the config changes (a refused SASL password). The
+     * connection is freed after this returns: drop the pointer. Not
+     * called after ircad_conn_close. */
+    void (*closed)(void *ctx, const char *why, bool permanent);
     /* The output buffer, full at an earlier ircad_conn_send, has room. */
     void (*drain)(void *ctx);
     void *ctx;
@@ -53,6 +61,12 @@ struct ircad_conn_params {
     const char *nick;     /* must satisfy ircad_nick_valid */
     const char *username;
     const char *realname;
+    bool tls;
+    bool tls_verify;           /* false: not checked (logged loudly) */
+    const char *tls_ca_file;   /* NULL / "": the system's store */
+    const char *tls_cert_file; /* NULL / "": no client certificate */
+    const char *tls_key_file;  /* NULL / "": in tls_cert_file */
+    struct ircad_cap_config sasl;
 };
 
 struct ircad_conn;
@@ -92,6 +106,10 @@ int ircad_conn_flush(struct ircad_conn *c);
 /* When the last bytes arrived from the server (loop_now ms; the time of
  * opening until then). Counts PINGs the library answers by itself. */
 int64_t ircad_conn_last_rx(const struct ircad_conn *c);
+
+/* Whether a capability (an enum ircad_cap_bit) is enabled on this
+ * connection now (cap-notify may take it away). */
+bool ircad_conn_cap(const struct ircad_conn *c, unsigned bit);
 
 /*
  * Closes and frees the connection. With `flush`, first writes what the

@@ -168,6 +168,37 @@ static void test_config_parse_minimal_defaults(void **state)
     assert_null(c.irc[0].channels);
     assert_int_equal(c.irc[0].flood_burst, 4);
     assert_int_equal(c.irc[0].flood_interval_ms, 1100);
+    assert_false(c.irc[0].tls);
+    assert_true(c.irc[0].tls_verify);
+    assert_string_equal(c.irc[0].tls_ca_file, "");
+    assert_string_equal(c.irc[0].sasl_mechanism, "none");
+    assert_true(c.irc[0].sasl_required);
+    config_free(&c);
+}
+
+/* TLS moves the default port to 6697; a port written stays. */
+static void test_config_parse_tls_sasl(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("[[irc]]\nname = \"net\"\nhost = \"irc.example\"\n"
+             "nick = \"hb\"\ntls = true\nsasl_mechanism = \"plain\"\n"
+             "sasl_password = \"s3 cret\"\nsasl_required = false\n"
+             "tls_ca_file = \"/etc/my ca.pem\"\n",
+             &c);
+    assert_true(c.irc[0].tls);
+    assert_int_equal(c.irc[0].port, 6697);
+    assert_string_equal(c.irc[0].sasl_mechanism, "plain");
+    assert_string_equal(c.irc[0].sasl_password, "s3 cret");
+    assert_string_equal(c.irc[0].tls_ca_file, "/etc/my ca.pem");
+    assert_false(c.irc[0].sasl_required);
+    config_free(&c);
+    parse_ok("[[irc]]\nname = \"net\"\nhost = \"h\"\nnick = \"hb\"\n"
+             "port = 7000\ntls = true\ntls_cert_file = \"c.pem\"\n"
+             "sasl_mechanism = \"external\"\n",
+             &c);
+    assert_int_equal(c.irc[0].port, 7000);
+    assert_string_equal(c.irc[0].tls_cert_file, "c.pem");
     config_free(&c);
 }
 
@@ -589,6 +620,20 @@ static const struct bad_case bad_cases[] = {
      "this [[irc]] has no 'nick'"},
     {"[bot]\n[[irc]]\nname = \"a\"\nhost = \"h\"\n[[irc]]\n", "2:1",
      "has no 'nick'"},
+    /* TLS and SASL */
+    {"[[irc]]\nsasl_mechanism = \"scram\"\n", "2:18",
+     "must be none, plain or external"},
+    {"[[irc]]\nname = \"n\"\nhost = \"h\"\nnick = \"n\"\n"
+     "sasl_mechanism = \"plain\"\n",
+     "1:1", "no 'sasl_password'"},
+    {"[[irc]]\nname = \"n\"\nhost = \"h\"\nnick = \"n\"\ntls = true\n"
+     "sasl_mechanism = \"external\"\n",
+     "1:1", "no 'tls_cert_file'"},
+    {"[[irc]]\nname = \"n\"\nhost = \"h\"\nnick = \"n\"\n"
+     "tls_ca_file = \"ca.pem\"\n",
+     "1:1", "names TLS files but has tls = false"},
+    {"[[irc]]\ntls_cert_file = \"a\\tb\"\n", "2:17", "control character"},
+    {"[[irc]]\ntls = \"yes\"\n", "2:7", "true or false"},
     /* [[matrix]] */
     {"[matrix]\n", "1:1", "write [[matrix]], one per network"},
     {"[[matrix]]\nname = \"m\"\nuser_id = \"@b:hs\"\npassword = \"p\"\n", "1:1",
@@ -896,6 +941,7 @@ int main(void)
         cmocka_unit_test(test_config_keep_networks_swaps),
         cmocka_unit_test(test_config_load_example),
         cmocka_unit_test(test_config_parse_minimal_defaults),
+        cmocka_unit_test(test_config_parse_tls_sasl),
         cmocka_unit_test(test_config_parse_empty_file),
         cmocka_unit_test(test_config_parse_values),
         cmocka_unit_test(test_config_parse_range_bounds),
