@@ -55,6 +55,7 @@ struct ircad_conn_handlers {
 };
 
 struct ircad_conn_params {
+    const char *name; /* the network's name, for the log */
     const char *host; /* name, IPv4, or IPv6 (contains ':') */
     int port;
     const char *password; /* server password, or NULL / "" */
