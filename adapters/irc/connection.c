@@ -78,6 +78,7 @@ struct ircad_conn {
     struct ircad_framer fr;
     struct ircad_line line;
     unsigned refused;
+    bool told_login; /* the SASL outcome is in the log */
 
     char out[OUT_MAX];
     size_t out_len;
@@ -406,6 +407,21 @@ static void refused(struct ircad_conn *c, const char *why, const char *raw)
              c->refused == REFUSED_LOGGED ? " (no more such warnings)" : "");
 }
 
+/* Says once in the log how SASL went, when it is settled. */
+static void tell_login(struct ircad_conn *c)
+{
+    if (c->told_login || c->cap.state != IRCAD_CAP_DONE)
+        return;
+    c->told_login = true;
+    if (c->cap.logged_in)
+        log_info("%s: logged in to the account %s (SASL)", c->name,
+                 c->cap.account);
+    else if (c->cap.why[0])
+        log_warn("%s: %s; going on without the account (sasl_required = "
+                 "false)",
+                 c->name, c->cap.why);
+}
+
 /* One framed line. Returns -1 if the connection failed (freed). */
 static int take_line(struct ircad_conn *c, const char *raw, size_t len)
 {
@@ -429,12 +445,14 @@ static int take_line(struct ircad_conn *c, const char *raw, size_t len)
             fail(c, c->cap.why, c->cap.permanent);
             return -1;
         }
+        tell_login(c);
         return 0;
     }
     if (c->cap.state == IRCAD_CAP_FAILED) {
         fail(c, c->cap.why, c->cap.permanent);
         return -1;
     }
+    tell_login(c);
     c->account = l->has_account ? l->account : NULL;
     char clean[IRCAD_LIB_LINE_MAX + 1];
     for (unsigned part = 0;
