@@ -53,6 +53,8 @@ struct ircad_cap {
     unsigned asked;       /* bits in REQs not yet answered */
     char sasl_mechs[128]; /* the server's sasl=... value, "" if none */
     int sasl_step;        /* internal */
+    unsigned flags;       /* internal */
+    size_t ls_bytes;      /* internal: CAP LS text taken so far */
     bool logged_in;       /* 900 seen */
     char account[IRCAD_ACCOUNT_MAX]; /* the bot's account, from 900 */
     /* why FAILED, or why SASL was given up while not required; for the
