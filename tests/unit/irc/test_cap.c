@@ -835,6 +835,115 @@ static void test_ircad_cap_feed_hostile_sasl_value_and_text(void **state)
     assert_string_equal(c.account, "");
 }
 
+static void test_ircad_cap_feed_421_authenticate_fails_sasl(void **state)
+{
+    (void)state;
+    struct ircad_cap c;
+    struct sent s;
+    setup(&c, &s, IRCAD_SASL_PLAIN, "bot", "pw", false);
+    to_authenticate(&c, &s, "PLAIN");
+    assert_true(feed(&c, &s, ":srv 421 bot AUTHENTICATE :Unknown command"));
+    assert_int_equal(s.n, 1);
+    assert_string_equal(s.lines[0], "CAP END");
+    assert_int_equal(c.state, IRCAD_CAP_DONE);
+    assert_non_null(strstr(c.why, "AUTHENTICATE"));
+}
+
+static uint32_t rnd(uint32_t *x)
+{
+    /* xorshift32: fixed seed, the same lines every run */
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+#define PICK(x, arr) (arr)[rnd(x) % (sizeof(arr) / sizeof *(arr))]
+
+/* Random lines in the shapes of real ones (CAP with a subcommand and a
+ * list, AUTHENTICATE, the numerics), over many connections: every line
+ * sent is clean (record() checks), a line makes few lines go out, and
+ * `why` never holds the password. Counts how far the connections get,
+ * so the test cannot pass by never reaching SASL. */
+static void test_ircad_cap_feed_random_lines(void **state)
+{
+    (void)state;
+    static const char *nums[] = {"900", "901", "902", "903", "904",
+                                 "905", "906", "907", "908", "410",
+                                 "421", "001", "909", "000"};
+    static const char *subs[] = {"LS",   "ACK", "NAK", "NEW", "DEL",
+                                 "LIST", "END", "ls",  "",    "*"};
+    static const char *caps[] = {"sasl",
+                                 "sasl=PLAIN",
+                                 "sasl=EXTERNAL",
+                                 "sasl=EXTERNAL,PLAIN",
+                                 "-sasl",
+                                 "account-tag",
+                                 "-account-tag",
+                                 "server-time",
+                                 "cap-notify",
+                                 "message-tags",
+                                 "extended-join",
+                                 "account-notify",
+                                 "=",
+                                 "-",
+                                 "\xff\xfe",
+                                 "batch"};
+    static const char *args[] = {
+        "+",    "*", "bot", "CAP", "AUTHENTICATE", ":text", "a!b@c acct :in",
+        "Zm9v", ""};
+    uint32_t x = 2463534242u;
+    int authenticated = 0, payloads = 0, done = 0, failed = 0;
+    for (int conn = 0; conn < 2000; conn++) {
+        struct ircad_cap c;
+        struct sent s;
+        setup(&c, &s, (enum ircad_sasl_mech)(conn % 3), "bot", "pw",
+              conn % 2 == 0);
+        bool paid = false;
+        for (int i = 0; i < 40; i++) {
+            char line[512];
+            size_t n;
+            uint32_t kind = rnd(&x) % 10;
+            if (kind < 6) {
+                n = (size_t)snprintf(line, sizeof line,
+                                     "CAP * %s%s :", PICK(&x, subs),
+                                     rnd(&x) % 4 ? "" : " *");
+                for (uint32_t k = rnd(&x) % 5; k > 0; k--)
+                    n += (size_t)snprintf(line + n, sizeof line - n, "%s ",
+                                          PICK(&x, caps));
+            } else if (kind < 8) {
+                n = (size_t)snprintf(line, sizeof line, "AUTHENTICATE %s",
+                                     PICK(&x, args));
+            } else {
+                n = (size_t)snprintf(line, sizeof line, ":s %s %s %s",
+                                     PICK(&x, nums), PICK(&x, args),
+                                     PICK(&x, args));
+            }
+            assert_true(n < sizeof line);
+            s.n = 0;
+            ircad_cap_feed(&c, mk(line), record, &s);
+            assert_true(s.n <= 4);
+            for (int k = 0; k < s.n; k++) {
+                authenticated +=
+                    strncmp(s.lines[k], "AUTHENTICATE P", 14) == 0 ||
+                    strncmp(s.lines[k], "AUTHENTICATE E", 14) == 0;
+                paid |= strcmp(s.lines[k], "AUTHENTICATE AGJvdABwdw==") == 0 ||
+                        strcmp(s.lines[k], "AUTHENTICATE +") == 0;
+            }
+            assert_int_equal(c.enabled & ~0x7fu, 0);
+            assert_true(strlen(c.why) < sizeof c.why);
+            assert_null(strstr(c.why, "pw"));
+        }
+        payloads += paid;
+        done += c.state == IRCAD_CAP_DONE;
+        failed += c.state == IRCAD_CAP_FAILED;
+    }
+    assert_true(authenticated > 20);
+    assert_true(payloads >= 3);
+    assert_true(done > 200);
+    assert_true(failed > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -869,6 +978,8 @@ int main(void)
         cmocka_unit_test(test_ircad_cap_feed_ack_of_unasked_ignored),
         cmocka_unit_test(test_ircad_cap_feed_huge_ls_is_bounded),
         cmocka_unit_test(test_ircad_cap_feed_hostile_sasl_value_and_text),
+        cmocka_unit_test(test_ircad_cap_feed_421_authenticate_fails_sasl),
+        cmocka_unit_test(test_ircad_cap_feed_random_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
