@@ -78,7 +78,8 @@ struct ircad {
     enum ircad_sasl_mech sasl_mech;
     char *sasl_user, *sasl_pass;
     bool sasl_required;
-    int pushed; /* lines one text became (op_tell_tracked) */
+    char *test_resolve; /* ircad_set_test_resolve, NULL */
+    int pushed;         /* lines one text became (op_tell_tracked) */
     int port;
     char **channels;
     bool *kicked; /* per channel: rejoin when t_rejoin fires */
@@ -541,6 +542,7 @@ static void connect_now(struct ircad *a)
         .tls_ca_file = a->tls_ca,
         .tls_cert_file = a->tls_cert,
         .tls_key_file = a->tls_key,
+        .test_resolve = a->test_resolve,
         .sasl = {.mech = a->sasl_mech,
                  .username = *a->sasl_user ? a->sasl_user : a->nick,
                  .password = a->sasl_pass,
@@ -1291,6 +1293,7 @@ static void op_free(struct chat_adapter *ca)
     free(a->tls_key);
     free(a->sasl_user);
     free(a->sasl_pass);
+    free(a->test_resolve);
     free(a->services_mask);
     free(a);
 }
@@ -1482,4 +1485,11 @@ void ircad_set_timing(struct chat_adapter *ca, const struct ircad_timing *t)
                             ? t->backoff_cap_ms
                             : a->backoff.base_ms;
     ircad_backoff_reset(&a->backoff);
+}
+
+void ircad_set_test_resolve(struct chat_adapter *ca, const char *entry)
+{
+    struct ircad *a = self(ca);
+    free(a->test_resolve);
+    a->test_resolve = entry ? xstrdup(entry) : NULL;
 }

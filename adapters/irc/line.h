@@ -34,10 +34,10 @@
  */
 struct ircad_framer {
     char buf[IRCAD_FRAME_MAX + 1];
-    size_t start;  /* the first byte not yet returned */
-    size_t len;    /* bytes held, from start on */
+    size_t start;   /* the first byte not yet returned */
+    size_t len;     /* bytes held, from start on */
     size_t scanned; /* of those, bytes known to hold no line end */
-    bool overlong; /* skipping the rest of a line that was too long */
+    bool overlong;  /* skipping the rest of a line that was too long */
     unsigned long overlong_lines; /* lines dropped for length, in all */
 };
 

@@ -1451,6 +1451,61 @@ static void test_ircad_start_connects_over_ipv6(void **state)
     fx_free(&f);
 }
 
+/* A name with several addresses: each is tried in turn, so the first
+ * refusing (nobody listens on 127.0.0.2, or on ::1) does not stop the
+ * bot from reaching the one that answers. */
+static void test_ircad_start_tries_every_address(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.host = "irc.multi.test";
+    fx_make(&f, NULL);
+    char entry[128];
+    snprintf(entry, sizeof entry, "irc.multi.test:%d:[::1],127.0.0.2,127.0.0.1",
+             f.srv.port);
+    ircad_set_test_resolve(f.a, entry);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 5000));
+    assert_int_equal(f.srv.accepts, 1);
+    fx_free(&f);
+}
+
+struct ticks {
+    int n;
+    uint64_t t;
+};
+
+static void on_tick(struct loop *l, void *ctx)
+{
+    struct ticks *k = ctx;
+    k->n++;
+    k->t = loop_timer(l, 10, on_tick, k);
+}
+
+/* Resolving a name happens off the loop: while it goes on (here a name
+ * no resolver knows, which may take seconds where a DNS server is
+ * configured but unreachable), timers keep firing on time. */
+static void test_ircad_start_resolves_without_blocking(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.host = "heartsbot-no-such-host.invalid";
+    fx_make(&f, NULL);
+    struct ticks k = {0, 0};
+    k.t = loop_timer(f.l, 10, on_tick, &k);
+    int64_t before = loop_now(f.l);
+    assert_int_equal(f.a->ops->start(f.a), 0);
+    assert_true(loop_now(f.l) - before < 100);
+    run_until(&f, never, 400);
+    loop_cancel(f.l, k.t);
+    /* 400 ms of 10 ms ticks: most of them, whatever the resolver does */
+    assert_true(k.n >= 20);
+    assert_int_equal(f.srv.accepts, 0);
+    fx_free(&f);
+}
+
 static void test_ircad_start_refuses_bad_config(void **state)
 {
     (void)state;
@@ -1527,6 +1582,8 @@ int main(void)
         cmocka_unit_test(test_ircad_fold_follows_server_casemapping),
         cmocka_unit_test(test_ircad_start_retries_when_refused),
         cmocka_unit_test(test_ircad_start_connects_over_ipv6),
+        cmocka_unit_test(test_ircad_start_tries_every_address),
+        cmocka_unit_test(test_ircad_start_resolves_without_blocking),
         cmocka_unit_test(test_ircad_start_refuses_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
