@@ -76,6 +76,10 @@ def irc_line_seeds():
     w("over-libircclient-buffer", [":n!u@h PRIVMSG #c :" + "x" * 1100,
                                    ":n!u@h PRIVMSG #c :" + "\u2665" * 400,
                                    ":" + "p" * 1100 + " PRIVMSG #c :hi"])
+    # a head that leaves room for one byte of text: a cut must not leave
+    # a lone \x01 (heads of 995 to 999 bytes)
+    w("cut-lone-ctcp", [":" + "p" * (983 + i) + " PRIVMSG #c :\x01ACTION x\x01"
+                        for i in range(5)])
     w("tags", ["@a=b :x PRIVMSG #c :hi",
                "@account=a\\:b\\s\\\\c\\;+account=x;time=\\ "
                ":n!u@h PRIVMSG #c :hi", "@account=;time :n!u@h JOIN #c",
