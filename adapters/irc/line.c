@@ -642,7 +642,9 @@ static bool plain_line(const struct ircad_line *l, struct out *o)
         return true;
     }
     unsigned last = l->nparams - 1;
-    unsigned middles = last < LIB_PARAMS_MAX - 1 ? last : LIB_PARAMS_MAX - 1;
+    unsigned middles = last;
+    if (middles > LIB_PARAMS_MAX - 1)
+        middles = LIB_PARAMS_MAX - 1;
     for (unsigned k = 0; k < middles; k++)
         if (!out_word(o, l->params[k]))
             return false;
