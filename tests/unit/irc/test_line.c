@@ -142,6 +142,26 @@ static void test_ircad_framer_next_skips_empty_lines(void **state)
     lines_free(&l);
 }
 
+static void test_ircad_framer_next_ends_a_ping_at_a_raw_cr(void **state)
+{
+    (void)state;
+    /* a CR inside a PING's parameter ends the line: what follows is a
+     * line of its own, and no CR can reach a PONG */
+    static struct ircad_framer f;
+    struct lines l = {0};
+    ircad_framer_init(&f);
+    const char in[] = "PING :abc\rQUIT :x\r\n";
+    feed(&f, in, sizeof in - 1, 0, &l);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.v[0], "PING :abc");
+    assert_string_equal(l.v[1], "QUIT :x");
+    char buf[IRCAD_LIB_LINE_MAX + 1];
+    rebuild(l.v[0], buf);
+    assert_string_equal(buf, "PING abc");
+    assert_int_equal(ircad_framer_pending(&f), 0);
+    lines_free(&l);
+}
+
 static void test_ircad_framer_next_returns_nul_inside_a_line(void **state)
 {
     (void)state;
@@ -838,6 +858,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ircad_framer_next_ends_lines_at_lf_crlf_and_cr),
         cmocka_unit_test(test_ircad_framer_next_skips_empty_lines),
+        cmocka_unit_test(test_ircad_framer_next_ends_a_ping_at_a_raw_cr),
         cmocka_unit_test(test_ircad_framer_next_returns_nul_inside_a_line),
         cmocka_unit_test(test_ircad_framer_next_keeps_the_longest_line),
         cmocka_unit_test(test_ircad_framer_next_drops_overlong_line_whole),
