@@ -3006,6 +3006,28 @@ static void test_account_is_the_results_key(void **state)
     assert_non_null(strstr(text, "\"key\":\"n:carol\""));
 }
 
+/* A restart keeps what the seats know of accounts (from their "a:"
+ * keys): another account under the same nick and user@host is still
+ * someone else. */
+static void test_account_survives_a_restart(void **state)
+{
+    (void)state;
+    four_accounts();
+    struct table *t = restart();
+    assert_non_null(t);
+    assert_string_equal(t->seats[seat_of_nick(t, "alice")].account, "Alice");
+    int turn = engine_turn(&t->game);
+    char nick[64], cmd[32];
+    snprintf(nick, sizeof nick, "%s", t->seats[turn].nick);
+    lowest_play(t, cmd, sizeof cmd);
+    said_account(nick, "Mallory", NULL, cmd);
+    assert_int_equal(t->game.nplays, 0);
+    char acct[64];
+    snprintf(acct, sizeof acct, "%s", t->seats[turn].account);
+    said_account(nick, acct, NULL, cmd);
+    assert_int_equal(t->game.nplays, 1);
+}
+
 /* An admin named by account ("account:NAME") is one from any host and
  * nick while logged in, and nobody's admin otherwise. */
 static void test_account_names_an_admin(void **state)
@@ -3180,6 +3202,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_account_is_the_results_key, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_account_names_an_admin, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_account_survives_a_restart, setup,
                                         teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
