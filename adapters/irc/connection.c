@@ -92,7 +92,6 @@ struct ircad_conn {
     int busy;        /* inside a handler: close later */
     bool close_pending;
     bool close_flush;
-    bool closed_called;
     int64_t last_rx;
 };
 
@@ -371,8 +370,6 @@ static void free_conn(struct ircad_conn *c)
     free(c->reg_nick);
     free(c->reg_user);
     free(c->reg_real);
-    /* the password's copy in cap */
-    memset(&c->cap, 0, sizeof c->cap);
     free(c);
 }
 
@@ -453,19 +450,16 @@ static int take_line(struct ircad_conn *c, const char *raw, size_t len)
         send_proto(c, pong);
         return 0;
     }
-    if (ircad_cap_feed(&c->cap, l, send_proto, c)) {
-        if (c->cap.state == IRCAD_CAP_FAILED) {
-            fail(c, c->cap.why, c->cap.permanent);
-            return -1;
-        }
-        tell_login(c);
-        return 0;
-    }
+    /* negotiation's lines end here; an 001 from a server without CAP
+     * goes on (and may settle a required SASL as failed) */
+    bool negotiation = ircad_cap_feed(&c->cap, l, send_proto, c);
     if (c->cap.state == IRCAD_CAP_FAILED) {
         fail(c, c->cap.why, c->cap.permanent);
         return -1;
     }
     tell_login(c);
+    if (negotiation)
+        return 0;
     c->account = l->has_account ? l->account : NULL;
     char clean[IRCAD_LIB_LINE_MAX + 1];
     for (unsigned part = 0;
