@@ -1092,10 +1092,17 @@ class Client:
             since=since, timeout=timeout)
 
     def _negotiate(self, mark, timeout):
-        """CAP LS (all its lines), REQ, SASL, CAP END."""
+        """CAP LS (all its lines), REQ, SASL, CAP END. A server without CAP
+        (421, or a welcome at once) has nothing to negotiate."""
         since = mark
         while True:
-            m = self._cap_reply(("LS",), since, timeout)
+            m = self.wait_for(
+                lambda m: m.command in ("421", "001") or (
+                    m.command == "CAP" and len(m.params) >= 3
+                    and m.params[1].upper() == "LS"),
+                since=since, timeout=timeout)
+            if m.command != "CAP":
+                return
             since = m.seq + 1
             for token in m.params[-1].split():
                 key, _, value = token.partition("=")
