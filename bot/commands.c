@@ -1420,6 +1420,12 @@ static bool usable(const char *s, size_t max)
     return s && *s && strlen(s) < max;
 }
 
+/* The account of a person if it can be a seat's, else NULL (none). */
+static const char *account_of(const struct chat_user *u)
+{
+    return usable(u->account, 192) ? u->account : NULL;
+}
+
 /* Removes the bytes of the markup (render.h) that formatting left: where
  * the adapter reads the markup, text a person typed and the bot echoes
  * must not make a pill or a table. */
@@ -1570,13 +1576,21 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
         if (usable(ev->from.nick, 64))
             manager_identity(
                 m, a, ev->from.nick,
-                !ev->from.id || usable(ev->from.id, 192) ? ev->from.id : "");
+                !ev->from.id || usable(ev->from.id, 192) ? ev->from.id : "",
+                account_of(&ev->from));
         return;
     default:
         break;
     }
     if (!usable(ev->from.nick, 64) || !usable(ev->from.id, 192))
         return;
+    /* an account too long to be a seat's is taken as none */
+    struct chat_event checked = *ev;
+    checked.from.account = account_of(&ev->from);
+    ev = &checked;
+    if (ev->kind == CHAT_MESSAGE || ev->kind == CHAT_JOIN ||
+        ev->kind == CHAT_NICK)
+        manager_seen(m, a, &ev->from);
     switch (ev->kind) {
     case CHAT_MESSAGE:
         if (ev->text && (!ev->room || usable(ev->room, 64))) {

@@ -269,6 +269,9 @@ static int restore_seats(struct restore *r, const struct journal_line *l)
         seat_set_name(st, js->nick, js->display);
         snprintf(st->id, sizeof st->id, "%s", js->id);
         snprintf(st->key, sizeof st->key, "%s", js->key);
+        /* the account is not journaled apart: an "a:" key names it */
+        if (strncmp(js->key, "a:", 2) == 0)
+            snprintf(st->account, sizeof st->account, "%s", js->key + 2);
     }
     t->opener = l->opener;
     if (t->opener >= 0 && !t->seats[t->opener].used)

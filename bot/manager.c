@@ -274,11 +274,94 @@ bool seat_computer(const struct table *t, int seat)
     return !s->human || s->away;
 }
 
+/* Whether `account` names the seat's account; false if either is not
+ * known. Accounts compare case aside (services fold them). */
+static bool seat_account_is(const struct seat *s, const char *account)
+{
+    return s->account[0] && account && *account &&
+           strcasecmp(s->account, account) == 0;
+}
+
+/* Whether (id, account) is the seat's person, the nick aside: with both
+ * accounts known the account decides, else the user@host. A person who
+ * logged out (no account) is still known by their user@host. */
+static bool seat_holder(const struct seat *s, const char *id,
+                        const char *account)
+{
+    if (s->account[0] && account && *account)
+        return seat_account_is(s, account);
+    return id && strcmp(s->id, id) == 0;
+}
+
 bool same_person(const struct table *t, int seat, const struct chat_user *u)
 {
     const struct seat *s = &t->seats[seat];
     return s->human && t->a->ops->same_nick(t->a, s->nick, u->nick) &&
-           strcmp(s->id, u->id) == 0;
+           seat_holder(s, u->id, u->account);
+}
+
+/* Notes the account of u on a seat of theirs that had none; before the
+ * first hand is scored their results count for the account too. */
+static void seat_learn_account(struct table *t, int seat,
+                               const struct chat_user *u)
+{
+    struct seat *st = &t->seats[seat];
+    if (st->account[0] || !u->account || !*u->account ||
+        strlen(u->account) >= sizeof st->account)
+        return;
+    snprintf(st->account, sizeof st->account, "%s", u->account);
+    if (strncmp(st->key, "n:", 2) == 0 && t->nhist == 0)
+        records_key(t->a, u, st->key, sizeof st->key);
+    log_info("table %s: %s is logged in as %s", t->room, st->shown,
+             st->account);
+}
+
+/* A seat left within its grace period goes to the holder of its account
+ * under another nick; the room is told. Not if that nick is seated. */
+static bool seat_reclaim(struct manager *m, struct table *t, int seat,
+                         const struct chat_user *u)
+{
+    struct seat *st = &t->seats[seat];
+    int other;
+    if (!st->human || !st->gone || st->away ||
+        !seat_account_is(st, u->account) ||
+        t->a->ops->same_nick(t->a, st->nick, u->nick) ||
+        strlen(u->nick) >= sizeof st->nick || strlen(u->id) >= sizeof st->id ||
+        table_of_person(m, t->a, u->nick, &other))
+        return false;
+    char was[sizeof st->shown];
+    snprintf(was, sizeof was, "%s", st->shown);
+    seat_set_name(st, u->nick, u->display);
+    snprintf(st->id, sizeof st->id, "%s", u->id);
+    table_names_unique(t);
+    char text[300];
+    snprintf(text, sizeof text, "%s is back as %s.", was, st->shown);
+    table_say(t, text);
+    return true;
+}
+
+void manager_seen(struct manager *m, struct chat_adapter *a,
+                  const struct chat_user *u)
+{
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->a != a || t->closing)
+            continue;
+        for (int s = 0; s < t->capacity; s++) {
+            struct seat *st = &t->seats[s];
+            if (!st->used || !st->human)
+                continue;
+            if (!same_person(t, s, u) && !seat_reclaim(m, t, s, u))
+                continue;
+            seat_learn_account(t, s, u);
+            if (strcmp(st->id, u->id) != 0 && strlen(u->id) < sizeof st->id) {
+                /* the account matched: they came back from elsewhere */
+                log_info("table %s: %s is back from another host", t->room,
+                         st->shown);
+                snprintf(st->id, sizeof st->id, "%s", u->id);
+            }
+        }
+    }
 }
 
 /* ---- Tables ----------------------------------------------------------- */
@@ -458,6 +541,8 @@ int table_sit(struct table *t, const struct chat_user *u)
     st->human = true;
     seat_set_name(st, u->nick, u->display);
     snprintf(st->id, sizeof st->id, "%s", u->id);
+    if (u->account && strlen(u->account) < sizeof st->account)
+        snprintf(st->account, sizeof st->account, "%s", u->account);
     records_key(t->a, u, st->key, sizeof st->key);
     if (t->opener < 0)
         t->opener = s;
@@ -1642,7 +1727,7 @@ void table_seat_ready(struct table *t, int seat)
 }
 
 void manager_identity(struct manager *m, struct chat_adapter *a,
-                      const char *nick, const char *id)
+                      const char *nick, const char *id, const char *account)
 {
     for (int i = 0; i < m->ntables; i++) {
         struct table *t = m->tables[i];
@@ -1655,7 +1740,9 @@ void manager_identity(struct manager *m, struct chat_adapter *a,
                 continue;
             bool was_unconfirmed = st->unconfirmed;
             st->unconfirmed = false;
-            if (id && strcmp(id, st->id) == 0) {
+            if (id && seat_holder(st, id, account)) {
+                if (strcmp(id, st->id) != 0 && strlen(id) < sizeof st->id)
+                    snprintf(st->id, sizeof st->id, "%s", id);
                 if (st->gone && !st->away) {
                     /* back, unseen: as if they had joined */
                     st->gone = false;

@@ -62,6 +62,11 @@ struct seat {
     char display[256];
     char shown[64]; /* display or nick, cleaned (render_name), unique */
     char id[192];
+    /* the services account (Matrix: the user ID) of the person, as they
+     * had it when they sat down or when first seen logged in while
+     * seated; "": not known. While known, it decides who the person is
+     * (same_person); a restored seat takes it from an "a:" key */
+    char account[192];
     /* whom results count for (docs/storage.md): "a:" and the services
      * account or Matrix user ID when the network tells, else "n:" and the
      * nick they sat down with, folded; "" for a computer */
@@ -214,7 +219,18 @@ void manager_display(struct manager *m, struct chat_adapter *a,
  * "botN". Call after a person sits or changes nick. */
 void table_names_unique(struct table *t);
 bool seat_computer(const struct table *t, int seat);
+/* Whether u is the seat's person: the nick matches, and the account when
+ * both the seat's and u's are known (another account is someone else,
+ * whatever the user@host), else the user@host. */
 bool same_person(const struct table *t, int seat, const struct chat_user *u);
+/* A person event (a message, a JOIN, a nick change) from u: a seat of
+ * theirs learns their account if it had none (and its results key turns
+ * "a:" while no hand was scored), follows their new user@host when the
+ * account matched, and a seat left within its grace period goes back to
+ * its account's holder under a new nick (the room is told). Call before
+ * the event is handled. */
+void manager_seen(struct manager *m, struct chat_adapter *a,
+                  const struct chat_user *u);
 
 /* The open table in a room, or NULL. */
 struct table *table_find(struct manager *m, struct chat_adapter *a,
@@ -272,10 +288,12 @@ void table_resume(struct table *t);
 /* The seat's person is confirmed here (came back, verified): what they
  * need to act now is sent again (the deal while passing, the prompt). */
 void table_seat_ready(struct table *t, int seat);
-/* A CHAT_IDENTITY: who holds `nick` now (id NULL: nobody). A seat waiting
- * for confirmation is confirmed, or, held by someone else, marked gone. */
+/* A CHAT_IDENTITY: who holds `nick` now (id NULL: nobody; account NULL:
+ * none known). A seat waiting for confirmation is confirmed (the same
+ * user@host, or the seat's account), or, held by someone else, marked
+ * gone. */
 void manager_identity(struct manager *m, struct chat_adapter *a,
-                      const char *nick, const char *id);
+                      const char *nick, const char *id, const char *account);
 /* A CHAT_SENT: a tracked line left; a turn timer waiting for it starts. */
 void manager_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie);
 void table_scoreline(struct table *t, struct sbuf *sb);

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "accounts.h"
 #include "backoff.h"
 #include "connection.h"
 #include "ctcp.h"
@@ -46,6 +47,11 @@
 #define STOP_GRACE_MS 10000
 /* USERHOST questions in flight at most (one nick each). */
 #define QUERY_MAX 256
+/* The WHOX query type of our "WHO #chan %tcna,417": replies with another
+ * token answer someone else's question. */
+#define WHOX_TOKEN "417"
+/* An account handed to the manager at most (bytes, NUL included). */
+#define ACCOUNT_MAX 128
 
 /* Why we asked the server who someone is (USERHOST, answered in order). */
 enum query_kind {
@@ -78,7 +84,8 @@ struct ircad {
     enum ircad_sasl_mech sasl_mech;
     char *sasl_user, *sasl_pass;
     bool sasl_required;
-    int pushed; /* lines one text became (op_tell_tracked) */
+    char *test_resolve; /* ircad_set_test_resolve, NULL */
+    int pushed;         /* lines one text became (op_tell_tracked) */
     int port;
     char **channels;
     bool *kicked; /* per channel: rejoin when t_rejoin fires */
@@ -114,6 +121,10 @@ struct ircad {
      * on the next round, never from inside the manager's call */
     uint64_t *late;
     size_t nlate, caplate;
+    /* who is logged in to which services account (accounts.h), and the
+     * account the events of the line being handled carry ("": none) */
+    struct ircad_accounts accts;
+    char ev_account[ACCOUNT_MAX];
 
     uint64_t t_kick, t_refill, t_keepalive, t_reconnect, t_regain, t_rejoin;
     uint64_t t_stop;
@@ -169,7 +180,9 @@ static void emit(struct ircad *a, enum chat_event_kind kind, const char *room,
     struct chat_event ev = {
         .kind = kind,
         .room = room,
-        .from = {.nick = nick, .id = id, .account = NULL},
+        .from = {.nick = nick,
+                 .id = id,
+                 .account = nick && a->ev_account[0] ? a->ev_account : NULL},
         .text = text,
         .target = target,
     };
@@ -541,6 +554,7 @@ static void connect_now(struct ircad *a)
         .tls_ca_file = a->tls_ca,
         .tls_cert_file = a->tls_cert,
         .tls_key_file = a->tls_key,
+        .test_resolve = a->test_resolve,
         .sasl = {.mech = a->sasl_mech,
                  .username = *a->sasl_user ? a->sasl_user : a->nick,
                  .password = a->sasl_pass,
@@ -681,6 +695,8 @@ static void on_rejoin(struct loop *l, void *ctx)
         join_channels(a, true);
 }
 
+static void ev_account_of(struct ircad *a, const char *nick);
+
 /* Asks the server who `nick` is; the answer (302) comes in order. */
 static void ask_userhost(struct ircad *a, enum query_kind kind,
                          const char *nick)
@@ -725,6 +741,8 @@ static void answered(struct ircad *a, enum query_kind kind, const char *nick,
         break;
     }
     case Q_VERIFY:
+        if (id)
+            ev_account_of(a, nick);
         emit(a, CHAT_IDENTITY, NULL, nick, id, NULL, NULL);
         break;
     }
@@ -778,6 +796,8 @@ static void registered(struct ircad *a, const struct ircad_msg *m)
     a->state = ST_REGISTERED;
     ircad_backoff_reset(&a->backoff);
     a->last_alive = loop_now(a->loop);
+    /* a new connection: what the last one told of accounts is stale */
+    ircad_accounts_reset(&a->accts, a->isup.casemap);
     log_info("%s: registered as %s", a->name, a->cur_nick);
     /* the password goes only to the services client the config names:
      * first ask the server who "NickServ" is */
@@ -888,11 +908,16 @@ static void on_numeric(struct ircad *a, const struct ircad_msg *m)
     case 302:
         on_userhost(a, m);
         break;
-    case 5:
+    case 5: {
+        enum ircad_casemap before = a->isup.casemap;
         ircad_isupport_parse(&a->isup, m->params, m->nparams);
+        /* names are tracked folded: under another mapping, afresh */
+        if (a->isup.casemap != before)
+            ircad_accounts_reset(&a->accts, a->isup.casemap);
         if (a->isup.nicklen && a->isup.nicklen < a->nick_maxlen)
             a->nick_maxlen = a->isup.nicklen;
         break;
+    }
     case 432:
     case 433:
     case 436:
@@ -1089,11 +1114,140 @@ static void on_pong(struct ircad *a, const struct ircad_msg *m)
     }
 }
 
-static void on_msg(void *ctx, const struct ircad_msg *m)
+/* ---- Services accounts ------------------------------------------------ */
+
+/* The index of a configured channel, or -1. */
+static int chan_index(const struct ircad *a, const char *room)
 {
-    struct ircad *a = ctx;
-    if (stopping(a) || !m->command)
+    for (int i = 0; i < a->nchannels; i++)
+        if (ircad_name_equal(a->isup.casemap, a->channels[i], room))
+            return i;
+    return -1;
+}
+
+static bool cap_on(const struct ircad *a, unsigned bit)
+{
+    return a->conn && ircad_conn_cap(a->conn, bit);
+}
+
+/* The account the events of this line carry: a name, or none. */
+static void set_ev_account(struct ircad *a, const char *account)
+{
+    if (account && *account && strcmp(account, "*") != 0 &&
+        strlen(account) < sizeof a->ev_account)
+        memcpy(a->ev_account, account, strlen(account) + 1);
+    else
+        a->ev_account[0] = '\0';
+}
+
+/* The tracked account of nick as the account events carry. */
+static void ev_account_of(struct ircad *a, const char *nick)
+{
+    const char *acc = NULL;
+    if (ircad_accounts_get(&a->accts, nick, &acc) == IRCAD_ACCOUNT_KNOWN)
+        set_ev_account(a, acc);
+    else
+        a->ev_account[0] = '\0';
+}
+
+/* Asks for the nick and account of everyone in a channel we joined (the
+ * replies are 354s with our token). */
+static void ask_whox(struct ircad *a, const char *room)
+{
+    if (!ircad_target_valid(room) || chan_index(a, room) < 0)
         return;
+    char line[IRCAD_LINE_MAX];
+    snprintf(line, sizeof line, "WHO %s %%tcna," WHOX_TOKEN, room);
+    push(a, IRCAD_URGENT, line);
+}
+
+/* RPL_WHOSPCRPL (354) to our "%tcna": me, token, channel, nick, account
+ * ("0": logged out). Anything else is someone else's question or junk. */
+static void on_whox(struct ircad *a, const struct ircad_msg *m)
+{
+    if (m->nparams < 5 || !m->params[1] || !m->params[2] || !m->params[3] ||
+        !m->params[4] || strcmp(m->params[1], WHOX_TOKEN) != 0 ||
+        !*m->params[3] || is_me(a, m->params[3]))
+        return;
+    int ch = chan_index(a, m->params[2]);
+    if (ch < 0)
+        return;
+    const char *acc = strcmp(m->params[4], "0") == 0 ? NULL : m->params[4];
+    ircad_accounts_join(&a->accts, m->params[3], ch, true, acc);
+}
+
+/*
+ * What a line tells of accounts before its events go out (extended-join,
+ * account-notify, the account tag), and the account those events carry:
+ * with account-tag, the line's tag (none: logged out); else what the
+ * tracker knows, which account-notify keeps current; else none.
+ */
+static void accounts_before(struct ircad *a, const struct ircad_msg *m)
+{
+    a->ev_account[0] = '\0';
+    if (m->numeric == 354)
+        on_whox(a, m);
+    else if (m->numeric == 330 && m->nparams >= 3) /* RPL_WHOISACCOUNT */
+        ircad_accounts_set(&a->accts, m->params[1], m->params[2]);
+    char nick[NICK_MAX], id[ID_MAX];
+    if (m->numeric || sender(m, nick, id) != 0)
+        return;
+    const char *c = m->command;
+    bool me = is_me(a, nick);
+    if (strcmp(c, "JOIN") == 0 && m->nparams >= 1 && m->params[0]) {
+        if (me && a->isup.whox) {
+            ask_whox(a, m->params[0]);
+        } else if (!me) {
+            bool ext = m->nparams >= 2 && m->params[1] &&
+                       cap_on(a, IRCAD_CAP_EXTENDED_JOIN);
+            ircad_accounts_join(&a->accts, nick, chan_index(a, m->params[0]),
+                                ext, ext ? m->params[1] : NULL);
+        }
+    } else if (strcmp(c, "ACCOUNT") == 0 && m->nparams >= 1) {
+        ircad_accounts_set(&a->accts, nick, m->params[0]);
+    }
+    if (cap_on(a, IRCAD_CAP_ACCOUNT_TAG)) {
+        ircad_accounts_set(&a->accts, nick, m->account);
+        set_ev_account(a, m->account);
+    } else {
+        ev_account_of(a, nick);
+    }
+}
+
+/* Who left, after the line's events went out: PART, KICK, QUIT, NICK. */
+static void accounts_after(struct ircad *a, const struct ircad_msg *m)
+{
+    const char *c = m->command;
+    if (strcmp(c, "KICK") == 0 && m->nparams >= 2 && m->params[0] &&
+        m->params[1]) {
+        int ch = chan_index(a, m->params[0]);
+        if (is_me(a, m->params[1]))
+            ircad_accounts_left(&a->accts, ch);
+        else
+            ircad_accounts_part(&a->accts, m->params[1], ch);
+        return;
+    }
+    char nick[NICK_MAX], id[ID_MAX];
+    if (m->numeric || sender(m, nick, id) != 0)
+        return;
+    bool me = is_me(a, nick);
+    if (strcmp(c, "PART") == 0 && m->nparams >= 1 && m->params[0]) {
+        int ch = chan_index(a, m->params[0]);
+        if (me)
+            ircad_accounts_left(&a->accts, ch);
+        else
+            ircad_accounts_part(&a->accts, nick, ch);
+    } else if (strcmp(c, "QUIT") == 0) {
+        ircad_accounts_forget(&a->accts, nick);
+    } else if (strcmp(c, "NICK") == 0 && m->nparams >= 1 && m->params[0]) {
+        ircad_accounts_rename(&a->accts, nick, m->params[0]);
+    }
+}
+
+/* ---- Dispatch ---------------------------------------------------------- */
+
+static void dispatch(struct ircad *a, const struct ircad_msg *m)
+{
     if (m->numeric) {
         on_numeric(a, m);
         return;
@@ -1120,6 +1274,16 @@ static void on_msg(void *ctx, const struct ircad_msg *m)
                  m->nparams >= 1 && m->params[0] ? m->params[0] : "");
     /* NOTICE: never answered, by the protocol's rule; PONG and the rest
      * only count as life on the link (the connection notes the time) */
+}
+
+static void on_msg(void *ctx, const struct ircad_msg *m)
+{
+    struct ircad *a = ctx;
+    if (stopping(a) || !m->command)
+        return;
+    accounts_before(a, m);
+    dispatch(a, m);
+    accounts_after(a, m);
 }
 
 /* ---- The ops ----------------------------------------------------------- */
@@ -1278,6 +1442,7 @@ static void op_free(struct chat_adapter *ca)
     free(a->kicked);
     free(a->joined);
     free(a->late);
+    ircad_accounts_free(&a->accts);
     free(a->name);
     free(a->host);
     free(a->nick);
@@ -1291,6 +1456,7 @@ static void op_free(struct chat_adapter *ca)
     free(a->tls_key);
     free(a->sasl_user);
     free(a->sasl_pass);
+    free(a->test_resolve);
     free(a->services_mask);
     free(a);
 }
@@ -1447,6 +1613,7 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
                        seed);
     engine_prng_seed(&a->rng, seed ^ 0x9e3779b97f4a7c15u);
     ircad_isupport_init(&a->isup);
+    ircad_accounts_init(&a->accts, 0);
     snprintf(a->cur_nick, sizeof a->cur_nick, "%s", a->nick);
     a->state = ST_IDLE;
 
@@ -1482,4 +1649,11 @@ void ircad_set_timing(struct chat_adapter *ca, const struct ircad_timing *t)
                             ? t->backoff_cap_ms
                             : a->backoff.base_ms;
     ircad_backoff_reset(&a->backoff);
+}
+
+void ircad_set_test_resolve(struct chat_adapter *ca, const char *entry)
+{
+    struct ircad *a = self(ca);
+    free(a->test_resolve);
+    a->test_resolve = entry ? xstrdup(entry) : NULL;
 }

@@ -65,6 +65,7 @@ struct ircad_conn {
 
     CURLM *multi;
     CURL *easy;
+    struct curl_slist *resolve;
     uint64_t curl_timer;
     char curl_err[CURL_ERROR_SIZE];
     int fd; /* the server's socket once up, else -1 */
@@ -350,6 +351,7 @@ static void free_conn(struct ircad_conn *c)
     }
     if (c->multi)
         curl_multi_cleanup(c->multi);
+    curl_slist_free_all(c->resolve);
     if (c->s)
         irc_destroy_session(c->s); /* closes lib_fd */
     if (c->feed_fd >= 0)
@@ -823,6 +825,10 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
     curl_easy_setopt(e, CURLOPT_SSL_ENABLE_ALPN, 0L);
     curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(e, CURLOPT_PRIVATE, c);
+    if (p->test_resolve) {
+        c->resolve = curl_slist_append(NULL, p->test_resolve);
+        curl_easy_setopt(e, CURLOPT_RESOLVE, c->resolve);
+    }
     if (p->tls) {
         curl_easy_setopt(e, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
         curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, p->tls_verify ? 1L : 0L);

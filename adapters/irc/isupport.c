@@ -1,5 +1,5 @@
 /*
- * RPL_ISUPPORT parsing (isupport.h). Only three tokens matter to the bot;
+ * RPL_ISUPPORT parsing (isupport.h). Only four tokens matter to the bot;
  * everything else is skipped, and every value is checked before it is
  * used because it comes from the network.
  */
@@ -14,6 +14,7 @@ void ircad_isupport_init(struct ircad_isupport *s)
     s->casemap = IRCAD_CASEMAP_RFC1459;
     memcpy(s->chantypes, "#&", 3);
     s->nicklen = 0;
+    s->whox = false;
 }
 
 int ircad_casemap_parse(const char *value, enum ircad_casemap *out)
@@ -86,6 +87,8 @@ static void apply(struct ircad_isupport *s, const char *tok)
         long n = strtol(v, &end, 10);
         if (end != v && *end == '\0' && n >= 1 && n <= 512)
             s->nicklen = (size_t)n;
+    } else if (key_is(tok, "WHOX", &v)) {
+        s->whox = !negate;
     }
 }
 

@@ -11,6 +11,7 @@
 #ifndef HEARTS_IRC_ISUPPORT_H
 #define HEARTS_IRC_ISUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "nick.h"
@@ -19,9 +20,11 @@ struct ircad_isupport {
     enum ircad_casemap casemap;
     char chantypes[16];
     size_t nicklen; /* 0: not told */
+    bool whox;      /* WHOX: "WHO #chan %tcna,<token>" is understood */
 };
 
-/* The defaults before any 005: rfc1459, "#&", nick length unknown. */
+/* The defaults before any 005: rfc1459, "#&", nick length unknown, no
+ * WHOX. */
 void ircad_isupport_init(struct ircad_isupport *s);
 
 /* Parses a CASEMAPPING value; 0, or -1 (out untouched) if unknown.

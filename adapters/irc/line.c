@@ -557,16 +557,15 @@ static bool needs_colon(const char *s, size_t n)
 
 /*
  * Appends the last parameter, cut at a UTF-8 boundary if it does not fit
- * whole (a cut one always gets its ':'); false if not even " :" fits.
+ * whole; false if not even " :" fits. The ':' goes by the same rule after
+ * a cut, so the line rebuilt from this one is this one.
  */
 static bool out_last(struct out *o, const char *s)
 {
     size_t n = strlen(s);
-    bool colon = needs_colon(s, n);
-    if (!out_fits(o, 1 + colon + n)) {
+    if (!out_fits(o, 1 + needs_colon(s, n) + n)) {
         if (!out_fits(o, 2))
             return false;
-        colon = true;
         n = o->cap - o->len - 2;
         while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
             n--;
@@ -575,6 +574,7 @@ static bool out_last(struct out *o, const char *s)
         if (n == 1 && s[0] == '\x01')
             n = 0;
     }
+    bool colon = needs_colon(s, n);
     out_put(o, colon ? " :" : " ", colon ? 2 : 1);
     out_put(o, s, n);
     return true;
@@ -642,7 +642,9 @@ static bool plain_line(const struct ircad_line *l, struct out *o)
         return true;
     }
     unsigned last = l->nparams - 1;
-    unsigned middles = last < LIB_PARAMS_MAX - 1 ? last : LIB_PARAMS_MAX - 1;
+    unsigned middles = last;
+    if (middles > LIB_PARAMS_MAX - 1)
+        middles = LIB_PARAMS_MAX - 1;
     for (unsigned k = 0; k < middles; k++)
         if (!out_word(o, l->params[k]))
             return false;

@@ -2763,6 +2763,288 @@ static void test_shutdown_keeps_the_game_for_the_next_start(void **state)
     free(after);
 }
 
+/* ---- Services accounts -------------------------------------------------- */
+
+/* An event from a person with user@host `id` and services account
+ * `account` (NULL: none known, or logged out). */
+static void from_account(enum chat_event_kind k, const char *nick,
+                         const char *id, const char *account, const char *room,
+                         const char *text, const char *target)
+{
+    struct chat_event ev = {
+        .kind = k,
+        .room = room,
+        .from = {.nick = nick, .id = id, .account = account},
+        .text = text,
+        .target = target};
+    manager_on_event(w->m, &w->fake.base, &ev);
+}
+
+/* A message from nick at "nick@host.test" logged in to `account`. */
+static void said_account(const char *nick, const char *account,
+                         const char *room, const char *text)
+{
+    char id[128];
+    snprintf(id, sizeof id, "%s@host.test", nick);
+    from_account(CHAT_MESSAGE, nick, id, account, room, text, NULL);
+}
+
+/* Four people logged in to accounts named like them with a capital:
+ * alice is Alice, and so on; a game with no passing. */
+static struct table *four_accounts(void)
+{
+    w->cfg.grace_period = 60;
+    w->cfg.turn_timeout = 60;
+    said_account("alice", "Alice", "#h", "!hearts standard pass_count=0");
+    said_account("bob", "Bob", "#h", "!join");
+    said_account("carol", "Carol", "#h", "!join");
+    said_account("dave", "Dave", "#h", "!join");
+    said_account("alice", "Alice", "#h", "!start");
+    struct table *t = the_table();
+    assert_true(t->playing);
+    return t;
+}
+
+static int seat_of_nick(const struct table *t, const char *nick)
+{
+    for (int s = 0; s < t->capacity; s++)
+        if (strcmp(t->seats[s].nick, nick) == 0)
+            return s;
+    fail_msg("%s is not seated", nick);
+    return -1;
+}
+
+/* The card to play for the seat whose turn it is, as a command. */
+static void lowest_play(const struct table *t, char *cmd, size_t len)
+{
+    uint64_t legal = engine_legal_plays(&t->game);
+    int c = 0;
+    while (!(legal >> c & 1))
+        c++;
+    snprintf(cmd, len, "play %s", engine_card_name(c));
+}
+
+/* An account logged out mid-game (same nick and user@host) keeps the seat
+ * and plays on; the seat remembers the account it was taken with. */
+static void test_account_logout_mid_game_keeps_the_seat(void **state)
+{
+    (void)state;
+    struct table *t = four_accounts();
+    int turn = engine_turn(&t->game);
+    assert_string_equal(t->seats[seat_of_nick(t, "alice")].account, "Alice");
+    assert_string_equal(t->seats[seat_of_nick(t, "alice")].key, "a:Alice");
+    char cmd[32];
+    lowest_play(t, cmd, sizeof cmd);
+    said_account(t->seats[turn].nick, NULL, NULL, cmd);
+    assert_int_equal(t->game.nplays, 1);
+    assert_false(t->seats[turn].gone);
+    /* the seat still knows the account: logging in to it again is fine */
+    int next = engine_turn(&t->game);
+    lowest_play(t, cmd, sizeof cmd);
+    char acct[64];
+    snprintf(acct, sizeof acct, "%s", t->seats[next].account);
+    acct[0] = (char)tolower((unsigned char)acct[0]); /* case aside */
+    said_account(t->seats[next].nick, acct, NULL, cmd);
+    assert_int_equal(t->game.nplays, 2);
+}
+
+/* The same nick and user@host logged in to another account is someone
+ * else (a shared host, a bouncer): not the seat's person. */
+static void test_account_other_account_is_refused(void **state)
+{
+    (void)state;
+    struct table *t = four_accounts();
+    int turn = engine_turn(&t->game);
+    char nick[64];
+    snprintf(nick, sizeof nick, "%s", t->seats[turn].nick);
+    char cmd[32];
+    lowest_play(t, cmd, sizeof cmd);
+    int from = w->fake.n;
+    said_account(nick, "Mallory", NULL, cmd);
+    assert_int_equal(t->game.nplays, 0);
+    assert_true(any_contains(nick, from, "belongs to someone else"));
+    /* nor does the seat take the other account as its own */
+    assert_string_not_equal(t->seats[turn].account, "Mallory");
+}
+
+/* A person who quit and comes back from another host logged in to the
+ * seat's account has the seat back within the grace period; under another
+ * nick too, and the room is told. */
+static void test_account_back_from_another_host(void **state)
+{
+    (void)state;
+    struct table *t = four_accounts();
+    int sa = seat_of_nick(t, "alice");
+    from_account(CHAT_QUIT, "alice", "alice@host.test", "Alice", NULL,
+                 "ping timeout", NULL);
+    assert_true(t->seats[sa].gone);
+    from_account(CHAT_JOIN, "alice", "al@new.example", "ALICE", "#h", NULL,
+                 NULL);
+    assert_false(t->seats[sa].gone);
+    assert_string_equal(t->seats[sa].id, "al@new.example");
+    /* logged out again, the new user@host is hers */
+    if (engine_turn(&t->game) == sa) {
+        char cmd[32];
+        lowest_play(t, cmd, sizeof cmd);
+        from_account(CHAT_MESSAGE, "alice", "al@new.example", NULL, NULL, cmd,
+                     NULL);
+        assert_int_equal(t->game.nplays, 1);
+    }
+    /* without the account a new host is a stranger */
+    int sb = seat_of_nick(t, "bob");
+    from_account(CHAT_QUIT, "bob", "bob@host.test", "Bob", NULL, "", NULL);
+    from_account(CHAT_JOIN, "bob", "b@elsewhere", NULL, "#h", NULL, NULL);
+    assert_true(t->seats[sb].gone);
+    /* under another nick with the account: the seat follows */
+    int from = w->fake.n;
+    from_account(CHAT_JOIN, "bob_", "b@elsewhere", "Bob", "#h", NULL, NULL);
+    assert_false(t->seats[sb].gone);
+    assert_string_equal(t->seats[sb].nick, "bob_");
+    assert_true(any_contains("#h", from, "bob is back as bob_."));
+    from = w->fake.n;
+    from_account(CHAT_MESSAGE, "bob_", "b@elsewhere", "Bob", NULL, "hand",
+                 NULL);
+    assert_true(any_contains("bob_", from, "Your hand: "));
+    /* a seat whose person is here is not taken by another nick */
+    int sc = seat_of_nick(t, "carol");
+    from_account(CHAT_JOIN, "carol2", "c@x", "Carol", "#h", NULL, NULL);
+    assert_string_equal(t->seats[sc].nick, "carol");
+}
+
+/* After a reconnect the network's answer confirms a seat by its account
+ * even from another host. */
+static void test_account_confirms_identity_after_reconnect(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    struct table *t = four_accounts();
+    event(CHAT_DISCONNECTED, NULL, NULL, NULL, NULL);
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    int sa = seat_of_nick(t, "alice"), sb = seat_of_nick(t, "bob");
+    assert_true(t->seats[sa].unconfirmed);
+    struct chat_event ev = {
+        .kind = CHAT_IDENTITY,
+        .from = {.nick = "alice", .id = "al@new.example", .account = "Alice"}};
+    manager_on_event(w->m, &w->fake.base, &ev);
+    assert_false(t->seats[sa].unconfirmed);
+    assert_false(t->seats[sa].gone);
+    assert_string_equal(t->seats[sa].id, "al@new.example");
+    /* bob's nick held by the same user@host under another account */
+    ev.from = (struct chat_user){
+        .nick = "bob", .id = "bob@host.test", .account = "Mallory"};
+    manager_on_event(w->m, &w->fake.base, &ev);
+    assert_true(t->seats[sb].gone);
+}
+
+/* Two seated people swap nicks (alice -> tmp, bob -> alice, tmp -> bob):
+ * each seat stays with its person, and their cards go to their new nick. */
+static void test_account_nick_swap_keeps_each_seat(void **state)
+{
+    (void)state;
+    struct table *t = four_accounts();
+    int sa = seat_of_nick(t, "alice"), sb = seat_of_nick(t, "bob");
+    int from = w->fake.n;
+    said_account("alice", "Alice", NULL, "hand");
+    said_account("bob", "Bob", NULL, "hand");
+    char hand_a[2100], hand_b[2100];
+    snprintf(hand_a, sizeof hand_a, "%s", last_to("alice", from)->text);
+    snprintf(hand_b, sizeof hand_b, "%s", last_to("bob", from)->text);
+    assert_string_not_equal(hand_a, hand_b);
+    from_account(CHAT_NICK, "alice", "alice@host.test", "Alice", NULL, NULL,
+                 "tmp");
+    from_account(CHAT_NICK, "bob", "bob@host.test", "Bob", NULL, NULL, "alice");
+    from_account(CHAT_NICK, "tmp", "alice@host.test", "Alice", NULL, NULL,
+                 "bob");
+    assert_string_equal(t->seats[sa].nick, "bob");
+    assert_string_equal(t->seats[sb].nick, "alice");
+    from = w->fake.n;
+    from_account(CHAT_MESSAGE, "bob", "alice@host.test", "Alice", NULL, "hand",
+                 NULL);
+    from_account(CHAT_MESSAGE, "alice", "bob@host.test", "Bob", NULL, "hand",
+                 NULL);
+    assert_string_equal(last_to("bob", from)->text, hand_a);
+    assert_string_equal(last_to("alice", from)->text, hand_b);
+    /* the turn's person plays under the new nick */
+    int turn = engine_turn(&t->game);
+    char cmd[32];
+    lowest_play(t, cmd, sizeof cmd);
+    char id[128];
+    snprintf(id, sizeof id, "%s", t->seats[turn].id);
+    from_account(CHAT_MESSAGE, t->seats[turn].nick, id, t->seats[turn].account,
+                 NULL, cmd, NULL);
+    assert_int_equal(t->game.nplays, 1);
+}
+
+/* Results count for the account: taken at sitting; a person who logs in
+ * before the first hand is scored counts for the account, after it for
+ * the nick they sat down with. */
+static void test_account_is_the_results_key(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    said_account("alice", "Alice", "#h", "!hearts standard hands=2");
+    said("bob", "#h", "!join");
+    said("carol", "#h", "!join");
+    said("dave", "#h", "!join");
+    struct table *t = the_table();
+    assert_string_equal(t->seats[1].key, "n:bob");
+    said_account("bob", "Bob", "#h", "ready");
+    assert_string_equal(t->seats[1].key, "a:Bob");
+    assert_string_equal(t->seats[1].account, "Bob");
+    said_account("alice", "Alice", "#h", "!start");
+    play_to(t, 2, 0);
+    assert_int_equal(t->nhist, 1);
+    said_account("carol", "Carol", "#h", "good game");
+    assert_string_equal(t->seats[2].account, "Carol");
+    assert_string_equal(t->seats[2].key, "n:carol");
+    play_everything(t);
+    char text[8192];
+    read_results(text, sizeof text);
+    assert_non_null(strstr(text, "\"key\":\"a:Alice\""));
+    assert_non_null(strstr(text, "\"key\":\"a:Bob\""));
+    assert_non_null(strstr(text, "\"key\":\"n:carol\""));
+}
+
+/* A restart keeps what the seats know of accounts (from their "a:"
+ * keys): another account under the same nick and user@host is still
+ * someone else. */
+static void test_account_survives_a_restart(void **state)
+{
+    (void)state;
+    four_accounts();
+    struct table *t = restart();
+    assert_non_null(t);
+    assert_string_equal(t->seats[seat_of_nick(t, "alice")].account, "Alice");
+    int turn = engine_turn(&t->game);
+    char nick[64], cmd[32];
+    snprintf(nick, sizeof nick, "%s", t->seats[turn].nick);
+    lowest_play(t, cmd, sizeof cmd);
+    said_account(nick, "Mallory", NULL, cmd);
+    assert_int_equal(t->game.nplays, 0);
+    char acct[64];
+    snprintf(acct, sizeof acct, "%s", t->seats[turn].account);
+    said_account(nick, acct, NULL, cmd);
+    assert_int_equal(t->game.nplays, 1);
+}
+
+/* An admin named by account ("account:NAME") is one from any host and
+ * nick while logged in, and nobody's admin otherwise. */
+static void test_account_names_an_admin(void **state)
+{
+    (void)state;
+    w->cfg.admins = calloc(1, sizeof *w->cfg.admins);
+    w->cfg.admins[0] = strdup("account:Boss");
+    w->cfg.nadmins = 1; /* freed with the config */
+    said("alice", "#h", "!hearts");
+    said("bob", "#h", "!join");
+    refused("zed", "#h", "!stop", "Only the opener");
+    from_account(CHAT_MESSAGE, "zed", "z@h", "zed", "#h", "!stop", NULL);
+    assert_non_null(the_table());
+    from_account(CHAT_MESSAGE, "zed", "z@h", "boss", "#h", "!stop", NULL);
+    assert_null(the_table());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2907,6 +3189,22 @@ int main(void)
             test_restart_archives_a_finished_journal, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_shutdown_keeps_the_game_for_the_next_start, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_account_logout_mid_game_keeps_the_seat, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_account_other_account_is_refused,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_account_back_from_another_host,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_account_confirms_identity_after_reconnect, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_account_nick_swap_keeps_each_seat,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_account_is_the_results_key, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_account_names_an_admin, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_account_survives_a_restart, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

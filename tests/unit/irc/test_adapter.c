@@ -284,7 +284,7 @@ static int srv_count(const struct server *s, const char *prefix)
 
 struct rec {
     enum chat_event_kind kind;
-    char room[64], nick[64], id[128], text[512], target[64];
+    char room[64], nick[64], id[128], text[512], target[64], account[128];
     bool has_room, has_id;
     uint64_t cookie;
 };
@@ -326,7 +326,10 @@ static void on_event(void *ctx, struct chat_adapter *a,
     copy(r->text, sizeof r->text, ev->text);
     copy(r->target, sizeof r->target, ev->target);
     r->cookie = ev->cookie;
-    assert_null(ev->from.account);
+    copy(r->account, sizeof r->account, ev->from.account);
+    /* an account is a name or absent, never "" or "*" */
+    if (ev->from.account)
+        assert_true(*ev->from.account && strcmp(ev->from.account, "*"));
     if (ev->kind == CHAT_DISCONNECTED && f->say_on_disconnect) {
         a->ops->say(a, "#hearts", f->say_on_disconnect, CHAT_NORMAL);
         f->say_on_disconnect = NULL;
@@ -672,6 +675,11 @@ static void test_ircad_events_from_server_lines(void **state)
     expect(&r[7], CHAT_NICK, NULL, "bob", "b@h.example", NULL, "bobby");
     expect(&r[8], CHAT_QUIT, NULL, "bobby", "b@h.example", "gone", NULL);
     expect(&r[9], CHAT_MESSAGE, "#hearts", "zed", "z@h", "end", NULL);
+    /* a server without WHOX or account capabilities (ngircd): no WHO is
+     * asked and nobody has an account */
+    for (int i = base; i < f.nev; i++)
+        assert_string_equal(f.ev[i].account, "");
+    assert_int_equal(srv_find(&f.srv, "WHO ", 0), -1);
     /* nothing was answered to the NOTICEs */
     assert_int_equal(srv_find(&f.srv, "NOTICE", 0), -1);
     fx_free(&f);
@@ -1451,6 +1459,61 @@ static void test_ircad_start_connects_over_ipv6(void **state)
     fx_free(&f);
 }
 
+/* A name with several addresses: each is tried in turn, so the first
+ * refusing (nobody listens on 127.0.0.2, or on ::1) does not stop the
+ * bot from reaching the one that answers. */
+static void test_ircad_start_tries_every_address(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.host = "irc.multi.test";
+    fx_make(&f, NULL);
+    char entry[128];
+    snprintf(entry, sizeof entry, "irc.multi.test:%d:[::1],127.0.0.2,127.0.0.1",
+             f.srv.port);
+    ircad_set_test_resolve(f.a, entry);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 5000));
+    assert_int_equal(f.srv.accepts, 1);
+    fx_free(&f);
+}
+
+struct ticks {
+    int n;
+    uint64_t t;
+};
+
+static void on_tick(struct loop *l, void *ctx)
+{
+    struct ticks *k = ctx;
+    k->n++;
+    k->t = loop_timer(l, 10, on_tick, k);
+}
+
+/* Resolving a name happens off the loop: while it goes on (here a name
+ * no resolver knows, which may take seconds where a DNS server is
+ * configured but unreachable), timers keep firing on time. */
+static void test_ircad_start_resolves_without_blocking(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.host = "heartsbot-no-such-host.invalid";
+    fx_make(&f, NULL);
+    struct ticks k = {0, 0};
+    k.t = loop_timer(f.l, 10, on_tick, &k);
+    int64_t before = loop_now(f.l);
+    assert_int_equal(f.a->ops->start(f.a), 0);
+    assert_true(loop_now(f.l) - before < 100);
+    run_until(&f, never, 400);
+    loop_cancel(f.l, k.t);
+    /* 400 ms of 10 ms ticks: most of them, whatever the resolver does */
+    assert_true(k.n >= 20);
+    assert_int_equal(f.srv.accepts, 0);
+    fx_free(&f);
+}
+
 static void test_ircad_start_refuses_bad_config(void **state)
 {
     (void)state;
@@ -1491,6 +1554,88 @@ static void test_ircad_start_refuses_bad_config(void **state)
     fx_free(&f);
 }
 
+static bool one_identity(struct fx *f)
+{
+    return count_events(f, CHAT_IDENTITY) >= 1;
+}
+
+static bool whox_asked(struct fx *f)
+{
+    return srv_find(&f->srv, "WHO #hearts %tcna,417", 0) >= 0;
+}
+
+/* The account on the last event from `nick` of `kind` ("" for none). */
+static const char *account_of(const struct fx *f, enum chat_event_kind kind,
+                              const char *nick)
+{
+    for (int i = f->nev - 1; i >= 0; i--)
+        if (f->ev[i].kind == kind && strcmp(f->ev[i].nick, nick) == 0)
+            return f->ev[i].account;
+    fail_msg("no event from %s", nick);
+    return NULL;
+}
+
+/* A server with WHOX and no account capabilities: the bot asks who is in
+ * the channel with which account when it joins, and the events of those
+ * people carry it; it follows NICK and forgets on QUIT and PART; replies
+ * to another token and junk change nothing. */
+static void test_ircad_whox_accounts_reach_events(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.isupport = "CHANTYPES=#& WHOX";
+    f.srv.known[0] = "Alicia=+al@h";
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    assert_true(run_until(&f, whox_asked, 3000));
+    struct server *s = &f.srv;
+    srv_send(s, ":irc.test 354 hearts 417 #hearts alice AliceAcct");
+    srv_send(s, ":irc.test 354 hearts 417 #hearts bob 0");
+    srv_send(s, ":irc.test 354 hearts 417 #hearts hearts HeartsAcct");
+    srv_send(s, ":irc.test 354 hearts 999 #hearts carol NotOurs");
+    srv_send(s, ":irc.test 354 hearts 417 #elsewhere dave Elsewhere");
+    srv_send(s, ":irc.test 354 hearts 417 #hearts");
+    srv_send(s, ":irc.test 354 hearts 417 #hearts erin :two words");
+    srv_send(s, ":irc.test 315 hearts #hearts :End of /WHO list.");
+    srv_send(s, ":alice!al@h PRIVMSG #hearts :one");
+    srv_send(s, ":bob!b@h PRIVMSG #hearts :two");
+    srv_send(s, ":carol!c@h PRIVMSG #hearts :three");
+    srv_send(s, ":dave!d@h PRIVMSG #hearts :four");
+    srv_send(s, ":erin!e@h PRIVMSG hearts :five");
+    srv_send(s, ":alice!al@h NICK :Alicia");
+    srv_send(s, ":Alicia!al@h PRIVMSG hearts :six");
+    srv_send(s, ":zed!z@h PRIVMSG #hearts :end");
+    assert_true(run_until(&f, saw_end, 3000));
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "alice"), "AliceAcct");
+    assert_string_equal(account_of(&f, CHAT_NICK, "alice"), "AliceAcct");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "Alicia"), "AliceAcct");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "bob"), "");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "carol"), "");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "dave"), "");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "erin"), "");
+    /* verify's answer carries what is known of the nick */
+    f.a->ops->verify(f.a, "alicia");
+    assert_true(run_until(&f, one_identity, 3000));
+    srv_send(s, ":Alicia!al@h PART #hearts :bye");
+    f.a->ops->verify(f.a, "alicia");
+    assert_true(run_until(&f, two_identities, 3000));
+    int k = 0;
+    for (int i = 0; i < f.nev; i++)
+        if (f.ev[i].kind == CHAT_IDENTITY)
+            assert_string_equal(f.ev[i].account, k++ ? "" : "AliceAcct");
+    /* she left the only channel: back, she is unknown until asked */
+    srv_send(s, ":Alicia!al@h JOIN #hearts");
+    srv_send(s, ":Alicia!al@h PRIVMSG #hearts :seven");
+    srv_send(s, ":zed!z@h PRIVMSG #hearts :end");
+    f.nev = 0;
+    assert_true(run_until(&f, saw_end, 3000));
+    assert_string_equal(account_of(&f, CHAT_JOIN, "Alicia"), "");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "Alicia"), "");
+    fx_free(&f);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -1527,7 +1672,10 @@ int main(void)
         cmocka_unit_test(test_ircad_fold_follows_server_casemapping),
         cmocka_unit_test(test_ircad_start_retries_when_refused),
         cmocka_unit_test(test_ircad_start_connects_over_ipv6),
+        cmocka_unit_test(test_ircad_start_tries_every_address),
+        cmocka_unit_test(test_ircad_start_resolves_without_blocking),
         cmocka_unit_test(test_ircad_start_refuses_bad_config),
+        cmocka_unit_test(test_ircad_whox_accounts_reach_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

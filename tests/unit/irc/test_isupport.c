@@ -116,6 +116,24 @@ static void test_ircad_isupport_parse_switches_comparison(void **state)
     assert_true(ircad_name_equal(s.casemap, "BOT", "bot"));
 }
 
+/* WHOX (InspIRCd, Solanum, Ergo): the adapter asks a channel's accounts */
+static void test_ircad_isupport_parse_whox(void **state)
+{
+    (void)state;
+    struct ircad_isupport s;
+    ircad_isupport_init(&s);
+    assert_false(s.whox);
+    const char *p[] = {"me", "WHOXY", "x y"};
+    ircad_isupport_parse(&s, p, 3);
+    assert_false(s.whox); /* another token */
+    const char *q[] = {"me", "WHOX", "x y"};
+    ircad_isupport_parse(&s, q, 3);
+    assert_true(s.whox);
+    const char *n[] = {"me", "-WHOX", "x y"};
+    ircad_isupport_parse(&s, n, 3);
+    assert_false(s.whox);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -124,6 +142,7 @@ int main(void)
         cmocka_unit_test(test_ircad_isupport_parse_ngircd_line),
         cmocka_unit_test(test_ircad_isupport_parse_negation_and_junk),
         cmocka_unit_test(test_ircad_isupport_parse_switches_comparison),
+        cmocka_unit_test(test_ircad_isupport_parse_whox),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
