@@ -73,6 +73,20 @@ int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
     }
 }
 
+int ai_default_budget(int level)
+{
+    (void)level;
+    return 0; /* no level searches yet */
+}
+
+int ai_decide_budget(int level, const struct engine_view *v,
+                     struct engine_prng *rng, int budget,
+                     struct engine_action *a)
+{
+    (void)budget;
+    return ai_decide(level, v, rng, a);
+}
+
 int ai_act_for(int level, const struct engine_game *g, int seat,
                struct engine_prng *rng, struct engine_action *a)
 {

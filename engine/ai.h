@@ -35,4 +35,18 @@ int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
 int ai_act_for(int level, const struct engine_game *g, int seat,
                struct engine_prng *rng, struct engine_action *a);
 
+/*
+ * The levels that search (issue 11) spend a budget per decision: a number
+ * of playouts, not time, so that a decision is the same under the same
+ * seed on any machine. ai_default_budget is a level's own (0 for a level
+ * that does not search); ai_decide_budget is ai_decide with `budget`
+ * playouts (0: the level's default), what the bot uses with the config's
+ * budgets. A searching decision takes milliseconds: the bot runs it off
+ * its loop.
+ */
+int ai_default_budget(int level);
+int ai_decide_budget(int level, const struct engine_view *v,
+                     struct engine_prng *rng, int budget,
+                     struct engine_action *a);
+
 #endif
