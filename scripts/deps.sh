@@ -5,7 +5,7 @@ set -eu
 
 packages="cmake gcc make pkg-config libjson-c-dev libcmocka-dev \
 libircclient-dev libcurl4-openssl-dev valgrind python3 python3-matrix-nio \
-ngircd inspircd"
+ngircd inspircd anope openssl"
 
 missing=""
 for p in $packages; do
@@ -20,11 +20,12 @@ echo "deps: installing$missing"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 
-# ngircd and inspircd are for the integration tests and scripts/run.sh,
-# which start their own on ports of their own. Debian starts each as a
-# system service on install (on port 6667): stop and disable the ones
-# installed just now, with systemd or without it.
-for svc in ngircd inspircd; do
+# ngircd, inspircd and anope (services, linked to InspIRCd) are for the
+# integration tests and scripts/run.sh, which start their own on ports of
+# their own; openssl makes the tests' certificates. Debian starts each
+# server as a system service on install (on port 6667): stop and disable
+# the ones installed just now, with systemd or without it.
+for svc in ngircd inspircd anope; do
     case " $missing " in *" $svc "*) ;; *) continue ;; esac
     if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
         $sudo systemctl disable --now "$svc" >/dev/null 2>&1 || true

@@ -79,7 +79,13 @@ struct ircad {
     char *name, *host, *nick, *username, *realname, *password, *nickserv;
     char *ns_account;    /* the account IDENTIFY names */
     char *services_mask; /* who NickServ must be */
-    int pushed;          /* lines one text became (op_tell_tracked) */
+    bool tls, tls_verify;
+    char *tls_ca, *tls_cert, *tls_key;
+    enum ircad_sasl_mech sasl_mech;
+    char *sasl_user, *sasl_pass;
+    bool sasl_required;
+    char *test_resolve; /* ircad_set_test_resolve, NULL */
+    int pushed;         /* lines one text became (op_tell_tracked) */
     int port;
     char **channels;
     bool *kicked; /* per channel: rejoin when t_rejoin fires */
@@ -105,8 +111,10 @@ struct ircad {
     unsigned nick_attempt;
     size_t nick_maxlen;
     int64_t conn_started;
-    int64_t ping_sent; /* when our keep-alive PING was queued, 0: none */
-    char *quit_line;   /* while stopping: the QUIT to send last */
+    int64_t ping_sent;  /* when our keep-alive PING was queued, 0: none */
+    int64_t last_alive; /* the last PONG to a PING of ours (or 001) */
+    unsigned ka_token;  /* the keep-alive PING's token: "ka<n>" */
+    char *quit_line;    /* while stopping: the QUIT to send last */
     struct query queries[QUERY_MAX]; /* a ring, oldest at qhead */
     int qhead, nqueries;
     /* cookies of tracked lines the queue dropped: reported as CHAT_SENT
@@ -421,8 +429,9 @@ static bool is_person(void *ctx, const char *key)
     return !strchr(a->isup.chantypes, key[0]);
 }
 
-/* The link is gone (the connection is already closed and freed). */
-static void lost(struct ircad *a, const char *why)
+/* The link is gone (the connection is already closed and freed).
+ * `permanent`: no retry can help until the config changes. */
+static void lost(struct ircad *a, const char *why, bool permanent)
 {
     bool was_up = a->state == ST_REGISTERED;
     a->conn = NULL;
@@ -447,6 +456,16 @@ static void lost(struct ircad *a, const char *why)
         finish_stop(a);
         return;
     }
+    if (permanent) {
+        log_error("%s: %s; not connecting again (fix the config and "
+                  "restart the bot)",
+                  a->name, why);
+        cancel_all(a);
+        a->state = ST_WAITING;
+        if (was_up)
+            emit(a, CHAT_DISCONNECTED, NULL, NULL, NULL, why, NULL);
+        return;
+    }
     log_warn("%s: disconnected: %s", a->name, why);
     schedule_reconnect(a);
     if (was_up)
@@ -455,15 +474,14 @@ static void lost(struct ircad *a, const char *why)
 
 static void on_closed(void *ctx, const char *why, bool permanent)
 {
-    (void)permanent;
-    lost(ctx, why);
+    lost(ctx, why, permanent);
 }
 
 /* We give up on the link ourselves. */
 static void drop_link(struct ircad *a, const char *why)
 {
     ircad_conn_close(a->conn, false);
-    lost(a, why);
+    lost(a, why, false);
 }
 
 static void on_keepalive(struct loop *l, void *ctx);
@@ -474,8 +492,11 @@ static void arm_keepalive(struct ircad *a, int64_t ms)
     a->t_keepalive = loop_timer(a->loop, ms > 0 ? ms : 1, on_keepalive, a);
 }
 
-/* libircclient has no keep-alive: a silent link (a dead NAT entry, a
- * server that hangs) would be noticed only by TCP after many minutes. */
+/* The link is alive while the server answers our PINGs: a PING once
+ * ping_after_ms have passed since the last answer, and the link is
+ * dropped once dead_after_ms have. Other traffic does not count: a
+ * server that trickles bytes, or sends lines but no longer reads ours,
+ * is as dead as a silent one. */
 static void on_keepalive(struct loop *l, void *ctx)
 {
     struct ircad *a = ctx;
@@ -491,20 +512,25 @@ static void on_keepalive(struct loop *l, void *ctx)
             arm_keepalive(a, left);
         return;
     }
-    int64_t rx = ircad_conn_last_rx(a->conn);
-    int64_t quiet = now - rx;
+    int64_t quiet = now - a->last_alive;
     if (quiet >= a->t.dead_after_ms) {
-        drop_link(a, "ping timeout: nothing from the server");
+        char why[96];
+        snprintf(why, sizeof why,
+                 "ping timeout: no answer to our PING for %lld s",
+                 (long long)(quiet / 1000));
+        drop_link(a, why);
         return;
     }
     if (quiet >= a->t.ping_after_ms) {
-        if (a->ping_sent <= rx) {
-            push(a, IRCAD_URGENT, "PING :keepalive");
+        if (a->ping_sent <= a->last_alive) {
+            char line[32];
+            snprintf(line, sizeof line, "PING :ka%u", ++a->ka_token);
+            push(a, IRCAD_URGENT, line);
             a->ping_sent = now;
         }
-        arm_keepalive(a, rx + a->t.dead_after_ms - now);
+        arm_keepalive(a, a->last_alive + a->t.dead_after_ms - now);
     } else {
-        arm_keepalive(a, rx + a->t.ping_after_ms - now);
+        arm_keepalive(a, a->last_alive + a->t.ping_after_ms - now);
     }
 }
 
@@ -516,17 +542,29 @@ static void connect_now(struct ircad *a)
     a->nick_maxlen = NICK_MAX - 1;
     a->ping_sent = 0;
     struct ircad_conn_params p = {
+        .name = a->name,
         .host = a->host,
         .port = a->port,
         .password = a->password,
         .nick = a->nick,
         .username = a->username,
         .realname = a->realname,
+        .tls = a->tls,
+        .tls_verify = a->tls_verify,
+        .tls_ca_file = a->tls_ca,
+        .tls_cert_file = a->tls_cert,
+        .tls_key_file = a->tls_key,
+        .test_resolve = a->test_resolve,
+        .sasl = {.mech = a->sasl_mech,
+                 .username = *a->sasl_user ? a->sasl_user : a->nick,
+                 .password = a->sasl_pass,
+                 .required = a->sasl_required},
     };
     struct ircad_conn_handlers h = {
         .msg = on_msg, .closed = on_closed, .drain = on_drain, .ctx = a};
     char err[160];
-    log_info("%s: connecting to %s port %d", a->name, a->host, a->port);
+    log_info("%s: connecting to %s port %d%s", a->name, a->host, a->port,
+             a->tls ? " (TLS)" : "");
     if (ircad_conn_open(a->loop, &p, &h, &a->conn, err, sizeof err) != 0) {
         a->conn = NULL;
         log_warn("%s: cannot connect to %s port %d: %s", a->name, a->host,
@@ -757,6 +795,7 @@ static void registered(struct ircad *a, const struct ircad_msg *m)
         snprintf(a->cur_nick, sizeof a->cur_nick, "%s", m->params[0]);
     a->state = ST_REGISTERED;
     ircad_backoff_reset(&a->backoff);
+    a->last_alive = loop_now(a->loop);
     /* a new connection: what the last one told of accounts is stale */
     ircad_accounts_reset(&a->accts, a->isup.casemap);
     log_info("%s: registered as %s", a->name, a->cur_nick);
@@ -1056,9 +1095,17 @@ static void on_pong(struct ircad *a, const struct ircad_msg *m)
         const char *p = m->params[i];
         unsigned token;
         char end;
+        if (p && strncmp(p, "ka", 2) == 0 &&
+            sscanf(p + 2, "%u%c", &token, &end) == 1 && token == a->ka_token &&
+            a->ping_sent) {
+            a->last_alive = loop_now(a->loop);
+            return;
+        }
         if (p && strncmp(p, "lag", 3) == 0 &&
             sscanf(p + 3, "%u%c", &token, &end) == 1 &&
             ircad_pace_pong(&a->pace, token, loop_now(a->loop))) {
+            /* an answer to our PING: the link is alive too */
+            a->last_alive = loop_now(a->loop);
             log_debug("%s: lag probe back after %lld ms", a->name,
                       (long long)(loop_now(a->loop) - a->pace.probe_sent));
             set_interval(a, a->pace.interval_ms);
@@ -1404,6 +1451,12 @@ static void op_free(struct chat_adapter *ca)
     free(a->password);
     free(a->nickserv);
     free(a->ns_account);
+    free(a->tls_ca);
+    free(a->tls_cert);
+    free(a->tls_key);
+    free(a->sasl_user);
+    free(a->sasl_pass);
+    free(a->test_resolve);
     free(a->services_mask);
     free(a);
 }
@@ -1514,6 +1567,18 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
     a->services_mask = xstrdup(cfg->services_mask && *cfg->services_mask
                                    ? cfg->services_mask
                                    : "NickServ!*@services.*");
+    a->tls = cfg->tls;
+    a->tls_verify = cfg->tls_verify;
+    a->tls_ca = xstrdup(cfg->tls_ca_file);
+    a->tls_cert = xstrdup(cfg->tls_cert_file);
+    a->tls_key = xstrdup(cfg->tls_key_file);
+    const char *mech = cfg->sasl_mechanism ? cfg->sasl_mechanism : "none";
+    a->sasl_mech = strcmp(mech, "plain") == 0      ? IRCAD_SASL_PLAIN
+                   : strcmp(mech, "external") == 0 ? IRCAD_SASL_EXTERNAL
+                                                   : IRCAD_SASL_NONE;
+    a->sasl_user = xstrdup(cfg->sasl_username);
+    a->sasl_pass = xstrdup(cfg->sasl_password);
+    a->sasl_required = cfg->sasl_required;
     a->nchannels = cfg->nchannels;
     if (a->nchannels > 0) {
         a->channels = calloc((size_t)a->nchannels, sizeof *a->channels);
@@ -1584,4 +1649,11 @@ void ircad_set_timing(struct chat_adapter *ca, const struct ircad_timing *t)
                             ? t->backoff_cap_ms
                             : a->backoff.base_ms;
     ircad_backoff_reset(&a->backoff);
+}
+
+void ircad_set_test_resolve(struct chat_adapter *ca, const char *entry)
+{
+    struct ircad *a = self(ca);
+    free(a->test_resolve);
+    a->test_resolve = entry ? xstrdup(entry) : NULL;
 }

@@ -53,6 +53,8 @@ struct ircad_cap {
     unsigned asked;       /* bits in REQs not yet answered */
     char sasl_mechs[128]; /* the server's sasl=... value, "" if none */
     int sasl_step;        /* internal */
+    unsigned flags;       /* internal */
+    size_t ls_bytes;      /* internal: CAP LS text taken so far */
     bool logged_in;       /* 900 seen */
     char account[IRCAD_ACCOUNT_MAX]; /* the bot's account, from 900 */
     /* why FAILED, or why SASL was given up while not required; for the
@@ -73,10 +75,12 @@ void ircad_cap_start(struct ircad_cap *c, ircad_cap_send_fn send, void *ctx);
 
 /*
  * Feeds one line from the server. Returns true if the line belonged to
- * negotiation (CAP, AUTHENTICATE, 900-908, a 410 or 421 about CAP) and is
- * consumed; false for every other line, which the caller passes on. An
- * 001 before CAP END (a server without CAP) makes the state DONE and is
- * not consumed. May send lines and change the state.
+ * negotiation (CAP, AUTHENTICATE, 900-908, a 410, a 421 about CAP or
+ * AUTHENTICATE) and is consumed; false for every other line, which the
+ * caller passes on. An 001 before CAP END (a server without CAP) makes the
+ * state DONE (or FAILED if SASL is required) and is not consumed. May send
+ * lines and change the state; each line makes at most a few lines go out.
+ * Once FAILED, negotiation lines are consumed and change nothing.
  */
 bool ircad_cap_feed(struct ircad_cap *c, const struct ircad_line *l,
                     ircad_cap_send_fn send, void *ctx);

@@ -55,6 +55,7 @@ struct ircad_conn_handlers {
 };
 
 struct ircad_conn_params {
+    const char *name; /* the network's name, for the log */
     const char *host; /* name, IPv4, or IPv6 (contains ':') */
     int port;
     const char *password; /* server password, or NULL / "" */
@@ -67,6 +68,10 @@ struct ircad_conn_params {
     const char *tls_cert_file; /* NULL / "": no client certificate */
     const char *tls_key_file;  /* NULL / "": in tls_cert_file */
     struct ircad_cap_config sasl;
+    /* tests only (NULL in the bot): "name:port:addr[,addr...]" given to
+     * libcurl's resolver cache (CURLOPT_RESOLVE), so that a test can give
+     * a name several addresses without a DNS server */
+    const char *test_resolve;
 };
 
 struct ircad_conn;

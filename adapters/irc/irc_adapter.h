@@ -73,4 +73,9 @@ struct ircad_timing {
 /* Replaces the timings (call before start). */
 void ircad_set_timing(struct chat_adapter *a, const struct ircad_timing *t);
 
+/* Tests only: addresses for the host name, as "name:port:addr[,addr]"
+ * (libcurl's CURLOPT_RESOLVE), instead of asking the resolver; NULL: the
+ * resolver. Copied; call before start. */
+void ircad_set_test_resolve(struct chat_adapter *a, const char *entry);
+
 #endif

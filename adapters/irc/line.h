@@ -34,9 +34,10 @@
  */
 struct ircad_framer {
     char buf[IRCAD_FRAME_MAX + 1];
-    size_t start;  /* the first byte not yet returned */
-    size_t len;    /* bytes held */
-    bool overlong; /* skipping the rest of a line that was too long */
+    size_t start;   /* the first byte not yet returned */
+    size_t len;     /* bytes held, from start on */
+    size_t scanned; /* of those, bytes known to hold no line end */
+    bool overlong;  /* skipping the rest of a line that was too long */
     unsigned long overlong_lines; /* lines dropped for length, in all */
 };
 
@@ -105,6 +106,16 @@ int ircad_line_parse(const char *raw, size_t len, struct ircad_line *out,
  * if need be) and at most 10 parameters. An RPL_ISUPPORT (005) with more
  * tokens than fit is given in parts: `part` counts from 0. Returns 1 if
  * the part exists (and was written), 0 if there is no such part.
+ *
+ * The last parameter has its ':' only when it is empty, holds a space or
+ * starts with ':' (so the line rebuilt from this one is this one); a line
+ * without parameters ends with a space (libircclient reads past the end
+ * of a bare command). Other lines with more than 10 parameters keep the
+ * first 9 and the last; each 005 part keeps the nick and the trailing
+ * text and as many tokens as fit. If the prefix, command and the other
+ * parameters alone pass the limit, nothing is written and 0 is returned
+ * even for part 0: the line is not given at all (never a cut prefix or
+ * target). out is untouched when 0 is returned.
  */
 int ircad_line_for_library(const struct ircad_line *l, unsigned part, char *out,
                            size_t outlen);

@@ -24,6 +24,83 @@ def write(target, name, data):
         f.write(data)
 
 
+# ---- irc_line: what an IRC server sends (adapters/irc/line.c) -----------
+
+def irc_line_seeds():
+    w = lambda n, lines, end="\r\n": write(  # noqa: E731
+        "irc_line", n, end.join(lines) + end)
+    isupport = ":irc.test 005 bot " + " ".join(
+        "TOKEN%d=%d" % (i, i) for i in range(13)) + \
+        " :are supported by this server"
+    w("session", [
+        ":irc.test NOTICE * :*** Looking up your hostname...",
+        ":irc.test CAP * LS :sasl=PLAIN,EXTERNAL account-tag extended-join",
+        ":irc.test CAP bot ACK :sasl account-tag",
+        "AUTHENTICATE +",
+        ":irc.test 900 bot bot!u@h alice :You are now logged in as alice",
+        ":irc.test 903 bot :SASL authentication successful",
+        ":irc.test 001 bot :Welcome to the Test IRC Network bot!u@h",
+        ":irc.test 004 bot irc.test ngircd-26 abBcCFiIoqrRswx abehiIklmMnoOP",
+        ":irc.test 005 bot CASEMAPPING=ascii CHANTYPES=#& NICKLEN=30 "
+        ":are supported by this server", isupport,
+        ":irc.test 376 bot :End of MOTD command",
+        ":bot!u@h JOIN #hearts * :Real Name",
+        ":irc.test 353 bot = #hearts :bot @alice",
+        "PING :irc.test",
+        "@time=2024-05-01T12:00:00.000Z;account=alice "
+        ":alice!a@h PRIVMSG #hearts :!hearts play 2C",
+        "@account=bob;msgid=abc :bob!b@h PRIVMSG bot :\x01VERSION\x01",
+        ":carol!c@h PRIVMSG #hearts :\x01ACTION shuffles\x01",
+        ":alice!a@h NICK :alice2", ":bob!b@h ACCOUNT *",
+        ":dave!d@h KICK #hearts bot :bye", ":e!e@h QUIT :Quit: gone",
+        ":f!f@h AWAY", ":f!f@h AWAY :lunch",
+        ":irc.test 433 * bot :Nickname is already in use",
+    ])
+    w("lf-only", ["PING :a", ":s 001 me :hi", ":n!u@h PRIVMSG #c :x"], "\n")
+    w("cr-only", ["PING :a", ":s 001 me :hi", ":n!u@h PRIVMSG #c :x"], "\r")
+    w("isupport-many", [isupport, ":s 005 me " + " ".join(
+        "K%d=" % i + "v" * 150 for i in range(14)) + " :are supported"])
+    # the shapes that crash or stall libircclient 1.9
+    w("nick-no-prefix", ["NICK x"])
+    w("numeric-000", ["000 me :hi", ":s 000 me"])
+    w("notice-one-param", [":s NOTICE me", "NOTICE"])
+    w("prefix-only", [":foo", ":foo   "])
+    w("numeric-bare", ["001", ":s 001"])
+    w("empty-lines", ["", "", "PING :x", "", ""])
+    w("lone-ctcp", [":n!u@h PRIVMSG #c :\x01", ":n!u@h NOTICE me :\x01"])
+    w("ctcp-dcc", [":n!u@h PRIVMSG me :\x01DCC SEND f 2130706433 1 2\x01",
+                   ":n!u@h PRIVMSG me :\x01dcc chat chat 1 2\x01"])
+    w("eleven-params", [":s 004 me a b c d e f g h i j k :last",
+                        "CMD 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+                        "CMD 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"])
+    w("over-libircclient-buffer", [":n!u@h PRIVMSG #c :" + "x" * 1100,
+                                   ":n!u@h PRIVMSG #c :" + "\u2665" * 400,
+                                   ":" + "p" * 1100 + " PRIVMSG #c :hi"])
+    # a head that leaves room for one byte of text: a cut must not leave
+    # a lone \x01 (heads of 995 to 999 bytes)
+    w("cut-lone-ctcp", [":" + "p" * (983 + i) + " PRIVMSG #c :\x01ACTION x\x01"
+                        for i in range(5)])
+    w("tags", ["@a=b :x PRIVMSG #c :hi",
+               "@account=a\\:b\\s\\\\c\\;+account=x;time=\\ "
+               ":n!u@h PRIVMSG #c :hi", "@account=;time :n!u@h JOIN #c",
+               "@;;=;a== PING x", "@ PING x", "@a=b", "@a=b :x"])
+    w("ping-cr", ["PING :abc\rdef", "PING :x\r\rPONG"])
+    w("person-no-prefix", ["PRIVMSG #c :hi", "JOIN #c", "KICK #c x", "AWAY"])
+    w("too-few", [":n!u@h PRIVMSG #c", ":n!u@h KICK #c", "PING", "CAP *",
+                  "AUTHENTICATE", ":n!u@h ACCOUNT"])
+    w("bad-commands", ["12 x", "1234 x", "PRIV-MSG x", ": PRIVMSG #c :x"])
+    write("irc_line", "nul", b"PING a\x00b\r\n\x00\r\n:s 001 me :ok\r\n")
+    write("irc_line", "invalid-utf8",
+          b":n\xffx!u@h PRIVMSG #c\xc3 :\xe2\x82 \xf0\x80\x80\x80 "
+          b"\xed\xa0\x80 \xf4\x90\x80\x80 \x80\r\n"
+          b":n!u@h PRIVMSG #c :" + b"\xff" * 2900 + b"\r\n")
+    write("irc_line", "overlong",
+          b"PING a\r\n" + b"y" * 9000 + b"\r\nPING b\r\n" +
+          b"z" * 8701 + b"\r\n")
+    write("irc_line", "unfinished", b"PING a\r\n:s 001 me :no end")
+    write("irc_line", "empty", b"")
+
+
 # ---- matrix_sync: /sync bodies (and m.direct maps) ----------------------
 
 def message(body, sender="@alice:hs", eid="$e1", msgtype="m.text"):
@@ -321,6 +398,7 @@ def format_seeds():
 
 
 if __name__ == "__main__":
+    irc_line_seeds()
     format_seeds()
     sync_seeds()
     journal_seeds()

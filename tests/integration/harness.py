@@ -11,9 +11,14 @@ What is here:
   on the same port (for reconnect tests); kill() for an abrupt death.
 - Inspircd(tmpdir, strict=True): a private InspIRCd 3 whose connect class
   kills a client for "Excess Flood" instead of delaying it.
-- Client(port, nick): a scripted IRC client on a raw socket; a reader
-  thread records every line (PINGs are answered there); wait_for() and
-  friends find what arrived.
+- Ngircd(tls=True), Inspircd(tls=True): a TLS port too, with a
+  certificate of the test CA (testca.py); Inspircd(services=True): the
+  IRCv3 modules and Anope services linked to it (Anope: NickServ
+  accounts, SASL PLAIN and EXTERNAL).
+- Client(port, nick): a scripted IRC client on a raw socket (or TLS);
+  a reader thread records every line (PINGs are answered there);
+  wait_for() and friends find what arrived; caps= and sasl= for CAP
+  negotiation and SASL, ns_register() and friends for NickServ.
 - bot_config() / to_toml() / Bot(tmpdir, config): writes a bot config and
   runs $HEARTSBOT (default build/heartsbot) with --config.
 - HarnessTestCase and main(): a unittest base with a temp dir, and a runner
@@ -52,14 +57,18 @@ strict=False is the same class with fakelag="yes" (delay, don't kill).
 """
 
 import atexit
+import base64
 import ctypes
 import dataclasses
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
+import ssl
+import stat
 import subprocess
 import sys
 import tempfile
@@ -67,6 +76,8 @@ import threading
 import time
 import tomllib
 import unittest
+
+import testca
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -130,11 +141,16 @@ except OSError:
     _libc = None
 
 
-def _child_setup(sig):
+def _child_setup(sig, user=None):
     """preexec_fn: the child gets `sig` when the test process dies, even by
     SIGKILL. (The signal follows the thread that forked: start processes
-    from the main thread, as unittest does.)"""
+    from the main thread, as unittest does.) user=(uid, gid): it runs as
+    that user (set first: a change of credentials clears the signal)."""
     def setup():
+        if user is not None:
+            os.setgroups([])
+            os.setgid(user[1])
+            os.setuid(user[0])
         if _libc is not None:
             _libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
     return setup
@@ -198,12 +214,12 @@ def _watch(pid):
             pass
 
 
-def _spawn(argv, log_path, death_signal, env=None, cwd=None):
+def _spawn(argv, log_path, death_signal, env=None, cwd=None, user=None):
     log = open(log_path, "ab")
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
                                 stderr=subprocess.STDOUT, env=env, cwd=cwd,
-                                preexec_fn=_child_setup(death_signal))
+                                preexec_fn=_child_setup(death_signal, user))
     finally:
         log.close()
     _watch(proc.pid)
@@ -265,6 +281,9 @@ class _Server:
     name = "ircd"
     binary = None
 
+    tls = False
+    tls_port = None
+
     def __init__(self, tmpdir, strict, port=None, start=True):
         self.strict = strict
         self.dir = os.path.join(os.fspath(tmpdir), self.name)
@@ -280,6 +299,25 @@ class _Server:
     @classmethod
     def available(cls):
         return which(cls.binary) is not None
+
+    def _tls_setup(self, tls, cert, key):
+        """tls=True: a TLS port too (tls_port), with `cert`/`key` or, by
+        default, the test CA's certificate for localhost and 127.0.0.1
+        (testca.shared_ca(): clients verify it with ca.ca_cert)."""
+        self.tls = bool(tls)
+        self.ca = None
+        self.tls_cert = cert
+        self.tls_key = key
+        if not self.tls:
+            return
+        if cert is None or key is None:
+            self.ca = testca.shared_ca()
+            self.tls_cert = cert or self.ca.server_cert
+            self.tls_key = key or self.ca.server_key
+
+    def _ports(self):
+        """The ports the server listens on for clients."""
+        return [p for p in (self.port, self.tls_port) if p is not None]
 
     def _write_config(self):
         raise NotImplementedError
@@ -298,6 +336,8 @@ class _Server:
         for attempt in range(attempts):
             if self.port is None:
                 self.port = free_port()
+            if self.tls and self.tls_port is None:
+                self.tls_port = free_port()
             self._write_config()
             with open(self.log_path, "ab") as log:
                 log.write(("--- start on port %d\n" % self.port).encode())
@@ -311,6 +351,7 @@ class _Server:
             _unregister(self)
             if not self._fixed_port:
                 self.port = None          # taken meanwhile: try another
+                self.tls_port = None
         raise ServerError("%s did not start on port %s; log:\n%s"
                           % (self.name, self.port, self.log_tail()))
 
@@ -319,7 +360,7 @@ class _Server:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 return False
-            if port_accepts(self.port):
+            if all(port_accepts(p) for p in self._ports()):
                 return True
             time.sleep(0.05)
         return False
@@ -362,9 +403,14 @@ class _Server:
     def log_tail(self, lines=30):
         return "\n".join(self.log().splitlines()[-lines:])
 
-    def client(self, nick, **kw):
-        """A registered Client on this server."""
-        return Client(self.port, nick, **kw)
+    def client(self, nick, tls=False, **kw):
+        """A registered Client on this server; tls=True: on its TLS port,
+        verifying with the test CA unless `cafile` is given."""
+        if not tls:
+            return Client(self.port, nick, **kw)
+        if "cafile" not in kw and self.ca is not None:
+            kw["cafile"] = self.ca.ca_cert
+        return Client(self.tls_port, nick, tls=True, **kw)
 
     def __enter__(self):
         return self
@@ -391,10 +437,12 @@ class Ngircd(_Server):
     binary = "ngircd"
 
     def __init__(self, tmpdir, strict=False, port=None, start=True,
-                 nick_len=30, ping_timeout=120, pong_timeout=20):
+                 nick_len=30, ping_timeout=120, pong_timeout=20, tls=False,
+                 tls_cert=None, tls_key=None):
         self.nick_len = nick_len
         self.ping_timeout = ping_timeout
         self.pong_timeout = pong_timeout
+        self._tls_setup(tls, tls_cert, tls_key)
         super().__init__(tmpdir, strict, port, start)
 
     def _write_config(self):
@@ -429,6 +477,14 @@ class Ngircd(_Server):
             "\tIncludeDir = %s\n"
         ) % (self.port, self.nick_len, penalty, self.ping_timeout,
              self.pong_timeout, include_dir)
+        if self.tls:
+            # ngIRCd 26 on Debian is built with GnuTLS; it asks clients
+            # for a certificate (CertFP) without requiring one.
+            text += ("[SSL]\n"
+                     "\tCertFile = %s\n"
+                     "\tKeyFile = %s\n"
+                     "\tPorts = %d\n") % (self.tls_cert, self.tls_key,
+                                            self.tls_port)
         with open(self.conf_path, "w") as f:
             f.write(text)
 
@@ -445,15 +501,37 @@ class Inspircd(_Server):
     killed; it drains by commandrate/1000 per second. recvq: bytes of
     unread input allowed. sendq: output queued for a slow reader before
     the client is dropped. Run as root with --runasroot (InspIRCd refuses
-    root otherwise)."""
+    root otherwise). **DEBIAN_CLASS gives the flood settings of Debian's
+    /etc/inspircd/inspircd.conf instead.
+
+    tls=True: a TLS port too (tls_port; ssl_gnutls and sslinfo: clients
+    are asked for a certificate, CertFP as SHA-256), with the test CA's
+    certificate for localhost/127.0.0.1 unless tls_cert/tls_key say
+    otherwise. ircv3=True: cap, ircv3 (account-notify, away-notify,
+    extended-join), ircv3_accounttag, ircv3_capnotify, ircv3_servertime,
+    ircv3_ctctags (message-tags). services=True: all that, plus sasl,
+    services_account and spanningtree linked to a private Anope
+    (self.services, an Anope) that start() starts and waits for: NickServ
+    answers and SASL (PLAIN, EXTERNAL) is offered once start() returns."""
 
     name = "inspircd"
     binary = "inspircd"
+    SERVICES_NAME = "services.irc.test"
+
+    # The connect class of Debian's /etc/inspircd/inspircd.conf (InspIRCd
+    # 3.15): threshold 10, commandrate and fakelag at InspIRCd's defaults
+    # (1000, yes), recvq 8192, softsendq 8192, hardsendq 262144, timeout
+    # 60, pingfreq 120. Not its localmax/globalmax of 3: every test client
+    # comes from 127.0.0.1.
+    DEBIAN_CLASS = dict(strict=False, threshold=10, commandrate=1000,
+                        recvq=8192, softsendq=8192, hardsendq=262144,
+                        ping_freq=120, reg_timeout=60)
 
     def __init__(self, tmpdir, strict=True, port=None, start=True,
                  threshold=10, commandrate=1000, recvq=8192,
                  softsendq=65536, hardsendq=1048576, nick_len=30,
-                 ping_freq=120):
+                 ping_freq=120, reg_timeout=30, tls=False, tls_cert=None,
+                 tls_key=None, services=False, ircv3=None):
         self.threshold = threshold
         self.commandrate = commandrate
         self.recvq = recvq
@@ -461,18 +539,30 @@ class Inspircd(_Server):
         self.hardsendq = hardsendq
         self.nick_len = nick_len
         self.ping_freq = ping_freq
+        self.reg_timeout = reg_timeout
+        self.ircv3 = bool(services) if ircv3 is None else bool(ircv3)
+        self.link_port = None
+        self.link_password = None
+        self.services = None
+        self._tls_setup(tls, tls_cert, tls_key)
+        if services:
+            if not Anope.available():
+                raise ServerError("anope is not installed")
+            self.link_password = "link-%d" % os.getpid()
+            self.services = Anope(os.path.join(tmpdir, "anope"),
+                                  self.SERVICES_NAME, self.link_password)
         super().__init__(tmpdir, strict, port, start)
 
     def _write_config(self):
         d = self.dir
         text = (
             "<server name=\"irc.test\" description=\"heartsbot test server\""
-            " network=\"HeartsTest\">\n"
+            " network=\"HeartsTest\" id=\"1HT\">\n"
             "<admin name=\"heartsbot tests\" nick=\"admin\""
             " email=\"tests@irc.test\">\n"
             "<path configdir=\"{d}\" datadir=\"{d}\" logdir=\"{d}\">\n"
             "<bind address=\"127.0.0.1\" port=\"{port}\" type=\"clients\">\n"
-            "<connect name=\"tests\" allow=\"*\" timeout=\"30\""
+            "<connect name=\"tests\" allow=\"*\" timeout=\"{reg_timeout}\""
             " pingfreq=\"{ping}\" threshold=\"{threshold}\""
             " commandrate=\"{rate}\" fakelag=\"{fakelag}\""
             " recvq=\"{recvq}\" softsendq=\"{softsendq}\""
@@ -480,14 +570,48 @@ class Inspircd(_Server):
             " globalmax=\"1000\" limit=\"5000\" resolvehostnames=\"no\""
             " useident=\"no\">\n"
             "<limits maxnick=\"{nick_len}\">\n"
-            "<dns timeout=\"1\">\n"
+            "<dns server=\"127.0.0.1\" timeout=\"1\">\n"   # never asked
+
             "<log method=\"file\" type=\"* -USERINPUT -USEROUTPUT\""
             " level=\"default\" target=\"{d}/ircd.log\">\n"
         ).format(d=d, port=self.port, ping=self.ping_freq,
+                 reg_timeout=self.reg_timeout,
                  threshold=self.threshold, rate=self.commandrate,
                  fakelag="no" if self.strict else "yes", recvq=self.recvq,
                  softsendq=self.softsendq, hardsendq=self.hardsendq,
                  nick_len=self.nick_len)
+        if self.tls:
+            text += (
+                "<module name=\"ssl_gnutls\">\n"
+                "<module name=\"sslinfo\">\n"
+                "<sslprofile name=\"tests\" provider=\"gnutls\""
+                " certfile=\"{cert}\" keyfile=\"{key}\" hash=\"sha256\""
+                " requestclientcert=\"yes\">\n"
+                "<bind address=\"127.0.0.1\" port=\"{port}\""
+                " type=\"clients\" sslprofile=\"tests\">\n"
+            ).format(cert=self.tls_cert, key=self.tls_key,
+                     port=self.tls_port)
+        if self.ircv3:
+            text += "".join(
+                "<module name=\"%s\">\n" % m
+                for m in ("cap", "ircv3", "ircv3_accounttag",
+                          "ircv3_capnotify", "ircv3_servertime",
+                          "ircv3_ctctags"))
+        if self.services is not None:
+            text += (
+                "<module name=\"sasl\">\n"
+                "<module name=\"services_account\">\n"
+                "<module name=\"hidechans\">\n"    # Anope requires it
+                "<module name=\"spanningtree\">\n"
+                "<bind address=\"127.0.0.1\" port=\"{port}\""
+                " type=\"servers\">\n"
+                "<link name=\"{name}\" ipaddr=\"127.0.0.1\" port=\"{port}\""
+                " allowmask=\"127.0.0.0/8\" sendpass=\"{pw}\""
+                " recvpass=\"{pw}\" timeout=\"10\">\n"
+                "<uline server=\"{name}\" silent=\"yes\">\n"
+                "<sasl target=\"{name}\" requiressl=\"no\">\n"
+            ).format(port=self.link_port, name=self.SERVICES_NAME,
+                     pw=self.link_password)
         with open(self.conf_path, "w") as f:
             f.write(text)
 
@@ -498,6 +622,51 @@ class Inspircd(_Server):
             argv.append("--runasroot")
         return argv
 
+    def start(self, timeout=15.0):
+        """Starts the server and, with services, Anope, and waits until
+        Anope has linked (NickServ answers)."""
+        if self.services is not None and self.link_port is None:
+            self.link_port = free_port()
+        super().start(timeout)
+        if self.services is not None and not self.services.alive():
+            self.services.start(self.link_port)
+            self.wait_services(timeout)
+
+    def wait_services(self, timeout=15.0):
+        """Waits until NickServ answers a client on this server."""
+        deadline = time.monotonic() + timeout
+        probe = Client(self.port, "probe%d" % (os.getpid() % 100000),
+                       timeout=timeout)
+        try:
+            while True:
+                mark = probe.mark()
+                probe.say("NickServ", "HELP")
+                m = probe.wait_for(
+                    lambda m: m.command == "401" or (
+                        m.command == "NOTICE" and irc_eq(m.nick,
+                                                         "NickServ")),
+                    since=mark, timeout=max(deadline - time.monotonic(), 1))
+                if m.command == "NOTICE":
+                    return
+                if time.monotonic() > deadline or not self.services.alive():
+                    raise ServerError(
+                        "Anope did not link to InspIRCd; Anope's log:\n%s"
+                        "\nInspIRCd's log:\n%s"
+                        % (self.services.log_tail(), self.log_tail()))
+                time.sleep(0.5)
+        finally:
+            probe.quit()
+
+    def stop(self, timeout=10.0):
+        if self.services is not None:
+            self.services.stop(timeout)
+        return super().stop(timeout)
+
+    def kill(self):
+        if self.services is not None:
+            self.services.kill()
+        super().kill()
+
     def log(self):
         text = super().log()
         try:
@@ -507,6 +676,183 @@ class Inspircd(_Server):
         except OSError:
             pass
         return text
+
+
+class Anope:
+    """Anope 2.0 services (Debian package anope) for an Inspircd(services=
+    True), which makes and starts it: `anope --nofork` with its config,
+    database and logs in its own directory (the system's /etc/anope and
+    /var/lib/anope are never used), linked over the inspircd3 protocol to
+    127.0.0.1:link_port, retrying every second while the server is away.
+
+    NickServ registers the nick one is using at once (no e-mail, no
+    confirmation, no waiting time; REGISTER password [email]), does not
+    take nicks back from people who are not logged in (no killprotect),
+    keeps certificate fingerprints (ns_cert: CERT ADD), and answers SASL
+    PLAIN and EXTERNAL (m_sasl)."""
+
+    name = "anope"
+    binary = "anope"
+
+    def __init__(self, directory, server_name, password):
+        self.dir = os.fspath(directory)
+        self.server_name = server_name
+        self.password = password
+        self.link_port = None
+        self.proc = None
+        self.conf_dir = os.path.join(self.dir, "conf")
+        self.db_dir = os.path.join(self.dir, "data")
+        self.log_dir = os.path.join(self.dir, "logs")
+        for path in (self.conf_dir, self.db_dir, self.log_dir):
+            os.makedirs(path, exist_ok=True)
+        self.log_path = os.path.join(self.dir, "anope.log")
+        self.user = self._unprivileged_user()
+
+    def _unprivileged_user(self):
+        """As root, Anope warns and sleeps 3 s before it starts: run it as
+        Debian's `irc` user instead (as the package's own service does),
+        its directory made theirs, the directories above it made
+        traversable (not readable) by others where they were not. None
+        (run as we are) when we are not root or there is no such user."""
+        if os.geteuid() != 0:
+            return None
+        try:
+            import pwd
+            entry = pwd.getpwnam("irc")
+        except (ImportError, KeyError):
+            return None
+        user = (entry.pw_uid, entry.pw_gid)
+        for root, dirs, files in os.walk(self.dir):
+            for name in [root] + [os.path.join(root, f) for f in files]:
+                os.chown(name, *user)
+        parent = os.path.dirname(os.path.abspath(self.dir))
+        while parent not in ("/", ""):
+            mode = os.stat(parent).st_mode
+            if not mode & stat.S_IXOTH:
+                os.chmod(parent, stat.S_IMODE(mode) | stat.S_IXOTH)
+            parent = os.path.dirname(parent)
+        return user
+
+    @classmethod
+    def available(cls):
+        return which(cls.binary) is not None
+
+    def _write_config(self):
+        motd = os.path.join(self.conf_dir, "services.motd")
+        with open(motd, "w") as f:
+            f.write("heartsbot test services\n")
+        text = (
+            "uplink {{ host = \"127.0.0.1\"; ipv6 = no; ssl = no;"
+            " port = {port}; password = \"{pw}\"; }}\n"
+            "serverinfo {{ name = \"{name}\"; description = \"test services\";"
+            " id = \"7AN\"; pid = \"{d}/anope.pid\"; motd = \"{motd}\"; }}\n"
+            "module {{ name = \"inspircd3\"; use_server_side_mlock = yes;"
+            " use_server_side_topiclock = yes; }}\n"
+            "networkinfo {{ networkname = \"HeartsTest\"; nicklen = 30;"
+            " userlen = 10; hostlen = 64; chanlen = 32; modelistsize = 100;"
+            " vhost_chars = \"abcdefghijklmnopqrstuvwxyz0123456789.-\";"
+            " allow_undotted_vhosts = false;"
+            " disallow_start_or_end = \".-\"; }}\n"
+            "options {{ casemap = \"rfc1459\"; strictpasswords = no;"
+            " badpasslimit = 1000; badpasstimeout = 1h; updatetimeout = 5m;"
+            " expiretimeout = 30m; readtimeout = 5s; warningtimeout = 4h;"
+            " timeoutcheck = 1s; retrywait = 1s;"
+            " hideprivilegedcommands = yes; hideregisteredcommands = yes;"
+            " }}\n"
+            "mail {{ usemail = no; sendfrom = \"services@irc.test\"; }}\n"
+            "log {{ target = \"services.log\"; logage = 1; admin = \"*\";"
+            " override = \"*\"; commands = \"*\"; servers = \"*\";"
+            " users = \"connect disconnect nick\"; other = \"*\";"
+            " rawio = no; debug = no; }}\n"
+            "module {{ name = \"db_flatfile\"; database = \"anope.db\";"
+            " keepbackups = 0; fork = no; }}\n"
+            "module {{ name = \"enc_sha256\" }}\n"
+            "service {{ nick = \"NickServ\"; user = \"services\";"
+            " host = \"{name}\"; gecos = \"NickServ\"; }}\n"
+            "module {{ name = \"nickserv\"; client = \"NickServ\";"
+            " forceemail = no; confirmemailchanges = no;"
+            " defaults = \"ns_private hide_email hide_mask\";"
+            " regdelay = 0s; expire = 21d; secureadmins = yes;"
+            " modeonid = yes; hidenetsplitquit = no; killquick = 20s;"
+            " kill = 60s; enforceruser = \"enforcer\";"
+            " enforcerhost = \"services.irc.test\"; releasetimeout = 1m;"
+            " guestnickprefix = \"Guest\"; nonicknameownership = no;"
+            " passlen = 32; }}\n"
+            "command {{ service = \"NickServ\"; name = \"HELP\";"
+            " command = \"generic/help\"; }}\n"
+            "module {{ name = \"help\" }}\n"
+            "module {{ name = \"ns_register\"; registration = \"none\";"
+            " resenddelay = 90s; }}\n"
+            "module {{ name = \"ns_identify\"; maxlogins = 10; }}\n"
+            "module {{ name = \"ns_logout\" }}\n"
+            "module {{ name = \"ns_cert\"; max = 5; }}\n"
+            "module {{ name = \"ns_info\" }}\n"
+            "module {{ name = \"ns_group\"; maxaliases = 16;"
+            " nogroupchange = yes; }}\n"
+            "module {{ name = \"m_sasl\" }}\n"
+        ).format(port=self.link_port, pw=self.password,
+                 name=self.server_name, d=self.dir, motd=motd)
+        for name, cmd in (("REGISTER", "register"), ("IDENTIFY", "identify"),
+                          ("ID", "identify"), ("LOGOUT", "logout"),
+                          ("CERT", "cert"), ("INFO", "info"),
+                          ("GROUP", "group"), ("GLIST", "glist"),
+                          ("UNGROUP", "ungroup")):
+            text += ("command { service = \"NickServ\"; name = \"%s\";"
+                     " command = \"nickserv/%s\"; }\n" % (name, cmd))
+        with open(os.path.join(self.conf_dir, "services.conf"), "w") as f:
+            f.write(text)
+        if self.user is not None:
+            for name in ("services.conf", "services.motd"):
+                os.chown(os.path.join(self.conf_dir, name), *self.user)
+
+    def start(self, link_port):
+        """Starts Anope, which connects to 127.0.0.1:link_port (and keeps
+        trying once a second)."""
+        if self.alive():
+            return
+        self.link_port = link_port
+        self._write_config()
+        with open(self.log_path, "ab") as log:
+            log.write(("--- start, uplink port %d\n" % link_port).encode())
+        self.proc = _spawn(
+            [which(self.binary), "--nofork", "--confdir=" + self.conf_dir,
+             "--dbdir=" + self.db_dir, "--logdir=" + self.log_dir,
+             "--modulesdir=/usr/lib/anope",
+             "--localedir=/usr/share/anope/locale", "-d"],
+            self.log_path, signal.SIGKILL, cwd=self.dir, user=self.user)
+        _register(self)
+
+    def stop(self, timeout=10.0):
+        rc = _terminate(self.proc, timeout)
+        _unregister(self)
+        return rc
+
+    def kill(self):
+        self._kill()
+        _unregister(self)
+
+    def _kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def log(self):
+        text = ""
+        for path in [self.log_path] + sorted(
+                os.path.join(self.log_dir, n)
+                for n in os.listdir(self.log_dir)):
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text += f.read()
+            except OSError:
+                pass
+        return text
+
+    def log_tail(self, lines=30):
+        return "\n".join(self.log().splitlines()[-lines:])
 
 
 # ----------------------------------------------------------------------
@@ -561,6 +907,11 @@ class Message:
         return self.params[0] if self.params else ""
 
     @property
+    def account(self):
+        """The account tag (IRCv3 account-tag), or None."""
+        return self.tags.get("account")
+
+    @property
     def raw_text(self):
         return self.params[-1] if self.params else ""
 
@@ -612,31 +963,73 @@ class WaitTimeout(AssertionError):
 # ----------------------------------------------------------------------
 # The scripted client.
 
+# The IRCv3 capabilities a Client(caps=True) asks for, where offered.
+CLIENT_CAPS = ("account-tag", "account-notify", "extended-join",
+               "message-tags", "server-time", "cap-notify")
+# The numerics that end a SASL exchange (IRCv3 sasl-3.1): 902 nick
+# locked, 903 success, 904 failed, 905 too long, 906 aborted, 907 done
+# already. (908, the mechanisms list, comes before a 904.)
+SASL_END = ("902", "903", "904", "905", "906", "907")
+
+
 class Client:
     """An IRC client on a raw socket, for scripting a person.
 
     Client(port, nick) connects to 127.0.0.1:port, sends NICK and USER and
     waits for the end of the MOTD. A reader thread records every line as a
     Message (self.messages()) and answers PING. Lines are sent at once:
-    pacing, if a test wants it, is the test's business."""
+    pacing, if a test wants it, is the test's business.
+
+    tls=True: TLS (Python's ssl module), the server's certificate checked
+    against `cafile` (the system's store if None) and the name
+    `server_hostname` (default: host), unless verify=False; `certfile` and
+    `keyfile`: a client certificate (CertFP). caps=True (or a list): CAP
+    LS 302 first and REQ of CLIENT_CAPS (or the list) where offered; the
+    acknowledged ones are in self.caps, the offered in self.offered_caps.
+    sasl=("PLAIN", account, password) or ("EXTERNAL",): SASL after the CAP
+    REQ (which then asks for sasl too); the numeric that ended it is
+    self.sasl_reply (903 success, 904 failure ...: registration goes on
+    either way), the account from 900 in self.account."""
 
     MAX_LINE = 64 * 1024
 
     def __init__(self, port, nick, host=HOST, user=None, realname=None,
-                 register=True, timeout=10.0):
+                 register=True, timeout=10.0, tls=False, cafile=None,
+                 certfile=None, keyfile=None, server_hostname=None,
+                 verify=True, caps=False, sasl=None, password=None):
         self.port = port
         self.host = host
         self._nick = nick
         self.user = user or re.sub(r"[^A-Za-z0-9]", "", nick)[:10] or "u"
         self.realname = realname or "test client " + nick
+        self.password = password
+        self.tls = bool(tls)
+        if caps is True:
+            caps = CLIENT_CAPS
+        self.want_caps = list(caps or ())
+        self.sasl = tuple(sasl) if sasl else None
+        self.caps = set()
+        self.offered_caps = {}
+        self.sasl_reply = None
+        self.account = None
         self.sent = []               # (time, line)
         self.isupport = {}
         self.closed = False
         self.closed_at = None
         self._msgs = []
         self._cond = threading.Condition()
+        # sends; with TLS the reader takes it too, as one SSL object must
+        # not read and write in two threads at once
         self._send_lock = threading.Lock()
-        self.sock = socket.create_connection((host, port), timeout=timeout)
+        sock = socket.create_connection((host, port), timeout=timeout)
+        if self.tls:
+            try:
+                sock = self._wrap(sock, cafile, certfile, keyfile,
+                                  server_hostname or host, verify)
+            except BaseException:
+                sock.close()
+                raise
+        self.sock = sock
         self.sock.settimeout(None)
         _register(self)
         self._reader = threading.Thread(target=self._read_loop,
@@ -649,13 +1042,33 @@ class Client:
                 self.close()
                 raise
 
+    @staticmethod
+    def _wrap(sock, cafile, certfile, keyfile, hostname, verify):
+        """The TLS handshake (raises ssl.SSLCertVerificationError and the
+        like when the server's certificate is refused)."""
+        ctx = ssl.create_default_context(cafile=cafile)
+        if not verify:
+            ctx.check_hostname = False
+            ctx.verify_mode = ssl.CERT_NONE
+        if certfile:
+            ctx.load_cert_chain(certfile, keyfile)
+        return ctx.wrap_socket(sock, server_hostname=hostname)
+
     # -- connection
 
     def register(self, timeout=10.0):
-        self.send_lines(["NICK " + self._nick,
-                         "USER %s 0 * :%s" % (self.user, self.realname)])
+        mark = self.mark()
+        negotiate = bool(self.want_caps or self.sasl)
+        lines = ["CAP LS 302"] if negotiate else []
+        if self.password:
+            lines.append("PASS " + self.password)
+        lines += ["NICK " + self._nick,
+                  "USER %s 0 * :%s" % (self.user, self.realname)]
+        self.send_lines(lines)
+        if negotiate:
+            self._negotiate(mark, timeout)
         m = self.wait_for(command=("376", "422", "433", "432", "ERROR"),
-                          timeout=timeout)
+                          timeout=timeout, since=mark)
         if m.command in ("433", "432", "ERROR"):
             raise WaitTimeout("%s could not register: %s"
                               % (self._nick, m.raw))
@@ -665,11 +1078,98 @@ class Client:
                 self.isupport[key.upper()] = value
         return m
 
+    def _cap_reply(self, subs, since, timeout):
+        return self.wait_for(
+            lambda m: (m.command == "CAP" and len(m.params) >= 3
+                       and m.params[1].upper() in subs),
+            since=since, timeout=timeout)
+
+    def _negotiate(self, mark, timeout):
+        """CAP LS (all its lines), REQ, SASL, CAP END."""
+        since = mark
+        while True:
+            m = self._cap_reply(("LS",), since, timeout)
+            since = m.seq + 1
+            for token in m.params[-1].split():
+                key, _, value = token.partition("=")
+                self.offered_caps[key] = value
+            if not (len(m.params) >= 4 and m.params[2] == "*"):
+                break
+        want = [c for c in self.want_caps if c in self.offered_caps]
+        if self.sasl and "sasl" in self.offered_caps:
+            want.append("sasl")
+        if want:
+            self.request_caps(want, timeout)
+        if self.sasl and "sasl" in self.caps:
+            self.sasl_reply = self.authenticate(*self.sasl, timeout=timeout)
+        self.send_raw("CAP END")
+
+    def request_caps(self, caps, timeout=10.0):
+        """CAP REQ; returns the ACK or NAK (self.caps follows the ACK)."""
+        mark = self.mark()
+        self.send_raw("CAP REQ :" + " ".join(caps))
+        m = self._cap_reply(("ACK", "NAK"), mark, timeout)
+        if m.params[1].upper() == "ACK":
+            for cap in m.params[-1].split():
+                if cap.startswith("-"):
+                    self.caps.discard(cap[1:])
+                else:
+                    self.caps.add(cap)
+        return m
+
+    def authenticate(self, mechanism, account=None, password=None,
+                     timeout=10.0):
+        """One SASL exchange (PLAIN with account and password, or
+        EXTERNAL): returns the numeric that ends it (SASL_END)."""
+        mechanism = mechanism.upper()
+        mark = self.mark()
+        self.send_raw("AUTHENTICATE " + mechanism)
+        m = self.wait_for(lambda m: m.command == "AUTHENTICATE"
+                          or m.command in SASL_END, since=mark,
+                          timeout=timeout)
+        if m.command == "AUTHENTICATE":
+            if mechanism == "PLAIN":
+                raw = "%s\0%s\0%s" % (account, account, password)
+                payload = base64.b64encode(raw.encode()).decode()
+            else:
+                payload = ""
+            # 400-byte chunks; an empty or exactly-400 end is "+"
+            chunks = [payload[i:i + 400]
+                      for i in range(0, len(payload), 400)]
+            if not chunks or len(chunks[-1]) == 400:
+                chunks.append("+")
+            self.send_lines(["AUTHENTICATE " + c for c in chunks])
+            m = self.wait_for(command=SASL_END, since=mark, timeout=timeout)
+        logged_in = self.find(command="900", since=mark)
+        if m.command == "903" and logged_in and len(logged_in.params) > 2:
+            self.account = logged_in.params[2]
+        return m
+
+    def _recv(self):
+        """The next bytes from the server (b"" at the end)."""
+        if not self.tls:
+            return self.sock.recv(65536)
+        while True:
+            with self._send_lock:
+                buffered = self.sock.pending() > 0
+            if not buffered:
+                ready, _, _ = select.select([self.sock], [], [], 0.5)
+                if not ready:
+                    continue
+            with self._send_lock:
+                self.sock.setblocking(False)
+                try:
+                    return self.sock.recv(65536)
+                except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+                    pass
+                finally:
+                    self.sock.setblocking(True)
+
     def _read_loop(self):
         buf = b""
         try:
             while True:
-                data = self.sock.recv(65536)
+                data = self._recv()
                 if not data:
                     break
                 buf += data
@@ -682,7 +1182,7 @@ class Client:
                 if len(buf) > self.MAX_LINE:
                     self._got(buf.decode("utf-8", "replace"))
                     buf = b""
-        except OSError:
+        except (OSError, ValueError):   # ValueError: closed under select
             pass
         with self._cond:
             self.closed = True
@@ -768,6 +1268,66 @@ class Client:
         if m.command != "NICK":
             raise WaitTimeout("NICK %s refused: %s" % (new, m.raw))
         return m
+
+    # -- services (Anope's NickServ on an Inspircd(services=True))
+
+    def services(self, text, service="NickServ", reply=None, timeout=10.0):
+        """Sends `text` to a service and returns its first NOTICE (or
+        PRIVMSG) whose text matches the regex `reply` (any, if None)."""
+        mark = self.mark()
+        self.say(service, text)
+        return self.wait_privmsg(service, reply, timeout=timeout, since=mark)
+
+    def ns_register(self, password, email=None, timeout=10.0):
+        """Registers the current nick as an account (logged in at once:
+        the test services need no e-mail confirmation)."""
+        email = email or "%s@irc.test" % re.sub(r"[^A-Za-z0-9]", "",
+                                               self._nick)
+        m = self.services("REGISTER %s %s" % (password, email),
+                          reply=r"registered|may not|already|must",
+                          timeout=timeout)
+        if not re.search(r"\bregistered\b", m.text) or re.search(
+                r"isn't|already", m.text):
+            raise WaitTimeout("%s: REGISTER refused: %s" % (self._nick, m.raw))
+        return m
+
+    def ns_identify(self, password, account=None, timeout=10.0):
+        """Logs in to `account` (default: the nick's) with a password."""
+        text = "IDENTIFY %s%s" % (account + " " if account else "", password)
+        m = self.services(text, reply=r"accepted|incorrect|isn't|denied|"
+                          r"already", timeout=timeout)
+        if not re.search(r"accepted|already", m.text):
+            raise WaitTimeout("%s: IDENTIFY refused: %s" % (self._nick, m.raw))
+        return m
+
+    def ns_logout(self, timeout=10.0):
+        """Logs out of the account (services tell the server: ACCOUNT * to
+        account-notify clients)."""
+        return self.services("LOGOUT", reply=r"logged out", timeout=timeout)
+
+    def ns_cert_add(self, timeout=10.0):
+        """Adds the certificate fingerprint this TLS connection presented
+        to the account, for SASL EXTERNAL."""
+        m = self.services("CERT ADD", reply=r"added to|already|isn't|not",
+                          timeout=timeout)
+        if not re.search(r"added to|already present", m.text):
+            raise WaitTimeout("%s: CERT ADD refused: %s" % (self._nick, m.raw))
+        return m
+
+    def whois(self, nick, timeout=10.0):
+        """WHOIS nick: the numerics up to 318 (a list of Messages)."""
+        mark = self.mark()
+        self.send_raw("WHOIS " + nick)
+        self.wait_for(command=("318", "401"), since=mark, timeout=timeout)
+        return [m for m in self.messages(mark)
+                if re.fullmatch(r"\d{3}", m.command)]
+
+    def whois_account(self, nick, timeout=10.0):
+        """The account WHOIS shows for nick (330), or None."""
+        for m in self.whois(nick, timeout):
+            if m.command == "330" and len(m.params) > 2:
+                return m.params[2]
+        return None
 
     def quit(self, reason="bye", timeout=5.0):
         """QUIT, wait for the server to close, close the socket."""
@@ -1841,15 +2401,49 @@ class HarnessTestCase(unittest.TestCase):
         else:
             self.addCleanup(print, "kept", self.tmpdir, file=sys.stderr)
 
+    def _need(self, kw):
+        if kw.get("tls") and not testca.openssl_available():
+            self.skipTest("openssl is not installed (the test CA needs it)")
+        if kw.get("services") and not Anope.available():
+            self.skipTest("anope is not installed (the test services)")
+
     def ngircd(self, **kw):
         if not Ngircd.available():
             self.skipTest("ngircd is not installed")
+        self._need(kw)
         return self.enterContext(Ngircd(self.tmpdir, **kw))
 
     def inspircd(self, **kw):
         if not Inspircd.available():
             self.skipTest("inspircd is not installed")
+        self._need(kw)
         return self.enterContext(Inspircd(self.tmpdir, **kw))
+
+    def ca(self):
+        """The test CA (testca.shared_ca()), or a skip without openssl."""
+        if not testca.openssl_available():
+            self.skipTest("openssl is not installed (the test CA needs it)")
+        return testca.shared_ca()
+
+    def account(self, server, name, password, cert=False):
+        """Registers the account `name` with NickServ on an
+        Inspircd(services=True): a client of that nick registers and
+        quits. cert=True: it connects over TLS with the test CA's client
+        certificate and adds its fingerprint (CERT ADD) for SASL EXTERNAL
+        (Anope takes a fingerprint only from the connection that shows it,
+        unless one is a services operator)."""
+        kw = {}
+        port = server.port
+        if cert:
+            ca = self.ca()
+            kw = dict(tls=True, cafile=ca.ca_cert, certfile=ca.client_cert,
+                      keyfile=ca.client_key)
+            port = server.tls_port
+        with Client(port, name, **kw) as c:
+            c.ns_register(password)
+            if cert:
+                c.ns_cert_add()
+            c.quit()
 
     def client(self, server_or_port, nick, **kw):
         port = getattr(server_or_port, "port", server_or_port)

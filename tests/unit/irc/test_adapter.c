@@ -494,8 +494,11 @@ static void test_ircad_start_registers_identifies_and_joins(void **state)
     assert_int_equal(f.a->ops->start(f.a), 0);
     assert_true(run_until(&f, connected, 3000));
 
+    /* capabilities first: registration waits for CAP END (or for a
+     * server that has no CAP, like this one) */
+    assert_int_equal(srv_find(&f.srv, "CAP LS 302", 0), 0);
     /* '%' reaches the server as it is, not read as a format */
-    assert_int_equal(srv_find(&f.srv, "PASS pa%ss", 0), 0);
+    assert_int_equal(srv_find(&f.srv, "PASS pa%ss", 0), 1);
     assert_true(srv_find(&f.srv, "NICK hearts", 0) > 0);
     assert_true(srv_find(&f.srv, "USER hb ", 0) > 0);
     /* the password goes to NickServ once the server said it is services,
@@ -951,7 +954,7 @@ static void test_ircad_keepalive_drops_silent_link_and_reconnects(void **state)
     f.say_on_disconnect = "while away";
     f.a->ops->start(f.a);
     assert_true(run_until(&f, reconnected, 5000));
-    int ping = srv_find(&f.srv, "PING :keepalive", 0);
+    int ping = srv_find(&f.srv, "PING :ka", 0);
     assert_true(ping >= 0);
     assert_int_equal(f.srv.accepts, 2);
     /* connected, disconnected, connected again: the tables carry on */
@@ -1094,7 +1097,16 @@ static void test_ircad_reconnects_when_server_closes(void **state)
     fx_free(&f);
 }
 
-static void test_ircad_overlong_input_line_drops_link(void **state)
+static bool two_messages(struct fx *f)
+{
+    return count_events(f, CHAT_MESSAGE) >= 2;
+}
+
+/* A line longer than libircclient's 1 KiB buffer (which used to stall it
+ * for good) reaches the adapter cut; one longer than IRC allows at all
+ * (8191 bytes of tags and 512 of message) is dropped whole, its rest too,
+ * and the link goes on. */
+static void test_ircad_overlong_input_lines_cut_or_dropped(void **state)
 {
     (void)state;
     struct fx f;
@@ -1102,14 +1114,185 @@ static void test_ircad_overlong_input_line_drops_link(void **state)
     fx_make(&f, NULL);
     f.a->ops->start(f.a);
     assert_true(run_until(&f, connected, 3000));
-    /* more than libircclient's 1 KiB input buffer without a line end */
     char big[1500];
     memset(big, 'x', sizeof big - 1);
     big[sizeof big - 1] = '\0';
     srv_send(&f.srv, ":alice!a@h PRIVMSG #hearts :%s", big);
-    assert_true(run_until(&f, back_after_close, 3000));
-    assert_int_equal(count_events(&f, CHAT_DISCONNECTED), 1);
-    assert_int_equal(count_events(&f, CHAT_MESSAGE), 0);
+    static char huge[12000];
+    memset(huge, 'y', sizeof huge);
+    send(f.srv.cfd, huge, sizeof huge, MSG_NOSIGNAL);
+    srv_send(&f.srv, " still the huge line");
+    srv_send(&f.srv, ":bob!b@h PRIVMSG #hearts :after");
+    assert_true(run_until(&f, two_messages, 3000));
+    assert_int_equal(count_events(&f, CHAT_DISCONNECTED), 0);
+    assert_int_equal(count_events(&f, CHAT_MESSAGE), 2);
+    const struct rec *first = NULL, *second = NULL;
+    for (int i = 0; i < f.nev; i++)
+        if (f.ev[i].kind == CHAT_MESSAGE)
+            (first ? &second : &first)[0] = &f.ev[i];
+    assert_string_equal(first->nick, "alice");
+    assert_true(strlen(first->text) > 400);
+    assert_true(strspn(first->text, "x") == strlen(first->text));
+    assert_string_equal(second->nick, "bob");
+    assert_string_equal(second->text, "after");
+    fx_free(&f);
+}
+
+/* Bytes as they are: no CR LF added, NUL allowed. */
+static void srv_send_raw(struct server *s, const void *data, size_t len)
+{
+    if (s->cfd >= 0)
+        assert_int_equal(send(s->cfd, data, len, MSG_NOSIGNAL), (ssize_t)len);
+}
+
+static bool said_alive(struct fx *f)
+{
+    for (int i = 0; i < f->nev; i++)
+        if (f->ev[i].kind == CHAT_MESSAGE &&
+            strcmp(f->ev[i].text, "alive") == 0)
+            return true;
+    return false;
+}
+
+/* Lines a broken or hostile server may send, each of which crashed or
+ * deafened the bot inside libircclient before the transport checked
+ * them: none reaches the library, the link stays up, and the line after
+ * them is heard. */
+static void test_ircad_malformed_server_lines_survived(void **state)
+{
+    (void)state;
+    static const char bad[] =
+        "NICK x\r\n"                       /* no prefix: who? */
+        ":irc.test 000 hearts :zero\r\n"   /* numeric 000 */
+        "NOTICE\r\n"                       /* no parameters */
+        ":irc.test NOTICE hearts\r\n"      /* one parameter */
+        ":x\r\n"                           /* a prefix alone */
+        "001\r\n"                          /* a numeric alone */
+        "\r\n\r\n\n\r"                     /* empty lines */
+        ":a!b@c PRIVMSG #hearts :\x01\r\n" /* a lone CTCP byte */
+        ":a!b@c PRIVMSG hearts :\x01"
+        "DCC SEND x 1 2 3\x01\r\n"                 /* DCC */
+        ":a!b@c PRIVMSG #hearts :\xc3\x28\xff\r\n" /* invalid UTF-8 */
+        "@bad=\\ :a!b@c PRIVMSG\r\n"               /* tags, no params */
+        ":a!b@c PRIVMSG #hearts :nul\0here\r\n"    /* NUL inside */
+        ":a!b@c KICK #hearts\r\n"                  /* KICK without victim */
+        ":a!b@c JOIN\r\n"                          /* JOIN without channel */
+        ":irc.test 005 hearts A B C D E F G H I J K L M N :x\r\n"
+        "@account=alice;time=2026-11-24T00:00:00.000Z "
+        ":alice!a@h PRIVMSG #hearts :tagged\r\n"
+        ":bob!b@h PRIVMSG #hearts :alive\r\n";
+    struct fx f;
+    fx_init(&f);
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    srv_send_raw(&f.srv, bad, sizeof bad - 1);
+    assert_true(run_until(&f, said_alive, 3000));
+    assert_int_equal(count_events(&f, CHAT_DISCONNECTED), 0);
+    assert_int_equal(f.srv.accepts, 1);
+    /* what could be heard was: the broken UTF-8 as U+FFFD, the tagged
+     * line without its tags */
+    bool fffd = false, tagged = false;
+    for (int i = 0; i < f.nev; i++) {
+        if (f.ev[i].kind != CHAT_MESSAGE)
+            continue;
+        fffd |= strstr(f.ev[i].text, "\xef\xbf\xbd") != NULL;
+        tagged |= strcmp(f.ev[i].text, "tagged") == 0 &&
+                  strcmp(f.ev[i].nick, "alice") == 0;
+        assert_null(strstr(f.ev[i].text, "DCC"));
+        assert_null(strstr(f.ev[i].text, "nul"));
+    }
+    assert_true(fffd);
+    assert_true(tagged);
+    fx_free(&f);
+}
+
+static bool ponged(struct fx *f)
+{
+    return srv_find(&f->srv, "PONG ", 0) >= 0;
+}
+
+/* A PING whose token carries a raw CR: the CR ends the line, and the
+ * PONG carries only what came before it. */
+static void test_ircad_ping_with_cr_not_reflected(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    static const char ping[] = "PING :tok\rPRIVMSG #x :injected\r\n";
+    srv_send_raw(&f.srv, ping, sizeof ping - 1);
+    assert_true(run_until(&f, ponged, 3000));
+    run_until(&f, never, 100);
+    int i = srv_find(&f.srv, "PONG ", 0);
+    assert_string_equal(f.srv.lines[i], "PONG :tok");
+    assert_int_equal(srv_find(&f.srv, "PRIVMSG #x", 0), -1);
+    fx_free(&f);
+}
+
+/* Delivered a byte at a time, a line is heard once, whole. */
+static void test_ircad_byte_by_byte_delivery(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    static const char line[] =
+        "@account=bob :bob!b@h PRIVMSG #hearts :alive\r\n";
+    for (size_t i = 0; i < sizeof line - 1; i++) {
+        srv_send_raw(&f.srv, line + i, 1);
+        run_until(&f, never, 2);
+    }
+    assert_true(run_until(&f, said_alive, 3000));
+    assert_int_equal(count_events(&f, CHAT_MESSAGE), 1);
+    fx_free(&f);
+}
+
+struct trickle {
+    struct fx *f;
+    uint64_t timer;
+};
+
+static void on_trickle(struct loop *l, void *ctx)
+{
+    struct trickle *t = ctx;
+    srv_send_raw(&t->f->srv, "x", 1);
+    t->timer = loop_timer(l, 30, on_trickle, t);
+}
+
+static bool dropped_once(struct fx *f)
+{
+    return count_events(f, CHAT_DISCONNECTED) >= 1;
+}
+
+/* A server that trickles a byte now and then but never a whole line
+ * (nor a PONG) is as dead as a silent one: the keep-alive counts answers
+ * to our PINGs, not bytes. */
+static void test_ircad_keepalive_drops_trickling_server(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    struct ircad_timing t = fast;
+    t.ping_after_ms = 150;
+    t.dead_after_ms = 400;
+    fx_make(&f, &t);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    f.srv.ignore_ping = true;
+    struct trickle tr = {.f = &f};
+    tr.timer = loop_timer(f.l, 30, on_trickle, &tr);
+    assert_true(run_until(&f, dropped_once, 3000));
+    loop_cancel(f.l, tr.timer);
+    bool why = false;
+    for (int i = 0; i < f.nev; i++)
+        why |= f.ev[i].kind == CHAT_DISCONNECTED &&
+               strstr(f.ev[i].text, "no answer to our PING") != NULL;
+    assert_true(why);
     fx_free(&f);
 }
 
@@ -1276,6 +1459,61 @@ static void test_ircad_start_connects_over_ipv6(void **state)
     fx_free(&f);
 }
 
+/* A name with several addresses: each is tried in turn, so the first
+ * refusing (nobody listens on 127.0.0.2, or on ::1) does not stop the
+ * bot from reaching the one that answers. */
+static void test_ircad_start_tries_every_address(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.host = "irc.multi.test";
+    fx_make(&f, NULL);
+    char entry[128];
+    snprintf(entry, sizeof entry, "irc.multi.test:%d:[::1],127.0.0.2,127.0.0.1",
+             f.srv.port);
+    ircad_set_test_resolve(f.a, entry);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 5000));
+    assert_int_equal(f.srv.accepts, 1);
+    fx_free(&f);
+}
+
+struct ticks {
+    int n;
+    uint64_t t;
+};
+
+static void on_tick(struct loop *l, void *ctx)
+{
+    struct ticks *k = ctx;
+    k->n++;
+    k->t = loop_timer(l, 10, on_tick, k);
+}
+
+/* Resolving a name happens off the loop: while it goes on (here a name
+ * no resolver knows, which may take seconds where a DNS server is
+ * configured but unreachable), timers keep firing on time. */
+static void test_ircad_start_resolves_without_blocking(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.host = "heartsbot-no-such-host.invalid";
+    fx_make(&f, NULL);
+    struct ticks k = {0, 0};
+    k.t = loop_timer(f.l, 10, on_tick, &k);
+    int64_t before = loop_now(f.l);
+    assert_int_equal(f.a->ops->start(f.a), 0);
+    assert_true(loop_now(f.l) - before < 100);
+    run_until(&f, never, 400);
+    loop_cancel(f.l, k.t);
+    /* 400 ms of 10 ms ticks: most of them, whatever the resolver does */
+    assert_true(k.n >= 20);
+    assert_int_equal(f.srv.accepts, 0);
+    fx_free(&f);
+}
+
 static void test_ircad_start_refuses_bad_config(void **state)
 {
     (void)state;
@@ -1422,14 +1660,20 @@ int main(void)
         cmocka_unit_test(test_ircad_identify_only_to_services),
         cmocka_unit_test(test_ircad_tell_splits_long_text),
         cmocka_unit_test(test_ircad_keepalive_drops_silent_link_and_reconnects),
+        cmocka_unit_test(test_ircad_keepalive_drops_trickling_server),
+        cmocka_unit_test(test_ircad_malformed_server_lines_survived),
+        cmocka_unit_test(test_ircad_ping_with_cr_not_reflected),
+        cmocka_unit_test(test_ircad_byte_by_byte_delivery),
         cmocka_unit_test(test_ircad_reconnects_when_server_closes),
-        cmocka_unit_test(test_ircad_overlong_input_line_drops_link),
+        cmocka_unit_test(test_ircad_overlong_input_lines_cut_or_dropped),
         cmocka_unit_test(test_ircad_stop_drains_queue_then_quits),
         cmocka_unit_test(test_ircad_free_while_stopping_sends_quit),
         cmocka_unit_test(test_ircad_same_nick_follows_server_casemapping),
         cmocka_unit_test(test_ircad_fold_follows_server_casemapping),
         cmocka_unit_test(test_ircad_start_retries_when_refused),
         cmocka_unit_test(test_ircad_start_connects_over_ipv6),
+        cmocka_unit_test(test_ircad_start_tries_every_address),
+        cmocka_unit_test(test_ircad_start_resolves_without_blocking),
         cmocka_unit_test(test_ircad_start_refuses_bad_config),
         cmocka_unit_test(test_ircad_whox_accounts_reach_events),
     };
