@@ -104,8 +104,7 @@ MODES = {
 
 # The <connect> class of Debian 12's /etc/inspircd/inspircd.conf; what it
 # leaves out (commandrate, fakelag) takes InspIRCd's defaults: 1000, yes.
-INSPIRCD_DEBIAN = dict(strict=False, threshold=10, commandrate=1000,
-                       recvq=8192, softsendq=8192, hardsendq=262144)
+INSPIRCD_DEBIAN = harness.Inspircd.DEBIAN_CLASS
 INSPIRCD_OPEN = dict(strict=False, threshold=100000, commandrate=1000000)
 
 PACES = {"instant": None, "realistic": (2.0, 6.0)}

@@ -4,8 +4,8 @@
 set -eu
 
 packages="cmake gcc make pkg-config libjson-c-dev libcmocka-dev \
-libircclient-dev libcurl4-openssl-dev valgrind python3 python3-matrix-nio \
-ngircd inspircd anope openssl"
+libircclient-dev libcurl4-openssl-dev ca-certificates valgrind python3 \
+python3-matrix-nio ngircd inspircd anope openssl"
 
 missing=""
 for p in $packages; do

@@ -41,8 +41,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
-
+#include "curl_loop.h"
 #include "log.h"
 
 /* Our output buffer: a few dozen lines; the out-queue paces the rest. */
@@ -63,10 +62,9 @@ struct ircad_conn {
     int port;
     bool tls, verify;
 
-    CURLM *multi;
+    struct curl_loop cl; /* while connecting */
     CURL *easy;
     struct curl_slist *resolve;
-    uint64_t curl_timer;
     char curl_err[CURL_ERROR_SIZE];
     int fd; /* the server's socket once up, else -1 */
     bool up;
@@ -94,7 +92,6 @@ struct ircad_conn {
     int busy;        /* inside a handler: close later */
     bool close_pending;
     bool close_flush;
-    bool closed_called;
     int64_t last_rx;
 };
 
@@ -306,6 +303,10 @@ static int write_out(struct ircad_conn *c)
     return 0;
 }
 
+/* Writes what waits, if anything, and watches for what is left. Returns
+ * -1 if the connection failed (then it is freed). */
+static int send_pending(struct ircad_conn *c);
+
 /* Appends a line and CR LF; false if it does not fit. */
 static bool out_append(struct ircad_conn *c, const char *line)
 {
@@ -337,20 +338,29 @@ static void send_proto(void *ctx, const char *line)
 
 /* ---- Closing ------------------------------------------------------------ */
 
+static void fail(struct ircad_conn *c, const char *why, bool permanent);
+
+static int send_pending(struct ircad_conn *c)
+{
+    if (c->out_len && write_out(c) != 0) {
+        fail(c, c->curl_err, false); /* fail copies the text first */
+        return -1;
+    }
+    watch(c);
+    return 0;
+}
+
 static void free_conn(struct ircad_conn *c)
 {
     if (c->fd >= 0 && c->up)
         loop_unwatch(c->loop, c->fd);
-    if (c->curl_timer)
-        loop_cancel(c->loop, c->curl_timer);
     if (c->t_more)
         loop_cancel(c->loop, c->t_more);
     if (c->easy) {
-        curl_multi_remove_handle(c->multi, c->easy);
+        curl_multi_remove_handle(c->cl.multi, c->easy);
         curl_easy_cleanup(c->easy);
     }
-    if (c->multi)
-        curl_multi_cleanup(c->multi);
+    curl_loop_free(&c->cl);
     curl_slist_free_all(c->resolve);
     if (c->s)
         irc_destroy_session(c->s); /* closes lib_fd */
@@ -360,8 +370,6 @@ static void free_conn(struct ircad_conn *c)
     free(c->reg_nick);
     free(c->reg_user);
     free(c->reg_real);
-    /* the password's copy in cap */
-    memset(&c->cap, 0, sizeof c->cap);
     free(c);
 }
 
@@ -442,19 +450,16 @@ static int take_line(struct ircad_conn *c, const char *raw, size_t len)
         send_proto(c, pong);
         return 0;
     }
-    if (ircad_cap_feed(&c->cap, l, send_proto, c)) {
-        if (c->cap.state == IRCAD_CAP_FAILED) {
-            fail(c, c->cap.why, c->cap.permanent);
-            return -1;
-        }
-        tell_login(c);
-        return 0;
-    }
+    /* negotiation's lines end here; an 001 from a server without CAP
+     * goes on (and may settle a required SASL as failed) */
+    bool negotiation = ircad_cap_feed(&c->cap, l, send_proto, c);
     if (c->cap.state == IRCAD_CAP_FAILED) {
         fail(c, c->cap.why, c->cap.permanent);
         return -1;
     }
     tell_login(c);
+    if (negotiation)
+        return 0;
     c->account = l->has_account ? l->account : NULL;
     char clean[IRCAD_LIB_LINE_MAX + 1];
     for (unsigned part = 0;
@@ -535,13 +540,8 @@ static void on_sock(struct loop *l, int fd, int events, void *ctx)
         if (read_in(c) != 0)
             return;
     }
-    if (c->out_len && write_out(c) != 0) {
-        char why[CURL_ERROR_SIZE];
-        snprintf(why, sizeof why, "%s", c->curl_err);
-        fail(c, why, false);
+    if (send_pending(c) != 0)
         return;
-    }
-    watch(c);
     if (c->want_drain && c->out_len == 0) {
         c->want_drain = false;
         c->busy++;
@@ -574,10 +574,7 @@ static void connected(struct ircad_conn *c)
         fail(c, "connected, but no socket", false);
         return;
     }
-    if (c->curl_timer) {
-        loop_cancel(c->loop, c->curl_timer);
-        c->curl_timer = 0;
-    }
+    curl_loop_detach(&c->cl);
     c->fd = (int)s;
     c->up = true;
     c->curl_err[0] = '\0';
@@ -608,15 +605,8 @@ static void connected(struct ircad_conn *c)
     send_proto(c, line);
     snprintf(line, sizeof line, "USER %s 0 * :%s", c->reg_user, c->reg_real);
     send_proto(c, line);
-    c->events = 0;
-    watch(c);
-    if (c->out_len && write_out(c) != 0) {
-        char why[CURL_ERROR_SIZE];
-        snprintf(why, sizeof why, "%s", c->curl_err);
-        fail(c, why, false);
-        return;
-    }
-    watch(c);
+    /* send_proto's watch has replaced curl's: the socket is ours */
+    send_pending(c);
 }
 
 /* Why connecting failed, in words for the log. */
@@ -647,7 +637,7 @@ static void check_done(struct ircad_conn *c)
 {
     CURLMsg *msg;
     int left;
-    while (!c->up && (msg = curl_multi_info_read(c->multi, &left))) {
+    while (!c->up && (msg = curl_multi_info_read(c->cl.multi, &left))) {
         if (msg->msg != CURLMSG_DONE)
             continue;
         if (msg->data.result != CURLE_OK) {
@@ -661,62 +651,10 @@ static void check_done(struct ircad_conn *c)
     }
 }
 
-static void on_curl_fd(struct loop *l, int fd, int events, void *ctx)
+/* curl_loop's progress while connecting. */
+static void on_progress(void *ctx)
 {
-    (void)l;
-    struct ircad_conn *c = ctx;
-    int mask = 0, running = 0;
-    if (events & LOOP_READ)
-        mask |= CURL_CSELECT_IN;
-    if (events & LOOP_WRITE)
-        mask |= CURL_CSELECT_OUT;
-    curl_multi_socket_action(c->multi, fd, mask, &running);
-    check_done(c);
-}
-
-static void on_curl_timer(struct loop *l, void *ctx)
-{
-    (void)l;
-    struct ircad_conn *c = ctx;
-    int running = 0;
-    c->curl_timer = 0;
-    if (c->up)
-        return;
-    curl_multi_socket_action(c->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-    check_done(c);
-}
-
-static int socket_cb(CURL *easy, curl_socket_t s, int what, void *userp,
-                     void *socketp)
-{
-    (void)easy;
-    (void)socketp;
-    struct ircad_conn *c = userp;
-    if (c->up)
-        return 0; /* the socket is ours now */
-    if (what == CURL_POLL_REMOVE) {
-        loop_unwatch(c->loop, s);
-        return 0;
-    }
-    int events = 0;
-    if (what == CURL_POLL_IN || what == CURL_POLL_INOUT)
-        events |= LOOP_READ;
-    if (what == CURL_POLL_OUT || what == CURL_POLL_INOUT)
-        events |= LOOP_WRITE;
-    loop_watch(c->loop, s, events, on_curl_fd, c);
-    return 0;
-}
-
-static int timer_cb(CURLM *multi, long timeout_ms, void *userp)
-{
-    (void)multi;
-    struct ircad_conn *c = userp;
-    if (c->curl_timer)
-        loop_cancel(c->loop, c->curl_timer);
-    c->curl_timer = 0;
-    if (timeout_ms >= 0 && !c->up)
-        c->curl_timer = loop_timer(c->loop, timeout_ms, on_curl_timer, c);
-    return 0;
+    check_done(ctx);
 }
 
 /* A host curl may put in a URL: a name, IPv4, or IPv6 (then bracketed).
@@ -764,14 +702,6 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
         snprintf(err, errlen, "invalid host, port or nick");
         return -1;
     }
-    static bool curl_ready;
-    if (!curl_ready) {
-        if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
-            snprintf(err, errlen, "libcurl would not start");
-            return -1;
-        }
-        curl_ready = true;
-    }
     struct ircad_conn *c = calloc(1, sizeof *c);
     if (!c)
         abort();
@@ -802,17 +732,17 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
     bool v6 = strchr(p->host, ':') != NULL;
     snprintf(url, sizeof url, "%s://%s%s%s:%d/", p->tls ? "https" : "http",
              v6 ? "[" : "", p->host, v6 ? "]" : "", p->port);
-    c->multi = curl_multi_init();
+    if (curl_loop_init(&c->cl, l, on_progress, c) != 0) {
+        snprintf(err, errlen, "libcurl would not start");
+        free_conn(c);
+        return -1;
+    }
     c->easy = curl_easy_init();
-    if (!c->multi || !c->easy) {
+    if (!c->easy) {
         snprintf(err, errlen, "libcurl: out of memory");
         free_conn(c);
         return -1;
     }
-    curl_multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
-    curl_multi_setopt(c->multi, CURLMOPT_SOCKETDATA, c);
-    curl_multi_setopt(c->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
-    curl_multi_setopt(c->multi, CURLMOPT_TIMERDATA, c);
     CURL *e = c->easy;
     curl_easy_setopt(e, CURLOPT_URL, url);
     curl_easy_setopt(e, CURLOPT_CONNECT_ONLY, 1L);
@@ -851,7 +781,7 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
         log_warn("%s: SASL PLAIN without TLS sends the password in the clear",
                  c->name);
     c->last_rx = loop_now(l);
-    if (curl_multi_add_handle(c->multi, e) != CURLM_OK) {
+    if (curl_multi_add_handle(c->cl.multi, e) != CURLM_OK) {
         snprintf(err, errlen, "libcurl would not take the connection");
         free_conn(c);
         return -1;

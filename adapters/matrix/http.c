@@ -1,15 +1,12 @@
 /*
- * libcurl's multi interface on the bot's loop (http.h). curl tells us which
- * sockets to watch (socket callback -> loop_watch / loop_unwatch) and when
- * to call it back (timer callback -> one loop timer); we answer with
- * curl_multi_socket_action and then collect finished transfers. Nothing
- * here blocks: DNS runs in curl's resolver, connects are non-blocking.
- *
- * curl forbids calling socket_action from inside its own callbacks, so the
- * timer callback only schedules a loop timer (even for 0 ms) and the work
- * happens when the loop fires it.
+ * libcurl's multi interface on the bot's loop (http.h), through
+ * adapters/common/curl_loop.c: curl's sockets and timer become loop
+ * watches and a loop timer, and after each action we collect finished
+ * transfers. Nothing here blocks: DNS runs in curl's resolver, connects
+ * are non-blocking.
  */
 #include "http.h"
+#include "curl_loop.h"
 #include "xalloc.h"
 
 #include <stdbool.h>
@@ -33,10 +30,8 @@ struct mx_req {
 };
 
 struct mx_http {
-    struct loop *loop;
-    CURLM *multi;
+    struct curl_loop cl;
     size_t max_body;
-    uint64_t timer;
     uint64_t next_id;
     struct mx_req *reqs;
     int pending;
@@ -44,57 +39,10 @@ struct mx_http {
 
 static void check_done(struct mx_http *h);
 
-static void on_fd(struct loop *l, int fd, int events, void *ctx)
+/* curl_loop's progress: collect finished transfers. */
+static void on_progress(void *ctx)
 {
-    (void)l;
-    struct mx_http *h = ctx;
-    int mask = 0, running = 0;
-    if (events & LOOP_READ)
-        mask |= CURL_CSELECT_IN;
-    if (events & LOOP_WRITE)
-        mask |= CURL_CSELECT_OUT;
-    curl_multi_socket_action(h->multi, fd, mask, &running);
-    check_done(h);
-}
-
-static void on_timer(struct loop *l, void *ctx)
-{
-    (void)l;
-    struct mx_http *h = ctx;
-    int running = 0;
-    h->timer = 0;
-    curl_multi_socket_action(h->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-    check_done(h);
-}
-
-static int socket_cb(CURL *easy, curl_socket_t s, int what, void *userp,
-                     void *socketp)
-{
-    (void)easy;
-    (void)socketp;
-    struct mx_http *h = userp;
-    if (what == CURL_POLL_REMOVE) {
-        loop_unwatch(h->loop, s);
-        return 0;
-    }
-    int events = 0;
-    if (what == CURL_POLL_IN || what == CURL_POLL_INOUT)
-        events |= LOOP_READ;
-    if (what == CURL_POLL_OUT || what == CURL_POLL_INOUT)
-        events |= LOOP_WRITE;
-    loop_watch(h->loop, s, events, on_fd, h);
-    return 0;
-}
-
-static int timer_cb(CURLM *multi, long timeout_ms, void *userp)
-{
-    (void)multi;
-    struct mx_http *h = userp;
-    loop_cancel(h->loop, h->timer);
-    h->timer = 0;
-    if (timeout_ms >= 0)
-        h->timer = loop_timer(h->loop, timeout_ms, on_timer, h);
-    return 0;
+    check_done(ctx);
 }
 
 static size_t write_cb(char *data, size_t size, size_t n, void *userp)
@@ -123,22 +71,10 @@ static size_t write_cb(char *data, size_t size, size_t n, void *userp)
 
 struct mx_http *mx_http_new(struct loop *l, size_t max_body)
 {
-    static bool global_done;
-    if (!global_done) {
-        if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
-            abort();
-        global_done = true;
-    }
     struct mx_http *h = xcalloc(1, sizeof *h);
-    h->loop = l;
     h->max_body = max_body;
-    h->multi = curl_multi_init();
-    if (!h->multi)
+    if (curl_loop_init(&h->cl, l, on_progress, h) != 0)
         abort();
-    curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
-    curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
-    curl_multi_setopt(h->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
-    curl_multi_setopt(h->multi, CURLMOPT_TIMERDATA, h);
     return h;
 }
 
@@ -152,7 +88,7 @@ static void req_free(struct mx_req *r)
             break;
         }
     h->pending--;
-    curl_multi_remove_handle(h->multi, r->easy);
+    curl_multi_remove_handle(h->cl.multi, r->easy);
     curl_easy_cleanup(r->easy);
     curl_slist_free_all(r->headers);
     free(r->body_out);
@@ -166,8 +102,7 @@ void mx_http_free(struct mx_http *h)
         return;
     while (h->reqs)
         req_free(h->reqs);
-    curl_multi_cleanup(h->multi);
-    loop_cancel(h->loop, h->timer);
+    curl_loop_free(&h->cl);
     free(h);
 }
 
@@ -193,7 +128,7 @@ static void check_done(struct mx_http *h)
 {
     CURLMsg *msg;
     int left;
-    while ((msg = curl_multi_info_read(h->multi, &left))) {
+    while ((msg = curl_multi_info_read(h->cl.multi, &left))) {
         if (msg->msg != CURLMSG_DONE)
             continue;
         struct mx_req *r = NULL;
@@ -273,7 +208,7 @@ uint64_t mx_http_start(struct mx_http *h, const struct mx_http_request *rq,
     else if (strcmp(rq->method, "POST") != 0 || !rq->body)
         ok &=
             curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, rq->method) == CURLE_OK;
-    if (!ok || curl_multi_add_handle(h->multi, e) != CURLM_OK) {
+    if (!ok || curl_multi_add_handle(h->cl.multi, e) != CURLM_OK) {
         curl_easy_cleanup(e);
         curl_slist_free_all(r->headers);
         free(r->body_out);

@@ -63,6 +63,7 @@ import dataclasses
 import json
 import os
 import re
+import resource
 import select
 import shutil
 import signal
@@ -141,12 +142,16 @@ except OSError:
     _libc = None
 
 
-def _child_setup(sig, user=None):
+def _child_setup(sig, user=None, core=True):
     """preexec_fn: the child gets `sig` when the test process dies, even by
     SIGKILL. (The signal follows the thread that forked: start processes
     from the main thread, as unittest does.) user=(uid, gid): it runs as
-    that user (set first: a change of credentials clears the signal)."""
+    that user (set first: a change of credentials clears the signal).
+    core=False: no core dump (InspIRCd with ssl_gnutls crashes as it
+    exits)."""
     def setup():
+        if not core:
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         if user is not None:
             os.setgroups([])
             os.setgid(user[1])
@@ -214,12 +219,14 @@ def _watch(pid):
             pass
 
 
-def _spawn(argv, log_path, death_signal, env=None, cwd=None, user=None):
+def _spawn(argv, log_path, death_signal, env=None, cwd=None, user=None,
+           core=True):
     log = open(log_path, "ab")
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
                                 stderr=subprocess.STDOUT, env=env, cwd=cwd,
-                                preexec_fn=_child_setup(death_signal, user))
+                                preexec_fn=_child_setup(death_signal, user,
+                                                        core))
     finally:
         log.close()
     _watch(proc.pid)
@@ -342,7 +349,7 @@ class _Server:
             with open(self.log_path, "ab") as log:
                 log.write(("--- start on port %d\n" % self.port).encode())
             self.proc = _spawn(self._argv(), self.log_path, signal.SIGKILL,
-                               cwd=self.dir)
+                               cwd=self.dir, core=False)
             _register(self)
             if self._wait_ready(timeout):
                 self._fixed_port = True   # restarts keep this port
@@ -1085,10 +1092,17 @@ class Client:
             since=since, timeout=timeout)
 
     def _negotiate(self, mark, timeout):
-        """CAP LS (all its lines), REQ, SASL, CAP END."""
+        """CAP LS (all its lines), REQ, SASL, CAP END. A server without CAP
+        (421, or a welcome at once) has nothing to negotiate."""
         since = mark
         while True:
-            m = self._cap_reply(("LS",), since, timeout)
+            m = self.wait_for(
+                lambda m: m.command in ("421", "001") or (
+                    m.command == "CAP" and len(m.params) >= 3
+                    and m.params[1].upper() == "LS"),
+                since=since, timeout=timeout)
+            if m.command != "CAP":
+                return
             since = m.seq + 1
             for token in m.params[-1].split():
                 key, _, value = token.partition("=")

@@ -89,6 +89,18 @@ class TlsTest(HarnessTestCase):
             alice.quit()
 
 
+class NoServicesTest(HarnessTestCase):
+
+    def test_ngircd_offers_none_of_the_account_caps(self):
+        # an account-less server: the client asks, gets nothing, registers
+        alice = self.client(self.ngircd(), "alice", caps=True,
+                            sasl=("PLAIN", "alice", "pw"))
+        self.assertNotIn("sasl", alice.offered_caps)
+        self.assertEqual(alice.caps, set())
+        self.assertIsNone(alice.sasl_reply)
+        self.assertIsNone(alice.whois_account("alice"))
+
+
 class ServicesTest(HarnessTestCase):
     """InspIRCd linked to Anope: accounts, SASL, account tracking."""
 

@@ -2841,7 +2841,7 @@ static void test_account_logout_mid_game_keeps_the_seat(void **state)
     /* the seat still knows the account: logging in to it again is fine */
     int next = engine_turn(&t->game);
     lowest_play(t, cmd, sizeof cmd);
-    char acct[192];
+    char acct[sizeof t->seats[0].account];
     snprintf(acct, sizeof acct, "%s", t->seats[next].account);
     acct[0] = (char)tolower((unsigned char)acct[0]); /* case aside */
     said_account(t->seats[next].nick, acct, NULL, cmd);
@@ -2968,7 +2968,7 @@ static void test_account_nick_swap_keeps_each_seat(void **state)
     int turn = engine_turn(&t->game);
     char cmd[32];
     lowest_play(t, cmd, sizeof cmd);
-    char id[192];
+    char id[sizeof t->seats[0].id];
     snprintf(id, sizeof id, "%s", t->seats[turn].id);
     from_account(CHAT_MESSAGE, t->seats[turn].nick, id, t->seats[turn].account,
                  NULL, cmd, NULL);
@@ -3022,7 +3022,7 @@ static void test_account_survives_a_restart(void **state)
     lowest_play(t, cmd, sizeof cmd);
     said_account(nick, "Mallory", NULL, cmd);
     assert_int_equal(t->game.nplays, 0);
-    char acct[192];
+    char acct[sizeof t->seats[0].account];
     snprintf(acct, sizeof acct, "%s", t->seats[turn].account);
     said_account(nick, acct, NULL, cmd);
     assert_int_equal(t->game.nplays, 1);

@@ -439,6 +439,17 @@ static void fx_free(struct fx *f)
     loop_free(f->l);
 }
 
+static bool connected(struct fx *f);
+
+/* The fixture with the default timings, started and registered. */
+static void fx_up(struct fx *f)
+{
+    fx_init(f);
+    fx_make(f, NULL);
+    f->a->ops->start(f->a);
+    assert_true(run_until(f, connected, 3000));
+}
+
 static bool connected(struct fx *f)
 {
     return count_events(f, CHAT_CONNECTED) >= 1 &&
@@ -628,10 +639,7 @@ static void test_ircad_events_from_server_lines(void **state)
 {
     (void)state;
     struct fx f;
-    fx_init(&f);
-    fx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(run_until(&f, connected, 3000));
+    fx_up(&f);
     int base = f.nev;
     struct server *s = &f.srv;
     srv_send(s, ":alice!al@example.org PRIVMSG #hearts :!join");
@@ -1095,10 +1103,7 @@ static void test_ircad_reconnects_when_server_closes(void **state)
 {
     (void)state;
     struct fx f;
-    fx_init(&f);
-    fx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(run_until(&f, connected, 3000));
+    fx_up(&f);
     srv_send(&f.srv, "ERROR :Closing link (test)");
     srv_drop_client(&f.srv);
     assert_true(run_until(&f, back_after_close, 3000));
@@ -1120,10 +1125,7 @@ static void test_ircad_overlong_input_lines_cut_or_dropped(void **state)
 {
     (void)state;
     struct fx f;
-    fx_init(&f);
-    fx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(run_until(&f, connected, 3000));
+    fx_up(&f);
     char big[1500];
     memset(big, 'x', sizeof big - 1);
     big[sizeof big - 1] = '\0';
@@ -1192,10 +1194,7 @@ static void test_ircad_malformed_server_lines_survived(void **state)
         ":alice!a@h PRIVMSG #hearts :tagged\r\n"
         ":bob!b@h PRIVMSG #hearts :alive\r\n";
     struct fx f;
-    fx_init(&f);
-    fx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(run_until(&f, connected, 3000));
+    fx_up(&f);
     srv_send_raw(&f.srv, bad, sizeof bad - 1);
     assert_true(run_until(&f, said_alive, 3000));
     assert_int_equal(count_events(&f, CHAT_DISCONNECTED), 0);
@@ -1228,10 +1227,7 @@ static void test_ircad_ping_with_cr_not_reflected(void **state)
 {
     (void)state;
     struct fx f;
-    fx_init(&f);
-    fx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(run_until(&f, connected, 3000));
+    fx_up(&f);
     static const char ping[] = "PING :tok\rPRIVMSG #x :injected\r\n";
     srv_send_raw(&f.srv, ping, sizeof ping - 1);
     assert_true(run_until(&f, ponged, 3000));
@@ -1247,10 +1243,7 @@ static void test_ircad_byte_by_byte_delivery(void **state)
 {
     (void)state;
     struct fx f;
-    fx_init(&f);
-    fx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(run_until(&f, connected, 3000));
+    fx_up(&f);
     static const char line[] =
         "@account=bob :bob!b@h PRIVMSG #hearts :alive\r\n";
     for (size_t i = 0; i < sizeof line - 1; i++) {
