@@ -34,8 +34,9 @@ enum chat_event_kind {
  * A person as the network shows them. `nick` is how to address them;
  * `id` is what a seat is bound to: on IRC "user@host" (a takeover of the
  * nick from elsewhere does not match), on Matrix the user ID; `account`
- * is a services account when the network tells, else NULL (on Matrix the
- * user ID). `display` is the name to show people, where the network has
+ * is a services account when the network tells (IRC: the line's account
+ * tag, else what extended-join, account-notify and WHOX said), else NULL:
+ * none known, or logged out (on Matrix the user ID). `display` is the name to show people, where the network has
  * one apart from the nick: on Matrix the display name in the event's room
  * (for a private message, in a shared room), already told apart from
  * other members' as the Matrix spec says; NULL: show the nick (IRC, the

@@ -9,7 +9,8 @@ extended-join, account-notify) and real services (Anope) linked to it.
 - Someone else's account behind a seated nick: alice (account alice)
   quits; mallory, logged in to another account, takes the nick "alice"
   from the same user@host. She is not alice: no private line of alice's
-  reaches her; alice comes back under her account and has her seat.
+  reaches her; alice comes back from another host under her account, as
+  alice_, and has her seat (the channel is told).
 - The bot's admins named by account ("account:NAME") may stop any game.
 Run: /usr/bin/python3 tests/integration/test_irc_accounts.py -v
 """
@@ -141,6 +142,17 @@ class AccountsTest(HarnessTestCase):
         for m in private:
             self.assertNotRegex(m.text, r"Your cards|Your hand|your turn",
                                 m.raw)
+        # alice comes back from another host, logged in to her account,
+        # as alice_ (mallory has "alice"): the seat is hers again
+        mark = bob.mark()
+        alice2 = self.client(self.server, "alice_", user="elsewhere")
+        alice2.ns_identify("pw-alice-3", account="alice")
+        alice2.join("#hearts")
+        bob.wait_privmsg("heartsbot", r"^alice is back as alice_",
+                         to="#hearts", since=mark, timeout=10)
+        mark = alice2.mark()
+        alice2.say("heartsbot", "hand")
+        alice2.wait_privmsg("heartsbot", r"^Your hand: ", since=mark)
 
     def test_admin_named_by_account(self):
         self.start_bot(bot={"admins": ["account:boss"]})

@@ -13,6 +13,7 @@ IRC server (ngIRCd, which has no services).
   The game goes on over bob's turns (the turn timer hands them to a
   computer) and mallory never gets a private line: no hand, deal, prompt
   or reminder.
+- Two seated people swap nicks: each keeps their own seat and cards.
 Run: /usr/bin/python3 tests/integration/test_irc_identity.py -v
 """
 
@@ -143,6 +144,34 @@ class SecretsTest(HarnessTestCase):
         # it asked who has bob's nick (after the reconnect, or when a line
         # for bob was held if it saw bob quit as the server went down)
         self.assertRegex(bot.log(), r"-> USERHOST bob")
+        self.assertEqual(bot.stop(), 0)
+
+    def hand_of(self, c):
+        """The cards the bot says c holds, asked privately. The answer, not
+        a prompt (which shows the hand too): once it is here, nothing
+        sent to c's nick before it is still on the way to whoever has that
+        nick next."""
+        mark = c.mark()
+        c.say("heartsbot", "hand")
+        m = c.wait_privmsg("heartsbot", r"^Your hand: ", since=mark)
+        cards, _ = harness.parse_hand(
+            harness.marked_text(m.raw_text).split("Your hand: ", 1)[1])
+        self.assertTrue(cards, m.raw)
+        return sorted(cards)
+
+    def test_two_players_swap_nicks(self):
+        """alice -> tmp, bob -> alice, tmp -> bob mid-game: each keeps
+        their seat and cards under the other's old nick (ngIRCd has no
+        accounts: by nick and user@host)."""
+        self.GAME = dict(SecretsTest.GAME, turn_timeout=120)
+        bot, alice, bob, mark = self.start()
+        before = {alice: self.hand_of(alice), bob: self.hand_of(bob)}
+        self.assertNotEqual(before[alice], before[bob])
+        alice.nick("tmp")
+        bob.nick("alice")
+        alice.nick("bob")
+        self.assertEqual(self.hand_of(alice), before[alice])
+        self.assertEqual(self.hand_of(bob), before[bob])
         self.assertEqual(bot.stop(), 0)
 
 

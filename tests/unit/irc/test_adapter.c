@@ -44,6 +44,7 @@ struct server {
     int nlines;
     /* per connection */
     bool have_nick, have_user, registered;
+    bool capping; /* CAP LS answered, CAP END not yet seen */
     char nick[64];
     /* behaviour */
     int taken;            /* refuse this many NICKs before registration */
@@ -53,6 +54,8 @@ struct server {
     const char *version;  /* the software 002 and 004 name, if any */
     int pong_delay_ms;    /* answer PING this late */
     const char *known[8]; /* USERHOST answers: "nick=+user@host" */
+    const char *caps;     /* offered in CAP LS, every REQ acknowledged;
+                             NULL: no CAP (like ngircd before 27) */
     char pong_due[64];    /* the PONG waiting for its delay */
 };
 
@@ -147,6 +150,13 @@ static void srv_line(struct server *s, const char *line)
         srv_send(s, ":irc.test 302 %s :%s", s->nick, answer);
     } else if (strncmp(line, "USER ", 5) == 0) {
         s->have_user = true;
+    } else if (strncmp(line, "CAP LS", 6) == 0 && s->caps) {
+        s->capping = true;
+        srv_send(s, ":irc.test CAP * LS :%s", s->caps);
+    } else if (strncmp(line, "CAP REQ :", 9) == 0 && s->caps) {
+        srv_send(s, ":irc.test CAP * ACK :%s", line + 9);
+    } else if (strcmp(line, "CAP END") == 0) {
+        s->capping = false;
     } else if (strncmp(line, "JOIN ", 5) == 0) {
         char chans[512];
         snprintf(chans, sizeof chans, "%s", line + 5);
@@ -166,7 +176,7 @@ static void srv_line(struct server *s, const char *line)
         srv_drop_client(s);
         return;
     }
-    if (!s->registered && s->have_nick && s->have_user)
+    if (!s->registered && s->have_nick && s->have_user && !s->capping)
         srv_welcome(s);
 }
 
@@ -213,7 +223,7 @@ static void srv_on_accept(struct loop *l, int fd, int events, void *ctx)
     s->cfd = c;
     s->accepts++;
     s->len = 0;
-    s->have_nick = s->have_user = s->registered = false;
+    s->have_nick = s->have_user = s->registered = s->capping = false;
     loop_watch(l, c, LOOP_READ, srv_on_client, s);
 }
 
@@ -1629,6 +1639,85 @@ static void test_ircad_whox_accounts_reach_events(void **state)
     fx_free(&f);
 }
 
+/* A server with extended-join and account-notify but no account-tag:
+ * the accounts come from the JOINs and ACCOUNT lines, follow nicks, and
+ * a logout is none. */
+static void test_ircad_accounts_from_extended_join_and_notify(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.caps = "account-notify extended-join multi-prefix";
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    assert_true(srv_find(&f.srv, "CAP REQ :", 0) >= 0);
+    assert_true(srv_find(&f.srv, "CAP END", 0) >= 0);
+    struct server *s = &f.srv;
+    srv_send(s, ":alice!al@h JOIN #hearts AliceAcct :Alice A.");
+    srv_send(s, ":bob!b@h JOIN #hearts * :Bob");
+    srv_send(s, ":alice!al@h PRIVMSG #hearts :one");
+    srv_send(s, ":bob!b@h PRIVMSG #hearts :two");
+    srv_send(s, ":zed!z@h PRIVMSG #hearts :end");
+    assert_true(run_until(&f, saw_end, 3000));
+    assert_string_equal(account_of(&f, CHAT_JOIN, "alice"), "AliceAcct");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "alice"), "AliceAcct");
+    assert_string_equal(account_of(&f, CHAT_JOIN, "bob"), "");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "bob"), "");
+    /* alice logs out, bob logs in; alice changes nick */
+    srv_send(s, ":alice!al@h ACCOUNT *");
+    srv_send(s, ":bob!b@h ACCOUNT BobAcct");
+    srv_send(s, ":alice!al@h NICK ally");
+    srv_send(s, ":ally!al@h PRIVMSG hearts :three");
+    srv_send(s, ":bob!b@h PRIVMSG hearts :four");
+    srv_send(s, ":zed!z@h PRIVMSG #hearts :end");
+    f.nev = 0;
+    assert_true(run_until(&f, saw_end, 3000));
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "ally"), "");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "bob"), "BobAcct");
+    /* bob quits: whoever comes as bob without extended-join is unknown */
+    srv_send(s, ":bob!b@h QUIT :bye");
+    srv_send(s, ":bob!x@elsewhere PRIVMSG hearts :five");
+    srv_send(s, ":zed!z@h PRIVMSG #hearts :end");
+    f.nev = 0;
+    assert_true(run_until(&f, saw_end, 3000));
+    assert_string_equal(account_of(&f, CHAT_QUIT, "bob"), "BobAcct");
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "bob"), "");
+    fx_free(&f);
+}
+
+/* With account-tag the tag of each line is the truth: a line without one
+ * is from someone logged out, whatever was tracked. */
+static void test_ircad_account_tag_decides(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.srv.caps = "account-tag account-notify extended-join message-tags";
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    struct server *s = &f.srv;
+    srv_send(s, "@account=AliceAcct :alice!al@h JOIN #hearts AliceAcct :A");
+    srv_send(s, "@account=AliceAcct;time=2026-01-01T00:00:00.000Z "
+                ":alice!al@h PRIVMSG #hearts :one");
+    srv_send(s, ":alice!al@h PRIVMSG hearts :two");
+    srv_send(s, "@account=Other :alice!al@h PRIVMSG hearts :three");
+    srv_send(s, "@account=Carol\\sX :carol!c@h PRIVMSG hearts :four");
+    srv_send(s, ":zed!z@h PRIVMSG #hearts :end");
+    assert_true(run_until(&f, saw_end, 3000));
+    const struct rec *r = f.ev;
+    int k = 0;
+    const char *want[] = {"AliceAcct", "AliceAcct", "", "Other"};
+    for (int i = 0; i < f.nev; i++)
+        if (strcmp(r[i].nick, "alice") == 0 && k < 4)
+            assert_string_equal(r[i].account, want[k++]);
+    assert_int_equal(k, 4);
+    /* an account tag with a space in it (escaped) is not a name */
+    assert_string_equal(account_of(&f, CHAT_MESSAGE, "carol"), "");
+    fx_free(&f);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -1669,6 +1758,8 @@ int main(void)
         cmocka_unit_test(test_ircad_start_resolves_without_blocking),
         cmocka_unit_test(test_ircad_start_refuses_bad_config),
         cmocka_unit_test(test_ircad_whox_accounts_reach_events),
+        cmocka_unit_test(test_ircad_accounts_from_extended_join_and_notify),
+        cmocka_unit_test(test_ircad_account_tag_decides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
