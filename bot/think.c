@@ -42,10 +42,16 @@ struct think {
 };
 
 static think_hook_fn test_hook;
+static bool test_inline;
 
 void think_test_hook(think_hook_fn fn)
 {
     test_hook = fn;
+}
+
+void think_test_inline(bool on)
+{
+    test_inline = on;
 }
 
 bool think_offloads(int level, int budget)
@@ -71,6 +77,19 @@ static void decide(struct think_node *n)
         ai_decide_budget(j->level, &v, &j->rng, j->budget, &n->result.action);
 }
 
+/* A decided job joins the results, and the loop is woken. */
+static void finished(struct think *th, struct think_node *n)
+{
+    pthread_mutex_lock(&th->mu);
+    n->next = NULL;
+    *th->done_end = n;
+    th->done_end = &n->next;
+    pthread_mutex_unlock(&th->mu);
+    /* EAGAIN: the pipe is full, and the loop reads it anyway */
+    ssize_t w = write(th->pipe[1], "", 1);
+    (void)w;
+}
+
 static void *worker(void *arg)
 {
     struct think *th = arg;
@@ -86,13 +105,8 @@ static void *worker(void *arg)
             th->todo_end = &th->todo;
         pthread_mutex_unlock(&th->mu);
         decide(n);
+        finished(th, n);
         pthread_mutex_lock(&th->mu);
-        n->next = NULL;
-        *th->done_end = n;
-        th->done_end = &n->next;
-        /* EAGAIN: the pipe is full, the loop will read anyway */
-        ssize_t w = write(th->pipe[1], "", 1);
-        (void)w;
     }
     pthread_mutex_unlock(&th->mu);
     return NULL;
@@ -159,6 +173,11 @@ void think_submit(struct think *th, const struct think_job *job)
     struct think_node *n = xcalloc(1, sizeof *n);
     n->job = *job;
     th->pending++;
+    if (test_inline) {
+        decide(n);
+        finished(th, n);
+        return;
+    }
     pthread_mutex_lock(&th->mu);
     *th->todo_end = n;
     th->todo_end = &n->next;

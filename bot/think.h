@@ -68,6 +68,11 @@ void think_free(struct think *th);
 typedef void (*think_hook_fn)(const struct think_job *job);
 void think_test_hook(think_hook_fn fn);
 
+/* Test and benchmark only: while on, think_submit decides at once on the
+ * caller's thread (the loop) and only the delivery waits for the loop, as
+ * if there were no worker: what the loop's blocking was before it. */
+void think_test_inline(bool on);
+
 /* Whether a decision of this level with this budget goes to the worker:
  * a level that searches (ai_default_budget > 0, or a budget is set), or
  * any level under the test hook. The others take microseconds and are
