@@ -44,19 +44,25 @@ struct think {
 static think_hook_fn test_hook;
 static bool test_inline;
 
+/* Atomic: a test may reset them while a worker it started still runs. */
+static think_hook_fn hook(void)
+{
+    return __atomic_load_n(&test_hook, __ATOMIC_ACQUIRE);
+}
+
 void think_test_hook(think_hook_fn fn)
 {
-    test_hook = fn;
+    __atomic_store_n(&test_hook, fn, __ATOMIC_RELEASE);
 }
 
 void think_test_inline(bool on)
 {
-    test_inline = on;
+    __atomic_store_n(&test_inline, on, __ATOMIC_RELEASE);
 }
 
 bool think_offloads(int level, int budget)
 {
-    return test_hook || budget > 0 || ai_default_budget(level) > 0;
+    return hook() || budget > 0 || ai_default_budget(level) > 0;
 }
 
 /* The decision, on the worker's copy. */
@@ -64,8 +70,9 @@ static void decide(struct think_node *n)
 {
     struct think_job *j = &n->job;
     j->game.rules = &j->rules;
-    if (test_hook)
-        test_hook(j);
+    think_hook_fn fn = hook();
+    if (fn)
+        fn(j);
     n->result.id = j->id;
     n->result.rc = -1;
     memset(&n->result.action, 0, sizeof n->result.action);
@@ -173,7 +180,7 @@ void think_submit(struct think *th, const struct think_job *job)
     struct think_node *n = xcalloc(1, sizeof *n);
     n->job = *job;
     th->pending++;
-    if (test_inline) {
+    if (__atomic_load_n(&test_inline, __ATOMIC_ACQUIRE)) {
         decide(n);
         finished(th, n);
         return;
