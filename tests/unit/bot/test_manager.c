@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ai.h"
 #include "config.h"
 #include "manager.h"
 #include "record.h"
@@ -3068,10 +3069,11 @@ static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
 static bool gate_open;
 static int waiting;
+static int last_budget; /* of the last job */
 
 static void held_at_gate(const struct think_job *j)
 {
-    (void)j;
+    __atomic_store_n(&last_budget, j->budget, __ATOMIC_RELAXED);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 3;
@@ -3219,6 +3221,29 @@ static void test_a_decision_for_a_timed_out_person_is_told(void **state)
     snprintf(want, sizeof want,
              "Time is up: a computer player played %s for you.", card.buf);
     assert_true(any_contains("alice", 0, want));
+}
+
+static void test_a_levels_playouts_reach_its_decisions(void **state)
+{
+    (void)state;
+    /* the search levels are another branch's (issue 11): until they are
+     * in, there is no level to configure */
+    if (ai_level_find("hard") < 0)
+        skip();
+    w->cfg.hard_playouts = 123;
+    __atomic_store_n(&last_budget, -1, __ATOMIC_RELAXED);
+    gate(true);
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("alice", "#h", "!bot 3 hard");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    for (int i = 0;
+         i < 600 && __atomic_load_n(&last_budget, __ATOMIC_RELAXED) < 0; i++) {
+        if (!t->think_id) /* alice leads */
+            person_acts(t);
+        run_for(5);
+    }
+    assert_int_equal(__atomic_load_n(&last_budget, __ATOMIC_RELAXED), 123);
 }
 
 /* People and computers thinking off the loop: the people act when it is
@@ -3435,6 +3460,9 @@ int main(void)
             teardown_thinking),
         cmocka_unit_test_setup_teardown(
             test_decisions_off_the_loop_are_journaled, setup_thinking,
+            teardown_thinking),
+        cmocka_unit_test_setup_teardown(
+            test_a_levels_playouts_reach_its_decisions, setup_thinking,
             teardown_thinking),
     };
     /* HEARTS_TEST_FILTER=pattern runs the matching tests only */
