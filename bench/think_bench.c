@@ -74,7 +74,6 @@ static void slow_decision(const struct think_job *j)
 }
 
 struct probe {
-    struct loop *l;
     int64_t due;
     int64_t worst;
     long late5; /* probes more than 5 ms late */
@@ -191,7 +190,7 @@ static void run(const char *name, int tables)
         table_resume(t);
         entered(t2);
     }
-    struct probe p = {.l = l, .due = loop_now(l) + 1};
+    struct probe p = {.due = loop_now(l) + 1};
     loop_timer(l, 1, probe_fire, &p);
     for (int guard = 0; guard < 6000 && !all_paused(m, &a, tables); guard++) {
         loop_timer(l, 10, stop_loop, NULL);
