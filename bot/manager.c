@@ -790,8 +790,15 @@ static void thought(void *ctx, const struct think_result *r)
         if (!t->playing || t->paused)
             return;
         int s = t->think_seat;
-        if (r->rc == 0 && t->think_gen == t->gen && computer_turn(t, s) &&
-            engine_may_act(&t->game, s))
+        bool fresh = t->think_gen == t->gen && computer_turn(t, s) &&
+                     engine_may_act(&t->game, s);
+        if (fresh && r->rc != 0) {
+            /* asking again would get the same: the table waits for a
+             * person's command or a timer */
+            log_error("table %s: no computer decision for seat %d", t->room, s);
+            return;
+        }
+        if (fresh)
             computer_applies(t, s, &r->action);
         if (!t->closing)
             advance(t);
@@ -1703,6 +1710,8 @@ void table_back(struct table *t, int seat)
     st->away = false;
     st->gone = false;
     st->timeouts = 0;
+    /* a decision a computer is still making for them is theirs again */
+    st->overdue = SEAT_ON_TIME;
     loop_cancel(t->m->loop, st->grace_timer);
     st->grace_timer = 0;
     if (t->playing) {

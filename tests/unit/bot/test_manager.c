@@ -3223,6 +3223,35 @@ static void test_a_decision_for_a_timed_out_person_is_told(void **state)
     assert_true(any_contains("alice", 0, want));
 }
 
+static void test_back_while_a_computer_thinks_for_one(void **state)
+{
+    (void)state;
+    w->cfg.unattended_pause = 60; /* alice away: the computers go on */
+    struct table *t;
+    int me = alice_to_play(&t);
+    run_for(1100); /* the first timeout: a computer plays for her */
+    until_thought(t);
+    for (int i = 0; i < 600 && engine_turn(&t->game) != me; i++)
+        run_for(5);
+    assert_int_equal(engine_turn(&t->game), me);
+    gate(false);
+    int plays = t->game.nplays;
+    run_for(1100); /* the second: the seat goes to a computer */
+    assert_true(t->seats[me].away);
+    assert_true(t->think_id != 0);
+    int from = w->fake.n;
+    said("alice", NULL, "back");
+    assert_false(t->seats[me].away);
+    /* the decision under way is dropped: it is her turn again */
+    gate(true);
+    until_thought(t);
+    run_for(20);
+    assert_int_equal(t->game.nplays, plays);
+    assert_int_equal(engine_turn(&t->game), me);
+    assert_false(any_contains("alice", from, "You timed out again"));
+    assert_true(t->turn_timer != 0); /* her time runs again */
+}
+
 static void test_a_levels_playouts_reach_its_decisions(void **state)
 {
     (void)state;
@@ -3463,6 +3492,9 @@ int main(void)
             teardown_thinking),
         cmocka_unit_test_setup_teardown(
             test_a_levels_playouts_reach_its_decisions, setup_thinking,
+            teardown_thinking),
+        cmocka_unit_test_setup_teardown(
+            test_back_while_a_computer_thinks_for_one, setup_thinking,
             teardown_thinking),
     };
     /* HEARTS_TEST_FILTER=pattern runs the matching tests only */
