@@ -1710,7 +1710,10 @@ void table_back(struct table *t, int seat)
     st->away = false;
     st->gone = false;
     st->timeouts = 0;
-    /* a decision a computer is still making for them is theirs again */
+    /* a decision a computer had still to make for them (it thinks, or the
+     * table paused first) is theirs again, prompted again */
+    if (st->overdue != SEAT_ON_TIME && t->prompted_seat == seat)
+        t->prompted_seat = -1;
     st->overdue = SEAT_ON_TIME;
     loop_cancel(t->m->loop, st->grace_timer);
     st->grace_timer = 0;

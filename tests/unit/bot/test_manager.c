@@ -3250,6 +3250,7 @@ static void test_back_while_a_computer_thinks_for_one(void **state)
     assert_int_equal(engine_turn(&t->game), me);
     assert_false(any_contains("alice", from, "You timed out again"));
     assert_true(t->turn_timer != 0); /* her time runs again */
+    assert_true(any_contains("alice", from, "Your turn at "));
 }
 
 static void test_a_levels_playouts_reach_its_decisions(void **state)
