@@ -721,6 +721,8 @@ static const struct key_def game_keys[] = {
     {"lobby_timeout", V_INT, BOT(lobby_timeout), 10, 86400, NULL},
     {"grace_period", V_INT, BOT(grace_period), 0, 86400, NULL},
     {"bot_level", V_STRING, BOT(bot_level), 0, 0, check_level},
+    {"normal_playouts", V_INT, BOT(normal_playouts), 0, 100000, NULL},
+    {"hard_playouts", V_INT, BOT(hard_playouts), 0, 100000, NULL},
     {"next_hand_delay", V_INT, BOT(next_hand_delay), 0, 60, NULL},
     {"unattended_pause", V_INT, BOT(unattended_pause), 0, 86400, NULL},
     {"unattended_end", V_INT, BOT(unattended_end), 1, 86400, NULL},

@@ -92,6 +92,10 @@ struct config {
     int lobby_timeout; /* seconds */
     int grace_period;  /* seconds */
     char *bot_level;
+    /* playouts per decision of the searching levels (ai.h), 0 for the
+     * level's own default (ai_default_budget) */
+    int normal_playouts;
+    int hard_playouts;
     int next_hand_delay; /* seconds */
     /* a table with no person present pauses, then ends (seconds) */
     int unattended_pause;

@@ -31,6 +31,7 @@
 #include "record.h"
 #include "records.h"
 #include "render.h"
+#include "think.h"
 
 /* ---- Small helpers ---------------------------------------------------- */
 
@@ -685,19 +686,124 @@ static void act(struct table *t, const struct engine_action *a)
                   engine_refusal_text(why));
 }
 
-/* A computer player's choice for the seat; false if there is none. */
-static bool computer_chooses(struct table *t, int seat, struct engine_action *a)
+/* Whether a computer makes the seat's decision: a computer's seat, an
+ * absent person's, or a person's whose time is up. */
+static bool computer_turn(const struct table *t, int seat)
 {
-    const struct seat *s = &t->seats[seat];
-    int level = s->human ? t->m->ai_level : s->level;
-    return ai_act_for(level, &t->game, seat, &t->rng, a) == 0;
+    return seat_computer(t, seat) || t->seats[seat].overdue != SEAT_ON_TIME;
 }
 
-static void computer_acts(struct table *t, int seat)
+/* The level deciding for the seat, and its budget from the config. */
+static int seat_level(const struct table *t, int seat)
 {
-    struct engine_action a;
-    if (computer_chooses(t, seat, &a))
-        act(t, &a);
+    const struct seat *s = &t->seats[seat];
+    return s->human ? t->m->ai_level : s->level;
+}
+
+static int level_budget(const struct config *cfg, int level)
+{
+    const char *name = ai_level_name(level);
+    if (name && strcmp(name, "normal") == 0)
+        return cfg->normal_playouts;
+    if (name && strcmp(name, "hard") == 0)
+        return cfg->hard_playouts;
+    return 0;
+}
+
+static void sb_action(struct sbuf *sb, const struct table *t,
+                      const struct engine_action *a);
+
+/* A computer's decision for the seat is made: for a person whose time was
+ * up they are told what it was (before the action: a pass's confirmation
+ * follows), then it is the seat's action. */
+static void computer_applies(struct table *t, int seat,
+                             const struct engine_action *a)
+{
+    struct seat *st = &t->seats[seat];
+    if (st->human && st->overdue != SEAT_ON_TIME) {
+        bool away = st->overdue == SEAT_OVERDUE_AWAY;
+        struct sbuf sb = {.len = 0};
+        sb_printf(&sb, "%s: a computer player ",
+                  away ? "You timed out again" : "Time is up");
+        sb_action(&sb, t, a);
+        sb_printf(&sb, " for you");
+        if (away)
+            sb_printf(&sb, " and has your seat now. Tell me \"back\" to "
+                           "take it again.");
+        else
+            sb_printf(&sb, ".");
+        table_tell(t, seat, sb.buf, CHAT_HIGH);
+    }
+    st->overdue = SEAT_ON_TIME;
+    act(t, a);
+}
+
+static void thought(void *ctx, const struct think_result *r);
+
+/*
+ * A computer decides for the seat. A level that takes microseconds decides
+ * here and the seat acts: true. A searching one (think.h) is asked of the
+ * worker, once per position, and the seat acts when the result is back
+ * (thought): false, the table waits. The table's PRNG gives the job its
+ * seed with one draw, so a replay of the same events draws the same.
+ */
+static bool computer_acts(struct table *t, int seat)
+{
+    int level = seat_level(t, seat);
+    int budget = level_budget(t->m->cfg, level);
+    if (!think_offloads(level, budget)) {
+        struct engine_action a;
+        if (ai_act_for(level, &t->game, seat, &t->rng, &a) == 0)
+            computer_applies(t, seat, &a);
+        return true;
+    }
+    if (t->think_id && t->think_gen == t->gen && t->think_seat == seat)
+        return false; /* asked already */
+    struct manager *m = t->m;
+    if (!m->think)
+        m->think = think_new(m->loop, thought, m);
+    struct think_job job = {.id = ++m->think_ids,
+                            .level = level,
+                            .budget = budget,
+                            .seat = seat,
+                            .rules = t->rules,
+                            .game = t->game};
+    engine_prng_seed(&job.rng, engine_prng_next(&t->rng));
+    think_submit(m->think, &job);
+    t->think_id = m->think_ids;
+    t->think_seat = seat;
+    t->think_gen = t->gen;
+    return false;
+}
+
+/* A decision is back from the worker: the seat acts if its table still
+ * waits for it, in the same position; otherwise it is dropped and the
+ * table goes on from where it is (asking again if it must). */
+static void thought(void *ctx, const struct think_result *r)
+{
+    struct manager *m = ctx;
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->closing || t->think_id != r->id)
+            continue;
+        t->think_id = 0;
+        if (!t->playing || t->paused)
+            return;
+        int s = t->think_seat;
+        bool fresh = t->think_gen == t->gen && computer_turn(t, s) &&
+                     engine_may_act(&t->game, s);
+        if (fresh && r->rc != 0) {
+            /* asking again would get the same: the table waits for a
+             * person's command or a timer */
+            log_error("table %s: no computer decision for seat %d", t->room, s);
+            return;
+        }
+        if (fresh)
+            computer_applies(t, s, &r->action);
+        if (!t->closing)
+            advance(t);
+        return;
+    }
 }
 
 /* What a computer player did for a person: "played 5♣". */
@@ -903,8 +1009,9 @@ static void advance(struct table *t)
         case ENGINE_PHASE_PASS: {
             bool acted = false;
             for (int s = 0; s < g->n; s++) {
-                if (engine_may_act(g, s) && seat_computer(t, s)) {
-                    computer_acts(t, s);
+                if (engine_may_act(g, s) && computer_turn(t, s)) {
+                    if (!computer_acts(t, s))
+                        return; /* thinking: thought() goes on */
                     acted = true;
                     break;
                 }
@@ -919,8 +1026,9 @@ static void advance(struct table *t)
             if (s < 0)
                 return;
             tell_received(t, seat_computer(t, s) ? -1 : s);
-            if (seat_computer(t, s)) {
-                computer_acts(t, s);
+            if (computer_turn(t, s)) {
+                if (!computer_acts(t, s))
+                    return; /* thinking: thought() goes on */
                 continue;
             }
             if (plays_unasked(t, s))
@@ -981,24 +1089,8 @@ static void timed_out(struct loop *l, void *ctx)
                          st->shown);
             table_say(t, text);
         }
-        struct engine_action a;
-        if (!computer_chooses(t, s, &a))
-            continue;
-        /* told before the action: a pass's confirmation follows */
-        struct sbuf sb = {.len = 0};
-        sb_printf(&sb, "%s: a computer player ",
-                  away ? "You timed out again" : "Time is up");
-        sb_action(&sb, t, &a);
-        sb_printf(&sb, " for you");
-        if (away)
-            sb_printf(&sb, " and has your seat now. Tell me \"back\" to "
-                           "take it again.");
-        else
-            sb_printf(&sb, ".");
-        table_tell(t, s, sb.buf, CHAT_HIGH);
-        act(t, &a);
-        if (engine_phase(&t->game) != ENGINE_PHASE_PASS)
-            break;
+        /* advance() has a computer decide for them, and tells them */
+        st->overdue = away ? SEAT_OVERDUE_AWAY : SEAT_OVERDUE;
     }
     if (!t->closing)
         advance(t);
@@ -1370,6 +1462,7 @@ static void on_engine(void *ctx, const struct engine_game *g,
 {
     struct table *t = ctx;
     struct sbuf sb = {.len = 0};
+    t->gen++; /* a decision asked before is about another position */
     if (t->rec) {
         const struct engine_sink *rec = record_writer_sink(t->rec);
         rec->emit(rec->ctx, g, ev);
@@ -1597,6 +1690,7 @@ enum engine_refusal table_act(struct table *t, int seat,
     enum engine_refusal why = engine_act(&t->game, a, &t->sink, d);
     if (why == ENGINE_OK) {
         t->seats[seat].timeouts = 0;
+        t->seats[seat].overdue = SEAT_ON_TIME;
         if (!t->closing)
             advance(t);
     }
@@ -1616,6 +1710,11 @@ void table_back(struct table *t, int seat)
     st->away = false;
     st->gone = false;
     st->timeouts = 0;
+    /* a decision a computer had still to make for them (it thinks, or the
+     * table paused first) is theirs again, prompted again */
+    if (st->overdue != SEAT_ON_TIME && t->prompted_seat == seat)
+        t->prompted_seat = -1;
+    st->overdue = SEAT_ON_TIME;
     loop_cancel(t->m->loop, st->grace_timer);
     st->grace_timer = 0;
     if (t->playing) {
@@ -1849,6 +1948,8 @@ void manager_free(struct manager *m)
 {
     if (!m)
         return;
+    /* first: no decision comes back to a table freed */
+    think_free(m->think);
     for (int i = 0; i < m->ntables; i++) {
         cancel_all(m->tables[i]);
         table_free(m->tables[i]);

@@ -16,6 +16,7 @@
 #include "loop.h"
 
 struct table;
+struct think;        /* think.h */
 struct journal_seat; /* storage/journal.h */
 
 /* Which plays the bot makes for a person without asking (`autoplay`). */
@@ -42,6 +43,10 @@ struct seat {
     bool restored;         /* rebuilt at start: told their hand once */
     int level;             /* a computer's level */
     int timeouts;          /* in a row */
+    /* the person's time is up: a computer makes this one decision for
+     * them, told "Time is up" (SEAT_OVERDUE_AWAY: "You timed out again")
+     * when it is made */
+    enum { SEAT_ON_TIME, SEAT_OVERDUE, SEAT_OVERDUE_AWAY } overdue;
     enum seat_autoplay autoplay;
     bool deal_unread; /* a hand without passing was dealt and not yet
                          prompted: its prompt must not overtake the deal */
@@ -128,6 +133,14 @@ struct table {
     int journal_opener;
     /* rebuilt from its journal at start: told once the bot is back */
     bool restored;
+    /* bumped by every engine event: a computer decision made off the
+     * loop (think.h) applies only to the game it was asked about */
+    uint64_t gen;
+    /* the decision asked of the worker and not yet back: its job id (0:
+     * none), the seat and the gen it was asked at */
+    uint64_t think_id;
+    int think_seat;
+    uint64_t think_gen;
 };
 
 /* A line for a room once its adapter is connected. */
@@ -144,6 +157,8 @@ struct manager {
     int ntables, captables;
     int closing; /* tables waiting to be freed */
     int ai_level;
+    struct think *think; /* the thinking worker (think.h), made when needed */
+    uint64_t think_ids;  /* the last job id */
     uint64_t cookies;    /* the last tracked line's cookie */
     struct limit *limit; /* answers per person (limit.h) */
     /* each channel's archive and leaderboards (records.h) */

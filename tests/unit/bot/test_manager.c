@@ -17,16 +17,20 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "ai.h"
 #include "config.h"
 #include "manager.h"
 #include "record.h"
 #include "storage.h"
 #include "table.h"
+#include "think.h"
 
 #define MAX_LINES 4096
 
@@ -1248,47 +1252,58 @@ static void test_status_scores_rules_presets_help(void **state)
         any_contains("#h", from, "Nobody has finished a standard game"));
 }
 
-/* Plays for every person: passes the lowest cards, plays the lowest legal
- * card, answers the moon; until the game ends. */
+/* One action of a person, by private message: passes the lowest cards,
+ * plays the lowest legal card, answers the moon; in DEAL the loop runs a
+ * little. False once the game is over. */
+static bool person_acts(struct table *t)
+{
+    const struct engine_game *g = &t->game;
+    char cmd[256], words[200];
+    switch (engine_phase(g)) {
+    case ENGINE_PHASE_PASS:
+        for (int s = 0; s < g->n; s++) {
+            if (!engine_may_act(g, s))
+                continue;
+            struct engine_cards h = engine_hand(g, s);
+            card_words(&h, ~UINT64_C(0), words, sizeof words);
+            words[3 * t->rules.pass_count - 1] = '\0';
+            snprintf(cmd, sizeof cmd, "pass %s", words);
+            said(t->seats[s].nick, NULL, cmd);
+            break;
+        }
+        return true;
+    case ENGINE_PHASE_PLAY:
+        snprintf(cmd, sizeof cmd, "%s",
+                 engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+        said(t->seats[engine_turn(g)].nick, NULL, cmd);
+        return true;
+    case ENGINE_PHASE_MOON:
+        said(t->seats[engine_turn(g)].nick, NULL, "moon add");
+        return true;
+    case ENGINE_PHASE_DEAL:
+        run_for(5);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether the game reached `plays` cards down in hand `hand`, or beyond. */
+static bool reached(const struct table *t, int hand, int plays)
+{
+    const struct engine_game *g = &t->game;
+    return g->hand_no > hand ||
+           (g->hand_no == hand && engine_phase(g) == ENGINE_PHASE_PLAY &&
+            g->nplays >= plays);
+}
+
 /* Plays (people by private message) until `plays` cards of hand `hand`
  * are down, or the game is over. */
 static void play_to(struct table *t, int hand, int plays)
 {
-    for (int guard = 0; guard < 5000 && !t->closing; guard++) {
-        const struct engine_game *g = &t->game;
-        if (g->hand_no > hand ||
-            (g->hand_no == hand && engine_phase(g) == ENGINE_PHASE_PLAY &&
-             g->nplays >= plays))
+    for (int guard = 0; guard < 5000 && !t->closing; guard++)
+        if (reached(t, hand, plays) || !person_acts(t))
             return;
-        char cmd[256], words[200];
-        switch (engine_phase(g)) {
-        case ENGINE_PHASE_PASS:
-            for (int s = 0; s < g->n; s++) {
-                if (!engine_may_act(g, s))
-                    continue;
-                struct engine_cards h = engine_hand(g, s);
-                card_words(&h, ~UINT64_C(0), words, sizeof words);
-                words[3 * t->rules.pass_count - 1] = '\0';
-                snprintf(cmd, sizeof cmd, "pass %s", words);
-                said(t->seats[s].nick, NULL, cmd);
-                break;
-            }
-            break;
-        case ENGINE_PHASE_PLAY:
-            snprintf(cmd, sizeof cmd, "%s",
-                     engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
-            said(t->seats[engine_turn(g)].nick, NULL, cmd);
-            break;
-        case ENGINE_PHASE_MOON:
-            said(t->seats[engine_turn(g)].nick, NULL, "moon add");
-            break;
-        case ENGINE_PHASE_DEAL:
-            run_for(5);
-            break;
-        default:
-            return;
-        }
-    }
 }
 
 static void play_everything(struct table *t)
@@ -3045,6 +3060,265 @@ static void test_account_names_an_admin(void **state)
     assert_null(the_table());
 }
 
+/* ---- Computer players that think off the loop (think.h) ------------- */
+
+/* The test-only hook of think.c: every decision counts as a slow one and
+ * waits (at most 3 s) until the test opens the gate. `waiting` tells
+ * whether a decision is held there now. */
+static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static bool gate_open;
+static int waiting;
+static int last_budget; /* of the last job */
+
+static void held_at_gate(const struct think_job *j)
+{
+    __atomic_store_n(&last_budget, j->budget, __ATOMIC_RELAXED);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 3;
+    pthread_mutex_lock(&gate_mu);
+    waiting++;
+    while (!gate_open &&
+           pthread_cond_timedwait(&gate_cv, &gate_mu, &until) == 0)
+        ;
+    waiting--;
+    pthread_mutex_unlock(&gate_mu);
+}
+
+static void gate(bool open)
+{
+    pthread_mutex_lock(&gate_mu);
+    gate_open = open;
+    pthread_cond_broadcast(&gate_cv);
+    pthread_mutex_unlock(&gate_mu);
+}
+
+static int held(void)
+{
+    pthread_mutex_lock(&gate_mu);
+    int n = waiting;
+    pthread_mutex_unlock(&gate_mu);
+    return n;
+}
+
+static int setup_thinking(void **state)
+{
+    gate(false);
+    think_test_hook(held_at_gate);
+    return setup(state);
+}
+
+static int teardown_thinking(void **state)
+{
+    gate(true);
+    int rc = teardown(state); /* joins the worker */
+    think_test_hook(NULL);
+    return rc;
+}
+
+/* Runs the loop until the table waits for no decision (or 3 s). */
+static void until_thought(const struct table *t)
+{
+    for (int i = 0; i < 600 && t->think_id; i++)
+        run_for(5);
+}
+
+/* alice and three computers at #h, no passing; she plays until a
+ * computer must act, whose decision is then held at the gate. */
+static struct table *a_computer_thinks(void)
+{
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    for (int guard = 0; guard < 10 && !t->think_id; guard++)
+        person_acts(t);
+    assert_true(t->think_id != 0);
+    struct timespec ms10 = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 300 && !held(); i++)
+        nanosleep(&ms10, NULL);
+    assert_int_equal(held(), 1);
+    return t;
+}
+
+static void test_a_thinking_table_does_not_delay_another(void **state)
+{
+    (void)state;
+    struct table *t = a_computer_thinks();
+    int plays = t->game.nplays;
+    /* while the decision is under way, another room is answered at once */
+    int from = w->fake.n;
+    said("bob", "#g", "!hearts");
+    assert_true(any_contains("#g", from, "opens a Hearts table"));
+    assert_int_equal(held(), 1);
+    assert_int_equal(t->game.nplays, plays);
+    /* and bob's table's own commands too */
+    from = w->fake.n;
+    said("carol", "#g", "!join");
+    assert_true(any_contains("#g", from, "carol"));
+    assert_int_equal(held(), 1);
+    /* the decision back, the computer plays */
+    gate(true);
+    until_thought(t);
+    assert_true(t->game.nplays > plays);
+}
+
+/* alice and three computers at #h, no passing, the decisions let
+ * through until it is alice's turn: her seat. */
+static int alice_to_play(struct table **tp)
+{
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("alice", "#h", "!start");
+    struct table *t = *tp = the_table();
+    int me = 0;
+    while (!t->seats[me].human)
+        me++;
+    gate(true);
+    for (int i = 0; i < 600 && engine_turn(&t->game) != me; i++)
+        run_for(5);
+    assert_int_equal(engine_turn(&t->game), me);
+    return me;
+}
+
+static void test_a_decision_for_a_changed_game_is_dropped(void **state)
+{
+    (void)state;
+    /* alice's time runs out; while the computer thinks for her, she plays
+     * herself: hers stands, the computer's is dropped, nothing is told */
+    struct table *t;
+    int me = alice_to_play(&t);
+    gate(false);
+    int plays = t->game.nplays;
+    run_for(1100); /* past turn_timeout: a computer thinks for alice */
+    assert_true(t->think_id != 0);
+    assert_int_equal(t->think_seat, me);
+    int card = __builtin_ctzll(engine_legal_plays(&t->game));
+    said("alice", NULL, engine_card_name(card));
+    assert_int_equal(t->game.nplays, plays + 1);
+    assert_int_equal(t->game.plays[plays], card);
+    gate(true);
+    until_thought(t);
+    run_for(20);
+    assert_false(any_contains("alice", 0, "Time is up"));
+    assert_int_equal(t->game.plays[plays], card);
+    assert_int_equal(t->game.play_seat[plays], me);
+    assert_int_equal(t->seats[me].overdue, SEAT_ON_TIME);
+}
+
+static void test_a_decision_for_a_timed_out_person_is_told(void **state)
+{
+    (void)state;
+    struct table *t;
+    int me = alice_to_play(&t);
+    int plays = t->game.nplays;
+    for (int i = 0; i < 400 && t->game.nplays == plays; i++)
+        run_for(5);
+    assert_true(t->game.nplays > plays);
+    assert_int_equal(t->game.play_seat[plays], me);
+    struct sbuf card = {.len = 0};
+    sb_card(&card, t, t->game.plays[plays]);
+    char want[2200];
+    snprintf(want, sizeof want,
+             "Time is up: a computer player played %s for you.", card.buf);
+    assert_true(any_contains("alice", 0, want));
+}
+
+static void test_back_while_a_computer_thinks_for_one(void **state)
+{
+    (void)state;
+    w->cfg.unattended_pause = 60; /* alice away: the computers go on */
+    struct table *t;
+    int me = alice_to_play(&t);
+    run_for(1100); /* the first timeout: a computer plays for her */
+    until_thought(t);
+    for (int i = 0; i < 600 && engine_turn(&t->game) != me; i++)
+        run_for(5);
+    assert_int_equal(engine_turn(&t->game), me);
+    gate(false);
+    int plays = t->game.nplays;
+    run_for(1100); /* the second: the seat goes to a computer */
+    assert_true(t->seats[me].away);
+    assert_true(t->think_id != 0);
+    int from = w->fake.n;
+    said("alice", NULL, "back");
+    assert_false(t->seats[me].away);
+    /* the decision under way is dropped: it is her turn again */
+    gate(true);
+    until_thought(t);
+    run_for(20);
+    assert_int_equal(t->game.nplays, plays);
+    assert_int_equal(engine_turn(&t->game), me);
+    assert_false(any_contains("alice", from, "You timed out again"));
+    assert_true(t->turn_timer != 0); /* her time runs again */
+    assert_true(any_contains("alice", from, "Your turn at "));
+}
+
+static void test_a_levels_playouts_reach_its_decisions(void **state)
+{
+    (void)state;
+    /* the search levels are another branch's (issue 11): until they are
+     * in, there is no level to configure */
+    if (ai_level_find("hard") < 0)
+        skip();
+    w->cfg.hard_playouts = 123;
+    __atomic_store_n(&last_budget, -1, __ATOMIC_RELAXED);
+    gate(true);
+    said("alice", "#h", "!hearts standard pass_count=0");
+    said("alice", "#h", "!bot 3 hard");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    for (int i = 0;
+         i < 600 && __atomic_load_n(&last_budget, __ATOMIC_RELAXED) < 0; i++) {
+        if (!t->think_id) /* alice leads */
+            person_acts(t);
+        run_for(5);
+    }
+    assert_int_equal(__atomic_load_n(&last_budget, __ATOMIC_RELAXED), 123);
+}
+
+/* People and computers thinking off the loop: the people act when it is
+ * theirs, the loop runs while a computer thinks. */
+static void play_thinking_to(struct table *t, int hand, int plays)
+{
+    for (int guard = 0; guard < 20000 && !t->closing; guard++) {
+        if (reached(t, hand, plays))
+            return;
+        if (t->think_id) {
+            run_for(1);
+            continue;
+        }
+        if (!person_acts(t))
+            return;
+    }
+}
+
+static void test_decisions_off_the_loop_are_journaled(void **state)
+{
+    (void)state;
+    gate(true);
+    w->fake.base.ops = &fake_ops_irc;
+    w->cfg.turn_timeout = 60;
+    said("alice", "#h", "!hearts standard target=30");
+    said("bob", "#h", "!join");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    play_thinking_to(t, 1, 9);
+    until_thought(t);
+    assert_true(t->game.nplays >= 9);
+    /* the computers' plays are in the journal like any: the same game */
+    t = restart_same(t);
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    for (int s = 0; s < 4; s++) {
+        char id[128];
+        snprintf(id, sizeof id, "%s@host.test", t->seats[s].nick);
+        if (t->seats[s].human)
+            identity(t->seats[s].nick, id);
+    }
+    int plays = t->game.nplays;
+    play_thinking_to(t, 1, plays + 4);
+    assert_true(t->game.nplays >= plays + 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3205,6 +3479,27 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_account_survives_a_restart, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_thinking_table_does_not_delay_another, setup_thinking,
+            teardown_thinking),
+        cmocka_unit_test_setup_teardown(
+            test_a_decision_for_a_changed_game_is_dropped, setup_thinking,
+            teardown_thinking),
+        cmocka_unit_test_setup_teardown(
+            test_a_decision_for_a_timed_out_person_is_told, setup_thinking,
+            teardown_thinking),
+        cmocka_unit_test_setup_teardown(
+            test_decisions_off_the_loop_are_journaled, setup_thinking,
+            teardown_thinking),
+        cmocka_unit_test_setup_teardown(
+            test_a_levels_playouts_reach_its_decisions, setup_thinking,
+            teardown_thinking),
+        cmocka_unit_test_setup_teardown(
+            test_back_while_a_computer_thinks_for_one, setup_thinking,
+            teardown_thinking),
     };
+    /* HEARTS_TEST_FILTER=pattern runs the matching tests only */
+    if (getenv("HEARTS_TEST_FILTER"))
+        cmocka_set_test_filter(getenv("HEARTS_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,226 @@
+/*
+ * The thinking worker (think.h): one thread, a queue of jobs in and a
+ * queue of results out, each under one mutex held only to link or unlink a
+ * node (never while deciding, never across a loop callback). The worker
+ * wakes the loop through a non-blocking pipe; a full pipe is fine, since
+ * the loop takes every finished result each time it reads.
+ *
+ * A node is allocated on the loop thread when the job is submitted and
+ * freed there when its result is delivered: the worker allocates nothing.
+ */
+#include "think.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ai.h"
+#include "log.h"
+#include "xalloc.h"
+
+struct think_node {
+    struct think_node *next;
+    struct think_job job;
+    struct think_result result;
+};
+
+struct think {
+    struct loop *loop;
+    think_done_fn fn;
+    void *ctx;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t wake;
+    bool stop;                           /* under mu */
+    struct think_node *todo, **todo_end; /* under mu */
+    struct think_node *done, **done_end; /* under mu */
+    int pending;                         /* loop thread only */
+    int pipe[2];
+};
+
+static think_hook_fn test_hook;
+static bool test_inline;
+
+/* Atomic: a test may reset them while a worker it started still runs. */
+static think_hook_fn hook(void)
+{
+    return __atomic_load_n(&test_hook, __ATOMIC_ACQUIRE);
+}
+
+void think_test_hook(think_hook_fn fn)
+{
+    __atomic_store_n(&test_hook, fn, __ATOMIC_RELEASE);
+}
+
+void think_test_inline(bool on)
+{
+    __atomic_store_n(&test_inline, on, __ATOMIC_RELEASE);
+}
+
+bool think_offloads(int level, int budget)
+{
+    return hook() || budget > 0 || ai_default_budget(level) > 0;
+}
+
+/* The decision, on the worker's copy. */
+static void decide(struct think_node *n)
+{
+    struct think_job *j = &n->job;
+    j->game.rules = &j->rules;
+    think_hook_fn fn = hook();
+    if (fn)
+        fn(j);
+    n->result.id = j->id;
+    n->result.rc = -1;
+    memset(&n->result.action, 0, sizeof n->result.action);
+    if (!engine_may_act(&j->game, j->seat))
+        return;
+    struct engine_view v;
+    engine_view_make(&j->game, j->seat, &v);
+    n->result.rc =
+        ai_decide_budget(j->level, &v, &j->rng, j->budget, &n->result.action);
+}
+
+/* A decided job joins the results, and the loop is woken. */
+static void finished(struct think *th, struct think_node *n)
+{
+    pthread_mutex_lock(&th->mu);
+    n->next = NULL;
+    *th->done_end = n;
+    th->done_end = &n->next;
+    pthread_mutex_unlock(&th->mu);
+    /* EAGAIN: the pipe is full, and the loop reads it anyway */
+    ssize_t w = write(th->pipe[1], "", 1);
+    (void)w;
+}
+
+static void *worker(void *arg)
+{
+    struct think *th = arg;
+    pthread_mutex_lock(&th->mu);
+    for (;;) {
+        while (!th->stop && !th->todo)
+            pthread_cond_wait(&th->wake, &th->mu);
+        if (th->stop)
+            break;
+        struct think_node *n = th->todo;
+        th->todo = n->next;
+        if (!th->todo)
+            th->todo_end = &th->todo;
+        pthread_mutex_unlock(&th->mu);
+        decide(n);
+        finished(th, n);
+        pthread_mutex_lock(&th->mu);
+    }
+    pthread_mutex_unlock(&th->mu);
+    return NULL;
+}
+
+/* The loop: the pipe is readable, results are in. */
+static void on_results(struct loop *l, int fd, int events, void *ctx)
+{
+    (void)l;
+    (void)events;
+    struct think *th = ctx;
+    char buf[64];
+    while (read(fd, buf, sizeof buf) > 0)
+        ;
+    pthread_mutex_lock(&th->mu);
+    struct think_node *n = th->done;
+    th->done = NULL;
+    th->done_end = &th->done;
+    pthread_mutex_unlock(&th->mu);
+    while (n) {
+        struct think_node *next = n->next;
+        th->pending--;
+        th->fn(th->ctx, &n->result);
+        free(n);
+        n = next;
+    }
+}
+
+static void nonblocking(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
+        fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+        abort();
+}
+
+struct think *think_new(struct loop *l, think_done_fn fn, void *ctx)
+{
+    struct think *th = xcalloc(1, sizeof *th);
+    th->loop = l;
+    th->fn = fn;
+    th->ctx = ctx;
+    th->todo_end = &th->todo;
+    th->done_end = &th->done;
+    if (pipe(th->pipe) < 0) {
+        log_error("thinking worker: pipe: %s", strerror(errno));
+        abort();
+    }
+    nonblocking(th->pipe[0]);
+    nonblocking(th->pipe[1]);
+    pthread_mutex_init(&th->mu, NULL);
+    pthread_cond_init(&th->wake, NULL);
+    int rc = pthread_create(&th->thread, NULL, worker, th);
+    if (rc) {
+        log_error("thinking worker: cannot start: %s", strerror(rc));
+        abort();
+    }
+    loop_watch(l, th->pipe[0], LOOP_READ, on_results, th);
+    return th;
+}
+
+void think_submit(struct think *th, const struct think_job *job)
+{
+    struct think_node *n = xcalloc(1, sizeof *n);
+    n->job = *job;
+    th->pending++;
+    if (__atomic_load_n(&test_inline, __ATOMIC_ACQUIRE)) {
+        decide(n);
+        finished(th, n);
+        return;
+    }
+    pthread_mutex_lock(&th->mu);
+    *th->todo_end = n;
+    th->todo_end = &n->next;
+    pthread_cond_signal(&th->wake);
+    pthread_mutex_unlock(&th->mu);
+}
+
+int think_pending(const struct think *th)
+{
+    return th->pending;
+}
+
+static void free_list(struct think_node *n)
+{
+    while (n) {
+        struct think_node *next = n->next;
+        free(n);
+        n = next;
+    }
+}
+
+void think_free(struct think *th)
+{
+    if (!th)
+        return;
+    pthread_mutex_lock(&th->mu);
+    th->stop = true;
+    pthread_cond_signal(&th->wake);
+    pthread_mutex_unlock(&th->mu);
+    pthread_join(th->thread, NULL);
+    free_list(th->todo);
+    free_list(th->done);
+    loop_unwatch(th->loop, th->pipe[0]);
+    close(th->pipe[0]);
+    close(th->pipe[1]);
+    pthread_mutex_destroy(&th->mu);
+    pthread_cond_destroy(&th->wake);
+    free(th);
+}

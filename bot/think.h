@@ -1,0 +1,82 @@
+/*
+ * The thinking worker: computer decisions that take milliseconds (the
+ * searching levels, ai.h) run on one worker thread, off the event loop, so
+ * that a table whose computer players think never delays anyone else.
+ *
+ * The loop thread submits a job: a self-contained copy of what the
+ * decision needs (the game, its rules, the seat, the level, the budget and
+ * a PRNG state). The worker builds the seat's view from its copy and
+ * decides; the result comes back to the loop through a pipe watched with
+ * loop_watch, and the callback runs on the loop thread, in a loop turn of
+ * its own. Whether the result still applies (the table exists, its game is
+ * where the job left it) is the caller's to check.
+ *
+ * Not thread-safe itself: every function is for the loop thread.
+ */
+#ifndef HEARTS_BOT_THINK_H
+#define HEARTS_BOT_THINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "loop.h"
+
+struct think;
+
+/* What a decision needs, copied: nothing in it points anywhere (the
+ * worker points game.rules at its own copy of rules). */
+struct think_job {
+    uint64_t id; /* the caller's, handed back in the result */
+    int level;   /* ai.h */
+    int budget;  /* ai_decide_budget's: 0 for the level's default */
+    int seat;
+    struct engine_rules rules;
+    struct engine_game game;
+    struct engine_prng rng;
+};
+
+struct think_result {
+    uint64_t id;
+    int rc; /* ai_decide_budget's: 0 and action, or -1 (nothing to do) */
+    struct engine_action action;
+};
+
+/* Called on the loop thread with each result; may submit more jobs. */
+typedef void (*think_done_fn)(void *ctx, const struct think_result *r);
+
+/* A worker delivering results to fn through the loop l. Starts the thread;
+ * aborts if out of memory or if the thread or pipe cannot be made. */
+struct think *think_new(struct loop *l, think_done_fn fn, void *ctx);
+
+/* Queues a copy of *job. Jobs are decided in the order submitted. */
+void think_submit(struct think *th, const struct think_job *job);
+
+/* How many jobs are submitted and not yet delivered. */
+int think_pending(const struct think *th);
+
+/* Stops the worker (a decision under way finishes first), joins it, drops
+ * what is pending undelivered, stops watching the loop. NULL is a no-op. */
+void think_free(struct think *th);
+
+/*
+ * Test only (tests/unit/bot): a function the worker calls with each job
+ * before deciding, to make decisions slow or wait for a test's signal;
+ * NULL (the default, and the bot's) for none. Set it while no worker
+ * runs. While set, think_offloads counts every level as slow.
+ */
+typedef void (*think_hook_fn)(const struct think_job *job);
+void think_test_hook(think_hook_fn fn);
+
+/* Test and benchmark only: while on, think_submit decides at once on the
+ * caller's thread (the loop) and only the delivery waits for the loop, as
+ * if there were no worker: what the loop's blocking was before it. */
+void think_test_inline(bool on);
+
+/* Whether a decision of this level with this budget goes to the worker:
+ * a level that searches (ai_default_budget > 0, or a budget is set), or
+ * any level under the test hook. The others take microseconds and are
+ * decided on the loop. */
+bool think_offloads(int level, int budget);
+
+#endif

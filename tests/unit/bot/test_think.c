@@ -1,0 +1,263 @@
+/*
+ * Tests of the thinking worker (bot/think.c): results come back on the
+ * loop, one per job, in order, with the decision the same job gives on the
+ * loop thread; a seat with nothing to do gets -1; jobs still pending when
+ * the worker is freed are dropped without a callback (and without a leak
+ * under ASan); a decision under way does not hold up the loop.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ai.h"
+#include "engine.h"
+#include "loop.h"
+#include "think.h"
+
+#define MAX_RESULTS 64
+
+static struct think_result results[MAX_RESULTS];
+static int nresults;
+
+static void collect(void *ctx, const struct think_result *r)
+{
+    struct loop *l = ctx;
+    assert_true(nresults < MAX_RESULTS);
+    results[nresults++] = *r;
+    (void)l;
+}
+
+static void stop_loop(struct loop *l, void *ctx)
+{
+    (void)ctx;
+    loop_stop(l);
+}
+
+/* Runs the loop until `want` results are in (or 5 s). */
+static void run_until(struct loop *l, int want)
+{
+    for (int i = 0; i < 500 && nresults < want; i++) {
+        loop_timer(l, 10, stop_loop, NULL);
+        loop_run(l);
+    }
+}
+
+/* A standard game just dealt with a fixed seed, in its passing phase. */
+static void dealt(struct think_job *j, uint64_t seed)
+{
+    char err[200];
+    memset(j, 0, sizeof *j);
+    assert_int_equal(engine_rules_init(&j->rules, "standard", err, sizeof err),
+                     0);
+    assert_int_equal(engine_rules_finish(&j->rules, err, sizeof err), 0);
+    engine_game_init(&j->game, &j->rules, seed, 0);
+    engine_deal(&j->game, NULL);
+    j->level = AI_EASY;
+    engine_prng_seed(&j->rng, seed * 7 + 1);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    nresults = 0;
+    think_test_hook(NULL);
+    think_test_inline(false);
+    return 0;
+}
+
+static void test_think_results_in_order_as_on_the_loop(void **state)
+{
+    (void)state;
+    struct loop *l = loop_new();
+    struct think *th = think_new(l, collect, l);
+    struct think_job jobs[8];
+    for (int i = 0; i < 8; i++) {
+        dealt(&jobs[i], 100 + (uint64_t)i);
+        jobs[i].id = 1000 + (uint64_t)i;
+        jobs[i].seat = i % 4;
+        think_submit(th, &jobs[i]);
+    }
+    assert_int_equal(think_pending(th), 8);
+    run_until(l, 8);
+    assert_int_equal(nresults, 8);
+    assert_int_equal(think_pending(th), 0);
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(results[i].id, 1000 + (uint64_t)i);
+        assert_int_equal(results[i].rc, 0);
+        /* the same decision as on this thread, from the same copy */
+        struct think_job *j = &jobs[i];
+        j->game.rules = &j->rules;
+        struct engine_view v;
+        engine_view_make(&j->game, j->seat, &v);
+        struct engine_action want;
+        assert_int_equal(
+            ai_decide_budget(j->level, &v, &j->rng, j->budget, &want), 0);
+        assert_memory_equal(&results[i].action, &want, sizeof want);
+        /* and the engine takes it */
+        struct engine_refusal_detail d;
+        assert_int_equal(engine_act(&j->game, &results[i].action, NULL, &d),
+                         ENGINE_OK);
+    }
+    think_free(th);
+    loop_free(l);
+}
+
+static void test_think_nothing_to_do_is_minus_one(void **state)
+{
+    (void)state;
+    struct loop *l = loop_new();
+    struct think *th = think_new(l, collect, l);
+    struct think_job j;
+    dealt(&j, 5);
+    j.id = 7;
+    j.seat = 2;
+    /* seat 2 has passed: it may not act again */
+    j.game.rules = &j.rules;
+    struct engine_view v;
+    engine_view_make(&j.game, 2, &v);
+    struct engine_action a;
+    assert_int_equal(ai_decide(AI_EASY, &v, &j.rng, &a), 0);
+    struct engine_refusal_detail d;
+    assert_int_equal(engine_act(&j.game, &a, NULL, &d), ENGINE_OK);
+    j.game.rules = NULL; /* the worker points it at its own copy */
+    think_submit(th, &j);
+    run_until(l, 1);
+    assert_int_equal(nresults, 1);
+    assert_int_equal(results[0].id, 7);
+    assert_int_equal(results[0].rc, -1);
+    think_free(th);
+    loop_free(l);
+}
+
+/* A slow decision: 100 ms, counting the ones that ran. */
+static int slow_ran;
+static void slow(const struct think_job *j)
+{
+    (void)j;
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    __atomic_add_fetch(&slow_ran, 1, __ATOMIC_SEQ_CST);
+}
+
+static void test_think_free_drops_pending_jobs(void **state)
+{
+    (void)state;
+    slow_ran = 0;
+    think_test_hook(slow);
+    struct loop *l = loop_new();
+    struct think *th = think_new(l, collect, l);
+    struct think_job j;
+    dealt(&j, 9);
+    for (int i = 0; i < 5; i++) {
+        j.id = (uint64_t)i + 1;
+        think_submit(th, &j);
+    }
+    think_free(th); /* at most the one under way finishes */
+    assert_true(__atomic_load_n(&slow_ran, __ATOMIC_SEQ_CST) <= 1);
+    /* nothing is delivered after: the pipe is no longer watched */
+    loop_timer(l, 20, stop_loop, NULL);
+    loop_run(l);
+    assert_int_equal(nresults, 0);
+    loop_free(l);
+    think_test_hook(NULL);
+}
+
+/* A decision that waits for the test's word (at most 2 s): whether the
+ * loop turns while it waits is then no matter of timing. */
+static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static bool gate_open;
+
+static void gated(const struct think_job *j)
+{
+    (void)j;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 2;
+    pthread_mutex_lock(&gate_mu);
+    while (!gate_open &&
+           pthread_cond_timedwait(&gate_cv, &gate_mu, &until) == 0)
+        ;
+    pthread_mutex_unlock(&gate_mu);
+}
+
+static void set_gate(bool open)
+{
+    pthread_mutex_lock(&gate_mu);
+    gate_open = open;
+    pthread_cond_broadcast(&gate_cv);
+    pthread_mutex_unlock(&gate_mu);
+}
+
+/* Timers of the loop fire while a decision is under way (the fifth lets
+ * it finish); inline (no worker) none can. */
+static int ticks;
+static void tick(struct loop *l, void *ctx)
+{
+    (void)l;
+    if (nresults == 0)
+        ticks++;
+    if (ctx)
+        set_gate(true);
+}
+
+static int loop_turns_during_a_decision(bool inline_)
+{
+    ticks = 0;
+    nresults = 0;
+    set_gate(false);
+    think_test_hook(gated);
+    think_test_inline(inline_);
+    struct loop *l = loop_new();
+    struct think *th = think_new(l, collect, l);
+    struct think_job j;
+    dealt(&j, 11);
+    j.id = 1;
+    think_submit(th, &j);
+    for (int i = 1; i <= 5; i++)
+        loop_timer(l, 10 * i, tick, i == 5 ? l : NULL);
+    run_until(l, 1);
+    assert_int_equal(nresults, 1);
+    think_free(th);
+    loop_free(l);
+    think_test_hook(NULL);
+    think_test_inline(false);
+    return ticks;
+}
+
+static void test_think_loop_goes_on_while_deciding(void **state)
+{
+    (void)state;
+    assert_int_equal(loop_turns_during_a_decision(false), 5);
+    assert_int_equal(loop_turns_during_a_decision(true), 0);
+}
+
+static void test_think_offloads(void **state)
+{
+    (void)state;
+    assert_false(think_offloads(AI_EASY, 0));
+    assert_false(think_offloads(AI_RANDOM, 0));
+    assert_true(think_offloads(AI_EASY, 100)); /* a budget means search */
+    think_test_hook(slow);
+    assert_true(think_offloads(AI_EASY, 0));
+    think_test_hook(NULL);
+    think_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_think_results_in_order_as_on_the_loop,
+                               setup),
+        cmocka_unit_test_setup(test_think_nothing_to_do_is_minus_one, setup),
+        cmocka_unit_test_setup(test_think_free_drops_pending_jobs, setup),
+        cmocka_unit_test_setup(test_think_loop_goes_on_while_deciding, setup),
+        cmocka_unit_test_setup(test_think_offloads, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
