@@ -10,8 +10,10 @@
  * bonus card (which a discard, going to the seat's own tricks, takes
  * instead). Leading picks the card most likely to lose the trick, smoking
  * out the queen with low spades when safe. Following ducks under the winning
- * card, or wins with the highest card when it cannot; last to play it judges
- * each card by what the trick would cost or bring. Void, it dumps the
+ * card; when it cannot, it wins with the highest card, but not over a
+ * penalty card still out that a later seat could drop under it (the QS
+ * under the AS: see play_over); last to play it judges each card by what
+ * the trick would cost or bring. Void, it dumps the
  * costliest card it can (the QS first), then high hearts and the cards that
  * would catch the queen. It takes a trick holding the bonus card when it
  * surely wins it and the trick carries no penalty.
@@ -95,15 +97,10 @@ static bool wins_now(const struct easy *e, int c)
     return winning_card(e->r, e->on | b, e->twice | (e->on & b), e->led) == b;
 }
 
-/* Whether c, played now, wins the trick whatever the seats after play
- * (given what is still out). */
-static bool sure_win(const struct easy *e, int c)
+/* The cards still out that could beat c on a trick of `suit` (its twin
+ * too, with two decks; the joker where it wins). */
+static uint64_t overtakers(const struct easy *e, int c, int suit)
 {
-    if (!wins_now(e, c))
-        return false;
-    if (e->after == 0)
-        return true;
-    int suit = e->led < 0 ? engine_card_suit(c) : e->led;
     uint64_t threat = e->out & ENGINE_SUIT_MASK(suit) & above(c);
     if (e->r->special & ENGINE_SPECIAL_JOKER) {
         /* a void seat may play the joker; only JH and above beat it */
@@ -114,7 +111,18 @@ static bool sure_win(const struct easy *e, int c)
     }
     if (e->r->special & ENGINE_SPECIAL_CANCEL)
         threat |= e->out & ENGINE_BIT(c); /* its twin would cancel it */
-    return threat == 0;
+    return threat;
+}
+
+/* Whether c, played now, wins the trick whatever the seats after play
+ * (given what is still out). */
+static bool sure_win(const struct easy *e, int c)
+{
+    if (!wins_now(e, c))
+        return false;
+    if (e->after == 0)
+        return true;
+    return overtakers(e, c, e->led < 0 ? engine_card_suit(c) : e->led) == 0;
 }
 
 static void read_view(const struct engine_view *v, struct easy *e)
@@ -337,6 +345,39 @@ static int value_take(const struct easy *e, int c)
     return -p * 100 + engine_card_rank(c);
 }
 
+/* The fewest points of our own, then the lowest card. */
+static int value_cheap(const struct easy *e, int c)
+{
+    return -points(e, c) * 100 - engine_card_rank(c);
+}
+
+/*
+ * Following when every card we may play beats the winning card, with seats
+ * still to play. If a penalty card of the suit led is still out (the QS;
+ * Black Maria's KS and AS too), a seat after us that holds it and must
+ * follow suit drops it safely under any higher card of ours: the AS above
+ * all, which nothing can overtake. A card below the lowest penalty card
+ * still out cannot take one on this trick: a seat that follows with a
+ * penalty card then wins the trick with it, or a later seat overtakes it
+ * and takes it (a void seat's dump is a risk of any trick). So we play the
+ * highest such card, which sheds a high card and keeps the low ones for
+ * ducking later. If we have none, the lowest card (the KS rather than the
+ * AS): a later seat may still overtake it, and our own points count first.
+ * Hearts, all penalty cards, and suits without penalty cards out keep the
+ * plain choice: the highest card without points of our own.
+ */
+static int play_over(const struct easy *e)
+{
+    uint64_t legal = e->v->legal;
+    uint64_t pen_out = e->out & e->r->penalty & ENGINE_SUIT_MASK(e->led);
+    if (e->led == ENGINE_HEARTS || !pen_out)
+        return best_of(e, legal, value_take);
+    uint64_t below = legal & (ENGINE_BIT(bits_low(pen_out)) - 1);
+    if (below)
+        return best_of(e, below, value_take);
+    return best_of(e, legal, value_cheap);
+}
+
 static int play_last(const struct easy *e)
 {
     return best_of(e, e->v->legal, value_last);
@@ -370,7 +411,7 @@ static int play_follow(const struct easy *e)
             lose &= ~keep;
         return bits_high(lose);
     }
-    return best_of(e, legal, value_take);
+    return play_over(e);
 }
 
 static int play_void(const struct easy *e)

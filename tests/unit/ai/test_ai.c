@@ -495,6 +495,41 @@ static void test_ai_easy_discard_keeps_points_out_of_own_tricks(void **state)
     assert_string_equal(sc_fmt(d), "TD");
 }
 
+/* ---- Every card over the led one --------------------------------------- */
+
+/* Seat 0 leads 2S and seat 1 follows 3S; seat 2 holds only spades over
+ * them, and the QS is out with seat 3, who plays after it. */
+static void start_over(struct engine_game *g, struct engine_rules *r,
+                       const char *seat2)
+{
+    const char *hands[4] = {"2S 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+                            "3S 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", seat2,
+                            NULL};
+    sc_rules(r, "black-lady", 4);
+    sc_start(g, r, 3, hands, NULL);
+    sc_plays(g, "2S 3S");
+}
+
+static void test_ai_easy_over_plays_below_queen_while_out(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    /* the AS would take the QS dropped under it; the 5S cannot */
+    start_over(&g, &r, "5S KS AS 2D 3D 4D 5D 6D 7D 8D 9D TD JD");
+    expect_play(&g, "5S");
+}
+
+static void test_ai_easy_over_plays_king_not_ace_while_queen_out(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    /* nothing below the QS: the KS, which the AS may still overtake */
+    start_over(&g, &r, "KS AS 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD");
+    expect_play(&g, "KS");
+}
+
 static void test_ai_decide_moon_takes_best_choice(void **state)
 {
     (void)state;
@@ -923,6 +958,8 @@ int main(void)
         cmocka_unit_test(test_ai_easy_pass_scatter_orders_cards),
         cmocka_unit_test(test_ai_easy_discard_takes_bonus_card),
         cmocka_unit_test(test_ai_easy_discard_keeps_points_out_of_own_tricks),
+        cmocka_unit_test(test_ai_easy_over_plays_below_queen_while_out),
+        cmocka_unit_test(test_ai_easy_over_plays_king_not_ace_while_queen_out),
         cmocka_unit_test(test_ai_decide_moon_takes_best_choice),
         cmocka_unit_test(test_ai_decide_nothing_to_do),
         cmocka_unit_test(test_ai_level_find_names),
