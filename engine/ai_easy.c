@@ -13,10 +13,16 @@
  * card; when it cannot, it wins with the highest card, but not over a
  * penalty card still out that a later seat could drop under it (the QS
  * under the AS: see play_over); last to play it judges each card by what
- * the trick would cost or bring. Void, it dumps the
- * costliest card it can (the QS first), then high hearts and the cards that
- * would catch the queen. It takes a trick holding the bonus card when it
- * surely wins it and the trick carries no penalty.
+ * the trick would cost or bring. Void, it dumps the costliest card it can
+ * (the QS first), then high hearts and the cards that would catch the
+ * queen. It takes a trick holding the bonus card when it surely wins it and
+ * the trick carries no penalty.
+ *
+ * Where the rules have a moon (read_moon): when another side has taken
+ * every moon card so far and enough of them to be a threat, it takes one
+ * cheaply if it can and keeps its stoppers otherwise (play_stop); when its
+ * side has taken every moon card so far and holds all the others as
+ * masters, it leads them and takes them all (play_shoot).
  *
  * Who wins a trick follows the rules: with two decks a card whose twin is on
  * the trick cannot win; the joker wins unless the JH or a higher heart is on
@@ -48,6 +54,9 @@ struct easy {
     uint64_t on;    /* cards on the trick */
     uint64_t twice; /* cards on the trick twice (two decks) */
     int after;      /* seats still to play to the trick after this one */
+    /* the moon (see read_moon) */
+    uint32_t threat; /* seats of another side that may shoot: stop it */
+    bool shoot;      /* our side may shoot, and surely can: go for it */
 };
 
 static int count_in(const struct engine_cards *h, uint64_t mask)
@@ -125,6 +134,87 @@ static bool sure_win(const struct easy *e, int c)
     return overtakers(e, c, e->led < 0 ? engine_card_suit(c) : e->led) == 0;
 }
 
+/* ---- The moon --------------------------------------------------------- */
+
+/*
+ * A threat is one other side's unit that has taken every moon card taken so
+ * far, at least STOP_CARDS of them and STOP_NUM / STOP_DEN of their points:
+ * worth a few points of ours to stop (a moon gives each of us the whole
+ * hand's points). Below that most hands end without a moon (the QS taken
+ * early, say), and stopping costs more than it saves: measured with
+ * hearts-sim against the easy player before the change (docs/engine.md).
+ */
+#define STOP_NUM 1
+#define STOP_DEN 2
+#define STOP_CARDS 3
+
+/* What shoots as one: the seat, or its team under partners=team_score. */
+static int unit_of(const struct easy *e, int seat)
+{
+    return e->r->partners == ENGINE_PARTNERS_TEAM ? seat % 2 : seat;
+}
+
+/* Whether a seat plays for our score: ourselves, or our partner (whose
+ * moon is good for the team in either partners mode). */
+static bool friendly(const struct easy *e, int seat)
+{
+    if (e->r->partners != ENGINE_PARTNERS_OFF)
+        return seat % 2 == e->v->seat % 2;
+    return seat == e->v->seat;
+}
+
+/*
+ * Who may still shoot, from the moon cards taken so far (only where the
+ * rules have a moon): nobody once two units have some. Another side's unit
+ * that has them all and enough of their points is a threat (e->threat, its
+ * seats). Our own shot (e->shoot) is conservative, a lock but for the lead:
+ * our unit has taken every moon card taken so far, and every other one is
+ * in our hand and a master (nothing still out can beat it when led), so
+ * that each one we lead wins its trick and keeps the lead (play_shoot).
+ */
+static void read_moon(struct easy *e)
+{
+    const struct engine_rules *r = e->r;
+    const struct engine_view *v = e->v;
+    e->threat = 0;
+    e->shoot = false;
+    if (r->moon == ENGINE_MOON_OFF || !r->moon_cards)
+        return;
+    const uint64_t mc = r->moon_cards;
+    int unit = -1, who = ENGINE_NO_SEAT, pts = 0;
+    struct engine_cards got = {0, 0};
+    for (int s = 0; s < v->n; s++) {
+        struct engine_cards t = {v->taken[s].one & mc, v->taken[s].two & mc};
+        if (!t.one)
+            continue;
+        if (unit >= 0 && unit_of(e, s) != unit)
+            return; /* two units have moon cards: nobody can shoot */
+        unit = unit_of(e, s);
+        who = s;
+        pts += cards_points(r, &t);
+        cards_merge(&got, &t);
+    }
+    if (unit >= 0 && unit != unit_of(e, v->seat)) {
+        if (friendly(e, who) ||
+            bits_count(got.one) + bits_count(got.two) < STOP_CARDS ||
+            pts * STOP_DEN < set_points(r, mc) * r->decks * STOP_NUM)
+            return;
+        for (int s = 0; s < v->n; s++)
+            if (unit_of(e, s) == unit)
+                e->threat |= 1u << s;
+        return;
+    }
+    for (uint64_t m = mc; m; m &= m - 1) {
+        int c = bits_low(m);
+        int held = cards_has(&v->hand, c);
+        if (cards_has(&got, c) + held < r->decks)
+            return; /* out, on the trick, aside or in an unseen kitty */
+        if (held && overtakers(e, c, engine_card_suit(c)))
+            return;
+    }
+    e->shoot = true;
+}
+
 static void read_view(const struct engine_view *v, struct easy *e)
 {
     const struct engine_rules *r = v->rules;
@@ -184,6 +274,7 @@ static void read_view(const struct engine_view *v, struct easy *e)
     for (int s = 0; s < v->n; s++)
         if (s != v->seat && !(in_trick >> s & 1) && v->cards_left[s] > 0)
             e->after++;
+    read_moon(e);
 }
 
 /* ---- Passing and discarding ------------------------------------------- */
@@ -486,11 +577,105 @@ static int play_lead(const struct easy *e)
     return best_of(e, e->v->legal, value_lead);
 }
 
+/* The cards of `set` that win the trick for now, and those sure to. */
+static uint64_t winners(const struct easy *e, uint64_t set, uint64_t *sure)
+{
+    uint64_t win = 0;
+    *sure = 0;
+    for (uint64_t m = set; m; m &= m - 1) {
+        int c = bits_low(m);
+        if (!wins_now(e, c))
+            continue;
+        win |= ENGINE_BIT(c);
+        if (sure_win(e, c))
+            *sure |= ENGINE_BIT(c);
+    }
+    return win;
+}
+
+/*
+ * Another side may shoot (e->threat): cheap ways to take one of its moon
+ * cards. On lead, a moon card that nothing still out beats (a master heart)
+ * takes a trick with points at once. When that side is winning the trick:
+ * with points on it, win it if we can (the cheapest sure winner, else the
+ * highest card that wins for now); otherwise keep our stoppers, the high
+ * cards and the penalty cards that may win a later trick with points:
+ * following suit play the lowest card, void a card without points. Else
+ * (ENGINE_NO_CARD) the usual play: when a seat of another side is winning,
+ * points dumped on it break the moon.
+ */
+static int play_stop(const struct easy *e)
+{
+    const struct engine_view *v = e->v;
+    uint64_t legal = v->legal, sure;
+    if (e->led < 0) {
+        winners(e, legal & e->r->moon_cards, &sure);
+        return sure ? best_of(e, sure, value_cheap) : ENGINE_NO_CARD;
+    }
+    if (e->win_seat == ENGINE_NO_SEAT || !(e->threat >> e->win_seat & 1))
+        return ENGINE_NO_CARD;
+    bool follow = (legal & ENGINE_SUIT_MASK(e->led)) != 0;
+    if (e->pen > 0 || !follow) {
+        uint64_t win = winners(e, legal, &sure);
+        if (sure)
+            return best_of(e, sure, value_cheap);
+        if (win)
+            return bits_high(win);
+    }
+    if (follow)
+        return e->pen > 0 ? bits_low(legal) : ENGINE_NO_CARD;
+    uint64_t clean = legal & ~e->r->penalty;
+    if (clean)
+        return best_of(e, clean, value_dump);
+    return bits_low(legal);
+}
+
+/* The lowest card (any suit), keeping the high ones. */
+static int value_low(const struct easy *e, int c)
+{
+    (void)e;
+    return -engine_card_rank(c);
+}
+
+/*
+ * Shooting (e->shoot): every moon card not yet ours is in our hand and a
+ * master, so each one we lead wins its trick and keeps the lead. Win the
+ * trick when we surely can, with a moon card first (on lead: one of them,
+ * or while hearts are unbroken a sure winner to keep the lead); else the
+ * highest card that wins for now, but never a moon card that may lose;
+ * else the lowest card without points, keeping the high cards that may win
+ * the lead back. Only moon cards that may lose: the shot has failed, and
+ * the usual play (ENGINE_NO_CARD) takes over, as on a lead without a sure
+ * winner.
+ */
+static int play_shoot(const struct easy *e)
+{
+    const uint64_t legal = e->v->legal, mc = e->r->moon_cards;
+    uint64_t sure, win = winners(e, legal, &sure) & ~mc;
+    if (sure & mc)
+        return bits_high(sure & mc);
+    if (sure)
+        return bits_low(sure);
+    if (e->led < 0)
+        return ENGINE_NO_CARD;
+    if (win)
+        return bits_high(win);
+    uint64_t clean = legal & ~e->r->penalty;
+    return clean ? best_of(e, clean, value_low) : ENGINE_NO_CARD;
+}
+
 static int choose_play(const struct easy *e)
 {
     uint64_t legal = e->v->legal;
     if (!(legal & (legal - 1)))
         return bits_low(legal);
+    int c = ENGINE_NO_CARD;
+    if (e->shoot)
+        c = play_shoot(e);
+    else if (e->threat)
+        c = play_stop(e);
+    if (c != ENGINE_NO_CARD)
+        return c;
     if (e->led < 0)
         return play_lead(e);
     if (e->after == 0)
