@@ -622,8 +622,13 @@ static int play_stop(const struct easy *e)
         if (win)
             return bits_high(win);
     }
-    if (follow)
-        return e->pen > 0 ? bits_low(legal) : ENGINE_NO_CARD;
+    if (follow && e->pen == 0)
+        return ENGINE_NO_CARD;
+    if (follow) {
+        /* not the bonus card, though, while another card will do */
+        uint64_t keep = e->bonus != ENGINE_NO_CARD ? ENGINE_BIT(e->bonus) : 0;
+        return bits_low(legal & ~keep ? legal & ~keep : legal);
+    }
     uint64_t clean = legal & ~e->r->penalty;
     if (clean)
         return best_of(e, clean, value_dump);

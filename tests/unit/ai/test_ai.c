@@ -574,6 +574,23 @@ static void test_ai_easy_moon_threat_last_takes_heart_trick(void **state)
     assert_int_equal(g.hand_points[3], 3);
 }
 
+static void test_ai_easy_moon_threat_keeps_bonus_card(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    /* two club tricks give seat 0 the QS and three hearts; it leads the
+     * AD and a heart falls on it: seat 2 keeps its stoppers low, but not
+     * by handing the shooter the TD (-10) */
+    const char *hands[4] = {"AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C AD",
+                            "QS 2H 4H 5H 2S 3S 4S 5S 6S 7S 8S 9S TS",
+                            "TD QD 3H 6H 7H 8H 9H JH QH KH JS KS AS", NULL};
+    sc_rules(&r, "omnibus pass_count=0 first_lead=left_of_dealer", 4);
+    sc_start(&g, &r, 3, hands, NULL);
+    sc_plays(&g, "AC QS 3H 2C KC 2H 6H 2D AD 4H");
+    expect_play(&g, "QD");
+}
+
 static void test_ai_easy_moon_off_no_threat(void **state)
 {
     (void)state;
@@ -1044,6 +1061,7 @@ int main(void)
         cmocka_unit_test(test_ai_easy_over_plays_king_not_ace_while_queen_out),
         cmocka_unit_test(test_ai_easy_moon_threat_void_keeps_stopper),
         cmocka_unit_test(test_ai_easy_moon_threat_last_takes_heart_trick),
+        cmocka_unit_test(test_ai_easy_moon_threat_keeps_bonus_card),
         cmocka_unit_test(test_ai_easy_moon_off_no_threat),
         cmocka_unit_test(test_ai_easy_shoots_holding_every_point_left),
         cmocka_unit_test(test_ai_decide_moon_takes_best_choice),
