@@ -474,6 +474,14 @@ static int play_last(const struct easy *e)
     return best_of(e, e->v->legal, value_last);
 }
 
+/* The set without our bonus card, unless that is all of it: the card is
+ * for our own tricks, not to be handed over on a lost one. */
+static uint64_t spare_bonus(const struct easy *e, uint64_t set)
+{
+    uint64_t keep = e->bonus != ENGINE_NO_CARD ? ENGINE_BIT(e->bonus) : 0;
+    return set & ~keep ? set & ~keep : set;
+}
+
 static int play_follow(const struct easy *e)
 {
     const struct engine_view *v = e->v;
@@ -495,13 +503,8 @@ static int play_follow(const struct easy *e)
     /* first trick with points forbidden: nothing can hurt, shed high */
     if (v->trick_no == 0 && (e->r->special & ENGINE_SPECIAL_FIRST_TRICK))
         return best_of(e, legal, value_take);
-    if (lose) {
-        /* duck as high as possible, but do not hand over the bonus */
-        uint64_t keep = e->bonus != ENGINE_NO_CARD ? ENGINE_BIT(e->bonus) : 0;
-        if (lose & ~keep)
-            lose &= ~keep;
-        return bits_high(lose);
-    }
+    if (lose) /* duck as high as possible, but keep the bonus card */
+        return bits_high(spare_bonus(e, lose));
     return play_over(e);
 }
 
@@ -624,11 +627,8 @@ static int play_stop(const struct easy *e)
     }
     if (follow && e->pen == 0)
         return ENGINE_NO_CARD;
-    if (follow) {
-        /* not the bonus card, though, while another card will do */
-        uint64_t keep = e->bonus != ENGINE_NO_CARD ? ENGINE_BIT(e->bonus) : 0;
-        return bits_low(legal & ~keep ? legal & ~keep : legal);
-    }
+    if (follow)
+        return bits_low(spare_bonus(e, legal));
     uint64_t clean = legal & ~e->r->penalty;
     if (clean)
         return best_of(e, clean, value_dump);
