@@ -10,11 +10,19 @@
  * bonus card (which a discard, going to the seat's own tricks, takes
  * instead). Leading picks the card most likely to lose the trick, smoking
  * out the queen with low spades when safe. Following ducks under the winning
- * card, or wins with the highest card when it cannot; last to play it judges
- * each card by what the trick would cost or bring. Void, it dumps the
- * costliest card it can (the QS first), then high hearts and the cards that
- * would catch the queen. It takes a trick holding the bonus card when it
- * surely wins it and the trick carries no penalty.
+ * card; when it cannot, it wins with the highest card, but not over a
+ * penalty card still out that a later seat could drop under it (the QS
+ * under the AS: see play_over); last to play it judges each card by what
+ * the trick would cost or bring. Void, it dumps the costliest card it can
+ * (the QS first), then high hearts and the cards that would catch the
+ * queen. It takes a trick holding the bonus card when it surely wins it and
+ * the trick carries no penalty.
+ *
+ * Where the rules have a moon (read_moon): when another side has taken
+ * every moon card so far and enough of them to be a threat, it takes one
+ * cheaply if it can and keeps its stoppers otherwise (play_stop); when its
+ * side has taken every moon card so far and holds all the others as
+ * masters, it leads them and takes them all (play_shoot).
  *
  * Who wins a trick follows the rules: with two decks a card whose twin is on
  * the trick cannot win; the joker wins unless the JH or a higher heart is on
@@ -46,6 +54,9 @@ struct easy {
     uint64_t on;    /* cards on the trick */
     uint64_t twice; /* cards on the trick twice (two decks) */
     int after;      /* seats still to play to the trick after this one */
+    /* the moon (see read_moon) */
+    uint32_t threat; /* seats of another side that may shoot: stop it */
+    bool shoot;      /* our side may shoot, and surely can: go for it */
 };
 
 static int count_in(const struct engine_cards *h, uint64_t mask)
@@ -95,15 +106,10 @@ static bool wins_now(const struct easy *e, int c)
     return winning_card(e->r, e->on | b, e->twice | (e->on & b), e->led) == b;
 }
 
-/* Whether c, played now, wins the trick whatever the seats after play
- * (given what is still out). */
-static bool sure_win(const struct easy *e, int c)
+/* The cards still out that could beat c on a trick of `suit` (its twin
+ * too, with two decks; the joker where it wins). */
+static uint64_t overtakers(const struct easy *e, int c, int suit)
 {
-    if (!wins_now(e, c))
-        return false;
-    if (e->after == 0)
-        return true;
-    int suit = e->led < 0 ? engine_card_suit(c) : e->led;
     uint64_t threat = e->out & ENGINE_SUIT_MASK(suit) & above(c);
     if (e->r->special & ENGINE_SPECIAL_JOKER) {
         /* a void seat may play the joker; only JH and above beat it */
@@ -114,7 +120,99 @@ static bool sure_win(const struct easy *e, int c)
     }
     if (e->r->special & ENGINE_SPECIAL_CANCEL)
         threat |= e->out & ENGINE_BIT(c); /* its twin would cancel it */
-    return threat == 0;
+    return threat;
+}
+
+/* Whether c, played now, wins the trick whatever the seats after play
+ * (given what is still out). */
+static bool sure_win(const struct easy *e, int c)
+{
+    if (!wins_now(e, c))
+        return false;
+    if (e->after == 0)
+        return true;
+    return overtakers(e, c, e->led < 0 ? engine_card_suit(c) : e->led) == 0;
+}
+
+/* ---- The moon --------------------------------------------------------- */
+
+/*
+ * A threat is one other side's unit that has taken every moon card taken so
+ * far, at least STOP_CARDS of them and STOP_NUM / STOP_DEN of their points:
+ * worth a few points of ours to stop (a moon gives each of us the whole
+ * hand's points). Below that most hands end without a moon (the QS taken
+ * early, say), and stopping costs more than it saves: measured with
+ * hearts-sim against the easy player before the change (docs/engine.md).
+ */
+#define STOP_NUM 1
+#define STOP_DEN 2
+#define STOP_CARDS 3
+
+/* What shoots as one: the seat, or its team under partners=team_score. */
+static int unit_of(const struct easy *e, int seat)
+{
+    return e->r->partners == ENGINE_PARTNERS_TEAM ? seat % 2 : seat;
+}
+
+/* Whether a seat plays for our score: ourselves, or our partner (whose
+ * moon is good for the team in either partners mode). */
+static bool friendly(const struct easy *e, int seat)
+{
+    if (e->r->partners != ENGINE_PARTNERS_OFF)
+        return seat % 2 == e->v->seat % 2;
+    return seat == e->v->seat;
+}
+
+/*
+ * Who may still shoot, from the moon cards taken so far (only where the
+ * rules have a moon): nobody once two units have some. Another side's unit
+ * that has them all and enough of their points is a threat (e->threat, its
+ * seats). Our own shot (e->shoot) is conservative, a lock but for the lead:
+ * our unit has taken every moon card taken so far, and every other one is
+ * in our hand and a master (nothing still out can beat it when led), so
+ * that each one we lead wins its trick and keeps the lead (play_shoot).
+ */
+static void read_moon(struct easy *e)
+{
+    const struct engine_rules *r = e->r;
+    const struct engine_view *v = e->v;
+    e->threat = 0;
+    e->shoot = false;
+    if (r->moon == ENGINE_MOON_OFF || !r->moon_cards)
+        return;
+    const uint64_t mc = r->moon_cards;
+    int unit = -1, who = ENGINE_NO_SEAT, pts = 0;
+    struct engine_cards got = {0, 0};
+    for (int s = 0; s < v->n; s++) {
+        struct engine_cards t = {v->taken[s].one & mc, v->taken[s].two & mc};
+        if (!t.one)
+            continue;
+        if (unit >= 0 && unit_of(e, s) != unit)
+            return; /* two units have moon cards: nobody can shoot */
+        unit = unit_of(e, s);
+        who = s;
+        pts += cards_points(r, &t);
+        cards_merge(&got, &t);
+    }
+    if (unit >= 0 && unit != unit_of(e, v->seat)) {
+        if (friendly(e, who) ||
+            bits_count(got.one) + bits_count(got.two) < STOP_CARDS ||
+            pts * STOP_DEN < set_points(r, mc) * r->decks * STOP_NUM)
+            return;
+        for (int s = 0; s < v->n; s++)
+            if (unit_of(e, s) == unit)
+                e->threat |= 1u << s;
+        return;
+    }
+    for (uint64_t m = mc; m; m &= m - 1) {
+        int c = bits_low(m);
+        int held = cards_has(&v->hand, c);
+        if (cards_has(&got, c) + held < r->decks)
+            return; /* out, on the trick, aside or in an unseen kitty */
+        if (held && overtakers(e, c, engine_card_suit(c)))
+            return;
+    }
+    e->shoot = true;
 }
 
 static void read_view(const struct engine_view *v, struct easy *e)
@@ -176,6 +274,7 @@ static void read_view(const struct engine_view *v, struct easy *e)
     for (int s = 0; s < v->n; s++)
         if (s != v->seat && !(in_trick >> s & 1) && v->cards_left[s] > 0)
             e->after++;
+    read_moon(e);
 }
 
 /* ---- Passing and discarding ------------------------------------------- */
@@ -337,9 +436,50 @@ static int value_take(const struct easy *e, int c)
     return -p * 100 + engine_card_rank(c);
 }
 
+/* The fewest points of our own, then the lowest card. */
+static int value_cheap(const struct easy *e, int c)
+{
+    return -points(e, c) * 100 - engine_card_rank(c);
+}
+
+/*
+ * Following when every card we may play beats the winning card, with seats
+ * still to play. If a penalty card of the suit led is still out (the QS;
+ * Black Maria's KS and AS too), a seat after us that holds it and must
+ * follow suit drops it safely under any higher card of ours: the AS above
+ * all, which nothing can overtake. A card below the lowest penalty card
+ * still out cannot take one on this trick: a seat that follows with a
+ * penalty card then wins the trick with it, or a later seat overtakes it
+ * and takes it (a void seat's dump is a risk of any trick). So we play the
+ * highest such card, which sheds a high card and keeps the low ones for
+ * ducking later. If we have none, the lowest card (the KS rather than the
+ * AS): a later seat may still overtake it, and our own points count first.
+ * Hearts, all penalty cards, and suits without penalty cards out keep the
+ * plain choice: the highest card without points of our own.
+ */
+static int play_over(const struct easy *e)
+{
+    uint64_t legal = e->v->legal;
+    uint64_t pen_out = e->out & e->r->penalty & ENGINE_SUIT_MASK(e->led);
+    if (e->led == ENGINE_HEARTS || !pen_out)
+        return best_of(e, legal, value_take);
+    uint64_t below = legal & (ENGINE_BIT(bits_low(pen_out)) - 1);
+    if (below)
+        return best_of(e, below, value_take);
+    return best_of(e, legal, value_cheap);
+}
+
 static int play_last(const struct easy *e)
 {
     return best_of(e, e->v->legal, value_last);
+}
+
+/* The set without our bonus card, unless that is all of it: the card is
+ * for our own tricks, not to be handed over on a lost one. */
+static uint64_t spare_bonus(const struct easy *e, uint64_t set)
+{
+    uint64_t keep = e->bonus != ENGINE_NO_CARD ? ENGINE_BIT(e->bonus) : 0;
+    return set & ~keep ? set & ~keep : set;
 }
 
 static int play_follow(const struct easy *e)
@@ -363,14 +503,9 @@ static int play_follow(const struct easy *e)
     /* first trick with points forbidden: nothing can hurt, shed high */
     if (v->trick_no == 0 && (e->r->special & ENGINE_SPECIAL_FIRST_TRICK))
         return best_of(e, legal, value_take);
-    if (lose) {
-        /* duck as high as possible, but do not hand over the bonus */
-        uint64_t keep = e->bonus != ENGINE_NO_CARD ? ENGINE_BIT(e->bonus) : 0;
-        if (lose & ~keep)
-            lose &= ~keep;
-        return bits_high(lose);
-    }
-    return best_of(e, legal, value_take);
+    if (lose) /* duck as high as possible, but keep the bonus card */
+        return bits_high(spare_bonus(e, lose));
+    return play_over(e);
 }
 
 static int play_void(const struct easy *e)
@@ -445,11 +580,107 @@ static int play_lead(const struct easy *e)
     return best_of(e, e->v->legal, value_lead);
 }
 
+/* The cards of `set` that win the trick for now, and those sure to. */
+static uint64_t winners(const struct easy *e, uint64_t set, uint64_t *sure)
+{
+    uint64_t win = 0;
+    *sure = 0;
+    for (uint64_t m = set; m; m &= m - 1) {
+        int c = bits_low(m);
+        if (!wins_now(e, c))
+            continue;
+        win |= ENGINE_BIT(c);
+        if (sure_win(e, c))
+            *sure |= ENGINE_BIT(c);
+    }
+    return win;
+}
+
+/*
+ * Another side may shoot (e->threat): cheap ways to take one of its moon
+ * cards. On lead, a moon card that nothing still out beats (a master heart)
+ * takes a trick with points at once. When that side is winning the trick:
+ * with points on it, win it if we can (the cheapest sure winner, else the
+ * highest card that wins for now); otherwise keep our stoppers, the high
+ * cards and the penalty cards that may win a later trick with points:
+ * following suit play the lowest card, void a card without points. Else
+ * (ENGINE_NO_CARD) the usual play: when a seat of another side is winning,
+ * points dumped on it break the moon.
+ */
+static int play_stop(const struct easy *e)
+{
+    const struct engine_view *v = e->v;
+    uint64_t legal = v->legal, sure;
+    if (e->led < 0) {
+        winners(e, legal & e->r->moon_cards, &sure);
+        return sure ? best_of(e, sure, value_cheap) : ENGINE_NO_CARD;
+    }
+    if (e->win_seat == ENGINE_NO_SEAT || !(e->threat >> e->win_seat & 1))
+        return ENGINE_NO_CARD;
+    bool follow = (legal & ENGINE_SUIT_MASK(e->led)) != 0;
+    if (e->pen > 0 || !follow) {
+        uint64_t win = winners(e, legal, &sure);
+        if (sure)
+            return best_of(e, sure, value_cheap);
+        if (win)
+            return bits_high(win);
+    }
+    if (follow && e->pen == 0)
+        return ENGINE_NO_CARD;
+    if (follow)
+        return bits_low(spare_bonus(e, legal));
+    uint64_t clean = legal & ~e->r->penalty;
+    if (clean)
+        return best_of(e, clean, value_dump);
+    return bits_low(legal);
+}
+
+/* The lowest card (any suit), keeping the high ones. */
+static int value_low(const struct easy *e, int c)
+{
+    (void)e;
+    return -engine_card_rank(c);
+}
+
+/*
+ * Shooting (e->shoot): every moon card not yet ours is in our hand and a
+ * master, so each one we lead wins its trick and keeps the lead. Win the
+ * trick when we surely can, with a moon card first (on lead: one of them,
+ * or while hearts are unbroken a sure winner to keep the lead); else the
+ * highest card that wins for now, but never a moon card that may lose;
+ * else the lowest card without points, keeping the high cards that may win
+ * the lead back. Only moon cards that may lose: the shot has failed, and
+ * the usual play (ENGINE_NO_CARD) takes over, as on a lead without a sure
+ * winner.
+ */
+static int play_shoot(const struct easy *e)
+{
+    const uint64_t legal = e->v->legal, mc = e->r->moon_cards;
+    uint64_t sure, win = winners(e, legal, &sure) & ~mc;
+    if (sure & mc)
+        return bits_high(sure & mc);
+    if (sure)
+        return bits_low(sure);
+    if (e->led < 0)
+        return ENGINE_NO_CARD;
+    if (win)
+        return bits_high(win);
+    uint64_t clean = legal & ~e->r->penalty;
+    return clean ? best_of(e, clean, value_low) : ENGINE_NO_CARD;
+}
+
 static int choose_play(const struct easy *e)
 {
     uint64_t legal = e->v->legal;
     if (!(legal & (legal - 1)))
         return bits_low(legal);
+    int c = ENGINE_NO_CARD;
+    if (e->shoot)
+        c = play_shoot(e);
+    else if (e->threat)
+        c = play_stop(e);
+    if (c != ENGINE_NO_CARD)
+        return c;
     if (e->led < 0)
         return play_lead(e);
     if (e->after == 0)

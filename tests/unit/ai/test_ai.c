@@ -495,6 +495,140 @@ static void test_ai_easy_discard_keeps_points_out_of_own_tricks(void **state)
     assert_string_equal(sc_fmt(d), "TD");
 }
 
+/* ---- Every card over the led one --------------------------------------- */
+
+/* Seat 0 leads 2S and seat 1 follows 3S; seat 2 holds only spades over
+ * them, and the QS is out with seat 3, who plays after it. */
+static void start_over(struct engine_game *g, struct engine_rules *r,
+                       const char *seat2)
+{
+    const char *hands[4] = {"2S 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+                            "3S 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", seat2,
+                            NULL};
+    sc_rules(r, "black-lady", 4);
+    sc_start(g, r, 3, hands, NULL);
+    sc_plays(g, "2S 3S");
+}
+
+static void test_ai_easy_over_plays_below_queen_while_out(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    /* the AS would take the QS dropped under it; the 5S cannot */
+    start_over(&g, &r, "5S KS AS 2D 3D 4D 5D 6D 7D 8D 9D TD JD");
+    expect_play(&g, "5S");
+}
+
+static void test_ai_easy_over_plays_king_not_ace_while_queen_out(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    /* nothing below the QS: the KS, which the AS may still overtake */
+    start_over(&g, &r, "KS AS 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD");
+    expect_play(&g, "KS");
+}
+
+/* ---- The moon ---------------------------------------------------------- */
+
+/* Seat 0 holds twelve clubs and the TH (rules `text`, 4 players); the others
+ * are void in clubs. Two club tricks give it the QS, 2H and 4H (15 of 26
+ * points, and nobody else has any): a moon threat. */
+static void start_threat(struct engine_game *g, struct engine_rules *r,
+                         const char *text)
+{
+    const char *hands[4] = {"AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C TH",
+                            "QS 4H 2S 3S 4S 5S 6S 7S 8S 9S TS JS 2D",
+                            "2H 3H KH 4D 5D 6D 7D 8D 9D TD JD QD KD", NULL};
+    sc_rules(r, text, 4);
+    sc_start(g, r, 3, hands, NULL);
+    sc_plays(g, "AC QS 2H 2C KC 4H KD 3D");
+    assert_int_equal(g->hand_points[0], 15);
+    assert_int_equal(engine_turn(g), 0);
+}
+
+static void test_ai_easy_moon_threat_void_keeps_stopper(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    start_threat(&g, &r, "black-lady");
+    /* the shooter wins the club trick: the KH stays home to win a heart
+     * trick later; a diamond goes instead */
+    sc_plays(&g, "QC 2S");
+    expect_play(&g, "QD");
+}
+
+static void test_ai_easy_moon_threat_last_takes_heart_trick(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    start_threat(&g, &r, "black-lady");
+    /* the shooter leads the TH: seat 3 wins it cheaply (JH, not the AH)
+     * rather than ducking with the 9H */
+    sc_plays(&g, "TH 2S 3H");
+    expect_play(&g, "JH");
+    assert_int_equal(engine_turn(&g), 3);
+    assert_int_equal(g.hand_points[3], 3);
+}
+
+static void test_ai_easy_moon_threat_keeps_bonus_card(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    /* two club tricks give seat 0 the QS and three hearts; it leads the
+     * AD and a heart falls on it: seat 2 keeps its stoppers low, but not
+     * by handing the shooter the TD (-10) */
+    const char *hands[4] = {"AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C AD",
+                            "QS 2H 4H 5H 2S 3S 4S 5S 6S 7S 8S 9S TS",
+                            "TD QD 3H 6H 7H 8H 9H JH QH KH JS KS AS", NULL};
+    sc_rules(&r, "omnibus pass_count=0 first_lead=left_of_dealer", 4);
+    sc_start(&g, &r, 3, hands, NULL);
+    sc_plays(&g, "AC QS 3H 2C KC 2H 6H 2D AD 4H");
+    expect_play(&g, "QD");
+}
+
+static void test_ai_easy_moon_off_no_threat(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    start_threat(&g, &r, "black-lady moon=off");
+    sc_plays(&g, "QC 2S");
+    /* no moon to stop: the KH goes on the trick as usual */
+    expect_play(&g, "KH");
+}
+
+static void test_ai_easy_shoots_holding_every_point_left(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    struct engine_action a;
+    struct engine_prng rng;
+    /* two club tricks give seat 0 the QS and three hearts; it holds the
+     * other ten hearts, which nobody can beat, and the 2D */
+    const char *hands[4] = {"AC KC 2D 5H 6H 7H 8H 9H TH JH QH KH AH",
+                            "QS 4H 2S 3S 4S 5S 6S 7S 8S 9S TS JS KS",
+                            "2H 3H 3D 4D 5D 6D 7D 8D 9D TD JD QD KD", NULL};
+    sc_rules(&r, "black-lady", 4);
+    sc_start(&g, &r, 3, hands, NULL);
+    sc_plays(&g, "AC QS 2H 2C KC 4H 3H 3C");
+    assert_int_equal(engine_turn(&g), 0);
+    /* leading the 2D would lose the lead and the hearts after it */
+    expect_play(&g, "AH");
+    engine_prng_seed(&rng, 1);
+    while (engine_phase(&g) == ENGINE_PHASE_PLAY) {
+        assert_int_equal(ai_act_for(AI_EASY, &g, engine_turn(&g), &rng, &a), 0);
+        assert_int_equal(engine_act(&g, &a, NULL, NULL), ENGINE_OK);
+    }
+    assert_int_equal(engine_phase(&g), ENGINE_PHASE_MOON);
+    assert_int_equal(engine_turn(&g), 0);
+}
+
 static void test_ai_decide_moon_takes_best_choice(void **state)
 {
     (void)state;
@@ -923,6 +1057,13 @@ int main(void)
         cmocka_unit_test(test_ai_easy_pass_scatter_orders_cards),
         cmocka_unit_test(test_ai_easy_discard_takes_bonus_card),
         cmocka_unit_test(test_ai_easy_discard_keeps_points_out_of_own_tricks),
+        cmocka_unit_test(test_ai_easy_over_plays_below_queen_while_out),
+        cmocka_unit_test(test_ai_easy_over_plays_king_not_ace_while_queen_out),
+        cmocka_unit_test(test_ai_easy_moon_threat_void_keeps_stopper),
+        cmocka_unit_test(test_ai_easy_moon_threat_last_takes_heart_trick),
+        cmocka_unit_test(test_ai_easy_moon_threat_keeps_bonus_card),
+        cmocka_unit_test(test_ai_easy_moon_off_no_threat),
+        cmocka_unit_test(test_ai_easy_shoots_holding_every_point_left),
         cmocka_unit_test(test_ai_decide_moon_takes_best_choice),
         cmocka_unit_test(test_ai_decide_nothing_to_do),
         cmocka_unit_test(test_ai_level_find_names),
