@@ -23,7 +23,7 @@ int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
  * as easy's. Deterministic under rng.
  */
 #define AI_NORMAL_BUDGET 100
-#define AI_HARD_BUDGET 8000
+#define AI_HARD_BUDGET 6000
 int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
                      int budget, struct engine_action *a);
 

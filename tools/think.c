@@ -94,8 +94,8 @@ int sim_think(int argc, char **argv)
     for (long i = 0; i < k; i++)
         total += ms[i];
     qsort(ms, (size_t)k, sizeof *ms, cmp_double);
-    printf("%s (budget %ld): %ld first-trick decisions, %.1f decisions/s, "
-           "per decision median %.3f ms, p90 %.3f ms, max %.3f ms "
+    printf("%s (budget %ld): %ld first-trick decisions, %.0f decisions/s, "
+           "per decision median %.4f ms, p90 %.4f ms, max %.4f ms "
            "(checksum %u)\n",
            ai_level_name(level), budget ? budget : ai_default_budget(level), k,
            total > 0 ? (double)k * 1e3 / total : 0.0, ms[k / 2], ms[k * 9 / 10],
