@@ -215,12 +215,32 @@ static void test_sample_voids_respected(void **state)
     check_position(&g, 7, "black-lady void");
 }
 
+/* Blind passing: seat 1 passes on, unseen, what seat 0 sent, so seat 0's
+ * cards end with seat 2; seat 1's view knows nothing of them. */
+static void test_sample_blind_pass(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    sc_rules(&r, "standard pass_blind=on", 4);
+    const char *hands[4] = {NULL, NULL, NULL, NULL};
+    sc_start(&g, &r, 3, hands, NULL);
+    sc_pass(&g, 0, "5C 6C 7C");
+    sc_pass_blind(&g, 1);
+    sc_pass(&g, 2, "2H 3H 4H");
+    sc_pass(&g, 3, "2S 3S 4S");
+    check_position(&g, 3, "blind pass");
+    sc_plays(&g, "2C 2D 5C 5S");
+    check_position(&g, 4, "blind pass, a trick on");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_every_preset),
         cmocka_unit_test(test_sample_options),
         cmocka_unit_test(test_sample_voids_respected),
+        cmocka_unit_test(test_sample_blind_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
