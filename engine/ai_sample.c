@@ -92,6 +92,32 @@ static void force_passes(struct ai_sampler *s, struct engine_cards *free_)
     }
 }
 
+/* Reads the unlikely holdings off the tricks so far: a follower that beat
+ * the winning card of a trick holding points probably had nothing of the
+ * suit below it. Trick-taking games without a stock only (where every trick
+ * has a card from every seat). */
+static void infer_unlikely(struct ai_sampler *s, const struct engine_view *v)
+{
+    const struct engine_rules *r = v->rules;
+    if (r->stock != ENGINE_STOCK_OFF)
+        return;
+    for (int start = 0; start < v->nplays; start += v->n) {
+        int lead = v->plays[start];
+        uint64_t suit = ENGINE_SUIT_MASK(engine_card_suit(lead));
+        int win = lead;
+        uint64_t on = ENGINE_BIT(lead);
+        for (int i = start + 1; i < start + v->n && i < v->nplays; i++) {
+            int c = v->plays[i], seat = v->play_seat[i];
+            if ((ENGINE_BIT(c) & suit) && c > win) {
+                if (set_points(r, on) > 0 && seat != v->seat)
+                    s->unlikely[seat] |= suit & (ENGINE_BIT(win) - 1);
+                win = c;
+            }
+            on |= ENGINE_BIT(c);
+        }
+    }
+}
+
 int ai_sampler_init(struct ai_sampler *s, const struct engine_view *v)
 {
     const struct engine_rules *r = v->rules;
@@ -141,6 +167,7 @@ int ai_sampler_init(struct ai_sampler *s, const struct engine_view *v)
     }
     if (total != engine_cards_count(&u))
         return -1;
+    infer_unlikely(s, v);
     struct engine_cards free_ = u;
     force_passes(s, &free_);
     for (uint64_t m = free_.one; m; m &= m - 1) {
@@ -153,24 +180,30 @@ int ai_sampler_init(struct ai_sampler *s, const struct engine_view *v)
         for (int i = 0; i < s->nslots; i++)
             s->allow[i] = 15;
     }
-    /* the suits with the least room per card first */
-    int room[4];
+    /* the suits holding cards some seat probably lacks first (while every
+     * place still has room to refuse them), then those with the least room
+     * per card */
+    int key[4][2];
+    uint64_t marked = 0;
+    for (int seat = 0; seat < v->n; seat++)
+        marked |= s->unlikely[seat];
     for (int suit = 0; suit < 4; suit++) {
-        room[suit] = 0;
+        int room = 0;
         for (int i = 0; i < s->nslots; i++)
             if (s->allow[i] >> suit & 1)
-                room[suit] += s->cap[i];
+                room += s->cap[i];
+        bool lacks = (marked & free_.one & ENGINE_SUIT_MASK(suit)) != 0;
+        key[suit][0] = lacks ? 0 : room;
+        key[suit][1] = s->nsuit[suit];
         s->suit_order[suit] = (uint8_t)suit;
     }
     for (int a = 1; a < 4; a++)
-        for (int b = a;
-             b > 0 &&
-             room[s->suit_order[b]] * s->nsuit[s->suit_order[b - 1]] <
-                 room[s->suit_order[b - 1]] * s->nsuit[s->suit_order[b]];
-             b--) {
-            uint8_t t = s->suit_order[b];
-            s->suit_order[b] = s->suit_order[b - 1];
-            s->suit_order[b - 1] = t;
+        for (int b = a; b > 0; b--) {
+            int x = s->suit_order[b], y = s->suit_order[b - 1];
+            if (key[x][0] * key[y][1] >= key[y][0] * key[x][1])
+                break;
+            s->suit_order[b] = (uint8_t)y;
+            s->suit_order[b - 1] = (uint8_t)x;
         }
     return 0;
 }
@@ -212,15 +245,22 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
                     cand |= 1u << k;
             int slot = -1;
             need[suit]--;
+            int weight[AI_SLOTS];
+            for (int k = 0; k < s->nslots; k++) {
+                int seat = s->slot_seat[k];
+                bool rare =
+                    seat >= 0 && (s->unlikely[seat] & ENGINE_BIT(cards[i]));
+                weight[k] = cap[k] * (rare ? 1 : AI_UNLIKELY);
+            }
             while (cand) {
                 int room = 0;
                 for (int k = 0; k < s->nslots; k++)
                     if (cand >> k & 1)
-                        room += cap[k];
+                        room += weight[k];
                 int x = (int)engine_prng_below(rng, (uint32_t)room), k = 0;
-                while (!(cand >> k & 1) || x >= cap[k]) {
+                while (!(cand >> k & 1) || x >= weight[k]) {
                     if (cand >> k & 1)
-                        x -= cap[k];
+                        x -= weight[k];
                     k++;
                 }
                 cap[k]--;

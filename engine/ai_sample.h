@@ -13,6 +13,11 @@
  * completes in at most (cards x places) steps. If the view's knowledge is
  * contradictory (it should never be), the void constraints are dropped and
  * `relaxed` is set.
+ *
+ * Likely holdings: a seat that overtook a trick already holding points
+ * while following suit probably had no card of that suit under the card it
+ * beat (a ducking player would have played it): those cards go to it less
+ * readily, never forbidden (it may have had reasons).
  */
 #ifndef HEARTS_AI_SAMPLE_H
 #define HEARTS_AI_SAMPLE_H
@@ -20,6 +25,7 @@
 #include "engine.h"
 
 #define AI_SLOTS (ENGINE_MAX_PLAYERS + 1)
+#define AI_UNLIKELY 4
 
 struct ai_sampler {
     const struct engine_view *v;
@@ -35,6 +41,9 @@ struct ai_sampler {
     int nsuit[4];
     uint8_t suit_cards[4][ENGINE_MAX_CARDS];
     struct engine_cards unseen; /* every unseen card */
+    /* cards each seat probably lacks (see ai_sample.c), dealt to it
+     * AI_UNLIKELY times less readily */
+    uint64_t unlikely[ENGINE_MAX_PLAYERS];
     bool relaxed;
 };
 

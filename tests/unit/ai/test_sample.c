@@ -234,6 +234,40 @@ static void test_sample_blind_pass(void **state)
     check_position(&g, 4, "blind pass, a trick on");
 }
 
+/* Seat 2 took the QS with the KD over the 8D: it probably had no diamond
+ * under the 8D, so the low diamonds go mostly to seat 3 (seat 1 is void). */
+static void test_sample_weighs_overtaking(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    sc_rules(&r, "black-lady", 4);
+    const char *hands[4] = {"8D 9D TD JD QD 2C 3C 4C 5C 6C 7C 8C 9C",
+                            "QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", NULL,
+                            NULL};
+    sc_start(&g, &r, 3, hands, NULL);
+    sc_plays(&g, "8D QS KD");
+    struct engine_view v;
+    struct ai_sampler s;
+    engine_view_make(&g, 0, &v);
+    assert_int_equal(ai_sampler_init(&s, &v), 0);
+    uint64_t low = sc_set("2D 3D 4D 5D 6D 7D");
+    assert_true(s.unlikely[2] == low);
+    assert_true(s.unlikely[1] == 0 && s.unlikely[3] == 0);
+    struct engine_prng rng;
+    engine_prng_seed(&rng, 11);
+    int to2 = 0, to3 = 0;
+    for (int i = 0; i < 400; i++) {
+        struct ai_deal d;
+        ai_sample(&s, &rng, &d);
+        to2 += __builtin_popcountll(d.hand[2].one & low);
+        to3 += __builtin_popcountll(d.hand[3].one & low);
+    }
+    assert_int_equal(to2 + to3, 400 * 6);
+    if (to2 * 2 >= to3)
+        fail_msg("seat 2 got %d low diamonds, seat 3 %d", to2, to3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_sample_options),
         cmocka_unit_test(test_sample_voids_respected),
         cmocka_unit_test(test_sample_blind_pass),
+        cmocka_unit_test(test_sample_weighs_overtaking),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
