@@ -8,7 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const level_names[AI_LEVEL_COUNT] = {"random", "easy"};
+static const char *const level_names[AI_LEVEL_COUNT] = {"random", "easy",
+                                                        "normal", "hard"};
 
 const char *ai_level_name(int level)
 {
@@ -68,6 +69,9 @@ int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
     switch (level) {
     case AI_EASY:
         return ai_easy_decide(v, rng, a);
+    case AI_NORMAL:
+    case AI_HARD:
+        return ai_search_decide(v, rng, ai_default_budget(level), a);
     default:
         return decide_random(v, rng, a);
     }
@@ -75,16 +79,26 @@ int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
 
 int ai_default_budget(int level)
 {
-    (void)level;
-    return 0; /* no level searches yet */
+    switch (level) {
+    case AI_NORMAL:
+        return AI_NORMAL_BUDGET;
+    case AI_HARD:
+        return AI_HARD_BUDGET;
+    default:
+        return 0;
+    }
 }
 
 int ai_decide_budget(int level, const struct engine_view *v,
                      struct engine_prng *rng, int budget,
                      struct engine_action *a)
 {
-    (void)budget;
-    return ai_decide(level, v, rng, a);
+    if (budget <= 0 || (level != AI_NORMAL && level != AI_HARD) ||
+        v->phase == ENGINE_PHASE_MOON)
+        return ai_decide(level, v, rng, a);
+    memset(a, 0, sizeof *a);
+    a->seat = (uint8_t)v->seat;
+    return ai_search_decide(v, rng, budget, a);
 }
 
 int ai_act_for(int level, const struct engine_game *g, int seat,

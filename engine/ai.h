@@ -14,9 +14,9 @@
 
 #include "engine.h"
 
-enum ai_level { AI_RANDOM, AI_EASY, AI_LEVEL_COUNT };
+enum ai_level { AI_RANDOM, AI_EASY, AI_NORMAL, AI_HARD, AI_LEVEL_COUNT };
 
-/* "random", "easy"; NULL for a bad level. */
+/* "random", "easy", "normal", "hard"; NULL for a bad level. */
 const char *ai_level_name(int level);
 
 /* The level named (case-insensitive), or -1. */

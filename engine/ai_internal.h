@@ -17,4 +17,14 @@
 int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
                    struct engine_action *a);
 
+/*
+ * The searching levels (ai_search.c): the play decided by Monte Carlo
+ * playouts of sampled deals, `budget` playouts in all; passes and discards
+ * as easy's. Deterministic under rng.
+ */
+#define AI_NORMAL_BUDGET 100
+#define AI_HARD_BUDGET 6000
+int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
+                     int budget, struct engine_action *a);
+
 #endif

@@ -693,10 +693,34 @@ struct engine_view {
     int nreceived;
     uint8_t received[ENGINE_MAX_ACT_CARDS];
     uint64_t rest_seen; /* kitty/widow cards this seat has seen */
+    /*
+     * For searching players: the game as this seat may know it, with the
+     * other seats' hands, the face-down cards it has not seen (the pack,
+     * an unseen kitty, widow, discard or stock) and every other private
+     * detail removed (hands empty, unseen cards ENGINE_NO_CARD), and how
+     * many cards of the rest are hidden from it and still count (an unseen
+     * kitty, widow or stock, or another seat's kitty-exchange discard).
+     * engine_view_world fills a sampled guess back in.
+     */
+    struct engine_game known;
+    int rest_hidden;
 };
 
 /* Fills *v with what `seat` may know of g. */
 void engine_view_make(const struct engine_game *g, int seat,
                       struct engine_view *v);
+
+/*
+ * Builds a complete game from what the view's seat knows and a guess of
+ * what it does not: hands[s] for every other seat s (exactly
+ * v->cards_left[s] cards; hands[v->seat] is ignored) and hidden[], the
+ * v->rest_hidden unseen cards of the rest (the stock top first). The
+ * result plays on from the view's position like the real game would with
+ * those cards (engine_play, engine_playout); its PRNG is seeded with
+ * `seed`. Returns 0, or -1 if the counts do not match the view.
+ */
+int engine_view_world(const struct engine_view *v,
+                      const struct engine_cards *hands, const uint8_t *hidden,
+                      uint64_t seed, struct engine_game *out);
 
 #endif

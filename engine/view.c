@@ -8,6 +8,49 @@
 
 #include <string.h>
 
+/* The game as `seat` may know it (engine_view.known) and how many cards
+ * of the rest it cannot see. */
+static void view_known(const struct engine_game *g, int seat,
+                       struct engine_view *v)
+{
+    const struct engine_rules *r = g->rules;
+    struct engine_game *k = &v->known;
+    *k = *g;
+    memset(&k->rng, 0, sizeof k->rng);
+    for (int s = 0; s < g->n; s++) {
+        k->taken[s] = v->taken[s];
+        if (s == seat)
+            continue;
+        k->hand[s].one = k->hand[s].two = 0;
+        memset(k->pass_cards[s], ENGINE_NO_CARD, sizeof k->pass_cards[s]);
+        memset(k->received[s], ENGINE_NO_CARD, sizeof k->received[s]);
+        k->nreceived[s] = 0;
+    }
+    if (g->blind_mask >> seat & 1)
+        memset(k->pass_cards[seat], ENGINE_NO_CARD, sizeof k->pass_cards[seat]);
+    int dealt = g->deal_len - g->rest_len;
+    memset(k->deal, ENGINE_NO_CARD, (size_t)dealt);
+    uint8_t *rest = k->deal + dealt;
+    bool mine = g->rest_taker == seat;
+    v->rest_hidden = 0;
+    if (r->stock != ENGINE_STOCK_OFF) {
+        memset(rest, ENGINE_NO_CARD, g->rest_len);
+        v->rest_hidden = g->rest_len - g->rest_pos;
+    } else if (r->odd_cards == ENGINE_ODD_KITTY_EXCHANGE) {
+        if (!mine)
+            memset(rest, ENGINE_NO_CARD, g->rest_len);
+        if (g->rest_taker == ENGINE_NO_CARD)
+            v->rest_hidden = g->rest_len;
+        else if (!mine) {
+            memset(k->discard, ENGINE_NO_CARD, sizeof k->discard);
+            v->rest_hidden = g->ndiscard;
+        }
+    } else if (r->odd_cards != ENGINE_ODD_FACEUP_LEFTOVER && !mine) {
+        memset(rest, ENGINE_NO_CARD, g->rest_len);
+        v->rest_hidden = g->rest_len;
+    }
+}
+
 void engine_view_make(const struct engine_game *g, int seat,
                       struct engine_view *v)
 {
@@ -91,4 +134,50 @@ void engine_view_make(const struct engine_game *g, int seat,
     }
     if (g->phase != ENGINE_PHASE_PASS)
         v->nreceived = engine_received_cards(g, seat, v->received);
+    view_known(g, seat, v);
+}
+
+int engine_view_world(const struct engine_view *v,
+                      const struct engine_cards *hands, const uint8_t *hidden,
+                      uint64_t seed, struct engine_game *out)
+{
+    const struct engine_game *k = &v->known;
+    const struct engine_rules *r = v->rules;
+    *out = *k;
+    engine_prng_seed(&out->rng, seed);
+    for (int s = 0; s < v->n; s++) {
+        if (s == v->seat)
+            continue;
+        if (engine_cards_count(&hands[s]) != v->cards_left[s])
+            return -1;
+        out->hand[s] = hands[s];
+    }
+    if (v->rest_hidden == 0)
+        return 0;
+    uint8_t *rest = out->deal + out->deal_len - out->rest_len;
+    if (r->stock != ENGINE_STOCK_OFF) {
+        if (v->rest_hidden != out->rest_len - out->rest_pos)
+            return -1;
+        memcpy(rest + out->rest_pos, hidden, (size_t)v->rest_hidden);
+        return 0;
+    }
+    int taker = out->rest_taker;
+    if (r->odd_cards == ENGINE_ODD_KITTY_EXCHANGE && taker != ENGINE_NO_CARD) {
+        /* another seat's discard, face down in its tricks */
+        if (v->rest_hidden != out->ndiscard)
+            return -1;
+        for (int i = 0; i < v->rest_hidden; i++) {
+            out->discard[i] = hidden[i];
+            cards_add(&out->taken[taker], hidden[i]);
+        }
+        return 0;
+    }
+    /* an unseen kitty or widow: waiting, or in another seat's tricks */
+    if (v->rest_hidden != out->rest_len)
+        return -1;
+    memcpy(rest, hidden, (size_t)v->rest_hidden);
+    if (taker != ENGINE_NO_CARD)
+        for (int i = 0; i < v->rest_hidden; i++)
+            cards_add(&out->taken[taker], hidden[i]);
+    return 0;
 }

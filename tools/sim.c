@@ -10,6 +10,7 @@
 #include "sim.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,10 @@ static void usage(FILE *out)
                  "[--players N]\n"
                  "                  [--seats LEVEL,LEVEL,...] [--games N] "
                  "[--seed S] [--records FILE]\n"
+                 "                  [--budget PLAYOUTS]\n"
                  "       hearts-sim bench [--runs N] [--seconds S]\n"
+                 "       hearts-sim think [--level LEVEL] [--budget N] "
+                 "[--decisions N]\n"
                  "       hearts-sim leaderboard ROOM_DIR [--check]\n");
 }
 
@@ -40,6 +44,7 @@ struct play_stats {
     int n;
     long hands;
     long points[ENGINE_MAX_PLAYERS];
+    double squares[ENGINE_MAX_PLAYERS]; /* of the points per hand */
     long wins[ENGINE_MAX_PLAYERS];
     long moons[ENGINE_MAX_PLAYERS];
 };
@@ -54,8 +59,10 @@ static void count_event(void *ctx, const struct engine_game *g,
         break;
     case ENGINE_EV_HAND_SCORED:
         st->hands++;
-        for (int s = 0; s < g->n; s++)
+        for (int s = 0; s < g->n; s++) {
             st->points[s] += g->points[s];
+            st->squares[s] += (double)g->points[s] * g->points[s];
+        }
         break;
     case ENGINE_EV_GAME_OVER:
         for (int i = 0; i < g->nwinners; i++)
@@ -93,7 +100,9 @@ static int parse_seats(const char *list, int *levels, int max, int *count)
          tok = strtok_r(NULL, ",", &save)) {
         int level = ai_level_find(tok);
         if (level < 0 || n == max) {
-            fprintf(stderr, "hearts-sim: unknown level '%s' (random, easy)\n",
+            fprintf(stderr,
+                    "hearts-sim: unknown level '%s' (random, easy, normal, "
+                    "hard)\n",
                     tok);
             return -1;
         }
@@ -104,7 +113,7 @@ static int parse_seats(const char *list, int *levels, int max, int *count)
 }
 
 /* Plays one game to its end; -1 if an action was refused (a bug). */
-static int play_game(struct engine_game *g, const int *levels,
+static int play_game(struct engine_game *g, const int *levels, int budget,
                      struct engine_prng *rng, const struct engine_sink *sink)
 {
     for (long steps = 0; steps < 10000000; steps++) {
@@ -119,7 +128,9 @@ static int play_game(struct engine_game *g, const int *levels,
             struct engine_action a;
             if (!engine_may_act(g, s))
                 continue;
-            if (ai_act_for(levels[s], g, s, rng, &a))
+            struct engine_view v;
+            engine_view_make(g, s, &v);
+            if (ai_decide_budget(levels[s], &v, rng, budget, &a))
                 return -1;
             enum engine_refusal why = engine_act(g, &a, sink, NULL);
             if (why) {
@@ -138,7 +149,7 @@ int sim_play(int argc, char **argv)
     const char *preset = NULL, *records = NULL;
     char text[1024] = "";
     size_t tlen = 0;
-    long players = 0, games = 100, seed = 1;
+    long players = 0, games = 100, seed = 1, budget = 0;
     int levels[ENGINE_MAX_PLAYERS];
     int nlevels = 0;
     for (int i = 0; i < argc; i++) {
@@ -175,6 +186,12 @@ int sim_play(int argc, char **argv)
         } else if (!strcmp(arg, "--seed")) {
             if (parse_count(val, 0, 0x7fffffffffffffffL, &seed)) {
                 fprintf(stderr, "hearts-sim play: --seed is a number\n");
+                return 2;
+            }
+        } else if (!strcmp(arg, "--budget")) {
+            if (parse_count(val, 0, 10000000, &budget)) {
+                fprintf(stderr, "hearts-sim play: --budget is 0 (each "
+                                "level's own) or more playouts\n");
                 return 2;
             }
         } else if (!strcmp(arg, "--records")) {
@@ -246,7 +263,7 @@ int sim_play(int argc, char **argv)
         struct tee t = {.first = {.emit = count_event, .ctx = &st},
                         .second = w ? record_writer_sink(w) : NULL};
         struct engine_sink sink = {.emit = tee_emit, .ctx = &t};
-        if (play_game(&g, levels, &rng, &sink)) {
+        if (play_game(&g, levels, (int)budget, &rng, &sink)) {
             fprintf(stderr, "hearts-sim play: game %ld did not finish\n",
                     gi + 1);
             rc = 1;
@@ -271,12 +288,17 @@ int sim_play(int argc, char **argv)
     FILE *report = out == stdout ? stderr : stdout;
     fprintf(report, "%s, %d players, %ld games, %ld hands, seed %ld\n",
             engine_preset_name(rules.preset), n, games, st.hands, seed);
-    fprintf(report, "seat  level   points/hand   wins  moons\n");
-    for (int s = 0; s < n; s++)
-        fprintf(report, "%4d  %-6s  %11.3f  %5ld  %5ld\n", s,
-                ai_level_name(levels[s]),
-                st.hands ? (double)st.points[s] / (double)st.hands : 0.0,
-                st.wins[s], st.moons[s]);
+    fprintf(report, "seat  level   points/hand  std.err   wins  moons\n");
+    for (int s = 0; s < n; s++) {
+        double h = (double)st.hands, mean = 0, se = 0;
+        if (st.hands) {
+            mean = (double)st.points[s] / h;
+            double var = st.squares[s] / h - mean * mean;
+            se = st.hands > 1 && var > 0 ? sqrt(var / (h - 1)) : 0;
+        }
+        fprintf(report, "%4d  %-6s  %11.3f  %7.3f  %5ld  %5ld\n", s,
+                ai_level_name(levels[s]), mean, se, st.wins[s], st.moons[s]);
+    }
     return rc;
 }
 
@@ -292,6 +314,8 @@ int main(int argc, char **argv)
         return sim_play(argc - 2, argv + 2);
     if (!strcmp(argv[1], "bench"))
         return sim_bench(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "think"))
+        return sim_think(argc - 2, argv + 2);
     if (!strcmp(argv[1], "leaderboard"))
         return sim_leaderboard(argc - 2, argv + 2);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {

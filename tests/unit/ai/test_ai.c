@@ -676,7 +676,9 @@ static void test_ai_level_find_names(void **state)
     (void)state;
     assert_int_equal(ai_level_find("EASY"), AI_EASY);
     assert_int_equal(ai_level_find("random"), AI_RANDOM);
-    assert_int_equal(ai_level_find("hard"), -1);
+    assert_int_equal(ai_level_find("Hard"), AI_HARD);
+    assert_int_equal(ai_level_find("normal"), AI_NORMAL);
+    assert_int_equal(ai_level_find("expert"), -1);
     assert_string_equal(ai_level_name(AI_EASY), "easy");
     assert_null(ai_level_name(AI_LEVEL_COUNT));
 }

@@ -580,8 +580,8 @@ static const struct bad_case bad_cases[] = {
      "'default_rules': unknown option 'bogus'"},
     {"[game]\ndefault_rules = \"nosuch\"\n", "2:17",
      "'default_rules': unknown preset 'nosuch'"},
-    {"[game]\nbot_level = \"hard\"\n", "2:13",
-     "'bot_level' must be a computer level: random, easy"},
+    {"[game]\nbot_level = \"expert\"\n", "2:13",
+     "'bot_level' must be a computer level: random, easy, normal, hard"},
     /* [[irc]] values */
     {"[[irc]]\nnick = \"a%sb\"\n", "2:8",
      "'nick' contains '%', which libircclient would read as a printf "
