@@ -391,7 +391,7 @@ static void cmd_bot(struct cmd *c)
             }
             count = (int)v;
         } else if ((level = ai_level_find(w)) < 0) {
-            reply(c, "Unknown level '%s': random or easy.", w);
+            reply(c, "Unknown level '%s': random, easy, normal or hard.", w);
             return;
         }
     }
