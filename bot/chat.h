@@ -36,12 +36,12 @@ enum chat_event_kind {
  * nick from elsewhere does not match), on Matrix the user ID; `account`
  * is a services account when the network tells (IRC: the line's account
  * tag, else what extended-join, account-notify and WHOX said), else NULL:
- * none known, or logged out (on Matrix the user ID). `display` is the name to show people, where the network has
- * one apart from the nick: on Matrix the display name in the event's room
- * (for a private message, in a shared room), already told apart from
- * other members' as the Matrix spec says; NULL: show the nick (IRC, the
- * console, or nothing known). Not cleaned: the core cleans it for display
- * (render_name) and makes it unique at a table; never a key.
+ * none known, or logged out (on Matrix the user ID). `display` is the name to
+ * show people, where the network has one apart from the nick: on Matrix the
+ * display name in the event's room (for a private message, in a shared room),
+ * already told apart from other members' as the Matrix spec says; NULL: show
+ * the nick (IRC, the console, or nothing known). Not cleaned: the core cleans
+ * it for display (render_name) and makes it unique at a table; never a key.
  */
 struct chat_user {
     const char *nick;
