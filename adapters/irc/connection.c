@@ -92,7 +92,6 @@ struct ircad_conn {
     int busy;        /* inside a handler: close later */
     bool close_pending;
     bool close_flush;
-    int64_t last_rx;
 };
 
 /* ---- From libircclient's callbacks to ours ----------------------------- */
@@ -185,7 +184,6 @@ static int library_open(struct ircad_conn *c, char *err, size_t errlen)
     struct sockaddr_in sa = {.sin_family = AF_INET,
                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t slen = sizeof sa;
-    char port[8];
     int rc = -1;
     if (bind(ls, (struct sockaddr *)&sa, sizeof sa) != 0 ||
         listen(ls, 1) != 0 ||
@@ -193,7 +191,6 @@ static int library_open(struct ircad_conn *c, char *err, size_t errlen)
         snprintf(err, errlen, "loopback listener: %s", strerror(errno));
         goto out;
     }
-    snprintf(port, sizeof port, "%u", (unsigned)ntohs(sa.sin_port));
     if (irc_connect(c->s, "127.0.0.1", ntohs(sa.sin_port), NULL, "heartsbot",
                     NULL, NULL) != 0) {
         snprintf(err, errlen, "libircclient: %s",
@@ -510,7 +507,6 @@ static int read_in(struct ircad_conn *c)
             return -1;
         }
         total += n;
-        c->last_rx = loop_now(c->loop);
         ircad_framer_added(&c->fr, n);
         const char *line;
         size_t len;
@@ -578,7 +574,6 @@ static void connected(struct ircad_conn *c)
     c->fd = (int)s;
     c->up = true;
     c->curl_err[0] = '\0';
-    c->last_rx = loop_now(c->loop);
     char *ip = NULL;
     long port = 0;
     curl_easy_getinfo(c->easy, CURLINFO_PRIMARY_IP, &ip);
@@ -780,7 +775,6 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
     if (p->sasl.mech == IRCAD_SASL_PLAIN && !p->tls)
         log_warn("%s: SASL PLAIN without TLS sends the password in the clear",
                  c->name);
-    c->last_rx = loop_now(l);
     if (curl_multi_add_handle(c->cl.multi, e) != CURLM_OK) {
         snprintf(err, errlen, "libcurl would not take the connection");
         free_conn(c);
@@ -818,11 +812,6 @@ int ircad_conn_flush(struct ircad_conn *c)
         return -1;
     watch(c);
     return c->out_len == 0 ? 0 : -1;
-}
-
-int64_t ircad_conn_last_rx(const struct ircad_conn *c)
-{
-    return c->last_rx;
 }
 
 bool ircad_conn_cap(const struct ircad_conn *c, unsigned bit)

@@ -77,9 +77,10 @@ struct ircad_conn_params {
 struct ircad_conn;
 
 /*
- * Starts connecting (name resolution blocks: libircclient resolves with
- * gethostbyname). Returns 0 and sets *out; or -1 with a reason in err.
- * Registration (PASS, NICK, USER) is sent as soon as TCP is up.
+ * Starts connecting: name resolution, TCP and TLS happen off the loop in
+ * libcurl. Returns 0 and sets *out; or -1 with a reason in err. Once
+ * connected it sends CAP LS 302, then PASS, NICK and USER (the server
+ * holds registration until negotiation and SASL end with CAP END).
  */
 int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
                     const struct ircad_conn_handlers *h,
@@ -92,12 +93,10 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
 #define IRCAD_CONN_ERROR (-1)
 
 /*
- * Queues one line (no CR LF, at most 510 bytes) in the connection's 1 KiB
- * output buffer. One of our lines at a time: until the buffer has been
- * written out this returns IRCAD_CONN_FULL (also before TCP is up, or if
- * the library reports the buffer full), and the drain handler runs once it
- * is empty again. That keeps room for the PONGs the library answers by
- * itself. The line is sent verbatim: '%' is safe.
+ * Queues one line (no CR LF, at most 510 bytes) in the connection's 16 KiB
+ * output buffer and writes it from the loop. Returns IRCAD_CONN_FULL
+ * before the connection is up or while the buffer has no room; the drain
+ * handler runs once the buffer is empty again. The line is sent verbatim.
  */
 int ircad_conn_send(struct ircad_conn *c, const char *line);
 
@@ -108,10 +107,6 @@ int ircad_conn_send(struct ircad_conn *c, const char *line);
  */
 int ircad_conn_flush(struct ircad_conn *c);
 
-/* When the last bytes arrived from the server (loop_now ms; the time of
- * opening until then). Counts PINGs the library answers by itself. */
-int64_t ircad_conn_last_rx(const struct ircad_conn *c);
-
 /* Whether a capability (an enum ircad_cap_bit) is enabled on this
  * connection now (cap-notify may take it away). */
 bool ircad_conn_cap(const struct ircad_conn *c, unsigned bit);
@@ -120,7 +115,7 @@ bool ircad_conn_cap(const struct ircad_conn *c, unsigned bit);
  * Closes and frees the connection. With `flush`, first writes what the
  * output buffer holds as far as the socket takes it without blocking.
  * Safe from a handler of this connection: the close then happens when the
- * library returns. The closed handler is not called.
+ * handler returns. The closed handler is not called.
  */
 void ircad_conn_close(struct ircad_conn *c, bool flush);
 
