@@ -697,6 +697,18 @@ static bool can_choose(const struct engine_view *v, int k)
            k <= engine_cards_count(&v->hand);
 }
 
+int ai_easy_pass_order(const struct engine_view *v, int k,
+                       struct engine_action *a)
+{
+    if (v->phase != ENGINE_PHASE_PASS || !can_choose(v, k))
+        return -1;
+    struct easy e;
+    read_view(v, &e);
+    a->kind = ENGINE_ACT_PASS;
+    choose_cards(&e, k, false, a);
+    return 0;
+}
+
 int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
                    struct engine_action *a)
 {

@@ -18,12 +18,24 @@ int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
                    struct engine_action *a);
 
 /*
+ * Easy's pass of k cards from the view's hand at the PASS phase, the most
+ * wanted gone first, into *a (k up to ENGINE_MAX_ACT_CARDS, and may exceed
+ * the pass count: the searching levels draw candidate passes from it).
+ * Returns 0, or -1 if k cards cannot be chosen.
+ */
+int ai_easy_pass_order(const struct engine_view *v, int k,
+                       struct engine_action *a);
+
+/*
  * The searching levels (ai_search.c): the play decided by Monte Carlo
- * playouts of sampled deals, `budget` playouts in all; passes and discards
- * as easy's. Deterministic under rng.
+ * playouts of sampled deals, `budget` playouts in all; the pass likewise
+ * over candidate passes with AI_PASS_FACTOR times the budget (easy's when
+ * that is too few to tell them apart, or the rules pass blind or use two
+ * decks); discards as easy's. Deterministic under rng.
  */
 #define AI_NORMAL_BUDGET 100
 #define AI_HARD_BUDGET 6000
+#define AI_PASS_FACTOR 3
 int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
                      int budget, struct engine_action *a);
 

@@ -4,7 +4,9 @@
  * every legal card is played, the hand is played out by a cheap randomized
  * heuristic for every seat, and the card with the best mean outcome for the
  * seat's side wins. The budget is the number of playouts per decision.
- * Passing and kitty-exchange discards are easy's (see docs/engine.md).
+ * The pass is searched the same way over candidate passes, with
+ * AI_PASS_FACTOR times the budget; kitty-exchange discards are easy's (see
+ * docs/engine.md).
  */
 #include "ai_internal.h"
 #include "ai_sample.h"
@@ -15,10 +17,23 @@
 /* One in PLAYOUT_NOISE playout plays is uniformly random. */
 #define PLAYOUT_NOISE 10
 
-/* The playout policy: duck under the card winning the trick with the
- * highest card that does, else the lowest (the highest when last); void,
- * shed the Q♠, else the most points, else the highest card; lead the
- * lowest card. Perfect information: each seat plays its own sampled hand.
+/* The cards of every seat but `seat` (kinds, either copy). */
+static uint64_t others_cards(const struct engine_game *g, int seat)
+{
+    uint64_t m = 0;
+    for (int s = 0; s < g->n; s++)
+        if (s != seat)
+            m |= g->hand[s].one | g->hand[s].two;
+    return m;
+}
+
+/* The playout policy, with every hand in view: lead the lowest card of
+ * the suit where the fewest cards of the others lie under it (never a
+ * suit they are all void in, nor a spade over an unseen Q♠); follow under
+ * the winning card with the highest that ducks, else the lowest (last:
+ * the highest that is not worth points); void, shed the Q♠, then a high
+ * spade while another seat holds the Q♠, then the card worth most, then
+ * the highest rank of a suit.
  */
 static int policy_card(const struct engine_game *g, uint64_t legal,
                        struct engine_prng *rng)
@@ -26,17 +41,31 @@ static int policy_card(const struct engine_game *g, uint64_t legal,
     if (engine_prng_below(rng, PLAYOUT_NOISE) == 0)
         return bits_random(rng, legal);
     const struct engine_rules *r = g->rules;
+    int me = g->turn;
+    uint64_t others = others_cards(g, me);
+    bool qs_out = (r->penalty & ENGINE_BIT(ENGINE_QS)) &&
+                  (others & ENGINE_BIT(ENGINE_QS));
     if (g->trick_len == 0) {
-        /* the lowest rank of any suit */
-        int best = -1;
-        for (uint64_t m = legal; m; m &= m - 1) {
-            int c = bits_low(m);
-            if (best < 0 || engine_card_rank(c) < engine_card_rank(best) ||
-                (engine_card_rank(c) == engine_card_rank(best) &&
-                 engine_prng_below(rng, 2)))
+        int best = -1, best_score = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            uint64_t mine = legal & ENGINE_SUIT_MASK(suit);
+            if (!mine)
+                continue;
+            int c = bits_low(mine);
+            uint64_t theirs = others & ENGINE_SUIT_MASK(suit);
+            int score = bits_count(theirs & (ENGINE_BIT(c) - 1)) * 4;
+            if (!theirs)
+                score += 100;
+            if (suit == ENGINE_SPADES && qs_out && c > ENGINE_QS)
+                score += 50;
+            score += r->points[c] > 0 ? r->points[c] : 0;
+            score += (int)engine_prng_below(rng, 3);
+            if (best < 0 || score < best_score) {
                 best = c;
+                best_score = score;
+            }
         }
-        return best;
+        return best >= 0 ? best : bits_low(legal);
     }
     uint64_t follow = legal & g->led_mask;
     if (follow == legal) {
@@ -44,10 +73,18 @@ static int policy_card(const struct engine_game *g, uint64_t legal,
         if (under)
             return bits_high(under);
         bool last = g->trick_len + 1 == g->trick_size;
-        return last ? bits_high(legal) : bits_low(legal);
+        if (!last)
+            return bits_low(legal);
+        uint64_t safe = legal & ~r->penalty;
+        return bits_high(safe ? safe : legal);
     }
     if (legal & ENGINE_BIT(ENGINE_QS) & r->penalty)
         return ENGINE_QS;
+    if (qs_out) {
+        uint64_t high = legal & (ENGINE_BIT(ENGINE_AS) | ENGINE_BIT(ENGINE_KS));
+        if (high)
+            return bits_high(high);
+    }
     uint64_t pen = legal & r->penalty;
     if (pen) {
         int best = bits_high(pen);
@@ -56,8 +93,14 @@ static int policy_card(const struct engine_game *g, uint64_t legal,
                 best = bits_low(m);
         return best;
     }
-    int best = bits_low(legal);
+    uint64_t plain = legal;
     for (uint64_t m = legal; m; m &= m - 1)
+        if (r->points[bits_low(m)] < 0)
+            plain &= ~ENGINE_BIT(bits_low(m));
+    if (!plain)
+        plain = legal;
+    int best = bits_low(plain);
+    for (uint64_t m = plain; m; m &= m - 1)
         if (engine_card_rank(bits_low(m)) >= engine_card_rank(best))
             best = bits_low(m);
     return best;
@@ -146,9 +189,106 @@ static int search_play(const struct engine_view *v, struct engine_prng *rng,
     return cards[best];
 }
 
+/* Candidate passes: every k-subset of the `pool` cards easy most wants
+ * gone, in easy's order. */
+#define PASS_POOL 7
+#define PASS_MAX_CANDIDATES 35 /* C(7, 3) = C(7, 4), the most */
+#define PASS_MIN_WORLDS 16
+
+static int pass_candidates(const uint8_t *pool, int npool, int k,
+                           uint8_t out[][ENGINE_MAX_PASS])
+{
+    int n = 0;
+    for (unsigned m = 0; m < (1u << npool); m++) {
+        if (__builtin_popcount(m) != k)
+            continue;
+        int j = 0;
+        for (int i = 0; i < npool; i++)
+            if (m >> i & 1)
+                out[n][j++] = pool[i];
+        n++;
+    }
+    return n;
+}
+
+/*
+ * The pass by search: for each sampled deal, the other seats pass as easy
+ * would with the hands sampled for them; then each candidate pass is made
+ * and the hand played out with the same playout randomness (common random
+ * numbers), and the candidate with the best mean outcome is chosen. Falls
+ * back to easy's pass where the search has too few deals to tell passes
+ * apart, or under rules it does not model (blind passing, two decks).
+ */
+static int search_pass(const struct engine_view *v, struct engine_prng *rng,
+                       int budget, struct engine_action *a)
+{
+    int k = v->pass_count;
+    int npool = PASS_POOL;
+    if (npool > engine_cards_count(&v->hand))
+        npool = engine_cards_count(&v->hand);
+    struct engine_action order = {0};
+    if (k < 1 || k > ENGINE_MAX_PASS || k > npool || v->blind_allowed ||
+        v->rules->decks != 1 || v->known.blind_mask ||
+        ai_easy_pass_order(v, npool, &order) < 0)
+        return ai_easy_decide(v, rng, a);
+    uint8_t cand[PASS_MAX_CANDIDATES][ENGINE_MAX_PASS];
+    int nc = pass_candidates(order.cards, npool, k, cand);
+    int worlds = budget / nc;
+    if (worlds < PASS_MIN_WORLDS)
+        return ai_easy_decide(v, rng, a);
+    struct ai_sampler s;
+    if (ai_sampler_init(&s, v) < 0)
+        return ai_easy_decide(v, rng, a);
+    double sum[PASS_MAX_CANDIDATES] = {0};
+    int counted[PASS_MAX_CANDIDATES] = {0};
+    struct engine_game world, g;
+    for (int w = 0; w < worlds; w++) {
+        ai_sample_world(&s, rng, &world);
+        world.passed_mask = 0;
+        bool ok = true;
+        for (int o = 0; o < v->n && ok; o++) {
+            if (o == v->seat)
+                continue;
+            struct engine_view ov;
+            engine_view_make(&world, o, &ov);
+            struct engine_action oa = {.seat = o};
+            ok = ai_easy_decide(&ov, rng, &oa) == 0 &&
+                 engine_act(&world, &oa, NULL, NULL) == ENGINE_OK;
+        }
+        if (!ok)
+            continue;
+        struct engine_prng keep = *rng;
+        for (int i = 0; i < nc; i++) {
+            *rng = keep;
+            g = world;
+            struct engine_action mine = {
+                .kind = ENGINE_ACT_PASS, .seat = v->seat, .ncards = (uint8_t)k};
+            memcpy(mine.cards, cand[i], (size_t)k);
+            if (engine_act(&g, &mine, NULL, NULL) != ENGINE_OK)
+                continue;
+            playout(&g, rng);
+            sum[i] += outcome(&g, v->seat);
+            counted[i]++;
+        }
+    }
+    int best = -1;
+    for (int i = 0; i < nc; i++)
+        if (counted[i] &&
+            (best < 0 || sum[i] / counted[i] > sum[best] / counted[best]))
+            best = i;
+    if (best < 0)
+        return ai_easy_decide(v, rng, a);
+    a->kind = ENGINE_ACT_PASS;
+    a->ncards = (uint8_t)k;
+    memcpy(a->cards, cand[best], (size_t)k);
+    return 0;
+}
+
 int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
                      int budget, struct engine_action *a)
 {
+    if (v->phase == ENGINE_PHASE_PASS)
+        return search_pass(v, rng, budget * AI_PASS_FACTOR, a);
     if (v->phase != ENGINE_PHASE_PLAY)
         return ai_easy_decide(v, rng, a);
     if (!v->legal)

@@ -117,10 +117,12 @@ static void test_search_shoots_lock(void **state)
 }
 
 /* One hand of every preset at its lowest and highest player count, every
- * seat searching on a small budget: every action is accepted. */
+ * seat searching, on a small budget in play and one large enough to search
+ * the pass: every action is accepted. */
 static void test_search_every_preset(void **state)
 {
     (void)state;
+    int passes = 0;
     for (int p = 0; p < engine_preset_count(); p++) {
         int lo, hi;
         engine_preset_players(p, &lo, &hi);
@@ -145,7 +147,10 @@ static void test_search_every_preset(void **state)
                 struct engine_action a;
                 engine_view_make(&g, seat, &v);
                 int level = seat % 2 ? AI_NORMAL : AI_HARD;
-                assert_int_equal(ai_decide_budget(level, &v, &rng, 24, &a), 0);
+                bool pass = engine_phase(&g) == ENGINE_PHASE_PASS;
+                passes += pass;
+                assert_int_equal(
+                    ai_decide_budget(level, &v, &rng, pass ? 400 : 24, &a), 0);
                 enum engine_refusal why = engine_act(&g, &a, NULL, NULL);
                 if (why != ENGINE_OK)
                     fail_msg("%s %dp: %s refused: %s", engine_preset_name(p),
@@ -153,6 +158,91 @@ static void test_search_every_preset(void **state)
                              engine_refusal_text(why));
             }
         }
+    }
+    assert_true(passes > 0);
+}
+
+/* Hard's pass from seat 0 of a fresh standard deal given as hands. */
+static void hard_pass(const char *const *hands, uint64_t seed, int budget,
+                      struct engine_action *a)
+{
+    struct engine_rules r;
+    struct engine_game g;
+    struct engine_prng rng;
+    struct engine_view v;
+    sc_rules(&r, "standard", 4);
+    sc_start(&g, &r, 3, hands, NULL);
+    assert_int_equal(engine_phase(&g), ENGINE_PHASE_PASS);
+    engine_prng_seed(&rng, seed);
+    engine_view_make(&g, 0, &v);
+    assert_int_equal(ai_decide_budget(AI_HARD, &v, &rng, budget, a), 0);
+    assert_int_equal(a->kind, ENGINE_ACT_PASS);
+    assert_int_equal(a->ncards, 3);
+    assert_int_equal(engine_act(&g, a, NULL, NULL), ENGINE_OK);
+}
+
+static bool passes(const struct engine_action *a, const char *card)
+{
+    int c = (int)__builtin_ctzll(sc_set(card));
+    for (int i = 0; i < a->ncards; i++)
+        if (a->cards[i] == c)
+            return true;
+    return false;
+}
+
+/* The QS with the AS and KS and no spade to guard them: all three go. */
+static void test_search_passes_bare_spades(void **state)
+{
+    (void)state;
+    const char *hands[4] = {"QS KS AS 2C 3C 4C 5C 2D 3D 4D 5D 2H 3H", NULL,
+                            NULL, NULL};
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        struct engine_action a;
+        hard_pass(hands, seed, TEST_BUDGET, &a);
+        if (!passes(&a, "QS") || !passes(&a, "KS") || !passes(&a, "AS"))
+            fail_msg("hard passed %s %s %s (seed %llu)",
+                     engine_card_name(a.cards[0]), engine_card_name(a.cards[1]),
+                     engine_card_name(a.cards[2]), (unsigned long long)seed);
+    }
+}
+
+/* With a budget too small to tell passes apart hard passes as easy; with
+ * its own it searches, and over twenty deals it passes otherwise at least
+ * once (the tournaments in docs/engine.md measure that it gains). */
+static void test_search_pass_searches(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    sc_rules(&r, "standard", 4);
+    int differ = 0;
+    for (uint64_t deal = 1; deal <= 20; deal++) {
+        struct engine_game g;
+        struct engine_prng rng;
+        struct engine_view v;
+        struct engine_action easy, tiny, hard;
+        engine_game_init(&g, &r, deal, 3);
+        engine_deal(&g, NULL);
+        engine_view_make(&g, 0, &v);
+        engine_prng_seed(&rng, deal);
+        assert_int_equal(ai_decide_budget(AI_EASY, &v, &rng, 0, &easy), 0);
+        assert_int_equal(ai_decide_budget(AI_HARD, &v, &rng, 10, &tiny), 0);
+        assert_memory_equal(&easy, &tiny, sizeof easy);
+        assert_int_equal(ai_decide_budget(AI_HARD, &v, &rng, 600, &hard), 0);
+        assert_int_equal(engine_act(&g, &hard, NULL, NULL), ENGINE_OK);
+        differ += memcmp(&easy, &hard, sizeof easy) != 0;
+    }
+    assert_true(differ > 0);
+}
+
+static void test_search_pass_deterministic(void **state)
+{
+    (void)state;
+    const char *hands[4] = {NULL, NULL, NULL, NULL};
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        struct engine_action a, b;
+        hard_pass(hands, seed, 300, &a);
+        hard_pass(hands, seed, 300, &b);
+        assert_memory_equal(&a, &b, sizeof a);
     }
 }
 
@@ -198,6 +288,9 @@ int main(void)
         cmocka_unit_test(test_search_stops_moon),
         cmocka_unit_test(test_search_shoots_lock),
         cmocka_unit_test(test_search_every_preset),
+        cmocka_unit_test(test_search_passes_bare_spades),
+        cmocka_unit_test(test_search_pass_searches),
+        cmocka_unit_test(test_search_pass_deterministic),
         cmocka_unit_test(test_search_deterministic),
         cmocka_unit_test(test_search_budgets),
     };
