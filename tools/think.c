@@ -3,10 +3,10 @@
  * first trick of the standard 4-player game (the time the issue's budget
  * is set by), or with `--phase pass` per pass. Positions: fresh deals,
  * easy's passes, then every seat's turn in the first trick that has more
- * than one legal card; for passes, each seat's pass of fresh deals (the
- * four directions in turn). Prints the
- * decisions per second and the median, 90th percentile and maximum time
- * per decision on one core. A benchmark: it asserts nothing.
+ * than one legal card; for passes, each seat's pass of fresh deals (left,
+ * right and across in turn). Prints the decisions per second and the
+ * median, 90th percentile and maximum time per decision on one core. A
+ * benchmark: it asserts nothing.
  */
 #include "ai.h"
 #include "engine.h"
@@ -76,7 +76,7 @@ int sim_think(int argc, char **argv)
     for (uint64_t deal = 1; k < count; deal++) {
         struct engine_game g;
         engine_game_init(&g, &r, deal, (int)(deal % 4));
-        /* hand_no picks the direction: left, right, across, (hold) */
+        /* hand_no picks the direction: left, right or across */
         if (pass)
             g.hand_no = (uint16_t)(deal % 3);
         engine_deal(&g, NULL);
