@@ -17,6 +17,7 @@
 #include "config.h"
 #include "ai.h"
 #include "engine.h"
+#include "think.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -723,6 +724,7 @@ static const struct key_def game_keys[] = {
     {"bot_level", V_STRING, BOT(bot_level), 0, 0, check_level},
     {"normal_playouts", V_INT, BOT(normal_playouts), 0, 100000, NULL},
     {"hard_playouts", V_INT, BOT(hard_playouts), 0, 100000, NULL},
+    {"think_threads", V_INT, BOT(think_threads), 1, THINK_MAX_WORKERS, NULL},
     {"next_hand_delay", V_INT, BOT(next_hand_delay), 0, 60, NULL},
     {"unattended_pause", V_INT, BOT(unattended_pause), 0, 86400, NULL},
     {"unattended_end", V_INT, BOT(unattended_end), 1, 86400, NULL},
@@ -1160,6 +1162,7 @@ static void config_defaults(struct config *c)
     c->lobby_timeout = 600;
     c->grace_period = 120;
     c->next_hand_delay = 3;
+    c->think_threads = 1;
     c->reply_burst = 6;
     c->reply_interval = 5;
     c->chatter_burst = 5;

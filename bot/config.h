@@ -96,6 +96,7 @@ struct config {
      * level's own default (ai_default_budget) */
     int normal_playouts;
     int hard_playouts;
+    int think_threads;   /* worker threads for those decisions (think.h) */
     int next_hand_delay; /* seconds */
     /* a table with no person present pauses, then ends (seconds) */
     int unattended_pause;

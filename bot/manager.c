@@ -761,7 +761,8 @@ static bool computer_acts(struct table *t, int seat)
         return false; /* asked already */
     struct manager *m = t->m;
     if (!m->think)
-        m->think = think_new(m->loop, thought, m);
+        m->think =
+            think_new_workers(m->loop, thought, m, m->cfg->think_threads);
     struct think_job job = {.id = ++m->think_ids,
                             .level = level,
                             .budget = budget,

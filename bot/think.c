@@ -1,9 +1,9 @@
 /*
- * The thinking worker (think.h): one thread, a queue of jobs in and a
- * queue of results out, each under one mutex held only to link or unlink a
- * node (never while deciding, never across a loop callback). The worker
- * wakes the loop through a non-blocking pipe; a full pipe is fine, since
- * the loop takes every finished result each time it reads.
+ * The thinking worker (think.h): one or more threads, a queue of jobs in
+ * and a queue of results out, each under one mutex held only to link or unlink
+ * a node (never while deciding, never across a loop callback). The worker wakes
+ * the loop through a non-blocking pipe; a full pipe is fine, since the loop
+ * takes every finished result each time it reads.
  *
  * A node is allocated on the loop thread when the job is submitted and
  * freed there when its result is delivered: the worker allocates nothing.
@@ -31,7 +31,8 @@ struct think {
     struct loop *loop;
     think_done_fn fn;
     void *ctx;
-    pthread_t thread;
+    pthread_t threads[THINK_MAX_WORKERS];
+    int nthreads;
     pthread_mutex_t mu;
     pthread_cond_t wake;
     bool stop;                           /* under mu */
@@ -152,6 +153,16 @@ static void nonblocking(int fd)
 
 struct think *think_new(struct loop *l, think_done_fn fn, void *ctx)
 {
+    return think_new_workers(l, fn, ctx, 1);
+}
+
+struct think *think_new_workers(struct loop *l, think_done_fn fn, void *ctx,
+                                int workers)
+{
+    if (workers < 1)
+        workers = 1;
+    if (workers > THINK_MAX_WORKERS)
+        workers = THINK_MAX_WORKERS;
     struct think *th = xcalloc(1, sizeof *th);
     th->loop = l;
     th->fn = fn;
@@ -166,10 +177,12 @@ struct think *think_new(struct loop *l, think_done_fn fn, void *ctx)
     nonblocking(th->pipe[1]);
     pthread_mutex_init(&th->mu, NULL);
     pthread_cond_init(&th->wake, NULL);
-    int rc = pthread_create(&th->thread, NULL, worker, th);
-    if (rc) {
-        log_error("thinking worker: cannot start: %s", strerror(rc));
-        abort();
+    for (; th->nthreads < workers; th->nthreads++) {
+        int rc = pthread_create(&th->threads[th->nthreads], NULL, worker, th);
+        if (rc) {
+            log_error("thinking worker: cannot start: %s", strerror(rc));
+            abort();
+        }
     }
     loop_watch(l, th->pipe[0], LOOP_READ, on_results, th);
     return th;
@@ -212,9 +225,10 @@ void think_free(struct think *th)
         return;
     pthread_mutex_lock(&th->mu);
     th->stop = true;
-    pthread_cond_signal(&th->wake);
+    pthread_cond_broadcast(&th->wake);
     pthread_mutex_unlock(&th->mu);
-    pthread_join(th->thread, NULL);
+    for (int i = 0; i < th->nthreads; i++)
+        pthread_join(th->threads[i], NULL);
     free_list(th->todo);
     free_list(th->done);
     loop_unwatch(th->loop, th->pipe[0]);

@@ -1,7 +1,8 @@
 /*
  * The thinking worker: computer decisions that take milliseconds (the
- * searching levels, ai.h) run on one worker thread, off the event loop, so
- * that a table whose computer players think never delays anyone else.
+ * searching levels, ai.h) run on worker threads (one unless configured),
+ * off the event loop, so that a table whose computer players think never
+ * delays anyone's replies.
  *
  * The loop thread submits a job: a self-contained copy of what the
  * decision needs (the game, its rules, the seat, the level, the budget and
@@ -45,11 +46,20 @@ struct think_result {
 /* Called on the loop thread with each result; may submit more jobs. */
 typedef void (*think_done_fn)(void *ctx, const struct think_result *r);
 
+/* The most worker threads one think runs. */
+#define THINK_MAX_WORKERS 8
+
 /* A worker delivering results to fn through the loop l. Starts the thread;
  * aborts if out of memory or if the thread or pipe cannot be made. */
 struct think *think_new(struct loop *l, think_done_fn fn, void *ctx);
 
-/* Queues a copy of *job. Jobs are decided in the order submitted. */
+/* The same with `workers` threads (1 to THINK_MAX_WORKERS) taking jobs
+ * from the one queue, so that a long decision holds up only one of them. */
+struct think *think_new_workers(struct loop *l, think_done_fn fn, void *ctx,
+                                int workers);
+
+/* Queues a copy of *job. Jobs are started in the order submitted; with one
+ * worker they also finish in that order. */
 void think_submit(struct think *th, const struct think_job *job);
 
 /* How many jobs are submitted and not yet delivered. */

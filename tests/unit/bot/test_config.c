@@ -92,6 +92,7 @@ static void test_config_load_example(void **state)
     assert_int_equal(c.next_hand_delay, 3);
     assert_int_equal(c.normal_playouts, 0);
     assert_int_equal(c.hard_playouts, 0);
+    assert_int_equal(c.think_threads, 1);
     assert_int_equal(c.reply_burst, 6);
     assert_int_equal(c.reply_interval, 5);
     assert_int_equal(c.repeat_quiet, 30);
@@ -326,6 +327,8 @@ static void test_config_parse_range_bounds(void **state)
          offsetof(struct config, normal_playouts), false},
         {"[game]", "hard_playouts", 0, 100000,
          offsetof(struct config, hard_playouts), false},
+        {"[game]", "think_threads", 1, 8,
+         offsetof(struct config, think_threads), false},
         {"[game]", "unattended_pause", 0, 86400,
          offsetof(struct config, unattended_pause), false},
         {"[game]", "unattended_end", 1, 86400,

@@ -237,6 +237,42 @@ static void test_think_loop_goes_on_while_deciding(void **state)
     assert_int_equal(loop_turns_during_a_decision(true), 0);
 }
 
+/* Only the job with id 1 waits at the gate. */
+static void gated_first(const struct think_job *j)
+{
+    if (j->id == 1)
+        gated(j);
+}
+
+/* With two workers a decision held at the gate holds up only its own
+ * thread: the job submitted after it comes back first. */
+static void test_think_two_workers(void **state)
+{
+    (void)state;
+    set_gate(false);
+    think_test_hook(gated_first);
+    struct loop *l = loop_new();
+    struct think *th = think_new_workers(l, collect, l, 2);
+    struct think_job j;
+    dealt(&j, 13);
+    j.id = 1;
+    think_submit(th, &j);
+    j.id = 2;
+    think_submit(th, &j);
+    run_until(l, 1);
+    assert_int_equal(nresults, 1);
+    assert_int_equal(results[0].id, 2);
+    set_gate(true);
+    run_until(l, 2);
+    assert_int_equal(nresults, 2);
+    assert_int_equal(results[1].id, 1);
+    assert_memory_equal(&results[0].action, &results[1].action,
+                        sizeof results[0].action);
+    think_free(th);
+    loop_free(l);
+    think_test_hook(NULL);
+}
+
 static void test_think_offloads(void **state)
 {
     (void)state;
@@ -257,6 +293,7 @@ int main(void)
         cmocka_unit_test_setup(test_think_nothing_to_do_is_minus_one, setup),
         cmocka_unit_test_setup(test_think_free_drops_pending_jobs, setup),
         cmocka_unit_test_setup(test_think_loop_goes_on_while_deciding, setup),
+        cmocka_unit_test_setup(test_think_two_workers, setup),
         cmocka_unit_test_setup(test_think_offloads, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
