@@ -702,12 +702,14 @@ static int seat_level(const struct table *t, int seat)
 
 static int level_budget(const struct config *cfg, int level)
 {
-    const char *name = ai_level_name(level);
-    if (name && strcmp(name, "normal") == 0)
+    switch (level) {
+    case AI_NORMAL:
         return cfg->normal_playouts;
-    if (name && strcmp(name, "hard") == 0)
+    case AI_HARD:
         return cfg->hard_playouts;
-    return 0;
+    default:
+        return 0;
+    }
 }
 
 static void sb_action(struct sbuf *sb, const struct table *t,

@@ -716,12 +716,7 @@ int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
     struct easy e;
     switch (v->phase) {
     case ENGINE_PHASE_PASS:
-        if (!can_choose(v, v->pass_count))
-            return -1;
-        read_view(v, &e);
-        a->kind = ENGINE_ACT_PASS;
-        choose_cards(&e, v->pass_count, false, a);
-        return 0;
+        return ai_easy_pass_order(v, v->pass_count, a);
     case ENGINE_PHASE_PLAY:
         if (!v->legal)
             return -1;

@@ -6,6 +6,17 @@
 
 #include <string.h>
 
+/* Fisher-Yates over cards[0..n). */
+static void shuffle(struct engine_prng *rng, uint8_t *cards, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)engine_prng_below(rng, (uint32_t)(i + 1));
+        uint8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+}
+
 /* Takes one copy of card out of m if it is there. */
 static void take_out(struct engine_cards *m, int card)
 {
@@ -44,10 +55,9 @@ static int pass_slot(const struct ai_sampler *s, int i)
     if (v->phase == ENGINE_PHASE_PASS || v->rules->pass_blind)
         return -1;
     if (v->pass_dir == ENGINE_PASS_SCATTER) {
-        int each = v->rules->pass_count / (v->n - 1);
-        if (each < 1)
+        to = engine_scatter_target(v->n, v->rules->pass_count, v->seat, i);
+        if (to < 0)
             return -1;
-        to = (v->seat + 1 + i / each) % v->n;
     } else if (v->pass_dir == ENGINE_PASS_HOLD) {
         return -1;
     } else {
@@ -232,12 +242,7 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
         uint8_t cards[ENGINE_MAX_CARDS];
         int nc = s->nsuit[suit];
         memcpy(cards, s->suit_cards[suit], (size_t)nc);
-        for (int i = nc - 1; i > 0; i--) {
-            int j = (int)engine_prng_below(rng, (uint32_t)(i + 1));
-            uint8_t t = cards[i];
-            cards[i] = cards[j];
-            cards[j] = t;
-        }
+        shuffle(rng, cards, nc);
         for (int i = 0; i < nc; i++) {
             unsigned cand = 0;
             for (int k = 0; k < s->nslots; k++)
@@ -282,12 +287,7 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
         }
     }
     /* the rest was dealt suit by suit: a stock is drawn in order */
-    for (int i = d->nhidden - 1; i > 0; i--) {
-        int j = (int)engine_prng_below(rng, (uint32_t)(i + 1));
-        uint8_t t = d->hidden[i];
-        d->hidden[i] = d->hidden[j];
-        d->hidden[j] = t;
-    }
+    shuffle(rng, d->hidden, d->nhidden);
 }
 
 void ai_sample_world(const struct ai_sampler *s, struct engine_prng *rng,

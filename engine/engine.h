@@ -609,6 +609,11 @@ int engine_pass_count(const struct engine_game *g, int seat,
 /* The seat a pass direction sends to (for scatter: not meaningful). */
 int engine_pass_target(const struct engine_game *g, int seat, int dir);
 
+/* Under a scatter pass of k cards among n seats: the seat the i-th card
+ * passed by `seat` goes to (k / (n - 1) to each seat to its left in turn),
+ * or -1 if k leaves fewer than one card per seat. */
+int engine_scatter_target(int n, int k, int seat, int i);
+
 /* How many cards the DISCARD phase asks for. */
 int engine_discard_count(const struct engine_game *g);
 

@@ -325,6 +325,12 @@ int engine_deal_given(struct engine_game *g, int dealer, const uint8_t *cards,
 
 /* ---- Passing ---------------------------------------------------------- */
 
+int engine_scatter_target(int n, int k, int seat, int i)
+{
+    int each = n > 1 ? k / (n - 1) : 0;
+    return each < 1 ? -1 : (seat + 1 + i / each) % n;
+}
+
 int engine_pass_target(const struct engine_game *g, int seat, int dir)
 {
     int n = g->n;
@@ -406,10 +412,10 @@ static void exchange(struct engine_game *g, const struct engine_sink *sink)
     }
     if (g->pass_dir == ENGINE_PASS_SCATTER) {
         assert(n >= 2);
-        int each = k / (n - 1);
         for (int s = 0; s < n; s++) {
             for (int i = 0; i < k; i++) {
-                int to = (s + 1 + i / each) % n;
+                int to = engine_scatter_target(n, k, s, i);
+                assert(to >= 0);
                 cards_add(&add[to], g->pass_cards[s][i]);
                 g->received[to][g->nreceived[to]++] = g->pass_cards[s][i];
             }

@@ -14,20 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* A uniformly chosen card of a non-empty set. */
 static inline int random_card(struct engine_prng *rng, uint64_t set)
@@ -109,7 +95,7 @@ struct figure {
 
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)n, sizeof *v, sim_cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -172,39 +158,39 @@ int sim_bench(int argc, char **argv)
         struct engine_game g;
         engine_game_init(&g, &r, (uint64_t)run, 0);
         long hands = 0;
-        double t0 = now(), t;
+        double t0 = sim_seconds(), t;
         do {
             for (int i = 0; i < 1000; i++)
                 sink += (unsigned long)random_hand(&g, &rng);
             hands += 1000;
-            t = now() - t0;
+            t = sim_seconds() - t0;
         } while (t < seconds);
         playouts[run] = (double)hands / t;
 
         engine_game_init(&g, &r, (uint64_t)run, 0);
         hands = 0;
-        t0 = now();
+        t0 = sim_seconds();
         do {
             for (int i = 0; i < 1000; i++)
                 sink += (unsigned long)checked_hand(&g, &rng);
             hands += 1000;
-            t = now() - t0;
+            t = sim_seconds() - t0;
         } while (t < seconds);
         checked[run] = (double)hands / t;
 
         long calls = 0;
-        t0 = now();
+        t0 = sim_seconds();
         do {
             for (int rep = 0; rep < 64; rep++)
                 for (int i = 0; i < POSITIONS; i++)
                     sink ^= engine_legal_plays(&pos[i]);
             calls += 64L * POSITIONS;
-            t = now() - t0;
+            t = sim_seconds() - t0;
         } while (t < seconds);
         legal[run] = (double)calls / t;
 
         long decisions = 0;
-        t0 = now();
+        t0 = sim_seconds();
         do {
             for (int i = 0; i < POSITIONS; i++) {
                 struct engine_action a;
@@ -212,7 +198,7 @@ int sim_bench(int argc, char **argv)
                 sink += a.cards[0];
             }
             decisions += POSITIONS;
-            t = now() - t0;
+            t = sim_seconds() - t0;
         } while (t < seconds);
         easy[run] = (double)decisions / t;
     }

@@ -9,17 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "stats.h"
 #include "storage.h"
-
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void summary(const struct stats *s)
 {
@@ -53,12 +45,12 @@ int sim_leaderboard(int argc, char **argv)
     char err[600];
     struct stats *s;
     int skipped = 0;
-    double t0 = seconds();
+    double t0 = sim_seconds();
     if (stats_rebuild(dir, &s, &skipped, err, sizeof err)) {
         fprintf(stderr, "hearts-sim leaderboard: %s\n", err);
         return 1;
     }
-    double took = seconds() - t0;
+    double took = sim_seconds() - t0;
     if (skipped)
         fprintf(stderr,
                 "hearts-sim leaderboard: %d line%s skipped; the first: %s\n",

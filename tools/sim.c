@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void usage(FILE *out)
 {
@@ -26,10 +27,24 @@ static void usage(FILE *out)
                  "       hearts-sim bench [--runs N] [--seconds S]\n"
                  "       hearts-sim think [--level LEVEL] [--budget N] "
                  "[--decisions N]\n"
+                 "                  [--phase play|pass]\n"
                  "       hearts-sim leaderboard ROOM_DIR [--check]\n");
 }
 
-static int parse_count(const char *s, long min, long max, long *out)
+double sim_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int sim_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int sim_parse_count(const char *s, long min, long max, long *out)
 {
     char *end;
     errno = 0;
@@ -171,7 +186,7 @@ int sim_play(int argc, char **argv)
             tlen +=
                 (size_t)snprintf(text + tlen, sizeof text - tlen, " %s", val);
         } else if (!strcmp(arg, "--players")) {
-            if (parse_count(val, 2, ENGINE_MAX_PLAYERS, &players)) {
+            if (sim_parse_count(val, 2, ENGINE_MAX_PLAYERS, &players)) {
                 fprintf(stderr, "hearts-sim play: --players is 2 to 10\n");
                 return 2;
             }
@@ -179,17 +194,17 @@ int sim_play(int argc, char **argv)
             if (parse_seats(val, levels, ENGINE_MAX_PLAYERS, &nlevels))
                 return 2;
         } else if (!strcmp(arg, "--games")) {
-            if (parse_count(val, 1, 100000000, &games)) {
+            if (sim_parse_count(val, 1, 100000000, &games)) {
                 fprintf(stderr, "hearts-sim play: --games is 1 or more\n");
                 return 2;
             }
         } else if (!strcmp(arg, "--seed")) {
-            if (parse_count(val, 0, 0x7fffffffffffffffL, &seed)) {
+            if (sim_parse_count(val, 0, 0x7fffffffffffffffL, &seed)) {
                 fprintf(stderr, "hearts-sim play: --seed is a number\n");
                 return 2;
             }
         } else if (!strcmp(arg, "--budget")) {
-            if (parse_count(val, 0, 10000000, &budget)) {
+            if (sim_parse_count(val, 0, 10000000, &budget)) {
                 fprintf(stderr, "hearts-sim play: --budget is 0 (each "
                                 "level's own) or more playouts\n");
                 return 2;

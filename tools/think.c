@@ -12,23 +12,13 @@
 #include "engine.h"
 #include "sim.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return sim_seconds() * 1e3;
 }
 
 #define THINK_MAX 100000
@@ -39,21 +29,17 @@ int sim_think(int argc, char **argv)
     long budget = 0, count = 200;
     bool pass = false;
     for (int i = 0; i + 1 < argc; i += 2) {
-        char *end;
-        errno = 0;
         if (!strcmp(argv[i], "--level")) {
             level = ai_level_find(argv[i + 1]);
         } else if (!strcmp(argv[i], "--budget")) {
-            budget = strtol(argv[i + 1], &end, 10);
-            if (errno || *end || budget < 0 || budget > 10000000)
+            if (sim_parse_count(argv[i + 1], 0, 10000000, &budget))
                 level = -1;
         } else if (!strcmp(argv[i], "--phase")) {
             pass = !strcmp(argv[i + 1], "pass");
             if (!pass && strcmp(argv[i + 1], "play"))
                 level = -1;
         } else if (!strcmp(argv[i], "--decisions")) {
-            count = strtol(argv[i + 1], &end, 10);
-            if (errno || *end || count < 1 || count > THINK_MAX)
+            if (sim_parse_count(argv[i + 1], 1, THINK_MAX, &count))
                 level = -1;
         } else {
             level = -1;
@@ -114,7 +100,7 @@ int sim_think(int argc, char **argv)
     double total = 0;
     for (long i = 0; i < k; i++)
         total += ms[i];
-    qsort(ms, (size_t)k, sizeof *ms, cmp_double);
+    qsort(ms, (size_t)k, sizeof *ms, sim_cmp_double);
     printf("%s (budget %ld): %ld %s decisions, %.0f decisions/s, "
            "per decision median %.4f ms, p90 %.4f ms, max %.4f ms "
            "(checksum %u)\n",
