@@ -108,9 +108,13 @@ class ThinkTablesTest(HarnessTestCase):
             sent = time.monotonic()
             if pb.prompt_due is not None and len(asked) % PLAY_EVERY == 0:
                 pb.play(play_lowest(pb, pb.prompt_due))
-                # his next turn (the easy players decide at once), or the
-                # next hand's deal after his last card
-                m = self.answer(bob, mark, r"^(Your turn|Hand \d+ at) ")
+                # his next turn (the easy players decide at once), the
+                # next hand's deal after his last card, or, when he took
+                # every point, the question of the moon (answered above
+                # at the next request)
+                m = self.answer(
+                    bob, mark,
+                    r"^(Your turn|Hand \d+ at|You shot the (moon|sun)!) ")
                 asked.append((sent, m.time, "play"))
             else:
                 pb.tell("hand")
