@@ -421,22 +421,21 @@ static int check_nick(struct parser *ps, const struct key_def *k,
         return -1;
     if (strlen(v->s) > 30)
         return FAIL(ps, v->pos, "'%s' is longer than 30 bytes", k->name);
+    /* '%' is the half-operator prefix in NAMES: servers refuse it in a
+     * nick, so a nick with it would never be taken */
     if (strchr(v->s, '%'))
         return FAIL(ps, v->pos,
-                    "'%s' contains '%%', which libircclient would read as a "
-                    "printf format",
+                    "'%s' contains '%%', the half-operator prefix, which IRC "
+                    "servers refuse in a nick",
                     k->name);
     return 0;
 }
 
+/* Any '%' is fine: the bot writes its own lines (connection.c) and
+ * libircclient never formats them. */
 static int check_password(struct parser *ps, const struct key_def *k,
                           struct value *v)
 {
-    if (strchr(v->s, '%'))
-        return FAIL(ps, v->pos,
-                    "'%s' contains '%%', which libircclient would read as a "
-                    "printf format",
-                    k->name);
     /* PASS and IDENTIFY take one word: a server would cut it there */
     if (strchr(v->s, ' '))
         return FAIL(ps, v->pos, "'%s' contains a space", k->name);

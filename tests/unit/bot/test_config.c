@@ -248,8 +248,8 @@ static void test_config_parse_values(void **state)
              "nick = \"hb\"\n"
              "username = \"hbu\"\n"
              "realname = \"q\\\"\\\\ \\u00e9 \\U0001F0A1 caf\xc3\xa9\"\n"
-             "password = \"s3cret\"\n"
-             "nickserv_password = \"ns\"\n"
+             "password = \"s3%ncret\"\n"
+             "nickserv_password = \"100%\"\n"
              "channels = [\"#a\", \"&b   omnibus  target=50  \"]\n"
              "port = 6697\n"
              "flood_burst = 100\n"
@@ -282,8 +282,8 @@ static void test_config_parse_values(void **state)
     assert_string_equal(c.irc[0].username, "hbu");
     assert_string_equal(c.irc[0].realname,
                         "q\"\\ \xc3\xa9 \xf0\x9f\x82\xa1 caf\xc3\xa9");
-    assert_string_equal(c.irc[0].password, "s3cret");
-    assert_string_equal(c.irc[0].nickserv_password, "ns");
+    assert_string_equal(c.irc[0].password, "s3%ncret");
+    assert_string_equal(c.irc[0].nickserv_password, "100%");
     assert_int_equal(c.irc[0].nchannels, 2);
     assert_string_equal(c.irc[0].channels[0].name, "#a");
     assert_null(c.irc[0].channels[0].rules);
@@ -587,10 +587,8 @@ static const struct bad_case bad_cases[] = {
      "'bot_level' must be a computer level: random, easy, normal, hard"},
     /* [[irc]] values */
     {"[[irc]]\nnick = \"a%sb\"\n", "2:8",
-     "'nick' contains '%', which libircclient would read as a printf "
-     "format"},
-    {"[[irc]]\npassword = \"p%n\"\n", "2:12", "printf format"},
-    {"[[irc]]\nnickserv_password = \"100%\"\n", "2:21", "printf format"},
+     "'nick' contains '%', the half-operator prefix, which IRC servers "
+     "refuse in a nick"},
     {"[[irc]]\npassword = \"two words\"\n", "2:12", "contains a space"},
     {"[[irc]]\nnick = \"\"\n", "2:8", "'nick' is empty"},
     {"[[irc]]\nnick = \"a b\"\n", "2:8", "'nick' contains a space"},
