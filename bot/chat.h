@@ -125,6 +125,11 @@ struct chat_adapter_ops {
      * `cookie` if none of it has been written yet: no CHAT_SENT follows.
      * Returns whether it did (then the caller may say it otherwise). */
     bool (*retract)(struct chat_adapter *a, uint64_t cookie);
+    /* Optional (NULL: any room may be the bot's, e.g. Matrix rooms it was
+     * invited to). Whether the bot will be in `room` on this network: a
+     * game journaled in a room it will not be in is not rebuilt at start
+     * (its journal stays on disk until the room is back in the config). */
+    bool (*serves)(const struct chat_adapter *a, const char *room);
 };
 
 /* The common head of every adapter. */

@@ -239,6 +239,7 @@ struct restore {
     struct record *rec;
     struct journal_line line;
     char err[400];
+    bool elsewhere; /* its room is not the adapter's: left as it is */
 };
 
 /* Takes a seats line: the seats become what it says. */
@@ -347,6 +348,10 @@ static int restore_line(void *ctx, char *text, size_t len, long lineno)
     int rc = 0;
     switch (l->kind) {
     case JOURNAL_HEADER:
+        if (r->a->ops->serves && !r->a->ops->serves(r->a, l->room)) {
+            r->elsewhere = true;
+            return 1;
+        }
         rc = restore_header(r, l, r->path);
         break;
     case JOURNAL_SEATS:
@@ -449,6 +454,13 @@ static void restore_file(struct manager *m, struct chat_adapter *a,
     char err[300];
     int rc = storage_read_lines(path, JOURNAL_MAX_LINE, restore_line, r, NULL,
                                 err, sizeof err);
+    if (r->elsewhere) {
+        log_warn("journal %s kept as it is: %s is not among this network's "
+                 "rooms; the game goes on when it is back in the config",
+                 path, r->room);
+        free(r);
+        return;
+    }
     if (rc < 0)
         snprintf(r->err, sizeof r->err, "%s", err);
     else if (rc == 0 && !r->t)

@@ -1461,6 +1461,13 @@ static void op_free(struct chat_adapter *ca)
     free(a);
 }
 
+/* Only the configured channels: the bot joins no other (an INVITE does
+ * not move it). */
+static bool op_serves(const struct chat_adapter *ca, const char *room)
+{
+    return chan_index(cself(ca), room) >= 0;
+}
+
 static const struct chat_adapter_ops ops = {
     .start = op_start,
     .stop = op_stop,
@@ -1473,6 +1480,7 @@ static const struct chat_adapter_ops ops = {
     .tell_tracked = op_tell_tracked,
     .fold = op_fold,
     .retract = op_retract,
+    .serves = op_serves,
 };
 
 /* ---- Construction ------------------------------------------------------ */

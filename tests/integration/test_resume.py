@@ -8,6 +8,10 @@ started again on the same data directory.
   started again, alice is prompted for the same trick with the same hand
   and the same playable cards, and the players finish the game, whose
   record (one, replayable) holds the hands they were dealt.
+- Channel dropped from the config: started again without #hearts in its
+  channels, the bot leaves that game's journal as it is (byte for byte)
+  and tells nobody anything about it, in the channel or privately; started
+  once more with #hearts back, the game goes on and is finished.
 Run: /usr/bin/python3 tests/integration/test_resume.py -v
 """
 
@@ -44,13 +48,16 @@ class ResumeTest(HarnessTestCase):
     def kill_and_restart(self, watcher):
         """SIGKILL, then the same bot on the same data directory; returns
         the channel's 'goes on' line."""
-        self.bot_.signal(signal.SIGKILL)
-        self.assertIsNotNone(self.bot_.wait(10))
+        self.kill()
         mark = watcher.mark()
         self.bot_ = self.bot(self.cfg)
         return watcher.wait_privmsg(
             "heartsbot", r"^The game goes on after a restart: ",
             to="#hearts", since=mark, timeout=30)
+
+    def kill(self):
+        self.bot_.signal(signal.SIGKILL)
+        self.assertIsNotNone(self.bot_.wait(10))
 
     def two_people(self):
         alice = self.client(self.server, "alice", user="alice")
@@ -148,6 +155,55 @@ class ResumeTest(HarnessTestCase):
         holdings = harness.record_holdings(record, 0)
         self.assertEqual(pa.all_played(1), holdings[0])
         self.assertEqual(pb.all_played(1), holdings[1])
+
+    def test_channel_dropped_from_config(self):
+        alice, bob, pa, pb = self.two_people()
+        held = {}
+
+        def on_prompt(p, pr):
+            held.setdefault("prompt", pr)   # the first turn waits
+            return None
+
+        play_game([pa, pb], lambda: held.get("prompt"), timeout=30,
+                  on_prompt=on_prompt)
+        self.kill()
+        journals = [os.path.join(d, f) for d, _, files in os.walk(self.data)
+                    for f in files if f.startswith("journal-")]
+        self.assertEqual(len(journals), 1, journals)
+        with open(journals[0], "rb") as f:
+            before = f.read()
+
+        # without #hearts in its channels: nothing rebuilt, nothing said
+        marks = (alice.mark(), bob.mark())
+        other = harness.bot_config(self.server.port, self.data,
+                                   channels=("#other",),
+                                   bot={"colors": False}, irc=FAST_IRC,
+                                   game=GAME)
+        self.bot_ = self.bot(other)
+        self.bot_.wait_log(r"journal \S+ kept as it is: #hearts is not "
+                           r"among this network's rooms", timeout=15)
+        alice.join("#other")
+        alice.wait_member("heartsbot", "#other", timeout=15)
+        # an answer of the bot's (private), so its start is behind us
+        alice.say("#other", "!status")
+        answer = alice.wait_privmsg("heartsbot", r"^No table here\.",
+                                    since=marks[0])
+        for c, mark in ((alice, marks[0]), (bob, marks[1])):
+            heard = [m.text for m in c.privmsgs_from("heartsbot", since=mark)
+                     if m is not answer]
+            self.assertEqual(heard, [], c.nick)
+        self.kill()
+        with open(journals[0], "rb") as f:
+            self.assertEqual(f.read(), before)
+
+        # #hearts back: the game goes on, and ends
+        mark = alice.mark()
+        self.bot_ = self.bot(self.cfg)
+        line = alice.wait_privmsg(
+            "heartsbot", r"^The game goes on after a restart: ",
+            to="#hearts", since=mark, timeout=30)
+        self.assertIn("hand 1", line.text)
+        self.finish([pa, pb], alice)
 
 
 if __name__ == "__main__":

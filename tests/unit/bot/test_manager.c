@@ -116,7 +116,7 @@ static void fake_fold(const struct chat_adapter *a, const char *name, char *out,
 
 static const struct chat_adapter_ops fake_ops = {
     fake_start, fake_stop, fake_say, fake_tell, fake_same, fake_idle,
-    fake_free,  NULL,      NULL,     fake_fold, NULL};
+    fake_free,  NULL,      NULL,     fake_fold, NULL,      NULL};
 
 /* Like IRC: identities to confirm after a reconnect, lines written later
  * than queued (the test sends CHAT_SENT). */
@@ -150,9 +150,9 @@ static bool fake_retract(struct chat_adapter *a, uint64_t cookie)
 }
 
 static const struct chat_adapter_ops fake_ops_irc = {
-    fake_start,        fake_stop, fake_say,    fake_tell,
-    fake_same,         fake_idle, fake_free,   fake_verify,
-    fake_tell_tracked, fake_fold, fake_retract};
+    fake_start,        fake_stop, fake_say,     fake_tell,
+    fake_same,         fake_idle, fake_free,    fake_verify,
+    fake_tell_tracked, fake_fold, fake_retract, NULL};
 
 struct world {
     struct loop *loop;
@@ -2380,6 +2380,16 @@ static void test_rename_changes_only_the_name_shown(void **state)
     assert_string_equal(seat_name(t, 2), "Caroline");
 }
 
+/* Four people at a standard game, `plays` cards of the first hand down
+ * (its journal written so far). */
+static struct table *standard_game_at(int plays)
+{
+    four_people("standard target=30");
+    struct table *t = the_table();
+    play_to(t, 1, plays);
+    return t;
+}
+
 /* ---- Journals and restarts -------------------------------------------- */
 
 /* The bot stops at once (a crash: nothing said, nothing cleaned) and
@@ -2428,19 +2438,25 @@ static char *snapshot(const struct table *t)
     return strdup(buf);
 }
 
-/* Restarts and checks the table is exactly as it was, its record too. */
-static struct table *restart_same(struct table *t)
+/* Restarts: the table is back as `before` (a snapshot, freed) says. */
+static struct table *restart_to(char *before)
 {
-    char *before = snapshot(t);
-    char *rec = record_writer_json(t->rec);
-    t = restart();
+    struct table *t = restart();
     assert_non_null(t);
     char *after = snapshot(t);
     assert_string_equal(after, before);
-    char *rec2 = record_writer_json(t->rec);
-    assert_string_equal(rec2, rec);
     free(before);
     free(after);
+    return t;
+}
+
+/* Restarts and checks the table is exactly as it was, its record too. */
+static struct table *restart_same(struct table *t)
+{
+    char *rec = record_writer_json(t->rec);
+    t = restart_to(snapshot(t));
+    char *rec2 = record_writer_json(t->rec);
+    assert_string_equal(rec2, rec);
     free(rec);
     free(rec2);
     return t;
@@ -2505,14 +2521,50 @@ static void test_restart_mid_pass_resumes_exactly(void **state)
     assert_int_equal(access(path, F_OK), -1);
 }
 
+static bool serves_nothing(const struct chat_adapter *a, const char *room)
+{
+    (void)a;
+    (void)room;
+    return false;
+}
+
+/* A room the adapter will not be in (a channel gone from the config): its
+ * journal is left as it is, nothing is said; with the room back the game
+ * goes on. */
+static void test_restart_without_the_room_keeps_its_journal(void **state)
+{
+    (void)state;
+    struct table *t = standard_game_at(6);
+    char path[1024];
+    snprintf(path, sizeof path, "%s", t->journal);
+    static char before[65536], after[65536];
+    read_small(path, before, sizeof before);
+    char *was = snapshot(t);
+    const struct chat_adapter_ops *ops = w->fake.base.ops;
+    struct chat_adapter_ops elsewhere = *ops;
+    elsewhere.serves = serves_nothing;
+    w->fake.base.ops = &elsewhere;
+    int from = w->fake.n;
+    assert_null(restart());
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    run_for(5);
+    assert_int_equal(w->fake.n, from);
+    read_small(path, after, sizeof after);
+    assert_string_equal(after, before);
+    /* the room back in the config */
+    w->fake.base.ops = ops;
+    restart_to(was);
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_true(
+        any_contains("#h", from, "The game goes on after a restart: hand 1"));
+}
+
 static void test_restart_mid_trick_and_between_hands(void **state)
 {
     (void)state;
     w->fake.base.ops = &fake_ops_irc;
     w->cfg.turn_timeout = 60;
-    four_people("standard target=30");
-    struct table *t = the_table();
-    play_to(t, 1, 6);
+    struct table *t = standard_game_at(6);
     assert_int_equal(t->game.nplays, 6);
     t = restart_same(t);
     /* people are confirmed before anything private reaches them */
@@ -2571,9 +2623,7 @@ static void test_restart_mid_trick_and_between_hands(void **state)
 static void test_restart_keeps_seat_changes(void **state)
 {
     (void)state;
-    four_people("standard target=30");
-    struct table *t = the_table();
-    play_to(t, 1, 1);
+    struct table *t = standard_game_at(1);
     /* a nick change (no channel line: journaled at the round's end), a
      * seat taken by a computer for good, another away, autoplay */
     int a = 1, b = 2, c = 3;
@@ -2646,9 +2696,7 @@ static void append_raw(const char *path, const char *text)
 static void test_restart_drops_a_torn_last_line(void **state)
 {
     (void)state;
-    four_people("standard target=30");
-    struct table *t = the_table();
-    play_to(t, 1, 3);
+    struct table *t = standard_game_at(3);
     append_raw(t->journal, "{\"play\":\"2");
     t = restart_same(t);
     /* and the next line starts afresh */
@@ -2670,9 +2718,7 @@ static bool moved_aside(const char *journal)
 static void test_restart_moves_a_corrupt_journal_aside(void **state)
 {
     (void)state;
-    four_people("standard target=30");
-    struct table *t = the_table();
-    play_to(t, 1, 3);
+    struct table *t = standard_game_at(3);
     char path[1024];
     snprintf(path, sizeof path, "%s", t->journal);
     /* a play of a card nobody holds now: the first card played again */
@@ -2763,19 +2809,12 @@ static void test_restart_archives_a_finished_journal(void **state)
 static void test_shutdown_keeps_the_game_for_the_next_start(void **state)
 {
     (void)state;
-    four_people("standard target=30");
-    struct table *t = the_table();
-    play_to(t, 1, 2);
+    struct table *t = standard_game_at(2);
     char *before = snapshot(t);
     manager_shutdown(w->m, "bye: this game ends unscored.");
     assert_true(any_contains("#h", 0, "this game goes on when it is back"));
     run_for(5);
-    t = restart();
-    assert_non_null(t);
-    char *after = snapshot(t);
-    assert_string_equal(after, before);
-    free(before);
-    free(after);
+    restart_to(before);
 }
 
 /* ---- Services accounts -------------------------------------------------- */
@@ -3447,6 +3486,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart_mid_pass_resumes_exactly,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_restart_without_the_room_keeps_its_journal, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_restart_mid_trick_and_between_hands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart_keeps_a_lobby, setup,
