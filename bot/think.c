@@ -185,6 +185,8 @@ struct think *think_new_workers(struct loop *l, think_done_fn fn, void *ctx,
         }
     }
     loop_watch(l, th->pipe[0], LOOP_READ, on_results, th);
+    log_info("computer players think on %d worker thread%s", th->nthreads,
+             th->nthreads == 1 ? "" : "s");
     return th;
 }
 

@@ -29,6 +29,12 @@ with the worker, median 0.1 ms, 90th percentile 5-16 ms, longest 60-125
 ms; with the decisions forced onto the loop (a local change, not kept),
 median 40-92 ms, 90th percentile 174-281 ms, longest 251-377 ms.
 
+With think_threads = 2 (test_two_workers_two_tables): two tables, each
+a person and three `hard` players, play at once; the bot says it thinks
+on two workers, both games end, and both records replay as legal. No
+time is asserted there: with ctest running two tests on two cores, what
+a second worker gains is not the test's to promise.
+
 Run: /usr/bin/python3 tests/integration/test_think_tables.py -v
 """
 
@@ -210,6 +216,46 @@ class ThinkTablesTest(HarnessTestCase):
         self.assertEqual(rc, 0, out)
         # #b's game is still going, and the bot stops cleanly
         self.assertIsNone(bob.find(r"Game over!", frm="heartsbot", to="#b"))
+        self.assertEqual(bot.stop(), 0)
+
+    def test_two_workers_two_tables(self):
+        server = self.ngircd()
+        data = os.path.join(self.tmpdir, "data")
+        bot = self.bot(harness.bot_config(
+            server.port, data, channels=("#a", "#b"),
+            bot=dict(harness.NO_ANSWER_LIMITS, colors=False), irc=FAST_IRC,
+            game={"hard_playouts": 20000, "think_threads": 2,
+                  "next_hand_delay": 0, "turn_timeout": 60}))
+        people = {"#a": self.client(server, "alice"),
+                  "#b": self.client(server, "bob")}
+        players, starts = [], {}
+        for channel, c in people.items():
+            c.join(channel)
+            starts[channel], begins = self.open_table(c, channel, RULES_A,
+                                                      bots="3 hard")
+            self.assertEqual(begins.text.count("(hard)"), 3, begins.text)
+            players.append(Player(c, channel=channel))
+
+        def both_over():
+            return all(c.find(r"Game over!", frm="heartsbot", to=channel,
+                              since=starts[channel])
+                       for channel, c in people.items())
+
+        play_game(players, both_over, timeout=120)
+        bot.wait_log(r"computer players think on 2 worker threads",
+                     timeout=1)
+        for channel, c in people.items():
+            tricks = [parse_trick_line(m.text) for m in c.privmsgs_from(
+                "heartsbot", to=channel, since=starts[channel])]
+            self.assertEqual([t[0] for t in tricks if t], list(range(1, 14)))
+        for channel in people:
+            deadline = time.monotonic() + 10
+            while (len(harness.read_records(data, room=channel)) < 1
+                   and time.monotonic() < deadline):
+                time.sleep(0.05)
+            self.assertEqual(len(harness.read_records(data, room=channel)), 1)
+            rc, out = harness.replay(harness.archive_path(data, room=channel))
+            self.assertEqual(rc, 0, out)
         self.assertEqual(bot.stop(), 0)
 
 
