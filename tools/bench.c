@@ -118,9 +118,7 @@ int sim_bench(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         char *end;
         if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
-            errno = 0;
-            runs = strtol(argv[++i], &end, 10);
-            if (errno || *end || runs < 1 || runs > 64) {
+            if (sim_parse_count(argv[++i], 1, 64, &runs)) {
                 fprintf(stderr, "hearts-sim bench: --runs is 1 to 64\n");
                 return 2;
             }
