@@ -1052,6 +1052,17 @@ static void cmd_hand(struct cmd *c)
         return;
     const struct engine_game *g = &t->game;
     struct engine_cards hand = engine_hand(g, seat);
+    if (!hand.one && !hand.two) {
+        /* the hand is over (the next deal, or a moon choice, is due) */
+        if (engine_phase(g) == ENGINE_PHASE_MOON && engine_may_act(g, seat))
+            reply(c,
+                  "You hold no cards: the hand is over and you shot the %s. "
+                  "Tell me \"moon subtract\" or \"moon add\".",
+                  g->moon_sun ? "sun" : "moon");
+        else
+            reply(c, "You hold no cards until the next deal.");
+        return;
+    }
     struct sbuf sb = {.len = 0};
     /* while the others choose, the cards passed are no longer ours */
     bool passing =

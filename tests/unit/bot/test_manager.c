@@ -912,6 +912,27 @@ static void test_autoplay_plays_the_last_card(void **state)
     /* the hand is over (or waits for a moon choice) */
     assert_int_equal(t->game.trick_no, 13);
     assert_int_not_equal(engine_phase(&t->game), ENGINE_PHASE_PLAY);
+    /* "hand" until the next deal says so, not an empty hand; a shooter
+     * hears the moon question again */
+    int from = w->fake.n;
+    for (int s = 0; s < 4; s++) {
+        bool shooter = engine_phase(&t->game) == ENGINE_PHASE_MOON &&
+                       engine_may_act(&t->game, s);
+        said(t->seats[s].nick, NULL, "hand");
+        assert_true(any_contains(t->seats[s].nick, from,
+                                 shooter ? "you shot the moon. Tell me "
+                                           "\"moon subtract\" or \"moon add\""
+                                         : "You hold no cards until the next "
+                                           "deal."));
+    }
+    if (engine_phase(&t->game) == ENGINE_PHASE_MOON) {
+        said(t->seats[engine_turn(&t->game)].nick, NULL, "moon add");
+        from = w->fake.n;
+        said(t->seats[0].nick, NULL, "hand");
+        assert_true(any_contains(t->seats[0].nick, from,
+                                 "You hold no cards until the next deal."));
+    }
+    assert_int_equal(engine_phase(&t->game), ENGINE_PHASE_DEAL);
 }
 
 static void test_autoplay_on_plays_forced_cards(void **state)
