@@ -46,6 +46,10 @@ int sim_cmp_double(const void *a, const void *b)
 
 int sim_parse_count(const char *s, long min, long max, long *out)
 {
+    /* strtoll would skip leading blanks and take a '+' */
+    if (!((*s >= '0' && *s <= '9') ||
+          (*s == '-' && s[1] >= '0' && s[1] <= '9')))
+        return -1;
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);

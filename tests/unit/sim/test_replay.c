@@ -4,7 +4,8 @@
  * test is skipped without it) on the records under tests/data/records/
  * and checks its exit codes and output lines: valid games and journals,
  * an illegal play, garbage, --fill, --legal, stdin, usage errors and a
- * line beyond the length cap.
+ * line beyond the length cap; and that a count (play --games, --seed) is
+ * a plain decimal number.
  *
  * The data files: standard.jsonl (two games written by hearts-sim play),
  * journal.jsonl (the first game cut after 17 plays of hand 2),
@@ -277,6 +278,35 @@ static void test_sim_replay_usage_errors(void **state)
     run_free(&r);
 }
 
+/* Every count of hearts-sim is a plain decimal number in its range: no
+ * blank, sign or trailing text that strtoll would let through. */
+static void test_sim_counts_are_plain_numbers(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "", " 2", "+2", "2x", "0", "-1", "99999999999999999999"};
+    struct run r;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        run(&r, NULL,
+            (const char *const[]){"play", "--preset", "standard", "--games",
+                                  bad[i], "--seed", "1", NULL});
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "--games is 1 or more"));
+        assert_string_equal(r.out, "");
+        run_free(&r);
+    }
+    run(&r, NULL,
+        (const char *const[]){"play", "--preset", "standard", "--games", "1",
+                              "--seed", " 1", NULL});
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    run(&r, NULL,
+        (const char *const[]){"play", "--preset", "standard", "--games", "1",
+                              "--seed", "1", NULL});
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+}
+
 static void test_sim_replay_line_too_long(void **state)
 {
     (void)state;
@@ -337,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_sim_replay_reads_stdin),
         cmocka_unit_test(test_sim_replay_usage_errors),
         cmocka_unit_test(test_sim_replay_line_too_long),
+        cmocka_unit_test(test_sim_counts_are_plain_numbers),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
