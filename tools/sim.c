@@ -305,8 +305,9 @@ int sim_play(int argc, char **argv)
         rc = 2;
     }
     FILE *report = out == stdout ? stderr : stdout;
-    fprintf(report, "%s, %d players, %ld games, %ld hands, seed %ld\n",
-            engine_preset_name(rules.preset), n, games, st.hands, seed);
+    fprintf(report, "%s, %d players, %ld game%s, %ld hand%s, seed %ld\n",
+            engine_preset_name(rules.preset), n, games, games == 1 ? "" : "s",
+            st.hands, st.hands == 1 ? "" : "s", seed);
     fprintf(report, "seat  level   points/hand  std.err   wins  moons\n");
     for (int s = 0; s < n; s++) {
         double h = (double)st.hands, mean = 0, se = 0;

@@ -304,6 +304,7 @@ static void test_sim_counts_are_plain_numbers(void **state)
         (const char *const[]){"play", "--preset", "standard", "--games", "1",
                               "--seed", "1", NULL});
     assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "standard, 4 players, 1 game, "));
     run_free(&r);
 }
 
