@@ -166,7 +166,13 @@ class ResumeTest(HarnessTestCase):
 
         play_game([pa, pb], lambda: held.get("prompt"), timeout=30,
                   on_prompt=on_prompt)
+        before_kill = (alice.mark(), bob.mark())
         self.kill()
+        # every line the bot sent before it died is in once its QUIT is
+        # (the server relays the two in order): what comes later is the
+        # new bot's
+        for c, mark in zip((alice, bob), before_kill):
+            c.wait_for(command="QUIT", frm="heartsbot", since=mark)
         journals = [os.path.join(d, f) for d, _, files in os.walk(self.data)
                     for f in files if f.startswith("journal-")]
         self.assertEqual(len(journals), 1, journals)
