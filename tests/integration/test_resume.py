@@ -55,6 +55,11 @@ class ResumeTest(HarnessTestCase):
             "heartsbot", r"^The game goes on after a restart: ",
             to="#hearts", since=mark, timeout=30)
 
+    def journals(self):
+        """The paths of the game journals under the data directory."""
+        return [os.path.join(d, f) for d, _, files in os.walk(self.data)
+                for f in files if f.startswith("journal-")]
+
     def kill(self):
         self.bot_.signal(signal.SIGKILL)
         self.assertIsNotNone(self.bot_.wait(10))
@@ -82,9 +87,7 @@ class ResumeTest(HarnessTestCase):
         rc, out = harness.replay(harness.archive_path(self.data))
         self.assertEqual(rc, 0, out)
         # the journal went with the archived game
-        left = [f for _, _, files in os.walk(self.data) for f in files
-                if f.startswith("journal-")]
-        self.assertEqual(left, [])
+        self.assertEqual(self.journals(), [])
         return records[0]
 
     def test_killed_mid_pass(self):
@@ -173,8 +176,7 @@ class ResumeTest(HarnessTestCase):
         # new bot's
         for c, mark in zip((alice, bob), before_kill):
             c.wait_for(command="QUIT", frm="heartsbot", since=mark)
-        journals = [os.path.join(d, f) for d, _, files in os.walk(self.data)
-                    for f in files if f.startswith("journal-")]
+        journals = self.journals()
         self.assertEqual(len(journals), 1, journals)
         with open(journals[0], "rb") as f:
             before = f.read()

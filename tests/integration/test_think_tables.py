@@ -252,10 +252,8 @@ class ThinkTablesTest(HarnessTestCase):
                 "heartsbot", to=channel, since=starts[channel])]
             self.assertEqual([t[0] for t in tricks if t], list(range(1, 14)))
         for channel in people:
-            deadline = time.monotonic() + 10
-            while (len(harness.read_records(data, room=channel)) < 1
-                   and time.monotonic() < deadline):
-                time.sleep(0.05)
+            bot.wait_log(r"table %s: game record written" % re.escape(channel),
+                         timeout=10)
             self.assertEqual(len(harness.read_records(data, room=channel)), 1)
             rc, out = harness.replay(harness.archive_path(data, room=channel))
             self.assertEqual(rc, 0, out)
