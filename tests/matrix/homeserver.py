@@ -18,7 +18,8 @@ In-process use:
 As a process:
 
     /usr/bin/python3 tests/matrix/homeserver.py --port-file PATH --log PATH \
-        [--port N] [--user alice:secret ...] [--no-ratelimit]
+        [--port N] [--user alice:secret ...] [--no-ratelimit] \
+        [--no-join-ratelimit] [--no-invite-ratelimit] [--no-login-ratelimit]
 
 The test side then uses the /_test/ endpoints (register, fault, revoke,
 ratelimit, counters); they are not part of the Matrix API.
@@ -101,27 +102,51 @@ def _need(body, key, kind, optional=False):
 
 
 class RateLimiter:
-    """Synapse's limiter: `burst` actions at once, then `rate` per second.
-    An action that does not fit is refused with the wait until it would."""
+    """Synapse 1.67's limiter (synapse/api/ratelimiting.py, a "leaky bucket
+    as a meter"), one bucket per key: `count` actions counted since `start`,
+    leaking `rate` a second, so `count - (now - start) * rate` are still in
+    it (when that falls below 0 the bucket starts again: count 0, start
+    now). n actions fit when at most `burst - n` are in the bucket; a check
+    with update=True counts them, one with update=False only looks. A
+    refusal counts nothing and tells the wait Synapse gives: the time when
+    `count - burst + 1` actions will have leaked, in whole milliseconds
+    (truncated, as Synapse does). rate <= 0 and burst <= 0: no limit."""
 
     def __init__(self, rate, burst):
         self.rate = rate
         self.burst = burst
-        self.level = {}          # key -> (level, when)
+        self.buckets = {}        # key -> (count, start)
 
-    def take(self, key, now):
-        """None when allowed (and counted), else the wait in ms."""
+    def reset(self):
+        self.buckets = {}
+
+    def check(self, key, now, n=1, update=True):
+        """None when n more actions fit (counted if update), else the
+        retry_after_ms of the 429."""
         if self.rate <= 0 and self.burst <= 0:
             return None
-        level, when = self.level.get(key, (0.0, now))
-        level = max(0.0, level - (now - when) * self.rate)
-        if level + 1 > self.burst:
-            wait = (level + 1 - self.burst) / self.rate if self.rate > 0 \
-                else 3600.0
-            self.level[key] = (level, now)
-            return max(1, int(wait * 1000 + 0.999))
-        self.level[key] = (level + 1, now)
-        return None
+        count, start = self.buckets.get(key, (0.0, now))
+        level = count - (now - start) * self.rate
+        if level < 0:
+            level, count, start = 0.0, 0.0, now
+        fits = not level > self.burst - n
+        if fits:
+            count += n
+        if update:
+            self.buckets[key] = (count, start)
+        if fits:
+            return None
+        if self.rate <= 0:
+            return 3600 * 1000
+        when = max(now, start + (count - self.burst + 1) / self.rate)
+        return int(1000 * (when - now))
+
+    def record(self, key, now, n=1):
+        """Counts n actions without any check (Synapse's record_action): the
+        bucket keeps its start and never starts again, since Synapse stores
+        such a bucket with a leak rate of 0 and so never prunes it."""
+        count, start = self.buckets.get(key, (0.0, now))
+        self.buckets[key] = (count + n, start)
 
 
 class Fault:
@@ -173,6 +198,16 @@ class Room:
                 if t == "m.room.member"
                 and ev["content"].get("membership") == membership]
 
+    def creator(self):
+        ev = self.state.get(("m.room.create", ""))
+        return ev["content"].get("creator") if ev else None
+
+    def half_made(self):
+        """A create event, and the creator never joined: a createRoom whose
+        join was refused."""
+        creator = self.creator()
+        return creator is not None and self.membership(creator) is None
+
 
 class State:
     """Everything the homeserver knows; guarded by Homeserver.lock."""
@@ -189,6 +224,8 @@ class State:
         self.filters = {}                 # (user_id, filter_id) -> filter
         self.account_data = {}            # user_id -> {type: (pos, content)}
         self.counters = {}                # user_id -> {name: n}
+        self.device_keys = {}             # user_id -> {device_id: keys}
+        self.one_time_keys = {}           # (user_id, device) -> {alg: n}
 
 
 class Homeserver:
@@ -197,7 +234,16 @@ class Homeserver:
 
     def __init__(self, tmpdir=None, port=0, server_name=SERVER_NAME,
                  ratelimit=True, message_rate=0.2, message_burst=10,
-                 invite_rate=0.003, invite_burst=5, retry_after_header=False,
+                 join_rate=0.1, join_burst=10,
+                 join_room_rate=1.0, join_room_burst=10,
+                 invite_room_rate=0.3, invite_room_burst=10,
+                 invite_rate=0.003, invite_burst=5,
+                 invite_issuer_rate=0.3, invite_issuer_burst=10,
+                 login_rate=0.17, login_burst=3,
+                 login_account_rate=0.17, login_account_burst=3,
+                 login_failed_rate=0.17, login_failed_burst=3,
+                 join_limits=True, invite_limits=True, login_limits=True,
+                 clock=None, retry_after_header=False,
                  max_body=MAX_BODY, log_path=None):
         self.server_name = server_name
         self.port = port
@@ -205,9 +251,26 @@ class Homeserver:
         if log_path is None and tmpdir is not None:
             log_path = os.path.join(tmpdir, "homeserver.log")
         self.log_path = log_path
+        # Synapse 1.67's limiters with its defaults (synapse/config/
+        # ratelimiting.py): rc_message; rc_joins.local and rc_joins_per_room;
+        # rc_invites.per_room, per_user (keyed by the invitee) and
+        # per_issuer; rc_login.address, account and failed_attempts.
         self.ratelimit = ratelimit
+        self.join_limits = join_limits
+        self.invite_limits = invite_limits
+        self.login_limits = login_limits
+        self.clock = clock or time.monotonic
         self.messages = RateLimiter(message_rate, message_burst)
+        self.joins = RateLimiter(join_rate, join_burst)
+        self.joins_room = RateLimiter(join_room_rate, join_room_burst)
+        self.invites_room = RateLimiter(invite_room_rate, invite_room_burst)
         self.invites = RateLimiter(invite_rate, invite_burst)
+        self.invites_issuer = RateLimiter(invite_issuer_rate,
+                                          invite_issuer_burst)
+        self.logins_address = RateLimiter(login_rate, login_burst)
+        self.logins_account = RateLimiter(login_account_rate,
+                                          login_account_burst)
+        self.logins_failed = RateLimiter(login_failed_rate, login_failed_burst)
         self.retry_after_header = retry_after_header
         self.max_body = max_body
         self.exempt = set()
@@ -310,22 +373,41 @@ class Homeserver:
                     self.state.revoked[tok] = soft_logout
 
     def set_exempt(self, user_id, exempt=True):
-        """Like Synapse's override_ratelimit: no message limit for a user."""
+        """Like Synapse 1.67's override_ratelimit with messages_per_second
+        0: no message limit for the user, and no limit on what the user
+        does with any limiter Synapse hands the requester (joins, invites);
+        login limits (keyed by address or account) still apply."""
         with self.lock:
             if exempt:
                 self.exempt.add(user_id)
             else:
                 self.exempt.discard(user_id)
 
-    def set_ratelimit(self, enabled=None, rate=None, burst=None):
+    def set_ratelimit(self, enabled=None, rate=None, burst=None, joins=None,
+                      invites=None, logins=None):
+        """Switches every limit (enabled), or only the join, invite or login
+        limits; rate and burst are the message limit's. Empties every
+        bucket."""
         with self.lock:
             if enabled is not None:
                 self.ratelimit = enabled
+            if joins is not None:
+                self.join_limits = joins
+            if invites is not None:
+                self.invite_limits = invites
+            if logins is not None:
+                self.login_limits = logins
             if rate is not None:
                 self.messages.rate = rate
             if burst is not None:
                 self.messages.burst = burst
-            self.messages.level = {}
+            for limiter in self._limiters():
+                limiter.reset()
+
+    def _limiters(self):
+        return (self.messages, self.joins, self.joins_room, self.invites_room,
+                self.invites, self.invites_issuer, self.logins_address,
+                self.logins_account, self.logins_failed)
 
     def counters(self, user_id=None):
         """{user_id: {"requests": n, "sends": n, "syncs": n, ...}}."""
@@ -360,11 +442,26 @@ class Homeserver:
             return self.state.rooms[room_id].membership(user_id)
 
     def rooms(self, user_id=None, membership="join"):
-        """The IDs of every room, or of the rooms where a user has that
-        membership."""
+        """The IDs of every room (half-made ones too), or of the rooms where
+        a user has that membership."""
         with self.lock:
             return [r.room_id for r in self.state.rooms.values()
                     if user_id is None or r.membership(user_id) == membership]
+
+    def half_made_rooms(self, user_id=None):
+        """The rooms a createRoom left half-made, as Synapse does when the
+        creator's join is rate limited: the m.room.create event and nothing
+        else, the creator not joined (of every creator, or of one)."""
+        with self.lock:
+            return [r.room_id for r in self.state.rooms.values()
+                    if r.half_made()
+                    and (user_id is None or r.creator() == user_id)]
+
+    def device_keys(self, user_id):
+        """A copy of {device_id: device keys} a user uploaded ({} if none)."""
+        with self.lock:
+            return json.loads(json.dumps(
+                self.state.device_keys.get(user_id, {})))
 
     def add_event(self, room_id, sender, event_type, content, state_key=None):
         """Puts an event into a room as `sender` without any check (for
@@ -403,13 +500,52 @@ class Homeserver:
         self.cond.notify_all()
         return ev
 
-    def _ratelimit(self, user_id, limiter):
-        if not self.ratelimit or user_id in self.exempt:
+    def _limit(self, limiter, key, requester=None, update=True, n=1,
+               on=True):
+        """Synapse's Ratelimiter.ratelimit: 429 M_LIMIT_EXCEEDED with
+        retry_after_ms when n actions do not fit. `requester`: the user
+        Synapse hands the limiter (an exempt one is never limited); `on`:
+        this kind of limit is switched on."""
+        if not self.ratelimit or not on:
             return
-        wait = limiter.take(user_id, time.monotonic())
+        if requester is not None and requester in self.exempt:
+            return
+        wait = limiter.check(key, self.clock(), n, update)
         if wait is not None:
             raise MatrixError(429, "M_LIMIT_EXCEEDED", "Too Many Requests",
                               retry_after_ms=wait)
+
+    def _limit_message(self, user_id, update=True):
+        """rc_message, per user: Synapse checks it (update=False) before
+        making an event and counts it when the event is persisted."""
+        self._limit(self.messages, user_id, user_id, update)
+
+    def _limit_invite(self, room_id, inviter, invitee):
+        """Synapse's ratelimit_invite: per room, per invitee, per inviter,
+        each counted as it passes (an earlier one stays counted when a
+        later one refuses)."""
+        on = self.invite_limits
+        self._limit(self.invites_room, room_id, inviter, on=on)
+        self._limit(self.invites, invitee, inviter, on=on)
+        self._limit(self.invites_issuer, inviter, inviter, on=on)
+
+    def _new_join(self, room, user_id, auth=None):
+        """A user not joined joins (Synapse's _local_membership_update and
+        persist_and_notify_client_event): rc_joins local (counted), the
+        room's rc_joins_per_room (checked only), the event's auth (here
+        `auth()`, which raises when the join is not allowed), rc_message
+        (counted), then the join is recorded against the room (always, even
+        for an exempt user) and the event stored."""
+        on = self.join_limits
+        self._limit(self.joins, user_id, user_id, on=on)
+        self._limit(self.joins_room, room.room_id, user_id, update=False,
+                    on=on)
+        if auth is not None:
+            auth()
+        self._limit_message(user_id)
+        self.joins_room.record(room.room_id, self.clock())
+        return self._append(room, user_id, "m.room.member",
+                            self._member_content(user_id, "join"), user_id)
 
     def _room(self, room_id):
         room = self.state.rooms.get(room_id)
@@ -472,8 +608,9 @@ def route(method, pattern, auth=True):
 
 class Request:
     def __init__(self, hs, method, path, query, body, user_id, device_id,
-                 token):
+                 token, address="127.0.0.1"):
         self.hs = hs
+        self.address = address          # the client's IP address
         self.method = method
         self.path = path
         self.query = query
@@ -518,7 +655,13 @@ def login_flows(req):
 @route("POST", "/login", auth=False)
 def login(req):
     body = req.json()
+    hs = req.hs
     kind = _need(body, "type", str)
+    # Synapse's LoginRestServlet: every attempt counts against
+    # rc_login.address, keyed by the client's address, before the rest of
+    # the body is looked at.
+    with hs.lock:
+        hs._limit(hs.logins_address, req.address, on=hs.login_limits)
     if kind != "m.login.password":
         raise MatrixError(400, "M_UNKNOWN", "Unknown login type %s" % kind)
     ident = _need(body, "identifier", dict, optional=True)
@@ -530,17 +673,27 @@ def login(req):
         user = _need(body, "user", str)      # the deprecated form
     password = _need(body, "password", str)
     device_id = _need(body, "device_id", str, optional=True)
-    _need(body, "initial_device_display_name", str, optional=True)
-    hs = req.hs
+    display = _need(body, "initial_device_display_name", str, optional=True)
     user_id = user if user.startswith("@") else \
         "@%s:%s" % (user.lower(), hs.server_name)
+    account = user_id.lower()
+    on = hs.login_limits
     with hs.lock:
+        # rc_login.failed_attempts: checked only here, counted on a failure
+        # (never refusing then: the 403 is the answer).
+        hs._limit(hs.logins_failed, account, update=False, on=on)
         u = hs.state.users.get(user_id)
         if u is None or u["password"] != password:
+            if hs.ratelimit and on:
+                hs.logins_failed.check(account, hs.clock())
             raise _forbidden("Invalid username or password")
+        # rc_login.account: successful logins, per account.
+        hs._limit(hs.logins_account, account, on=on)
         if not device_id:
             device_id = _random_id(10).upper()
         u["devices"].add(device_id)
+        if display is not None:
+            u.setdefault("device_names", {})[device_id] = display
         token = "syt_" + _random_id(32)
         hs.state.tokens[token] = (user_id, device_id)
         hs._count(user_id, "logins")
@@ -565,6 +718,102 @@ def logout_all(req):
 def whoami(req):
     return {"user_id": req.user_id, "device_id": req.device_id,
             "is_guest": False}
+
+
+# -- end-to-end keys ----------------------------------------------------
+
+def _check_device_keys(dk, user_id, device_id):
+    """The device_keys of a keys/upload: the fields the spec requires, of
+    the right types, for the caller's own user and device."""
+    uid = _need(dk, "user_id", str)
+    dev = _need(dk, "device_id", str)
+    algorithms = _need(dk, "algorithms", list)
+    keys = _need(dk, "keys", dict)
+    signatures = _need(dk, "signatures", dict)
+    if not all(isinstance(a, str) for a in algorithms):
+        raise _bad_json("'algorithms' must be a list of strings")
+    if not all(isinstance(k, str) and ":" in k and isinstance(v, str)
+               for k, v in keys.items()):
+        raise _bad_json("'keys' must map '<algorithm>:<device_id>' to "
+                        "strings")
+    for who, sigs in signatures.items():
+        if not isinstance(sigs, dict) or not all(
+                isinstance(v, str) for v in sigs.values()):
+            raise _bad_json("'signatures' must map user IDs to objects of "
+                            "strings")
+    if uid != user_id or dev != device_id:
+        raise MatrixError(400, "M_INVALID_PARAM",
+                          "device_keys must be for the caller's own device "
+                          "(%s, %s)" % (user_id, device_id))
+
+
+def _user_id_ok(user_id):
+    return isinstance(user_id, str) and re.fullmatch(r"@[^:]+:.+", user_id)
+
+
+@route("POST", "/keys/upload")
+def keys_upload(req):
+    hs = req.hs
+    body = req.json()
+    dk = _need(body, "device_keys", dict, optional=True)
+    otk = _need(body, "one_time_keys", dict, optional=True)
+    _need(body, "fallback_keys", dict, optional=True)
+    if dk:
+        _check_device_keys(dk, req.user_id, req.device_id)
+    for key_id, key in (otk or {}).items():
+        if key_id.count(":") != 1 or not isinstance(key, (str, dict)):
+            raise _bad_json("one_time_keys must map '<algorithm>:<key_id>' "
+                            "to keys")
+    with hs.lock:
+        if dk:
+            hs.state.device_keys.setdefault(req.user_id, {})[req.device_id] = \
+                json.loads(json.dumps(dk))
+        counts = hs.state.one_time_keys.setdefault(
+            (req.user_id, req.device_id), {})
+        for key_id in otk or {}:
+            algorithm = key_id.split(":")[0]
+            counts[algorithm] = counts.get(algorithm, 0) + 1
+        out = {"signed_curve25519": 0}
+        out.update(counts)
+    return {"one_time_key_counts": out}
+
+
+@route("POST", "/keys/query")
+def keys_query(req):
+    hs = req.hs
+    body = req.json()
+    query = body.get("device_keys")
+    if not isinstance(query, dict):
+        raise _bad_json("'device_keys' must be a JSON object")
+    if not all(isinstance(v, list) and all(isinstance(d, str) for d in v)
+               for v in query.values()):
+        raise _bad_json("'device_keys' values must be a list of strings")
+    _need(body, "timeout", int, optional=True)
+    _need(body, "token", str, optional=True)
+    result, failures = {}, {}
+    with hs.lock:
+        for user_id, wanted in query.items():
+            if not _user_id_ok(user_id):
+                raise MatrixError(400, "M_INVALID_PARAM",
+                                  "Invalid user ID %s" % user_id)
+            domain = user_id.split(":", 1)[1]
+            if domain != hs.server_name:     # no federation here
+                failures[domain] = {"status": 503,
+                                    "message": "Not ready for retry"}
+                continue
+            mine = hs.state.device_keys.get(user_id, {})
+            names = hs.state.users.get(user_id, {}).get("device_names", {})
+            result[user_id] = {}
+            for dev, keys in mine.items():
+                if wanted and dev not in wanted:
+                    continue
+                k = json.loads(json.dumps(keys))
+                k["unsigned"] = {}
+                if dev in names:
+                    k["unsigned"]["device_display_name"] = names[dev]
+                result[user_id][dev] = k
+    return {"device_keys": result, "failures": failures, "master_keys": {},
+            "self_signing_keys": {}, "user_signing_keys": {}}
 
 
 # -- filters ------------------------------------------------------------
@@ -723,6 +972,8 @@ def _sync_response(hs, user_id, since, filt, full_state, token=None):
             stay = _stay_start(log)
             newly = since is None or stay > after
             start = stay if since is None else max(stay, after + 1)
+            if since is not None and stay > after:
+                start = _visible_from(room, log, stay)
             evs = room.events[bisect.bisect_left(room.positions, start):]
             evs = [e for e in evs if _type_ok(tl_f, e)]
             limited = len(evs) > limit
@@ -807,6 +1058,22 @@ def _sync_response(hs, user_id, since, filt, full_state, token=None):
     return resp, empty
 
 
+def _visible_from(room, log, stay):
+    """Where a room newly joined at `stay` shows its timeline from, as its
+    m.room.history_visibility lets the joiner see (Synapse filters the
+    recent events of a newly joined room so): "shared" and
+    "world_readable" everything, "invited" from their invite before the
+    join, "joined" from the join."""
+    ev = room.state.get(("m.room.history_visibility", ""))
+    vis = ev["content"].get("history_visibility") if ev else "shared"
+    if vis in ("shared", "world_readable"):
+        return 0
+    if vis == "invited":
+        invited = [pos for pos, m in log if m == "invite" and pos < stay]
+        return invited[-1] if invited else stay
+    return stay
+
+
 def _stay_start(log):
     """Where a user's last stay in a room (a run of "join" entries: a new
     display name is no new stay) began; the last entry when never joined."""
@@ -855,41 +1122,54 @@ def create_room(req):
     is_direct = _need(body, "is_direct", bool, optional=True) or False
     creation = _need(body, "creation_content", dict, optional=True) or {}
     version = _need(body, "room_version", str, optional=True) or "10"
-    if version not in [str(v) for v in range(1, 12)]:
-        raise MatrixError(400, "M_UNSUPPORTED_ROOM_VERSION",
-                          "Unsupported room version %s" % version)
     pl_override = _need(body, "power_level_content_override", dict,
                         optional=True) or {}
     me = req.user_id
     with hs.cond:
-        for uid in invite:
-            if uid not in hs.state.users:
-                raise _not_found("Unknown user %s" % uid)
+        # Synapse's create_room: the request counts against rc_message
+        # before anything else is looked at or made.
+        hs._limit_message(me)
+        if version not in [str(v) for v in range(1, 12)]:
+            raise MatrixError(400, "M_UNSUPPORTED_ROOM_VERSION",
+                              "Unsupported room version %s" % version)
         alias = None
         if alias_name is not None:
             alias = "#%s:%s" % (alias_name, hs.server_name)
             if alias in hs.state.aliases:
                 raise MatrixError(400, "M_ROOM_IN_USE",
                                   "Room alias already taken")
-        hs._ratelimit(me, hs.messages)
+        for uid in invite:
+            if uid not in hs.state.users:
+                raise _not_found("Unknown user %s" % uid)
+        if invite:
+            # All the invites at once against rc_invites per_room, checked
+            # only, under the creator's user ID (Synapse passes no room).
+            try:
+                hs._limit(hs.invites_room, me, me, update=False,
+                          n=len(invite), on=hs.invite_limits)
+            except MatrixError:
+                raise MatrixError(400, "M_UNKNOWN",
+                                  "Cannot invite so many users at once")
         room_id = "!%s:%s" % (_random_id(18), hs.server_name)
         room = Room(room_id)
         hs.state.rooms[room_id] = room
+        if alias:
+            hs.state.aliases[alias] = room_id     # before any event
         content = dict(creation)
         content.update({"creator": me, "room_version": version})
         hs._append(room, me, "m.room.create", content, "")
-        hs._append(room, me, "m.room.member", hs._member_content(me, "join"),
-                   me)
+        # The creator's join is limited like any join: refused, the room
+        # stays as it is (the create event alone) and the answer is 429.
+        hs._new_join(room, me)
         pl = {"users": {me: 100}, "users_default": 0, "events_default": 0,
               "state_default": 50, "ban": 50, "kick": 50, "redact": 50,
               "invite": 0, "events": {}}
         pl.update(pl_override)
         hs._append(room, me, "m.room.power_levels", pl, "")
-        join_rule, history = PRESETS[preset]
         if alias:
-            hs.state.aliases[alias] = room_id
             hs._append(room, me, "m.room.canonical_alias", {"alias": alias},
                        "")
+        join_rule, history = PRESETS[preset]
         hs._append(room, me, "m.room.join_rules", {"join_rule": join_rule},
                    "")
         hs._append(room, me, "m.room.history_visibility",
@@ -929,14 +1209,18 @@ def _join(req, room_or_alias):
         current = room.membership(me)
         if current == "ban":
             raise _forbidden("You are banned from this room")
-        rule = room.state.get(("m.room.join_rules", ""))
-        public = rule is not None and rule["content"].get("join_rule") == \
-            "public"
-        if current not in ("invite", "join") and not public:
-            raise _forbidden("You are not invited to this room.")
-        if current != "join":
-            hs._append(room, me, "m.room.member",
-                       hs._member_content(me, "join"), me)
+        if current != "join":       # joined already: nothing new, no limit
+
+            def auth():
+                rule = room.state.get(("m.room.join_rules", ""))
+                public = rule is not None and \
+                    rule["content"].get("join_rule") == "public"
+                # the creator may join a half-made room (the auth rules
+                # let the creator join right after the create event)
+                first = room.half_made() and room.creator() == me
+                if current != "invite" and not public and not first:
+                    raise _forbidden("You are not invited to this room.")
+            hs._new_join(room, me, auth)
     return {"room_id": room.room_id}
 
 
@@ -959,14 +1243,22 @@ def leave_room(req, room):
         r = hs._room(room)
         if r.membership(req.user_id) not in ("join", "invite"):
             raise _forbidden("User %s not in room %s" % (req.user_id, room))
+        hs._limit_message(req.user_id)
         hs._append(r, req.user_id, "m.room.member",
                    {"membership": "leave"}, req.user_id)
     return {}
 
 
 def _power(room, user_id):
-    """(the room's power_levels content, user_id's level in it)."""
-    pl = room.state[("m.room.power_levels", "")]["content"]
+    """(the room's power_levels content, user_id's level in it). A room
+    without one (a half-made room its creator joined later): the creator
+    100, everyone else 0, and 0 needed for any event, as the spec says."""
+    ev = room.state.get(("m.room.power_levels", ""))
+    if ev is None:
+        pl = {"users": {room.creator(): 100}, "users_default": 0,
+              "events_default": 0, "state_default": 0}
+    else:
+        pl = ev["content"]
     return pl, pl.get("users", {}).get(user_id, pl.get("users_default", 0))
 
 
@@ -996,6 +1288,7 @@ def _moderate(req, room, action):
         content = {"membership": "ban" if action == "ban" else "leave"}
         if reason is not None:
             content["reason"] = reason
+        hs._limit_message(req.user_id)
         hs._append(r, req.user_id, "m.room.member", content, uid)
     return {}
 
@@ -1022,6 +1315,9 @@ def invite(req, room):
     uid = _need(body, "user_id", str)
     _need(body, "reason", str, optional=True)
     with hs.cond:
+        # Synapse limits an invite before looking at the room: a refused
+        # one (not joined, already there) has been counted all the same.
+        hs._limit_invite(room, req.user_id, uid)
         r = hs._joined_room(room, req.user_id)
         if uid not in hs.state.users:
             raise _not_found("Unknown user %s" % uid)
@@ -1029,9 +1325,13 @@ def invite(req, room):
             raise _forbidden("%s is already in the room." % uid)
         if r.membership(uid) == "ban":
             raise _forbidden("%s is banned from the room" % uid)
-        hs._ratelimit(req.user_id, hs.invites)
-        hs._append(r, req.user_id, "m.room.member",
-                   hs._member_content(uid, "invite"), uid)
+        content = hs._member_content(uid, "invite")
+        ev = r.state.get(("m.room.member", uid))
+        if ev is not None and ev["sender"] == req.user_id and \
+                ev["content"] == content:
+            return {}       # the same invite again: no new event, no charge
+        hs._limit_message(req.user_id)
+        hs._append(r, req.user_id, "m.room.member", content, uid)
     return {}
 
 
@@ -1045,8 +1345,9 @@ def send(req, room, etype, txn):
     with hs.cond:
         if key in hs.state.txns:
             return {"event_id": hs.state.txns[key]}
+        hs._limit_message(req.user_id, update=False)
         r = hs._joined_room(room, req.user_id)
-        hs._ratelimit(req.user_id, hs.messages)
+        hs._limit_message(req.user_id)
         ev = hs._append(r, req.user_id, etype, content)
         ev["_txn"] = (req.token, txn)
         hs.state.txns[key] = ev["event_id"]
@@ -1062,6 +1363,7 @@ def _put_state(req, room, etype, key):
     if etype == "m.room.member":
         raise _forbidden("use the membership endpoints")
     with hs.cond:
+        hs._limit_message(req.user_id, update=False)
         r = hs._joined_room(room, req.user_id)
         pl, have = _power(r, req.user_id)
         need = pl.get("events", {}).get(etype, pl.get("state_default", 50))
@@ -1070,7 +1372,7 @@ def _put_state(req, room, etype, key):
                              "the room.")
         if key.startswith("@") and key != req.user_id and have < 100:
             raise _forbidden("You cannot set another user's state")
-        hs._ratelimit(req.user_id, hs.messages)
+        hs._limit_message(req.user_id)
         ev = hs._append(r, req.user_id, etype, content, key)
         hs._count(req.user_id, "sends")
     return {"event_id": ev["event_id"]}
@@ -1322,6 +1624,10 @@ def profile_put(req, user, field):
     hs = req.hs
     with hs.cond:
         hs.state.users[user][field] = value
+        # Synapse's _update_join_states: one rc_message action for the
+        # change (refused: the profile has changed, the rooms not), then a
+        # member event in every joined room without any limit.
+        hs._limit_message(user)
         for r in hs.state.rooms.values():
             if r.membership(user) == "join":
                 c = dict(r.state[("m.room.member", user)]["content"])
@@ -1353,9 +1659,14 @@ def _test_revoke(hs, body):
 
 
 def _test_ratelimit(hs, body):
+    for key in ("exempt", "enabled", "joins", "invites", "logins"):
+        if key in body and not isinstance(body[key], bool):
+            raise ValueError("%s must be true or false" % key)
     if "user_id" in body:
         hs.set_exempt(body["user_id"], body.get("exempt", True))
-    hs.set_ratelimit(body.get("enabled"), body.get("rate"), body.get("burst"))
+    hs.set_ratelimit(body.get("enabled"), body.get("rate"), body.get("burst"),
+                     body.get("joins"), body.get("invites"),
+                     body.get("logins"))
     return {}
 
 
@@ -1366,6 +1677,8 @@ TEST_ROUTES = {
     ("POST", "/_test/revoke"): _test_revoke,
     ("POST", "/_test/ratelimit"): _test_ratelimit,
     ("GET", "/_test/counters"): lambda hs, b: hs.counters(),
+    ("GET", "/_test/half_made_rooms"):
+        lambda hs, b: {"rooms": hs.half_made_rooms(b.get("user_id"))},
     ("POST", "/_test/reset_counters"):
         lambda hs, b: hs.reset_counters() or {},
 }
@@ -1612,7 +1925,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                     with hs.lock:
                         hs._count(user_id, fn.__name__)
                 req = Request(hs, self.command, path, query, body, user_id,
-                              device_id, token)
+                              device_id, token, self.client_address[0])
                 return 200, fn(req, **args)
             except MatrixError as e:
                 return e.status, e.body()
@@ -1687,14 +2000,26 @@ def main(argv=None):
     ap.add_argument("--server-name", default=SERVER_NAME)
     ap.add_argument("--user", action="append", default=[],
                     help="localpart:password (repeatable)")
-    ap.add_argument("--no-ratelimit", action="store_true")
-    ap.add_argument("--rate", type=float, default=0.2)
-    ap.add_argument("--burst", type=int, default=10)
+    ap.add_argument("--no-ratelimit", action="store_true",
+                    help="no rate limit at all")
+    ap.add_argument("--no-join-ratelimit", action="store_true",
+                    help="no rc_joins limits (joins still count as messages)")
+    ap.add_argument("--no-invite-ratelimit", action="store_true",
+                    help="no rc_invites limits")
+    ap.add_argument("--no-login-ratelimit", action="store_true",
+                    help="no rc_login limits")
+    ap.add_argument("--rate", type=float, default=0.2,
+                    help="rc_message per second")
+    ap.add_argument("--burst", type=int, default=10,
+                    help="rc_message burst")
     ap.add_argument("--retry-after-header", action="store_true")
     args = ap.parse_args(argv)
     hs = Homeserver(port=args.port, server_name=args.server_name,
                     ratelimit=not args.no_ratelimit, message_rate=args.rate,
                     message_burst=args.burst,
+                    join_limits=not args.no_join_ratelimit,
+                    invite_limits=not args.no_invite_ratelimit,
+                    login_limits=not args.no_login_ratelimit,
                     retry_after_header=args.retry_after_header,
                     log_path=args.log or "/dev/stderr")
     for spec in args.user:
