@@ -130,6 +130,18 @@ struct chat_adapter_ops {
      * game journaled in a room it will not be in is not rebuilt at start
      * (its journal stays on disk until the room is back in the config). */
     bool (*serves)(const struct chat_adapter *a, const char *room);
+    /* Optional (NULL: nothing to make ready, e.g. IRC). `nick` sat down
+     * at a table (or is seated in a game rebuilt at start): what private
+     * lines to them will need is made ready now (Matrix: their direct
+     * room is found, checked or created), so that the deal does not wait
+     * for it. */
+    void (*prepare)(struct chat_adapter *a, const char *nick);
+    /* Optional (NULL: the room's name is how people know it, e.g. an IRC
+     * channel). Writes into out (outlen bytes, cut safely) how people
+     * know `room` (Matrix: its name, else its canonical alias, else its
+     * ID), for lines that name the room elsewhere (a direct message). */
+    void (*room_label)(const struct chat_adapter *a, const char *room,
+                       char *out, size_t outlen);
 };
 
 /* The common head of every adapter. */

@@ -33,9 +33,10 @@ struct cmd {
     const struct chat_user *u;
     int nwords;
     char *words[MAX_WORDS];
-    const char *rest; /* the text after the command word */
-    char shown[64];   /* the caller's display name or nick, cleaned */
-    bool game;        /* a seated player's game action: never limited */
+    const char *rest;              /* the text after the command word */
+    char shown[RENDER_SHOWN_SIZE]; /* the caller's display name or nick,
+                                      cleaned */
+    bool game; /* a seated player's game action: never limited */
     char storage[512];
 };
 
@@ -244,10 +245,11 @@ static void cmd_hearts(struct cmd *c)
     int seat;
     struct table *other = table_of_person(c->m, c->a, c->u->nick, &seat);
     if (other) {
+        char label[256];
         reply(c,
               "You sit at the table in %s already; one table at a time "
               "on a network (!leave there first).",
-              other->room);
+              room_label(c->a, other->room, label, sizeof label));
         return;
     }
     const char *base = room_rules(c->m, c->a, c->room);
@@ -307,10 +309,11 @@ static void cmd_join(struct cmd *c)
     int seat;
     struct table *other = table_of_person(c->m, c->a, c->u->nick, &seat);
     if (other) {
+        char label[256];
         reply(c,
               "You sit at the table in %s already; one table at a time "
               "on a network (!leave there first).",
-              other->room);
+              room_label(c->a, other->room, label, sizeof label));
         return;
     }
     int sat = table_sit(t, c->u);
@@ -319,7 +322,7 @@ static void cmd_join(struct cmd *c)
         return;
     }
     shown_as_seat(c, t, sat);
-    char text[300];
+    char text[800];
     snprintf(text, sizeof text, "%s %s down (%d/%d).%s", subject(c),
              verb(c, "sits", "sit"), table_seated(t), t->capacity,
              table_seated(t) == t->capacity ? " The table is full: !start."
@@ -338,7 +341,7 @@ static void cmd_leave(struct cmd *c)
         return;
     }
     shown_as_seat(c, t, s);
-    char text[300];
+    char text[800];
     if (!t->playing) {
         table_stand(t, s);
         snprintf(text, sizeof text, "%s %s up (%d/%d).", subject(c),
@@ -402,7 +405,7 @@ static void cmd_bot(struct cmd *c)
     }
     for (int i = 0; i < count; i++)
         table_add_computer(t, level);
-    char text[200];
+    char text[800];
     snprintf(text, sizeof text, "%d computer player%s (%s) sit%s down (%d/%d).",
              count, count == 1 ? "" : "s", ai_level_name(level),
              count == 1 ? "s" : "", table_seated(t), t->capacity);
@@ -442,7 +445,7 @@ static void cmd_stop(struct cmd *c)
     shown_as_seat(c, t, s);
     bool admin = is_admin(c->m, c->u);
     if (admin || (s >= 0 && s == t->opener)) {
-        char text[200];
+        char text[800];
         snprintf(text, sizeof text, "%s %s the %s.", subject(c),
                  verb(c, "stops", "stop"),
                  t->playing ? "game: it ends unscored" : "table");
@@ -466,7 +469,7 @@ static void cmd_stop(struct cmd *c)
         table_stop(t, "Most players voted to stop: the game ends unscored.");
         return;
     }
-    char text[200];
+    char text[800];
     snprintf(text, sizeof text, "%s votes to stop the game (%d of %d).",
              c->shown, votes, humans);
     table_say(t, text);
@@ -474,7 +477,9 @@ static void cmd_stop(struct cmd *c)
 
 static void status_text(struct sbuf *sb, struct table *t)
 {
-    sb_printf(sb, "Table at %s: %s. ", t->room, t->rules_text);
+    char label[256];
+    sb_printf(sb, "Table at %s: %s. ",
+              room_label(t->a, t->room, label, sizeof label), t->rules_text);
     if (!t->playing) {
         sb_printf(sb, "Waiting to start (%d/%d):", table_seated(t),
                   t->capacity);
@@ -774,7 +779,9 @@ static struct table *my_table(struct cmd *c, int *seat)
         }
     }
     if (!t->playing) {
-        reply(c, "The game at %s has not started yet.", t->room);
+        char label[256];
+        reply(c, "The game at %s has not started yet.",
+              room_label(t->a, t->room, label, sizeof label));
         return NULL;
     }
     if (t->seats[*seat].away) {
@@ -1107,7 +1114,7 @@ static void cmd_back(struct cmd *c)
         return;
     }
     shown_as_seat(c, t, seat);
-    char text[200];
+    char text[800];
     snprintf(text, sizeof text, "%s %s back.", subject(c),
              verb(c, "is", "are"));
     table_say(t, text);

@@ -486,6 +486,9 @@ static void restore_file(struct manager *m, struct chat_adapter *a,
             if (st->used && st->human) {
                 st->restored = true;
                 st->unconfirmed = a->ops->verify != NULL;
+                /* their private lines' room, ready for the game's return */
+                if (a->ops->prepare)
+                    a->ops->prepare(a, st->nick);
             }
         }
         log_info("table %s: rebuilt from %s (%s)", t->room, path,

@@ -207,6 +207,16 @@ void mgr_reply(struct chat_adapter *a, const char *nick, const char *fmt, ...)
     a->ops->tell(a, nick, text, CHAT_NORMAL);
 }
 
+const char *room_label(const struct chat_adapter *a, const char *room,
+                       char *out, size_t outlen)
+{
+    if (a->ops->room_label)
+        a->ops->room_label(a, room, out, outlen);
+    else
+        snprintf(out, outlen, "%s", room);
+    return out;
+}
+
 const char *seat_name(const struct table *t, int seat)
 {
     return t->seats[seat].shown;
@@ -335,7 +345,7 @@ static bool seat_reclaim(struct manager *m, struct table *t, int seat,
     seat_set_name(st, u->nick, u->display);
     snprintf(st->id, sizeof st->id, "%s", u->id);
     table_names_unique(t);
-    char text[300];
+    char text[800];
     snprintf(text, sizeof text, "%s is back as %s.", was, st->shown);
     table_say(t, text);
     return true;
@@ -548,6 +558,9 @@ int table_sit(struct table *t, const struct chat_user *u)
     if (t->opener < 0)
         t->opener = s;
     table_names_unique(t);
+    /* the deal must not wait for a private line's room to be made */
+    if (t->a->ops->prepare)
+        t->a->ops->prepare(t->a, st->nick);
     return s;
 }
 
@@ -939,7 +952,7 @@ static void pause_now(struct table *t)
     t->deal_timer = 0;
     t->unattended_timer = loop_timer(
         t->m->loop, (int64_t)cfg->unattended_end * 1000, unattended_over, t);
-    char text[300];
+    char text[800];
     int min = (cfg->unattended_end + 59) / 60;
     snprintf(text, sizeof text,
              "Nobody is at the table, so the game pauses. Tell me \"back\" "
@@ -1053,7 +1066,7 @@ static void reminder(struct loop *l, void *ctx)
     struct sbuf sb = {.len = 0};
     for (int s = 0; s < t->game.n; s++) {
         if (engine_may_act(&t->game, s) && !seat_computer(t, s)) {
-            char text[200];
+            char text[800];
             snprintf(text, sizeof text,
                      "Reminder: the table at %s waits for you (%d s left).",
                      t->room, left);
@@ -1081,7 +1094,7 @@ static void timed_out(struct loop *l, void *ctx)
         st->timeouts++;
         bool away = st->timeouts >= t->m->cfg->max_timeouts;
         if (away) {
-            char text[300];
+            char text[800];
             st->away = true;
             if (seat_is_you(t, s))
                 snprintf(text, sizeof text, "You are away.");
@@ -1284,7 +1297,9 @@ static void prompt(struct table *t, int seat)
         uint64_t legal = engine_legal_plays(g);
         if (received_to_tell(t, seat))
             sb_received(&sb, t, seat);
-        sb_printf(&sb, "Your turn at %s. ", t->room);
+        char label[256];
+        sb_printf(&sb, "Your turn at %s. ",
+                  room_label(t->a, t->room, label, sizeof label));
         last_trick(&sb, t, seat);
         trick_so_far(&sb, t);
         sb_printf(&sb, " ");
@@ -1330,7 +1345,9 @@ static void tell_deal(struct table *t, int seat)
     const struct engine_game *g = &t->game;
     struct sbuf sb = {.len = 0};
     struct engine_cards hand = engine_hand(g, seat);
-    sb_printf(&sb, "Hand %d at %s. Your cards: ", g->hand_no, t->room);
+    char label[256];
+    sb_printf(&sb, "Hand %d at %s. Your cards: ", g->hand_no,
+              room_label(t->a, t->room, label, sizeof label));
     sb_hand(&sb, t, &hand, 0);
     bool blind;
     int k = engine_pass_count(g, seat, &blind);
@@ -1738,7 +1755,7 @@ static void grace_expired(struct loop *l, void *ctx)
     if (!st->gone)
         return;
     if (!t->playing) {
-        char text[200];
+        char text[800];
         snprintf(text, sizeof text, "%s left; their seat is free.", st->shown);
         table_stand(t, gr->seat);
         table_say(t, text);
@@ -1749,7 +1766,7 @@ static void grace_expired(struct loop *l, void *ctx)
         return;
     }
     st->away = true;
-    char text[200];
+    char text[800];
     snprintf(text, sizeof text,
              "%s has not come back: a computer player takes the seat.",
              st->shown);

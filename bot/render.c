@@ -281,16 +281,20 @@ size_t render_strip_formatting(char *text)
     return to;
 }
 
-/* Writes a name cleaned (render_name), each code point an atom, at most
- * `max` code points. Returns how many the whole cleaned name has. */
-static int put_name(struct out *o, const char *name, int max)
+/* Code points of a name looked at, at most: a display name and a user
+ * ID of the longest the Matrix spec allows, and more. */
+#define NAME_CPS 600
+
+/* The code points of a name, cleaned (render_name): into cps, at most
+ * NAME_CPS. Returns how many. */
+static int clean_name(const char *name, uint32_t *cps)
 {
     const unsigned char *s = (const unsigned char *)(name ? name : "");
     size_t n = strlen((const char *)s);
     size_t i = 0;
     int count = 0;
     bool space = false;
-    while (i < n && count < max) {
+    while (i < n && count < NAME_CPS) {
         uint32_t cp;
         size_t used = utf8_decode(s + i, n - i, &cp);
         if (used == 0) {
@@ -310,21 +314,74 @@ static int put_name(struct out *o, const char *name, int max)
         if (invisible(cp))
             continue;
         if (space) {
-            if (count + 2 > max)
+            if (count + 2 > NAME_CPS)
                 break;
-            out_bytes(o, " ", 1);
-            count++;
+            cps[count++] = ' ';
             space = false;
         }
-        char enc[4];
-        out_bytes(o, enc, utf8_encode(cp, enc));
-        count++;
-    }
-    if (count == 0) {
-        out_bytes(o, "?", 1);
-        count = 1;
+        cps[count++] = cp;
     }
     return count;
+}
+
+/* Where the tag of a told-apart name begins: the '(' of a last " (...)"
+ * that holds no other parenthesis and follows something, or -1. */
+static int tag_start(const uint32_t *cps, int n)
+{
+    if (n < 4 || cps[n - 1] != ')')
+        return -1;
+    for (int i = n - 2; i >= 2; i--) {
+        if (cps[i] == ')')
+            return -1;
+        if (cps[i] == '(')
+            return cps[i - 1] == ' ' ? i : -1;
+    }
+    return -1;
+}
+
+static void put_cps(struct out *o, const uint32_t *cps, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char enc[4];
+        out_bytes(o, enc, utf8_encode(cps[i], enc));
+    }
+}
+
+/*
+ * Writes a name cleaned (render_name), each code point an atom, at most
+ * `max` code points; a name told apart by a tag in brackets at its end
+ * ("Ace (@carol:example.org)", as a Matrix client shows two people of one
+ * display name) keeps its tag whole when the tag is at most
+ * RENDER_TAG_MAX code points (the name before it is cut instead), and
+ * loses it when it is longer (a tag cut short tells nobody apart: the
+ * table tells the seats apart then). Returns how many code points were
+ * written.
+ */
+static int put_name(struct out *o, const char *name, int max)
+{
+    uint32_t cps[NAME_CPS];
+    int n = clean_name(name, cps);
+    if (n == 0) {
+        out_bytes(o, "?", 1);
+        return 1;
+    }
+    if (n <= max) {
+        put_cps(o, cps, n);
+        return n;
+    }
+    int tag = tag_start(cps, n);
+    int base = tag > 0 ? tag - 1 : n; /* without the space before it */
+    if (base > max)
+        base = max;
+    if (base > 0 && cps[base - 1] == ' ')
+        base--; /* a name cut after a space ends before it */
+    put_cps(o, cps, base);
+    if (tag > 0 && n - tag <= RENDER_TAG_MAX && max >= RENDER_NAME_MAX) {
+        out_bytes(o, " ", 1);
+        put_cps(o, cps + tag, n - tag);
+        return base + 1 + (n - tag);
+    }
+    return base;
 }
 
 size_t render_name(char *buf, size_t len, const char *name)
@@ -654,6 +711,42 @@ static int int_width(int32_t v)
     return snprintf(num, sizeof num, "%" PRId32, v);
 }
 
+/* Headings cut alike ("Ace (@ca" twice) are told apart: each becomes
+ * the name before its tag, cut, with "~" and its place among them. */
+static void heads_unique(char heads[][RENDER_SCORES_NAME_WIDTH * 4 + 1],
+                         int *head_chars, int *width, const char *const *names,
+                         int n)
+{
+    bool redo[ENGINE_MAX_PLAYERS] = {false};
+    for (int s = 0; s < n; s++)
+        for (int t = 0; t < s; t++)
+            if (strcmp(heads[s], heads[t]) == 0)
+                redo[s] = redo[t] = true;
+    int k = 0;
+    for (int s = 0; s < n; s++) {
+        if (!redo[s])
+            continue;
+        uint32_t cps[NAME_CPS];
+        int len = clean_name(names[s], cps);
+        int tag = tag_start(cps, len);
+        if (tag > 0)
+            len = tag - 1;
+        char suffix[8];
+        int sl = snprintf(suffix, sizeof suffix, "~%d", ++k);
+        if (len > RENDER_SCORES_NAME_WIDTH - sl)
+            len = RENDER_SCORES_NAME_WIDTH - sl;
+        if (len < 0)
+            len = 0;
+        struct out h = out_init(heads[s], sizeof heads[s]);
+        put_cps(&h, cps, len);
+        out_bytes(&h, suffix, (size_t)sl);
+        out_finish(&h);
+        if (width[s] < len + sl)
+            width[s] = len + sl;
+        head_chars[s] = len + sl;
+    }
+}
+
 size_t render_scores(char *buf, size_t len, const char *const *names, int n,
                      const int32_t *const *hands_points, int nhands,
                      const int32_t *totals, int last, enum chat_style style)
@@ -688,6 +781,7 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
             width[s] = w > width[s] ? w : width[s];
         }
     }
+    heads_unique(heads, head_chars, width, names, n);
     int label = int_width(nhands);
     if (label < 5)
         label = 5; /* "total" */

@@ -58,6 +58,11 @@
 
 /* Code points kept of a name (render_name, and names in trick lines). */
 #define RENDER_NAME_MAX 24
+/* Code points of the tag that tells a name apart ("(@carol:example.org)")
+ * kept whole after it (render_name). */
+#define RENDER_TAG_MAX 64
+/* Bytes that hold any name render_name writes, with "(NN)" after it. */
+#define RENDER_SHOWN_SIZE ((RENDER_NAME_MAX + 1 + RENDER_TAG_MAX) * 4 + 8)
 /* Code points kept of a name as a score-sheet column heading. */
 #define RENDER_SCORES_NAME_WIDTH 8
 /* Hands a score sheet said in a channel should show (render_scores'
@@ -193,8 +198,12 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
  * tags U+E0000-U+E007F), which could make a name look like another or
  * reorder the rest of a line. Bytes that are not UTF-8 are read as
  * Latin-1, as IRC clients do. Spaces are trimmed and runs of them become
- * one. At most RENDER_NAME_MAX code points are kept; a name with nothing
- * left (or NULL) is "?".
+ * one. At most RENDER_NAME_MAX code points are kept, but for a name told
+ * apart by a tag in brackets at its end ("Ace (@carol:example.org)": a
+ * Matrix display name two people share): the tag is kept whole after the
+ * name cut to RENDER_NAME_MAX when it is at most RENDER_TAG_MAX code
+ * points, and dropped when longer (never cut inside); a name with
+ * nothing left (or NULL) is "?".
  *   "\x02" "bob\x0F" -> "bob";  "\x03" "04,01al\x1Fice" -> "alice"
  */
 size_t render_name(char *buf, size_t len, const char *name);

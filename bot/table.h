@@ -14,6 +14,7 @@
 #include "config.h"
 #include "engine.h"
 #include "loop.h"
+#include "render.h"
 
 struct table;
 struct think;        /* think.h */
@@ -65,7 +66,8 @@ struct seat {
     /* the name the network shows them by (chat_user.display) as last
      * seen at this table, uncleaned; "": none, the nick is shown */
     char display[256];
-    char shown[64]; /* display or nick, cleaned (render_name), unique */
+    char shown[RENDER_SHOWN_SIZE]; /* display or nick, cleaned
+                                      (render_name), unique */
     char id[192];
     /* the services account (Matrix: the user ID) of the person, as they
      * had it when they sat down or when first seen logged in while
@@ -209,6 +211,11 @@ void table_tell(struct table *t, int seat, const char *text,
                 enum chat_priority prio);
 /* The seat's name for display. */
 const char *seat_name(const struct table *t, int seat);
+
+/* How people know `room` on a's network (the adapter's room_label, else
+ * the room's name as it is), written into out; returns out. */
+const char *room_label(const struct chat_adapter *a, const char *room,
+                       char *out, size_t outlen);
 /* Whether the seat is the one person at a terminal (chat_adapter.solo):
  * lines about them say "You ..." with the verb to match. */
 bool seat_is_you(const struct table *t, int seat);

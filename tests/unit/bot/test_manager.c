@@ -51,6 +51,9 @@ struct fake {
     struct line lines[MAX_LINES];
     char verified[16][64]; /* nicks verify was asked about */
     int nverified;
+    char prepared[16][64]; /* nicks prepare was given, in order */
+    int nprepared;
+    int lines_at_prepare[16]; /* how many lines were said by then */
 };
 
 static void fake_say(struct chat_adapter *a, const char *room, const char *text,
@@ -115,8 +118,9 @@ static void fake_fold(const struct chat_adapter *a, const char *name, char *out,
 }
 
 static const struct chat_adapter_ops fake_ops = {
-    fake_start, fake_stop, fake_say, fake_tell, fake_same, fake_idle,
-    fake_free,  NULL,      NULL,     fake_fold, NULL,      NULL};
+    fake_start, fake_stop, fake_say, fake_tell, fake_same,
+    fake_idle,  fake_free, NULL,     NULL,      fake_fold,
+    NULL,       NULL,      NULL,     NULL};
 
 /* Like IRC: identities to confirm after a reconnect, lines written later
  * than queued (the test sends CHAT_SENT). */
@@ -150,9 +154,35 @@ static bool fake_retract(struct chat_adapter *a, uint64_t cookie)
 }
 
 static const struct chat_adapter_ops fake_ops_irc = {
-    fake_start,        fake_stop, fake_say,     fake_tell,
-    fake_same,         fake_idle, fake_free,    fake_verify,
-    fake_tell_tracked, fake_fold, fake_retract, NULL};
+    fake_start, fake_stop,    fake_say,
+    fake_tell,  fake_same,    fake_idle,
+    fake_free,  fake_verify,  fake_tell_tracked,
+    fake_fold,  fake_retract, NULL,
+    NULL,       NULL};
+
+/* Like Matrix: direct rooms made ready when people sit down, rooms
+ * named to people by a label of their own. */
+static void fake_prepare(struct chat_adapter *a, const char *nick)
+{
+    struct fake *f = (struct fake *)a;
+    if (f->nprepared < 16) {
+        f->lines_at_prepare[f->nprepared] = f->n;
+        snprintf(f->prepared[f->nprepared++], sizeof f->prepared[0], "%s",
+                 nick);
+    }
+}
+
+static void fake_room_label(const struct chat_adapter *a, const char *room,
+                            char *out, size_t outlen)
+{
+    (void)a;
+    snprintf(out, outlen, "%s", strcmp(room, "#h") == 0 ? "Card Club" : room);
+}
+
+static const struct chat_adapter_ops fake_ops_matrix = {
+    fake_start,   fake_stop, fake_say,     fake_tell,         fake_same,
+    fake_idle,    fake_free, NULL,         fake_tell_tracked, NULL,
+    fake_retract, NULL,      fake_prepare, fake_room_label};
 
 struct world {
     struct loop *loop;
@@ -378,6 +408,34 @@ static void test_hearts_opens_and_join_fills(void **state)
     refused("bob", "#other", "!hearts", "in #h already");
     said("bob", "#h", "!leave");
     assert_true(any_contains("#h", 0, "bob stands up (3/4)"));
+}
+
+static void test_sitting_down_prepares_private_lines(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_matrix;
+    four_people("standard");
+    /* each person, once, as they sat down: before the deal */
+    assert_int_equal(w->fake.nprepared, 4);
+    static const char *const who[] = {"alice", "bob", "carol", "dave"};
+    for (int i = 0; i < 4; i++) {
+        assert_string_equal(w->fake.prepared[i], who[i]);
+        for (int k = 0; k < w->fake.lines_at_prepare[i]; k++)
+            assert_null(strstr(w->fake.lines[k].text, "Your cards"));
+    }
+    /* a direct message names the table as people know the room */
+    const struct line *deal = last_to("bob", 0);
+    assert_non_null(deal);
+    assert_non_null(strstr(deal->text, "Hand 1 at Card Club. Your cards"));
+    assert_null(strstr(deal->text, "#h"));
+    /* computers are not prepared */
+    said("alice", "#h", "!stop");
+    said("bob", "#h", "!stop");
+    said("carol", "#h", "!stop");
+    said("erin", "#i", "!hearts");
+    said("erin", "#i", "!bot 3");
+    assert_int_equal(w->fake.nprepared, 5);
+    assert_string_equal(w->fake.prepared[4], "erin");
 }
 
 static void test_hearts_refuses_bad_rules_with_nearest(void **state)
@@ -3382,6 +3440,8 @@ static void test_decisions_off_the_loop_are_journaled(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(
+            test_sitting_down_prepares_private_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hearts_opens_and_join_fills, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(

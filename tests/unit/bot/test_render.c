@@ -807,7 +807,7 @@ static void test_render_scores_cut_keeps_whole_lines(void **state)
 
 static const char *name_text(const char *name)
 {
-    static char buf[256];
+    static char buf[RENDER_SHOWN_SIZE];
     size_t n = render_name(buf, sizeof buf, name);
     assert_int_equal(n, strlen(buf));
     return buf;
@@ -979,6 +979,59 @@ static void test_render_name_caps_on_a_boundary(void **state)
     assert_string_equal(buf, "a");
 }
 
+static void test_render_name_keeps_a_tag_whole(void **state)
+{
+    (void)state;
+    /* a Matrix name told apart: longer than RENDER_NAME_MAX, kept whole */
+    assert_string_equal(name_text("Ace (@carol_6f291c:localhost)"),
+                        "Ace (@carol_6f291c:localhost)");
+    assert_string_equal(name_text("Ace (@carol.smith:matrix.org)"),
+                        "Ace (@carol.smith:matrix.org)");
+    /* a long name before it is cut, never the tag */
+    char name[200], want[200];
+    memset(name, 'a', 40);
+    strcpy(name + 40, " (@dave:example.org)");
+    memset(want, 'a', RENDER_NAME_MAX);
+    strcpy(want + RENDER_NAME_MAX, " (@dave:example.org)");
+    assert_string_equal(name_text(name), want);
+    /* a tag too long to show whole goes: the table tells seats apart */
+    char id[100] = "@";
+    memset(id + 1, 'x', 70);
+    strcpy(id + 71, ":hs");
+    snprintf(name, sizeof name, "Ace (%s)", id);
+    assert_string_equal(name_text(name), "Ace");
+    /* brackets that are no tag are cut like any name */
+    memset(name, 'b', 30);
+    strcpy(name + 30, "(x)");
+    memset(want, 'b', RENDER_NAME_MAX);
+    want[RENDER_NAME_MAX] = '\0';
+    assert_string_equal(name_text(name), want);
+    /* in a trick line too */
+    static const char *const names[] = {"Ace (@carol_6f291c:localhost)",
+                                        "Ace (@dave_6f291c:localhost)"};
+    static const uint8_t seats[] = {0, 1};
+    static const uint8_t cards[] = {ENGINE_2C, ENGINE_QC};
+    char buf[256];
+    render_trick(buf, sizeof buf, 1, cards, seats, 2, names, 1, 0, PLAIN);
+    assert_string_equal(buf, "Trick 1: Ace (@carol_6f291c:localhost) 2♣, "
+                             "Ace (@dave_6f291c:localhost) Q♣ - Ace "
+                             "(@dave_6f291c:localhost) takes it");
+}
+
+static void test_render_scores_headings_told_apart(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"Ace (@carol:hs)", "bob",
+                                        "Ace (@dave:hs)"};
+    char buf[512];
+    render_scores(buf, sizeof buf, names, 3, two_hands, 2, three_totals, 0,
+                  PLAIN);
+    assert_string_equal(buf, " hand  Ace~1  bob  Ace~2\n"
+                             "    1      3   13      0\n"
+                             "    2      0    5     21\n"
+                             "total      3   18     21");
+}
+
 static size_t name_fn(char *buf, size_t len, const void *ctx)
 {
     return render_name(buf, len, ctx);
@@ -1041,6 +1094,8 @@ int main(void)
         cmocka_unit_test(test_render_strip_formatting_keeps_the_text),
         cmocka_unit_test(test_render_name_strips_invisible_lookalikes),
         cmocka_unit_test(test_render_name_caps_on_a_boundary),
+        cmocka_unit_test(test_render_name_keeps_a_tag_whole),
+        cmocka_unit_test(test_render_scores_headings_told_apart),
         cmocka_unit_test(test_render_name_cut_every_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
