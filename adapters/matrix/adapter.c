@@ -3,15 +3,33 @@
  *
  * Every request is a `call`: method, path, body, and what to do with a
  * 2xx answer or a final refusal. The retry policy (retry.c) is applied in
- * one place, call_done: waits, backoff, logging in again. A 429 on any
- * call also pauses the sends of every room until its wait is over (the
- * limit is per user on the homeserver).
+ * one place, call_done: waits, backoff, logging in again.
+ *
+ * What the homeserver's rate limit counts (sends, room creations, joins,
+ * leaves) is a paced call: it waits in one queue until the pacer (pace.h)
+ * lets it go, most urgent first (a player's deal or prompt, then the
+ * rooms' lines, then the rest; the oldest first among equals). Lines for
+ * a room are taken off the out-queue only when their message goes, so
+ * everything that waited for a room meanwhile goes as one message. A
+ * refusal (429) teaches the pacer and puts the call back in the queue; a
+ * room creation, charged twice, waits for two slots and backs off if it
+ * is refused again.
+ *
+ * Direct rooms: a person's is found (m.direct, an invite marked direct,
+ * a room the bot made for them) or made (one creation at a time) when
+ * they sit down, or when a line for them comes first. One not made in
+ * this run is checked (its whole state) before anything private goes
+ * into it: only the two of them in it, not encrypted. A line sent there
+ * before the person joined counts as sent (CHAT_SENT) when they join, or
+ * after MX_AWAIT_JOIN_MS.
  *
  * Start: session file -> (login) -> epoch raised and saved -> joins of
- * the configured rooms, the m.direct map, the first /sync (no history on
- * a new session) -> CHAT_CONNECTED -> /sync long-polls, one after the
- * other. Sends run beside it: one message in flight per room, the rest
- * of that room's lines coalesced behind it.
+ * the configured rooms, the m.direct map, the device-key check, the
+ * first /sync (no history on a new session) -> CHAT_CONNECTED -> /sync
+ * long-polls, one after the other. The first message read in a room
+ * (not a direct one) in this run holds that room's events until its
+ * members, name and alias are fetched, so that people with the same
+ * display name are told apart from their first line.
  */
 #include "matrix_adapter.h"
 
@@ -28,7 +46,9 @@
 #include "log.h"
 #include "members.h"
 #include "outbox.h"
+#include "pace.h"
 #include "retry.h"
+#include "rooms.h"
 #include "session.h"
 #include "storage.h"
 #include "sync.h"
@@ -55,6 +75,17 @@ struct call {
     call_fn failed; /* a refusal retrying cannot change (status 0: gave up) */
     uint64_t *cookies; /* a send's tracked texts, reported when it ends */
     size_t ncookies;
+    /* a paced call (one the homeserver's rate limit counts): cost in
+     * slots, place in the queue, and how it went */
+    bool paced;
+    bool parked;  /* waits in the queue */
+    bool probe;   /* went as a probe (pace.h) */
+    bool teaches; /* a send: its 429 teaches the pacer the interval */
+    int cost;
+    enum chat_priority prio;
+    uint64_t seq;
+    int64_t not_before; /* a refused creation's backoff */
+    int refusals;
     struct call *next;
 };
 
@@ -70,10 +101,32 @@ struct cfg_room {
     uint64_t rejoin_timer;
 };
 
-/* A person's direct room. */
+/* A person's direct room. One not made in this run is checked before
+ * anything private goes into it. */
+enum dm_state { DM_UNCHECKED, DM_CHECKING, DM_READY };
+
 struct dm {
     char *user;
     char *room;
+    enum dm_state state;
+    bool awaiting;   /* the person is invited and has not joined */
+    int64_t invited; /* since when (loop time) */
+    uint64_t *held;  /* texts sent there meanwhile: CHAT_SENT when */
+    size_t nheld;    /* they join, or MX_AWAIT_JOIN_MS after `invited` */
+};
+
+/* Someone who needs a direct room though no line waits for them yet. */
+struct want {
+    char *user;
+    uint64_t seq;
+};
+
+/* A room's events held while its members are fetched. */
+struct hold {
+    char *room;
+    struct mx_item *items;
+    size_t n;
+    int64_t until; /* loop time: handled then at the latest */
 };
 
 struct mxad {
@@ -103,9 +156,10 @@ struct mxad {
     bool direct_again;      /* another direct room to record after it */
     struct cfg_room *rooms; /* cfg.nrooms */
     int joins_pending;      /* the first sync waits for the rooms' joins */
-    int64_t pause_until;    /* sends wait for a 429 until then */
     bool told_limited;      /* the note on rate limits is in the log */
-    uint64_t pause_timer;
+    struct mx_pace pace;    /* the homeserver's rate limit, as learned */
+    uint64_t pace_timer;    /* the queue's next turn */
+    int64_t pace_timer_at;
 
     struct mx_outbox *out;
     char **sending; /* rooms with a message in flight */
@@ -114,16 +168,30 @@ struct mxad {
     size_t ncreating;
     struct dm *dms;
     size_t ndms;
-    char **awaiting; /* direct rooms whose person has not joined yet */
-    size_t nawaiting;
+    struct want *wants;
+    size_t nwants;
+    char **dead; /* rooms that are no direct room any more: not taken from
+                    m.direct again, and taken out of it */
+    size_t ndead;
+    char **made; /* rooms the bot created, not (yet) anyone's direct room */
+    size_t nmade;
+    char **warn_joined; /* encrypted direct rooms to say so in, once joined */
+    size_t nwarn_joined;
+    uint64_t await_timer;
     char **joins_seen; /* "room user": joins in rooms not (yet) known as
                           direct, the last JOINS_SEEN_MAX */
     size_t njoins_seen;
     char **warned; /* rooms told about encryption */
     size_t nwarned;
     struct mx_members *members; /* display names per room (members.h) */
+    struct mx_rooms *facts;     /* names, creators, encryption (rooms.h) */
     char **fetching;            /* "room user": member events being fetched */
     size_t nfetching;
+    char **fetched; /* rooms whose members, name and alias were asked for */
+    size_t nfetched;
+    struct hold *holds; /* rooms whose events wait for that answer */
+    size_t nholds;
+    uint64_t hold_timer;
 
     /* answers to the ops, given from a timer (never from inside an op) */
     uint64_t *reports; /* CHAT_SENT cookies */
@@ -323,6 +391,18 @@ static void drop(struct mxad *a, const char *dest)
     report(a, cookies, mx_outbox_removed(a->out, &cookies));
 }
 
+/* (Re)arms *timer to call fn(a) at loop time `when` (INT64_MAX: never). */
+static void timer_at(struct mxad *a, uint64_t *timer, int64_t when,
+                     loop_timer_fn fn)
+{
+    loop_cancel(a->loop, *timer);
+    *timer = 0;
+    if (when != INT64_MAX) {
+        int64_t wait = when - loop_now(a->loop);
+        *timer = loop_timer(a->loop, wait > 0 ? wait : 0, fn, a);
+    }
+}
+
 static void save_session(struct mxad *a)
 {
     if (!a->session_path)
@@ -337,6 +417,7 @@ static void save_session(struct mxad *a)
 /* ---- calls -------------------------------------------------------------- */
 
 static void call_send(struct mxad *a, struct call *c);
+static void pump(struct mxad *a);
 
 static void call_free(struct mxad *a, struct call *c)
 {
@@ -347,6 +428,8 @@ static void call_free(struct mxad *a, struct call *c)
         }
     if (a->sync == c)
         a->sync = NULL;
+    if (c->req && c->paced)
+        mx_pace_ended(&a->pace); /* cut short: its slots stay spent */
     mx_http_cancel(a->http, c->req);
     loop_cancel(a->loop, c->timer);
     /* sent, given up or cut short: what it held is no longer waiting */
@@ -378,6 +461,17 @@ static struct call *call_new(struct mxad *a, const char *method, char *path,
     return c;
 }
 
+/* Queues a call the rate limit counts (cost slots): pump starts it. */
+static void call_paced(struct call *c, int cost, enum chat_priority prio,
+                       uint64_t seq)
+{
+    c->paced = true;
+    c->parked = true;
+    c->cost = cost;
+    c->prio = prio;
+    c->seq = seq;
+}
+
 static void start_login(struct mxad *a);
 
 static void on_retry_timer(struct loop *l, void *ctx)
@@ -385,10 +479,31 @@ static void on_retry_timer(struct loop *l, void *ctx)
     (void)l;
     struct call *c = ctx;
     c->timer = 0;
-    call_send(c->a, c);
+    if (c->paced)
+        c->parked = true; /* the queue decides when */
+    else
+        call_send(c->a, c);
 }
 
-static void unpause(struct loop *l, void *ctx);
+/* A paced call refused with 429 and wait ms: the pacer learns, the call
+ * goes back in the queue. A creation (two slots) refused again backs off
+ * beyond what the pacer asks. */
+static void refused(struct mxad *a, struct call *c, int64_t wait)
+{
+    int64_t now = loop_now(a->loop);
+    mx_pace_refused(&a->pace, wait, c->teaches, now);
+    c->refusals++;
+    c->parked = true;
+    c->not_before = 0;
+    if (c->cost > 1 && c->refusals > 1) {
+        int64_t step = a->pace.interval > wait ? a->pace.interval : wait;
+        int shift = c->refusals - 2 < 6 ? c->refusals - 2 : 6;
+        int64_t back = step << shift;
+        if (back > MX_RETRY_CAP_MS)
+            back = MX_RETRY_CAP_MS;
+        c->not_before = now + wait + back;
+    }
+}
 
 static void call_done(void *ctx, enum mx_http_result result, long status,
                       const char *body, size_t len)
@@ -402,6 +517,15 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
     /* the sync's callbacks start the next one */
     if (act != MX_RETRY_WAIT && act != MX_RETRY_LOGIN && a->sync == c)
         a->sync = NULL;
+    if (c->paced) {
+        if (act == MX_RETRY_DONE &&
+            mx_pace_accepted(&a->pace, c->cost, c->probe))
+            log_info("%s: the homeserver no longer limits the bot as it "
+                     "did: sending as fast as it takes again",
+                     a->base.network);
+        else if (act != MX_RETRY_WAIT || status != 429)
+            mx_pace_ended(&a->pace);
+    }
     switch (act) {
     case MX_RETRY_DONE:
         c->done(a, c, status, body, len);
@@ -411,28 +535,29 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
         if (status == 429) {
             log_info("%s: rate-limited on %s %s: waiting %" PRId64 " ms",
                      a->base.network, c->method, c->path, wait);
-            if (!a->told_limited) {
+            if (!a->told_limited && c->paced) {
                 a->told_limited = true;
                 log_warn("%s: the homeserver rate-limits %s, so tables will "
-                         "be slow: the bot waits as told and loses "
-                         "nothing. Ask its admin to exempt the account "
+                         "be slow: the bot paces itself to the limit and "
+                         "loses nothing. Ask its admin to exempt the account "
                          "(Synapse: override_ratelimit; see "
                          "docs/hosting.md, \"Rate limits\")",
                          a->base.network, a->cfg.user_id);
             }
-            int64_t until = loop_now(a->loop) + wait;
-            if (until > a->pause_until)
-                a->pause_until = until;
-        } else {
-            log_warn("%s: %s %s: %s%s%ld; again in %" PRId64 " ms",
-                     a->base.network, c->method, c->path,
-                     mx_http_result_name(result),
-                     result == MX_HTTP_OK ? " HTTP " : "",
-                     result == MX_HTTP_OK ? status : 0L, wait);
-            if (c == a->sync && a->connected) {
-                a->connected = false;
-                emit(a, CHAT_DISCONNECTED, NULL, NULL, NULL, NULL);
+            if (c->paced) {
+                refused(a, c, wait);
+                return;
             }
+        } else if (result == MX_HTTP_OK) {
+            log_warn("%s: %s %s: HTTP %ld; again in %" PRId64 " ms",
+                     a->base.network, c->method, c->path, status, wait);
+        } else {
+            log_warn("%s: %s %s: %s; again in %" PRId64 " ms", a->base.network,
+                     c->method, c->path, mx_http_result_name(result), wait);
+        }
+        if (status != 429 && c == a->sync && a->connected) {
+            a->connected = false;
+            emit(a, CHAT_DISCONNECTED, NULL, NULL, NULL, NULL);
         }
         c->timer = loop_timer(a->loop, wait, on_retry_timer, c);
         return;
@@ -460,7 +585,7 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
     }
     char code[64];
     mx_errcode(body, len, code, sizeof code);
-    /* a 404 is an answer too (no m.direct yet) */
+    /* a 404 is an answer too (no m.direct yet, no room name) */
     log_msg(status == 404 ? LOG_DEBUG : LOG_WARN,
             "%s: %s %s refused: HTTP %ld %s", a->base.network, c->method,
             c->path, status, code);
@@ -473,6 +598,8 @@ static void call_send(struct mxad *a, struct call *c)
 {
     if (!a->token && strcmp(c->path, "/login") != 0) {
         /* waiting for a login */
+        if (c->paced)
+            mx_pace_ended(&a->pace);
         c->timer = loop_timer(a->loop, a->retry_base_ms, on_retry_timer, c);
         return;
     }
@@ -487,6 +614,8 @@ static void call_send(struct mxad *a, struct call *c)
     if (!c->req) {
         log_error("%s: cannot make the request %s %s", a->base.network,
                   c->method, c->path);
+        if (c->paced)
+            mx_pace_ended(&a->pace);
         call_free(a, c);
     }
 }
@@ -494,54 +623,117 @@ static void call_send(struct mxad *a, struct call *c)
 /* ---- direct rooms ---------------------------------------------------------
  */
 
-static const char *dm_room(const struct mxad *a, const char *user)
+/* A line sent into a direct room its person has not joined counts as
+ * sent when they join, or this long after they were invited: a person
+ * who never takes the invite must not hold a table up for ever. */
+#define MX_AWAIT_JOIN_MS 120000
+
+static struct dm *dm_find(const struct mxad *a, const char *user)
 {
-    for (size_t i = 0; i < a->ndms; i++)
+    for (size_t i = 0; user && i < a->ndms; i++)
         if (strcmp(a->dms[i].user, user) == 0)
-            return a->dms[i].room;
+            return &a->dms[i];
     return NULL;
 }
 
+static struct dm *dm_of_room(const struct mxad *a, const char *room)
+{
+    for (size_t i = 0; room && i < a->ndms; i++)
+        if (strcmp(a->dms[i].room, room) == 0)
+            return &a->dms[i];
+    return NULL;
+}
+
+/* The person whose direct room `room` is (checked or not), or NULL. */
 static const char *dm_user(const struct mxad *a, const char *room)
 {
-    for (size_t i = 0; i < a->ndms; i++)
-        if (strcmp(a->dms[i].room, room) == 0)
-            return a->dms[i].user;
-    return NULL;
+    const struct dm *d = dm_of_room(a, room);
+    return d ? d->user : NULL;
 }
 
-static void dm_set(struct mxad *a, const char *user, const char *room)
+/* user's direct room if private lines may go into it now, else NULL. */
+static const char *dm_room(const struct mxad *a, const char *user)
 {
-    for (size_t i = 0; i < a->ndms; i++)
-        if (strcmp(a->dms[i].user, user) == 0) {
-            free(a->dms[i].room);
-            a->dms[i].room = xstrdup(room);
+    const struct dm *d = dm_find(a, user);
+    return d && d->state == DM_READY ? d->room : NULL;
+}
+
+/* What was sent to d while its person had not joined counts as sent. */
+static void dm_release(struct mxad *a, struct dm *d)
+{
+    report(a, d->held, d->nheld);
+    free(d->held);
+    d->held = NULL;
+    d->nheld = 0;
+}
+
+static void dm_remove(struct mxad *a, struct dm *d)
+{
+    dm_release(a, d);
+    free(d->user);
+    free(d->room);
+    *d = a->dms[--a->ndms];
+}
+
+static void want_del(struct mxad *a, const char *user)
+{
+    for (size_t i = 0; i < a->nwants; i++)
+        if (strcmp(a->wants[i].user, user) == 0) {
+            free(a->wants[i].user);
+            a->wants[i] = a->wants[--a->nwants];
             return;
         }
-    a->dms = xrealloc(a->dms, (a->ndms + 1) * sizeof *a->dms);
-    a->dms[a->ndms].user = xstrdup(user);
-    a->dms[a->ndms].room = xstrdup(room);
-    a->ndms++;
 }
 
-static void dm_forget_room(struct mxad *a, const char *room)
+/* user's direct room is `room` from now, in `state`. */
+static struct dm *dm_set(struct mxad *a, const char *user, const char *room,
+                         enum dm_state state)
 {
-    for (size_t i = 0; i < a->ndms; i++)
-        if (strcmp(a->dms[i].room, room) == 0) {
-            free(a->dms[i].user);
-            free(a->dms[i].room);
-            a->dms[i] = a->dms[--a->ndms];
-            return;
-        }
+    struct dm *d = dm_find(a, user);
+    if (d && strcmp(d->room, room) != 0) {
+        dm_remove(a, d);
+        d = NULL;
+    }
+    if (!d) {
+        a->dms = xrealloc(a->dms, (a->ndms + 1) * sizeof *a->dms);
+        d = &a->dms[a->ndms++];
+        memset(d, 0, sizeof *d);
+        d->user = xstrdup(user);
+        d->room = xstrdup(room);
+    }
+    d->state = state;
+    set_del(a->made, &a->nmade, room);
+    return d;
 }
 
-/* Takes the map the server holds: its first room per person, unless we
- * use another one already. */
+/* d may take private lines; `invite`: its person has not joined yet. */
+static void dm_ready(struct mxad *a, struct dm *d, bool invited)
+{
+    d->state = DM_READY;
+    if (invited && !d->awaiting) {
+        d->awaiting = true;
+        d->invited = loop_now(a->loop);
+    } else if (!invited && d->awaiting) {
+        d->awaiting = false;
+        dm_release(a, d);
+    }
+    want_del(a, d->user);
+}
+
+/* Takes the map the server holds: per person the first of their rooms
+ * that is not dead, unless they have one already. Checked before use. */
 static void dm_merge(struct mxad *a, const struct mx_direct *d, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (d[i].nrooms > 0 && !dm_room(a, d[i].user))
-            dm_set(a, d[i].user, d[i].rooms[0]);
+    for (size_t i = 0; i < n; i++) {
+        if (dm_find(a, d[i].user) || strcmp(d[i].user, a->cfg.user_id) == 0)
+            continue;
+        for (size_t k = 0; k < d[i].nrooms; k++)
+            if (!set_has(a->dead, a->ndead, d[i].rooms[k]) &&
+                !dm_of_room(a, d[i].rooms[k])) {
+                dm_set(a, d[i].user, d[i].rooms[k], DM_UNCHECKED);
+                break;
+            }
+    }
 }
 
 static char *direct_path(const struct mxad *a)
@@ -565,9 +757,32 @@ static void direct_put_done(struct mxad *a, struct call *c, long status,
     }
 }
 
-/* GET m.direct answered (or 404: none yet): add every direct room we use,
- * PUT it back whole (a write replaces the map). One read and write at a
- * time: two at once would each write back what the other did not add. */
+/* The rooms of one person in the m.direct map: `room` first (the one in
+ * use), then the others that are not dead. */
+static void direct_entry(struct mxad *a, struct json_object *map,
+                         const char *user, const char *room)
+{
+    struct json_object *old, *rooms = json_object_new_array();
+    if (room)
+        json_object_array_add(rooms, json_object_new_string(room));
+    if (json_object_object_get_ex(map, user, &old) &&
+        json_object_is_type(old, json_type_array))
+        for (size_t i = 0; i < json_object_array_length(old); i++) {
+            struct json_object *r = json_object_array_get_idx(old, i);
+            const char *id = json_object_is_type(r, json_type_string)
+                                 ? json_object_get_string(r)
+                                 : NULL;
+            if (id && (!room || strcmp(id, room) != 0) &&
+                !set_has(a->dead, a->ndead, id))
+                json_object_array_add(rooms, json_object_new_string(id));
+        }
+    json_object_object_add(map, user, rooms);
+}
+
+/* GET m.direct answered (or 404: none yet): every direct room we use
+ * goes first in its person's list, dead ones go; PUT back whole (a write
+ * replaces the map). One read and write at a time: two at once would
+ * each write back what the other did not add. */
 static void direct_got(struct mxad *a, struct call *c, long status,
                        const char *body, size_t len)
 {
@@ -586,23 +801,20 @@ static void direct_got(struct mxad *a, struct call *c, long status,
         json_object_put(map);
         map = json_object_new_object();
     }
-    for (size_t d = 0; d < a->ndms; d++) {
-        const char *user = a->dms[d].user, *room = a->dms[d].room;
-        struct json_object *rooms;
-        if (!json_object_object_get_ex(map, user, &rooms) ||
-            !json_object_is_type(rooms, json_type_array)) {
-            rooms = json_object_new_array();
-            json_object_object_add(map, user, rooms);
-        }
-        bool have = false;
-        for (size_t i = 0; i < json_object_array_length(rooms); i++) {
-            struct json_object *r = json_object_array_get_idx(rooms, i);
-            have |= json_object_is_type(r, json_type_string) &&
-                    strcmp(json_object_get_string(r), room) == 0;
-        }
-        if (!have)
-            json_object_array_add(rooms, json_object_new_string(room));
+    for (size_t d = 0; d < a->ndms; d++)
+        direct_entry(a, map, a->dms[d].user, a->dms[d].room);
+    /* the others' lists lose their dead rooms */
+    char **users = NULL;
+    size_t nusers = 0;
+    json_object_object_foreach(map, user, rooms)
+    {
+        (void)rooms;
+        if (!dm_find(a, user))
+            set_add(&users, &nusers, user);
     }
+    for (size_t i = 0; i < nusers; i++)
+        direct_entry(a, map, users[i], NULL);
+    set_free(users, nusers);
     char *out = xstrdup(json_object_to_json_string_ext(
         map, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(map);
@@ -621,6 +833,137 @@ static void direct_record(struct mxad *a, const char *user)
                           direct_got));
 }
 
+/* Tells room (once) why it is no direct room of the bot's any more. */
+static void say_once(struct mxad *a, const char *room, const char *text);
+
+/*
+ * d's room may not take private lines (encrypted, or others in it): it
+ * is no direct room any more (dead: not taken from m.direct again). What
+ * waited for it goes back to its person, for a new direct room; the room
+ * is told why, in `why`.
+ */
+static void dm_unusable(struct mxad *a, struct dm *d, const char *why)
+{
+    char *room = xstrdup(d->room), *user = xstrdup(d->user);
+    log_warn("%s: %s is no longer a private room for %s: %s", a->base.network,
+             room, user, why);
+    mx_outbox_move(a->out, room, user);
+    set_add(&a->dead, &a->ndead, room);
+    dm_remove(a, d);
+    say_once(a, room,
+             strcmp(why, "encrypted") == 0
+                 ? "This chat is encrypted, and I can neither read nor write "
+                   "encrypted messages, so your cards will not come here: I "
+                   "am starting a direct chat with you without encryption."
+                 : "Someone else is in this chat now, so your cards will not "
+                   "come here any more: I am starting a new direct chat with "
+                   "you.");
+    direct_record(a, user);
+    free(room);
+    free(user);
+}
+
+/* What the room's facts say of d: usable (ready, perhaps still waiting
+ * for its person), unusable, or gone (the person left it). */
+static void dm_judge(struct mxad *a, struct dm *d)
+{
+    const char *m = mx_rooms_membership(a->facts, d->room, d->user);
+    if (mx_rooms_encrypted(a->facts, d->room)) {
+        dm_unusable(a, d, "encrypted");
+    } else if (mx_rooms_others(a->facts, d->room, a->cfg.user_id, d->user)) {
+        dm_unusable(a, d, "someone else is in it");
+    } else if (m && (strcmp(m, "join") == 0 || strcmp(m, "invite") == 0)) {
+        dm_ready(a, d, strcmp(m, "invite") == 0);
+    } else {
+        /* they left it (or never were in it): a new one when needed */
+        log_info("%s: %s has left the direct room %s", a->base.network, d->user,
+                 d->room);
+        set_add(&a->dead, &a->ndead, d->room);
+        dm_remove(a, d);
+    }
+}
+
+static void feed_item(struct mxad *a, const struct mx_item *it);
+
+static void dm_checked(struct mxad *a, struct call *c, long status,
+                       const char *body, size_t len)
+{
+    (void)status;
+    struct dm *d = dm_of_room(a, c->key);
+    if (!d || d->state != DM_CHECKING)
+        return;
+    struct mx_sync st;
+    char err[128];
+    if (mx_state_parse(body, len, c->key, &st, err, sizeof err)) {
+        log_warn("%s: the state of %s refused: %s", a->base.network, c->key,
+                 err);
+        d->state = DM_UNCHECKED; /* asked again when next needed */
+        return;
+    }
+    /* what the state says replaces what was known */
+    mx_rooms_forget(a->facts, c->key);
+    for (size_t i = 0; i < st.nitems; i++)
+        feed_item(a, &st.items[i]);
+    mx_sync_free(&st);
+    dm_judge(a, d);
+}
+
+static void dm_check_failed(struct mxad *a, struct call *c, long status,
+                            const char *body, size_t len)
+{
+    (void)body, (void)len;
+    struct dm *d = dm_of_room(a, c->key);
+    if (!d || d->state != DM_CHECKING)
+        return;
+    if (status == 403 || status == 404) {
+        /* the bot is not in it (any more): not a room to use */
+        set_add(&a->dead, &a->ndead, d->room);
+        dm_remove(a, d);
+    } else {
+        d->state = DM_UNCHECKED;
+    }
+}
+
+/* Asks for the whole state of d's room (not made in this run). */
+static void dm_check(struct mxad *a, struct dm *d)
+{
+    if (d->state != DM_UNCHECKED)
+        return;
+    d->state = DM_CHECKING;
+    char *r = enc(d->room);
+    call_send(a, call_new(a, "GET", xprintf("/rooms/%s/state", r), NULL,
+                          d->room, dm_checked, dm_check_failed));
+    free(r);
+}
+
+static void await_check(struct loop *l, void *ctx);
+
+/* Arms the timer for the first awaiting direct room whose wait ends. */
+static void await_arm(struct mxad *a)
+{
+    int64_t first = INT64_MAX;
+    for (size_t i = 0; i < a->ndms; i++)
+        if (a->dms[i].awaiting && a->dms[i].nheld &&
+            a->dms[i].invited + MX_AWAIT_JOIN_MS < first)
+            first = a->dms[i].invited + MX_AWAIT_JOIN_MS;
+    timer_at(a, &a->await_timer, first, await_check);
+}
+
+static void await_check(struct loop *l, void *ctx)
+{
+    struct mxad *a = ctx;
+    a->await_timer = 0;
+    int64_t now = loop_now(l);
+    for (size_t i = 0; i < a->ndms; i++)
+        if (a->dms[i].awaiting && a->dms[i].nheld &&
+            now - a->dms[i].invited >= MX_AWAIT_JOIN_MS) {
+            log_info("%s: %s has not joined %s yet: its lines count as sent",
+                     a->base.network, a->dms[i].user, a->dms[i].room);
+            dm_release(a, &a->dms[i]);
+        }
+    await_arm(a);
+}
+
 static void created(struct mxad *a, struct call *c, long status,
                     const char *body, size_t len)
 {
@@ -634,15 +977,13 @@ static void created(struct mxad *a, struct call *c, long status,
         return;
     }
     log_info("%s: direct room %s for %s", a->base.network, room, c->key);
-    dm_set(a, c->key, room);
-    mx_outbox_move(a->out, c->key, room);
-    /* their lines wait for them to join: a server need not show a newcomer
-     * what was said before; the sync may have shown the join before this
-     * answer came */
+    /* made just now, as asked: the bot and the person, not encrypted */
+    struct dm *d = dm_set(a, c->key, room, DM_READY);
+    /* the sync may have shown their join before this answer came */
     char *key = xprintf("%s %s", room, c->key);
-    if (!set_has(a->joins_seen, a->njoins_seen, key))
-        set_add(&a->awaiting, &a->nawaiting, room);
+    dm_ready(a, d, !set_has(a->joins_seen, a->njoins_seen, key));
     free(key);
+    mx_outbox_move(a->out, c->key, room);
     free(room);
     direct_record(a, c->key);
 }
@@ -652,13 +993,17 @@ static void create_failed(struct mxad *a, struct call *c, long status,
 {
     (void)status, (void)body, (void)len;
     set_del(a->creating, &a->ncreating, c->key);
+    want_del(a, c->key);
     drop(a, c->key);
 }
 
-static void create_dm(struct mxad *a, const char *user)
+/* A direct room for user, through the queue (a creation costs two slots:
+ * the request and the bot's join). history_visibility "invited": the
+ * person reads what was sent from their invite on, though they join
+ * later. */
+static struct call *create_dm(struct mxad *a, const char *user,
+                              enum chat_priority prio, uint64_t seq)
 {
-    if (set_has(a->creating, a->ncreating, user))
-        return;
     set_add(&a->creating, &a->ncreating, user);
     struct json_object *o = json_object_new_object();
     struct json_object *inv = json_object_new_array();
@@ -667,11 +1012,24 @@ static void create_dm(struct mxad *a, const char *user)
     json_object_object_add(o, "is_direct", json_object_new_boolean(1));
     json_object_object_add(o, "preset",
                            json_object_new_string("trusted_private_chat"));
+    struct json_object *hv = json_object_new_object();
+    struct json_object *hvc = json_object_new_object();
+    json_object_object_add(hv, "type",
+                           json_object_new_string("m.room.history_visibility"));
+    json_object_object_add(hv, "state_key", json_object_new_string(""));
+    json_object_object_add(hvc, "history_visibility",
+                           json_object_new_string("invited"));
+    json_object_object_add(hv, "content", hvc);
+    struct json_object *init = json_object_new_array();
+    json_object_array_add(init, hv);
+    json_object_object_add(o, "initial_state", init);
     char *body = xstrdup(json_object_to_json_string_ext(
         o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(o);
-    call_send(a, call_new(a, "POST", xstrdup("/createRoom"), body, user,
-                          created, create_failed));
+    struct call *c = call_new(a, "POST", xstrdup("/createRoom"), body, user,
+                              created, create_failed);
+    call_paced(c, 2, prio, seq);
+    return c;
 }
 
 /* ---- configured rooms ------------------------------------------------------
@@ -704,60 +1062,233 @@ static const char *room_shown(const struct mxad *a, const char *id)
     return r ? a->cfg.rooms[r->i].name : id;
 }
 
+/* A room the bot made that is nobody's direct room (its createRoom's
+ * answer was lost, or the bot stopped before it came): the direct room
+ * of its one other person if they have none, else left. Settled when no
+ * creation is under way (whose answer may still name it). */
+static void leave_room(struct mxad *a, const char *room);
+
+static void made_settle(struct mxad *a)
+{
+    if (!a->direct_known || a->ncreating > 0)
+        return;
+    while (a->nmade > 0) {
+        char *room = xstrdup(a->made[a->nmade - 1]);
+        set_del(a->made, &a->nmade, room);
+        size_t others = 0;
+        const char *other =
+            mx_rooms_other(a->facts, room, a->cfg.user_id, &others);
+        if (dm_of_room(a, room) || cfg_by_id(a, room)) {
+            /* in use */
+        } else if (others == 1 && !dm_find(a, other) &&
+                   !mx_rooms_encrypted(a->facts, room)) {
+            const char *m = mx_rooms_membership(a->facts, room, other);
+            log_info("%s: taking %s, a room the bot made, as the direct "
+                     "room of %s",
+                     a->base.network, room, other);
+            struct dm *d = dm_set(a, other, room, DM_READY);
+            dm_ready(a, d, m && strcmp(m, "invite") == 0);
+            direct_record(a, d->user);
+        } else {
+            log_info("%s: leaving %s, a room the bot made that nobody needs",
+                     a->base.network, room);
+            set_add(&a->dead, &a->ndead, room);
+            leave_room(a, room);
+        }
+        free(room);
+    }
+}
+
 /* ---- sending ----------------------------------------------------------------
  */
-
-static void flush(struct loop *l, void *ctx);
 
 static void sent(struct mxad *a, struct call *c, long status, const char *body,
                  size_t len)
 {
     (void)status, (void)body, (void)len;
     set_del(a->sending, &a->nsending, c->key);
-}
-
-static void unpause(struct loop *l, void *ctx)
-{
-    struct mxad *a = ctx;
-    a->pause_timer = 0;
-    flush(l, a);
-}
-
-/* Before every sleep: one message per room with lines waiting and none
- * in flight. */
-static void flush(struct loop *l, void *ctx)
-{
-    struct mxad *a = ctx;
-    if (!a->token || !mx_outbox_waiting(a->out, NULL))
-        return;
-    int64_t now = loop_now(l);
-    if (now < a->pause_until) {
-        if (!a->pause_timer)
-            a->pause_timer = loop_timer(l, a->pause_until - now, unpause, a);
-        return;
+    struct dm *d = dm_of_room(a, c->key);
+    if (d && d->awaiting && c->ncookies) {
+        /* read once they join: counted as sent then */
+        d->held = xrealloc(d->held, (d->nheld + c->ncookies) * sizeof *d->held);
+        memcpy(d->held + d->nheld, c->cookies, c->ncookies * sizeof *d->held);
+        d->nheld += c->ncookies;
+        c->ncookies = 0;
+        await_arm(a);
     }
+}
+
+static void send_failed(struct mxad *a, struct call *c, long status,
+                        const char *body, size_t len)
+{
+    (void)status, (void)body, (void)len;
+    set_del(a->sending, &a->nsending, c->key);
+}
+
+/* Lines for people whose direct room is ready go into it; a direct room
+ * known but not checked is checked. */
+static void route_people(struct mxad *a)
+{
+    if (!a->direct_known)
+        return;
     for (size_t i = 0;;) {
         const char *dest = mx_outbox_dest(a->out, i);
         if (!dest)
             break;
-        if (dest[0] == '@' && a->direct_known) {
-            /* a person without a direct room when their lines came */
-            if (dm_room(a, dest)) {
-                char *user = xstrdup(dest);
-                mx_outbox_move(a->out, user, dm_room(a, user));
-                free(user);
-                i = 0;
-                continue;
-            }
-            create_dm(a, dest);
-        }
-        const struct cfg_room *cr = cfg_by_id(a, dest);
-        if (dest[0] != '!' || set_has(a->sending, a->nsending, dest) ||
-            set_has(a->awaiting, a->nawaiting, dest) || (cr && cr->out)) {
-            i++;
+        struct dm *d = dest[0] == '@' ? dm_find(a, dest) : NULL;
+        if (d && d->state == DM_READY) {
+            char *user = xstrdup(dest);
+            mx_outbox_move(a->out, user, d->room);
+            free(user);
+            i = 0; /* the list changed */
             continue;
         }
-        char *room = xstrdup(dest);
+        if (d)
+            dm_check(a, d);
+        i++;
+    }
+    for (size_t i = 0; i < a->nwants;) {
+        struct dm *d = dm_find(a, a->wants[i].user);
+        if (d && d->state == DM_READY) {
+            want_del(a, a->wants[i].user);
+            continue;
+        }
+        if (d)
+            dm_check(a, d);
+        i++;
+    }
+}
+
+/* What the queue serves next. */
+struct next {
+    enum { NEXT_NONE, NEXT_CALL, NEXT_ROOM, NEXT_CREATE } kind;
+    struct call *call;
+    const char *dest; /* NEXT_ROOM: the room; NEXT_CREATE: the person */
+    int rank;         /* smaller first: see rank() */
+    uint64_t seq;
+    int cost;
+};
+
+/* The order of the queue: by priority, and within one a person's lines
+ * (what they need to act on: a deal, a prompt, the cards they received)
+ * before a room's (what everyone reads). */
+static int rank(enum chat_priority prio, bool private)
+{
+    return (int)prio * 2 + (private ? 0 : 1);
+}
+
+static void consider(struct next *n, int kind, struct call *c, const char *dest,
+                     int rk, uint64_t seq, int cost)
+{
+    if (n->kind != NEXT_NONE &&
+        (rk > n->rank || (rk == n->rank && seq >= n->seq)))
+        return;
+    n->kind = kind;
+    n->call = c;
+    n->dest = dest;
+    n->rank = rk;
+    n->seq = seq;
+    n->cost = cost;
+}
+
+/* Whether a message for room may go: none in flight there, the bot in
+ * it, and, for a direct room, ready. */
+static bool room_open(const struct mxad *a, const char *room)
+{
+    if (room[0] != '!' || set_has(a->sending, a->nsending, room))
+        return false;
+    const struct cfg_room *cr = cfg_by_id(a, room);
+    const struct dm *d = dm_of_room(a, room);
+    return !(cr && cr->out) && !(d && d->state != DM_READY);
+}
+
+/* The most urgent thing that may start now (the oldest among equals):
+ * a queued call, a room's next message, or a direct room to make (one
+ * at a time, for someone with lines waiting or sitting down). Nothing
+ * starts while something more urgent waits for its turn (a room's
+ * message behind the one in flight, a creation behind another): should
+ * the homeserver's limit be near, its slots go to what matters first, and
+ * what waits meanwhile coalesces. */
+static void pick(struct mxad *a, int64_t now, struct next *n)
+{
+    *n = (struct next){.kind = NEXT_NONE};
+    int barrier = INT32_MAX;
+    enum chat_priority prio;
+    uint64_t seq;
+    for (struct call *c = a->calls; c; c = c->next) {
+        if (!c->parked)
+            continue;
+        prio = c->prio;
+        /* a creation is as urgent as the lines that wait for it */
+        enum chat_priority waiting;
+        if (c->done == created &&
+            mx_outbox_urgency(a->out, c->key, &waiting, &seq) && waiting < prio)
+            prio = waiting;
+        int rk = rank(prio, c->done == created ||
+                                (c->done == sent && dm_of_room(a, c->key)));
+        if (c->not_before > now)
+            barrier = rk < barrier ? rk : barrier;
+        else
+            consider(n, NEXT_CALL, c, NULL, rk, c->seq, c->cost);
+    }
+    bool create = a->direct_known && a->ncreating == 0;
+    for (size_t i = 0;; i++) {
+        const char *dest = mx_outbox_dest(a->out, i);
+        if (!dest)
+            break;
+        if (!mx_outbox_urgency(a->out, dest, &prio, &seq))
+            continue;
+        bool person = dest[0] == '@';
+        int rk = rank(prio, person || dm_of_room(a, dest) != NULL);
+        if (room_open(a, dest))
+            consider(n, NEXT_ROOM, NULL, dest, rk, seq, 1);
+        else if (person && create && !dm_find(a, dest))
+            consider(n, NEXT_CREATE, NULL, dest, rk, seq, 2);
+        else if ((person && a->direct_known && !dm_find(a, dest)) ||
+                 (dest[0] == '!' && set_has(a->sending, a->nsending, dest)))
+            barrier = rk < barrier ? rk : barrier; /* its turn comes */
+    }
+    for (size_t i = 0; a->direct_known && i < a->nwants; i++) {
+        if (dm_find(a, a->wants[i].user))
+            continue;
+        /* made while nothing else waits: a line for them makes it
+         * urgent (a deal, a prompt) */
+        int rk = rank(CHAT_LOW, true);
+        if (create)
+            consider(n, NEXT_CREATE, NULL, a->wants[i].user, rk,
+                     a->wants[i].seq, 2);
+        else
+            barrier = rk < barrier ? rk : barrier;
+    }
+    if (n->kind != NEXT_NONE && n->rank > barrier)
+        n->kind = NEXT_NONE;
+}
+
+static void pace_due(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct mxad *a = ctx;
+    a->pace_timer = 0;
+    pump(a);
+}
+
+/* The queue's next turn at `when` (an earlier one stays). */
+static void pace_arm(struct mxad *a, int64_t when)
+{
+    if (a->pace_timer && a->pace_timer_at <= when)
+        return;
+    loop_cancel(a->loop, a->pace_timer);
+    int64_t wait = when - loop_now(a->loop);
+    a->pace_timer_at = when;
+    a->pace_timer = loop_timer(a->loop, wait > 0 ? wait : 0, pace_due, a);
+}
+
+/* Starts what pick chose. */
+static void go(struct mxad *a, const struct next *n, bool probe, int64_t now)
+{
+    struct call *c = n->call;
+    if (n->kind == NEXT_ROOM) {
+        char *room = xstrdup(n->dest);
         char *content = mx_outbox_take(a->out, room);
         const uint64_t *cookies;
         size_t ncookies = mx_outbox_removed(a->out, &cookies);
@@ -768,24 +1299,73 @@ static void flush(struct loop *l, void *ctx)
         free(r);
         free(t);
         set_add(&a->sending, &a->nsending, room);
-        struct call *c = call_new(a, "PUT", path, content, room, sent, sent);
+        c = call_new(a, "PUT", path, content, room, sent, send_failed);
+        c->teaches = true;
+        call_paced(c, 1, n->rank / 2, n->seq);
         if (ncookies) {
             c->cookies = xcalloc(ncookies, sizeof *c->cookies);
             memcpy(c->cookies, cookies, ncookies * sizeof *cookies);
             c->ncookies = ncookies;
         }
-        call_send(a, c);
         free(room);
-        /* the list changed: look again from the start */
-        i = 0;
+    } else if (n->kind == NEXT_CREATE) {
+        c = create_dm(a, n->dest, n->rank / 2, n->seq);
     }
+    c->parked = false;
+    c->probe = probe;
+    mx_pace_start(&a->pace, c->cost, probe, now);
+    call_send(a, c);
+}
+
+/* Starts what may start: everything that may while the homeserver has
+ * not limited the bot (a message per room in flight, one creation);
+ * after that, one thing at a time, when the pacer says. */
+static void pump(struct mxad *a)
+{
+    if (!a->token)
+        return;
+    route_people(a);
+    made_settle(a);
+    int64_t now = loop_now(a->loop);
+    for (int guard = 0; guard < 100000; guard++) {
+        struct next n;
+        pick(a, now, &n);
+        if (n.kind == NEXT_NONE)
+            break;
+        int64_t when = mx_pace_when(&a->pace, n.cost, now);
+        bool probe = false;
+        if (when > now) {
+            if (when == INT64_MAX)
+                break; /* one under way: its answer comes first */
+            if (n.cost == 1 && mx_pace_probe_due(&a->pace, now)) {
+                probe = true;
+            } else {
+                pace_arm(a, when);
+                break;
+            }
+        }
+        go(a, &n, probe, now);
+    }
+    /* a creation backing off goes again at its time */
+    int64_t first = INT64_MAX;
+    for (struct call *c = a->calls; c; c = c->next)
+        if (c->parked && c->not_before > now && c->not_before < first)
+            first = c->not_before;
+    if (first != INT64_MAX)
+        pace_arm(a, first);
+}
+
+/* Before every sleep. */
+static void flush(struct loop *l, void *ctx)
+{
+    (void)l;
+    pump(ctx);
 }
 
 /* Where text for a room or a person waits: the room, the person's
- * direct room, or (until that is found or made in flush, once m.direct
- * is known: a restart must not make new rooms for the players of a
- * resumed game) the person; NULL for nowhere. Priorities are not used:
- * everything waiting for a room goes out as one message anyway. */
+ * direct room, or (until that is found, checked or made in pump, once
+ * m.direct is known: a restart must not make new rooms for the players
+ * of a resumed game) the person; NULL for nowhere. */
 static const char *destination(const struct mxad *a, const char *to)
 {
     const struct cfg_room *r = cfg_by_name(a, to);
@@ -803,11 +1383,12 @@ static const char *destination(const struct mxad *a, const char *to)
     return room ? room : to;
 }
 
+static void fetch_room(struct mxad *a, const char *room, bool hold);
+
 static void tell_tracked(struct chat_adapter *base, const char *to,
                          const char *text, enum chat_priority prio,
                          uint64_t cookie)
 {
-    (void)prio;
     struct mxad *a = (struct mxad *)base;
     if (a->stopped)
         return;
@@ -816,7 +1397,9 @@ static void tell_tracked(struct chat_adapter *base, const char *to,
         report(a, &cookie, cookie ? 1 : 0);
         return;
     }
-    mx_outbox_add_tracked(a->out, dest, text, cookie);
+    if (dest[0] == '!' && !dm_of_room(a, dest))
+        fetch_room(a, dest, false); /* its name, for direct messages */
+    mx_outbox_add_prio(a->out, dest, text, cookie, prio);
 }
 
 static void say(struct chat_adapter *base, const char *room, const char *text,
@@ -833,9 +1416,57 @@ static void tell(struct chat_adapter *base, const char *nick, const char *text,
         tell_tracked(base, nick, text, prio, 0);
 }
 
+static void say_once(struct mxad *a, const char *room, const char *text)
+{
+    if (!set_has(a->warned, a->nwarned, room)) {
+        set_add(&a->warned, &a->nwarned, room);
+        mx_outbox_add(a->out, room, text);
+    }
+}
+
 static bool retract(struct chat_adapter *base, uint64_t cookie)
 {
     return mx_outbox_retract(((struct mxad *)base)->out, cookie);
+}
+
+/* Someone sat down: their direct room is found, checked or made now. */
+static void prepare(struct chat_adapter *base, const char *nick)
+{
+    struct mxad *a = (struct mxad *)base;
+    if (a->stopped || !mx_is_user_id(nick) || strcmp(nick, a->cfg.user_id) == 0)
+        return;
+    struct dm *d = dm_find(a, nick);
+    if (d) {
+        if (a->token)
+            dm_check(a, d);
+        return;
+    }
+    for (size_t i = 0; i < a->nwants; i++)
+        if (strcmp(a->wants[i].user, nick) == 0)
+            return;
+    a->wants = xrealloc(a->wants, (a->nwants + 1) * sizeof *a->wants);
+    a->wants[a->nwants].user = xstrdup(nick);
+    a->wants[a->nwants].seq = mx_outbox_tick(a->out);
+    a->nwants++;
+}
+
+/* A configured room's ID if it resolved, else what was asked. */
+static const char *room_id_of(const struct mxad *a, const char *room)
+{
+    const struct cfg_room *r = cfg_by_name(a, room);
+    return r && r->id ? r->id : room;
+}
+
+static void room_label(const struct chat_adapter *base, const char *room,
+                       char *out, size_t outlen)
+{
+    const struct mxad *a = (const struct mxad *)base;
+    const char *id = room_id_of(a, room);
+    mx_rooms_label(a->facts, id, out, outlen);
+    /* a room configured by alias whose name is not known yet: the alias */
+    if (strcmp(out, id) != 0 || strcmp(id, room) == 0)
+        return;
+    snprintf(out, outlen, "%s", room);
 }
 
 /* Asked after a reconnect, and for a seat seen leaving when it is to be
@@ -897,6 +1528,14 @@ static void joined(struct mxad *a, struct call *c, long status,
         /* what was said to it by its alias before it resolved */
         mx_outbox_move(a->out, c->key, room);
     }
+    if (room && set_has(a->warn_joined, a->nwarn_joined, room)) {
+        set_del(a->warn_joined, &a->nwarn_joined, room);
+        say_once(a, room,
+                 "This chat is encrypted, and I can neither read nor write "
+                 "encrypted messages, so I will not answer or send your cards "
+                 "here: I will write to you in a direct chat without "
+                 "encryption.");
+    }
     free(room);
     join_answered(a, c);
 }
@@ -922,13 +1561,31 @@ static void join_failed(struct mxad *a, struct call *c, long status,
     join_answered(a, c);
 }
 
+/* Joins a room (a configured one, or one the bot is invited to); a join
+ * counts against the rate limit (and Synapse's join limit). */
 static void join(struct mxad *a, const char *target)
 {
     char *t = enc(target);
     char *path = xprintf("/join/%s", t);
     free(t);
-    call_send(a, call_new(a, "POST", path, xstrdup("{}"), target, joined,
-                          join_failed));
+    struct call *c =
+        call_new(a, "POST", path, xstrdup("{}"), target, joined, join_failed);
+    call_paced(c, 1, CHAT_HIGH, mx_outbox_tick(a->out));
+}
+
+static void left(struct mxad *a, struct call *c, long status, const char *body,
+                 size_t len)
+{
+    (void)a, (void)c, (void)status, (void)body, (void)len;
+}
+
+static void leave_room(struct mxad *a, const char *room)
+{
+    char *r = enc(room);
+    struct call *c = call_new(a, "POST", xprintf("/rooms/%s/leave", r),
+                              xstrdup("{}"), room, left, left);
+    free(r);
+    call_paced(c, 1, CHAT_LOW, mx_outbox_tick(a->out));
 }
 
 static void rejoin(struct loop *l, void *ctx)
@@ -1090,10 +1747,204 @@ static const char *shown(struct mxad *a, const char *room, const char *user,
     return NULL;
 }
 
+/* ---- what a room is: its members, name and alias, fetched once ---------- */
+
+/* How long a room's events wait for its members at most. */
+#define MX_HOLD_MS 5000
+
+static void on_item(struct mxad *a, const struct mx_item *it);
+
+static struct hold *hold_of(const struct mxad *a, const char *room)
+{
+    for (size_t i = 0; room && i < a->nholds; i++)
+        if (strcmp(a->holds[i].room, room) == 0)
+            return &a->holds[i];
+    return NULL;
+}
+
+/* The room's held events are handled now, in order. */
+static void release(struct mxad *a, const char *room)
+{
+    struct hold *h = hold_of(a, room);
+    if (!h)
+        return;
+    struct hold mine = *h;
+    *h = a->holds[--a->nholds];
+    for (size_t i = 0; i < mine.n; i++) {
+        if (!a->stopped)
+            on_item(a, &mine.items[i]);
+        mx_item_free(&mine.items[i]);
+    }
+    free(mine.items);
+    free(mine.room);
+}
+
+static void hold_expired(struct loop *l, void *ctx);
+
+static void hold_arm(struct mxad *a)
+{
+    int64_t first = INT64_MAX;
+    for (size_t i = 0; i < a->nholds; i++)
+        if (a->holds[i].until < first)
+            first = a->holds[i].until;
+    timer_at(a, &a->hold_timer, first, hold_expired);
+}
+
+static void hold_expired(struct loop *l, void *ctx)
+{
+    struct mxad *a = ctx;
+    a->hold_timer = 0;
+    for (size_t i = 0; i < a->nholds;) {
+        if (a->holds[i].until <= loop_now(l)) {
+            log_warn("%s: no members of %s in time: going on without them",
+                     a->base.network, a->holds[i].room);
+            release(a, a->holds[i].room);
+            i = 0;
+            continue;
+        }
+        i++;
+    }
+    hold_arm(a);
+}
+
+static void joined_member(void *ctx, const char *user, const char *name)
+{
+    void **pair = ctx;
+    struct mxad *a = pair[0];
+    mx_members_set(a->members, pair[1], user, "join", name, renamed, a);
+}
+
+static void members_got(struct mxad *a, struct call *c, long status,
+                        const char *body, size_t len)
+{
+    (void)status;
+    void *pair[2] = {a, c->key};
+    if (mx_joined_parse(body, len, joined_member, pair, MX_MEMBERS_MAX))
+        log_warn("%s: the members of %s refused", a->base.network, c->key);
+    release(a, c->key);
+}
+
+static void members_failed(struct mxad *a, struct call *c, long status,
+                           const char *body, size_t len)
+{
+    (void)status, (void)body, (void)len;
+    release(a, c->key);
+}
+
+/* A room name: valid UTF-8 without control characters, at most
+ * MX_NAME_MAX bytes. */
+static bool is_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n > MX_NAME_MAX || !mx_utf8_valid(s, n))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return false;
+    return true;
+}
+
+static void name_got(struct mxad *a, struct call *c, long status,
+                     const char *body, size_t len)
+{
+    (void)status;
+    char *name = body_string(body, len, "name", is_name);
+    mx_rooms_set_name(a->facts, c->key, name);
+    free(name);
+}
+
+static void alias_got(struct mxad *a, struct call *c, long status,
+                      const char *body, size_t len)
+{
+    (void)status;
+    char *alias = body_string(body, len, "alias", mx_is_alias);
+    mx_rooms_set_alias(a->facts, c->key, alias);
+    free(alias);
+}
+
+/* Asks once per run what a room (not a direct one) is: its members (so
+ * that a display name shared with someone who has not spoken yet is told
+ * apart), its name and canonical alias (to name it in direct messages).
+ * With `hold`, its events wait for the members (at most MX_HOLD_MS). */
+static void fetch_room(struct mxad *a, const char *room, bool hold)
+{
+    if (set_has(a->fetched, a->nfetched, room) || a->nfetched >= MX_ROOMS_MAX)
+        return;
+    set_add(&a->fetched, &a->nfetched, room);
+    char *r = enc(room);
+    call_send(a, call_new(a, "GET", xprintf("/rooms/%s/joined_members", r),
+                          NULL, room, members_got, members_failed));
+    call_send(a, call_new(a, "GET", xprintf("/rooms/%s/state/m.room.name", r),
+                          NULL, room, name_got, NULL));
+    call_send(a, call_new(a, "GET",
+                          xprintf("/rooms/%s/state/m.room.canonical_alias", r),
+                          NULL, room, alias_got, NULL));
+    free(r);
+    if (hold && !hold_of(a, room)) {
+        a->holds = xrealloc(a->holds, (a->nholds + 1) * sizeof *a->holds);
+        a->holds[a->nholds++] = (struct hold){
+            .room = xstrdup(room), .until = loop_now(a->loop) + MX_HOLD_MS};
+        hold_arm(a);
+    }
+}
+
+/* The room's facts (rooms.h) take in a state item. */
+static void feed_item(struct mxad *a, const struct mx_item *it)
+{
+    switch (it->kind) {
+    case MX_ITEM_MEMBER:
+        mx_rooms_set_member(a->facts, it->room, it->user, it->membership);
+        return;
+    case MX_ITEM_ENCRYPTED:
+        if (!it->event_id)
+            mx_rooms_set_encrypted(a->facts, it->room);
+        return;
+    case MX_ITEM_NAME:
+        mx_rooms_set_name(a->facts, it->room, it->name);
+        return;
+    case MX_ITEM_ALIAS:
+        mx_rooms_set_alias(a->facts, it->room, it->name);
+        return;
+    case MX_ITEM_CREATE:
+        mx_rooms_set_creator(a->facts, it->room, it->sender);
+        return;
+    default:
+        return;
+    }
+}
+
+/* A member event in a direct room: its person joined or left; anyone
+ * else makes it no private room any more. */
+static void dm_member(struct mxad *a, struct dm *d, const struct mx_item *it)
+{
+    bool present = strcmp(it->membership, "join") == 0 ||
+                   strcmp(it->membership, "invite") == 0;
+    if (strcmp(it->user, d->user) != 0) {
+        if (present && strcmp(it->user, a->cfg.user_id) != 0)
+            dm_unusable(a, d, "someone else is in it");
+        return;
+    }
+    if (strcmp(it->membership, "join") == 0) {
+        if (d->state == DM_READY)
+            dm_ready(a, d, false);
+    } else if (strcmp(it->membership, "leave") == 0 ||
+               strcmp(it->membership, "ban") == 0) {
+        /* they left (or refused) their direct room: what waits there is
+         * dropped, the next line for them makes a new one */
+        char *room = xstrdup(d->room);
+        set_add(&a->dead, &a->ndead, room);
+        dm_remove(a, d);
+        drop(a, room);
+        free(room);
+    }
+}
+
 static void on_item(struct mxad *a, const struct mx_item *it)
 {
     const char *self = a->cfg.user_id;
-    const char *dm = dm_user(a, it->room);
+    struct dm *dmr = dm_of_room(a, it->room);
+    const char *dm = dmr ? dmr->user : NULL;
+    feed_item(a, it);
     switch (it->kind) {
     case MX_ITEM_MESSAGE: {
         if (strcmp(it->sender, self) == 0 || strcmp(it->msgtype, "m.text") != 0)
@@ -1116,10 +1967,13 @@ static void on_item(struct mxad *a, const struct mx_item *it)
     case MX_ITEM_MEMBER:
         mx_members_set(a->members, it->room, it->user, it->membership, it->name,
                        renamed, a);
+        if (dmr) {
+            dm_member(a, dmr, it);
+            return;
+        }
         if (strcmp(it->user, self) == 0)
             return;
-        if (!dm && strcmp(it->membership, "join") == 0 &&
-            !cfg_by_id(a, it->room)) {
+        if (strcmp(it->membership, "join") == 0 && !cfg_by_id(a, it->room)) {
             /* perhaps a direct room whose createRoom answer is still on
              * its way: its person need not be waited for then */
             char *key = xprintf("%s %s", it->room, it->user);
@@ -1127,21 +1981,6 @@ static void on_item(struct mxad *a, const struct mx_item *it)
                 set_del(a->joins_seen, &a->njoins_seen, a->joins_seen[0]);
             set_add(&a->joins_seen, &a->njoins_seen, key);
             free(key);
-        }
-        if (dm) {
-            if (strcmp(dm, it->user) != 0)
-                return;
-            if (strcmp(it->membership, "join") == 0) {
-                set_del(a->awaiting, &a->nawaiting, it->room);
-            } else if (strcmp(it->membership, "leave") == 0 ||
-                       strcmp(it->membership, "ban") == 0) {
-                /* they left (or refused) their direct room: what waits
-                 * there is dropped, the next tell makes a new one */
-                set_del(a->awaiting, &a->nawaiting, it->room);
-                drop(a, it->room);
-                dm_forget_room(a, it->room);
-            }
-            return;
         }
         char name[MX_SHOWN_MAX];
         if (strcmp(it->membership, "join") == 0)
@@ -1168,8 +2007,14 @@ static void on_item(struct mxad *a, const struct mx_item *it)
             emit(a, CHAT_PART, room_shown(a, it->room), it->user, "", NULL);
         return;
     case MX_ITEM_INVITE:
-        if (it->is_direct && !dm_room(a, it->sender)) {
-            dm_set(a, it->sender, it->room);
+        if (it->encrypted) {
+            /* never a room for cards: say so once in it, if it is joined */
+            if (it->is_direct && a->cfg.auto_join_invites)
+                set_add(&a->warn_joined, &a->nwarn_joined, it->room);
+        } else if (it->is_direct && !dm_find(a, it->sender) &&
+                   !set_has(a->dead, a->ndead, it->room)) {
+            /* checked once joined: the check asks for its state */
+            dm_set(a, it->sender, it->room, DM_UNCHECKED);
             direct_record(a, it->sender);
         }
         if (a->cfg.auto_join_invites)
@@ -1177,18 +2022,24 @@ static void on_item(struct mxad *a, const struct mx_item *it)
         return;
     case MX_ITEM_LEFT:
         mx_members_forget(a->members, it->room);
+        mx_rooms_forget(a->facts, it->room);
+        set_del(a->fetched, &a->nfetched, it->room);
         if (cfg_by_id(a, it->room) && it->sender && it->membership &&
             strcmp(it->sender, self) != 0) {
             kicked(a, cfg_by_id(a, it->room), it);
             return;
         }
-        set_del(a->awaiting, &a->nawaiting, it->room);
         drop(a, it->room);
-        dm_forget_room(a, it->room);
+        if (dmr)
+            dm_remove(a, dmr);
         return;
     case MX_ITEM_ENCRYPTED:
-        if (!it->event_id || strcmp(it->sender, self) == 0 ||
-            warned(a, it->room))
+        if (!it->event_id) {
+            if (dmr)
+                dm_unusable(a, dmr, "encrypted");
+            return;
+        }
+        if (strcmp(it->sender, self) == 0 || warned(a, it->room))
             return;
         mx_outbox_add(a->out, it->room,
                       "I cannot read encrypted messages, so I cannot see "
@@ -1197,9 +2048,34 @@ static void on_item(struct mxad *a, const struct mx_item *it)
                       "invite me there, or write to me in a direct chat "
                       "without encryption.");
         return;
+    case MX_ITEM_CREATE:
+        if (strcmp(it->sender, self) == 0 && !dmr && !cfg_by_id(a, it->room) &&
+            !set_has(a->dead, a->ndead, it->room))
+            set_add(&a->made, &a->nmade, it->room);
+        return;
     case MX_ITEM_JOINED:
+    case MX_ITEM_NAME:
+    case MX_ITEM_ALIAS:
         return;
     }
+}
+
+/* An item of a sync: held while its room's members are fetched (the
+ * first message read in a room not a direct one starts that). */
+static void sync_item(struct mxad *a, const struct mx_item *it)
+{
+    struct hold *h = hold_of(a, it->room);
+    if (!h && it->kind == MX_ITEM_MESSAGE && !dm_of_room(a, it->room) &&
+        !set_has(a->fetched, a->nfetched, it->room)) {
+        fetch_room(a, it->room, true);
+        h = hold_of(a, it->room);
+    }
+    if (!h) {
+        on_item(a, it);
+        return;
+    }
+    h->items = xrealloc(h->items, (h->n + 1) * sizeof *h->items);
+    mx_item_copy(&h->items[h->n++], it);
 }
 
 static void synced(struct mxad *a, struct call *c, long status,
@@ -1233,7 +2109,7 @@ static void synced(struct mxad *a, struct call *c, long status,
         emit(a, CHAT_CONNECTED, NULL, NULL, NULL, NULL);
     }
     for (size_t i = 0; i < s.nitems && !a->stopped; i++)
-        on_item(a, &s.items[i]);
+        sync_item(a, &s.items[i]);
     mx_sync_free(&s);
     start_sync(a);
 }
@@ -1296,6 +2172,53 @@ static void got_direct(struct mxad *a, struct call *c, long status,
     first_sync_when_ready(a);
 }
 
+/* The bot's own device keys, as POST /keys/query answered: Element
+ * encrypts a new direct room when every invitee has device keys, and the
+ * bot cannot read what is encrypted. */
+static void keys_got(struct mxad *a, struct call *c, long status,
+                     const char *body, size_t len)
+{
+    (void)c, (void)status;
+    struct json_tokener *tok = json_tokener_new_ex(8);
+    if (!tok)
+        abort();
+    struct json_object *o =
+        json_tokener_parse_ex(tok, body, len > INT32_MAX ? 0 : (int)len);
+    json_tokener_free(tok);
+    struct json_object *keys, *mine;
+    int n = 0;
+    if (o && json_object_is_type(o, json_type_object) &&
+        json_object_object_get_ex(o, "device_keys", &keys) &&
+        json_object_is_type(keys, json_type_object) &&
+        json_object_object_get_ex(keys, a->cfg.user_id, &mine) &&
+        json_object_is_type(mine, json_type_object))
+        n = json_object_object_length(mine);
+    json_object_put(o);
+    if (n > 0)
+        log_warn("%s: the account %s has device keys (%d device%s): people's "
+                 "clients will encrypt the direct chats they start with the "
+                 "bot, which it cannot read. Give the bot an account that no "
+                 "client has logged into (docs/hosting.md, \"The bot's "
+                 "account\")",
+                 a->base.network, a->cfg.user_id, n, n == 1 ? "" : "s");
+    else
+        log_info("%s: the account %s has no device keys", a->base.network,
+                 a->cfg.user_id);
+}
+
+static void check_keys(struct mxad *a)
+{
+    struct json_object *o = json_object_new_object();
+    struct json_object *dk = json_object_new_object();
+    json_object_object_add(dk, a->cfg.user_id, json_object_new_array());
+    json_object_object_add(o, "device_keys", dk);
+    char *body = xstrdup(json_object_to_json_string_ext(
+        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(o);
+    call_send(a, call_new(a, "POST", xstrdup("/keys/query"), body, NULL,
+                          keys_got, NULL));
+}
+
 /* With a token: the epoch, the rooms, the direct map, the sync. After a
  * restart (a since token kept) the first sync waits for the direct map:
  * it may hold what people said in their direct rooms while the bot was
@@ -1311,6 +2234,7 @@ static void begin(struct mxad *a)
         join(a, a->cfg.rooms[i].name);
     call_send(a, call_new(a, "GET", direct_path(a), NULL, NULL, got_direct,
                           got_direct));
+    check_keys(a);
     first_sync_when_ready(a);
     if (!a->first_sync_done && !a->sync)
         /* a join that hangs or keeps failing holds nothing up for long */
@@ -1442,7 +2366,7 @@ static void stop(struct chat_adapter *base, const char *goodbye)
     for (struct call *c = a->calls, *next; c; c = next) {
         next = c->next;
         if (c->done != sent && c->done != created && c->done != direct_got &&
-            c->done != direct_put_done)
+            c->done != direct_put_done && c->done != dm_checked)
             call_free(a, c);
     }
 }
@@ -1485,7 +2409,9 @@ static void adapter_free(struct chat_adapter *base)
     if (!a)
         return;
     loop_remove_hook(a->loop, flush, a);
-    loop_cancel(a->loop, a->pause_timer);
+    loop_cancel(a->loop, a->pace_timer);
+    loop_cancel(a->loop, a->await_timer);
+    loop_cancel(a->loop, a->hold_timer);
     loop_cancel(a->loop, a->sync_timer);
     a->stopped = true; /* nothing more to report */
     while (a->calls)
@@ -1505,14 +2431,29 @@ static void adapter_free(struct chat_adapter *base)
     set_free(a->sending, a->nsending);
     set_free(a->creating, a->ncreating);
     set_free(a->warned, a->nwarned);
-    set_free(a->awaiting, a->nawaiting);
     set_free(a->fetching, a->nfetching);
+    set_free(a->fetched, a->nfetched);
+    set_free(a->dead, a->ndead);
+    set_free(a->made, a->nmade);
+    set_free(a->warn_joined, a->nwarn_joined);
+    for (size_t i = 0; i < a->nholds; i++) {
+        for (size_t k = 0; k < a->holds[i].n; k++)
+            mx_item_free(&a->holds[i].items[k]);
+        free(a->holds[i].items);
+        free(a->holds[i].room);
+    }
+    free(a->holds);
     mx_members_free(a->members);
+    mx_rooms_free(a->facts);
     for (size_t i = 0; i < a->ndms; i++) {
         free(a->dms[i].user);
         free(a->dms[i].room);
+        free(a->dms[i].held);
     }
     free(a->dms);
+    for (size_t i = 0; i < a->nwants; i++)
+        free(a->wants[i].user);
+    free(a->wants);
     mx_session_free(&a->s);
     free(a->token);
     free(a->good_since);
@@ -1535,6 +2476,8 @@ static const struct chat_adapter_ops mx_ops = {
     .verify = verify,
     .tell_tracked = tell_tracked,
     .retract = retract,
+    .prepare = prepare,
+    .room_label = room_label,
 };
 
 struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
@@ -1579,6 +2522,8 @@ struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
         l, (size_t)(cfg->max_body_bytes > 0 ? cfg->max_body_bytes : 4 << 20));
     a->out = mx_outbox_new();
     a->members = mx_members_new();
+    a->facts = mx_rooms_new();
+    mx_pace_init(&a->pace);
     if (data_dir && *data_dir) {
         char net[STORAGE_NAME_MAX + 1], dir[STORAGE_PATH_MAX],
             path[STORAGE_PATH_MAX], err[256];

@@ -76,23 +76,6 @@ static struct member *find(const struct mroom *r, const char *user)
     return NULL;
 }
 
-/* Cuts a string written into outlen bytes back to whole characters. */
-static void whole_chars(char *out)
-{
-    size_t n = strlen(out), end = n;
-    /* the start of the last character, and whether it is complete */
-    size_t i = n;
-    while (i > 0 && ((unsigned char)out[i - 1] & 0xC0) == 0x80)
-        i--;
-    if (i == 0)
-        return;
-    unsigned char c = (unsigned char)out[i - 1];
-    size_t want = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-    if (n - (i - 1) < want)
-        end = i - 1;
-    out[end] = '\0';
-}
-
 /* The spec's shown name of p among r's members, into out. */
 static void shown_of(const struct mroom *r, const struct member *p, char *out,
                      size_t outlen)
@@ -111,7 +94,7 @@ static void shown_of(const struct mroom *r, const struct member *p, char *out,
         snprintf(out, outlen, "%s (%s)", p->name, p->user);
     else
         snprintf(out, outlen, "%s", p->name);
-    whole_chars(out);
+    mx_utf8_trim(out);
 }
 
 static bool present(const char *membership)

@@ -26,6 +26,8 @@ struct dest {
     size_t len, cap;
     struct mark *marks; /* in order of start */
     size_t nmarks;
+    enum chat_priority prio; /* the most urgent of the waiting lines */
+    uint64_t seq;            /* when the oldest of them was queued */
 };
 
 struct mx_outbox {
@@ -33,6 +35,7 @@ struct mx_outbox {
     size_t n;
     uint64_t *removed; /* cookies the last take or drop took off */
     size_t nremoved;
+    uint64_t seq; /* texts queued so far */
 };
 
 struct mx_outbox *mx_outbox_new(void)
@@ -163,11 +166,20 @@ static void add_line(struct dest *d, const char *s, size_t n)
     put(d, "\n", 1);
 }
 
-void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text)
+/* Queues text for dest at prio: the destination's urgency takes it in. */
+static void add(struct mx_outbox *o, const char *dest, const char *text,
+                enum chat_priority prio)
 {
     if (!dest || !text)
         return;
     struct dest *d = get(o, dest);
+    o->seq++;
+    if (!d->len) {
+        d->prio = prio;
+        d->seq = o->seq;
+    } else if (prio < d->prio) {
+        d->prio = prio;
+    }
     const char *p = text;
     for (;;) {
         size_t n = strcspn(p, "\n");
@@ -178,6 +190,27 @@ void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text)
         if (!*p)
             break;
     }
+}
+
+void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text)
+{
+    add(o, dest, text, CHAT_NORMAL);
+}
+
+bool mx_outbox_urgency(const struct mx_outbox *o, const char *dest,
+                       enum chat_priority *prio, uint64_t *seq)
+{
+    const struct dest *d = find(o, dest);
+    if (!d || !d->len)
+        return false;
+    *prio = d->prio;
+    *seq = d->seq;
+    return true;
+}
+
+uint64_t mx_outbox_tick(struct mx_outbox *o)
+{
+    return ++o->seq;
 }
 
 bool mx_outbox_waiting(const struct mx_outbox *o, const char *dest)
@@ -279,7 +312,13 @@ void mx_outbox_move(struct mx_outbox *o, const char *from, const char *to)
     size_t nmarks = f->nmarks;
     f->marks = NULL;
     f->nmarks = 0;
+    enum chat_priority prio = f->prio;
+    uint64_t seq = f->seq;
     struct dest *t = get(o, to);
+    if (!t->len || prio < t->prio)
+        t->prio = prio;
+    if (!t->len || seq < t->seq)
+        t->seq = seq;
     for (size_t i = 0; i < nmarks; i++) {
         mark_add(t, marks[i].cookie, t->len + marks[i].start,
                  t->len + marks[i].end);
@@ -303,9 +342,15 @@ void mx_outbox_drop(struct mx_outbox *o, const char *dest)
 void mx_outbox_add_tracked(struct mx_outbox *o, const char *dest,
                            const char *text, uint64_t cookie)
 {
+    mx_outbox_add_prio(o, dest, text, cookie, CHAT_NORMAL);
+}
+
+void mx_outbox_add_prio(struct mx_outbox *o, const char *dest, const char *text,
+                        uint64_t cookie, enum chat_priority prio)
+{
     const struct dest *before = dest ? find(o, dest) : NULL;
     size_t start = before ? before->len : 0;
-    mx_outbox_add(o, dest, text);
+    add(o, dest, text, prio);
     struct dest *d = dest ? find(o, dest) : NULL;
     if (cookie && d && d->len > start)
         mark_add(d, cookie, start, d->len);

@@ -11,6 +11,10 @@
  * a line longer than MX_LINE_MAX is cut at a character boundary. A
  * message holds whole lines, at most MX_MESSAGE_MAX bytes of them and
  * MX_CONTENT_MAX bytes of event content; more waits for the next message.
+ *
+ * Each destination knows the most urgent priority among its waiting lines
+ * and how long they have waited, so that a sender limited to one message
+ * at a time can choose which goes next (mx_outbox_next).
  */
 #ifndef HEARTS_MX_OUTBOX_H
 #define HEARTS_MX_OUTBOX_H
@@ -18,6 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "chat.h"
 
 #define MX_LINE_MAX 2000
 #define MX_MESSAGE_MAX 16000
@@ -31,7 +37,8 @@ struct mx_outbox;
 struct mx_outbox *mx_outbox_new(void);
 void mx_outbox_free(struct mx_outbox *o);
 
-/* Queues text (one or more lines separated by '\n') for dest. */
+/* Queues text (one or more lines separated by '\n') for dest, at
+ * CHAT_NORMAL priority. */
 void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text);
 
 /*
@@ -41,6 +48,10 @@ void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text);
  */
 void mx_outbox_add_tracked(struct mx_outbox *o, const char *dest,
                            const char *text, uint64_t cookie);
+
+/* mx_outbox_add_tracked at priority prio (cookie 0: not tracked). */
+void mx_outbox_add_prio(struct mx_outbox *o, const char *dest, const char *text,
+                        uint64_t cookie, enum chat_priority prio);
 
 /* The cookies of the tracked texts that the last mx_outbox_take giving a
  * message put in it (their last line is in it) or the last mx_outbox_drop
@@ -59,6 +70,16 @@ bool mx_outbox_waiting(const struct mx_outbox *o, const char *dest);
 const char *mx_outbox_dest(const struct mx_outbox *o, size_t i);
 
 /*
+ * What waits for dest: the most urgent priority among its lines into
+ * *prio and, into *seq, a number that orders the oldest waiting line
+ * among all lines ever queued (smaller: queued earlier). False (nothing
+ * set) if nothing waits there. The priority of lines left over after a
+ * take is kept as it was.
+ */
+bool mx_outbox_urgency(const struct mx_outbox *o, const char *dest,
+                       enum chat_priority *prio, uint64_t *seq);
+
+/*
  * Takes the next message for dest off the queue: the event content as
  * JSON for the caller to free, or NULL if nothing waits. The content is
  * an m.notice with format.h's plain `body` (the lines joined by '\n'),
@@ -68,8 +89,13 @@ const char *mx_outbox_dest(const struct mx_outbox *o, size_t i);
  */
 char *mx_outbox_take(struct mx_outbox *o, const char *dest);
 
+/* A number in the order of the queue's lines, for something else that
+ * waits beside them (smaller: earlier). */
+uint64_t mx_outbox_tick(struct mx_outbox *o);
+
 /* Renames a destination's lines (a person's, once their direct room is
- * known) onto another, after what waits there already. */
+ * known) onto another, after what waits there already; the urgency of
+ * both is kept (the more urgent priority, the older line). */
 void mx_outbox_move(struct mx_outbox *o, const char *from, const char *to);
 
 /* Drops what waits for dest. */

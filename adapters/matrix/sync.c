@@ -53,6 +53,21 @@ bool mx_utf8_valid(const char *str, size_t n)
     return true;
 }
 
+void mx_utf8_trim(char *s)
+{
+    size_t n = strlen(s);
+    /* the start of the last character, and whether it is complete */
+    size_t i = n;
+    while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
+        i--;
+    if (i == 0)
+        return;
+    unsigned char c = (unsigned char)s[i - 1];
+    size_t want = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    if (n - (i - 1) < want)
+        s[i - 1] = '\0';
+}
+
 /* Printable ASCII without spaces, 2..MX_ID_MAX bytes, starting with
  * sigil; with a ':' after at least one byte if colon is required. */
 static bool is_id(const char *s, char sigil, bool colon)
@@ -198,6 +213,26 @@ static void room_event(struct mx_sync *s, const char *room,
         it->sender = xstrdup(sender);
         if (type[strlen("m.room.encrypt")] == 'e')
             it->event_id = xstrdup(get_str(ev, "event_id", MX_ID_MAX, false));
+    } else if (strcmp(type, "m.room.name") == 0 ||
+               strcmp(type, "m.room.canonical_alias") == 0) {
+        bool name = type[strlen("m.room.")] == 'n';
+        const char *key = get_str(ev, "state_key", 0, false);
+        if (!key) { /* not the room's state */
+            s->refused++;
+            return;
+        }
+        /* an empty, missing or bad value is no name: the next one shows */
+        const char *v = get_str(content, name ? "name" : "alias",
+                                name ? MX_NAME_MAX : MX_ID_MAX, false);
+        if (v && !name && !mx_is_alias(v))
+            v = NULL;
+        struct mx_item *it =
+            add_item(s, name ? MX_ITEM_NAME : MX_ITEM_ALIAS, room);
+        it->sender = xstrdup(sender);
+        it->name = v && *v ? xstrdup(v) : NULL;
+    } else if (strcmp(type, "m.room.create") == 0) {
+        struct mx_item *it = add_item(s, MX_ITEM_CREATE, room);
+        it->sender = xstrdup(sender);
     }
 }
 
@@ -234,7 +269,7 @@ static void invited_rooms(struct mx_sync *s, const char *self,
             get_type(data, "invite_state", json_type_object);
         struct json_object *events = get_type(st, "events", json_type_array);
         const char *inviter = NULL;
-        bool direct = false;
+        bool direct = false, encrypted = false;
         size_t n = events ? json_object_array_length(events) : 0;
         for (size_t i = 0; i < n; i++) {
             struct json_object *ev = json_object_array_get_idx(events, i);
@@ -242,6 +277,8 @@ static void invited_rooms(struct mx_sync *s, const char *self,
             const char *type = get_str(ev, "type", MX_ID_MAX, false);
             const char *key = get_str(ev, "state_key", MX_ID_MAX, false);
             const char *m = get_str(c, "membership", 16, false);
+            if (type && strcmp(type, "m.room.encryption") == 0)
+                encrypted = true;
             if (!type || strcmp(type, "m.room.member") != 0 || !key || !self ||
                 strcmp(key, self) != 0 || !m || strcmp(m, "invite") != 0)
                 continue;
@@ -256,6 +293,7 @@ static void invited_rooms(struct mx_sync *s, const char *self,
         struct mx_item *it = add_item(s, MX_ITEM_INVITE, room);
         it->sender = xstrdup(inviter);
         it->is_direct = direct;
+        it->encrypted = encrypted;
     }
 }
 
@@ -351,9 +389,10 @@ static void account_data(struct mx_sync *s, struct json_object *ad)
     }
 }
 
-/* The JSON object in body, or NULL with err set. */
-static struct json_object *parse_object(const char *body, size_t len, char *err,
-                                        size_t errlen)
+/* The JSON value of type `want` in body, or NULL with err set. */
+static struct json_object *parse_json(const char *body, size_t len,
+                                      enum json_type want, char *err,
+                                      size_t errlen)
 {
     if (len > (size_t)INT32_MAX) {
         snprintf(err, errlen, "body too large");
@@ -383,12 +422,19 @@ static struct json_object *parse_object(const char *body, size_t len, char *err,
             json_object_put(o);
             return NULL;
         }
-    if (!json_object_is_type(o, json_type_object)) {
-        snprintf(err, errlen, "not a JSON object");
+    if (!json_object_is_type(o, want)) {
+        snprintf(err, errlen, "not a JSON %s",
+                 want == json_type_array ? "array" : "object");
         json_object_put(o);
         return NULL;
     }
     return o;
+}
+
+static struct json_object *parse_object(const char *body, size_t len, char *err,
+                                        size_t errlen)
+{
+    return parse_json(body, len, json_type_object, err, errlen);
 }
 
 int mx_sync_parse(const char *body, size_t len, const char *self,
@@ -425,7 +471,7 @@ int mx_sync_parse(const char *body, size_t len, const char *self,
     return 0;
 }
 
-static void item_free(struct mx_item *it)
+void mx_item_free(struct mx_item *it)
 {
     free(it->room);
     free(it->sender);
@@ -435,6 +481,24 @@ static void item_free(struct mx_item *it)
     free(it->user);
     free(it->membership);
     free(it->name);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+void mx_item_copy(struct mx_item *to, const struct mx_item *from)
+{
+    *to = *from;
+    to->room = dup_or_null(from->room);
+    to->sender = dup_or_null(from->sender);
+    to->event_id = dup_or_null(from->event_id);
+    to->msgtype = dup_or_null(from->msgtype);
+    to->body = dup_or_null(from->body);
+    to->user = dup_or_null(from->user);
+    to->membership = dup_or_null(from->membership);
+    to->name = dup_or_null(from->name);
 }
 
 void mx_direct_free(struct mx_direct *d, size_t n)
@@ -453,7 +517,7 @@ void mx_sync_free(struct mx_sync *s)
     if (!s)
         return;
     for (size_t i = 0; i < s->nitems; i++)
-        item_free(&s->items[i]);
+        mx_item_free(&s->items[i]);
     free(s->items);
     free(s->next_batch);
     mx_direct_free(s->direct, s->ndirect);
@@ -478,6 +542,70 @@ int mx_member_parse(const char *body, size_t len, char **membership,
     return 0;
 }
 
+int mx_state_parse(const char *body, size_t len, const char *room,
+                   struct mx_sync *out, char *err, size_t errlen)
+{
+    char dummy[1];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    if (!mx_is_room_id(room)) {
+        snprintf(err, errlen, "not a room ID");
+        return -1;
+    }
+    struct json_object *o = parse_json(body, len, json_type_array, err, errlen);
+    if (!o)
+        return -1;
+    struct mx_sync s = {0};
+    size_t n = json_object_array_length(o);
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *ev = json_object_array_get_idx(o, i);
+        /* state only: a message here is not one */
+        const char *type = get_str(ev, "type", MX_ID_MAX, false);
+        if (!json_object_is_type(ev, json_type_object) || !type ||
+            strcmp(type, "m.room.message") == 0 ||
+            strcmp(type, "m.room.encrypted") == 0 ||
+            !get_str(ev, "state_key", MX_ID_MAX, false)) {
+            s.refused++;
+            continue;
+        }
+        room_event(&s, room, ev);
+    }
+    json_object_put(o);
+    *out = s;
+    return 0;
+}
+
+int mx_joined_parse(const char *body, size_t len,
+                    void (*fn)(void *ctx, const char *user, const char *name),
+                    void *ctx, size_t max)
+{
+    char err[8];
+    struct json_object *o = parse_object(body, len, err, sizeof err);
+    if (!o)
+        return -1;
+    struct json_object *joined = get_type(o, "joined", json_type_object);
+    if (!joined) {
+        json_object_put(o);
+        return -1;
+    }
+    size_t n = 0;
+    json_object_object_foreach(joined, user, data)
+    {
+        if (n >= max)
+            break;
+        if (!mx_is_user_id(user) ||
+            !json_object_is_type(data, json_type_object))
+            continue;
+        const char *name = get_str(data, "display_name", MX_NAME_MAX, false);
+        fn(ctx, user, name && *name ? name : NULL);
+        n++;
+    }
+    json_object_put(o);
+    return 0;
+}
+
 int mx_direct_parse(const char *body, size_t len, struct mx_direct **out,
                     size_t *n)
 {
@@ -490,15 +618,20 @@ int mx_direct_parse(const char *body, size_t len, struct mx_direct **out,
     return 0;
 }
 
+/* The state the bot keeps: members, encryption, and what names a room. */
+#define STATE_TYPES                                                            \
+    "\"m.room.member\",\"m.room.encryption\",\"m.room.name\","                 \
+    "\"m.room.canonical_alias\",\"m.room.create\""
+
 #define FILTER_HEAD                                                            \
     "{\"presence\":{\"types\":[]},"                                            \
     "\"account_data\":{\"types\":[\"m.direct\"]},"                             \
     "\"room\":{\"ephemeral\":{\"types\":[]},"                                  \
     "\"account_data\":{\"types\":[]},"                                         \
-    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],"          \
+    "\"state\":{\"types\":[" STATE_TYPES "],"                                  \
     "\"lazy_load_members\":true,\"include_redundant_members\":true},"          \
-    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\","           \
-    "\"m.room.encrypted\",\"m.room.encryption\"]"
+    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room."                    \
+    "encrypted\"," STATE_TYPES "]"
 
 const char *mx_sync_filter(bool history)
 {

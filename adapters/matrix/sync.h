@@ -27,19 +27,24 @@
 #define MX_TOKEN_MAX 1024
 
 enum mx_item_kind {
-    MX_ITEM_JOINED,   /* the bot is in room (rooms.join) */
-    MX_ITEM_MESSAGE,  /* m.room.message: sender, event_id, msgtype,
-                         body, ts */
-    MX_ITEM_MEMBER,   /* m.room.member: user's membership now (join,
-                         leave, ban, invite, knock), name if given */
-    MX_ITEM_INVITE,   /* the bot is invited to room by sender;
-                         is_direct */
-    MX_ITEM_LEFT,     /* the bot is no longer in room (rooms.leave);
-                         membership (leave, ban) and sender of its last
-                         member event there if the timeline shows it */
-    MX_ITEM_ENCRYPTED /* sender wrote something the bot cannot read
-                         (m.room.encrypted) or room turned encryption on
-                         (sender then its author, event_id NULL) */
+    MX_ITEM_JOINED,    /* the bot is in room (rooms.join) */
+    MX_ITEM_MESSAGE,   /* m.room.message: sender, event_id, msgtype,
+                          body, ts */
+    MX_ITEM_MEMBER,    /* m.room.member: user's membership now (join,
+                          leave, ban, invite, knock), name if given */
+    MX_ITEM_INVITE,    /* the bot is invited to room by sender;
+                          is_direct */
+    MX_ITEM_LEFT,      /* the bot is no longer in room (rooms.leave);
+                          membership (leave, ban) and sender of its last
+                          member event there if the timeline shows it */
+    MX_ITEM_ENCRYPTED, /* sender wrote something the bot cannot read
+                          (m.room.encrypted) or room turned encryption on
+                          (sender then its author, event_id NULL) */
+    MX_ITEM_NAME,      /* the room's m.room.name is now name (NULL:
+                          none) */
+    MX_ITEM_ALIAS,     /* its m.room.canonical_alias is now name (NULL:
+                          none) */
+    MX_ITEM_CREATE     /* sender created the room (m.room.create) */
 };
 
 /* One item; the strings belong to the mx_sync. NULL when absent. */
@@ -55,6 +60,7 @@ struct mx_item {
     char *membership; /* MEMBER */
     char *name;       /* MEMBER: display name, if any */
     bool is_direct;   /* INVITE, MEMBER */
+    bool encrypted;   /* INVITE: the room's state says encryption is on */
 };
 
 /* One m.direct entry: the DM rooms with user. */
@@ -84,6 +90,29 @@ int mx_sync_parse(const char *body, size_t len, const char *self,
 
 void mx_sync_free(struct mx_sync *s);
 
+/* A deep copy of an item (to keep it past its sync), and its freeing. */
+void mx_item_copy(struct mx_item *to, const struct mx_item *from);
+void mx_item_free(struct mx_item *it);
+
+/*
+ * Parses a room's whole state (what GET /rooms/{room}/state returns: an
+ * array of state events) into items of `room`, as a sync's state would
+ * give them (MEMBER, ENCRYPTED, NAME, ALIAS, CREATE; others skipped). 0
+ * and *out filled (no next_batch), or -1 with the reason in err.
+ */
+int mx_state_parse(const char *body, size_t len, const char *room,
+                   struct mx_sync *out, char *err, size_t errlen);
+
+/*
+ * Parses the answer of GET /rooms/{room}/joined_members
+ * ({"joined": {user: {"display_name": ...}}}): fn(ctx, user, name) for
+ * each valid entry, name NULL when missing or refused as a sync's would
+ * be, at most `max` of them. 0, or -1 if it is not such an object.
+ */
+int mx_joined_parse(const char *body, size_t len,
+                    void (*fn)(void *ctx, const char *user, const char *name),
+                    void *ctx, size_t max);
+
 /*
  * Parses an m.direct content object (what GET account_data returns) into
  * entries (each user ID to its valid room IDs; bad entries are skipped).
@@ -103,6 +132,10 @@ void mx_direct_free(struct mx_direct *d, size_t n);
 int mx_member_parse(const char *body, size_t len, char **membership,
                     char **name);
 
+/* Cuts a string that snprintf may have cut inside a character back to
+ * whole UTF-8 characters. */
+void mx_utf8_trim(char *s);
+
 /* Whether s (n bytes) is valid UTF-8 without NUL, overlong forms,
  * surrogates or code points past U+10FFFF. */
 bool mx_utf8_valid(const char *s, size_t n);
@@ -115,12 +148,12 @@ bool mx_is_room_id(const char *s);
 bool mx_is_alias(const char *s);
 
 /* The /sync filter: only what the bot reads (messages, members, the
- * encryption markers, m.direct); with `history` false, no timeline at all
- * (the first sync of a new session: old commands are not replayed).
- * Members are lazy-loaded (a big room's whole list is never sent) with
- * redundant ones: every sync that holds someone's message holds their
- * member event too, so their display name is known even when the server
- * thinks it sent it before (a restart). A static JSON string. */
+ * encryption markers, rooms' names, aliases and creators, m.direct); with
+ * `history` false, no timeline at all (the first sync of a new session: old
+ * commands are not replayed). Members are lazy-loaded (a big room's whole list
+ * is never sent) with redundant ones: every sync that holds someone's message
+ * holds their member event too, so their display name is known even when the
+ * server thinks it sent it before (a restart). A static JSON string. */
 const char *mx_sync_filter(bool history);
 
 #endif

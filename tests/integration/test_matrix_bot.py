@@ -429,10 +429,13 @@ class MatrixBotTest(MatrixCase):
 
     def test_a_room_given_by_alias_keeps_its_rules(self):
         """rooms = ["#hearts:hearts.test omnibus"]: events from the room
-        name it by its alias, so its rules apply and people read it."""
+        name it by its alias, so its rules apply; a direct message names
+        the table by the room's name, as a Matrix client shows it."""
         async def scene(p, room):
             self.hs.set_exempt(BOT)
             self.hs.set_exempt(self.alice)
+            await p.client.room_put_state(room, "m.room.name",
+                                          {"name": "Card Club"})
             bot = self.start_bot(["#hearts:hearts.test omnibus"])
             bot.wait_log(r"joined #hearts:hearts.test as %s" % room)
             await p.say(room, "!hearts")
@@ -440,8 +443,9 @@ class MatrixBotTest(MatrixCase):
             await p.say(room, "!start")
             deal = await p.wait(lambda m: [
                 x for x in from_bot()(m) if x[0] != room
-                and "at #hearts:hearts.test" in x[3]])
-            self.assertIn("Hand 1 at #hearts:hearts.test", deal[0][3])
+                and "Hand 1 at" in x[3]])
+            self.assertIn("Hand 1 at Card Club.", deal[0][3])
+            self.assertNotIn(room, deal[0][3])
         self.play(scene)
 
     def test_who_left_while_the_bot_was_away_is_not_taken_back(self):

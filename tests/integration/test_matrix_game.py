@@ -96,6 +96,9 @@ class FourPeopleCase(MatrixCase):
             for name, pw in PEOPLE[1:]]
         for u in self.users + [BOT]:
             self.hs.set_exempt(u)
+        # five logins from 127.0.0.1 at once: Synapse's per-address limit
+        # would hold the last two back for seconds
+        self.hs.set_ratelimit(logins=False)
 
     async def open_table(self, people, rules="standard hands=1", irc=None):
         """Logs the four in (appended to `people`, for the caller to
@@ -345,6 +348,82 @@ class MatrixFaultsGameTest(FourPeopleCase):
         self.botproc.wait_log(r"rate-limited on PUT .*waiting 400 ms")
         sys.stderr.write("[%d hands, %.1f s] " % (hands, took))
 
+
+
+class SynapseLimitsGameTest(FourPeopleCase):
+    """The bot as an ordinary user under Synapse's default limits (the
+    people exempt: only the bot's pace is under test): four people open a
+    table, sit down and deal at once, so their direct rooms are made
+    while the limit bites. A room creation is charged twice; a bot that
+    retried it at retry_after_ms never got a deal out."""
+
+    def setUp(self):
+        super().setUp()
+        self.hs.set_exempt(BOT, False)
+
+    def test_four_people_start_and_finish_under_the_limits(self):
+        async def go():
+            people = []
+            try:
+                room = await self.open_table(people)
+                started = time.monotonic()
+                seats = [Seat(p, room) for p in people]
+                # every deal comes, each once, while the limits are
+                # Synapse's own
+                dealt = {}
+                deadline = started + 120
+                while len(dealt) < 4:
+                    self.assertLess(time.monotonic(), deadline,
+                                    "no deal for all four: %s" % dealt)
+                    for s in seats:
+                        await s.p.sync(timeout_ms=200)
+                        deals = [x for x in lines(s.private())
+                                 if isinstance(harness.parse_private(x),
+                                               harness.Deal)]
+                        self.assertLessEqual(len(deals), 1, deals)
+                        if deals and s.p.user not in dealt:
+                            dealt[s.p.user] = time.monotonic() - started
+                took = max(dealt.values())
+                # a server whose admin lifts the limit meanwhile (a rate
+                # of 2 a second): the bot finds out by itself
+                self.hs.set_ratelimit(rate=2.0, burst=10)
+                deadline = time.monotonic() + 120
+                await asyncio.gather(*[s.play(deadline) for s in seats])
+                await asyncio.sleep(0.5)
+                for p in people:
+                    await p.sync(timeout_ms=0)
+                return room, seats, took
+            finally:
+                for p in people:
+                    await p.close()
+        room, seats, took = self.run_async(go(), timeout=300)
+        sys.stderr.write("[every deal %.1f s after !start] " % took)
+        record = self.check_record(room, seats)
+        hands = len(record["hands"])
+        # one direct room each, made once: no livelock, nothing piled up
+        counts = self.hs.counters(BOT)
+        self.assertLessEqual(counts.get("create_room", 0), 4 + 2, counts)
+        self.assertLessEqual(len(self.hs.half_made_rooms(BOT)), 1)
+        self.assertEqual(sorted(self.hs.rooms(BOT)),
+                         sorted([room] + [{m[0] for m in s.private()}.pop()
+                                          for s in seats]))
+        # no line twice in any room, the table's tricks each once
+        for r in self.hs.rooms(BOT):
+            bodies = [e["content"]["body"]
+                      for e in self.hs.room_events(r, "m.room.message")
+                      if e["sender"] == BOT]
+            twice = [b for b, n in collections.Counter(bodies).items()
+                     if n > 1]
+            self.assertEqual(twice, [], r)
+        table = [e["content"]["body"]
+                 for e in self.hs.room_events(room, "m.room.message")
+                 if e["sender"] == BOT]
+        self.assertEqual(
+            self.trick_counts(x for b in table for x in b.split("\n")),
+            {k: hands for k in range(1, 14)}, table)
+        # the pacer met the limit, then found it lifted by a probe
+        self.botproc.wait_log(r"rate-limited on ")
+        self.botproc.wait_log(r"no longer limits")
 
 
 def who(name):

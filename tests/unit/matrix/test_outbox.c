@@ -309,6 +309,48 @@ static void test_outbox_retract_waiting_not_in_flight(void **state)
     mx_outbox_free(o);
 }
 
+static void test_outbox_urgency_most_urgent_and_oldest(void **state)
+{
+    (void)state;
+    struct mx_outbox *o = mx_outbox_new();
+    enum chat_priority prio;
+    uint64_t seq, a_seq, b_seq;
+    assert_false(mx_outbox_urgency(o, "!a:hs", &prio, &seq));
+    mx_outbox_add_prio(o, "!a:hs", "trick", 0, CHAT_NORMAL);
+    mx_outbox_add_prio(o, "@b:hs", "deal", 7, CHAT_NORMAL);
+    uint64_t between = mx_outbox_tick(o);
+    mx_outbox_add_prio(o, "!a:hs", "prompt", 0, CHAT_HIGH);
+    mx_outbox_add_prio(o, "!a:hs", "help", 0, CHAT_LOW);
+    /* a's most urgent line is HIGH; its oldest came first of all */
+    assert_true(mx_outbox_urgency(o, "!a:hs", &prio, &a_seq));
+    assert_int_equal(prio, CHAT_HIGH);
+    assert_true(mx_outbox_urgency(o, "@b:hs", &prio, &b_seq));
+    assert_int_equal(prio, CHAT_NORMAL);
+    assert_true(a_seq < b_seq);
+    assert_true(b_seq < between);
+    /* taken: nothing waits; a new line starts a new urgency */
+    free(mx_outbox_take(o, "!a:hs"));
+    assert_false(mx_outbox_urgency(o, "!a:hs", &prio, &seq));
+    mx_outbox_add_prio(o, "!a:hs", "later", 0, CHAT_LOW);
+    assert_true(mx_outbox_urgency(o, "!a:hs", &prio, &seq));
+    assert_int_equal(prio, CHAT_LOW);
+    assert_true(seq > between);
+    /* b's lines moved onto a: the older line and the more urgent prio */
+    mx_outbox_move(o, "@b:hs", "!a:hs");
+    assert_false(mx_outbox_urgency(o, "@b:hs", &prio, &seq));
+    assert_true(mx_outbox_urgency(o, "!a:hs", &prio, &seq));
+    assert_int_equal(prio, CHAT_NORMAL);
+    assert_int_equal(seq, b_seq);
+    /* every line waiting goes as one message, in the order queued */
+    char body[256], html[256];
+    fields(mx_outbox_take(o, "!a:hs"), body, sizeof body, html, sizeof html);
+    assert_string_equal(body, "later\ndeal");
+    const uint64_t *cookies;
+    assert_int_equal(mx_outbox_removed(o, &cookies), 1);
+    assert_int_equal(cookies[0], 7);
+    mx_outbox_free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_outbox_reports_each_cookie_once),
         cmocka_unit_test(test_outbox_cookie_goes_with_the_last_line),
         cmocka_unit_test(test_outbox_retract_waiting_not_in_flight),
+        cmocka_unit_test(test_outbox_urgency_most_urgent_and_oldest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

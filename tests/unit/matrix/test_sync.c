@@ -3,6 +3,7 @@
  * neutral items, and hostile ones refused field by field.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "sync.h"
 
@@ -382,6 +384,144 @@ static void test_direct_parse(void **state)
     assert_int_equal(mx_direct_parse("[]", 2, &d, &n), -1);
 }
 
+static void test_sync_room_names_aliases_creators(void **state)
+{
+    (void)state;
+    struct mx_sync s;
+    assert_int_equal(
+        parse(ROOM("{\"type\":\"m.room.name\",\"sender\":\"@a:hs\","
+                   "\"state_key\":\"\",\"content\":{\"name\":\"Card Club\"}},"
+                   "{\"type\":\"m.room.canonical_alias\",\"sender\":\"@a:hs\","
+                   "\"state_key\":\"\",\"content\":{\"alias\":\"#c:hs\"}},"
+                   "{\"type\":\"m.room.create\",\"sender\":\"@bot:hs\","
+                   "\"state_key\":\"\",\"content\":{\"creator\":\"@bot:hs\"}},"
+                   /* taken away, and broken ones: none */
+                   "{\"type\":\"m.room.name\",\"sender\":\"@a:hs\","
+                   "\"state_key\":\"\",\"content\":{}},"
+                   "{\"type\":\"m.room.canonical_alias\",\"sender\":\"@a:hs\","
+                   "\"state_key\":\"\",\"content\":{\"alias\":\"not one\"}},"
+                   "{\"type\":\"m.room.name\",\"sender\":\"@a:hs\","
+                   "\"state_key\":\"\",\"content\":{\"name\":\"a\\u0007b\"}},"
+                   /* not the room's own state: refused */
+                   "{\"type\":\"m.room.name\",\"sender\":\"@a:hs\","
+                   "\"state_key\":\"x\",\"content\":{\"name\":\"Other\"}}"),
+              &s),
+        0);
+    assert_int_equal(s.nitems, 7);
+    assert_int_equal(s.items[1].kind, MX_ITEM_NAME);
+    assert_string_equal(s.items[1].name, "Card Club");
+    assert_int_equal(s.items[2].kind, MX_ITEM_ALIAS);
+    assert_string_equal(s.items[2].name, "#c:hs");
+    assert_int_equal(s.items[3].kind, MX_ITEM_CREATE);
+    assert_string_equal(s.items[3].sender, "@bot:hs");
+    for (size_t i = 4; i < 7; i++)
+        assert_null(s.items[i].name);
+    assert_int_equal(s.refused, 1);
+    mx_sync_free(&s);
+}
+
+static void test_sync_invite_to_an_encrypted_room(void **state)
+{
+    (void)state;
+    struct mx_sync s;
+    const char *body =
+        "{\"next_batch\":\"s\",\"rooms\":{\"invite\":{\"!e:hs\":{"
+        "\"invite_state\":{\"events\":["
+        "{\"type\":\"m.room.encryption\",\"sender\":\"@c:hs\","
+        "\"state_key\":\"\",\"content\":{\"algorithm\":\"m.megolm.v1\"}},"
+        "{\"type\":\"m.room.member\",\"sender\":\"@c:hs\",\"state_key\":"
+        "\"@bot:hs\",\"content\":{\"membership\":\"invite\",\"is_direct\":"
+        "true}}]}}}}}";
+    assert_int_equal(parse(body, &s), 0);
+    assert_int_equal(s.nitems, 1);
+    assert_int_equal(s.items[0].kind, MX_ITEM_INVITE);
+    assert_true(s.items[0].is_direct);
+    assert_true(s.items[0].encrypted);
+    mx_sync_free(&s);
+}
+
+static void test_state_parse(void **state)
+{
+    (void)state;
+    const char *body =
+        "[{\"type\":\"m.room.create\",\"sender\":\"@bot:hs\",\"state_key\":"
+        "\"\",\"content\":{}},"
+        "{\"type\":\"m.room.member\",\"sender\":\"@bot:hs\",\"state_key\":"
+        "\"@ann:hs\",\"content\":{\"membership\":\"invite\"}},"
+        "{\"type\":\"m.room.encryption\",\"sender\":\"@ann:hs\",\"state_key\":"
+        "\"\",\"content\":{\"algorithm\":\"x\"}},"
+        "{\"type\":\"m.room.message\",\"sender\":\"@ann:hs\",\"state_key\":"
+        "\"\",\"content\":{\"body\":\"hi\",\"msgtype\":\"m.text\"}},"
+        "{\"type\":\"m.room.topic\",\"sender\":\"@ann:hs\",\"state_key\":\"\","
+        "\"content\":{\"topic\":\"t\"}}, 7]";
+    struct mx_sync s;
+    char err[64];
+    assert_int_equal(
+        mx_state_parse(body, strlen(body), "!d:hs", &s, err, sizeof err), 0);
+    assert_int_equal(s.nitems, 3);
+    assert_int_equal(s.items[0].kind, MX_ITEM_CREATE);
+    assert_int_equal(s.items[1].kind, MX_ITEM_MEMBER);
+    assert_string_equal(s.items[1].user, "@ann:hs");
+    assert_string_equal(s.items[1].room, "!d:hs");
+    assert_int_equal(s.items[2].kind, MX_ITEM_ENCRYPTED);
+    assert_null(s.items[2].event_id);
+    assert_int_equal(s.refused, 2); /* the message, the 7 */
+    mx_sync_free(&s);
+    assert_int_equal(mx_state_parse("{}", 2, "!d:hs", &s, err, sizeof err), -1);
+    assert_int_equal(mx_state_parse("[]", 2, "not a room", &s, err, sizeof err),
+                     -1);
+}
+
+struct got {
+    char users[4][32], names[4][32];
+    int n;
+};
+
+static void joined_one(void *ctx, const char *user, const char *name)
+{
+    struct got *g = ctx;
+    snprintf(g->users[g->n], sizeof g->users[0], "%s", user);
+    snprintf(g->names[g->n], sizeof g->names[0], "%s", name ? name : "-");
+    g->n++;
+}
+
+static void test_joined_parse(void **state)
+{
+    (void)state;
+    const char *body = "{\"joined\":{\"@a:hs\":{\"display_name\":\"Ace\"},"
+                       "\"@b:hs\":{\"display_name\":null},\"nobody\":{},"
+                       "\"@c:hs\":{\"display_name\":\"x\\u0001y\"},\"@d:hs\":5,"
+                       "\"@e:hs\":{\"display_name\":\"Ace\"}}}";
+    struct got g = {0};
+    assert_int_equal(mx_joined_parse(body, strlen(body), joined_one, &g, 3), 0);
+    /* at most 3; bad entries skipped, bad names none */
+    assert_int_equal(g.n, 3);
+    assert_string_equal(g.users[0], "@a:hs");
+    assert_string_equal(g.names[0], "Ace");
+    assert_string_equal(g.names[1], "-");
+    assert_string_equal(g.users[2], "@c:hs");
+    assert_string_equal(g.names[2], "-");
+    assert_int_equal(mx_joined_parse("[]", 2, joined_one, &g, 3), -1);
+    assert_int_equal(mx_joined_parse("{}", 2, joined_one, &g, 3), -1);
+}
+
+/* Whether the filter's room.<section>.types holds type. */
+static bool filter_has(const char *filter, const char *section,
+                       const char *type)
+{
+    struct json_object *o = json_tokener_parse(filter), *room, *sec, *types;
+    bool found = false;
+    if (json_object_object_get_ex(o, "room", &room) &&
+        json_object_object_get_ex(room, section, &sec) &&
+        json_object_object_get_ex(sec, "types", &types))
+        for (size_t i = 0; i < json_object_array_length(types); i++)
+            found |= strcmp(json_object_get_string(
+                                json_object_array_get_idx(types, i)),
+                            type) == 0;
+    json_object_put(o);
+    return found;
+}
+
 static void test_sync_filter_is_json(void **state)
 {
     (void)state;
@@ -395,12 +535,20 @@ static void test_sync_filter_is_json(void **state)
         assert_true((strstr(f, "\"limit\":0") == NULL) == (history == 1));
         assert_non_null(strstr(f, "m.direct"));
         /* display names: members in state (lazily, each sender's always)
-         * and in the timeline */
-        assert_non_null(strstr(f, "\"state\":{\"types\":[\"m.room.member\""));
+         * and in the timeline; what names a room, who made it, whether
+         * it is encrypted, in both */
         assert_non_null(strstr(f, "\"lazy_load_members\":true"));
         assert_non_null(strstr(f, "\"include_redundant_members\":true"));
-        assert_non_null(strstr(f, "\"timeline\":{\"types\":[\"m.room.message\","
-                                  "\"m.room.member\""));
+        static const char *const kept[] = {
+            "m.room.member", "m.room.encryption", "m.room.name",
+            "m.room.canonical_alias", "m.room.create"};
+        for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
+            assert_true(filter_has(f, "state", kept[i]));
+            assert_true(filter_has(f, "timeline", kept[i]));
+        }
+        assert_true(filter_has(f, "timeline", "m.room.message"));
+        assert_true(filter_has(f, "timeline", "m.room.encrypted"));
+        assert_false(filter_has(f, "state", "m.room.message"));
     }
 }
 
@@ -419,6 +567,10 @@ int main(void)
         cmocka_unit_test(test_ids),
         cmocka_unit_test(test_direct_parse),
         cmocka_unit_test(test_sync_filter_is_json),
+        cmocka_unit_test(test_sync_room_names_aliases_creators),
+        cmocka_unit_test(test_sync_invite_to_an_encrypted_room),
+        cmocka_unit_test(test_state_parse),
+        cmocka_unit_test(test_joined_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
