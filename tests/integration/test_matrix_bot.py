@@ -10,9 +10,11 @@ Run: /usr/bin/python3 tests/integration/test_matrix_bot.py -v
 import asyncio
 import json
 import os
+import re
 import sys
 import time
 import urllib.parse
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -611,6 +613,209 @@ class MatrixBotTest(MatrixCase):
             # the bot uses that room: it made none of its own
             self.assertEqual(self.hs.counters(BOT).get("create_room", 0), 0)
         self.play(scene)
+
+
+class DirectRoomTest(MatrixCase):
+    """Where private lines go: never into a room that is encrypted or has
+    anyone else in it, into one direct room per person however the
+    server answers, and names told apart from a person's first line."""
+
+    def setUp(self):
+        super().setUp()
+        self.hs.set_exempt(BOT)
+        self.hs.set_exempt(self.alice)
+
+    def private_rooms(self, p, room):
+        return {m[0] for m in from_bot()(p.messages) if m[0] != room}
+
+    def test_two_of_one_name_are_told_apart_from_the_first_line(self):
+        """carol and dave are both "Ace"; dave has never spoken when carol
+        opens a table: her first line names her with her user ID, and so
+        does dave's."""
+        async def go():
+            a = await self.person()
+            room = await self.public_room(a)
+            people = []
+            try:
+                for name in ("carol", "dave"):
+                    self.hs.register(name, "pw", "Ace")
+                    q = Person(self.hs, name, "pw")
+                    await q.login()
+                    self.assertIsInstance(await q.client.join(room),
+                                          nio.JoinResponse)
+                    people.append(q)
+                self.start_bot([room])
+                carol, dave = people
+                await carol.say(room, "!hearts")
+                got = await carol.wait(from_bot(room, "opens a Hearts"))
+                self.assertTrue(got[0][3].startswith(
+                    "Ace (@carol:hearts.test) opens a Hearts table"),
+                    got[0][3])
+                await dave.say(room, "!join")
+                got = await carol.wait(from_bot(room, "sits down"))
+                self.assertTrue(got[0][3].startswith(
+                    "Ace (@dave:hearts.test) sits down"), got[0][3])
+            finally:
+                await a.close()
+                for q in people:
+                    await q.close()
+        self.run_async(go())
+
+    def test_an_encrypted_direct_room_gets_no_cards(self):
+        """alice starts an encrypted direct chat with the bot: it says
+        there, once, that it will not write there, and her cards go to
+        a direct room it makes without encryption."""
+        async def scene(p, room):
+            made = await p.client.room_create(
+                invite=[BOT], is_direct=True,
+                preset=nio.RoomPreset.trusted_private_chat,
+                initial_state=[{"type": "m.room.encryption",
+                                "state_key": "",
+                                "content": {
+                                    "algorithm": "m.megolm.v1.aes-sha2"}}])
+            enc = made.room_id
+            bot = self.start_bot([room])
+            notice = await p.wait(from_bot(enc, "This chat is encrypted"))
+            self.assertEqual(len(notice), 1)
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+            deal = await p.wait(lambda m: [
+                x for x in from_bot()(m) if "Your cards:" in x[3]])
+            dm = deal[0][0]
+            self.assertNotEqual(dm, enc)
+            self.assertIn((dm, True), p.invites)
+            with self.hs.lock:
+                st = self.hs.state.rooms[dm].state
+                self.assertNotIn(("m.room.encryption", ""), st)
+            await p.say(dm, "hand")
+            await p.wait(lambda m: len(from_bot(dm)(m)) >= 2)
+            self.assertEqual(len(from_bot(enc)(p.messages)), 1)
+            bot.wait_log(r"no device keys")
+        self.play(scene)
+
+    def test_a_direct_room_shared_with_someone_else_gets_no_more(self):
+        """alice lets bob into her direct room after the deal: the bot says
+        so there and her next private line goes to a new direct room."""
+        async def scene(p, room):
+            self.hs.register("bob", "pw-b")
+            bob = Person(self.hs, "bob", "pw-b")
+            await bob.login()
+            try:
+                self.start_bot([room])
+                await p.say(room, "!hearts")
+                await p.wait(from_bot(room, "opens a Hearts table"))
+                await p.say(room, "!start")
+                deal = await p.wait(lambda m: [
+                    x for x in from_bot()(m) if "Your cards:" in x[3]])
+                dm = deal[0][0]
+                self.assertIsInstance(
+                    await p.client.room_invite(dm, bob.client.user_id),
+                    nio.RoomInviteResponse)
+                await bob.sync(timeout_ms=0)   # joins what he is invited to
+                await p.wait(from_bot(dm, "Someone else is in this chat"))
+                before = len(from_bot(dm)(p.messages))
+                await p.say(room, "!help")   # answered privately
+                got = await p.wait(lambda m: [
+                    x for x in from_bot()(m) if x[0] not in (room, dm)])
+                self.assertIn((got[0][0], True), p.invites)
+                await p.sync(timeout_ms=300)
+                self.assertEqual(len(from_bot(dm)(p.messages)), before)
+                await bob.sync(timeout_ms=0)
+                self.assertEqual([m for m in from_bot(dm)(bob.messages)
+                                  if "Your" in m[3]], [])
+            finally:
+                await bob.close()
+        self.play(scene)
+
+    def test_a_lost_create_room_answer_leaves_one_direct_room(self):
+        """The homeserver makes alice's direct room but its answer is lost:
+        the bot asks again, gets a second room, uses one and leaves the
+        other (it made both)."""
+        async def scene(p, room):
+            self.hs.fault("/_matrix/client/v3/createRoom", "drop_after",
+                          method="POST", user_id=BOT)
+            bot = self.start_bot([room])
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+            deal = await p.wait(lambda m: [
+                x for x in from_bot()(m) if "Your cards:" in x[3]])
+            dm = deal[0][0]
+            made = [r for r, _ in p.invites]
+            self.assertEqual(len(made), 2, p.invites)
+            other = [r for r in made if r != dm][0]
+            bot.wait_log(r"leaving %s" % re.escape(other))
+            deadline = time.monotonic() + 10
+            while self.hs.membership(other, BOT) != "leave":
+                self.assertLess(time.monotonic(), deadline)
+                await asyncio.sleep(0.05)
+            self.assertEqual(sorted(self.hs.rooms(BOT)), sorted([room, dm]))
+            with self.hs.lock:
+                direct = self.hs.state.account_data.get(
+                    BOT, {}).get("m.direct", (0, None))[1]
+            self.assertEqual(direct[self.alice][0], dm)
+            self.assertNotIn(other, direct[self.alice])
+        self.play(scene)
+
+    def test_a_direct_room_encrypted_while_away_gets_no_cards(self):
+        """Encryption turned on in alice's direct room while the bot was
+        stopped: after the restart her hand does not go there."""
+        async def scene(p, room):
+            cfg = self.config([room])
+            bot = self.bot(cfg)
+            bot.wait_log(r"mx: connected to")
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+            deal = await p.wait(lambda m: [
+                x for x in from_bot()(m) if "Your cards:" in x[3]])
+            dm = deal[0][0]
+            self.assertEqual(bot.stop(), 0)
+            self.hs.add_event(dm, self.alice, "m.room.encryption",
+                              {"algorithm": "m.megolm.v1.aes-sha2"},
+                              state_key="")
+            n = len(from_bot(dm)(p.messages))
+            bot2 = self.bot(cfg, name="heartsbot2")
+            bot2.wait_log(r"mx: connected to")
+            hand = await p.wait(lambda m: [
+                x for x in from_bot()(m) if x[0] not in (room, dm)
+                and "Your" in x[3]])
+            self.assertIn((hand[0][0], True), p.invites)
+            await p.wait(from_bot(dm, "This chat is encrypted"))
+            self.assertEqual(
+                [x[3] for x in from_bot(dm)(p.messages)[n:]],
+                [from_bot(dm, "This chat is encrypted")(p.messages)[0][3]])
+            bot2.wait_log(r"no longer a private room")
+        self.play(scene)
+
+    def test_device_keys_on_the_account_are_warned_about(self):
+        """Clients encrypt a new direct chat when every invitee has device
+        keys: the bot says at start that its account should have none."""
+        def call(path, body, token=None):
+            req = urllib.request.Request(
+                self.hs.url + "/_matrix/client/v3" + path,
+                data=json.dumps(body).encode(), method="POST",
+                headers={"Content-Type": "application/json"})
+            if token:
+                req.add_header("Authorization", "Bearer " + token)
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return json.load(resp)
+        # a client logs in as the bot and uploads its keys (what Element
+        # does): the account has a device with keys from then on
+        login = call("/login", {"type": "m.login.password",
+                                "password": "pw-bot",
+                                "identifier": {"type": "m.id.user",
+                                               "user": "heartsbot"}})
+        dev = login["device_id"]
+        call("/keys/upload", {"device_keys": {
+            "user_id": BOT, "device_id": dev,
+            "algorithms": ["m.olm.v1.curve25519-aes-sha2"],
+            "keys": {"ed25519:" + dev: "x", "curve25519:" + dev: "y"},
+            "signatures": {BOT: {"ed25519:" + dev: "z"}}}},
+            login["access_token"])
+        bot = self.start_bot([])
+        bot.wait_log(r"has device keys \(1 device\)")
 
 
 if __name__ == "__main__":
