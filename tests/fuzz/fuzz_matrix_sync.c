@@ -8,7 +8,8 @@
  * run it as `build/tests/fuzz_matrix_sync -max_len=65536 DIR` with a
  * /sync body or two in the corpus directory DIR
  * (tests/unit/matrix/test_sync.c covers the hostile cases by name). The
- * same bytes go to the m.direct and member-event parsers too.
+ * same bytes go to the m.direct, member-event, room-state and
+ * joined-members parsers too.
  */
 #include "sync.h"
 
@@ -30,11 +31,8 @@ static void check_text(const char *s, size_t max, bool lines)
             abort();
 }
 
-static void check(const struct mx_sync *s)
+static void check_items(const struct mx_sync *s)
 {
-    if (!s->next_batch || !*s->next_batch)
-        abort();
-    check_text(s->next_batch, MX_TOKEN_MAX, false);
     for (size_t i = 0; i < s->nitems; i++) {
         const struct mx_item *it = &s->items[i];
         if (!mx_is_room_id(it->room))
@@ -58,7 +56,12 @@ static void check(const struct mx_sync *s)
             break;
         case MX_ITEM_INVITE:
         case MX_ITEM_ENCRYPTED:
+        case MX_ITEM_CREATE:
             if (!it->sender)
+                abort();
+            break;
+        case MX_ITEM_ALIAS:
+            if (it->name && !mx_is_alias(it->name))
                 abort();
             break;
         default:
@@ -72,6 +75,47 @@ static void check(const struct mx_sync *s)
             if (!mx_is_room_id(s->direct[i].rooms[j]))
                 abort();
     }
+}
+
+static void check(const struct mx_sync *s)
+{
+    if (!s->next_batch || !*s->next_batch)
+        abort();
+    check_text(s->next_batch, MX_TOKEN_MAX, false);
+    check_items(s);
+}
+
+/* The same body as a room's whole state (GET /rooms/{room}/state). */
+static void room_state(const uint8_t *data, size_t size)
+{
+    struct mx_sync s;
+    char err[128];
+    if (mx_state_parse((const char *)data, size, "!r:hs", &s, err,
+                       sizeof err) == 0) {
+        if (s.next_batch)
+            abort();
+        for (size_t i = 0; i < s.nitems; i++)
+            if (s.items[i].kind == MX_ITEM_MESSAGE ||
+                strcmp(s.items[i].room, "!r:hs") != 0)
+                abort();
+        check_items(&s);
+        mx_sync_free(&s);
+    }
+}
+
+static void joined_one(void *ctx, const char *user, const char *name)
+{
+    size_t *n = ctx;
+    if (!mx_is_user_id(user) || ++*n > 8)
+        abort();
+    check_text(name, MX_NAME_MAX, false);
+}
+
+/* The same body as a member list (GET /rooms/{room}/joined_members). */
+static void joined_members(const uint8_t *data, size_t size)
+{
+    size_t n = 0;
+    mx_joined_parse((const char *)data, size, joined_one, &n, 8);
 }
 
 /* The same body as a member event (GET state/m.room.member). */
@@ -92,6 +136,8 @@ static void member_event(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     member_event(data, size);
+    room_state(data, size);
+    joined_members(data, size);
     struct mx_sync s, sentinel;
     char err[256];
     memset(&s, 0xa5, sizeof s);
