@@ -1159,6 +1159,9 @@ static void route_people(struct mxad *a)
     }
 }
 
+/* The longest a room's lines wait behind people's (pick). */
+#define MX_ROOM_LAG_MS 60000
+
 /* What the queue serves next. */
 struct next {
     enum { NEXT_NONE, NEXT_CALL, NEXT_ROOM, NEXT_CREATE } kind;
@@ -1215,6 +1218,7 @@ static void pick(struct mxad *a, int64_t now, struct next *n)
     int barrier = INT32_MAX;
     enum chat_priority prio;
     uint64_t seq;
+    int64_t since;
     for (struct call *c = a->calls; c; c = c->next) {
         if (!c->parked)
             continue;
@@ -1222,7 +1226,8 @@ static void pick(struct mxad *a, int64_t now, struct next *n)
         /* a creation is as urgent as the lines that wait for it */
         enum chat_priority waiting;
         if (c->done == created &&
-            mx_outbox_urgency(a->out, c->key, &waiting, &seq) && waiting < prio)
+            mx_outbox_urgency(a->out, c->key, &waiting, &seq, &since) &&
+            waiting < prio)
             prio = waiting;
         int rk = rank(prio, c->done == created ||
                                 (c->done == sent && dm_of_room(a, c->key)));
@@ -1236,10 +1241,14 @@ static void pick(struct mxad *a, int64_t now, struct next *n)
         const char *dest = mx_outbox_dest(a->out, i);
         if (!dest)
             break;
-        if (!mx_outbox_urgency(a->out, dest, &prio, &seq))
+        if (!mx_outbox_urgency(a->out, dest, &prio, &seq, &since))
             continue;
         bool person = dest[0] == '@';
         int rk = rank(prio, person || dm_of_room(a, dest) != NULL);
+        /* a room's lines wait behind people's at most this long: what the
+         * table reads stays at most a minute behind under a limit */
+        if (rk % 2 == 1 && now - since >= MX_ROOM_LAG_MS)
+            rk = 0;
         if (room_open(a, dest))
             consider(n, NEXT_ROOM, NULL, dest, rk, seq, 1);
         else if (person && create && !dm_find(a, dest))
@@ -1399,7 +1408,7 @@ static void tell_tracked(struct chat_adapter *base, const char *to,
     }
     if (dest[0] == '!' && !dm_of_room(a, dest))
         fetch_room(a, dest, false); /* its name, for direct messages */
-    mx_outbox_add_prio(a->out, dest, text, cookie, prio);
+    mx_outbox_add_prio(a->out, dest, text, cookie, prio, loop_now(a->loop));
 }
 
 static void say(struct chat_adapter *base, const char *room, const char *text,

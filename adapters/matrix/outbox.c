@@ -27,7 +27,8 @@ struct dest {
     struct mark *marks; /* in order of start */
     size_t nmarks;
     enum chat_priority prio; /* the most urgent of the waiting lines */
-    uint64_t seq;            /* when the oldest of them was queued */
+    uint64_t seq;            /* the order of the oldest of them */
+    int64_t since;           /* and when it was queued */
 };
 
 struct mx_outbox {
@@ -36,6 +37,7 @@ struct mx_outbox {
     uint64_t *removed; /* cookies the last take or drop took off */
     size_t nremoved;
     uint64_t seq; /* texts queued so far */
+    int64_t at;   /* the last time given */
 };
 
 struct mx_outbox *mx_outbox_new(void)
@@ -177,6 +179,7 @@ static void add(struct mx_outbox *o, const char *dest, const char *text,
     if (!d->len) {
         d->prio = prio;
         d->seq = o->seq;
+        d->since = o->at;
     } else if (prio < d->prio) {
         d->prio = prio;
     }
@@ -198,13 +201,14 @@ void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text)
 }
 
 bool mx_outbox_urgency(const struct mx_outbox *o, const char *dest,
-                       enum chat_priority *prio, uint64_t *seq)
+                       enum chat_priority *prio, uint64_t *seq, int64_t *since)
 {
     const struct dest *d = find(o, dest);
     if (!d || !d->len)
         return false;
     *prio = d->prio;
     *seq = d->seq;
+    *since = d->since;
     return true;
 }
 
@@ -314,11 +318,14 @@ void mx_outbox_move(struct mx_outbox *o, const char *from, const char *to)
     f->nmarks = 0;
     enum chat_priority prio = f->prio;
     uint64_t seq = f->seq;
+    int64_t since = f->since;
     struct dest *t = get(o, to);
     if (!t->len || prio < t->prio)
         t->prio = prio;
-    if (!t->len || seq < t->seq)
+    if (!t->len || seq < t->seq) {
         t->seq = seq;
+        t->since = since;
+    }
     for (size_t i = 0; i < nmarks; i++) {
         mark_add(t, marks[i].cookie, t->len + marks[i].start,
                  t->len + marks[i].end);
@@ -342,12 +349,13 @@ void mx_outbox_drop(struct mx_outbox *o, const char *dest)
 void mx_outbox_add_tracked(struct mx_outbox *o, const char *dest,
                            const char *text, uint64_t cookie)
 {
-    mx_outbox_add_prio(o, dest, text, cookie, CHAT_NORMAL);
+    mx_outbox_add_prio(o, dest, text, cookie, CHAT_NORMAL, o->at);
 }
 
 void mx_outbox_add_prio(struct mx_outbox *o, const char *dest, const char *text,
-                        uint64_t cookie, enum chat_priority prio)
+                        uint64_t cookie, enum chat_priority prio, int64_t at)
 {
+    o->at = at;
     const struct dest *before = dest ? find(o, dest) : NULL;
     size_t start = before ? before->len : 0;
     add(o, dest, text, prio);

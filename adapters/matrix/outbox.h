@@ -49,9 +49,11 @@ void mx_outbox_add(struct mx_outbox *o, const char *dest, const char *text);
 void mx_outbox_add_tracked(struct mx_outbox *o, const char *dest,
                            const char *text, uint64_t cookie);
 
-/* mx_outbox_add_tracked at priority prio (cookie 0: not tracked). */
+/* mx_outbox_add_tracked at priority prio (cookie 0: not tracked), queued
+ * at time `at` (the caller's clock; mx_outbox_add and
+ * mx_outbox_add_tracked take the last time given). */
 void mx_outbox_add_prio(struct mx_outbox *o, const char *dest, const char *text,
-                        uint64_t cookie, enum chat_priority prio);
+                        uint64_t cookie, enum chat_priority prio, int64_t at);
 
 /* The cookies of the tracked texts that the last mx_outbox_take giving a
  * message put in it (their last line is in it) or the last mx_outbox_drop
@@ -71,13 +73,13 @@ const char *mx_outbox_dest(const struct mx_outbox *o, size_t i);
 
 /*
  * What waits for dest: the most urgent priority among its lines into
- * *prio and, into *seq, a number that orders the oldest waiting line
- * among all lines ever queued (smaller: queued earlier). False (nothing
- * set) if nothing waits there. The priority of lines left over after a
- * take is kept as it was.
+ * *prio, into *seq a number that orders the oldest waiting line among
+ * all lines ever queued (smaller: queued earlier), and into *since when
+ * it was queued. False (nothing set) if nothing waits there. Lines left
+ * over after a take keep the urgency they had.
  */
 bool mx_outbox_urgency(const struct mx_outbox *o, const char *dest,
-                       enum chat_priority *prio, uint64_t *seq);
+                       enum chat_priority *prio, uint64_t *seq, int64_t *since);
 
 /*
  * Takes the next message for dest off the queue: the event content as

@@ -315,32 +315,41 @@ static void test_outbox_urgency_most_urgent_and_oldest(void **state)
     struct mx_outbox *o = mx_outbox_new();
     enum chat_priority prio;
     uint64_t seq, a_seq, b_seq;
-    assert_false(mx_outbox_urgency(o, "!a:hs", &prio, &seq));
-    mx_outbox_add_prio(o, "!a:hs", "trick", 0, CHAT_NORMAL);
-    mx_outbox_add_prio(o, "@b:hs", "deal", 7, CHAT_NORMAL);
+    int64_t since;
+    assert_false(mx_outbox_urgency(o, "!a:hs", &prio, &seq, &since));
+    mx_outbox_add_prio(o, "!a:hs", "trick", 0, CHAT_NORMAL, 100);
+    mx_outbox_add_prio(o, "@b:hs", "deal", 7, CHAT_NORMAL, 200);
     uint64_t between = mx_outbox_tick(o);
-    mx_outbox_add_prio(o, "!a:hs", "prompt", 0, CHAT_HIGH);
-    mx_outbox_add_prio(o, "!a:hs", "help", 0, CHAT_LOW);
+    mx_outbox_add_prio(o, "!a:hs", "prompt", 0, CHAT_HIGH, 300);
+    mx_outbox_add_prio(o, "!a:hs", "help", 0, CHAT_LOW, 400);
     /* a's most urgent line is HIGH; its oldest came first of all */
-    assert_true(mx_outbox_urgency(o, "!a:hs", &prio, &a_seq));
+    assert_true(mx_outbox_urgency(o, "!a:hs", &prio, &a_seq, &since));
     assert_int_equal(prio, CHAT_HIGH);
-    assert_true(mx_outbox_urgency(o, "@b:hs", &prio, &b_seq));
+    assert_int_equal(since, 100);
+    assert_true(mx_outbox_urgency(o, "@b:hs", &prio, &b_seq, &since));
+    assert_int_equal(since, 200);
     assert_int_equal(prio, CHAT_NORMAL);
     assert_true(a_seq < b_seq);
     assert_true(b_seq < between);
     /* taken: nothing waits; a new line starts a new urgency */
     free(mx_outbox_take(o, "!a:hs"));
-    assert_false(mx_outbox_urgency(o, "!a:hs", &prio, &seq));
-    mx_outbox_add_prio(o, "!a:hs", "later", 0, CHAT_LOW);
-    assert_true(mx_outbox_urgency(o, "!a:hs", &prio, &seq));
+    assert_false(mx_outbox_urgency(o, "!a:hs", &prio, &seq, &since));
+    /* untimed: the last time given */
+    mx_outbox_add_prio(o, "!a:hs", "later", 0, CHAT_LOW, 500);
+    mx_outbox_add(o, "!c:hs", "untimed");
+    assert_true(mx_outbox_urgency(o, "!c:hs", &prio, &seq, &since));
+    assert_int_equal(since, 500);
+    free(mx_outbox_take(o, "!c:hs"));
+    assert_true(mx_outbox_urgency(o, "!a:hs", &prio, &seq, &since));
     assert_int_equal(prio, CHAT_LOW);
     assert_true(seq > between);
     /* b's lines moved onto a: the older line and the more urgent prio */
     mx_outbox_move(o, "@b:hs", "!a:hs");
-    assert_false(mx_outbox_urgency(o, "@b:hs", &prio, &seq));
-    assert_true(mx_outbox_urgency(o, "!a:hs", &prio, &seq));
+    assert_false(mx_outbox_urgency(o, "@b:hs", &prio, &seq, &since));
+    assert_true(mx_outbox_urgency(o, "!a:hs", &prio, &seq, &since));
     assert_int_equal(prio, CHAT_NORMAL);
     assert_int_equal(seq, b_seq);
+    assert_int_equal(since, 200);
     /* every line waiting goes as one message, in the order queued */
     char body[256], html[256];
     fields(mx_outbox_take(o, "!a:hs"), body, sizeof body, html, sizeof html);
