@@ -1125,8 +1125,37 @@ static void send_failed(struct mxad *a, struct call *c, long status,
     set_del(a->sending, &a->nsending, c->key);
 }
 
+static bool not_for_two(void *ctx, const char *room)
+{
+    struct mxad *a = ctx;
+    return cfg_by_id(a, room) || dm_of_room(a, room) ||
+           set_has(a->dead, a->ndead, room) ||
+           set_has(a->fetched, a->nfetched, room);
+}
+
+/* A room `user` made with only them and the bot in it, where nobody has
+ * written to the bot as in a room, is taken as their direct room (and
+ * checked before use). Whether one was. */
+static bool adopt(struct mxad *a, const char *user)
+{
+    const char *room =
+        mx_rooms_made_for_two(a->facts, user, a->cfg.user_id, not_for_two, a);
+    if (!room)
+        return false;
+    log_info("%s: taking %s, which %s made with only the bot in it, as "
+             "their direct room",
+             a->base.network, room, user);
+    char *r = xstrdup(room);
+    struct dm *d = dm_set(a, user, r, DM_UNCHECKED);
+    free(r);
+    direct_record(a, d->user);
+    dm_check(a, d);
+    return true;
+}
+
 /* Lines for people whose direct room is ready go into it; a direct room
- * known but not checked is checked. */
+ * known but not checked is checked; someone without one may have made
+ * one (adopt). */
 static void route_people(struct mxad *a)
 {
     if (!a->direct_known)
@@ -1135,6 +1164,10 @@ static void route_people(struct mxad *a)
         const char *dest = mx_outbox_dest(a->out, i);
         if (!dest)
             break;
+        if (dest[0] == '@' && !dm_find(a, dest) && adopt(a, dest)) {
+            i = 0;
+            continue;
+        }
         struct dm *d = dest[0] == '@' ? dm_find(a, dest) : NULL;
         if (d && d->state == DM_READY) {
             char *user = xstrdup(dest);
@@ -1148,6 +1181,8 @@ static void route_people(struct mxad *a)
         i++;
     }
     for (size_t i = 0; i < a->nwants;) {
+        if (!dm_find(a, a->wants[i].user))
+            adopt(a, a->wants[i].user);
         struct dm *d = dm_find(a, a->wants[i].user);
         if (d && d->state == DM_READY) {
             want_del(a, a->wants[i].user);

@@ -209,6 +209,29 @@ const char *mx_rooms_other(const struct mx_rooms *r, const char *room,
     return other;
 }
 
+const char *mx_rooms_made_for_two(const struct mx_rooms *r, const char *user,
+                                  const char *self,
+                                  bool (*skip)(void *ctx, const char *room),
+                                  void *ctx)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        const struct froom *f = &r->v[i];
+        size_t n;
+        const char *other;
+        if (!f->creator || strcmp(f->creator, user) != 0 || f->encrypted ||
+            mx_rooms_others(r, f->id, user, self))
+            continue;
+        other = mx_rooms_other(r, f->id, self, &n);
+        if (n != 1 || strcmp(other, user) != 0 ||
+            !mx_rooms_membership(r, f->id, self) ||
+            strcmp(mx_rooms_membership(r, f->id, self), "join") != 0)
+            continue;
+        if (!skip || !skip(ctx, f->id))
+            return f->id;
+    }
+    return NULL;
+}
+
 const char *mx_rooms_membership(const struct mx_rooms *r, const char *room,
                                 const char *user)
 {

@@ -66,6 +66,16 @@ bool mx_rooms_others(const struct mx_rooms *r, const char *room, const char *a,
 const char *mx_rooms_other(const struct mx_rooms *r, const char *room,
                            const char *self, size_t *n);
 
+/*
+ * A room `user` created where only they and `self` are (joined or
+ * invited), not encrypted, that `skip` (may be NULL) does not refuse:
+ * the first found, or NULL. Lent until the next change.
+ */
+const char *mx_rooms_made_for_two(const struct mx_rooms *r, const char *user,
+                                  const char *self,
+                                  bool (*skip)(void *ctx, const char *room),
+                                  void *ctx);
+
 /* The membership of user in room as last seen, or NULL if not known. */
 const char *mx_rooms_membership(const struct mx_rooms *r, const char *room,
                                 const char *user);

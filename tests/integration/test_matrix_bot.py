@@ -738,6 +738,29 @@ class DirectRoomTest(MatrixCase):
                 await bob.close()
         self.play(scene)
 
+    def test_a_room_a_person_made_for_the_two_of_them_is_used(self):
+        """alice made a room with only the bot invited, not marked as a
+        direct chat: her cards go there, and no room is made for her."""
+        async def scene(p, room):
+            made = await p.client.room_create(
+                invite=[BOT], preset=nio.RoomPreset.private_chat)
+            mine = made.room_id
+            bot = self.start_bot([room])
+            deadline = time.monotonic() + 10
+            while self.hs.membership(mine, BOT) != "join":
+                self.assertLess(time.monotonic(), deadline)
+                await asyncio.sleep(0.05)
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+            await p.say(room, "!start")
+            deal = await p.wait(lambda m: [
+                x for x in from_bot()(m) if "Your cards:" in x[3]])
+            self.assertEqual(deal[0][0], mine)
+            self.assertEqual(self.hs.counters(BOT).get("create_room", 0), 0)
+            bot.wait_log(r"taking %s, which %s made" % (
+                re.escape(mine), re.escape(self.alice)))
+        self.play(scene)
+
     def test_a_lost_create_room_answer_leaves_one_direct_room(self):
         """The homeserver makes alice's direct room but its answer is lost:
         the bot asks again, gets a second room, uses one and leaves the

@@ -66,6 +66,42 @@ static void test_rooms_private_to_two(void **state)
     mx_rooms_free(r);
 }
 
+static bool skip_x(void *ctx, const char *room)
+{
+    (void)ctx;
+    return strcmp(room, "!x:hs") == 0;
+}
+
+static void test_rooms_made_for_two(void **state)
+{
+    (void)state;
+    struct mx_rooms *r = mx_rooms_new();
+    const char *bot = "@bot:hs", *ann = "@ann:hs";
+    /* ann's room with only her and the bot (joined) in it */
+    mx_rooms_set_creator(r, "!a:hs", ann);
+    mx_rooms_set_member(r, "!a:hs", ann, "join");
+    mx_rooms_set_member(r, "!a:hs", bot, "invite");
+    assert_null(mx_rooms_made_for_two(r, ann, bot, NULL, NULL));
+    mx_rooms_set_member(r, "!a:hs", bot, "join");
+    assert_string_equal(mx_rooms_made_for_two(r, ann, bot, NULL, NULL),
+                        "!a:hs");
+    /* not someone else's, not with a third person, not encrypted, not
+     * one the caller refuses */
+    assert_null(mx_rooms_made_for_two(r, "@eve:hs", bot, NULL, NULL));
+    mx_rooms_set_member(r, "!a:hs", "@eve:hs", "invite");
+    assert_null(mx_rooms_made_for_two(r, ann, bot, NULL, NULL));
+    mx_rooms_set_member(r, "!a:hs", "@eve:hs", "leave");
+    assert_non_null(mx_rooms_made_for_two(r, ann, bot, NULL, NULL));
+    mx_rooms_set_creator(r, "!x:hs", ann);
+    mx_rooms_set_member(r, "!x:hs", ann, "join");
+    mx_rooms_set_member(r, "!x:hs", bot, "join");
+    mx_rooms_set_encrypted(r, "!a:hs");
+    assert_null(mx_rooms_made_for_two(r, ann, bot, skip_x, NULL));
+    assert_string_equal(mx_rooms_made_for_two(r, ann, bot, NULL, NULL),
+                        "!x:hs");
+    mx_rooms_free(r);
+}
+
 static void test_rooms_crowded_is_never_private(void **state)
 {
     (void)state;
@@ -105,6 +141,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rooms_label_name_then_alias_then_id),
         cmocka_unit_test(test_rooms_private_to_two),
+        cmocka_unit_test(test_rooms_made_for_two),
         cmocka_unit_test(test_rooms_crowded_is_never_private),
         cmocka_unit_test(test_rooms_bounded),
     };
