@@ -628,6 +628,20 @@ static void call_send(struct mxad *a, struct call *c)
  * who never takes the invite must not hold a table up for ever. */
 #define MX_AWAIT_JOIN_MS 120000
 
+/* Dead rooms remembered, at most (the oldest is forgotten first). */
+#define DEAD_MAX 4096
+
+/* room is no direct room any more (see struct mxad's `dead`). */
+static void mark_dead(struct mxad *a, const char *room)
+{
+    if (a->ndead >= DEAD_MAX && !set_has(a->dead, a->ndead, room)) {
+        free(a->dead[0]);
+        memmove(a->dead, a->dead + 1, (a->ndead - 1) * sizeof *a->dead);
+        a->ndead--;
+    }
+    set_add(&a->dead, &a->ndead, room);
+}
+
 static struct dm *dm_find(const struct mxad *a, const char *user)
 {
     for (size_t i = 0; user && i < a->ndms; i++)
@@ -848,7 +862,7 @@ static void dm_unusable(struct mxad *a, struct dm *d, const char *why)
     log_warn("%s: %s is no longer a private room for %s: %s", a->base.network,
              room, user, why);
     mx_outbox_move(a->out, room, user);
-    set_add(&a->dead, &a->ndead, room);
+    mark_dead(a, room);
     dm_remove(a, d);
     say_once(a, room,
              strcmp(why, "encrypted") == 0
@@ -878,7 +892,7 @@ static void dm_judge(struct mxad *a, struct dm *d)
         /* they left it (or never were in it): a new one when needed */
         log_info("%s: %s has left the direct room %s", a->base.network, d->user,
                  d->room);
-        set_add(&a->dead, &a->ndead, d->room);
+        mark_dead(a, d->room);
         dm_remove(a, d);
     }
 }
@@ -917,7 +931,7 @@ static void dm_check_failed(struct mxad *a, struct call *c, long status,
         return;
     if (status == 403 || status == 404) {
         /* the bot is not in it (any more): not a room to use */
-        set_add(&a->dead, &a->ndead, d->room);
+        mark_dead(a, d->room);
         dm_remove(a, d);
     } else {
         d->state = DM_UNCHECKED;
@@ -1092,7 +1106,7 @@ static void made_settle(struct mxad *a)
         } else {
             log_info("%s: leaving %s, a room the bot made that nobody needs",
                      a->base.network, room);
-            set_add(&a->dead, &a->ndead, room);
+            mark_dead(a, room);
             leave_room(a, room);
         }
         free(room);
@@ -1976,7 +1990,7 @@ static void dm_member(struct mxad *a, struct dm *d, const struct mx_item *it)
         /* they left (or refused) their direct room: what waits there is
          * dropped, the next line for them makes a new one */
         char *room = xstrdup(d->room);
-        set_add(&a->dead, &a->ndead, room);
+        mark_dead(a, room);
         dm_remove(a, d);
         drop(a, room);
         free(room);
