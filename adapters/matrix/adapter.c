@@ -84,6 +84,7 @@ struct call {
     int cost;
     enum chat_priority prio;
     uint64_t seq;
+    int64_t started;    /* when it last went (loop time) */
     int64_t not_before; /* a refused creation's backoff */
     int refusals;
     struct call *next;
@@ -519,7 +520,7 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
         a->sync = NULL;
     if (c->paced) {
         if (act == MX_RETRY_DONE &&
-            mx_pace_accepted(&a->pace, c->cost, c->probe))
+            mx_pace_accepted(&a->pace, c->cost, c->probe, c->started))
             log_info("%s: the homeserver no longer limits the bot as it "
                      "did: sending as fast as it takes again",
                      a->base.network);
@@ -1261,27 +1262,43 @@ static bool room_open(const struct mxad *a, const char *room)
  * message behind the one in flight, a creation behind another): should
  * the homeserver's limit be near, its slots go to what matters first, and
  * what waits meanwhile coalesces. */
+/* The rank of what waits for dest in the out-queue, into *rk (with the
+ * order of its oldest line in *seq), if anything waits there: a room's
+ * lines wait behind people's at most MX_ROOM_LAG_MS, so what the table
+ * reads stays at most a minute behind under a limit. */
+static bool waiting_rank(const struct mxad *a, const char *dest, int64_t now,
+                         int *rk, uint64_t *seq)
+{
+    enum chat_priority prio;
+    int64_t since;
+    if (!mx_outbox_urgency(a->out, dest, &prio, seq, &since))
+        return false;
+    bool room = dest[0] != '@' && !dm_of_room(a, dest);
+    *rk = rank(prio, !room);
+    if (room && now - since >= MX_ROOM_LAG_MS)
+        *rk = 0;
+    return true;
+}
+
 static void pick(struct mxad *a, int64_t now, struct next *n)
 {
     *n = (struct next){.kind = NEXT_NONE};
     int barrier = INT32_MAX;
-    enum chat_priority prio;
     uint64_t seq;
-    int64_t since;
+    int rk, waiting;
     for (struct call *c = a->calls; c; c = c->next) {
         if (!c->parked)
             continue;
-        prio = c->prio;
-        /* a creation is as urgent as the lines that wait for it */
-        enum chat_priority waiting;
-        if (c->done == created &&
-            mx_outbox_urgency(a->out, c->key, &waiting, &seq, &since) &&
-            waiting < prio)
-            prio = waiting;
-        int rk = rank(prio, c->done == created ||
-                                (c->done == sent && dm_of_room(a, c->key)));
+        rk = rank(c->prio, c->done == created ||
+                               (c->done == sent && dm_of_room(a, c->key)));
+        /* a send or a creation is as urgent as the lines that wait
+         * behind it (its room's, its person's): else those would hold
+         * back the very call they wait for */
+        if ((c->done == created || c->done == sent) &&
+            waiting_rank(a, c->key, now, &waiting, &seq) && waiting < rk)
+            rk = waiting;
         if (c->not_before > now)
-            barrier = rk < barrier ? rk : barrier;
+            barrier = rk < barrier ? rk : barrier; /* its timer comes */
         else
             consider(n, NEXT_CALL, c, NULL, rk, c->seq, c->cost);
     }
@@ -1290,14 +1307,9 @@ static void pick(struct mxad *a, int64_t now, struct next *n)
         const char *dest = mx_outbox_dest(a->out, i);
         if (!dest)
             break;
-        if (!mx_outbox_urgency(a->out, dest, &prio, &seq, &since))
+        if (!waiting_rank(a, dest, now, &rk, &seq))
             continue;
         bool person = dest[0] == '@';
-        int rk = rank(prio, person || dm_of_room(a, dest) != NULL);
-        /* a room's lines wait behind people's at most this long: what the
-         * table reads stays at most a minute behind under a limit */
-        if (rk % 2 == 1 && now - since >= MX_ROOM_LAG_MS)
-            rk = 0;
         if (room_open(a, dest))
             consider(n, NEXT_ROOM, NULL, dest, rk, seq, 1);
         else if (person && create && !dm_find(a, dest))
@@ -1309,9 +1321,8 @@ static void pick(struct mxad *a, int64_t now, struct next *n)
     for (size_t i = 0; a->direct_known && i < a->nwants; i++) {
         if (dm_find(a, a->wants[i].user))
             continue;
-        /* made while nothing else waits: a line for them makes it
-         * urgent (a deal, a prompt) */
-        int rk = rank(CHAT_LOW, true);
+        /* before a room's lines: the deal must not wait for it */
+        rk = rank(CHAT_NORMAL, true);
         if (create)
             consider(n, NEXT_CREATE, NULL, a->wants[i].user, rk,
                      a->wants[i].seq, 2);
@@ -1371,6 +1382,7 @@ static void go(struct mxad *a, const struct next *n, bool probe, int64_t now)
     }
     c->parked = false;
     c->probe = probe;
+    c->started = now;
     mx_pace_start(&a->pace, c->cost, probe, now);
     call_send(a, c);
 }

@@ -42,11 +42,15 @@ void mx_pace_start(struct mx_pace *p, int cost, bool probe, int64_t now)
     p->busy++;
     if (probe)
         p->last_probe = now;
+    int64_t step = interval(p);
+    /* idle long enough for the bucket to drain: no measure across it */
+    if (p->anchored && now - p->last_start > 2 * step + 1000 && now > p->anchor)
+        p->anchored = false;
+    p->last_start = now;
     if (!p->limited)
         return;
     if (cost < 1)
         cost = 1;
-    int64_t step = interval(p);
     /* what saved up while idle counts up to the model's burst */
     int64_t base = now - (int64_t)(MX_PACE_BURST - 1) * step;
     if (base < p->free_at)
@@ -60,10 +64,12 @@ static void end(struct mx_pace *p)
         p->busy--;
 }
 
-bool mx_pace_accepted(struct mx_pace *p, int cost, bool probe)
+bool mx_pace_accepted(struct mx_pace *p, int cost, bool probe, int64_t started)
 {
     end(p);
-    p->charges += cost > 0 ? cost : 1;
+    /* one that started before the refusal was in the bucket already */
+    if (p->anchored && started >= p->refused_at)
+        p->charges += cost > 0 ? cost : 1;
     if (!probe || !p->limited)
         return false;
     /* the model said no: the limit is looser than learned */
@@ -86,11 +92,10 @@ void mx_pace_refused(struct mx_pace *p, int64_t wait, bool teaches, int64_t now)
     end(p);
     if (wait < 0)
         wait = 0;
-    if (!p->limited) {
-        p->limited = true;
-        /* a probe is due one period after the limit is first met */
-        p->last_probe = now;
-    }
+    p->limited = true;
+    /* a refusal tells as much as a probe would: the next one is a period
+     * later */
+    p->last_probe = now;
     int64_t at = now + wait;
     p->free_at = at + MX_PACE_MARGIN_MS;
     if (!teaches) {
@@ -103,17 +108,13 @@ void mx_pace_refused(struct mx_pace *p, int64_t wait, bool teaches, int64_t now)
     }
     if (p->anchored && p->charges > 0 && at > p->anchor) {
         int64_t measured = (at - p->anchor) / p->charges;
-        /* far more than learned: the bucket emptied meanwhile (idle), and
-         * the measure says nothing; never less than the wait */
-        if (p->interval == 0 || measured <= p->interval * 3 / 2)
-            learn(p, measured > wait ? measured : wait);
-        else if (wait > p->interval)
-            learn(p, wait);
+        learn(p, measured > wait ? measured : wait);
     } else if (wait > p->interval) {
         learn(p, wait);
     }
     p->anchored = true;
     p->anchor = at;
+    p->refused_at = now;
     p->charges = 0;
 }
 

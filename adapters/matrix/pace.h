@@ -21,11 +21,14 @@
  * The interval is learned from refusals of sends (one slot of the message
  * limit alone): at each, the server's bucket will hold one slot less than
  * full at its time plus its wait; between two such moments it took in
- * the slots of the actions accepted meanwhile, so the interval is the
- * time between them over that count. That is exact for Synapse's bucket;
- * a refusal's wait alone only bounds it from below (it is the time left
- * of one slot), which is what a first refusal teaches. An action of two
- * slots waits a tenth of an interval more than the model says.
+ * the slots of the actions started after the first and accepted, so the
+ * interval is the time between them over that count. That is exact for
+ * Synapse's bucket, as long as the bot kept it full: a pause of more than
+ * two intervals between two actions lets it drain, and the measure is
+ * not taken. A refusal's wait alone only bounds the interval from below
+ * (it is the time left of one slot), which is what a first refusal
+ * teaches. An action of two slots waits a tenth of an interval more than
+ * the model says.
  *
  * Every MX_PACE_PROBE_MS an action that must otherwise wait goes at once
  * as a probe: accepted, it shows that the limit was lifted or is looser
@@ -56,10 +59,13 @@ struct mx_pace {
     int64_t last_probe; /* when the last probe went */
     int busy;           /* actions under way */
     /* the last send's refusal: when the bucket holds one slot less than
-     * full (its time plus its wait), and the slots accepted since */
+     * full (its time plus its wait), when it came, and the slots of the
+     * actions started since then and accepted */
     bool anchored;
     int64_t anchor;
+    int64_t refused_at;
     int64_t charges;
+    int64_t last_start; /* when the last action started */
 };
 
 /* A new, open pacer. */
@@ -82,9 +88,9 @@ bool mx_pace_probe_due(const struct mx_pace *p, int64_t now);
  * mx_pace_accepted, mx_pace_refused or mx_pace_ended. */
 void mx_pace_start(struct mx_pace *p, int cost, bool probe, int64_t now);
 
-/* An action of `cost` slots was accepted. An accepted probe opens the
- * pacer: then true. */
-bool mx_pace_accepted(struct mx_pace *p, int cost, bool probe);
+/* An action of `cost` slots that started at `started` was accepted. An
+ * accepted probe opens the pacer: then true. */
+bool mx_pace_accepted(struct mx_pace *p, int cost, bool probe, int64_t started);
 
 /*
  * The action was refused with 429 and retry_after_ms `wait` (>= 0). The

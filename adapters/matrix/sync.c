@@ -236,13 +236,70 @@ static void room_event(struct mx_sync *s, const char *room,
     }
 }
 
+/* The event IDs taken from one room's events in one answer (lent by
+ * json-c): an open-addressing hash set, never more than half full. */
+struct seen {
+    const char **slot;
+    size_t cap, n;
+};
+
+static size_t id_hash(const char *s)
+{
+    size_t h = 14695981039346656037u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+/* Whether an event with ID `id` was taken before in this room's part of
+ * the answer (Synapse 1.67 may give a newly joined room's newest event
+ * both in its state and in its timeline): it is taken once. */
+static bool seen_before(const struct seen *seen, const char *id)
+{
+    if (!id || !seen->cap)
+        return false;
+    for (size_t i = id_hash(id) & (seen->cap - 1); seen->slot[i];
+         i = (i + 1) & (seen->cap - 1))
+        if (strcmp(seen->slot[i], id) == 0)
+            return true;
+    return false;
+}
+
+static void seen_add(struct seen *seen, const char *id)
+{
+    if (2 * (seen->n + 1) > seen->cap) {
+        struct seen grown = {.cap = seen->cap ? 2 * seen->cap : 64};
+        grown.slot = xcalloc(grown.cap, sizeof *grown.slot);
+        for (size_t i = 0; i < seen->cap; i++)
+            if (seen->slot[i])
+                seen_add(&grown, seen->slot[i]);
+        free(seen->slot);
+        *seen = grown;
+    }
+    size_t i = id_hash(id) & (seen->cap - 1);
+    while (seen->slot[i])
+        i = (i + 1) & (seen->cap - 1);
+    seen->slot[i] = id;
+    seen->n++;
+}
+
 static void room_events(struct mx_sync *s, const char *room,
-                        struct json_object *section)
+                        struct json_object *section, struct seen *seen)
 {
     struct json_object *events = get_type(section, "events", json_type_array);
     size_t n = events ? json_object_array_length(events) : 0;
-    for (size_t i = 0; i < n; i++)
-        room_event(s, room, json_object_array_get_idx(events, i));
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *ev = json_object_array_get_idx(events, i);
+        const char *id = json_object_is_type(ev, json_type_object)
+                             ? get_str(ev, "event_id", MX_ID_MAX, false)
+                             : NULL;
+        if (seen_before(seen, id))
+            continue;
+        size_t before = s->nitems;
+        room_event(s, room, ev);
+        if (id && s->nitems > before)
+            seen_add(seen, id);
+    }
 }
 
 static void joined_rooms(struct mx_sync *s, struct json_object *join)
@@ -255,8 +312,11 @@ static void joined_rooms(struct mx_sync *s, struct json_object *join)
             continue;
         }
         add_item(s, MX_ITEM_JOINED, room);
-        room_events(s, room, get_type(data, "state", json_type_object));
-        room_events(s, room, get_type(data, "timeline", json_type_object));
+        struct seen seen = {0};
+        room_events(s, room, get_type(data, "state", json_type_object), &seen);
+        room_events(s, room, get_type(data, "timeline", json_type_object),
+                    &seen);
+        free(seen.slot);
     }
 }
 

@@ -100,7 +100,8 @@ class FourPeopleCase(MatrixCase):
         # would hold the last two back for seconds
         self.hs.set_ratelimit(logins=False)
 
-    async def open_table(self, people, rules="standard hands=1", irc=None):
+    async def open_table(self, people, rules="standard hands=1", irc=None,
+                         wait=15.0):
         """Logs the four in (appended to `people`, for the caller to
         close) under their display names (DISPLAY), makes the room, starts
         the bot (self.botproc, its config self.cfg; also on the IRC
@@ -125,10 +126,10 @@ class FourPeopleCase(MatrixCase):
             self.assertIsInstance(got, nio.ProfileSetDisplayNameResponse, got)
         alice = people[0]
         await alice.say(room, "!hearts " + rules)
-        await alice.wait(from_bot(room, "opens a Hearts table"))
+        await alice.wait(from_bot(room, "opens a Hearts table"), wait)
         for p in people[1:]:
             await p.say(room, "!join")
-        await alice.wait(from_bot(room, "The table is full"))
+        await alice.wait(from_bot(room, "The table is full"), wait)
         await alice.say(room, "!start")
         return room
 
@@ -365,7 +366,9 @@ class SynapseLimitsGameTest(FourPeopleCase):
         async def go():
             people = []
             try:
-                room = await self.open_table(people)
+                # under the limit the room's lines wait behind the four
+                # direct rooms being made (two slots each, 5 s a slot)
+                room = await self.open_table(people, wait=60.0)
                 started = time.monotonic()
                 seats = [Seat(p, room) for p in people]
                 # every deal comes, each once, while the limits are

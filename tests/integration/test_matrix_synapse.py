@@ -28,6 +28,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
+import test_matrix_bot  # noqa: E402
 from harness import HarnessTestCase  # noqa: E402
 from test_matrix_bot import Person, from_bot, nio  # noqa: E402
 from test_matrix_game import Seat, lines  # noqa: E402
@@ -110,6 +111,10 @@ class SynapseGameTest(HarnessTestCase):
         ids = [self.hs.register("%s_%s" % (n, self.tag), "pw-" + n)
                for n in names]
         bot_id = self.hs.register("heartsbot_" + self.tag, "pw-bot")
+        # the helpers of the test homeserver's tests know the bot by its
+        # user ID there: here it is this one
+        self.addCleanup(setattr, test_matrix_bot, "BOT", test_matrix_bot.BOT)
+        test_matrix_bot.BOT = bot_id
 
         async def go():
             people = []

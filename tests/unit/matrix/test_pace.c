@@ -91,7 +91,7 @@ static void test_pace_open_until_refused(void **state)
     mx_pace_start(&p, 1, false, 1000);
     mx_pace_start(&p, 2, false, 1000);
     assert_int_equal(mx_pace_when(&p, 1, 1001), 1001);
-    assert_false(mx_pace_accepted(&p, 1, false));
+    assert_false(mx_pace_accepted(&p, 1, false, 1000));
     /* the other is refused: one slot in 4900 ms, and one at a time */
     mx_pace_refused(&p, 4900, true, 1010);
     assert_true(p.limited);
@@ -117,7 +117,7 @@ static void test_pace_learns_the_interval_between_refusals(void **state)
      * 5000 -> 21,000, so a slot takes 5,333 ms */
     for (int i = 0; i < 3; i++) {
         mx_pace_start(&p, 1, false, 5100 + i * 5000);
-        mx_pace_accepted(&p, 1, false);
+        mx_pace_accepted(&p, 1, false, 5100 + i * 5000);
     }
     mx_pace_start(&p, 1, false, 20100);
     mx_pace_refused(&p, 900, true, 20100);
@@ -126,6 +126,32 @@ static void test_pace_learns_the_interval_between_refusals(void **state)
     /* two slots wait a slot and a tenth more */
     assert_int_equal(mx_pace_when(&p, 2, 20100),
                      21000 + MX_PACE_MARGIN_MS + 5333 + 533);
+}
+
+static void
+test_pace_in_flight_at_the_first_refusal_is_not_counted(void **state)
+{
+    (void)state;
+    struct mx_pace p;
+    mx_pace_init(&p);
+    /* open: three at once; one refused, the two others accepted after:
+     * they were in the bucket before the refusal */
+    for (int i = 0; i < 3; i++)
+        mx_pace_start(&p, 1, false, 0);
+    mx_pace_refused(&p, 4000, true, 1);
+    assert_false(mx_pace_accepted(&p, 1, false, 0));
+    assert_false(mx_pace_accepted(&p, 1, false, 0));
+    assert_int_equal(p.charges, 0);
+    /* one slot spent at 4100, the next refused at 8100 with 900 to go:
+     * the bucket took 9000 - 4001 for one slot */
+    mx_pace_start(&p, 1, false, 4100);
+    mx_pace_accepted(&p, 1, false, 4100);
+    mx_pace_start(&p, 1, false, 8100);
+    mx_pace_refused(&p, 900, true, 8100);
+    assert_int_equal(p.interval, 4999);
+    /* a refusal tells what a probe would: none due for a period */
+    assert_false(mx_pace_probe_due(&p, 8100 + MX_PACE_PROBE_MS - 1));
+    assert_true(mx_pace_probe_due(&p, 8100 + MX_PACE_PROBE_MS));
 }
 
 static void
@@ -153,7 +179,7 @@ static void test_pace_an_idle_gap_is_not_taken_for_a_slow_rate(void **state)
     mx_pace_start(&p, 1, false, 0);
     mx_pace_refused(&p, 5000, true, 0);
     mx_pace_start(&p, 1, false, 5100);
-    mx_pace_accepted(&p, 1, false);
+    mx_pace_accepted(&p, 1, false, 5100);
     /* ten minutes later, refused: one slot in ten minutes says nothing */
     mx_pace_start(&p, 1, false, 600000);
     mx_pace_refused(&p, 4000, true, 600000);
@@ -173,7 +199,7 @@ static void test_pace_saves_up_at_most_a_burst(void **state)
     for (int i = 0; i < MX_PACE_BURST; i++) {
         assert_true(mx_pace_when(&p, 1, t) <= t);
         mx_pace_start(&p, 1, false, t);
-        mx_pace_accepted(&p, 1, false);
+        mx_pace_accepted(&p, 1, false, t);
     }
     assert_int_equal(mx_pace_when(&p, 1, t), t + 5000);
 }
@@ -194,7 +220,7 @@ static void test_pace_probe_opens_when_the_limit_is_gone(void **state)
     assert_false(mx_pace_probe_due(&p, 2 * MX_PACE_PROBE_MS - 1));
     /* accepted: the pacer is open again, and forgets what it learned */
     mx_pace_start(&p, 1, true, 2 * MX_PACE_PROBE_MS);
-    assert_true(mx_pace_accepted(&p, 1, true));
+    assert_true(mx_pace_accepted(&p, 1, true, 2 * MX_PACE_PROBE_MS));
     assert_false(p.limited);
     assert_int_equal(p.interval, 0);
     assert_int_equal(mx_pace_when(&p, 2, 2 * MX_PACE_PROBE_MS),
@@ -212,18 +238,39 @@ struct run {
  * A sender as the adapter is one: `actions` of them, every `every`-th a
  * room creation (0: none), each started at the pacer's time (or at once
  * as a probe when due), one at a time; a refused one is tried again.
- * The bucket starts full (the bot's burst spent elsewhere).
+ * The bucket starts full (the bot's burst spent elsewhere), or, with
+ * `burst`, empty: the first 12 sends go at once while the pacer is open,
+ * the refusals answered first (the others were in flight then).
  */
-static struct run drive(int actions, int every)
+static struct run drive(int actions, int every, bool burst)
 {
     struct bucket b = synapse();
     struct mx_pace p;
     mx_pace_init(&p);
     struct run r = {0};
     int64_t now = 0;
-    for (int i = 0; i < 10; i++)
-        bucket_send(&b, now);
     int done = 0;
+    if (burst) {
+        int64_t waits[12];
+        for (int i = 0; i < 12; i++) {
+            mx_pace_start(&p, 1, false, now);
+            waits[i] = bucket_send(&b, now + i);
+        }
+        /* the refusals' answers come back first */
+        for (int i = 0; i < 12; i++)
+            if (waits[i])
+                mx_pace_refused(&p, waits[i], true, now + 12);
+        for (int i = 0; i < 12; i++)
+            if (!waits[i]) {
+                mx_pace_accepted(&p, 1, false, now);
+                done++;
+                r.sent++;
+            }
+        now += 12;
+    } else {
+        for (int i = 0; i < 10; i++)
+            bucket_send(&b, now);
+    }
     while (done < actions) {
         bool create = every && done % every == every - 1;
         int cost = create ? 2 : 1;
@@ -243,7 +290,7 @@ static struct run drive(int actions, int every)
         else
             wait = bucket_send(&b, now);
         if (wait == 0) {
-            mx_pace_accepted(&p, cost, probe);
+            mx_pace_accepted(&p, cost, probe, now);
             done++;
             if (create)
                 r.created++;
@@ -267,7 +314,7 @@ static struct run drive(int actions, int every)
 static void test_pace_sends_at_the_rate_and_seldom_hits_it(void **state)
 {
     (void)state;
-    struct run r = drive(200, 0);
+    struct run r = drive(200, 0, false);
     assert_int_equal(r.sent, 200);
     /* 200 slots at 0.2 a second take 1000 s: within 2% of it */
     assert_true(r.end >= 995000);
@@ -281,13 +328,25 @@ static void test_pace_creations_wait_for_both_slots(void **state)
     (void)state;
     /* every fourth a room creation: never refused twice in a row, and
      * never charged for nothing after the first */
-    struct run r = drive(120, 4);
+    struct run r = drive(120, 4, false);
     assert_int_equal(r.created, 30);
     assert_int_equal(r.sent, 90);
     assert_true(r.create_refused <= 2);
     assert_true(r.charged_refusals <= 1);
     /* 30 * 2 + 90 slots: 750 s at the rate, and within 5% of it */
     assert_true(r.end <= 787500);
+}
+
+static void test_pace_after_an_open_burst(void **state)
+{
+    (void)state;
+    /* what a bot meets first: ten accepted at once, two refused; then the
+     * interval is learned right and the rest go at the rate */
+    struct run r = drive(210, 0, true);
+    assert_int_equal(r.sent, 210);
+    /* 200 after the burst: 1000 s at the rate, within 2% */
+    assert_true(r.end <= 1020000);
+    assert_true(r.refused <= 5);
 }
 
 static void test_pace_retry_at_retry_after_alone_livelocks(void **state)
@@ -318,11 +377,14 @@ int main(void)
         cmocka_unit_test(test_pace_learns_the_interval_between_refusals),
         cmocka_unit_test(
             test_pace_a_creation_refused_teaches_only_a_first_guess),
+        cmocka_unit_test(
+            test_pace_in_flight_at_the_first_refusal_is_not_counted),
         cmocka_unit_test(test_pace_an_idle_gap_is_not_taken_for_a_slow_rate),
         cmocka_unit_test(test_pace_saves_up_at_most_a_burst),
         cmocka_unit_test(test_pace_probe_opens_when_the_limit_is_gone),
         cmocka_unit_test(test_pace_sends_at_the_rate_and_seldom_hits_it),
         cmocka_unit_test(test_pace_creations_wait_for_both_slots),
+        cmocka_unit_test(test_pace_after_an_open_burst),
         cmocka_unit_test(test_pace_retry_at_retry_after_alone_livelocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

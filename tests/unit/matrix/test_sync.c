@@ -420,6 +420,41 @@ static void test_sync_room_names_aliases_creators(void **state)
     mx_sync_free(&s);
 }
 
+static void test_sync_an_event_given_twice_is_taken_once(void **state)
+{
+    (void)state;
+    /* Synapse 1.67 gave a newly joined room's newest event in its state
+     * and its timeline: a command there must not run twice */
+    const char *body = "{\"next_batch\":\"s\",\"rooms\":{\"join\":{\"!r:hs\":{"
+                       "\"state\":{\"events\":[" MEMBER(
+                           "\"Ann\"") ",{\"type\":"
+                                      "\"m.room.member\",\"sender\":\"@a:hs\","
+                                      "\"state_key\":\"@a:hs\","
+                                      "\"event_id\":\"$m\",\"content\":{"
+                                      "\"membership\":\"join\"}}]},"
+                                      "\"timeline\":{\"events\":["
+                                      "{\"type\":\"m.room.member\",\"sender\":"
+                                      "\"@a:hs\",\"state_key\":"
+                                      "\"@a:hs\",\"event_id\":\"$m\","
+                                      "\"content\":{\"membership\":"
+                                      "\"join\"}}," MSG("\"@a:hs\"", "\"$x\"",
+                                                        "\"!join\"", "1") ","
+        /* a broken event does not hide a good one of its ID */
+        MSG("7", "\"$y\"", "\"x\"", "1") "," MSG(
+            "\"@a:hs\"", "\"$y\"", "\"!start\"",
+            "2") "," MSG("\"@a:hs\"", "\"$x\"", "\"!join\"", "1") "]}}}}}";
+    struct mx_sync s;
+    assert_int_equal(parse(body, &s), 0);
+    int messages = 0, members = 0;
+    for (size_t i = 0; i < s.nitems; i++) {
+        messages += s.items[i].kind == MX_ITEM_MESSAGE;
+        members += s.items[i].kind == MX_ITEM_MEMBER;
+    }
+    assert_int_equal(messages, 2);
+    assert_int_equal(members, 2); /* the one without an ID, and $m */
+    mx_sync_free(&s);
+}
+
 static void test_sync_invite_to_an_encrypted_room(void **state)
 {
     (void)state;
@@ -569,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_sync_filter_is_json),
         cmocka_unit_test(test_sync_room_names_aliases_creators),
         cmocka_unit_test(test_sync_invite_to_an_encrypted_room),
+        cmocka_unit_test(test_sync_an_event_given_twice_is_taken_once),
         cmocka_unit_test(test_state_parse),
         cmocka_unit_test(test_joined_parse),
     };
