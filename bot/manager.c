@@ -1066,10 +1066,10 @@ static void reminder(struct loop *l, void *ctx)
     struct sbuf sb = {.len = 0};
     for (int s = 0; s < t->game.n; s++) {
         if (engine_may_act(&t->game, s) && !seat_computer(t, s)) {
-            char text[800];
+            char text[800], label[256];
             snprintf(text, sizeof text,
                      "Reminder: the table at %s waits for you (%d s left).",
-                     t->room, left);
+                     room_label(t->a, t->room, label, sizeof label), left);
             table_tell(t, s, text, CHAT_HIGH);
             sb_printf(&sb, "%s", sb.len ? ", " : "The table waits for ");
             sb_seat(&sb, t, s, true);

@@ -1881,7 +1881,7 @@ class Said:
     text: str
 
 
-_DEAL_RE = re.compile(r"^Hand (\d+) at (\S+)\. Your cards: (.*?)"
+_DEAL_RE = re.compile(r"^Hand (\d+) at (.+?)\. Your cards: (.*?)"
                       r"(?: \| Pass (\d+) cards(?: to (.+?):)?.*)?$")
 # "You passed ... to bob. " first when the pass confirmation was taken back
 # (everyone passed before it was written). Names may hold spaces (Matrix
@@ -1892,7 +1892,7 @@ _HAND_RE = re.compile(r"^" + _PASSED + r"(?:You received (.*?)\. )?"
                       r"( \(your turn: the marked cards are playable\))?$")
 _MOON_RE = re.compile(r'^You shot the (moon|sun)! Tell me "moon subtract"')
 _PROMPT_RE = re.compile(r"^" + _PASSED + r"(?:You received (.*?)\. )?"
-                        r"Your turn at (\S+)\. (?:.+? took trick \d+ with "
+                        r"Your turn at (.+?)\. (?:.+? took trick \d+ with "
                         r"\S+\. |Trick \d+ was set aside\. )?"
                         r"(?:You lead trick (\d+)\.|Trick (\d+): (.*?)\.) "
                         r"(?:Play one of: .*?|Only legal: \S+)\. "

@@ -49,6 +49,22 @@ class ParseTest(HarnessTestCase):
         # Three digits: the third is text.
         self.assertEqual(strip_formatting("\x031234"), "34")
 
+    def test_private_lines_name_a_room_with_spaces(self):
+        """A Matrix room is named by its name in direct messages, and a
+        name may hold spaces."""
+        d = harness.parse_private(
+            "Hand 2 at Card Club. Your cards: \u2663 2 3 | Pass 3 cards to "
+            "bob: pass C1 C2 ...")
+        self.assertIsInstance(d, harness.Deal)
+        self.assertEqual((d.hand_no, d.table, d.pass_count, d.pass_to),
+                         (2, "Card Club", 3, "bob"))
+        p = harness.parse_private(
+            "Your turn at Card Club. bob took trick 3 with A\u2660. "
+            "Trick 4: alice 7\u2663. Play one of: \u2663 [2] [8]. "
+            "Your hand: \u2663 [2] [8]")
+        self.assertIsInstance(p, harness.Prompt)
+        self.assertEqual(p.table, "Card Club")
+
     def test_irc_lower(self):
         self.assertTrue(harness.irc_eq("Nick[a]\\~", "nick{A}|^"))
         self.assertFalse(harness.irc_eq("nick", "nick_"))
