@@ -1222,12 +1222,17 @@ struct next {
     int cost;
 };
 
-/* The order of the queue: by priority, and within one a person's lines
- * (what they need to act on: a deal, a prompt, the cards they received)
- * before a room's (what everyone reads). */
+/* The order of the queue (smaller first): a person's lines (what they
+ * need to act on: a deal, a prompt, the cards they received) before a
+ * room's (what everyone reads), and among a person's lines those that
+ * are not LOW in the order they came (a deal is NORMAL for IRC's sake,
+ * and must not wait behind another's HIGH pass confirmation); then by
+ * priority. */
 static int rank(enum chat_priority prio, bool private)
 {
-    return (int)prio * 2 + (private ? 0 : 1);
+    if (private)
+        return prio == CHAT_LOW ? 4 : 0;
+    return (int)prio * 2 + 1;
 }
 
 static void consider(struct next *n, int kind, struct call *c, const char *dest,
