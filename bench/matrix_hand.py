@@ -42,7 +42,7 @@ tests/matrix/homeserver.py, with Synapse 1.67's default limits; or
    the table is full (one person: `!start` at once, three computers sit
    down);
 3. each person answers every private line the moment their sync brings
-   it, as tests/integration/test_matrix_bot.py's `answer` does (deal:
+   it, as tests/integration/harness.py's `answer` does (deal:
    pass the highest cards; prompt: play the lowest legal card; moon: add;
    with --seed S a random legal card and random passes instead, seeded
    per seat) and joins every invite;
@@ -217,22 +217,9 @@ def q(s):
 
 
 # ----------------------------------------------------------------------
-# The answers a person gives (tests/integration/test_matrix_bot.answer).
+# The answers a person gives (tests/integration/harness.answer).
 
-def answer(ev):
-    """What a simple person says to a private line (harness.parse_private):
-    passes their highest cards, plays their lowest legal one, adds on a
-    moon; None when nothing is asked. (A copy of test_matrix_bot.answer,
-    which imports matrix-nio.)"""
-    if isinstance(ev, harness.Deal) and ev.pass_count:
-        cards = sorted(ev.cards, key=harness.card_rank)
-        return "pass " + " ".join(cards[-ev.pass_count:])
-    if isinstance(ev, harness.Prompt) and ev.marked:
-        return "play " + min(ev.marked, key=lambda c: (harness.card_rank(c),
-                                                        c))
-    if isinstance(ev, harness.MoonChoice):
-        return "moon add"
-    return None
+answer = harness.answer
 
 
 def random_answer(rng):

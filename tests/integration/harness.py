@@ -2159,6 +2159,19 @@ def play_lowest(player, prompt):
     return min(prompt.marked, key=lambda c: (card_rank(c), c))
 
 
+def answer(ev):
+    """What a simple person says to a private line (parse_private), as
+    text: passes their highest cards, plays their lowest legal one, adds
+    on a moon; None when nothing is asked."""
+    if isinstance(ev, Deal) and ev.pass_count:
+        return "pass " + " ".join(pass_highest(None, ev))
+    if isinstance(ev, Prompt) and ev.marked:
+        return "play " + play_lowest(None, ev)
+    if isinstance(ev, MoonChoice):
+        return "moon add"
+    return None
+
+
 def play_game(players, done, timeout=120.0, on_deal=pass_highest,
               on_prompt=play_lowest, on_event=None, on_moon=None,
               poll=0.02):

@@ -97,19 +97,7 @@ def from_bot(room=None, text=None):
     return pred
 
 
-def answer(ev):
-    """What a simple person says to a private line (harness.parse_private):
-    passes their highest cards, plays their lowest legal one, adds on a
-    moon; None when nothing is asked."""
-    if isinstance(ev, harness.Deal) and ev.pass_count:
-        cards = sorted(ev.cards, key=harness.card_rank)
-        return "pass " + " ".join(cards[-ev.pass_count:])
-    if isinstance(ev, harness.Prompt) and ev.marked:
-        return "play " + min(ev.marked, key=lambda c: (harness.card_rank(c),
-                                                        c))
-    if isinstance(ev, harness.MoonChoice):
-        return "moon add"
-    return None
+answer = harness.answer
 
 
 class MatrixCase(HarnessTestCase):
@@ -635,6 +623,15 @@ class DirectRoomTest(MatrixCase):
         self.hs.set_exempt(BOT)
         self.hs.set_exempt(self.alice)
 
+    async def deal_alone(self, p, room):
+        """p opens a table in room and starts it with three computers;
+        the bot's lines with p's first deal."""
+        await p.say(room, "!hearts")
+        await p.wait(from_bot(room, "opens a Hearts table"))
+        await p.say(room, "!start")
+        return await p.wait(lambda m: [
+            x for x in from_bot()(m) if "Your cards:" in x[3]])
+
     def private_rooms(self, p, room):
         return {m[0] for m in from_bot()(p.messages) if m[0] != room}
 
@@ -687,11 +684,7 @@ class DirectRoomTest(MatrixCase):
             bot = self.start_bot([room])
             notice = await p.wait(from_bot(enc, "This chat is encrypted"))
             self.assertEqual(len(notice), 1)
-            await p.say(room, "!hearts")
-            await p.wait(from_bot(room, "opens a Hearts table"))
-            await p.say(room, "!start")
-            deal = await p.wait(lambda m: [
-                x for x in from_bot()(m) if "Your cards:" in x[3]])
+            deal = await self.deal_alone(p, room)
             dm = deal[0][0]
             self.assertNotEqual(dm, enc)
             self.assertIn((dm, True), p.invites)
@@ -713,11 +706,7 @@ class DirectRoomTest(MatrixCase):
             await bob.login()
             try:
                 self.start_bot([room])
-                await p.say(room, "!hearts")
-                await p.wait(from_bot(room, "opens a Hearts table"))
-                await p.say(room, "!start")
-                deal = await p.wait(lambda m: [
-                    x for x in from_bot()(m) if "Your cards:" in x[3]])
+                deal = await self.deal_alone(p, room)
                 dm = deal[0][0]
                 self.assertIsInstance(
                     await p.client.room_invite(dm, bob.client.user_id),
@@ -750,11 +739,7 @@ class DirectRoomTest(MatrixCase):
             while self.hs.membership(mine, BOT) != "join":
                 self.assertLess(time.monotonic(), deadline)
                 await asyncio.sleep(0.05)
-            await p.say(room, "!hearts")
-            await p.wait(from_bot(room, "opens a Hearts table"))
-            await p.say(room, "!start")
-            deal = await p.wait(lambda m: [
-                x for x in from_bot()(m) if "Your cards:" in x[3]])
+            deal = await self.deal_alone(p, room)
             self.assertEqual(deal[0][0], mine)
             self.assertEqual(self.hs.counters(BOT).get("create_room", 0), 0)
             bot.wait_log(r"taking %s, which %s made" % (
@@ -769,11 +754,7 @@ class DirectRoomTest(MatrixCase):
             self.hs.fault("/_matrix/client/v3/createRoom", "drop_after",
                           method="POST", user_id=BOT)
             bot = self.start_bot([room])
-            await p.say(room, "!hearts")
-            await p.wait(from_bot(room, "opens a Hearts table"))
-            await p.say(room, "!start")
-            deal = await p.wait(lambda m: [
-                x for x in from_bot()(m) if "Your cards:" in x[3]])
+            deal = await self.deal_alone(p, room)
             dm = deal[0][0]
             made = [r for r, _ in p.invites]
             self.assertEqual(len(made), 2, p.invites)
@@ -798,11 +779,7 @@ class DirectRoomTest(MatrixCase):
             cfg = self.config([room])
             bot = self.bot(cfg)
             bot.wait_log(r"mx: connected to")
-            await p.say(room, "!hearts")
-            await p.wait(from_bot(room, "opens a Hearts table"))
-            await p.say(room, "!start")
-            deal = await p.wait(lambda m: [
-                x for x in from_bot()(m) if "Your cards:" in x[3]])
+            deal = await self.deal_alone(p, room)
             dm = deal[0][0]
             self.assertEqual(bot.stop(), 0)
             self.hs.add_event(dm, self.alice, "m.room.encryption",

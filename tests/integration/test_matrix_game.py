@@ -41,7 +41,7 @@ def lines(msgs):
 
 
 class Seat:
-    """A person at the table, answering as test_matrix_bot.answer does;
+    """A person at the table, answering as harness.answer does;
     keeps the deals it was sent and what it said."""
 
     def __init__(self, person, room):
