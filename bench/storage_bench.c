@@ -296,7 +296,7 @@ static int archive(const char *dir, long games)
         double t0 = now_s();
         bool added;
         struct stats_game g;
-        if (archive_add(dir, &res, rec, &added, err, sizeof err) ||
+        if (archive_add(dir, &res, rec, false, &added, err, sizeof err) ||
             stats_game_from_record(rec, strlen(rec), &g, err, sizeof err)) {
             fprintf(stderr, "%s\n", err);
             return 1;
