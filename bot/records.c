@@ -372,6 +372,7 @@ int records_archive(struct table *t, const char *dir, const char *json,
         rc = archive_one(r, dir, &res, json, retry, err, errlen);
     if (rc == 0)
         return 0;
+    int cause = errno;
     /* kept to be tried again: at the room's next archiving, and from its
      * journal at the next start */
     r->pending = realloc(r->pending,
@@ -385,6 +386,7 @@ int records_archive(struct table *t, const char *dir, const char *json,
     p->res = res;
     snprintf(p->journal, sizeof p->journal, "%s", t->journal);
     *keep_journal = t->journal[0] != '\0';
+    errno = cause;
     return -1;
 }
 

@@ -1018,6 +1018,7 @@ struct tail_pass {
     int64_t counted;
     int skipped;
     bool lost; /* a game not where its results line points: rebuild */
+    int64_t aend; /* the end of the last record counted */
     char *why;
     size_t whylen;
 };
@@ -1051,6 +1052,8 @@ static int on_tail_result(void *ctx, char *line, size_t len, long lineno,
                  r.game, (long long)r.offset);
         return 1;
     }
+    if (r.offset + (int64_t)rlen + 1 > t->aend)
+        t->aend = r.offset + (int64_t)rlen + 1;
     struct stats_game g;
     bool good = !stats_game_from_record(rec, rlen, &g, msg, sizeof msg);
     free(rec);
@@ -1130,7 +1133,7 @@ int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
         stats_free(s);
         return 1;
     }
-    struct tail_pass t = {s, apath, 0, 0, false, why, whylen};
+    struct tail_pass t = {s, apath, 0, 0, false, s->archive_bytes, why, whylen};
     if (rbytes > s->results_bytes) {
         char err[300];
         rc = storage_scan_lines(rpath, s->results_bytes,
@@ -1143,9 +1146,14 @@ int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
             return 1;
         }
     }
-    archive_sizes(room_dir, &s->archive_bytes, &s->results_bytes);
+    /* the archive up to its last record counted: what follows (damage
+     * that the next append cuts, say) is no part of the count */
+    int64_t ignored;
+    archive_sizes(room_dir, &ignored, &s->results_bytes);
+    s->archive_bytes = t.aend;
     stats_rank(s);
     s->exact = false;
+    s->on_disk = true;
     s->behind = t.counted;
     s->skipped = t.skipped;
     *caught_up = t.counted;
@@ -1202,9 +1210,13 @@ int stats_load(const char *room_dir, struct stats **out, bool *rebuilt,
     *rebuilt = true;
     /* not kept on disk: still good in memory, and rebuilt next start */
     char serr[300];
-    if (stats_save(room_dir, s, serr, sizeof serr) && why && whylen) {
-        size_t used = strlen(why);
-        snprintf(why + used, whylen - used, "; not saved: %s", serr);
+    if (stats_save(room_dir, s, serr, sizeof serr)) {
+        if (why && whylen) {
+            size_t used = strlen(why);
+            snprintf(why + used, whylen - used, "; not saved: %s", serr);
+        }
+    } else {
+        s->on_disk = true;
     }
     *out = s;
     return 0;
@@ -1227,11 +1239,12 @@ int stats_counted(const char *room_dir, struct stats *s,
     stats_rank(s);
     archive_sizes(room_dir, &s->archive_bytes, &s->results_bytes);
     memcpy(s->results_last, r->game, sizeof r->game);
-    if (++s->behind < stats_checkpoint_every(s))
+    if (++s->behind < stats_checkpoint_every(s) && s->on_disk)
         return 0;
     if (stats_save(room_dir, s, err, errlen))
         return -1;
     s->behind = 0;
+    s->on_disk = true;
     *saved = true;
     return 0;
 }

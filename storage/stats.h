@@ -87,6 +87,7 @@ struct stats {
     bool exact;     /* read from a heartsbot-leaderboard/1 file: current
                        only if the files have exactly the sizes counted */
     int64_t behind; /* games counted since leaderboard.json was written */
+    bool on_disk;   /* leaderboard.json was read or written */
     int skipped;    /* lines that could not be read when it was read */
     int nboards;
     struct stats_board *boards;
@@ -198,8 +199,9 @@ int64_t stats_checkpoint_every(const struct stats *s);
 /*
  * After archive_add wrote r's game in room_dir: counts it (g NULL: its
  * record did not replay), moves the count's position to the end of the
- * files, and replaces leaderboard.json once stats_checkpoint_every games
- * have been counted since it was written (*saved set). 0, or -1 with a
+ * files, and replaces leaderboard.json if there is none yet or once
+ * stats_checkpoint_every games have been counted since it was written
+ * (*saved set). 0, or -1 with a
  * message (not written: the next start catches up from the older file).
  */
 int stats_counted(const char *room_dir, struct stats *s,
