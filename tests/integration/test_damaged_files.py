@@ -112,23 +112,29 @@ class DamagedFilesTest(HarnessTestCase):
         bot.wait_log(r"(?s)(leaderboards of 1 channel read.*){%d}" % (runs + 1),
                      timeout=30)
         log = bot.log().split("leaderboards of")[runs]
-        self.assertRegex(log, r"leaderboard\.json caught up: 1 game after "
-                         r"it counted")
-        self.assertNotIn("rebuilt", log)
-        self.assertRegex(log, r"warn .*leaderboard\.json\.tmp-\d+-3: a "
-                         r"temporary file left by a killed process")
-        self.assertFalse(os.path.exists(tmp))
+        with self.subTest("caught up from the checkpoint, not rebuilt"):
+            self.assertRegex(log, r"leaderboard\.json caught up: 1 game "
+                             r"after it counted")
+            self.assertNotIn("rebuilt", log)
+        with self.subTest("a killed replacement's file removed"):
+            self.assertRegex(log, r"warn .*leaderboard\.json\.tmp-\d+-3: a "
+                             r"temporary file left by a killed process")
+            self.assertFalse(os.path.exists(tmp))
         alice.wait_member("heartsbot", "#hearts", timeout=15)
-        top = self.ask(alice, "!top custom", r"^Top 2 \(custom\): 1\. ")
-        self.assertIn("(2 games, ", top)
+        with self.subTest("zero bytes at the end: the boards readable"):
+            top = self.ask(alice, "!top custom", r"^Top 2 \(custom\): 1\. ")
+            self.assertIn("(2 games, ", top)
         self.assertEqual(len(self.lines("results.jsonl")), 2)
         bot.stop(timeout=30)
         sim = harness.sim_binary()
         if sim:
-            done = subprocess.run([sim, "leaderboard", self.room, "--check"],
-                                  capture_output=True, text=True, timeout=60)
-            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-            self.assertIn("leaderboard.json: current", done.stdout)
+            with self.subTest("hearts-sim leaderboard --check"):
+                done = subprocess.run(
+                    [sim, "leaderboard", self.room, "--check"],
+                    capture_output=True, text=True, timeout=60)
+                self.assertEqual(done.returncode, 0,
+                                 done.stdout + done.stderr)
+                self.assertIn("leaderboard.json: current", done.stdout)
 
         # a room directory replaced by a link to another room's: not read
         other = os.path.join(os.path.dirname(self.room),
@@ -138,25 +144,29 @@ class DamagedFilesTest(HarnessTestCase):
         alice.join("#other")
         alice.wait_member("heartsbot", "#other", timeout=15)
         mark = alice.mark()
-        self.ask(alice, "!top", r"can't be read", room="#other")
-        last = self.ask(alice, "!last", r".", room="#other")
-        self.assertEqual(last, "The results here can't be read (see the "
-                         "bot's log).")
-        self.ask(alice, "!top custom", r"can't be read", room="#other")
-        told = [m for m in alice.privmsgs_from("heartsbot", to="#other",
-                                               since=mark)
-                if "games are still played" in m.text]
-        self.assertEqual(len(told), 1)
-        self.assertNotIn("alice", "".join(
-            m.text for m in alice.privmsgs_from("heartsbot", to="#other",
-                                                since=mark)))
-        self.assertRegex(bot.log(), r"error .*leaderboards not read from .*"
-                         r"%23other.*not a directory")
+        with self.subTest("a linked room is not read"):
+            self.ask(alice, "!top custom", r".", room="#other")
+            said = [m.text for m in alice.privmsgs_from(
+                "heartsbot", to="#other", since=mark)]
+            self.assertNotIn("alice", "".join(said))
+            self.assertRegex(bot.log(), r"error .*leaderboards not read from "
+                             r".*%23other.*not a directory")
+        with self.subTest("!last says the results can't be read"):
+            last = self.ask(alice, "!last", r".", room="#other")
+            self.assertEqual(last, "The results here can't be read (see "
+                             "the bot's log).")
+        self.ask(alice, "!top", r".", room="#other")
+        with self.subTest("the channel told once"):
+            told = [m for m in alice.privmsgs_from("heartsbot", to="#other",
+                                                   since=mark)
+                    if "games are still played" in m.text]
+            self.assertEqual(len(told), 1)
         # the link gone: read again at the next question, no restart
         os.unlink(other)
-        self.ask(alice, "!last", r"^No game has finished here yet\.",
-                 room="#other")
-        self.ask(alice, "!top custom", r"^Top 2 \(custom\)")
+        with self.subTest("read again without a restart"):
+            self.ask(alice, "!last", r"^No game has finished here yet\.",
+                     room="#other")
+            self.ask(alice, "!top custom", r"^Top 2 \(custom\)")
 
     def test_a_results_line_not_written_is_completed(self):
         self.server = self.ngircd()
