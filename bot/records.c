@@ -55,7 +55,9 @@ static void load(struct manager *m, struct records_room *r)
                           sizeof err) ||
         stats_load(r->dir, &r->stats, &rebuilt, why, sizeof why, err,
                    sizeof err)) {
-        log_error("leaderboards not read from %s: %s", r->dir, err);
+        /* tried again at each use: logged when the reason changes */
+        if (strcmp(r->unreadable, err))
+            log_error("leaderboards not read from %s: %s", r->dir, err);
         snprintf(r->unreadable, sizeof r->unreadable, "%s", err);
         r->stats = NULL;
         return;
@@ -305,8 +307,8 @@ static void result_of(const struct table *t, bool finished,
 /* Archives one game and counts it on r's boards. 0, or -1 with a
  * message (not archived). */
 static int archive_one(struct records_room *r, const char *dir,
-                       struct archive_result *res, const char *json,
-                       bool retry, char *err, size_t errlen)
+                       struct archive_result *res, const char *json, bool retry,
+                       char *err, size_t errlen)
 {
     bool added = false;
     if (archive_add(dir, res, json, retry, &added, err, errlen))
@@ -322,8 +324,8 @@ static int archive_one(struct records_room *r, const char *dir,
     bool good =
         !stats_game_from_record(json, strlen(json), &g, msg, sizeof msg);
     if (!good)
-        log_error("%s: game %s: the record does not replay: %s", dir,
-                  res->game, msg);
+        log_error("%s: game %s: the record does not replay: %s", dir, res->game,
+                  msg);
     bool saved;
     if (stats_counted(dir, r->stats, res, good ? &g : NULL, &saved, msg,
                       sizeof msg))
@@ -375,8 +377,8 @@ int records_archive(struct table *t, const char *dir, const char *json,
     int cause = errno;
     /* kept to be tried again: at the room's next archiving, and from its
      * journal at the next start */
-    r->pending = realloc(r->pending,
-                         sizeof *r->pending * (size_t)(r->npending + 1));
+    r->pending =
+        realloc(r->pending, sizeof *r->pending * (size_t)(r->npending + 1));
     if (!r->pending)
         abort();
     struct records_pending *p = &r->pending[r->npending++];

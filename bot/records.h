@@ -31,8 +31,8 @@ struct records_room {
     struct chat_adapter *a; /* NULL: read at start, not asked about yet */
     char room[64];
     char dir[1024];
-    struct stats *stats; /* NULL: could not be loaded (logged); read
-                            again at the room's next use */
+    struct stats *stats;  /* NULL: could not be loaded (logged); read
+                             again at the room's next use */
     char unreadable[400]; /* why, while stats is NULL */
     bool told;            /* the channel was told its results can't be
                              read */

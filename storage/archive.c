@@ -348,14 +348,14 @@ static int find_line_at(void *ctx, char *line, size_t len, long lineno,
 
 /* Where the archive's last `window` bytes hold exactly this record: the
  * record of a game whose results line was not written. -1 if nowhere. */
-static int64_t record_in_tail(const char *apath, const char *record,
-                              size_t len, off_t size, int64_t window)
+static int64_t record_in_tail(const char *apath, const char *record, size_t len,
+                              off_t size, int64_t window)
 {
     struct find_line f = {record, len, -1};
     /* the window's first line may be cut: it is no whole record */
     int64_t from = (int64_t)size > window ? (int64_t)size - window : 0;
-    storage_scan_lines(apath, from, RECORD_MAX_LINE + 2, true, find_line_at,
-                       &f, NULL, NULL, 0);
+    storage_scan_lines(apath, from, RECORD_MAX_LINE + 2, true, find_line_at, &f,
+                       NULL, NULL, 0);
     return f.at;
 }
 
@@ -387,10 +387,10 @@ int archive_add(const char *room_dir, struct archive_result *r,
                  memcmp(tail + tlen - 1 - len, record, len) == 0 &&
                  (tlen == len + 1 || tail[0] == '\n');
     free(tail);
-    int64_t at = there   ? (int64_t)size - (int64_t)len - 1
-                 : retry ? record_in_tail(apath, record, len, size,
-                                          ARCHIVE_RETRY_WINDOW)
-                         : -1;
+    int64_t at =
+        there   ? (int64_t)size - (int64_t)len - 1
+        : retry ? record_in_tail(apath, record, len, size, ARCHIVE_RETRY_WINDOW)
+                : -1;
     if (at >= 0) {
         r->offset = at;
     } else {

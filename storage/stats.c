@@ -775,9 +775,9 @@ static void game_of(struct stats_game *g, const struct fig *f)
 struct figures {
     int64_t *offset;
     struct fig *games;
-    bool *good;      /* false: a record that did not replay */
-    uint64_t *hash;  /* archive_record_hash of each line */
-    size_t *byhash;  /* indices, by hash then offset */
+    bool *good;     /* false: a record that did not replay */
+    uint64_t *hash; /* archive_record_hash of each line */
+    size_t *byhash; /* indices, by hash then offset */
     struct stats_game scratch;
     int64_t last; /* offset of the game that is stats.last, or -1 */
     size_t n, cap;
@@ -814,8 +814,7 @@ static int on_record(void *ctx, char *line, size_t len, long lineno,
     if (f->good[f->n])
         fig_of(&f->games[f->n], &f->scratch);
     else
-        skip(&f->skipped, f->err, f->errlen, ARCHIVE_FILE, "line", lineno,
-             msg);
+        skip(&f->skipped, f->err, f->errlen, ARCHIVE_FILE, "line", lineno, msg);
     f->n++;
     return 0;
 }
@@ -824,7 +823,8 @@ static const uint64_t *sort_hash;
 
 static int by_hash(const void *x, const void *y)
 {
-    uint64_t a = sort_hash[*(const size_t *)x], b = sort_hash[*(const size_t *)y];
+    uint64_t a = sort_hash[*(const size_t *)x],
+             b = sort_hash[*(const size_t *)y];
     if (a != b)
         return a < b ? -1 : 1;
     return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
@@ -1017,7 +1017,7 @@ struct tail_pass {
     const char *apath;
     int64_t counted;
     int skipped;
-    bool lost; /* a game not where its results line points: rebuild */
+    bool lost;    /* a game not where its results line points: rebuild */
     int64_t aend; /* the end of the last record counted */
     char *why;
     size_t whylen;

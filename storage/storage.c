@@ -689,8 +689,8 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
                        void *ctx, bool *missing, char *err, size_t errlen)
 {
     struct plain_lines p = {fn, ctx};
-    return storage_scan_lines(path, 0, max_line, false, plain_line, &p,
-                              missing, err, errlen);
+    return storage_scan_lines(path, 0, max_line, false, plain_line, &p, missing,
+                              err, errlen);
 }
 
 int storage_scan_lines(const char *path, int64_t from, size_t max_line,
@@ -720,7 +720,7 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
         return -1;
     }
     long lineno = 0;
-    int64_t whole = from; /* bytes up to the end of the last whole line */
+    int64_t whole = from;  /* bytes up to the end of the last whole line */
     int64_t too_long = -1; /* bytes of a line over max_line, skipped */
     int rc = 0;
     for (;;) {
@@ -1027,8 +1027,7 @@ static long temp_pid(const char *name)
     return digits && !*p ? pid : 0;
 }
 
-int storage_clean_temps(const char *dir, int *removed, char *err,
-                        size_t errlen)
+int storage_clean_temps(const char *dir, int *removed, char *err, size_t errlen)
 {
     *removed = 0;
     if (!path_fits(dir, err, errlen))
@@ -1063,8 +1062,9 @@ int storage_clean_temps(const char *dir, int *removed, char *err,
             rc = -1;
             continue;
         }
-        slog(false, "%s/%s: a temporary file left by a killed process (%lld "
-                    "bytes) removed",
+        slog(false,
+             "%s/%s: a temporary file left by a killed process (%lld "
+             "bytes) removed",
              dir, e->d_name, (long long)st.st_size);
         ++*removed;
     }

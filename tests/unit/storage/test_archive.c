@@ -192,18 +192,22 @@ static void test_archive_add_writes_a_replayable_archive_once(void **state)
     result_for(&r2, "00000000000000a2", 4, keys, true);
     char err[300];
     bool added;
-    assert_int_equal(archive_add(dir, &r1, rec1, false, &added, err, sizeof err), 0);
+    assert_int_equal(
+        archive_add(dir, &r1, rec1, false, &added, err, sizeof err), 0);
     assert_true(added);
     assert_int_equal(r1.offset, 0);
-    assert_int_equal(archive_add(dir, &r2, rec2, false, &added, err, sizeof err), 0);
+    assert_int_equal(
+        archive_add(dir, &r2, rec2, false, &added, err, sizeof err), 0);
     assert_int_equal(r2.offset, (int64_t)strlen(rec1) + 1);
     size_t alen, rlen;
     char *a = slurp(ARCHIVE_FILE, &alen),
          *res = slurp(ARCHIVE_RESULTS_FILE, &rlen);
     /* archived again (a restart after a crash): nothing changes */
-    assert_int_equal(archive_add(dir, &r1, rec1, false, &added, err, sizeof err), 0);
+    assert_int_equal(
+        archive_add(dir, &r1, rec1, false, &added, err, sizeof err), 0);
     assert_false(added);
-    assert_int_equal(archive_add(dir, &r2, rec2, false, &added, err, sizeof err), 0);
+    assert_int_equal(
+        archive_add(dir, &r2, rec2, false, &added, err, sizeof err), 0);
     assert_false(added);
     char *a2 = slurp(ARCHIVE_FILE, NULL),
          *res2 = slurp(ARCHIVE_RESULTS_FILE, NULL);
@@ -239,7 +243,8 @@ static void test_archive_add_after_a_crash_between_the_appends(void **state)
     struct archive_result r;
     result_for(&r, "00000000000000b1", 4, keys, true);
     bool added;
-    assert_int_equal(archive_add(dir, &r, rec, false, &added, err, sizeof err), 0);
+    assert_int_equal(archive_add(dir, &r, rec, false, &added, err, sizeof err),
+                     0);
     assert_true(added);
     assert_int_equal(r.offset, 0);
     char *a = slurp(ARCHIVE_FILE, NULL);
@@ -259,12 +264,15 @@ static void test_archive_add_stopped_then_finished_counts_once(void **state)
     bool added;
     /* a shutdown stops it; after a restart it goes on and finishes */
     result_for(&r, "00000000000000c1", 4, keys, false);
-    assert_int_equal(archive_add(dir, &r, stopped, false, &added, err, sizeof err), 0);
+    assert_int_equal(
+        archive_add(dir, &r, stopped, false, &added, err, sizeof err), 0);
     assert_true(added);
     result_for(&r, "00000000000000c1", 4, keys, true);
-    assert_int_equal(archive_add(dir, &r, done, false, &added, err, sizeof err), 0);
+    assert_int_equal(archive_add(dir, &r, done, false, &added, err, sizeof err),
+                     0);
     assert_true(added);
-    assert_int_equal(archive_add(dir, &r, done, false, &added, err, sizeof err), 0);
+    assert_int_equal(archive_add(dir, &r, done, false, &added, err, sizeof err),
+                     0);
     assert_false(added);
     struct stats *s;
     int skipped;
@@ -445,13 +453,14 @@ static struct stats *archive_games(int games)
         r.seats[1].left = i % 7 == 3 && !r.seats[1].computer;
         bool added;
         char err[300];
-        assert_int_equal(archive_add(dir, &r, rec, false, &added, err, sizeof err), 0);
+        assert_int_equal(
+            archive_add(dir, &r, rec, false, &added, err, sizeof err), 0);
         struct stats_game g;
         assert_int_equal(
             stats_game_from_record(rec, strlen(rec), &g, err, sizeof err), 0);
         bool saved;
-        assert_int_equal(
-            stats_counted(dir, s, &r, &g, &saved, err, sizeof err), 0);
+        assert_int_equal(stats_counted(dir, s, &r, &g, &saved, err, sizeof err),
+                         0);
         free(rec);
     }
     return s;

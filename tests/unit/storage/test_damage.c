@@ -36,8 +36,7 @@ static char logged[4096];
 static void keep_log(bool error, const char *msg)
 {
     size_t n = strlen(logged);
-    snprintf(logged + n, sizeof logged - n, "%s%s\n", error ? "E " : "",
-             msg);
+    snprintf(logged + n, sizeof logged - n, "%s%s\n", error ? "E " : "", msg);
 }
 
 static int setup(void **state)
@@ -167,8 +166,7 @@ static struct stats *rebuilt(int *skipped)
 
 static int games_of(const struct stats *s, const char *key)
 {
-    const struct stats_player *p =
-        stats_find(stats_board(s, "standard"), key);
+    const struct stats_player *p = stats_find(stats_board(s, "standard"), key);
     return p ? p->games : 0;
 }
 
@@ -321,8 +319,7 @@ static void test_a_run_of_zero_bytes_loses_only_itself(void **state)
     bool was_rebuilt;
     char why[600] = "", err[400] = "";
     assert_int_equal(
-        stats_load(dir, &s, &was_rebuilt, why, sizeof why, err, sizeof err),
-        0);
+        stats_load(dir, &s, &was_rebuilt, why, sizeof why, err, sizeof err), 0);
     assert_int_equal(s->games, 4);
     assert_int_equal(games_of(s, "n:ann"), 4);
     assert_int_equal(games_of(s, "n:only3"), 1);
@@ -450,8 +447,8 @@ static void count_games(struct stats *s, int from, int to, int *saves)
             archive_add(dir, &r, rec, false, &added, err, sizeof err), 0);
         assert_int_equal(
             stats_game_from_record(rec, strlen(rec), &g, err, sizeof err), 0);
-        assert_int_equal(
-            stats_counted(dir, s, &r, &g, &saved, err, sizeof err), 0);
+        assert_int_equal(stats_counted(dir, s, &r, &g, &saved, err, sizeof err),
+                         0);
         *saves += saved;
         free(rec);
     }
@@ -474,9 +471,9 @@ static void test_the_board_catches_up_from_its_checkpoint(void **state)
     struct stats *back;
     bool was_rebuilt;
     char why[600] = "", err[400] = "";
-    assert_int_equal(stats_load(dir, &back, &was_rebuilt, why, sizeof why, err,
-                                sizeof err),
-                     0);
+    assert_int_equal(
+        stats_load(dir, &back, &was_rebuilt, why, sizeof why, err, sizeof err),
+        0);
     assert_false(was_rebuilt);
     assert_non_null(strstr(why, "caught up: 10 games"));
     int skipped = -1;
@@ -510,9 +507,9 @@ static void test_an_edited_results_file_is_rebuilt(void **state)
     struct stats *back;
     bool was_rebuilt;
     char why[600] = "", err[400] = "";
-    assert_int_equal(stats_load(dir, &back, &was_rebuilt, why, sizeof why, err,
-                                sizeof err),
-                     0);
+    assert_int_equal(
+        stats_load(dir, &back, &was_rebuilt, why, sizeof why, err, sizeof err),
+        0);
     assert_true(was_rebuilt);
     assert_int_equal(back->games, 17);
     assert_int_equal(games_of(back, "n:only0"), 0);
@@ -541,17 +538,17 @@ static void test_a_version_1_board_is_still_read(void **state)
     struct stats *back;
     bool was_rebuilt;
     char why[600] = "", err[400] = "";
-    assert_int_equal(stats_load(dir, &back, &was_rebuilt, why, sizeof why, err,
-                                sizeof err),
-                     0);
+    assert_int_equal(
+        stats_load(dir, &back, &was_rebuilt, why, sizeof why, err, sizeof err),
+        0);
     assert_false(was_rebuilt);
     assert_int_equal(back->games, 3);
     stats_free(back);
     /* once the archive grew, it is rebuilt (it says no position) */
     add_game(3);
-    assert_int_equal(stats_load(dir, &back, &was_rebuilt, why, sizeof why, err,
-                                sizeof err),
-                     0);
+    assert_int_equal(
+        stats_load(dir, &back, &was_rebuilt, why, sizeof why, err, sizeof err),
+        0);
     assert_true(was_rebuilt);
     assert_int_equal(back->games, 4);
     stats_free(back);

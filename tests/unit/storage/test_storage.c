@@ -463,7 +463,8 @@ static void test_storage_a_whole_last_line_is_kept(void **state)
     assert_int_equal(storage_append(path, "{\"d\":4}\n", 8, err, sizeof err),
                      0);
     char *text = slurp(path);
-    assert_string_equal(text, "{\"a\":1}\n{\"b\":[2,{\"c\":\"}\"}]}\n{\"d\":4}\n");
+    assert_string_equal(text,
+                        "{\"a\":1}\n{\"b\":[2,{\"c\":\"}\"}]}\n{\"d\":4}\n");
     free(text);
     /* with no read before the append either */
     write_raw(path, "{\"a\":1}");
