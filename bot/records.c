@@ -190,7 +190,8 @@ void records_start(struct manager *m)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    clean(m->cfg->data_dir);
+    if (m->cfg->data_dir && *m->cfg->data_dir)
+        clean(m->cfg->data_dir);
     int loaded = each_room(m->cfg->data_dir, load_at_start, m);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (loaded)

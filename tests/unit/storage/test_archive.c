@@ -22,6 +22,7 @@
 #include "archive.h"
 #include "record.h"
 #include "stats.h"
+#include "play.h"
 #include "storage.h"
 
 static char dir[64];
@@ -56,46 +57,6 @@ static char *slurp(const char *name, size_t *len)
     if (len)
         *len = n;
     return text;
-}
-
-/* Plays a game of `rules` with random computer players and returns its
- * record; stopped after `stop_after` actions if > 0 (a stopped game). */
-static char *play(const char *rules, uint64_t seed, int stop_after)
-{
-    struct engine_rules r;
-    char err[300];
-    assert_int_equal(engine_rules_parse(&r, rules, 0, err, sizeof err), 0);
-    const char *names[ENGINE_MAX_PLAYERS];
-    char buf[ENGINE_MAX_PLAYERS][16];
-    for (int s = 0; s < r.players; s++) {
-        snprintf(buf[s], sizeof buf[s], "p%d", s);
-        names[s] = buf[s];
-    }
-    struct record_writer *w = record_writer_new(&r, names, r.players);
-    struct engine_game g;
-    struct engine_prng rng;
-    engine_prng_seed(&rng, seed);
-    engine_game_init(&g, &r, seed, 0);
-    for (int steps = 0; engine_phase(&g) != ENGINE_PHASE_GAME_OVER; steps++) {
-        if (stop_after > 0 && steps >= stop_after)
-            break;
-        if (engine_phase(&g) == ENGINE_PHASE_DEAL) {
-            engine_deal(&g, record_writer_sink(w));
-            continue;
-        }
-        for (int s = 0; s < g.n; s++) {
-            struct engine_action a;
-            if (!engine_may_act(&g, s))
-                continue;
-            assert_int_equal(ai_act_for(AI_RANDOM, &g, s, &rng, &a), 0);
-            assert_int_equal(engine_act(&g, &a, record_writer_sink(w), NULL),
-                             ENGINE_OK);
-            break;
-        }
-    }
-    char *json = record_writer_json(w);
-    record_writer_free(w);
-    return json;
 }
 
 static void result_for(struct archive_result *r, const char *id, int n,
