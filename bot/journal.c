@@ -70,6 +70,8 @@ void journal_table_opened(struct table *t)
     }
     append(t, journal_header(t->game_id, t->a->network ? t->a->network : "",
                              t->room, t->rules_text, (long long)time(NULL)));
+    if (t->journal[0])
+        table_storage_works(t);
 }
 
 /* Whether two snapshots of n seats make the same seats line: what

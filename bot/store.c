@@ -29,8 +29,7 @@ static void store_log(bool error, const char *msg)
         log_warn("%s", msg);
 }
 
-/* The room's name as the network folds it, and the key that names its
- * channel in the "said once" list. */
+/* The room's name as the network folds it. */
 static void fold_room(const struct table *t, char *out, size_t outlen)
 {
     if (t->a->ops->fold)
@@ -122,16 +121,21 @@ int manager_storage_start(struct manager *m, char *err, size_t errlen)
     return 0;
 }
 
+/* The key that names t's channel in the "said once" list. */
+static void told_key(const struct table *t, char *key, size_t len)
+{
+    char folded[sizeof t->room];
+    fold_room(t, folded, sizeof folded);
+    snprintf(key, len, "%s\n%s", t->a->network ? t->a->network : "", folded);
+}
+
 /* Says text once per channel, until storage works again: why results or
  * a game are not kept. */
 static void tell_once(struct table *t, const char *text)
 {
     struct manager *m = t->m;
     char key[STORAGE_NAME_MAX + sizeof t->room + 2];
-    char folded[sizeof t->room];
-    fold_room(t, folded, sizeof folded);
-    snprintf(key, sizeof key, "%s\n%s", t->a->network ? t->a->network : "",
-             folded);
+    told_key(t, key, sizeof key);
     for (int i = 0; i < m->ntold; i++)
         if (!strcmp(m->storage_told[i], key))
             return;
@@ -143,6 +147,20 @@ static void tell_once(struct table *t, const char *text)
     m->storage_told = grown;
     m->storage_told[m->ntold++] = copy;
     table_say(t, text);
+}
+
+void table_storage_works(struct table *t)
+{
+    struct manager *m = t->m;
+    char key[STORAGE_NAME_MAX + sizeof t->room + 2];
+    told_key(t, key, sizeof key);
+    for (int i = 0; i < m->ntold; i++) {
+        if (!strcmp(m->storage_told[i], key)) {
+            free(m->storage_told[i]);
+            m->storage_told[i] = m->storage_told[--m->ntold];
+            return;
+        }
+    }
 }
 
 static void tell_unsaved(struct table *t, int cause, bool game_over)
@@ -160,9 +178,7 @@ void table_journal_lost(struct table *t, int cause)
              "This game can't be kept: %s. It goes on, but will not survive "
              "a restart.",
              storage_reason(cause));
-    /* tried again at the next need; a recovery lets a later failure be
-     * told again */
-    t->m->storage_ok = false;
+    /* once, until a journal is written here again */
     tell_once(t, text);
 }
 

@@ -9,6 +9,9 @@ channel's files, and what the bot makes of them.
   link is not read (the channel told once, and !last does not pretend no
   game finished); boards that could not be read are read again, without
   a restart, once the damage is gone.
+- test_a_game_that_cannot_be_kept_is_told_once: a journal that cannot be
+  written (a file size limit) is told to the channel once, not at every
+  table, until a journal is written there again.
 - test_a_results_line_not_written_is_completed: a file size limit stops
   the results line after the game's record was written: the journal is
   kept, the next game's end archives the game first (once), and a game
@@ -167,6 +170,40 @@ class DamagedFilesTest(HarnessTestCase):
             self.ask(alice, "!last", r"^No game has finished here yet\.",
                      room="#other")
             self.ask(alice, "!top custom", r"^Top 2 \(custom\)")
+
+    def test_a_game_that_cannot_be_kept_is_told_once(self):
+        self.server = self.ngircd()
+        self.data = os.path.join(self.tmpdir, "data")
+        bot = self.start()
+        alice, bob = self.people()
+        alice.wait_member("heartsbot", "#hearts", timeout=15)
+        lost = (r"^This game can't be kept: a file reached the size limit\. "
+                r"It goes on, but will not survive a restart\.$")
+        mark = alice.mark()
+        # no journal header fits (the log no longer grows either)
+        resource.prlimit(bot.pid, resource.RLIMIT_FSIZE,
+                         (100, resource.RLIM_INFINITY))
+        self.ask(alice, "!hearts", r"opens a Hearts table")
+        alice.wait_privmsg("heartsbot", lost, to="#hearts", since=mark,
+                           timeout=10)
+        self.ask(alice, "!leave", r"^alice stands up")
+        self.ask(alice, "!hearts", r"opens a Hearts table")
+        self.ask(alice, "!leave", r"^alice stands up")
+        told = [m for m in alice.privmsgs_from("heartsbot", to="#hearts",
+                                               since=mark)
+                if re.search(lost, m.text)]
+        self.assertEqual(len(told), 1)
+        # a journal written again: a later failure is told again
+        resource.prlimit(bot.pid, resource.RLIMIT_FSIZE,
+                         (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        self.ask(alice, "!hearts", r"opens a Hearts table")
+        self.ask(alice, "!leave", r"^alice stands up")
+        resource.prlimit(bot.pid, resource.RLIMIT_FSIZE,
+                         (100, resource.RLIM_INFINITY))
+        mark = alice.mark()
+        self.ask(alice, "!hearts", r"opens a Hearts table")
+        alice.wait_privmsg("heartsbot", lost, to="#hearts", since=mark,
+                           timeout=10)
 
     def test_a_results_line_not_written_is_completed(self):
         self.server = self.ngircd()
