@@ -151,6 +151,8 @@ static int gen(const char *dir, long games, long players, long seed)
         struct archive_result res;
         random_result(&res, &x, i, players);
         res.offset = offset;
+        res.has_hash = true;
+        res.record_hash = archive_record_hash(rec, strlen(rec));
         char *line = archive_result_json(&res);
         fprintf(a, "%s\n", rec);
         fprintf(r, "%s\n", line);

@@ -356,9 +356,11 @@ static int archive_pending(struct records_room *r, const char *dir, char *err,
         free(p->json);
         done++;
     }
-    memmove(r->pending, r->pending + done,
-            sizeof *r->pending * (size_t)(r->npending - done));
-    r->npending -= done;
+    if (done) {
+        memmove(r->pending, r->pending + done,
+                sizeof *r->pending * (size_t)(r->npending - done));
+        r->npending -= done;
+    }
     return rc;
 }
 
