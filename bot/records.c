@@ -190,8 +190,13 @@ void records_start(struct manager *m)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (m->cfg->data_dir && *m->cfg->data_dir)
-        clean(m->cfg->data_dir);
+    char top[STORAGE_PATH_MAX];
+    /* "/.": data_dir itself may be reached through a link */
+    int n = snprintf(top, sizeof top, "%s/.",
+                     m->cfg->data_dir ? m->cfg->data_dir : "");
+    if (m->cfg->data_dir && *m->cfg->data_dir && n > 0 &&
+        (size_t)n < sizeof top)
+        clean(top);
     int loaded = each_room(m->cfg->data_dir, load_at_start, m);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (loaded)

@@ -121,21 +121,23 @@ int manager_storage_start(struct manager *m, char *err, size_t errlen)
     return 0;
 }
 
-/* The key that names t's channel in the "said once" list. */
-static void told_key(const struct table *t, char *key, size_t len)
+/* The key that names what was said in t's channel in the "said once"
+ * list: kind 'r' results can't be saved, 'j' a game can't be kept. */
+static void told_key(const struct table *t, char kind, char *key, size_t len)
 {
     char folded[sizeof t->room];
     fold_room(t, folded, sizeof folded);
-    snprintf(key, len, "%s\n%s", t->a->network ? t->a->network : "", folded);
+    snprintf(key, len, "%c%s\n%s", kind, t->a->network ? t->a->network : "",
+             folded);
 }
 
 /* Says text once per channel, until storage works again: why results or
  * a game are not kept. */
-static void tell_once(struct table *t, const char *text)
+static void tell_once(struct table *t, char kind, const char *text)
 {
     struct manager *m = t->m;
-    char key[STORAGE_NAME_MAX + sizeof t->room + 2];
-    told_key(t, key, sizeof key);
+    char key[STORAGE_NAME_MAX + sizeof t->room + 3];
+    told_key(t, kind, key, sizeof key);
     for (int i = 0; i < m->ntold; i++)
         if (!strcmp(m->storage_told[i], key))
             return;
@@ -152,8 +154,8 @@ static void tell_once(struct table *t, const char *text)
 void table_storage_works(struct table *t)
 {
     struct manager *m = t->m;
-    char key[STORAGE_NAME_MAX + sizeof t->room + 2];
-    told_key(t, key, sizeof key);
+    char key[STORAGE_NAME_MAX + sizeof t->room + 3];
+    told_key(t, 'j', key, sizeof key);
     for (int i = 0; i < m->ntold; i++) {
         if (!strcmp(m->storage_told[i], key)) {
             free(m->storage_told[i]);
@@ -168,7 +170,7 @@ static void tell_unsaved(struct table *t, int cause, bool game_over)
     char text[300];
     snprintf(text, sizeof text, "Results can't be saved: %s.%s",
              storage_reason(cause), game_over ? "" : " The game goes on.");
-    tell_once(t, text);
+    tell_once(t, 'r', text);
 }
 
 void table_journal_lost(struct table *t, int cause)
@@ -179,7 +181,7 @@ void table_journal_lost(struct table *t, int cause)
              "a restart.",
              storage_reason(cause));
     /* once, until a journal is written here again */
-    tell_once(t, text);
+    tell_once(t, 'j', text);
 }
 
 bool table_storage_ok(struct table *t, bool game_over)

@@ -289,7 +289,8 @@ void table_archive(struct table *t, bool finished);
  * (table_storage_works), that this game will not survive a restart (its
  * journal could not be written). */
 void table_journal_lost(struct table *t, int cause);
-/* A journal was written in t's channel: a later failure is told again. */
+/* A journal was written in t's channel: a later journal failure there is
+ * told again. */
 void table_storage_works(struct table *t);
 void manager_storage_init(struct manager *m);
 void manager_storage_free(struct manager *m);
