@@ -180,8 +180,10 @@ void table_journal_lost(struct table *t, int cause)
              "This game can't be kept: %s. It goes on, but will not survive "
              "a restart.",
              storage_reason(cause));
-    /* once, until a journal is written here again */
-    tell_once(t, 'j', text);
+    /* once, until a journal is written here again; while storage is
+     * known not to work, "Results can't be saved" says it already */
+    if (t->m->storage_ok)
+        tell_once(t, 'j', text);
 }
 
 bool table_storage_ok(struct table *t, bool game_over)
