@@ -288,11 +288,12 @@ static int results_has(const char *path, const struct archive_result *r,
     *has = false;
     for (char *at = tail; at && !*has && (at = strstr(at, needle));) {
         char *start = at, *end = strchr(at, '\n');
+        if (!end) /* a whole last line without its newline counts too */
+            end = tail + len;
         while (start > tail && start[-1] != '\n')
             start--;
         struct archive_result old;
-        *has = end &&
-               !archive_result_parse(start, (size_t)(end - start), &old, NULL,
+        *has = !archive_result_parse(start, (size_t)(end - start), &old, NULL,
                                      0) &&
                !strcmp(old.game, r->game) && old.finished == r->finished;
         at = end;

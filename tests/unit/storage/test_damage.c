@@ -190,6 +190,16 @@ static void test_a_whole_last_line_without_newline_is_kept(void **state)
     assert_int_equal(size_of(ARCHIVE_RESULTS_FILE), rsize);
     assert_null(strstr(logged, "torn"));
     stats_free(s);
+    /* the game of that last line is archived already */
+    char *rec = play("standard", 502, 0), err[300];
+    struct archive_result r;
+    result_for(&r, 2);
+    bool added = true;
+    assert_int_equal(archive_add(dir, &r, rec, false, &added, err, sizeof err),
+                     0);
+    assert_false(added);
+    free(rec);
+    assert_int_equal(size_of(ARCHIVE_RESULTS_FILE), rsize);
     /* the next game's lines start lines of their own */
     add_game(3);
     assert_int_equal(lines_in(ARCHIVE_FILE), 4);
