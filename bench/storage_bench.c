@@ -1,6 +1,6 @@
 /*
- * storage-bench: issue 8's figures for the archive and the leaderboards
- * (docs/benchmarks.md).
+ * storage-bench: issue 8's and issue 19's figures for the archive and the
+ * leaderboards (docs/benchmarks.md).
  *
  *   storage-bench gen DIR [--games N] [--players P] [--seed S]
  *       a channel directory with N archived games (random computer play,
@@ -10,8 +10,12 @@
  *       start with a current leaderboard.json: load time and RSS; then the
  *       answers of !top and !stats, median and max over N calls each
  *   storage-bench archive DIR [--games N]
- *       archive N games as the bot does (archive_add, boards, save): time,
- *       bytes and fsyncs per game and per hand
+ *       archive N games as the bot does (archive_add, stats_counted, which
+ *       writes leaderboard.json every stats_checkpoint_every games): time
+ *       and bytes written per game and per hand
+ *   storage-bench crash DIR
+ *       a crash at a game's end (one game archived, not counted), then the
+ *       start's stats_load: its time, and whether it rebuilt
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +151,8 @@ static int gen(const char *dir, long games, long players, long seed)
         struct archive_result res;
         random_result(&res, &x, i, players);
         res.offset = offset;
+        res.has_hash = true;
+        res.record_hash = archive_record_hash(rec, strlen(rec));
         char *line = archive_result_json(&res);
         fprintf(a, "%s\n", rec);
         fprintf(r, "%s\n", line);
@@ -270,7 +276,10 @@ static int load(const char *dir, long calls)
     return 0;
 }
 
-/* As records_game_over does: archive, count, save. */
+/* As the bot does at a game's end (records.c): archive_add, then
+ * stats_counted, which writes leaderboard.json only every
+ * stats_checkpoint_every games. Bytes written: the record, the results
+ * line, and leaderboard.json each time it is written. */
 static int archive(const char *dir, long games)
 {
     char err[300], why[300];
@@ -284,9 +293,11 @@ static int archive(const char *dir, long games)
     struct engine_rules rules;
     engine_rules_parse(&rules, "standard", 4, NULL, 0);
     uint64_t x = 99;
-    long hands = 0;
-    long long bytes = 0;
+    long hands = 0, saves = 0;
+    long long bytes = 0, board = 0;
     double spent = 0;
+    char lpath[STORAGE_PATH_MAX];
+    storage_path(lpath, sizeof lpath, NULL, 0, dir, STATS_FILE, (char *)NULL);
     for (long i = 0; i < games; i++) {
         int h;
         char *rec = random_game(&rules, (uint64_t)i + 7, &h);
@@ -294,33 +305,70 @@ static int archive(const char *dir, long games)
         struct archive_result res;
         random_result(&res, &x, i + 1000000, 8);
         double t0 = now_s();
-        bool added;
+        bool added, saved;
         struct stats_game g;
-        if (archive_add(dir, &res, rec, &added, err, sizeof err) ||
-            stats_game_from_record(rec, strlen(rec), &g, err, sizeof err)) {
-            fprintf(stderr, "%s\n", err);
-            return 1;
-        }
-        stats_add(s, &res, &g);
-        stats_rank(s);
-        archive_sizes(dir, &s->archive_bytes, &s->results_bytes);
-        char *json = stats_json(s);
-        bytes += (long long)strlen(rec) + 1 + (long long)strlen(json);
-        free(json);
-        char *line = archive_result_json(&res);
-        bytes += (long long)strlen(line) + 1;
-        free(line);
-        if (stats_save(dir, s, err, sizeof err)) {
+        if (archive_add(dir, &res, rec, false, &added, err, sizeof err) ||
+            stats_game_from_record(rec, strlen(rec), &g, err, sizeof err) ||
+            stats_counted(dir, s, &res, &g, &saved, err, sizeof err)) {
             fprintf(stderr, "%s\n", err);
             return 1;
         }
         spent += now_s() - t0;
+        char *line = archive_result_json(&res);
+        bytes += (long long)strlen(rec) + 1 + (long long)strlen(line) + 1;
+        free(line);
+        if (saved) {
+            struct stat st;
+            saves++;
+            if (!stat(lpath, &st)) {
+                bytes += (long long)st.st_size;
+                board = (long long)st.st_size;
+            }
+        }
         free(rec);
     }
-    printf("archive: %ld games, %ld hands: %.2f ms a game (archive_add, "
-           "count, save); %lld bytes written a game, %.0f a hand\n",
-           games, hands, spent * 1e3 / (double)games, bytes / games,
-           (double)bytes / (double)hands);
+    const struct stats_board *b = stats_board(s, "standard");
+    printf("archive: %ld games, %ld hands, %d people on the board: %.2f ms a "
+           "game (archive_add, count, checkpoint); %lld bytes written a game "
+           "(%.0f a hand); leaderboard.json (%lld bytes) written %ld times, "
+           "every %lld games\n",
+           games, hands, b ? b->n : 0, spent * 1e3 / (double)games,
+           bytes / games, (double)bytes / (double)hands, board, saves,
+           (long long)stats_checkpoint_every(s));
+    stats_free(s);
+    return 0;
+}
+
+/* A crash at a game's end: one more game archived (archive_add) but not
+ * counted, as the bot leaves it when killed between the two; then the
+ * start: stats_load, timed. */
+static int crash(const char *dir)
+{
+    char err[300], why[600] = "";
+    struct engine_rules rules;
+    engine_rules_parse(&rules, "standard", 4, NULL, 0);
+    int h;
+    char *rec = random_game(&rules, (uint64_t)time(NULL), &h);
+    struct archive_result res;
+    uint64_t x = (uint64_t)time(NULL);
+    random_result(&res, &x, 2000000, 8);
+    bool added;
+    if (archive_add(dir, &res, rec, false, &added, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    free(rec);
+    struct stats *s;
+    bool rebuilt;
+    double t0 = now_s();
+    if (stats_load(dir, &s, &rebuilt, why, sizeof why, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    printf("start after a crash at a game's end: %lld games: %.3f s (%s%s%s)"
+           "\n",
+           (long long)s->games, now_s() - t0, rebuilt ? "REBUILT" : "current",
+           why[0] ? ": " : "", why);
     stats_free(s);
     return 0;
 }
@@ -328,8 +376,8 @@ static int archive(const char *dir, long games)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: storage-bench gen|rebuild|load|archive DIR "
-                        "[options]\n");
+        fprintf(stderr, "usage: storage-bench gen|rebuild|load|archive|crash "
+                        "DIR [options]\n");
         return 2;
     }
     const char *dir = argv[2];
@@ -343,6 +391,8 @@ int main(int argc, char **argv)
         return load(dir, arg_long(argc, argv, "--calls", 10000));
     if (!strcmp(argv[1], "archive"))
         return archive(dir, arg_long(argc, argv, "--games", 100));
+    if (!strcmp(argv[1], "crash"))
+        return crash(dir);
     fprintf(stderr, "storage-bench: unknown mode '%s'\n", argv[1]);
     return 2;
 }

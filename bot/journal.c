@@ -5,10 +5,12 @@
 #include "journal.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../storage/journal.h"
@@ -34,12 +36,14 @@ static void append(struct table *t, char *line)
         return;
     char err[300];
     if (storage_append(t->journal, line, strlen(line), err, sizeof err)) {
+        int cause = errno;
         log_error("table %s: journal given up, this game will not survive a "
                   "restart: %s",
                   t->room, err);
         if (storage_remove(t->journal, err, sizeof err))
             log_error("table %s: %s", t->room, err);
         t->journal[0] = '\0';
+        table_journal_lost(t, cause);
     }
     free(line);
 }
@@ -56,14 +60,18 @@ void journal_table_opened(struct table *t)
     if (table_room_dir(t, dir, sizeof dir, err, sizeof err) ||
         storage_path(t->journal, sizeof t->journal, err, sizeof err, dir, name,
                      (char *)NULL)) {
+        int cause = errno;
         t->journal[0] = '\0';
         log_error("table %s: no journal, this game will not survive a "
                   "restart: %s",
                   t->room, err);
+        table_journal_lost(t, cause);
         return;
     }
     append(t, journal_header(t->game_id, t->a->network ? t->a->network : "",
                              t->room, t->rules_text, (long long)time(NULL)));
+    if (t->journal[0])
+        table_storage_works(t);
 }
 
 /* Whether two snapshots of n seats make the same seats line: what
@@ -505,6 +513,29 @@ static bool journal_name(const char *name)
            strcmp(name + n - 6, ".jsonl") == 0;
 }
 
+/* A journal found at start, by when it was last written. */
+struct found {
+    char path[STORAGE_PATH_MAX];
+    struct timespec mtime;
+};
+
+static int by_mtime(const void *x, const void *y)
+{
+    const struct found *a = x, *b = y;
+    if (a->mtime.tv_sec != b->mtime.tv_sec)
+        return a->mtime.tv_sec < b->mtime.tv_sec ? -1 : 1;
+    if (a->mtime.tv_nsec != b->mtime.tv_nsec)
+        return a->mtime.tv_nsec < b->mtime.tv_nsec ? -1 : 1;
+    return strcmp(a->path, b->path);
+}
+
+/* Whether path is a directory (not a link to one). */
+static bool real_dir(const char *path)
+{
+    struct stat sb;
+    return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
 void manager_restore(struct manager *m, struct chat_adapter *a)
 {
     if (!m->cfg->data_dir || !*m->cfg->data_dir)
@@ -512,7 +543,8 @@ void manager_restore(struct manager *m, struct chat_adapter *a)
     char net[STORAGE_NAME_MAX + 1], dir[STORAGE_PATH_MAX], err[300];
     storage_name_encode(a->network ? a->network : "", net, sizeof net);
     if (storage_path(dir, sizeof dir, err, sizeof err, m->cfg->data_dir, net,
-                     (char *)NULL))
+                     (char *)NULL) ||
+        !real_dir(dir))
         return;
     DIR *d = opendir(dir);
     if (!d)
@@ -526,19 +558,40 @@ void manager_restore(struct manager *m, struct chat_adapter *a)
         if (storage_path(room, sizeof room, err, sizeof err, dir, e->d_name,
                          (char *)NULL))
             continue;
+        if (!real_dir(room)) { /* a link is never followed */
+            struct stat sb;
+            if (!lstat(room, &sb) && S_ISLNK(sb.st_mode))
+                log_warn("%s: a link, not a directory: not read", room);
+            continue;
+        }
         DIR *rd = opendir(room);
         if (!rd)
             continue;
+        /* oldest first: a finished game whose archiving failed is
+         * archived before the table that opened after it is rebuilt */
+        struct found *found = NULL;
+        size_t n = 0;
         struct dirent *f;
         while ((f = readdir(rd))) {
             char path[STORAGE_PATH_MAX];
+            struct stat sb;
             if (!journal_name(f->d_name) ||
                 storage_path(path, sizeof path, err, sizeof err, room,
-                             f->d_name, (char *)NULL))
+                             f->d_name, (char *)NULL) ||
+                lstat(path, &sb))
                 continue;
-            restore_file(m, a, path);
+            found = realloc(found, sizeof *found * (n + 1));
+            if (!found)
+                abort();
+            snprintf(found[n].path, sizeof found[n].path, "%s", path);
+            found[n++].mtime = sb.st_mtim;
         }
         closedir(rd);
+        if (n)
+            qsort(found, n, sizeof *found, by_mtime);
+        for (size_t i = 0; i < n; i++)
+            restore_file(m, a, found[i].path);
+        free(found);
     }
     closedir(d);
     m->restoring = false;

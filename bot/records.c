@@ -5,6 +5,7 @@
 #include "records.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,19 +44,43 @@ void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
     snprintf(out, outlen, "n:%s", folded);
 }
 
-/* Reads r->dir's boards (rebuilt if need be); r->stats NULL if not. */
-static void load(struct records_room *r)
+/* Reads r->dir's boards (caught up, or rebuilt if need be); r->stats
+ * NULL if not, the reason in r->unreadable. The room's directory is
+ * checked first: a link where it should be is never followed. */
+static void load(struct manager *m, struct records_room *r)
 {
     char err[400], why[700] = "";
-    bool rebuilt;
-    if (stats_load(r->dir, &r->stats, &rebuilt, why, sizeof why, err,
+    bool rebuilt, missing;
+    if (storage_dir_check(m->cfg->data_dir, r->dir, &missing, err,
+                          sizeof err) ||
+        stats_load(r->dir, &r->stats, &rebuilt, why, sizeof why, err,
                    sizeof err)) {
-        log_error("leaderboards not read from %s: %s", r->dir, err);
+        /* tried again at each use: logged when the reason changes */
+        if (strcmp(r->unreadable, err))
+            log_error("leaderboards not read from %s: %s", r->dir, err);
+        snprintf(r->unreadable, sizeof r->unreadable, "%s", err);
         r->stats = NULL;
         return;
     }
-    if (rebuilt)
+    r->unreadable[0] = '\0';
+    r->told = false;
+    if (r->stats->skipped)
+        log_warn("%s: %s", r->dir, why);
+    else if (why[0])
         log_info("%s: %s", r->dir, why);
+}
+
+/* Tells the channel once, while its boards can't be read, that its
+ * results can't be read. */
+static void tell_unreadable(struct records_room *r)
+{
+    if (r->stats || r->told || !r->a || !r->room[0])
+        return;
+    r->told = true;
+    r->a->ops->say(r->a, r->room,
+                   "The results here can't be read (the bot's log says "
+                   "why); games are still played and archived.",
+                   CHAT_NORMAL);
 }
 
 static struct records_room *add_room(struct manager *m, const char *dir)
@@ -88,6 +113,10 @@ struct records_room *records_room(struct manager *m, struct chat_adapter *a,
                 r->a = a;
                 snprintf(r->room, sizeof r->room, "%s", room);
             }
+            /* not readable before: perhaps now (a person mended it) */
+            if (!r->stats && dir[0])
+                load(m, r);
+            tell_unreadable(r);
             return r;
         }
     }
@@ -95,7 +124,8 @@ struct records_room *records_room(struct manager *m, struct chat_adapter *a,
     r->a = a;
     snprintf(r->room, sizeof r->room, "%s", room);
     if (dir[0])
-        load(r);
+        load(m, r);
+    tell_unreadable(r);
     return r;
 }
 
@@ -141,15 +171,32 @@ static int each_room(const char *data, void (*fn)(void *ctx, const char *dir),
     return found;
 }
 
+/* What a kill in the middle of a replacement left in dir goes. */
+static void clean(const char *dir)
+{
+    int removed;
+    char err[600];
+    if (storage_clean_temps(dir, &removed, err, sizeof err))
+        log_warn("%s", err);
+}
+
 static void load_at_start(void *ctx, const char *dir)
 {
-    load(add_room(ctx, dir));
+    clean(dir);
+    load(ctx, add_room(ctx, dir));
 }
 
 void records_start(struct manager *m)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    char top[STORAGE_PATH_MAX];
+    /* "/.": data_dir itself may be reached through a link */
+    int n = snprintf(top, sizeof top, "%s/.",
+                     m->cfg->data_dir ? m->cfg->data_dir : "");
+    if (m->cfg->data_dir && *m->cfg->data_dir && n > 0 &&
+        (size_t)n < sizeof top)
+        clean(top);
     int loaded = each_room(m->cfg->data_dir, load_at_start, m);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (loaded)
@@ -166,6 +213,7 @@ static void rebuild_one(void *ctx, const char *dir)
     struct stats *s;
     int skipped = 0;
     char err[600];
+    clean(dir);
     if (stats_rebuild(dir, &s, &skipped, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", dir, err);
         ++*failed;
@@ -197,11 +245,30 @@ int records_rebuild_all(const char *data_dir)
     return failed ? 1 : 0;
 }
 
+static void pending_free(struct records_room *r)
+{
+    for (int i = 0; i < r->npending; i++)
+        free(r->pending[i].json);
+    free(r->pending);
+    r->pending = NULL;
+    r->npending = 0;
+}
+
 void records_free(struct manager *m)
 {
     for (int i = 0; i < m->nrooms; i++) {
-        stats_free(m->rooms[i]->stats);
-        free(m->rooms[i]);
+        struct records_room *r = m->rooms[i];
+        char err[600];
+        /* the games counted since the last checkpoint: the next start
+         * need not catch up */
+        if (r->stats && r->stats->behind &&
+            stats_save(r->dir, r->stats, err, sizeof err))
+            log_error("leaderboard not saved (caught up at the next start): "
+                      "%s",
+                      err);
+        stats_free(r->stats);
+        pending_free(r);
+        free(r);
     }
     free(m->rooms);
     m->rooms = NULL;
@@ -243,35 +310,94 @@ static void result_of(const struct table *t, bool finished,
     }
 }
 
-int records_archive(struct table *t, const char *dir, const char *json,
-                    bool finished, char *err, size_t errlen)
+/* Archives one game and counts it on r's boards. 0, or -1 with a
+ * message (not archived). */
+static int archive_one(struct records_room *r, const char *dir,
+                       struct archive_result *res, const char *json, bool retry,
+                       char *err, size_t errlen)
 {
-    struct records_room *r = records_room(t->m, t->a, t->room);
-    struct archive_result res;
-    result_of(t, finished, &res);
     bool added = false;
-    if (archive_add(dir, &res, json, &added, err, errlen))
+    if (archive_add(dir, res, json, retry, &added, err, errlen))
         return -1;
     if (!added) {
-        log_info("table %s: game %s was archived already", t->room, t->game_id);
+        log_info("%s: game %s was archived already", dir, res->game);
         return 0;
     }
     if (!r->stats)
-        return 0;
+        return 0; /* read again, caught up, at the room's next use */
     char msg[400];
     struct stats_game g;
     bool good =
         !stats_game_from_record(json, strlen(json), &g, msg, sizeof msg);
     if (!good)
-        log_error("table %s: the record does not replay: %s", t->room, msg);
-    stats_add(r->stats, &res, good ? &g : NULL);
-    stats_rank(r->stats);
-    archive_sizes(dir, &r->stats->archive_bytes, &r->stats->results_bytes);
-    if (stats_save(dir, r->stats, msg, sizeof msg))
-        log_error("table %s: leaderboard not saved (rebuilt at the next "
-                  "start): %s",
-                  t->room, msg);
+        log_error("%s: game %s: the record does not replay: %s", dir, res->game,
+                  msg);
+    bool saved;
+    if (stats_counted(dir, r->stats, res, good ? &g : NULL, &saved, msg,
+                      sizeof msg))
+        log_error("%s: leaderboard not saved (caught up at the next start): "
+                  "%s",
+                  dir, msg);
     return 0;
+}
+
+/* The room's games whose archiving failed before, in order; stops at the
+ * first that fails again. */
+static int archive_pending(struct records_room *r, const char *dir, char *err,
+                           size_t errlen)
+{
+    int done = 0, rc = 0;
+    while (done < r->npending) {
+        struct records_pending *p = &r->pending[done];
+        if (archive_one(r, dir, &p->res, p->json, true, err, errlen)) {
+            rc = -1;
+            break;
+        }
+        log_warn("%s: game %s archived now, after an earlier failure", dir,
+                 p->res.game);
+        char rerr[300];
+        if (p->journal[0] && storage_remove(p->journal, rerr, sizeof rerr))
+            log_error("%s", rerr);
+        free(p->json);
+        done++;
+    }
+    if (done) {
+        memmove(r->pending, r->pending + done,
+                sizeof *r->pending * (size_t)(r->npending - done));
+        r->npending -= done;
+    }
+    return rc;
+}
+
+int records_archive(struct table *t, const char *dir, const char *json,
+                    bool finished, bool retry, bool *keep_journal, char *err,
+                    size_t errlen)
+{
+    struct records_room *r = records_room(t->m, t->a, t->room);
+    struct archive_result res;
+    result_of(t, finished, &res);
+    *keep_journal = false;
+    int rc = dir ? archive_pending(r, dir, err, errlen) : -1;
+    if (rc == 0)
+        rc = archive_one(r, dir, &res, json, retry, err, errlen);
+    if (rc == 0)
+        return 0;
+    int cause = errno;
+    /* kept to be tried again: at the room's next archiving, and from its
+     * journal at the next start */
+    r->pending =
+        realloc(r->pending, sizeof *r->pending * (size_t)(r->npending + 1));
+    if (!r->pending)
+        abort();
+    struct records_pending *p = &r->pending[r->npending++];
+    p->json = strdup(json);
+    if (!p->json)
+        abort();
+    p->res = res;
+    snprintf(p->journal, sizeof p->journal, "%s", t->journal);
+    *keep_journal = t->journal[0] != '\0';
+    errno = cause;
+    return -1;
 }
 
 /* ---- Answers ---------------------------------------------------------- */
@@ -433,7 +559,11 @@ static void sb_ago(struct sbuf *sb, int64_t seconds)
 
 bool records_last(struct records_room *r, int64_t now, struct sbuf *sb)
 {
-    if (!r->stats || !r->stats->last.has) {
+    if (!r->stats) {
+        sb_printf(sb, "The results here can't be read (see the bot's log).");
+        return true;
+    }
+    if (!r->stats->last.has) {
         sb_printf(sb, "No game has finished here yet.");
         return true;
     }

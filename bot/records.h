@@ -11,18 +11,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "archive.h"
 #include "chat.h"
 
 struct manager;
 struct table;
 struct sbuf;
 
+/* A game whose archiving failed (a full disk), tried again first at the
+ * room's next archiving; its journal is kept until it is archived. */
+struct records_pending {
+    char *json;                /* its record */
+    struct archive_result res; /* its results line */
+    char journal[1024];        /* "" if it has none */
+};
+
 /* Per channel: its directory, boards and the damping of its answers. */
 struct records_room {
     struct chat_adapter *a; /* NULL: read at start, not asked about yet */
     char room[64];
     char dir[1024];
-    struct stats *stats; /* NULL: could not be loaded (logged) */
+    struct stats *stats;  /* NULL: could not be loaded (logged); read
+                             again at the room's next use */
+    char unreadable[400]; /* why, while stats is NULL */
+    bool told;            /* the channel was told its results can't be
+                             read */
+    struct records_pending *pending;
+    int npending;
     /* the last !top, !stats, !last and !scores (after a game) said here */
     int64_t echo_at[4];
     char echo_by[4][192];
@@ -57,13 +72,20 @@ struct records_room *records_room(struct manager *m, struct chat_adapter *a,
 
 /*
  * Archives the table's game, which ended (finished, or stopped: then it
- * counts for nobody), in dir (its room's, made): archive_add, then the
- * room's boards count it and leaderboard.json is replaced (a failure
- * there is logged: the next start rebuilds it). 0, or -1 with a message
- * (not archived). For store.c's table_archive.
+ * counts for nobody), in dir (its room's, made): first the room's games
+ * whose archiving failed before, in order, then this one (archive_add;
+ * `retry`: this game's archiving may have been cut short before, as for
+ * a finished game found in a journal at start); the room's boards count
+ * each, and leaderboard.json is replaced when stats_counted says (a
+ * failure there is logged: the next start catches up). 0, or -1 with a
+ * message: then this game (json copied, its journal t->journal kept:
+ * *keep_journal set) waits to be tried again at the room's next
+ * archiving, and at the next start from its journal. For store.c's
+ * table_archive.
  */
 int records_archive(struct table *t, const char *dir, const char *json,
-                    bool finished, char *err, size_t errlen);
+                    bool finished, bool retry, bool *keep_journal, char *err,
+                    size_t errlen);
 
 /*
  * The answers. Each writes one to three lines (separated by '\n') into

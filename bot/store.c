@@ -18,17 +18,18 @@
 #include "storage.h"
 #include "table.h"
 
-/* storage/ reports torn lines and failed cut-backs here. */
+/* storage/ reports torn or damaged lines dropped, temporary files
+ * removed, and failed cut-backs here: lost or damaged data, never
+ * routine. */
 static void store_log(bool error, const char *msg)
 {
     if (error)
         log_error("%s", msg);
     else
-        log_info("%s", msg);
+        log_warn("%s", msg);
 }
 
-/* The room's name as the network folds it, and the key that names its
- * channel in the "said once" list. */
+/* The room's name as the network folds it. */
 static void fold_room(const struct table *t, char *out, size_t outlen)
 {
     if (t->a->ops->fold)
@@ -120,16 +121,23 @@ int manager_storage_start(struct manager *m, char *err, size_t errlen)
     return 0;
 }
 
-/* Says once per channel, until storage works again, why results are not
- * kept. */
-static void tell_once(struct table *t, int cause, bool game_over)
+/* The key that names what was said in t's channel in the "said once"
+ * list: kind 'r' results can't be saved, 'j' a game can't be kept. */
+static void told_key(const struct table *t, char kind, char *key, size_t len)
 {
-    struct manager *m = t->m;
-    char key[STORAGE_NAME_MAX + sizeof t->room + 2];
     char folded[sizeof t->room];
     fold_room(t, folded, sizeof folded);
-    snprintf(key, sizeof key, "%s\n%s", t->a->network ? t->a->network : "",
+    snprintf(key, len, "%c%s\n%s", kind, t->a->network ? t->a->network : "",
              folded);
+}
+
+/* Says text once per channel, until storage works again: why results or
+ * a game are not kept. */
+static void tell_once(struct table *t, char kind, const char *text)
+{
+    struct manager *m = t->m;
+    char key[STORAGE_NAME_MAX + sizeof t->room + 3];
+    told_key(t, kind, key, sizeof key);
     for (int i = 0; i < m->ntold; i++)
         if (!strcmp(m->storage_told[i], key))
             return;
@@ -140,10 +148,42 @@ static void tell_once(struct table *t, int cause, bool game_over)
         abort();
     m->storage_told = grown;
     m->storage_told[m->ntold++] = copy;
+    table_say(t, text);
+}
+
+void table_storage_works(struct table *t)
+{
+    struct manager *m = t->m;
+    char key[STORAGE_NAME_MAX + sizeof t->room + 3];
+    told_key(t, 'j', key, sizeof key);
+    for (int i = 0; i < m->ntold; i++) {
+        if (!strcmp(m->storage_told[i], key)) {
+            free(m->storage_told[i]);
+            m->storage_told[i] = m->storage_told[--m->ntold];
+            return;
+        }
+    }
+}
+
+static void tell_unsaved(struct table *t, int cause, bool game_over)
+{
     char text[300];
     snprintf(text, sizeof text, "Results can't be saved: %s.%s",
              storage_reason(cause), game_over ? "" : " The game goes on.");
-    table_say(t, text);
+    tell_once(t, 'r', text);
+}
+
+void table_journal_lost(struct table *t, int cause)
+{
+    char text[300];
+    snprintf(text, sizeof text,
+             "This game can't be kept: %s. It goes on, but will not survive "
+             "a restart.",
+             storage_reason(cause));
+    /* once, until a journal is written here again; while storage is
+     * known not to work, "Results can't be saved" says it already */
+    if (t->m->storage_ok)
+        tell_once(t, 'j', text);
 }
 
 bool table_storage_ok(struct table *t, bool game_over)
@@ -155,7 +195,7 @@ bool table_storage_ok(struct table *t, bool game_over)
     if (storage_try(m, why, sizeof why)) {
         int cause = errno;
         log_error("table %s: results can't be saved: %s", t->room, why);
-        tell_once(t, cause, game_over);
+        tell_unsaved(t, cause, game_over);
         return false;
     }
     log_info("the data directory %s can be written again", m->cfg->data_dir);
@@ -179,21 +219,29 @@ void table_archive(struct table *t, bool finished)
     }
     char dir[STORAGE_PATH_MAX];
     char err[STORAGE_PATH_MAX + 200] = "";
-    int rc = table_storage_ok(t, true) ? 0 : -1;
+    /* storage known not to work (told): the game waits without a try */
+    bool now = table_storage_ok(t, true);
+    int rc = now ? table_room_dir(t, dir, sizeof dir, err, sizeof err) : 0;
+    bool keep = false;
     if (rc == 0)
-        rc = table_room_dir(t, dir, sizeof dir, err, sizeof err);
-    if (rc == 0)
-        rc = records_archive(t, dir, json, finished, err, sizeof err);
+        rc = records_archive(t, now ? dir : NULL, json, finished,
+                             t->m->restoring, &keep, err, sizeof err);
+    if (keep) /* the journal stays for the next start: not removed */
+        t->journal[0] = '\0';
     if (rc == 0) {
         log_info("table %s: game record written to %s/archive.jsonl (%s)",
                  t->room, dir, finished ? "finished" : "stopped");
     } else {
         int cause = errno;
+        log_error("table %s: game record not written, tried again at the "
+                  "next game's end here%s%s%s",
+                  t->room,
+                  keep ? " and from its journal at the next start" : "",
+                  *err ? ": " : "", err);
         if (*err) {
             /* it failed now, not before: the next need checks again */
             t->m->storage_ok = false;
-            log_error("table %s: game record not written: %s", t->room, err);
-            tell_once(t, cause, true);
+            tell_unsaved(t, cause, true);
         }
         /* a game's record is the only trace it leaves: keep it in the log */
         log_error("table %s: the record not written: %s", t->room, json);

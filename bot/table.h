@@ -281,8 +281,17 @@ bool table_storage_ok(struct table *t, bool game_over);
 /* Archives the game that ended, finished or stopped (then it counts for
  * nobody), in its room's archive.jsonl and results.jsonl, and counts it
  * on the room's leaderboards (records.h); a failure is logged (with the
- * record) and told to the channel once. */
+ * record) and told to the channel once, and the game is tried again at
+ * the room's next archiving, and from its journal (kept: t->journal is
+ * emptied so that closing the table leaves it) at the next start. */
 void table_archive(struct table *t, bool finished);
+/* Tells the channel once, until a journal is written there again
+ * (table_storage_works), that this game will not survive a restart (its
+ * journal could not be written). */
+void table_journal_lost(struct table *t, int cause);
+/* A journal was written in t's channel: a later journal failure there is
+ * told again. */
+void table_storage_works(struct table *t);
 void manager_storage_init(struct manager *m);
 void manager_storage_free(struct manager *m);
 int table_seated(const struct table *t);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fail.h"
+#include "record.h"
 #include "storage.h"
 
 static struct json_object *jnew(struct json_object *o)
@@ -29,6 +30,11 @@ static void jput(struct json_object *o, const char *key, struct json_object *v)
         abort();
 }
 
+uint64_t archive_record_hash(const char *record, size_t len)
+{
+    return storage_hash64(record, len);
+}
+
 char *archive_result_json(const struct archive_result *r)
 {
     struct json_object *o = jnew(json_object_new_object());
@@ -39,6 +45,9 @@ char *archive_result_json(const struct archive_result *r)
     jput(o, "custom", jnew(json_object_new_boolean(r->custom)));
     jput(o, "finished", jnew(json_object_new_boolean(r->finished)));
     jput(o, "offset", jnew(json_object_new_int64(r->offset)));
+    char hash[17];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)r->record_hash);
+    jput(o, "record", jnew(json_object_new_string(hash)));
     struct json_object *seats = jnew(json_object_new_array());
     for (int s = 0; s < r->n; s++) {
         const struct archive_seat *st = &r->seats[s];
@@ -139,10 +148,13 @@ static int parse_object(struct json_object *o, struct archive_result *r,
         return store_fail(err, errlen, "not a JSON object");
     if (get_string(o, "format", format, sizeof format, err, errlen))
         return -1;
-    if (strcmp(format, ARCHIVE_RESULTS_FORMAT))
+    bool v1 = !strcmp(format, ARCHIVE_RESULTS_FORMAT_V1);
+    if (!v1 && strcmp(format, ARCHIVE_RESULTS_FORMAT))
         return store_fail(err, errlen,
-                          "format: unknown version '%s' (this bot reads %s)",
-                          format, ARCHIVE_RESULTS_FORMAT);
+                          "format: unknown version '%s' (this bot reads %s "
+                          "and %s)",
+                          format, ARCHIVE_RESULTS_FORMAT,
+                          ARCHIVE_RESULTS_FORMAT_V1);
     if (get_string(o, "game", r->game, sizeof r->game, err, errlen) ||
         get_int(o, "time", &r->time, err, errlen) ||
         get_string(o, "preset", r->preset, sizeof r->preset, err, errlen) ||
@@ -152,6 +164,15 @@ static int parse_object(struct json_object *o, struct archive_result *r,
         return -1;
     if (!hex16(r->game))
         return store_fail(err, errlen, "game: 16 hex digits, please");
+    r->has_hash = !v1;
+    if (!v1) {
+        char hash[17];
+        if (get_string(o, "record", hash, sizeof hash, err, errlen))
+            return -1;
+        if (!hex16(hash))
+            return store_fail(err, errlen, "record: 16 hex digits, please");
+        r->record_hash = strtoull(hash, NULL, 16);
+    }
     if (engine_preset_find(r->preset) < 0)
         return store_fail(err, errlen, "preset: unknown preset '%s'",
                           r->preset);
@@ -267,11 +288,12 @@ static int results_has(const char *path, const struct archive_result *r,
     *has = false;
     for (char *at = tail; at && !*has && (at = strstr(at, needle));) {
         char *start = at, *end = strchr(at, '\n');
+        if (!end) /* a whole last line without its newline counts too */
+            end = tail + len;
         while (start > tail && start[-1] != '\n')
             start--;
         struct archive_result old;
-        *has = end &&
-               !archive_result_parse(start, (size_t)(end - start), &old, NULL,
+        *has = !archive_result_parse(start, (size_t)(end - start), &old, NULL,
                                      0) &&
                !strcmp(old.game, r->game) && old.finished == r->finished;
         at = end;
@@ -306,8 +328,41 @@ int archive_paths(const char *room_dir, char *archive, char *results, char *err,
                : 0;
 }
 
+/* Looking for a record's line in the archive (archive_add's retry). */
+struct find_line {
+    const char *record;
+    size_t len;
+    int64_t at; /* -1: not found */
+};
+
+static int find_line_at(void *ctx, char *line, size_t len, long lineno,
+                        int64_t offset)
+{
+    struct find_line *f = ctx;
+    (void)lineno;
+    if (len == f->len && !memcmp(line, f->record, len)) {
+        f->at = offset;
+        return 1;
+    }
+    return 0;
+}
+
+/* Where the archive's last `window` bytes hold exactly this record: the
+ * record of a game whose results line was not written. -1 if nowhere. */
+static int64_t record_in_tail(const char *apath, const char *record, size_t len,
+                              off_t size, int64_t window)
+{
+    struct find_line f = {record, len, -1};
+    /* the window's first line may be cut: it is no whole record */
+    int64_t from = (int64_t)size > window ? (int64_t)size - window : 0;
+    storage_scan_lines(apath, from, RECORD_MAX_LINE + 2, true, find_line_at, &f,
+                       NULL, NULL, 0);
+    return f.at;
+}
+
 int archive_add(const char *room_dir, struct archive_result *r,
-                const char *record, bool *added, char *err, size_t errlen)
+                const char *record, bool retry, bool *added, char *err,
+                size_t errlen)
 {
     char apath[STORAGE_PATH_MAX], rpath[STORAGE_PATH_MAX];
     *added = false;
@@ -320,8 +375,10 @@ int archive_add(const char *room_dir, struct archive_result *r,
         return -1;
     if (has)
         return 0;
-    /* the crash came after the record and before its results line? */
     size_t len = strlen(record);
+    r->record_hash = archive_record_hash(record, len);
+    r->has_hash = true;
+    /* the crash came after the record and before its results line? */
     char *tail;
     size_t tlen;
     off_t size;
@@ -331,12 +388,20 @@ int archive_add(const char *room_dir, struct archive_result *r,
                  memcmp(tail + tlen - 1 - len, record, len) == 0 &&
                  (tlen == len + 1 || tail[0] == '\n');
     free(tail);
-    if (there) {
-        r->offset = (int64_t)size - (int64_t)len - 1;
+    int64_t at =
+        there   ? (int64_t)size - (int64_t)len - 1
+        : retry ? record_in_tail(apath, record, len, size, ARCHIVE_RETRY_WINDOW)
+                : -1;
+    if (at >= 0) {
+        r->offset = at;
     } else {
-        r->offset = (int64_t)size;
+        /* a last line without its newline gets one first */
         if (append(apath, record, err, errlen))
             return -1;
+        struct stat sb;
+        if (lstat(apath, &sb))
+            return store_fail(err, errlen, "%s: %s", apath, strerror(errno));
+        r->offset = (int64_t)sb.st_size - (int64_t)len - 1;
     }
     char *line = archive_result_json(r);
     int rc = append(rpath, line, err, errlen);

@@ -16,7 +16,9 @@
 
 #define ARCHIVE_FILE "archive.jsonl"
 #define ARCHIVE_RESULTS_FILE "results.jsonl"
-#define ARCHIVE_RESULTS_FORMAT "heartsbot-results/1"
+#define ARCHIVE_RESULTS_FORMAT "heartsbot-results/2"
+/* The version before: no "record" fingerprint; still read. */
+#define ARCHIVE_RESULTS_FORMAT_V1 "heartsbot-results/1"
 /* The longest results line read back. */
 #define ARCHIVE_RESULTS_MAX_LINE 16384
 
@@ -36,19 +38,27 @@ struct archive_result {
     char preset[32];
     bool custom;    /* the table was opened with options over the preset */
     bool finished;  /* false: stopped, counts for nobody */
-    int64_t offset; /* of the game's record in archive.jsonl, bytes */
+    int64_t offset; /* of the game's record in archive.jsonl, bytes: a
+                       hint, checked against record_hash */
+    bool has_hash;  /* false: a heartsbot-results/1 line, paired by
+                       offset alone */
+    uint64_t record_hash; /* archive_record_hash of the game's record */
     int n;
     struct archive_seat seats[ENGINE_MAX_PLAYERS];
 };
 
-/* The results line (no newline) for the caller to free. Aborts if out of
- * memory. */
+/* The fingerprint that ties a results line to its record: a 64-bit
+ * FNV-1a hash of the record's line (len bytes, without its newline). */
+uint64_t archive_record_hash(const char *record, size_t len);
+
+/* The results line (no newline) for the caller to free, always in the
+ * current format (r->has_hash must be set). Aborts if out of memory. */
 char *archive_result_json(const struct archive_result *r);
 
 /*
- * Parses a results line (len bytes, hostile): every field checked. 0, or
- * -1 with a message (an unknown "format" is named and refused) and *out
- * untouched.
+ * Parses a results line (len bytes, hostile): every field checked; a
+ * heartsbot-results/1 line is read too (has_hash false). 0, or -1 with a
+ * message (an unknown "format" is named and refused) and *out untouched.
  */
 int archive_result_parse(const char *text, size_t len,
                          struct archive_result *out, char *err, size_t errlen);
@@ -56,17 +66,22 @@ int archive_result_parse(const char *text, size_t len,
 /*
  * Archives a game in room_dir: appends `record` (one line of JSON, no
  * newline) to archive.jsonl, then r's results line (r->offset set to
- * where the record starts) to results.jsonl, each fsynced. Idempotent
- * by game ID, so that a game archived again after a crash is archived
- * once: if results.jsonl's last lines hold r->game ended the same way
- * (finished or not), nothing is written (*added false); if archive.jsonl
- * already ends with exactly this record (the crash came between the two
- * appends), only the results line is. A game stopped (a shutdown) and
- * later resumed and finished is archived once each way.
- * 0, or -1 with a message.
+ * where the record starts, r->record_hash to its fingerprint) to
+ * results.jsonl, each fsynced. Idempotent by game ID, so that a game
+ * archived again after a crash or a failed write is archived once: if
+ * results.jsonl's last lines hold r->game ended the same way (finished
+ * or not), nothing is written (*added false); if archive.jsonl already
+ * ends with exactly this record (the crash came between the two
+ * appends), only the results line is; with `retry` (the game's archiving
+ * failed or was cut short before), the archive's last
+ * ARCHIVE_RETRY_WINDOW bytes are searched for the record, not only its
+ * end. A game stopped (a shutdown) and later resumed and finished is
+ * archived once each way. 0, or -1 with a message.
  */
+#define ARCHIVE_RETRY_WINDOW (16 << 20)
 int archive_add(const char *room_dir, struct archive_result *r,
-                const char *record, bool *added, char *err, size_t errlen);
+                const char *record, bool retry, bool *added, char *err,
+                size_t errlen);
 
 /* The paths of room_dir's archive.jsonl and results.jsonl, into buffers
  * of STORAGE_PATH_MAX bytes. 0, or -1 with a message (too long). */

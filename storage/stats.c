@@ -429,9 +429,14 @@ char *stats_json(const struct stats *s)
     struct text t = {NULL, 0, 0};
     putf(&t,
          "{\"format\":\"%s\",\"archive_games\":%lld,\"archive_bytes\":%lld,"
-         "\"results_bytes\":%lld,",
+         "\"results_bytes\":%lld,\"results_last\":",
          STATS_FORMAT, (long long)s->games, (long long)s->archive_bytes,
          (long long)s->results_bytes);
+    if (s->results_last[0])
+        put_str(&t, s->results_last);
+    else
+        put(&t, "null", 4);
+    put(&t, ",", 1);
     put(&t, "\"last\":", 7);
     if (s->last.has)
         put_last(&t, &s->last);
@@ -626,10 +631,25 @@ static int parse_root(struct json_object *root, struct stats *s, char *err,
     const char *format = jstr(root, "format", &ok);
     if (!ok)
         return store_fail(err, errlen, "format: missing");
-    if (strcmp(format, STATS_FORMAT))
+    s->exact = !strcmp(format, STATS_FORMAT_V1);
+    if (!s->exact && strcmp(format, STATS_FORMAT))
         return store_fail(err, errlen,
-                          "format: unknown version '%.60s' (this bot reads %s)",
-                          format, STATS_FORMAT);
+                          "format: unknown version '%.60s' (this bot reads %s "
+                          "and %s)",
+                          format, STATS_FORMAT, STATS_FORMAT_V1);
+    struct json_object *lastid;
+    if (!s->exact) {
+        if (!json_object_object_get_ex(root, "results_last", &lastid))
+            return store_fail(err, errlen, "results_last: missing");
+        if (!json_object_is_type(lastid, json_type_null)) {
+            const char *id = json_object_get_string(lastid);
+            if (!json_object_is_type(lastid, json_type_string) ||
+                strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16)
+                return store_fail(err, errlen,
+                                  "results_last: a game ID or null");
+            memcpy(s->results_last, id, 17);
+        }
+    }
     s->games = jint(root, "archive_games", &ok);
     s->archive_bytes = jint(root, "archive_bytes", &ok);
     s->results_bytes = jint(root, "results_bytes", &ok);
@@ -755,24 +775,26 @@ static void game_of(struct stats_game *g, const struct fig *f)
 struct figures {
     int64_t *offset;
     struct fig *games;
-    bool *good; /* false: a record that did not replay */
+    bool *good;     /* false: a record that did not replay */
+    uint64_t *hash; /* archive_record_hash of each line */
+    size_t *byhash; /* indices, by hash then offset */
     struct stats_game scratch;
     int64_t last; /* offset of the game that is stats.last, or -1 */
     size_t n, cap;
-    int64_t at; /* the next line's offset */
     int skipped;
     char *err;
     size_t errlen;
 };
 
-static void skip(struct figures *f, const char *file, long lineno,
-                 const char *why)
+static void skip(int *skipped, char *err, size_t errlen, const char *file,
+                 const char *where, long long at, const char *why)
 {
-    if (!f->skipped++ && f->err && f->errlen)
-        snprintf(f->err, f->errlen, "%s line %ld: %s", file, lineno, why);
+    if (!(*skipped)++ && err && errlen)
+        snprintf(err, errlen, "%s %s %lld: %s", file, where, at, why);
 }
 
-static int on_record(void *ctx, char *line, size_t len, long lineno)
+static int on_record(void *ctx, char *line, size_t len, long lineno,
+                     int64_t offset)
 {
     struct figures *f = ctx;
     if (f->n == f->cap) {
@@ -780,20 +802,32 @@ static int on_record(void *ctx, char *line, size_t len, long lineno)
         f->offset = realloc(f->offset, sizeof *f->offset * f->cap);
         f->games = realloc(f->games, sizeof *f->games * f->cap);
         f->good = realloc(f->good, sizeof *f->good * f->cap);
-        if (!f->offset || !f->games || !f->good)
+        f->hash = realloc(f->hash, sizeof *f->hash * f->cap);
+        if (!f->offset || !f->games || !f->good || !f->hash)
             abort();
     }
     char msg[300];
-    f->offset[f->n] = f->at;
+    f->offset[f->n] = offset;
+    f->hash[f->n] = archive_record_hash(line, len);
     f->good[f->n] =
         !stats_game_from_record(line, len, &f->scratch, msg, sizeof msg);
     if (f->good[f->n])
         fig_of(&f->games[f->n], &f->scratch);
     else
-        skip(f, ARCHIVE_FILE, lineno, msg);
+        skip(&f->skipped, f->err, f->errlen, ARCHIVE_FILE, "line", lineno, msg);
     f->n++;
-    f->at += (int64_t)len + 1;
     return 0;
+}
+
+static const uint64_t *sort_hash;
+
+static int by_hash(const void *x, const void *y)
+{
+    uint64_t a = sort_hash[*(const size_t *)x],
+             b = sort_hash[*(const size_t *)y];
+    if (a != b)
+        return a < b ? -1 : 1;
+    return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
 }
 
 struct results_pass {
@@ -801,43 +835,76 @@ struct results_pass {
     struct stats *s;
 };
 
-static const struct stats_game *figures_at(struct figures *f, int64_t offset)
+/* The record a results line names: the one at its offset if its
+ * fingerprint matches there (a heartsbot-results/1 line: if one starts
+ * there), else the first with its fingerprint anywhere; -1 if none. */
+static long record_for(const struct figures *f, const struct archive_result *r)
 {
     size_t lo = 0, hi = f->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (f->offset[mid] < offset)
+        if (f->offset[mid] < r->offset)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < f->n && f->offset[lo] == offset && f->good[lo]) {
-        game_of(&f->scratch, &f->games[lo]);
-        return &f->scratch;
+    bool at = lo < f->n && f->offset[lo] == r->offset;
+    if (!r->has_hash)
+        return at ? (long)lo : -1;
+    if (at && f->hash[lo] == r->record_hash)
+        return (long)lo;
+    lo = 0;
+    hi = f->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->hash[f->byhash[mid]] < r->record_hash)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return NULL;
+    return lo < f->n && f->hash[f->byhash[lo]] == r->record_hash
+               ? (long)f->byhash[lo]
+               : -1;
 }
 
-static int on_result(void *ctx, char *line, size_t len, long lineno)
+static int on_result(void *ctx, char *line, size_t len, long lineno,
+                     int64_t offset)
 {
     struct results_pass *rp = ctx;
+    struct figures *f = rp->f;
     struct archive_result r;
     char msg[300];
+    (void)offset;
     if (archive_result_parse(line, len, &r, msg, sizeof msg)) {
-        skip(rp->f, ARCHIVE_RESULTS_FILE, lineno, msg);
+        skip(&f->skipped, f->err, f->errlen, ARCHIVE_RESULTS_FILE, "line",
+             lineno, msg);
+        rp->s->results_last[0] = '\0';
         return 0;
     }
-    const struct stats_game *g = figures_at(rp->f, r.offset);
-    if (!g && r.finished)
-        skip(rp->f, ARCHIVE_RESULTS_FILE, lineno,
-             "no readable record at its offset");
+    memcpy(rp->s->results_last, r.game, sizeof r.game);
+    long i = record_for(f, &r);
+    const struct stats_game *g = NULL;
+    if (i >= 0 && f->good[i]) {
+        game_of(&f->scratch, &f->games[i]);
+        g = &f->scratch;
+    }
+    if (!g && r.finished) {
+        snprintf(msg, sizeof msg,
+                 i >= 0 ? "game %s: its record does not replay"
+                        : "game %s: its record is not at byte %lld of "
+                          "archive.jsonl nor anywhere in it: damaged",
+                 r.game, (long long)r.offset);
+        skip(&f->skipped, f->err, f->errlen, ARCHIVE_RESULTS_FILE, "line",
+             lineno, msg);
+    }
     stats_add(rp->s, &r, g);
     if (g && r.finished && g->finished && g->n == r.n)
-        rp->f->last = r.offset;
+        f->last = f->offset[i];
     return 0;
 }
 
-/* The record at `offset` in path, into a new buffer (*len bytes). */
+/* The record at `offset` in path, into a new buffer (*len bytes): the
+ * line from there, or a whole last line without its newline. */
 static int record_at(const char *path, int64_t offset, char **out, size_t *len)
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -849,8 +916,17 @@ static int record_at(const char *path, int64_t offset, char **out, size_t *len)
         abort();
     for (;;) {
         ssize_t r = pread(fd, buf + n, cap - n, (off_t)(offset + (int64_t)n));
-        if (r <= 0)
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0 && storage_whole_json(buf, n)) {
+                close(fd);
+                *out = buf;
+                *len = n;
+                return 0;
+            }
             break;
+        }
         char *nl = memchr(buf + n, '\n', (size_t)r);
         n += (size_t)r;
         if (nl) {
@@ -894,7 +970,7 @@ int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
     char apath[STORAGE_PATH_MAX], rpath[STORAGE_PATH_MAX];
     if (archive_paths(room_dir, apath, rpath, err, errlen))
         return -1;
-    char first[300] = "";
+    char first[400] = "";
     struct figures f;
     memset(&f, 0, sizeof f);
     f.err = first;
@@ -902,14 +978,22 @@ int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
     f.last = -1;
     struct stats *s = stats_new();
     struct results_pass rp = {&f, s};
-    int rc = storage_read_lines(apath, RECORD_MAX_LINE + 2, on_record, &f, NULL,
-                                err, errlen);
-    if (!rc)
-        rc = storage_read_lines(rpath, ARCHIVE_RESULTS_MAX_LINE, on_result, &rp,
-                                NULL, err, errlen);
+    int rc = storage_scan_lines(apath, 0, RECORD_MAX_LINE + 2, true, on_record,
+                                &f, NULL, err, errlen);
+    if (!rc) {
+        f.byhash = xcalloc(f.n, sizeof *f.byhash);
+        for (size_t i = 0; i < f.n; i++)
+            f.byhash[i] = i;
+        sort_hash = f.hash;
+        qsort(f.byhash, f.n, sizeof *f.byhash, by_hash);
+        rc = storage_scan_lines(rpath, 0, ARCHIVE_RESULTS_MAX_LINE, true,
+                                on_result, &rp, NULL, err, errlen);
+    }
     free(f.offset);
     free(f.games);
     free(f.good);
+    free(f.hash);
+    free(f.byhash);
     if (rc) {
         stats_free(s);
         return -1;
@@ -917,9 +1001,163 @@ int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
     last_hands(s, apath, f.last);
     archive_sizes(room_dir, &s->archive_bytes, &s->results_bytes);
     stats_rank(s);
+    s->skipped = f.skipped;
     *skipped = f.skipped;
     if (f.skipped && err && errlen)
         snprintf(err, errlen, "%s", first);
+    *out = s;
+    return 0;
+}
+
+/* ---- Catching up from leaderboard.json -------------------------------- */
+
+/* The results lines after the ones leaderboard.json counts. */
+struct tail_pass {
+    struct stats *s;
+    const char *apath;
+    int64_t counted;
+    int skipped;
+    bool lost;    /* a game not where its results line points: rebuild */
+    int64_t aend; /* the end of the last record counted */
+    char *why;
+    size_t whylen;
+};
+
+static int on_tail_result(void *ctx, char *line, size_t len, long lineno,
+                          int64_t offset)
+{
+    struct tail_pass *t = ctx;
+    struct archive_result r;
+    char msg[300];
+    (void)lineno;
+    if (archive_result_parse(line, len, &r, msg, sizeof msg)) {
+        skip(&t->skipped, t->why, t->whylen, ARCHIVE_RESULTS_FILE, "byte",
+             (long long)offset, msg);
+        t->s->results_last[0] = '\0';
+        return 0;
+    }
+    char *rec;
+    size_t rlen;
+    if (record_at(t->apath, r.offset, &rec, &rlen)) {
+        t->lost = true;
+    } else {
+        t->lost = r.has_hash && archive_record_hash(rec, rlen) != r.record_hash;
+        if (t->lost)
+            free(rec);
+    }
+    if (t->lost) {
+        snprintf(t->why, t->whylen,
+                 "game %s is not at byte %lld of archive.jsonl, where its "
+                 "results line says",
+                 r.game, (long long)r.offset);
+        return 1;
+    }
+    if (r.offset + (int64_t)rlen + 1 > t->aend)
+        t->aend = r.offset + (int64_t)rlen + 1;
+    struct stats_game g;
+    bool good = !stats_game_from_record(rec, rlen, &g, msg, sizeof msg);
+    free(rec);
+    if (!good && r.finished)
+        skip(&t->skipped, t->why, t->whylen, ARCHIVE_RESULTS_FILE, "byte",
+             (long long)offset, "its record does not replay");
+    stats_add(t->s, &r, good ? &g : NULL);
+    memcpy(t->s->results_last, r.game, sizeof r.game);
+    t->counted++;
+    return 0;
+}
+
+/* Whether results.jsonl's first `end` bytes end with a whole line of
+ * game `id` ("": any whole line). */
+static bool ends_with_game(const char *rpath, int64_t end, const char *id)
+{
+    int fd = open(rpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    size_t want = ARCHIVE_RESULTS_MAX_LINE + 2;
+    size_t n = end < (int64_t)want ? (size_t)end : want;
+    char *buf = malloc(n + 1);
+    if (!buf)
+        abort();
+    ssize_t r = pread(fd, buf, n, (off_t)(end - (int64_t)n));
+    close(fd);
+    bool ok = r == (ssize_t)n && n > 0 && buf[n - 1] == '\n';
+    if (ok && id[0]) {
+        size_t start = n - 1;
+        while (start > 0 && buf[start - 1] != '\n')
+            start--;
+        struct archive_result res;
+        ok = !archive_result_parse(buf + start, n - 1 - start, &res, NULL, 0) &&
+             !strcmp(res.game, id);
+    }
+    free(buf);
+    return ok;
+}
+
+int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
+               int *skipped, char *why, size_t whylen)
+{
+    char path[STORAGE_PATH_MAX], apath[STORAGE_PATH_MAX],
+        rpath[STORAGE_PATH_MAX];
+    *caught_up = 0;
+    *skipped = 0;
+    if (storage_path(path, sizeof path, why, whylen, room_dir, STATS_FILE,
+                     (char *)NULL) ||
+        archive_paths(room_dir, apath, rpath, why, whylen))
+        return 1;
+    int64_t abytes, rbytes;
+    archive_sizes(room_dir, &abytes, &rbytes);
+    char *text = NULL;
+    size_t len = 0;
+    bool missing = false;
+    struct stats *s = NULL;
+    if (storage_read_file(path, STATS_MAX_FILE, &text, &len, &missing, why,
+                          whylen)) {
+        if (missing)
+            snprintf(why, whylen, "it is missing");
+        return 1;
+    }
+    int rc = stats_parse(text, len, &s, why, whylen);
+    free(text);
+    if (rc)
+        return 1;
+    if (s->exact ? s->archive_bytes != abytes || s->results_bytes != rbytes
+                 : s->archive_bytes > abytes || s->results_bytes > rbytes) {
+        snprintf(why, whylen, "it does not count the whole archive");
+        stats_free(s);
+        return 1;
+    }
+    if (s->results_bytes > 0 &&
+        !ends_with_game(rpath, s->results_bytes, s->results_last)) {
+        snprintf(why, whylen,
+                 "results.jsonl changed before the lines it counts");
+        stats_free(s);
+        return 1;
+    }
+    struct tail_pass t = {s, apath, 0, 0, false, s->archive_bytes, why, whylen};
+    if (rbytes > s->results_bytes) {
+        char err[300];
+        rc = storage_scan_lines(rpath, s->results_bytes,
+                                ARCHIVE_RESULTS_MAX_LINE, true, on_tail_result,
+                                &t, NULL, err, sizeof err);
+        if (rc < 0)
+            snprintf(why, whylen, "%s", err);
+        if (rc) {
+            stats_free(s);
+            return 1;
+        }
+    }
+    /* the archive up to its last record counted: what follows (damage
+     * that the next append cuts, say) is no part of the count */
+    int64_t ignored;
+    archive_sizes(room_dir, &ignored, &s->results_bytes);
+    s->archive_bytes = t.aend;
+    stats_rank(s);
+    s->exact = false;
+    s->on_disk = true;
+    s->behind = t.counted;
+    s->skipped = t.skipped;
+    *caught_up = t.counted;
+    *skipped = t.skipped;
     *out = s;
     return 0;
 }
@@ -932,36 +1170,32 @@ int stats_load(const char *room_dir, struct stats **out, bool *rebuilt,
     if (storage_path(path, sizeof path, err, errlen, room_dir, STATS_FILE,
                      (char *)NULL))
         return -1;
-    int64_t abytes, rbytes;
-    archive_sizes(room_dir, &abytes, &rbytes);
-    char *text = NULL;
-    size_t len = 0;
-    bool missing = false;
-    char msg[300] = "";
+    int64_t caught = 0;
+    int skipped = 0;
+    char msg[400] = "";
     struct stats *s = NULL;
-    if (storage_read_file(path, STATS_MAX_FILE, &text, &len, &missing, msg,
-                          sizeof msg) == 0) {
-        if (stats_parse(text, len, &s, msg, sizeof msg) == 0 &&
-            (s->archive_bytes != abytes || s->results_bytes != rbytes)) {
-            snprintf(msg, sizeof msg, "it does not count the whole archive");
-            stats_free(s);
-            s = NULL;
-        }
-        free(text);
-    } else if (missing) {
-        snprintf(msg, sizeof msg, "it is missing");
-    }
-    if (s) {
+    if (stats_open(room_dir, &s, &caught, &skipped, msg, sizeof msg) == 0) {
+        if (why && whylen && skipped)
+            snprintf(why, whylen,
+                     "%s caught up: %lld game%s after it counted; %d line%s "
+                     "skipped (%s)",
+                     STATS_FILE, (long long)caught, caught == 1 ? "" : "s",
+                     skipped, skipped == 1 ? "" : "s", msg);
+        else if (why && whylen && caught)
+            snprintf(why, whylen, "%s caught up: %lld game%s after it counted",
+                     STATS_FILE, (long long)caught, caught == 1 ? "" : "s");
         *out = s;
         return 0;
     }
     /* nothing archived and no board: nothing to write yet */
-    if (missing && !abytes && !rbytes) {
+    int64_t abytes, rbytes;
+    archive_sizes(room_dir, &abytes, &rbytes);
+    struct stat sb;
+    if (!abytes && !rbytes && lstat(path, &sb)) {
         *out = stats_new();
         return 0;
     }
-    int skipped = 0;
-    char rerr[300] = "";
+    char rerr[400] = "";
     if (stats_rebuild(room_dir, &s, &skipped, rerr, sizeof rerr)) {
         snprintf(err ? err : msg, err ? errlen : sizeof msg, "%s", rerr);
         return -1;
@@ -976,10 +1210,41 @@ int stats_load(const char *room_dir, struct stats **out, bool *rebuilt,
     *rebuilt = true;
     /* not kept on disk: still good in memory, and rebuilt next start */
     char serr[300];
-    if (stats_save(room_dir, s, serr, sizeof serr) && why && whylen) {
-        size_t used = strlen(why);
-        snprintf(why + used, whylen - used, "; not saved: %s", serr);
+    if (stats_save(room_dir, s, serr, sizeof serr)) {
+        if (why && whylen) {
+            size_t used = strlen(why);
+            snprintf(why + used, whylen - used, "; not saved: %s", serr);
+        }
+    } else {
+        s->on_disk = true;
     }
     *out = s;
+    return 0;
+}
+
+int64_t stats_checkpoint_every(const struct stats *s)
+{
+    int64_t rows = 0;
+    for (int i = 0; i < s->nboards; i++)
+        rows += s->boards[i].n;
+    return rows / 8 > 16 ? rows / 8 : 16;
+}
+
+int stats_counted(const char *room_dir, struct stats *s,
+                  const struct archive_result *r, const struct stats_game *g,
+                  bool *saved, char *err, size_t errlen)
+{
+    *saved = false;
+    stats_add(s, r, g);
+    stats_rank(s);
+    archive_sizes(room_dir, &s->archive_bytes, &s->results_bytes);
+    memcpy(s->results_last, r->game, sizeof r->game);
+    if (++s->behind < stats_checkpoint_every(s) && s->on_disk)
+        return 0;
+    if (stats_save(room_dir, s, err, errlen))
+        return -1;
+    s->behind = 0;
+    s->on_disk = true;
+    *saved = true;
     return 0;
 }

@@ -26,7 +26,10 @@
 #include "engine.h"
 
 #define STATS_FILE "leaderboard.json"
-#define STATS_FORMAT "heartsbot-leaderboard/1"
+#define STATS_FORMAT "heartsbot-leaderboard/2"
+/* The version before: no results_last; read while it counts the files'
+ * exact sizes, rebuilt otherwise. */
+#define STATS_FORMAT_V1 "heartsbot-leaderboard/1"
 #define STATS_CUSTOM "custom" /* the board of games with changed options */
 #define STATS_INITIAL 1500.0
 #define STATS_K 32.0
@@ -76,7 +79,16 @@ struct stats_last {
 /* A channel's boards. */
 struct stats {
     int64_t games; /* archived (results lines), stopped ones too */
-    int64_t archive_bytes, results_bytes; /* the files' sizes counted */
+    /* where the count stands: the first results_bytes of results.jsonl
+     * are counted, the last of their lines game results_last ("" if none
+     * or unreadable), when archive.jsonl was archive_bytes long */
+    int64_t archive_bytes, results_bytes;
+    char results_last[17];
+    bool exact;     /* read from a heartsbot-leaderboard/1 file: current
+                       only if the files have exactly the sizes counted */
+    int64_t behind; /* games counted since leaderboard.json was written */
+    bool on_disk;   /* leaderboard.json was read or written */
+    int skipped;    /* lines that could not be read when it was read */
     int nboards;
     struct stats_board *boards;
     struct stats_last last;
@@ -140,9 +152,15 @@ int stats_parse(const char *text, size_t len, struct stats **out, char *err,
 
 /*
  * Rebuilds the boards from room_dir's archive.jsonl and results.jsonl
- * (a torn last line is dropped by the reader). A record or results line
- * that cannot be read is skipped: *skipped counts them and the first
- * one's message goes to err. 0 and *out, or -1 (a file cannot be read).
+ * (a torn last line is dropped by the reader). Each results line is
+ * paired with its record by the record's fingerprint (record_hash): the
+ * record at its offset if the fingerprint matches there, else the record
+ * with that fingerprint anywhere in the archive; a heartsbot-results/1
+ * line by its offset alone. A record or results line that cannot be read,
+ * a line of the archive longer than any record (damage) and a finished
+ * game whose record is found nowhere are skipped: *skipped counts them
+ * and the first one's message goes to err; everything else counts.
+ * 0 and *out, or -1 (a file cannot be read).
  */
 int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
                   char *err, size_t errlen);
@@ -152,12 +170,42 @@ int stats_save(const char *room_dir, const struct stats *s, char *err,
                size_t errlen);
 
 /*
- * The boards of room_dir: leaderboard.json if it is there, readable, of
- * this format and counts the archive's current sizes; else rebuilt from
- * the archive and saved (*rebuilt set, the reason in why). 0 and *out,
- * or -1 with a message.
+ * The boards of room_dir from leaderboard.json, caught up: the results
+ * lines after the ones it counts are counted now (their records found at
+ * their offsets and checked by fingerprint). 0 and *out (*caught_up the
+ * games counted after it, *skipped the lines among them that could not
+ * be read, the first one's message in why); 1 with the reason in why if
+ * the file cannot serve (missing, unreadable, unknown version, counts
+ * more than the files hold or lines that are no longer there, a game
+ * after it not where its results line says): rebuild then.
+ */
+int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
+               int *skipped, char *why, size_t whylen);
+
+/*
+ * The boards of room_dir: stats_open, else rebuilt from the archive and
+ * saved (*rebuilt set, the reason in why). What was caught up or skipped
+ * is said in why too. 0 and *out, or -1 with a message.
  */
 int stats_load(const char *room_dir, struct stats **out, bool *rebuilt,
                char *why, size_t whylen, char *err, size_t errlen);
+
+/* After how many games counted since leaderboard.json was written it is
+ * written again: max(16, rows / 8) over all boards, so that the bytes
+ * written per game stay the same however many people a board has, and a
+ * start after a crash catches up at most that many games. */
+int64_t stats_checkpoint_every(const struct stats *s);
+
+/*
+ * After archive_add wrote r's game in room_dir: counts it (g NULL: its
+ * record did not replay), moves the count's position to the end of the
+ * files, and replaces leaderboard.json if there is none yet or once
+ * stats_checkpoint_every games have been counted since it was written
+ * (*saved set). 0, or -1 with a
+ * message (not written: the next start catches up from the older file).
+ */
+int stats_counted(const char *room_dir, struct stats *s,
+                  const struct archive_result *r, const struct stats_game *g,
+                  bool *saved, char *err, size_t errlen);
 
 #endif

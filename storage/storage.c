@@ -9,9 +9,12 @@
  */
 #include "storage.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,15 +77,21 @@ static void slog(bool error, const char *fmt, ...)
 
 /* ---- Names -------------------------------------------------------------- */
 
-/* FNV-1a, 64 bits: the tail of a name too long to keep whole. */
-static uint64_t fnv1a(const char *s)
+uint64_t storage_hash64(const void *data, size_t len)
 {
+    const unsigned char *p = data;
     uint64_t h = 0xcbf29ce484222325ULL;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
         h *= 0x100000001b3ULL;
     }
     return h;
+}
+
+/* FNV-1a, 64 bits: the tail of a name too long to keep whole. */
+static uint64_t fnv1a(const char *s)
+{
+    return storage_hash64(s, strlen(s));
 }
 
 /* Whether byte c at position pos of the name is kept as it is. */
@@ -254,8 +263,10 @@ static int sync_dir_of(const char *path, char *err, size_t errlen)
     return rc;
 }
 
-int storage_mkdirs(const char *data_dir, const char *dir, char *err,
-                   size_t errlen)
+/* Walks dir's parts under data_dir without following a link, making
+ * those missing if `make` (else *missing set at the first missing). */
+static int walk_dirs(const char *data_dir, const char *dir, bool make,
+                     bool *missing, char *err, size_t errlen)
 {
     if (!path_fits(data_dir, err, errlen) || !path_fits(dir, err, errlen))
         return -1;
@@ -272,7 +283,7 @@ int storage_mkdirs(const char *data_dir, const char *dir, char *err,
      * only what the bot makes under it must be real directories */
     char top[STORAGE_PATH_MAX];
     snprintf(top, sizeof top, "%s", data_dir);
-    for (char *p = top + 1;; p++) {
+    for (char *p = top + 1; make; p++) {
         if (*p != '/' && *p != '\0')
             continue;
         char c = *p;
@@ -286,6 +297,10 @@ int storage_mkdirs(const char *data_dir, const char *dir, char *err,
             break;
     }
     int fd = open(data_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && !make) {
+        *missing = true;
+        return 0;
+    }
     if (fd < 0) {
         set_err(err, errlen, "%s: %s", data_dir, strerror(errno));
         return -1;
@@ -301,7 +316,7 @@ int storage_mkdirs(const char *data_dir, const char *dir, char *err,
             close_keep(fd);
             return -1;
         }
-        if (mkdirat(fd, p, 0700) && errno != EEXIST) {
+        if (make && mkdirat(fd, p, 0700) && errno != EEXIST) {
             set_err(err, errlen, "cannot make %s (at %s): %s", dir, p,
                     strerror(errno));
             close_keep(fd);
@@ -309,6 +324,11 @@ int storage_mkdirs(const char *data_dir, const char *dir, char *err,
         }
         int next =
             openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0 && errno == ENOENT && !make) {
+            *missing = true;
+            close(fd);
+            return 0;
+        }
         if (next < 0) {
             int e = errno == ELOOP ? ENOTDIR : errno;
             errno = e;
@@ -324,6 +344,20 @@ int storage_mkdirs(const char *data_dir, const char *dir, char *err,
     }
     close(fd);
     return 0;
+}
+
+int storage_mkdirs(const char *data_dir, const char *dir, char *err,
+                   size_t errlen)
+{
+    bool missing = false;
+    return walk_dirs(data_dir, dir, true, &missing, err, errlen);
+}
+
+int storage_dir_check(const char *data_dir, const char *dir, bool *missing,
+                      char *err, size_t errlen)
+{
+    *missing = false;
+    return walk_dirs(data_dir, dir, false, missing, err, errlen);
 }
 
 /* ---- Writing ------------------------------------------------------------ */
@@ -459,17 +493,68 @@ static off_t whole_lines_end(int fd, off_t size)
     return 0;
 }
 
-/* A file that does not end with '\n' was torn by a crash: its last line
- * is cut off (and logged) so that an append starts a line of its own.
- * The new length, or -1. */
-static off_t cut_torn_fd(int fd, const char *path, off_t size)
+/* The longest last line without '\n' that is read to see whether it is
+ * whole (a record is at most 4 MiB). */
+#define LAST_LINE_MAX (16u << 20)
+
+bool storage_whole_json(const char *text, size_t len)
+{
+    if (len == 0 || len > INT_MAX || memchr(text, '\0', len))
+        return false;
+    struct json_tokener *tok = json_tokener_new();
+    if (!tok)
+        abort();
+    struct json_object *o = json_tokener_parse_ex(tok, text, (int)len);
+    bool whole = o && json_tokener_get_error(tok) == json_tokener_success &&
+                 json_object_is_type(o, json_type_object);
+    for (size_t i = json_tokener_get_parse_end(tok); whole && i < len; i++)
+        whole = strchr(" \t\r", text[i]) != NULL;
+    json_object_put(o);
+    json_tokener_free(tok);
+    return whole;
+}
+
+/* Whether the bytes of fd from `from` to `size` are one whole JSON
+ * object: a complete last line that only lacks its '\n'. */
+static bool whole_last_line(int fd, off_t from, off_t size)
+{
+    if (size - from > (off_t)LAST_LINE_MAX)
+        return false;
+    size_t n = (size_t)(size - from), done = 0;
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return false;
+    while (done < n) {
+        ssize_t r = pread(fd, buf + done, n - done, from + (off_t)done);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        done += (size_t)r;
+    }
+    bool whole = done == n && storage_whole_json(buf, n);
+    free(buf);
+    return whole;
+}
+
+/* A file that does not end with '\n': a last line that is one whole JSON
+ * object (an editor, `$(cat f)`) is kept and *newline set, so that the
+ * append first ends it; anything else was torn by a crash and is cut off
+ * (and logged) so that an append starts a line of its own. The new
+ * length, or -1. */
+static off_t end_lines_fd(int fd, const char *path, off_t size, bool *newline)
 {
     char last = '\n';
+    *newline = false;
     if (size > 0 && pread(fd, &last, 1, size - 1) != 1)
         return -1;
     if (last == '\n')
         return size;
     off_t keep = whole_lines_end(fd, size);
+    if (keep >= 0 && whole_last_line(fd, keep, size)) {
+        *newline = true;
+        return size;
+    }
     if (keep < 0 || ftruncate(fd, keep) || fsync(fd)) {
         slog(true, "%s: a torn last line cannot be cut off: %s", path,
              strerror(errno));
@@ -503,17 +588,21 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         close_keep(fd);
         return -1;
     }
-    off_t old = cut_torn_fd(fd, path, st.st_size);
+    bool newline;
+    off_t old = end_lines_fd(fd, path, st.st_size, &newline);
     if (old < 0) {
         set_err(err, errlen, "%s: cannot cut its torn last line: %s", path,
                 strerror(errno));
         close_keep(fd);
         return -1;
     }
-    size_t done = 0;
+    size_t done = 0, nl = 0;
     const char *what = NULL;
     int e = 0;
-    if (write_all(fd, line, len, &done))
+    /* a whole last line without its '\n' gets it first: lines never glue */
+    if (newline && write_all(fd, "\n", 1, &nl))
+        what = "write";
+    else if (write_all(fd, line, len, &done))
         what = "write";
     else if (fsync(fd))
         what = "fsync";
@@ -571,18 +660,42 @@ static void cut_torn(const char *path, off_t keep)
 {
     int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
+    bool newline;
     if (fd < 0 || fstat(fd, &st)) {
         slog(true, "%s: a torn last line cannot be cut off: %s", path,
              strerror(errno));
     } else if (st.st_size > keep) {
-        cut_torn_fd(fd, path, st.st_size);
+        end_lines_fd(fd, path, st.st_size, &newline);
     }
     if (fd >= 0)
         close(fd);
 }
 
+/* storage_read_lines through storage_scan_lines. */
+struct plain_lines {
+    storage_line_fn fn;
+    void *ctx;
+};
+
+static int plain_line(void *ctx, char *line, size_t len, long lineno,
+                      int64_t offset)
+{
+    struct plain_lines *p = ctx;
+    (void)offset;
+    return p->fn(p->ctx, line, len, lineno);
+}
+
 int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
                        void *ctx, bool *missing, char *err, size_t errlen)
+{
+    struct plain_lines p = {fn, ctx};
+    return storage_scan_lines(path, 0, max_line, false, plain_line, &p, missing,
+                              err, errlen);
+}
+
+int storage_scan_lines(const char *path, int64_t from, size_t max_line,
+                       bool skip_long, storage_line_at_fn fn, void *ctx,
+                       bool *missing, char *err, size_t errlen)
 {
     struct stat st;
     int fd = open_read(path, &st, missing, err, errlen);
@@ -590,6 +703,14 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
         return 0;
     if (fd < 0)
         return -1;
+    if (from < 0 || from > (int64_t)st.st_size ||
+        lseek(fd, (off_t)from, SEEK_SET) < 0) {
+        errno = EINVAL;
+        set_err(err, errlen, "%s: no byte %lld to read from", path,
+                (long long)from);
+        close_keep(fd);
+        return -1;
+    }
     size_t cap = max_line + 1, have = 0;
     char *buf = malloc(cap + 1);
     char chunk[8192];
@@ -599,7 +720,8 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
         return -1;
     }
     long lineno = 0;
-    off_t whole = 0; /* bytes up to the end of the last whole line */
+    int64_t whole = from;  /* bytes up to the end of the last whole line */
+    int64_t too_long = -1; /* bytes of a line over max_line, skipped */
     int rc = 0;
     for (;;) {
         ssize_t r = read(fd, chunk, sizeof chunk);
@@ -614,20 +736,36 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
             break;
         for (ssize_t i = 0; i < r && rc == 0; i++) {
             if (chunk[i] != '\n') {
-                if (have == cap - 1) {
+                if (too_long >= 0) {
+                    too_long++;
+                } else if (have < cap - 1) {
+                    buf[have++] = chunk[i];
+                } else if (skip_long) {
+                    too_long = (int64_t)have + 1;
+                    have = 0;
+                } else {
                     set_err(err, errlen, "%s:%ld: line longer than %zu bytes",
                             path, lineno + 1, max_line);
                     rc = -1;
                     break;
                 }
-                buf[have++] = chunk[i];
                 continue;
             }
             lineno++;
-            whole += (off_t)have + 1;
+            if (too_long >= 0) {
+                slog(false,
+                     "%s:%ld: a line of %lld bytes at byte %lld is longer "
+                     "than any this file holds: skipped as damaged",
+                     path, lineno, (long long)too_long, (long long)whole);
+                whole += too_long + 1;
+                too_long = -1;
+                continue;
+            }
+            int64_t at = whole;
+            whole += (int64_t)have + 1;
             if (have > 0) {
                 buf[have] = '\0';
-                rc = fn(ctx, buf, have, lineno);
+                rc = fn(ctx, buf, have, lineno, at);
             }
             have = 0;
         }
@@ -635,9 +773,15 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
             break;
     }
     close(fd);
+    /* the last line has no '\n': whole if it is a whole JSON object (an
+     * editor left it so), else torn by a crash and cut off */
+    if (rc == 0 && too_long < 0 && have > 0 && storage_whole_json(buf, have)) {
+        buf[have] = '\0';
+        rc = fn(ctx, buf, have, lineno + 1, whole);
+    } else if (rc == 0 && (have > 0 || too_long >= 0)) {
+        cut_torn(path, (off_t)whole);
+    }
     free(buf);
-    if (rc == 0 && have > 0)
-        cut_torn(path, whole);
     return rc;
 }
 
@@ -857,4 +1001,77 @@ const char *storage_reason(int e)
     default:
         return "the data directory cannot be written";
     }
+}
+
+/* ---- What a kill leaves ------------------------------------------------- */
+
+/* The pid of a storage_replace temporary file's name, "<name>.tmp-PID-N"
+ * with a name before it, or 0 if the name is not one. */
+static long temp_pid(const char *name)
+{
+    const char *tag = NULL;
+    for (const char *p = strstr(name, ".tmp-"); p; p = strstr(p + 1, ".tmp-"))
+        tag = p;
+    if (!tag || tag == name)
+        return 0;
+    const char *p = tag + 5;
+    long pid = 0;
+    size_t digits = 0;
+    for (; *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
+        pid = pid * 10 + (*p - '0');
+    if (!digits || *p != '-' || pid <= 0)
+        return 0;
+    digits = 0;
+    for (p++; *p >= '0' && *p <= '9' && digits < 10; p++)
+        digits++;
+    return digits && !*p ? pid : 0;
+}
+
+int storage_clean_temps(const char *dir, int *removed, char *err, size_t errlen)
+{
+    *removed = 0;
+    if (!path_fits(dir, err, errlen))
+        return -1;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        set_err(err, errlen, "%s: %s", dir,
+                errno == ELOOP ? "a symbolic link, not a directory"
+                               : strerror(errno));
+        return -1;
+    }
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        set_err(err, errlen, "%s: %s", dir, strerror(errno));
+        close_keep(fd);
+        return -1;
+    }
+    int rc = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        long pid = temp_pid(e->d_name);
+        struct stat st;
+        /* another live process of ours may be writing it; this one is
+         * not (storage_replace is done when it returns), so a name with
+         * our pid is left by an earlier process given the same pid */
+        if (!pid || (pid != (long)getpid() && kill((pid_t)pid, 0) == 0) ||
+            fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+            !S_ISREG(st.st_mode))
+            continue;
+        if (unlinkat(fd, e->d_name, 0)) {
+            set_err(err, errlen, "%s/%s: cannot remove: %s", dir, e->d_name,
+                    strerror(errno));
+            rc = -1;
+            continue;
+        }
+        slog(false,
+             "%s/%s: a temporary file left by a killed process (%lld "
+             "bytes) removed",
+             dir, e->d_name, (long long)st.st_size);
+        ++*removed;
+    }
+    if (*removed && fsync(fd) && errno != EINVAL) {
+        set_err(err, errlen, "%s: fsync: %s", dir, strerror(errno));
+        rc = -1;
+    }
+    closedir(d);
+    return rc;
 }

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The longest path the storage functions build or accept, with its NUL. */
 #define STORAGE_PATH_MAX 1024
@@ -54,6 +55,14 @@ int storage_mkdirs(const char *data_dir, const char *dir, char *err,
                    size_t errlen);
 
 /*
+ * Checks, for reading, what storage_mkdirs makes: every directory from
+ * data_dir down to dir is a directory, not a link to one. A part that is
+ * not there is no error: *missing is set (nothing to read there).
+ */
+int storage_dir_check(const char *data_dir, const char *dir, bool *missing,
+                      char *err, size_t errlen);
+
+/*
  * Replaces path's content with len bytes of data atomically: a crash at
  * any moment leaves the old file or the new one, never a mix (a temporary
  * file beside it, fsync, rename over, fsync of the directory).
@@ -66,7 +75,9 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
  * newline) to path, creating it (mode 0600) if missing, and fsyncs it
  * before returning. On a short or failed write the file is cut back to
  * its old length: it never keeps part of a line. A file that does not end
- * with '\n' (torn by a crash) first loses that torn last line (logged).
+ * with '\n' gets one first if its last line is one whole JSON object (an
+ * editor left it so); any other last line without '\n' was torn by a
+ * crash and is cut off first (logged).
  */
 int storage_append(const char *path, const char *line, size_t len, char *err,
                    size_t errlen);
@@ -74,7 +85,9 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
 /*
  * Reads path as JSON Lines: calls fn for each whole line (without its
  * '\n', NUL-terminated; empty lines are skipped), in order, with its
- * number from 1. A last line without '\n' was torn by a crash: it is
+ * number from 1. A last line without '\n' is whole if it is one whole
+ * JSON object (storage_whole_json: an editor or `$(cat f)` left it so)
+ * and is read like any other; otherwise it was torn by a crash: it is
  * dropped, logged, and cut off the file so that the next append starts
  * a fresh line. A line longer than max_line bytes is an error. fn
  * returns 0 to go on, non-zero to stop (storage_read_lines then returns
@@ -83,6 +96,35 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
 typedef int (*storage_line_fn)(void *ctx, char *line, size_t len, long lineno);
 int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
                        void *ctx, bool *missing, char *err, size_t errlen);
+
+/*
+ * storage_read_lines from byte `from` (the start of a line; lineno counts
+ * from there), telling fn each line's byte offset in the file. With
+ * skip_long, a line longer than max_line (damage: a run of zero bytes,
+ * say) is skipped and logged and reading goes on, instead of an error.
+ */
+typedef int (*storage_line_at_fn)(void *ctx, char *line, size_t len,
+                                  long lineno, int64_t offset);
+int storage_scan_lines(const char *path, int64_t from, size_t max_line,
+                       bool skip_long, storage_line_at_fn fn, void *ctx,
+                       bool *missing, char *err, size_t errlen);
+
+/* Whether len bytes of text are one whole JSON object (blanks after it
+ * allowed): a complete line, as opposed to part of one. */
+bool storage_whole_json(const char *text, size_t len);
+
+/* A 64-bit FNV-1a hash of len bytes. */
+uint64_t storage_hash64(const void *data, size_t len);
+
+/*
+ * Removes from dir what a kill in the middle of storage_replace leaves:
+ * regular files named "<name>.tmp-PID-N" whose PID is no other live
+ * process of ours (never a link, a directory or any other name). Each
+ * removal is logged; *removed counts them. 0, or -1 with a message (dir
+ * is a link, or cannot be read).
+ */
+int storage_clean_temps(const char *dir, int *removed, char *err,
+                        size_t errlen);
 
 /*
  * Reads a whole small file (at most max bytes) into a new NUL-terminated

@@ -2,7 +2,8 @@
  * hearts-sim leaderboard ROOM_DIR: rebuilds a channel's leaderboard.json
  * from its archive.jsonl and results.jsonl (docs/storage.md), as the bot
  * does at start when the file is missing or out of date; --check only
- * says whether the file on disk is current and equal to the rebuild.
+ * says whether the file on disk, caught up with the games after it as
+ * the bot does at start, equals the rebuild.
  */
 #include "sim.h"
 
@@ -58,24 +59,30 @@ int sim_leaderboard(int argc, char **argv)
     summary(s);
     int rc = 0;
     if (check) {
-        char path[STORAGE_PATH_MAX], *text = NULL;
-        size_t len;
-        bool missing;
-        char *want = stats_json(s);
-        if (storage_path(path, sizeof path, err, sizeof err, dir, STATS_FILE,
-                         (char *)NULL) ||
-            storage_read_file(path, 1u << 30, &text, &len, &missing, err,
-                              sizeof err)) {
-            printf("%s: %s\n", STATS_FILE, missing ? "missing" : err);
-            rc = 1;
-        } else if (strcmp(text, want)) {
-            printf("%s: differs from the archive\n", STATS_FILE);
+        /* the file, caught up with the games after it, must say what the
+         * rebuild says */
+        struct stats *kept;
+        int64_t behind;
+        int bad;
+        char why[600];
+        if (stats_open(dir, &kept, &behind, &bad, why, sizeof why)) {
+            printf("%s: %s\n", STATS_FILE, why);
             rc = 1;
         } else {
-            printf("%s: current\n", STATS_FILE);
+            char *want = stats_json(s), *have = stats_json(kept);
+            if (strcmp(have, want)) {
+                printf("%s: differs from the archive\n", STATS_FILE);
+                rc = 1;
+            } else if (behind) {
+                printf("%s: current, with the %lld game%s after it\n",
+                       STATS_FILE, (long long)behind, behind == 1 ? "" : "s");
+            } else {
+                printf("%s: current\n", STATS_FILE);
+            }
+            free(want);
+            free(have);
+            stats_free(kept);
         }
-        free(text);
-        free(want);
     } else if (stats_save(dir, s, err, sizeof err)) {
         fprintf(stderr, "hearts-sim leaderboard: %s\n", err);
         rc = 1;

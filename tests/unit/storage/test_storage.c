@@ -443,6 +443,51 @@ static void test_storage_read_lines_drops_and_cuts_a_torn_line(void **state)
     free(text);
 }
 
+/* A last line without its newline that is a whole JSON object was left
+ * so by an editor or `$(cat f)`: it is read, never cut, and the next
+ * append ends it first. */
+static void test_storage_a_whole_last_line_is_kept(void **state)
+{
+    (void)state;
+    char path[256], err[512];
+    in_dir(path, sizeof path, "results.jsonl");
+    write_raw(path, "{\"a\":1}\n{\"b\":[2,{\"c\":\"}\"}]}");
+    struct lines l = {0};
+    assert_int_equal(
+        storage_read_lines(path, 100, collect, &l, NULL, err, sizeof err), 0);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.text[1], "{\"b\":[2,{\"c\":\"}\"}]}");
+    assert_int_equal(l.lineno[1], 2);
+    assert_int_equal(file_size(path), 27);
+    assert_string_equal(logged, "");
+    assert_int_equal(storage_append(path, "{\"d\":4}\n", 8, err, sizeof err),
+                     0);
+    char *text = slurp(path);
+    assert_string_equal(text,
+                        "{\"a\":1}\n{\"b\":[2,{\"c\":\"}\"}]}\n{\"d\":4}\n");
+    free(text);
+    /* with no read before the append either */
+    write_raw(path, "{\"a\":1}");
+    assert_int_equal(storage_append(path, "{\"d\":4}\n", 8, err, sizeof err),
+                     0);
+    text = slurp(path);
+    assert_string_equal(text, "{\"a\":1}\n{\"d\":4}\n");
+    free(text);
+    /* part of an object, a bare value, or an object and more: torn */
+    const char *torn[] = {"{\"a\":1", "17", "{\"a\":1}x", "[1]"};
+    for (size_t i = 0; i < sizeof torn / sizeof *torn; i++) {
+        char raw[64];
+        snprintf(raw, sizeof raw, "{\"z\":0}\n%s", torn[i]);
+        write_raw(path, raw);
+        l.n = 0;
+        assert_int_equal(
+            storage_read_lines(path, 100, collect, &l, NULL, err, sizeof err),
+            0);
+        assert_int_equal(l.n, 1);
+        assert_int_equal(file_size(path), 8);
+    }
+}
+
 /* An append to a file a crash left torn, with no read before it: the
  * torn line goes, the new one is whole. */
 static void test_storage_append_cuts_a_torn_line_first(void **state)
@@ -788,6 +833,7 @@ int main(void)
         T(test_storage_read_lines_stops_and_refuses_long_lines),
         T(test_storage_read_lines_drops_and_cuts_a_torn_line),
         T(test_storage_append_cuts_a_torn_line_first),
+        T(test_storage_a_whole_last_line_is_kept),
         T(test_storage_files_that_are_links_are_refused),
         T(test_storage_append_cut_back_after_a_short_write),
         T(test_storage_append_on_a_full_tmpfs),
