@@ -257,9 +257,13 @@ static void cmd_hearts(struct cmd *c)
     const char *args = c->rest;
     if (!*args)
         snprintf(text, sizeof text, "%s", base);
-    else if (c->nwords > 1 && strchr(c->words[1], '='))
-        snprintf(text, sizeof text, "%s %s", base, args);
-    else
+    else if (c->nwords > 1 && strchr(c->words[1], '=')) {
+        /* the options typed replace the channel's of the same name */
+        if (engine_rules_over(base, args, text, sizeof text)) {
+            reply(c, "Those rules won't do: too many options.");
+            return;
+        }
+    } else
         snprintf(text, sizeof text, "%s", args);
     struct engine_rules r;
     char err[300];
