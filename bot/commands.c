@@ -1448,32 +1448,19 @@ static const char *account_of(const struct chat_user *u)
     return usable(u->account, 192) ? u->account : NULL;
 }
 
-/* Removes the bytes of the markup (render.h) that formatting left: where
- * the adapter reads the markup, text a person typed and the bot echoes
- * must not make a pill or a table. */
-static void drop_markup(char *text)
-{
-    char *to = text;
-    for (const char *p = text; *p; p++)
-        if (*p != CHAT_MARKUP_PILL && *p != CHAT_MARKUP_CARD)
-            *to++ = *p;
-    *to = '\0';
-}
-
 static void on_message(struct manager *m, struct chat_adapter *a,
                        const struct chat_event *ev)
 {
     struct cmd c = {.m = m, .a = a, .room = ev->room, .u = &ev->from};
     render_name(c.shown, sizeof c.shown,
                 ev->from.display ? ev->from.display : ev->from.nick);
-    /* read without the formatting a client added, never echo it */
+    /* read without the formatting a client added and without what hides
+     * or reorders text (the markup's bytes too): never echo them */
     char clean[sizeof c.storage];
     if (strlen(ev->text) >= sizeof clean)
         return;
     memcpy(clean, ev->text, strlen(ev->text) + 1);
-    render_strip_formatting(clean);
-    if (a->style == CHAT_STYLE_MARKUP)
-        drop_markup(clean);
+    render_clean_text(clean);
     const char *text = clean;
     while (isspace((unsigned char)*text))
         text++;

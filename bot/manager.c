@@ -214,6 +214,9 @@ const char *room_label(const struct chat_adapter *a, const char *room,
         a->ops->room_label(a, room, out, outlen);
     else
         snprintf(out, outlen, "%s", room);
+    /* a room's name is the network's (a Matrix room's, anyone's to set):
+     * nothing in it may hide or reorder the line it is put in */
+    render_clean_text(out);
     return out;
 }
 
