@@ -19,6 +19,7 @@
 
 #include "ai.h"
 #include "limit.h"
+#include "played.h"
 #include "records.h"
 #include "log.h"
 #include "render.h"
@@ -732,10 +733,9 @@ static void cmd_stats(struct cmd *c)
         return;
     const char *name = c->nwords > 1 ? c->words[1] : NULL;
     const char *preset = c->nwords > 2 ? c->words[2] : NULL;
-    char key[200];
-    records_key(c->a, c->u, key, sizeof key);
     struct sbuf sb = {.len = 0};
-    if (!records_stats(r, key, name, preset, default_preset(c, r), &sb)) {
+    if (!records_stats(r, c->m->played, c->u, name, preset,
+                       default_preset(c, r), &sb)) {
         reply(c, "%s", sb.buf);
         return;
     }
@@ -1573,6 +1573,8 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
     case CHAT_DISCONNECTED:
         if (ev->kind == CHAT_CONNECTED)
             journal_connected(m, a);
+        else
+            played_forget(m->played, a);
         for (int i = 0; i < m->ntables; i++)
             if (m->tables[i]->a == a && !m->tables[i]->closing)
                 table_set_online(m->tables[i], ev->kind == CHAT_CONNECTED);
@@ -1630,11 +1632,14 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
             on_gone(m, a, ev->room, ev->target);
         break;
     case CHAT_QUIT:
+        played_quit(m->played, a, ev->from.nick, ev->from.id);
         on_gone(m, a, NULL, ev->from.nick);
         break;
     case CHAT_NICK:
-        if (usable(ev->target, 64))
+        if (usable(ev->target, 64)) {
+            played_nick(m->played, a, ev->from.nick, ev->from.id, ev->target);
             on_nick(m, a, ev);
+        }
         break;
     default:
         break;

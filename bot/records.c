@@ -4,11 +4,13 @@
  */
 #include "records.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include "archive.h"
 #include "log.h"
 #include "manager.h"
+#include "played.h"
 #include "record.h"
 #include "render.h"
 #include "stats.h"
@@ -27,6 +30,15 @@
 #define TOP_DEFAULT 5
 /* People a !top line names. */
 #define TOP_PER_LINE 4
+
+/* A host too long for a key is named by this hash (64-bit FNV-1a). */
+static uint64_t host_hash(const char *host)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (; *host; host++)
+        h = (h ^ (uint8_t)*host) * 1099511628211ull;
+    return h;
+}
 
 void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
                  size_t outlen)
@@ -40,7 +52,20 @@ void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
         a->ops->fold(a, u->nick, folded, sizeof folded);
     else
         snprintf(folded, sizeof folded, "%s", u->nick);
-    snprintf(out, outlen, "n:%s", folded);
+    /* the host the network showed (user@host: not the user part, which
+     * the client chooses), ASCII case aside; it holds no '@', so the
+     * key's last '@' ends the nick, whatever the nick holds */
+    const char *at = u->id ? strrchr(u->id, '@') : NULL;
+    const char *host = at ? at + 1 : u->id ? u->id : "";
+    char low[192];
+    size_t n = 0;
+    for (; host[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)tolower((unsigned char)host[n]);
+    low[n] = '\0';
+    if (host[n] || strlen(folded) + strlen(low) + 4 > outlen)
+        snprintf(low, sizeof low, "~%016llx",
+                 (unsigned long long)host_hash(host));
+    snprintf(out, outlen, "n:%s@%s", folded, low);
 }
 
 /* Reads r->dir's boards (rebuilt if need be); r->stats NULL if not. */
@@ -327,6 +352,143 @@ static int board_for(struct records_room *r, const char *preset_word,
     return 0;
 }
 
+/* ---- Names on a board ------------------------------------------------- */
+
+/* Whether two names read the same: case aside, and as the network
+ * compares nicks. */
+static bool same_name(const struct records_room *r, const char *x,
+                      const char *y)
+{
+    return strcasecmp(x, y) == 0 || r->a->ops->same_nick(r->a, x, y);
+}
+
+/* The nick an "n:" key was made under (folded), into out; false for
+ * another key. The key's last '@' ends it (a host has none); a key from
+ * before hosts (no '@') is the nick alone. */
+static bool key_nick(const char *key, char *out, size_t outlen)
+{
+    if (strncmp(key, "n:", 2) != 0)
+        return false;
+    const char *at = strrchr(key + 2, '@');
+    size_t n = at ? (size_t)(at - key - 2) : strlen(key + 2);
+    snprintf(out, outlen, "%.*s", (int)n, key + 2);
+    return true;
+}
+
+/* The host part of a host-bound "n:" key, or NULL. */
+static const char *key_host(const char *key)
+{
+    const char *at = strncmp(key, "n:", 2) == 0 ? strrchr(key + 2, '@') : NULL;
+    return at ? at + 1 : NULL;
+}
+
+/* The name a row stands for, before it is told apart from others: for a
+ * nick key the nick it was made under (as its last game showed it, when
+ * that was this nick, so its capitals stay; else as folded), for an
+ * account the name it last played under; cleaned as names are. */
+static void row_base(const struct records_room *r, const struct stats_player *p,
+                     char *out, size_t outlen)
+{
+    char nick[sizeof p->key], folded[160];
+    const char *name = p->name;
+    if (key_nick(p->key, nick, sizeof nick)) {
+        if (r->a->ops->fold)
+            r->a->ops->fold(r->a, p->name, folded, sizeof folded);
+        else
+            snprintf(folded, sizeof folded, "%s", p->name);
+        if (strcmp(folded, nick) != 0)
+            name = nick;
+    }
+    render_name(out, outlen, name);
+}
+
+/* The rows of a board whose base reads as one name, in the order they
+ * came (first appearance), and the numbers k for which some row's base
+ * reads as that name with "(k)" after it: a suffix never takes those. */
+struct namesake {
+    int *rows, n;
+    int *taken, ntaken;
+};
+
+/* "bob(12)" -> 12 with *stem_len 3; 0 if the name ends otherwise. */
+static int suffix_of(const char *name, size_t *stem_len)
+{
+    size_t n = strlen(name), i = n;
+    if (n < 4 || name[n - 1] != ')')
+        return 0;
+    i = n - 1;
+    while (i > 0 && isdigit((unsigned char)name[i - 1]))
+        i--;
+    if (i == n - 1 || i < 2 || name[i - 1] != '(' || name[i] == '0' ||
+        n - 1 - i > 6)
+        return 0;
+    *stem_len = i - 1;
+    return atoi(name + i);
+}
+
+static void namesakes(const struct records_room *r, const struct stats_board *b,
+                      const char *name, struct namesake *ns)
+{
+    ns->rows = mgr_xcalloc((size_t)b->n + 1, sizeof *ns->rows);
+    ns->taken = mgr_xcalloc((size_t)b->n + 1, sizeof *ns->taken);
+    ns->n = ns->ntaken = 0;
+    for (int i = 0; i < b->n; i++) {
+        char base[RENDER_SHOWN_SIZE];
+        row_base(r, &b->p[i], base, sizeof base);
+        size_t stem;
+        int k;
+        if (same_name(r, base, name)) {
+            ns->rows[ns->n++] = i;
+        } else if ((k = suffix_of(base, &stem)) > 0) {
+            base[stem] = '\0';
+            if (same_name(r, base, name))
+                ns->taken[ns->ntaken++] = k;
+        }
+    }
+}
+
+static void namesakes_free(struct namesake *ns)
+{
+    free(ns->rows);
+    free(ns->taken);
+}
+
+/* The number of the row at position pos among its namesakes: 1 (none
+ * shown) for the first, then 2, 3... skipping the numbers taken. */
+static int namesake_number(const struct namesake *ns, int pos)
+{
+    int k = 1;
+    for (int left = pos; left > 0;) {
+        k++;
+        bool taken = false;
+        for (int t = 0; t < ns->ntaken && !taken; t++)
+            taken = ns->taken[t] == k;
+        left -= !taken;
+    }
+    return k;
+}
+
+/* How a row is shown on its board (!top, !stats): its base, and for
+ * every row but the first of a name, "(k)" after it, so that no two rows
+ * of a board show one name and the name never shows a host. */
+static void row_shown(const struct records_room *r, const struct stats_board *b,
+                      int index, char *out, size_t outlen)
+{
+    char base[RENDER_SHOWN_SIZE];
+    row_base(r, &b->p[index], base, sizeof base);
+    struct namesake ns;
+    namesakes(r, b, base, &ns);
+    int pos = 0;
+    while (pos < ns.n && ns.rows[pos] != index)
+        pos++;
+    int k = namesake_number(&ns, pos);
+    if (k > 1)
+        snprintf(out, outlen, "%s(%d)", base, k);
+    else
+        snprintf(out, outlen, "%s", base);
+    namesakes_free(&ns);
+}
+
 bool records_top(struct records_room *r, const char *n_word,
                  const char *preset_word, const char *fallback, struct sbuf *sb)
 {
@@ -352,7 +514,9 @@ bool records_top(struct records_room *r, const char *n_word,
         const struct stats_player *p = &b->p[b->order[i]];
         if (i && i % TOP_PER_LINE == 0)
             sb_printf(sb, "\n");
-        sb_printf(sb, " %d. %s ", i + 1, p->name);
+        char shown[RENDER_SHOWN_SIZE + 16];
+        row_shown(r, b, b->order[i], shown, sizeof shown);
+        sb_printf(sb, " %d. %s ", i + 1, shown);
         sb_rating(sb, p);
         sb_printf(sb, " (%d game%s, %d win%s)%s", p->games,
                   p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s",
@@ -364,29 +528,96 @@ bool records_top(struct records_room *r, const char *n_word,
     return true;
 }
 
-/* A person on b by name: their key under the network's case mapping,
- * else the name they last played under. */
-static const struct stats_player *
-by_name(struct records_room *r, const struct stats_board *b, const char *name)
+/* ---- Finding a row ---------------------------------------------------- */
+
+/* The first of keys found on b. */
+static const struct stats_player *first_found(const struct stats_board *b,
+                                              const char *const *keys, int n)
 {
-    char key[200];
-    struct chat_user u = {.nick = name};
-    records_key(r->a, &u, key, sizeof key);
-    const struct stats_player *p = stats_find(b, key);
-    if (p)
-        return p;
-    snprintf(key, sizeof key, "a:%s", name);
-    if ((p = stats_find(b, key)))
-        return p;
-    const struct stats_player *best = NULL;
-    for (int i = 0; i < b->n; i++)
-        if (r->a->ops->same_nick(r->a, b->p[i].name, name) &&
-            (!best || b->p[i].games > best->games))
-            best = &b->p[i];
-    return best;
+    for (int i = 0; i < n; i++) {
+        const struct stats_player *p = stats_find(b, keys[i]);
+        if (p)
+            return p;
+    }
+    return NULL;
 }
 
-bool records_stats(struct records_room *r, const char *key, const char *name,
+/* The asker's own row: the keys they played under this session (the
+ * latest first), their key now, else the only nick row of their host. */
+static const struct stats_player *own_row(struct records_room *r,
+                                          const struct played *pl,
+                                          const struct chat_user *u,
+                                          const struct stats_board *b)
+{
+    const char *keys[PLAYED_KEYS];
+    int n = played_keys(pl, r->a, u->nick, u->id, keys, PLAYED_KEYS);
+    const struct stats_player *p = first_found(b, keys, n);
+    if (p)
+        return p;
+    char key[200];
+    records_key(r->a, u, key, sizeof key);
+    if ((p = stats_find(b, key)))
+        return p;
+    struct chat_user bare = {.nick = u->nick, .id = u->id};
+    records_key(r->a, &bare, key, sizeof key);
+    const char *host = key_host(key);
+    const struct stats_player *only = NULL;
+    for (int i = 0; host && i < b->n; i++) {
+        const char *h = key_host(b->p[i].key);
+        if (h && strcmp(h, host) == 0) {
+            if (only)
+                return NULL; /* two: not a guess to make */
+            only = &b->p[i];
+        }
+    }
+    return only;
+}
+
+/* The row shown as `name` ("bob", "bob(2)"), into *p with the other rows
+ * of its base name (listed in `also`, shown names); else an account
+ * "a:NAME"; else the latest key of whoever holds the nick now. */
+static const struct stats_player *named_row(struct records_room *r,
+                                            const struct played *pl,
+                                            const struct stats_board *b,
+                                            const char *name, struct sbuf *also)
+{
+    char want[RENDER_SHOWN_SIZE], stem[RENDER_SHOWN_SIZE];
+    render_name(want, sizeof want, name);
+    size_t stem_len = 0;
+    int k = suffix_of(want, &stem_len);
+    snprintf(stem, sizeof stem, "%.*s", (int)stem_len, want);
+    const struct stats_player *found = NULL;
+    struct namesake ns;
+    /* shown plainly: the first row of that base */
+    namesakes(r, b, want, &ns);
+    if (ns.n) {
+        found = &b->p[ns.rows[0]];
+        for (int i = 1; i < ns.n; i++)
+            sb_printf(also, "%s%s(%d)", i > 1 ? ", " : "", want,
+                      namesake_number(&ns, i));
+    }
+    namesakes_free(&ns);
+    if (!found && k > 1) {
+        /* shown with a number: the row of its base that has it */
+        namesakes(r, b, stem, &ns);
+        for (int i = 1; i < ns.n && !found; i++)
+            if (namesake_number(&ns, i) == k)
+                found = &b->p[ns.rows[i]];
+        namesakes_free(&ns);
+    }
+    if (found)
+        return found;
+    char key[200];
+    snprintf(key, sizeof key, "a:%s", name);
+    if ((found = stats_find(b, key)))
+        return found;
+    const char *keys[PLAYED_KEYS];
+    int n = played_keys(pl, r->a, name, NULL, keys, PLAYED_KEYS);
+    return first_found(b, keys, n);
+}
+
+bool records_stats(struct records_room *r, const struct played *pl,
+                   const struct chat_user *u, const char *name,
                    const char *preset_word, const char *fallback,
                    struct sbuf *sb)
 {
@@ -395,8 +626,9 @@ bool records_stats(struct records_room *r, const char *key, const char *name,
     if (found)
         return found > 0;
     const char *preset = b->preset;
+    struct sbuf also = {.len = 0};
     const struct stats_player *p =
-        name ? by_name(r, b, name) : stats_find(b, key);
+        name ? named_row(r, pl, b, name, &also) : own_row(r, pl, u, b);
     if (!p) {
         if (name)
             sb_printf(sb, "%s has not finished a %s game here.", name, preset);
@@ -404,7 +636,9 @@ bool records_stats(struct records_room *r, const char *key, const char *name,
             sb_printf(sb, "You have not finished a %s game here.", preset);
         return true;
     }
-    sb_printf(sb, "%s (%s): %d game%s, %d win%s, rating ", p->name, preset,
+    char shown[RENDER_SHOWN_SIZE + 16];
+    row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
+    sb_printf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, preset,
               p->games, p->games == 1 ? "" : "s", p->wins,
               p->wins == 1 ? "" : "s");
     sb_printf(sb, "%ld%s, rank %d of %d", lround(p->rating),
@@ -416,6 +650,9 @@ bool records_stats(struct records_room *r, const char *key, const char *name,
         sb_printf(sb, ", %d sun%s", p->suns, p->suns == 1 ? "" : "s");
     sb_printf(sb, ", %d quee%s of spades.", p->queens,
               p->queens == 1 ? "n" : "ns");
+    if (also.len)
+        sb_printf(sb, " Other people played here as %s too: !stats %s.", shown,
+                  also.buf);
     return true;
 }
 

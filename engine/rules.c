@@ -840,8 +840,8 @@ int engine_rules_parse(struct engine_rules *r, const char *text, int players,
         }
         int o = engine_option_find(tok);
         if (o >= 0 && (given >> o & 1)) {
-            engine_fail(err, errlen,
-                        "%s is given twice: name each option once", tok);
+            engine_fail(err, errlen, "%s is given twice: name each option once",
+                        tok);
             return -1;
         }
         if (o >= 0)

@@ -930,22 +930,42 @@ static void test_render_clean_text_drops_hiding_characters(void **state)
     static const struct {
         const char *in, *out;
     } cases[] = {
-        {"!hearts target=\xe2\x80\xae" "05", "!hearts target=05"},
+        {"!hearts target=\xe2\x80\xae"
+         "05",
+         "!hearts target=05"},
         {"\x01VERSION\x01", "VERSION"},
-        {"a\xe2\x80\xaa" "b\xe2\x80\xab" "c\xe2\x80\xac" "d\xe2\x80\xad"
-         "e\xe2\x81\xa6" "f\xe2\x81\xa7" "g\xe2\x81\xa8" "h\xe2\x81\xa9" "i",
+        {"a\xe2\x80\xaa"
+         "b\xe2\x80\xab"
+         "c\xe2\x80\xac"
+         "d\xe2\x80\xad"
+         "e\xe2\x81\xa6"
+         "f\xe2\x81\xa7"
+         "g\xe2\x81\xa8"
+         "h\xe2\x81\xa9"
+         "i",
          "abcdefghi"},
         {"x\xe2\x80\x8ey\xe2\x80\x8fz\xd8\x9cw", "xyzw"},
-        {"b\xe2\x80\x8bo\xef\xbb\xbf" "b\xc2\xad", "bob"},
-        {"\x02" "bold\x0F \x03" "04red", "bold red"},
-        {"c\x07" "d\x7f" "e\x1b[31mf", "cde[31mf"},
+        {"b\xe2\x80\x8bo\xef\xbb\xbf"
+         "b\xc2\xad",
+         "bob"},
+        {"\x02"
+         "bold\x0F \x03"
+         "04red",
+         "bold red"},
+        {"c\x07"
+         "d\x7f"
+         "e\x1b[31mf",
+         "cde[31mf"},
         {"play\tQS\r\n", "play QS  "},
         {"Q\xe2\x99\xa0\xef\xb8\x8f", "Q\xe2\x99\xa0"}, /* ♠ + VS16 */
         {"h\xc3\xa9llo \xf0\x9f\x82\xa1", "h\xc3\xa9llo \xf0\x9f\x82\xa1"},
         /* not UTF-8: Latin-1, a C1 control dropped, a letter kept */
         {"caf\xe9\x85!", "caf\xe9!"},
         /* C1 controls written in UTF-8 */
-        {"a\xc2\x85" "b\xc2\x9b" "c", "abc"},
+        {"a\xc2\x85"
+         "b\xc2\x9b"
+         "c",
+         "abc"},
         /* the markup's own bytes (pill, card) */
         {"\x01@x:y\x01 \x05QS", "@x:y QS"},
         {"", ""},
@@ -972,10 +992,9 @@ static void test_render_clean_text_any_bytes(void **state)
         int n = 1 + round % 38;
         for (int i = 0; i < n; i++) {
             x = x * 1103515245u + 12345u;
-            static const unsigned char pick[] = {0x01, 0x02, 0x03, 0x1b, 'a',
-                                                 '0',  ',',  0xe2, 0x80, 0xae,
-                                                 0x81, 0xa6, 0xc2, 0x85, 0xd8,
-                                                 0x9c, 0xef, 0xbb, 0xbf, 0x7f};
+            static const unsigned char pick[] = {
+                0x01, 0x02, 0x03, 0x1b, 'a',  '0',  ',',  0xe2, 0x80, 0xae,
+                0x81, 0xa6, 0xc2, 0x85, 0xd8, 0x9c, 0xef, 0xbb, 0xbf, 0x7f};
             buf[i] = (char)pick[(x >> 16) % sizeof pick];
         }
         buf[n] = '\0';

@@ -456,9 +456,8 @@ static void test_rules_parse_refuses_an_option_named_twice(void **state)
         assert_memory_equal(&r, &before, sizeof r); /* nothing changed */
     }
     /* once each is fine, and an unknown key is named as unknown */
-    assert_int_equal(engine_rules_parse(&r, "target=50 hands=3", 4, err,
-                                        sizeof err),
-                     0);
+    assert_int_equal(
+        engine_rules_parse(&r, "target=50 hands=3", 4, err, sizeof err), 0);
     assert_int_equal(
         engine_rules_parse(&r, "tagret=5 tagret=5", 4, err, sizeof err), -1);
     assert_non_null(strstr(err, "unknown option 'tagret'"));
