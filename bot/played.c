@@ -128,7 +128,7 @@ int played_keys(const struct played *pl, const struct chat_adapter *a,
                 const char *nick, const char *id, const char **keys, int max)
 {
     const struct person *best = NULL;
-    for (int i = 0; i < pl->n; i++)
+    for (int i = 0; pl && i < pl->n; i++)
         if (is(&pl->p[i], a, nick, id) && (!best || pl->p[i].seen > best->seen))
             best = &pl->p[i];
     int n = 0;

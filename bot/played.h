@@ -38,7 +38,8 @@ void played_forget(struct played *pl, const struct chat_adapter *a);
 /*
  * The keys the person now called `nick` (with `id`; NULL: whoever holds
  * the nick, the one seen last) played under, most recent first, into
- * keys (borrowed until the map changes), at most max. Returns how many.
+ * keys (borrowed until the map changes), at most max. Returns how many
+ * (0 for a NULL map).
  */
 int played_keys(const struct played *pl, const struct chat_adapter *a,
                 const char *nick, const char *id, const char **keys, int max);
