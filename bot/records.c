@@ -52,6 +52,12 @@ void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
         a->ops->fold(a, u->nick, folded, sizeof folded);
     else
         snprintf(folded, sizeof folded, "%s", u->nick);
+    /* one person at a terminal: nobody else can take the nick, and the
+     * console's records stay the ones it always kept */
+    if (a->solo) {
+        snprintf(out, outlen, "n:%s", folded);
+        return;
+    }
     /* the host the network showed (user@host: not the user part, which
      * the client chooses), ASCII case aside; it holds no '@', so the
      * key's last '@' ends the nick, whatever the nick holds */

@@ -97,7 +97,8 @@ bool records_sheet(struct records_room *r, bool in_room, enum chat_style style,
  * network tells an account, else "n:" the nick folded as the network
  * folds nicks, '@', and the host of u->id (after its last '@', ASCII
  * lower case; "~" and 16 hex digits of its hash when the key would not
- * fit). */
+ * fit). At the console (one person at a terminal) "n:" and the nick
+ * alone, as before hosts. */
 void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
                  size_t outlen);
 

@@ -1536,6 +1536,19 @@ static void test_top_stats_last_and_scores_after_a_game(void **state)
     assert_true(any_contains("#h", from, "carol (custom): 1 game, "));
     said("alice", "#h", "!stats zed");
     assert_true(any_contains("#h", from, "zed has not finished a standard"));
+    /* what hides or reorders text is not read, so never echoed */
+    from = w->fake.n;
+    said("alice", "#h",
+         "!stats \xe2\x80\xae"
+         "z\x01"
+         "e\xe2\x81\xa6"
+         "d\x1b");
+    assert_true(any_contains("#h", from, "zed has not finished a standard"));
+    for (int i = from; i < w->fake.n; i++)
+        for (const unsigned char *p =
+                 (const unsigned char *)w->fake.lines[i].text;
+             *p; p++)
+            assert_true(*p >= 0x20 && *p != 0xe2);
 
     /* refusals: privately, naming the range or the nearest preset */
     from = w->fake.n;

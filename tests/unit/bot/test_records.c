@@ -144,6 +144,12 @@ static void test_records_key_binds_nick_and_host(void **state)
     u.account = "Robert";
     records_key(&net, &u, key, sizeof key);
     assert_string_equal(key, "a:Robert");
+    /* at the console, the nick alone: one person, as it always was */
+    struct chat_adapter console = {
+        .ops = &ops, .network = "console", .solo = true};
+    struct chat_user you = {.nick = "you", .id = "console"};
+    records_key(&console, &you, key, sizeof key);
+    assert_string_equal(key, "n:you");
     /* a nick holding '@' (a server's, hostile): the last '@' ends it */
     struct chat_user odd = {.nick = "a@b", .id = "u@c"};
     records_key(&net, &odd, key, sizeof key);
