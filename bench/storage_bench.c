@@ -23,6 +23,7 @@
 
 #include "ai.h"
 #include "archive.h"
+#include "board_names.h"
 #include "record.h"
 #include "played.h"
 #include "records.h"
@@ -273,6 +274,9 @@ static int load(const char *dir, long calls)
     }
     printf("  %s\n", sb.buf);
     report("!stats NAME (by name, not key: the slow path)", t, calls);
+    /* the names of the board, made by the first answer, stay */
+    printf("RSS after the answers: %ld KiB\n", rss_kb());
+    board_names_free(room.names);
     played_free(pl);
     free(t);
     stats_free(s);

@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "archive.h"
+#include "board_names.h"
 #include "log.h"
 #include "manager.h"
 #include "played.h"
@@ -232,6 +232,7 @@ void records_free(struct manager *m)
 {
     for (int i = 0; i < m->nrooms; i++) {
         stats_free(m->rooms[i]->stats);
+        board_names_free(m->rooms[i]->names);
         free(m->rooms[i]);
     }
     free(m->rooms);
@@ -358,29 +359,6 @@ static int board_for(struct records_room *r, const char *preset_word,
     return 0;
 }
 
-/* ---- Names on a board ------------------------------------------------- */
-
-/* Whether two names read the same: case aside, and as the network
- * compares nicks. */
-static bool same_name(const struct records_room *r, const char *x,
-                      const char *y)
-{
-    return strcasecmp(x, y) == 0 || r->a->ops->same_nick(r->a, x, y);
-}
-
-/* The nick an "n:" key was made under (folded), into out; false for
- * another key. The key's last '@' ends it (a host has none); a key from
- * before hosts (no '@') is the nick alone. */
-static bool key_nick(const char *key, char *out, size_t outlen)
-{
-    if (strncmp(key, "n:", 2) != 0)
-        return false;
-    const char *at = strrchr(key + 2, '@');
-    size_t n = at ? (size_t)(at - key - 2) : strlen(key + 2);
-    snprintf(out, outlen, "%.*s", (int)n, key + 2);
-    return true;
-}
-
 /* The host part of a host-bound "n:" key, or NULL. */
 static const char *key_host(const char *key)
 {
@@ -388,111 +366,11 @@ static const char *key_host(const char *key)
     return at ? at + 1 : NULL;
 }
 
-/* The name a row stands for, before it is told apart from others: for a
- * nick key the nick it was made under (as its last game showed it, when
- * that was this nick, so its capitals stay; else as folded), for an
- * account the name it last played under; cleaned as names are. */
-static void row_base(const struct records_room *r, const struct stats_player *p,
-                     char *out, size_t outlen)
-{
-    char nick[sizeof p->key], folded[160];
-    const char *name = p->name;
-    if (key_nick(p->key, nick, sizeof nick)) {
-        if (r->a->ops->fold)
-            r->a->ops->fold(r->a, p->name, folded, sizeof folded);
-        else
-            snprintf(folded, sizeof folded, "%s", p->name);
-        if (strcmp(folded, nick) != 0)
-            name = nick;
-    }
-    render_name(out, outlen, name);
-}
-
-/* The rows of a board whose base reads as one name, in the order they
- * came (first appearance), and the numbers k for which some row's base
- * reads as that name with "(k)" after it: a suffix never takes those. */
-struct namesake {
-    int *rows, n;
-    int *taken, ntaken;
-};
-
-/* "bob(12)" -> 12 with *stem_len 3; 0 if the name ends otherwise. */
-static int suffix_of(const char *name, size_t *stem_len)
-{
-    size_t n = strlen(name), i = n;
-    if (n < 4 || name[n - 1] != ')')
-        return 0;
-    i = n - 1;
-    while (i > 0 && isdigit((unsigned char)name[i - 1]))
-        i--;
-    if (i == n - 1 || i < 2 || name[i - 1] != '(' || name[i] == '0' ||
-        n - 1 - i > 6)
-        return 0;
-    *stem_len = i - 1;
-    return atoi(name + i);
-}
-
-static void namesakes(const struct records_room *r, const struct stats_board *b,
-                      const char *name, struct namesake *ns)
-{
-    ns->rows = mgr_xcalloc((size_t)b->n + 1, sizeof *ns->rows);
-    ns->taken = mgr_xcalloc((size_t)b->n + 1, sizeof *ns->taken);
-    ns->n = ns->ntaken = 0;
-    for (int i = 0; i < b->n; i++) {
-        char base[RENDER_SHOWN_SIZE];
-        row_base(r, &b->p[i], base, sizeof base);
-        size_t stem;
-        int k;
-        if (same_name(r, base, name)) {
-            ns->rows[ns->n++] = i;
-        } else if ((k = suffix_of(base, &stem)) > 0) {
-            base[stem] = '\0';
-            if (same_name(r, base, name))
-                ns->taken[ns->ntaken++] = k;
-        }
-    }
-}
-
-static void namesakes_free(struct namesake *ns)
-{
-    free(ns->rows);
-    free(ns->taken);
-}
-
-/* The number of the row at position pos among its namesakes: 1 (none
- * shown) for the first, then 2, 3... skipping the numbers taken. */
-static int namesake_number(const struct namesake *ns, int pos)
-{
-    int k = 1;
-    for (int left = pos; left > 0;) {
-        k++;
-        bool taken = false;
-        for (int t = 0; t < ns->ntaken && !taken; t++)
-            taken = ns->taken[t] == k;
-        left -= !taken;
-    }
-    return k;
-}
-
-/* How a row is shown on its board (!top, !stats): its base, and for
- * every row but the first of a name, "(k)" after it, so that no two rows
- * of a board show one name and the name never shows a host. */
-static void row_shown(const struct records_room *r, const struct stats_board *b,
+/* How a row is shown on its board (board_names.h). */
+static void row_shown(struct records_room *r, const struct stats_board *b,
                       int index, char *out, size_t outlen)
 {
-    char base[RENDER_SHOWN_SIZE];
-    row_base(r, &b->p[index], base, sizeof base);
-    struct namesake ns;
-    namesakes(r, b, base, &ns);
-    int pos = 0;
-    while (pos < ns.n && ns.rows[pos] != index)
-        pos++;
-    int k = namesake_number(&ns, pos);
-    if (k > 1)
-        snprintf(out, outlen, "%s(%d)", base, k);
-    else
-        snprintf(out, outlen, "%s", base);
-    namesakes_free(&ns);
+    board_names_shown(&r->names, r->a, r->stats, b, index, out, outlen);
 }
 
 bool records_top(struct records_room *r, const char *n_word,
@@ -579,43 +457,23 @@ static const struct stats_player *own_row(struct records_room *r,
     return only;
 }
 
-/* The row shown as `name` ("bob", "bob(2)"), into *p with the other rows
- * of its base name (listed in `also`, shown names); else an account
- * "a:NAME"; else the latest key of whoever holds the nick now. */
+/* The row shown as `name` ("bob", "bob(2)"), with the shown names of the
+ * other rows of its name in `also`; else an account "a:NAME"; else the
+ * latest key of whoever holds the nick now. */
 static const struct stats_player *named_row(struct records_room *r,
                                             const struct played *pl,
                                             const struct stats_board *b,
                                             const char *name, struct sbuf *also)
 {
-    char want[RENDER_SHOWN_SIZE], stem[RENDER_SHOWN_SIZE];
-    render_name(want, sizeof want, name);
-    size_t stem_len = 0;
-    int k = suffix_of(want, &stem_len);
-    snprintf(stem, sizeof stem, "%.*s", (int)stem_len, want);
-    const struct stats_player *found = NULL;
-    struct namesake ns;
-    /* shown plainly: the first row of that base */
-    namesakes(r, b, want, &ns);
-    if (ns.n) {
-        found = &b->p[ns.rows[0]];
-        for (int i = 1; i < ns.n; i++)
-            sb_printf(also, "%s%s(%d)", i > 1 ? ", " : "", want,
-                      namesake_number(&ns, i));
-    }
-    namesakes_free(&ns);
-    if (!found && k > 1) {
-        /* shown with a number: the row of its base that has it */
-        namesakes(r, b, stem, &ns);
-        for (int i = 1; i < ns.n && !found; i++)
-            if (namesake_number(&ns, i) == k)
-                found = &b->p[ns.rows[i]];
-        namesakes_free(&ns);
-    }
-    if (found)
-        return found;
+    int i = board_names_find(&r->names, r->a, r->stats, b, name, also->buf,
+                             sizeof also->buf);
+    also->len = strlen(also->buf);
+    if (i >= 0)
+        return &b->p[i];
     char key[200];
     snprintf(key, sizeof key, "a:%s", name);
-    if ((found = stats_find(b, key)))
+    const struct stats_player *found = stats_find(b, key);
+    if (found)
         return found;
     const char *keys[PLAYED_KEYS];
     int n = played_keys(pl, r->a, name, NULL, keys, PLAYED_KEYS);

@@ -13,6 +13,7 @@
 
 #include "chat.h"
 
+struct board_names;
 struct manager;
 struct played;
 struct table;
@@ -23,7 +24,8 @@ struct records_room {
     struct chat_adapter *a; /* NULL: read at start, not asked about yet */
     char room[64];
     char dir[1024];
-    struct stats *stats; /* NULL: could not be loaded (logged) */
+    struct stats *stats;       /* NULL: could not be loaded (logged) */
+    struct board_names *names; /* the names rows are shown by */
     /* the last !top, !stats, !last and !scores (after a game) said here */
     int64_t echo_at[4];
     char echo_by[4][192];

@@ -228,7 +228,7 @@ static void test_no_two_rows_show_one_name(void **state)
         strstr(stats_of(&r, NULL, "x", "x@h9", "bob"), "bob (standard)"));
     assert_non_null(strstr(stats_of(&r, NULL, "x", "x@h9", "bob"),
                            "Other people played here as bob too: "
-                           "!stats bob(3), bob(4)."));
+                           "!stats Bob(3), bob(4)."));
     assert_non_null(
         strstr(stats_of(&r, NULL, "x", "x@h9", "BOB(3)"), "Bob(3) (standard)"));
     assert_non_null(
