@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "board_names.h"
 #include "played.h"
 #include "records.h"
 #include "stats.h"
@@ -201,6 +202,7 @@ static void test_row_shows_the_nick_of_its_key(void **state)
     assert_non_null(strstr(stats_of(&r, pl, "x", "x@h9", "zoe"),
                            "carol (standard): 1 game"));
     played_free(pl);
+    board_names_free(r.names);
     stats_free(s);
 }
 
@@ -245,6 +247,7 @@ static void test_no_two_rows_show_one_name(void **state)
     for (size_t i = 0; i < 5; i++)
         assert_non_null(strstr(top, shown[i]));
     assert_non_null(strstr(top, ". bob(5) "));
+    board_names_free(r.names);
     stats_free(s);
 }
 
@@ -299,6 +302,7 @@ static void test_shown_names_are_unique_and_found(void **state)
             if (strncmp(got, want, strlen(want)) != 0)
                 fail_msg("round %d: !stats %s: %s", round, seen[i], got);
         }
+        board_names_free(r.names);
         stats_free(s);
     }
 }
@@ -337,6 +341,7 @@ static void test_own_stats_finds_the_record_played_under(void **state)
     assert_non_null(strstr(stats_of(&r, NULL, "ANN", "x@H3", NULL),
                            "ann (standard): 2 games"));
     played_free(pl);
+    board_names_free(r.names);
     stats_free(s);
 }
 
