@@ -27,7 +27,9 @@
 
 #include "ai.h"
 #include "archive.h"
+#include "board_names.h"
 #include "record.h"
+#include "played.h"
 #include "records.h"
 #include "stats.h"
 #include "storage.h"
@@ -252,12 +254,18 @@ static int load(const char *dir, long calls)
     }
     printf("  %s\n", sb.buf);
     report("!top", t, calls);
-    char key[64];
+    char key[64], nick[64];
+    struct played *pl = played_new();
     for (long i = 0; i < calls; i++) {
         sb.len = 0;
-        snprintf(key, sizeof key, "n:player%ld", (i * 7919) % (b ? b->n : 1));
+        long who = (i * 7919) % (b ? b->n : 1);
+        snprintf(key, sizeof key, "n:player%ld", who);
+        snprintf(nick, sizeof nick, "player%ld", who);
+        /* the key they played under this session, as after a game */
+        played_add(pl, &a, nick, "u@bench", key);
+        struct chat_user u = {.nick = nick, .id = "u@bench"};
         double a0 = now_s();
-        records_stats(&room, key, NULL, NULL, "standard", &sb);
+        records_stats(&room, pl, &u, NULL, NULL, "standard", &sb);
         t[i] = now_s() - a0;
     }
     printf("  %s\n", sb.buf);
@@ -266,11 +274,16 @@ static int load(const char *dir, long calls)
         sb.len = 0;
         snprintf(key, sizeof key, "PLAYER%ld", (i * 7919) % (b ? b->n : 1));
         double a0 = now_s();
-        records_stats(&room, "n:x", key, NULL, "standard", &sb);
+        records_stats(&room, pl, &(struct chat_user){.nick = "x", .id = "u@h"},
+                      key, NULL, "standard", &sb);
         t[i] = now_s() - a0;
     }
     printf("  %s\n", sb.buf);
     report("!stats NAME (by name, not key: the slow path)", t, calls);
+    /* the names of the board, made by the first answer, stay */
+    printf("RSS after the answers: %ld KiB\n", rss_kb());
+    board_names_free(room.names);
+    played_free(pl);
     free(t);
     stats_free(s);
     return 0;

@@ -19,6 +19,7 @@
 
 #include "ai.h"
 #include "limit.h"
+#include "played.h"
 #include "records.h"
 #include "log.h"
 #include "render.h"
@@ -257,9 +258,13 @@ static void cmd_hearts(struct cmd *c)
     const char *args = c->rest;
     if (!*args)
         snprintf(text, sizeof text, "%s", base);
-    else if (c->nwords > 1 && strchr(c->words[1], '='))
-        snprintf(text, sizeof text, "%s %s", base, args);
-    else
+    else if (c->nwords > 1 && strchr(c->words[1], '=')) {
+        /* the options typed replace the channel's of the same name */
+        if (engine_rules_over(base, args, text, sizeof text)) {
+            reply(c, "Those rules won't do: too many options.");
+            return;
+        }
+    } else
         snprintf(text, sizeof text, "%s", args);
     struct engine_rules r;
     char err[300];
@@ -728,10 +733,9 @@ static void cmd_stats(struct cmd *c)
         return;
     const char *name = c->nwords > 1 ? c->words[1] : NULL;
     const char *preset = c->nwords > 2 ? c->words[2] : NULL;
-    char key[200];
-    records_key(c->a, c->u, key, sizeof key);
     struct sbuf sb = {.len = 0};
-    if (!records_stats(r, key, name, preset, default_preset(c, r), &sb)) {
+    if (!records_stats(r, c->m->played, c->u, name, preset,
+                       default_preset(c, r), &sb)) {
         reply(c, "%s", sb.buf);
         return;
     }
@@ -1444,32 +1448,19 @@ static const char *account_of(const struct chat_user *u)
     return usable(u->account, 192) ? u->account : NULL;
 }
 
-/* Removes the bytes of the markup (render.h) that formatting left: where
- * the adapter reads the markup, text a person typed and the bot echoes
- * must not make a pill or a table. */
-static void drop_markup(char *text)
-{
-    char *to = text;
-    for (const char *p = text; *p; p++)
-        if (*p != CHAT_MARKUP_PILL && *p != CHAT_MARKUP_CARD)
-            *to++ = *p;
-    *to = '\0';
-}
-
 static void on_message(struct manager *m, struct chat_adapter *a,
                        const struct chat_event *ev)
 {
     struct cmd c = {.m = m, .a = a, .room = ev->room, .u = &ev->from};
     render_name(c.shown, sizeof c.shown,
                 ev->from.display ? ev->from.display : ev->from.nick);
-    /* read without the formatting a client added, never echo it */
+    /* read without the formatting a client added and without what hides
+     * or reorders text (the markup's bytes too): never echo them */
     char clean[sizeof c.storage];
     if (strlen(ev->text) >= sizeof clean)
         return;
     memcpy(clean, ev->text, strlen(ev->text) + 1);
-    render_strip_formatting(clean);
-    if (a->style == CHAT_STYLE_MARKUP)
-        drop_markup(clean);
+    render_clean_text(clean);
     const char *text = clean;
     while (isspace((unsigned char)*text))
         text++;
@@ -1582,6 +1573,8 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
     case CHAT_DISCONNECTED:
         if (ev->kind == CHAT_CONNECTED)
             journal_connected(m, a);
+        else
+            played_forget(m->played, a);
         for (int i = 0; i < m->ntables; i++)
             if (m->tables[i]->a == a && !m->tables[i]->closing)
                 table_set_online(m->tables[i], ev->kind == CHAT_CONNECTED);
@@ -1639,11 +1632,14 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
             on_gone(m, a, ev->room, ev->target);
         break;
     case CHAT_QUIT:
+        played_quit(m->played, a, ev->from.nick, ev->from.id);
         on_gone(m, a, NULL, ev->from.nick);
         break;
     case CHAT_NICK:
-        if (usable(ev->target, 64))
+        if (usable(ev->target, 64)) {
+            played_nick(m->played, a, ev->from.nick, ev->from.id, ev->target);
             on_nick(m, a, ev);
+        }
         break;
     default:
         break;

@@ -294,8 +294,12 @@ static int restore_header(struct restore *r, const struct journal_line *l,
                           const char *path)
 {
     struct engine_rules rules;
-    char err[300];
-    if (engine_rules_parse(&rules, l->rules, 0, err, sizeof err)) {
+    char err[300] = "too long", text[1024];
+    /* a text journaled before an option could be named only once ("omnibus
+     * target=50 target=89": the channel's, then the table's) reads as it
+     * did, the last one counting */
+    if (engine_rules_over(l->rules, "", text, sizeof text) ||
+        engine_rules_parse(&rules, text, 0, err, sizeof err)) {
         snprintf(r->err, sizeof r->err, "rules \"%.60s\": %.250s", l->rules,
                  err);
         return -1;
@@ -308,7 +312,7 @@ static int restore_header(struct restore *r, const struct journal_line *l,
         snprintf(r->err, sizeof r->err, "game: not a game id");
         return -1;
     }
-    r->t = table_open(r->m, r->a, l->room, &rules, l->rules);
+    r->t = table_open(r->m, r->a, l->room, &rules, text);
     snprintf(r->t->game_id, sizeof r->t->game_id, "%s", l->game);
     snprintf(r->t->journal, sizeof r->t->journal, "%s", path);
     return 0;

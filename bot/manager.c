@@ -30,6 +30,7 @@
 #include "log.h"
 #include "record.h"
 #include "records.h"
+#include "played.h"
 #include "render.h"
 #include "think.h"
 
@@ -214,6 +215,9 @@ const char *room_label(const struct chat_adapter *a, const char *room,
         a->ops->room_label(a, room, out, outlen);
     else
         snprintf(out, outlen, "%s", room);
+    /* a room's name is the network's (a Matrix room's, anyone's to set):
+     * nothing in it may hide or reorder the line it is put in */
+    render_clean_text(out);
     return out;
 }
 
@@ -1646,6 +1650,12 @@ static void on_engine(void *ctx, const struct engine_game *g,
 
 void table_game_over(struct table *t)
 {
+    /* !stats of a person finds the key they played under, whatever
+     * their nick now */
+    for (int s = 0; s < t->capacity; s++)
+        if (t->seats[s].used && t->seats[s].key[0])
+            played_add(t->m->played, t->a, t->seats[s].nick, t->seats[s].id,
+                       t->seats[s].key);
     table_archive(t, true);
     table_close(t);
 }
@@ -1924,6 +1934,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
     struct manager *m = mgr_xcalloc(1, sizeof *m);
     m->loop = l;
     m->limit = limit_new();
+    m->played = played_new();
     manager_storage_init(m);
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);
@@ -1979,6 +1990,7 @@ void manager_free(struct manager *m)
     free(m->notices);
     loop_remove_hook(m->loop, reap, m);
     limit_free(m->limit);
+    played_free(m->played);
     manager_storage_free(m);
     free(m);
 }

@@ -4,6 +4,7 @@
  */
 #include "records.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -15,8 +16,10 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "board_names.h"
 #include "log.h"
 #include "manager.h"
+#include "played.h"
 #include "record.h"
 #include "render.h"
 #include "stats.h"
@@ -28,6 +31,15 @@
 #define TOP_DEFAULT 5
 /* People a !top line names. */
 #define TOP_PER_LINE 4
+
+/* A host too long for a key is named by this hash (64-bit FNV-1a). */
+static uint64_t host_hash(const char *host)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (; *host; host++)
+        h = (h ^ (uint8_t)*host) * 1099511628211ull;
+    return h;
+}
 
 void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
                  size_t outlen)
@@ -41,7 +53,26 @@ void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
         a->ops->fold(a, u->nick, folded, sizeof folded);
     else
         snprintf(folded, sizeof folded, "%s", u->nick);
-    snprintf(out, outlen, "n:%s", folded);
+    /* one person at a terminal: nobody else can take the nick, and the
+     * console's records stay the ones it always kept */
+    if (a->solo) {
+        snprintf(out, outlen, "n:%s", folded);
+        return;
+    }
+    /* the host the network showed (user@host: not the user part, which
+     * the client chooses), ASCII case aside; it holds no '@', so the
+     * key's last '@' ends the nick, whatever the nick holds */
+    const char *at = u->id ? strrchr(u->id, '@') : NULL;
+    const char *host = at ? at + 1 : u->id ? u->id : "";
+    char low[192];
+    size_t n = 0;
+    for (; host[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)tolower((unsigned char)host[n]);
+    low[n] = '\0';
+    if (host[n] || strlen(folded) + strlen(low) + 4 > outlen)
+        snprintf(low, sizeof low, "~%016llx",
+                 (unsigned long long)host_hash(host));
+    snprintf(out, outlen, "n:%s@%s", folded, low);
 }
 
 /* Reads r->dir's boards (caught up, or rebuilt if need be); r->stats
@@ -267,6 +298,7 @@ void records_free(struct manager *m)
                       "%s",
                       err);
         stats_free(r->stats);
+        board_names_free(r->names);
         pending_free(r);
         free(r);
     }
@@ -453,6 +485,20 @@ static int board_for(struct records_room *r, const char *preset_word,
     return 0;
 }
 
+/* The host part of a host-bound "n:" key, or NULL. */
+static const char *key_host(const char *key)
+{
+    const char *at = strncmp(key, "n:", 2) == 0 ? strrchr(key + 2, '@') : NULL;
+    return at ? at + 1 : NULL;
+}
+
+/* How a row is shown on its board (board_names.h). */
+static void row_shown(struct records_room *r, const struct stats_board *b,
+                      int index, char *out, size_t outlen)
+{
+    board_names_shown(&r->names, r->a, r->stats, b, index, out, outlen);
+}
+
 bool records_top(struct records_room *r, const char *n_word,
                  const char *preset_word, const char *fallback, struct sbuf *sb)
 {
@@ -478,7 +524,9 @@ bool records_top(struct records_room *r, const char *n_word,
         const struct stats_player *p = &b->p[b->order[i]];
         if (i && i % TOP_PER_LINE == 0)
             sb_printf(sb, "\n");
-        sb_printf(sb, " %d. %s ", i + 1, p->name);
+        char shown[RENDER_SHOWN_SIZE + 16];
+        row_shown(r, b, b->order[i], shown, sizeof shown);
+        sb_printf(sb, " %d. %s ", i + 1, shown);
         sb_rating(sb, p);
         sb_printf(sb, " (%d game%s, %d win%s)%s", p->games,
                   p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s",
@@ -490,29 +538,76 @@ bool records_top(struct records_room *r, const char *n_word,
     return true;
 }
 
-/* A person on b by name: their key under the network's case mapping,
- * else the name they last played under. */
-static const struct stats_player *
-by_name(struct records_room *r, const struct stats_board *b, const char *name)
+/* ---- Finding a row ---------------------------------------------------- */
+
+/* The first of keys found on b. */
+static const struct stats_player *first_found(const struct stats_board *b,
+                                              const char *const *keys, int n)
 {
-    char key[200];
-    struct chat_user u = {.nick = name};
-    records_key(r->a, &u, key, sizeof key);
-    const struct stats_player *p = stats_find(b, key);
-    if (p)
-        return p;
-    snprintf(key, sizeof key, "a:%s", name);
-    if ((p = stats_find(b, key)))
-        return p;
-    const struct stats_player *best = NULL;
-    for (int i = 0; i < b->n; i++)
-        if (r->a->ops->same_nick(r->a, b->p[i].name, name) &&
-            (!best || b->p[i].games > best->games))
-            best = &b->p[i];
-    return best;
+    for (int i = 0; i < n; i++) {
+        const struct stats_player *p = stats_find(b, keys[i]);
+        if (p)
+            return p;
+    }
+    return NULL;
 }
 
-bool records_stats(struct records_room *r, const char *key, const char *name,
+/* The asker's own row: the keys they played under this session (the
+ * latest first), their key now, else the only nick row of their host. */
+static const struct stats_player *own_row(struct records_room *r,
+                                          const struct played *pl,
+                                          const struct chat_user *u,
+                                          const struct stats_board *b)
+{
+    const char *keys[PLAYED_KEYS];
+    int n = played_keys(pl, r->a, u->nick, u->id, keys, PLAYED_KEYS);
+    const struct stats_player *p = first_found(b, keys, n);
+    if (p)
+        return p;
+    char key[200];
+    records_key(r->a, u, key, sizeof key);
+    if ((p = stats_find(b, key)))
+        return p;
+    struct chat_user bare = {.nick = u->nick, .id = u->id};
+    records_key(r->a, &bare, key, sizeof key);
+    const char *host = key_host(key);
+    const struct stats_player *only = NULL;
+    for (int i = 0; host && i < b->n; i++) {
+        const char *h = key_host(b->p[i].key);
+        if (h && strcmp(h, host) == 0) {
+            if (only)
+                return NULL; /* two: not a guess to make */
+            only = &b->p[i];
+        }
+    }
+    return only;
+}
+
+/* The row shown as `name` ("bob", "bob(2)"), with the shown names of the
+ * other rows of its name in `also`; else an account "a:NAME"; else the
+ * latest key of whoever holds the nick now. */
+static const struct stats_player *named_row(struct records_room *r,
+                                            const struct played *pl,
+                                            const struct stats_board *b,
+                                            const char *name, struct sbuf *also)
+{
+    int i = board_names_find(&r->names, r->a, r->stats, b, name, also->buf,
+                             sizeof also->buf);
+    also->len = strlen(also->buf);
+    if (i >= 0)
+        return &b->p[i];
+    char key[200];
+    snprintf(key, sizeof key, "a:%s", name);
+    const struct stats_player *found = stats_find(b, key);
+    if (found)
+        return found;
+    const char *keys[PLAYED_KEYS];
+    int n = played_keys(pl, r->a, name, NULL, keys, PLAYED_KEYS);
+    return first_found(b, keys, n);
+}
+
+bool records_stats(struct records_room *r, const struct played *pl,
+                   const struct chat_user *u, const char *name,
                    const char *preset_word, const char *fallback,
                    struct sbuf *sb)
 {
@@ -521,8 +616,9 @@ bool records_stats(struct records_room *r, const char *key, const char *name,
     if (found)
         return found > 0;
     const char *preset = b->preset;
+    struct sbuf also = {.len = 0};
     const struct stats_player *p =
-        name ? by_name(r, b, name) : stats_find(b, key);
+        name ? named_row(r, pl, b, name, &also) : own_row(r, pl, u, b);
     if (!p) {
         if (name)
             sb_printf(sb, "%s has not finished a %s game here.", name, preset);
@@ -530,7 +626,9 @@ bool records_stats(struct records_room *r, const char *key, const char *name,
             sb_printf(sb, "You have not finished a %s game here.", preset);
         return true;
     }
-    sb_printf(sb, "%s (%s): %d game%s, %d win%s, rating ", p->name, preset,
+    char shown[RENDER_SHOWN_SIZE + 16];
+    row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
+    sb_printf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, preset,
               p->games, p->games == 1 ? "" : "s", p->wins,
               p->wins == 1 ? "" : "s");
     sb_printf(sb, "%ld%s, rank %d of %d", lround(p->rating),
@@ -542,6 +640,9 @@ bool records_stats(struct records_room *r, const char *key, const char *name,
         sb_printf(sb, ", %d sun%s", p->suns, p->suns == 1 ? "" : "s");
     sb_printf(sb, ", %d quee%s of spades.", p->queens,
               p->queens == 1 ? "n" : "ns");
+    if (also.len)
+        sb_printf(sb, " Other people played here as %s too: !stats %s.", shown,
+                  also.buf);
     return true;
 }
 

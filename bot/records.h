@@ -14,7 +14,9 @@
 #include "archive.h"
 #include "chat.h"
 
+struct board_names;
 struct manager;
+struct played;
 struct table;
 struct sbuf;
 
@@ -38,6 +40,7 @@ struct records_room {
                              read */
     struct records_pending *pending;
     int npending;
+    struct board_names *names; /* the names rows are shown by */
     /* the last !top, !stats, !last and !scores (after a game) said here */
     int64_t echo_at[4];
     char echo_by[4][192];
@@ -91,12 +94,22 @@ int records_archive(struct table *t, const char *dir, const char *json,
  * The answers. Each writes one to three lines (separated by '\n') into
  * sb and returns true, or false with a refusal (for the asker only).
  * Without a preset word the board is `fallback`'s (the channel's default
- * preset). `key` is the asker's results key, for !stats without a name.
+ * preset). A row is shown by the nick its key was made under (an
+ * account's: the name it last played under), and a row whose name an
+ * earlier row of the board shows too by that name and "(2)", "(3)"...
+ * (docs/playing.md, "Who is who").
+ *
+ * records_stats: `name` is looked up as a row's shown name, then as an
+ * account, then as the nick of whoever holds it now and played this
+ * session (pl); without a name the row is the asker's (u): a key they
+ * played under this session, their key now, else the only nick row
+ * with their host.
  */
 bool records_top(struct records_room *r, const char *n_word,
                  const char *preset_word, const char *fallback,
                  struct sbuf *sb);
-bool records_stats(struct records_room *r, const char *key, const char *name,
+bool records_stats(struct records_room *r, const struct played *pl,
+                   const struct chat_user *u, const char *name,
                    const char *preset_word, const char *fallback,
                    struct sbuf *sb);
 bool records_last(struct records_room *r, int64_t now, struct sbuf *sb);
@@ -104,7 +117,12 @@ bool records_last(struct records_room *r, int64_t now, struct sbuf *sb);
 bool records_sheet(struct records_room *r, bool in_room, enum chat_style style,
                    char *buf, size_t len);
 
-/* A person's results key, as struct seat.key says. */
+/* A person's results key, as struct seat.key says: "a:ACCOUNT" when the
+ * network tells an account, else "n:" the nick folded as the network
+ * folds nicks, '@', and the host of u->id (after its last '@', ASCII
+ * lower case; "~" and 16 hex digits of its hash when the key would not
+ * fit). At the console (one person at a terminal) "n:" and the nick
+ * alone, as before hosts. */
 void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
                  size_t outlen);
 

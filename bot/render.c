@@ -281,6 +281,46 @@ size_t render_strip_formatting(char *text)
     return to;
 }
 
+/* One pass of render_clean_text; returns the new length. */
+static size_t clean_pass(char *text)
+{
+    render_strip_formatting(text);
+    unsigned char *s = (unsigned char *)text;
+    size_t n = strlen(text), from = 0, to = 0;
+    while (from < n) {
+        uint32_t cp;
+        size_t used = utf8_decode(s + from, n - from, &cp);
+        if (used == 0) {
+            /* not UTF-8: a byte read as Latin-1, as IRC clients do */
+            cp = s[from];
+            used = 1;
+        }
+        if (cp == '\t' || cp == '\n' || cp == '\v' || cp == '\f' ||
+            cp == '\r') {
+            s[to++] = ' ';
+        } else if (!invisible(cp)) {
+            memmove(s + to, s + from, used);
+            to += used;
+        }
+        from += used;
+    }
+    s[to] = '\0';
+    return to;
+}
+
+size_t render_clean_text(char *text)
+{
+    /* bytes left of what was dropped may meet and make a character that
+     * would be dropped too ("\xef", "\x01", "\xbb\xbf": U+FEFF): again
+     * until nothing changes (each pass only removes) */
+    size_t n = strlen(text), was;
+    do {
+        was = n;
+        n = clean_pass(text);
+    } while (n != was);
+    return n;
+}
+
 /* Code points of a name looked at, at most: a display name and a user
  * ID of the longest the Matrix spec allows, and more. */
 #define NAME_CPS 600

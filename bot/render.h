@@ -218,6 +218,22 @@ size_t render_name(char *buf, size_t len, const char *name);
  */
 size_t render_strip_formatting(char *text);
 
+/*
+ * Cleans text a person typed, in place, before the bot reads it: IRC
+ * formatting is removed (render_strip_formatting), and so is every
+ * character render_name leaves out of names: C0 and C1 controls (CTCP's
+ * \x01 included), DEL, and the invisible and direction-changing
+ * characters (U+00AD, U+061C, U+200B-U+200F, U+202A-U+202E,
+ * U+2066-U+2069 and the rest of U+2060-U+206F, U+FEFF, variation
+ * selectors, tags...); tab, CR, LF, VT and FF become spaces. A byte that
+ * is not UTF-8 is read as Latin-1: dropped if that is a C1 control, else
+ * kept. So nothing the bot echoes from what it read (an unknown command,
+ * option or name) can hide or reorder the rest of a line. Never grows the
+ * text; returns the new length.
+ *   "!hearts target=\xe2\x80\xae" "05" -> "!hearts target=05"
+ */
+size_t render_clean_text(char *text);
+
 /* A suit's symbol, red on IRC and in the markup for hearts and diamonds
  * ("♦", "\x03" "04♦\x0F"); "?" for no suit. */
 size_t render_suit(char *buf, size_t len, int suit, enum chat_style style);

@@ -163,6 +163,8 @@ struct manager {
     uint64_t think_ids;  /* the last job id */
     uint64_t cookies;    /* the last tracked line's cookie */
     struct limit *limit; /* answers per person (limit.h) */
+    /* the keys people played under this session (played.h) */
+    struct played *played;
     /* each channel's archive and leaderboards (records.h) */
     struct records_room **rooms;
     int nrooms, caprooms;

@@ -287,12 +287,26 @@ int engine_rules_set(struct engine_rules *r, const char *key, const char *value,
 
 /*
  * Parses "[PRESET] [KEY=VALUE ...]" separated by blanks into *r (the whole
- * line a user typed after the command), then finishes it. `players`, if
+ * line a user typed after the command), then finishes it. An option named
+ * twice is refused, naming it (whatever the values). `players`, if
  * positive, sets the player count unless the text sets it. Returns 0, or -1
  * with one message; *r is unchanged on error.
  */
 int engine_rules_parse(struct engine_rules *r, const char *text, int players,
                        char *err, size_t errlen);
+
+/*
+ * The rules text of `over` (options a person typed) given on top of
+ * `base` (a channel's rules text, "[PRESET] [KEY=VALUE ...]"), into out:
+ * base's words but those setting an option that a later word of base or
+ * any word of over sets, then over's words as they are. So an option
+ * over names replaces the channel's, and engine_rules_parse refuses only
+ * what over itself names twice; over "" makes a text from before that
+ * rule (the last of a repeated option counts) one that parses. 0, or -1
+ * if the result does not fit in outlen bytes (out is then cut).
+ */
+int engine_rules_over(const char *base, const char *over, char *out,
+                      size_t outlen);
 
 /*
  * Checks the combination (player range of the preset, cards to pass against

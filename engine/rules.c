@@ -823,6 +823,7 @@ int engine_rules_parse(struct engine_rules *r, const char *text, int players,
         return -1;
     if (players > 0)
         t.players = players;
+    uint64_t given = 0; /* options named so far: each may be named once */
     for (; tok; tok = strtok_r(NULL, " \t", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) {
@@ -837,6 +838,14 @@ int engine_rules_parse(struct engine_rules *r, const char *text, int players,
             engine_fail(err, errlen, "an option has no name before '='");
             return -1;
         }
+        int o = engine_option_find(tok);
+        if (o >= 0 && (given >> o & 1)) {
+            engine_fail(err, errlen, "%s is given twice: name each option once",
+                        tok);
+            return -1;
+        }
+        if (o >= 0)
+            given |= UINT64_C(1) << o;
         if (set_option(&t, tok, eq + 1, true, err, errlen))
             return -1;
     }
@@ -871,6 +880,53 @@ static int print_cycle(const struct engine_rules *r, char *buf, size_t len)
         pos = append(buf, len, pos, "%s%s", i ? "," : "",
                      dir_names[r->pass_cycle[i]]);
     return (int)pos;
+}
+
+/* Whether two words of a rules text set the same option: their keys (up
+ * to '=') name one option, or are the same unknown text. */
+static bool same_key(const char *a, const char *b)
+{
+    const char *ea = strchr(a, '='), *eb = strchr(b, '=');
+    if (!ea || !eb)
+        return false;
+    char ka[64], kb[64];
+    snprintf(ka, sizeof ka, "%.*s", (int)(ea - a), a);
+    snprintf(kb, sizeof kb, "%.*s", (int)(eb - b), b);
+    int oa = engine_option_find(ka);
+    return oa >= 0 ? oa == engine_option_find(kb) : strcmp(ka, kb) == 0;
+}
+
+int engine_rules_over(const char *base, const char *over, char *out,
+                      size_t outlen)
+{
+    char b[1024], o[1024];
+    if (strlen(base) >= sizeof b || strlen(over) >= sizeof o)
+        return -1;
+    snprintf(b, sizeof b, "%s", base);
+    snprintf(o, sizeof o, "%s", over);
+    const char *bw[512], *ow[512];
+    int nb = 0, no = 0;
+    char *save = NULL;
+    for (char *w = strtok_r(b, " \t", &save); w && nb < 512;
+         w = strtok_r(NULL, " \t", &save))
+        bw[nb++] = w;
+    for (char *w = strtok_r(o, " \t", &save); w && no < 512;
+         w = strtok_r(NULL, " \t", &save))
+        ow[no++] = w;
+    size_t pos = 0;
+    out[0] = '\0';
+    for (int i = 0; i < nb; i++) {
+        bool later = false;
+        for (int k = i + 1; k < nb && !later; k++)
+            later = same_key(bw[i], bw[k]);
+        for (int k = 0; k < no && !later; k++)
+            later = same_key(bw[i], ow[k]);
+        if (!later)
+            pos = append(out, outlen, pos, "%s%s", pos ? " " : "", bw[i]);
+    }
+    for (int k = 0; k < no; k++)
+        pos = append(out, outlen, pos, "%s%s", pos ? " " : "", ow[k]);
+    return pos < outlen ? 0 : -1;
 }
 
 static void preset_rules(struct engine_rules *r, int p);

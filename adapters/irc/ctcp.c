@@ -1,6 +1,8 @@
 /*
  * CTCP replies (ctcp.h). A PING's argument is echoed back, so it is checked
- * first: nothing the sender puts there may end our line or our CTCP.
+ * first: printable ASCII only (a PING's token is a number or a time), so
+ * nothing the sender puts there ends our line or our CTCP, or hides or
+ * reorders text (no bidi controls) where the reply is shown.
  */
 #include "ctcp.h"
 
@@ -12,7 +14,7 @@ static int arg_safe(const char *s)
 {
     size_t n = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++, n++)
-        if (*p < 0x20 || *p == 0x7f || n >= IRCAD_CTCP_ARG_MAX)
+        if (*p < 0x20 || *p >= 0x7f || n >= IRCAD_CTCP_ARG_MAX)
             return 0;
     return 1;
 }

@@ -15,8 +15,8 @@
  * The reply body for a request body ("VERSION", "PING 1234"; the \x01
  * delimiters already removed): "VERSION <version>" or "PING <same arg>".
  * Returns 0 and fills out, or -1 (out untouched) if the request is not one
- * we answer or its argument is unsafe to echo (control characters,
- * \x01, too long).
+ * we answer or its argument is unsafe to echo (anything but printable
+ * ASCII: control characters, \x01, bidi controls; too long).
  */
 int ircad_ctcp_reply(const char *request, const char *version, char *out,
                      size_t outlen);

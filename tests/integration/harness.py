@@ -996,14 +996,16 @@ class Client:
     sasl=("PLAIN", account, password) or ("EXTERNAL",): SASL after the CAP
     REQ (which then asks for sasl too); the numeric that ended it is
     self.sasl_reply (903 success, 904 failure ...: registration goes on
-    either way), the account from 900 in self.account."""
+    either way), the account from 900 in self.account. source="127.0.0.2"
+    connects from that loopback address: the server shows another host."""
 
     MAX_LINE = 64 * 1024
 
     def __init__(self, port, nick, host=HOST, user=None, realname=None,
                  register=True, timeout=10.0, tls=False, cafile=None,
                  certfile=None, keyfile=None, server_hostname=None,
-                 verify=True, caps=False, sasl=None, password=None):
+                 verify=True, caps=False, sasl=None, password=None,
+                 source=None):
         self.port = port
         self.host = host
         self._nick = nick
@@ -1028,7 +1030,11 @@ class Client:
         # sends; with TLS the reader takes it too, as one SSL object must
         # not read and write in two threads at once
         self._send_lock = threading.Lock()
-        sock = socket.create_connection((host, port), timeout=timeout)
+        # source: the loopback address to connect from (127.0.0.2 ...), so
+        # that the server shows another host than 127.0.0.1
+        sock = socket.create_connection(
+            (host, port), timeout=timeout,
+            source_address=(source, 0) if source else None)
         if self.tls:
             try:
                 sock = self._wrap(sock, cafile, certfile, keyfile,

@@ -66,7 +66,7 @@ class LeaderboardTest(HarnessTestCase):
         self.assertEqual(len(results), 1)
         seats = results[0]["seats"]
         self.assertEqual(sorted(s["key"] for s in seats),
-                         ["", "", "n:alice", "n:bob"])
+                         ["", "", "n:alice@127.0.0.1", "n:bob@127.0.0.1"])
         self.assertTrue(results[0]["custom"] and results[0]["finished"])
 
         top = self.ask(bob, "!top custom", r"^Top 2 \(custom\): 1\. ")

@@ -1331,6 +1331,18 @@ static void test_status_scores_rules_presets_help(void **state)
         any_contains("#h", from, "Nobody has finished a standard game"));
 }
 
+/* Seat s's person says text privately, from the seat's user@host. */
+static void seat_said(const struct table *t, int s, const char *text)
+{
+    struct chat_event ev = {.kind = CHAT_MESSAGE,
+                            .from = {.nick = t->seats[s].nick,
+                                     .id = t->seats[s].id[0]
+                                               ? t->seats[s].id
+                                               : user(t->seats[s].nick).id},
+                            .text = text};
+    manager_on_event(w->m, &w->fake.base, &ev);
+}
+
 /* One action of a person, by private message: passes the lowest cards,
  * plays the lowest legal card, answers the moon; in DEAL the loop runs a
  * little. False once the game is over. */
@@ -1347,17 +1359,17 @@ static bool person_acts(struct table *t)
             card_words(&h, ~UINT64_C(0), words, sizeof words);
             words[3 * t->rules.pass_count - 1] = '\0';
             snprintf(cmd, sizeof cmd, "pass %s", words);
-            said(t->seats[s].nick, NULL, cmd);
+            seat_said(t, s, cmd);
             break;
         }
         return true;
     case ENGINE_PHASE_PLAY:
         snprintf(cmd, sizeof cmd, "%s",
                  engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
-        said(t->seats[engine_turn(g)].nick, NULL, cmd);
+        seat_said(t, engine_turn(g), cmd);
         return true;
     case ENGINE_PHASE_MOON:
-        said(t->seats[engine_turn(g)].nick, NULL, "moon add");
+        seat_said(t, engine_turn(g), "moon add");
         return true;
     case ENGINE_PHASE_DEAL:
         run_for(5);
@@ -1499,7 +1511,7 @@ static void test_top_stats_last_and_scores_after_a_game(void **state)
     read_small(path, text, sizeof text);
     assert_non_null(strstr(text, "\"preset\":\"standard\",\"custom\":true,"
                                  "\"finished\":true"));
-    assert_non_null(strstr(text, "\"key\":\"n:alice\""));
+    assert_non_null(strstr(text, "\"key\":\"n:alice@host.test\""));
 
     /* counted under standard and under custom */
     from = w->fake.n;
@@ -1524,6 +1536,19 @@ static void test_top_stats_last_and_scores_after_a_game(void **state)
     assert_true(any_contains("#h", from, "carol (custom): 1 game, "));
     said("alice", "#h", "!stats zed");
     assert_true(any_contains("#h", from, "zed has not finished a standard"));
+    /* what hides or reorders text is not read, so never echoed */
+    from = w->fake.n;
+    said("alice", "#h",
+         "!stats \xe2\x80\xae"
+         "z\x01"
+         "e\xe2\x81\xa6"
+         "d\x1b");
+    assert_true(any_contains("#h", from, "zed has not finished a standard"));
+    for (int i = from; i < w->fake.n; i++)
+        for (const unsigned char *p =
+                 (const unsigned char *)w->fake.lines[i].text;
+             *p; p++)
+            assert_true(*p >= 0x20 && *p != 0xe2);
 
     /* refusals: privately, naming the range or the nearest preset */
     from = w->fake.n;
@@ -1563,7 +1588,9 @@ static void test_top_stats_last_and_scores_after_a_game(void **state)
 }
 
 /* A nick change during a game does not split the record: the results
- * count for the key the person sat down with, under their new name. */
+ * count for the key the person sat down with (their nick and host then),
+ * the row shows that nick, and the person finds it under their new nick,
+ * as do others. */
 static void test_nick_change_keeps_one_record(void **state)
 {
     (void)state;
@@ -1578,10 +1605,90 @@ static void test_nick_change_keeps_one_record(void **state)
     play_everything(t);
     char text[8192];
     read_results(text, sizeof text);
-    assert_non_null(strstr(text, "{\"name\":\"zoe\",\"key\":\"n:alice\""));
-    assert_true(answered("bob", "!stats alice", "zoe (standard): 1 game, "));
-    assert_true(answered("bob", "!stats zoe", "zoe (standard): 1 game, "));
+    assert_non_null(
+        strstr(text, "{\"name\":\"zoe\",\"key\":\"n:alice@host.test\""));
+    assert_true(answered("bob", "!stats alice", "alice (standard): 1 game, "));
+    /* whoever holds "zoe" now, and played as alice this session */
+    assert_true(answered("bob", "!stats zoe", "alice (standard): 1 game, "));
+    /* and zoe's own !stats is that record */
+    assert_true(answered("zoe", "!stats", "alice (standard): 1 game, "));
     assert_true(answered("bob", "!top", "Top 4 (standard)"));
+    assert_true(answered("bob", "!top", " alice "));
+    assert_false(answered("bob", "!top", "zoe"));
+}
+
+/* `text` said in room by nick from id (no account). */
+static void said_from(const char *nick, const char *id, const char *room,
+                      const char *text)
+{
+    struct chat_event ev = {.kind = CHAT_MESSAGE,
+                            .room = room,
+                            .from = {.nick = nick, .id = id},
+                            .text = text};
+    manager_on_event(w->m, &w->fake.base, &ev);
+}
+
+/* The later holder of a nick, from another host, never gets the earlier
+ * holder's record: a row of their own, shown with a number; the name
+ * alone says there are two. */
+static void test_nick_from_another_host_is_another_record(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    four_people("standard hands=1");
+    play_everything(the_table());
+    run_for(5);
+    /* alice quits; someone else takes "alice" from elsewhere */
+    event(CHAT_QUIT, "alice", "alice@host.test", NULL, NULL);
+    said_from("alice", "mal@elsewhere.test", "#h", "!stats");
+    assert_true(any_contains("#h", w->fake.n - 1,
+                             "You have not finished a standard game here."));
+    /* mal plays as alice */
+    int from = w->fake.n;
+    said_from("alice", "mal@elsewhere.test", "#h", "!hearts standard hands=1");
+    said("bob", "#h", "!join");
+    said("carol", "#h", "!join");
+    said("dave", "#h", "!join");
+    struct table *t = the_table();
+    assert_string_equal(t->seats[0].key, "n:alice@elsewhere.test");
+    said_from("alice", "mal@elsewhere.test", "#h", "!start");
+    play_everything(t);
+    run_for(5);
+    char text[8192];
+    read_results(text, sizeof text);
+    assert_non_null(strstr(text, "\"key\":\"n:alice@elsewhere.test\""));
+    /* two rows, two names: alice (first seen) and alice(2) */
+    from = w->fake.n;
+    said("bob", "#h", "!top 10");
+    /* five people: two lines */
+    assert_true(any_contains("#h", from, ". alice "));
+    assert_true(any_contains("#h", from, ". alice(2) "));
+    int alices = 0;
+    for (int i = from; i < w->fake.n; i++)
+        for (const char *p = w->fake.lines[i].text; (p = strstr(p, ". alice"));
+             p++)
+            alices++;
+    assert_int_equal(alices, 2);
+    assert_true(
+        answered("bob", "!stats alice(2)", "alice(2) (standard): 1 game"));
+    assert_true(answered("bob", "!stats alice", "alice (standard): 1 game"));
+    assert_true(answered("bob", "!stats alice",
+                         "Other people played here as alice too: "
+                         "!stats alice(2)."));
+    assert_true(answered("bob", "!stats ALICE(2)", "alice(2) (standard)"));
+    /* mal's own: their record, not the first alice's */
+    from = w->fake.n;
+    said_from("alice", "mal@elsewhere.test", "#h", "!stats");
+    assert_true(any_contains("#h", from, "alice(2) (standard): 1 game"));
+    /* the first alice, back from her host, finds hers */
+    from = w->fake.n;
+    said("alice", "#h", "!stats");
+    assert_true(any_contains("#h", from, "alice (standard): 1 game"));
+    assert_false(any_contains("#h", from, "alice(2)"));
+    /* no number that a name does not have */
+    assert_true(answered("bob", "!stats alice(3)",
+                         "alice(3) has not finished a standard game"));
 }
 
 static void test_stopped_game_and_leaver(void **state)
@@ -1602,9 +1709,10 @@ static void test_stopped_game_and_leaver(void **state)
     play_everything(the_table());
     read_results(text, sizeof text);
     const char *second = strchr(text, '\n') + 1;
-    assert_non_null(strstr(second, "\"name\":\"bob\",\"key\":\"n:bob\","
-                                   "\"computer\":false,\"left\":true"));
-    assert_non_null(strstr(second, "\"key\":\"n:alice\",\"computer\":"
+    assert_non_null(strstr(second,
+                           "\"name\":\"bob\",\"key\":\"n:bob@host.test\","
+                           "\"computer\":false,\"left\":true"));
+    assert_non_null(strstr(second, "\"key\":\"n:alice@host.test\",\"computer\":"
                                    "false,\"left\":false"));
     assert_true(answered("bob", "!stats", "bob (standard): 1 game, 0 wins"));
     room_file(path, sizeof path, "archive.jsonl");
@@ -3121,7 +3229,7 @@ static void test_account_is_the_results_key(void **state)
     said("carol", "#h", "!join");
     said("dave", "#h", "!join");
     struct table *t = the_table();
-    assert_string_equal(t->seats[1].key, "n:bob");
+    assert_string_equal(t->seats[1].key, "n:bob@host.test");
     said_account("bob", "Bob", "#h", "ready");
     assert_string_equal(t->seats[1].key, "a:Bob");
     assert_string_equal(t->seats[1].account, "Bob");
@@ -3130,13 +3238,13 @@ static void test_account_is_the_results_key(void **state)
     assert_int_equal(t->nhist, 1);
     said_account("carol", "Carol", "#h", "good game");
     assert_string_equal(t->seats[2].account, "Carol");
-    assert_string_equal(t->seats[2].key, "n:carol");
+    assert_string_equal(t->seats[2].key, "n:carol@host.test");
     play_everything(t);
     char text[8192];
     read_results(text, sizeof text);
     assert_non_null(strstr(text, "\"key\":\"a:Alice\""));
     assert_non_null(strstr(text, "\"key\":\"a:Bob\""));
-    assert_non_null(strstr(text, "\"key\":\"n:carol\""));
+    assert_non_null(strstr(text, "\"key\":\"n:carol@host.test\""));
 }
 
 /* A restart keeps what the seats know of accounts (from their "a:"
@@ -3550,6 +3658,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_nick_change_keeps_one_record,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_nick_from_another_host_is_another_record, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_storage_unwritable_at_start_told_once_and_recovers, setup,
             teardown),

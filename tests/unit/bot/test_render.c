@@ -921,6 +921,97 @@ static void test_render_strip_formatting_keeps_the_text(void **state)
     }
 }
 
+/* What a person typed loses what could hide or reorder a line the bot
+ * echoes it in: controls, bidi and invisible characters, formatting;
+ * the rest (accents, suits, emoji) stays, and nothing grows. */
+static void test_render_clean_text_drops_hiding_characters(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"!hearts target=\xe2\x80\xae"
+         "05",
+         "!hearts target=05"},
+        {"\x01VERSION\x01", "VERSION"},
+        {"a\xe2\x80\xaa"
+         "b\xe2\x80\xab"
+         "c\xe2\x80\xac"
+         "d\xe2\x80\xad"
+         "e\xe2\x81\xa6"
+         "f\xe2\x81\xa7"
+         "g\xe2\x81\xa8"
+         "h\xe2\x81\xa9"
+         "i",
+         "abcdefghi"},
+        {"x\xe2\x80\x8ey\xe2\x80\x8fz\xd8\x9cw", "xyzw"},
+        {"b\xe2\x80\x8bo\xef\xbb\xbf"
+         "b\xc2\xad",
+         "bob"},
+        {"\x02"
+         "bold\x0F \x03"
+         "04red",
+         "bold red"},
+        {"c\x07"
+         "d\x7f"
+         "e\x1b[31mf",
+         "cde[31mf"},
+        {"play\tQS\r\n", "play QS  "},
+        {"Q\xe2\x99\xa0\xef\xb8\x8f", "Q\xe2\x99\xa0"}, /* ♠ + VS16 */
+        {"h\xc3\xa9llo \xf0\x9f\x82\xa1", "h\xc3\xa9llo \xf0\x9f\x82\xa1"},
+        /* not UTF-8: Latin-1, a C1 control dropped, a letter kept */
+        {"caf\xe9\x85!", "caf\xe9!"},
+        /* C1 controls written in UTF-8 */
+        {"a\xc2\x85"
+         "b\xc2\x9b"
+         "c",
+         "abc"},
+        /* the markup's own bytes (pill, card) */
+        {"\x01@x:y\x01 \x05QS", "@x:y QS"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", cases[i].in);
+        size_t n = render_clean_text(buf);
+        if (strcmp(buf, cases[i].out) != 0)
+            fail_msg("case %zu: got '%s'", i, buf);
+        assert_int_equal(n, strlen(cases[i].out));
+        assert_true(n <= strlen(cases[i].in));
+    }
+}
+
+/* Every byte string: the result never holds a control or a bidi
+ * character, and cleaning again changes nothing. */
+static void test_render_clean_text_any_bytes(void **state)
+{
+    (void)state;
+    uint32_t x = 12345;
+    for (int round = 0; round < 20000; round++) {
+        char buf[40];
+        int n = 1 + round % 38;
+        for (int i = 0; i < n; i++) {
+            x = x * 1103515245u + 12345u;
+            static const unsigned char pick[] = {
+                0x01, 0x02, 0x03, 0x1b, 'a',  '0',  ',',  0xe2, 0x80, 0xae,
+                0x81, 0xa6, 0xc2, 0x85, 0xd8, 0x9c, 0xef, 0xbb, 0xbf, 0x7f};
+            buf[i] = (char)pick[(x >> 16) % sizeof pick];
+        }
+        buf[n] = '\0';
+        render_clean_text(buf);
+        for (const unsigned char *p = (const unsigned char *)buf; *p; p++)
+            assert_true(*p >= 0x20 && *p != 0x7f);
+        assert_null(strstr(buf, "\xe2\x80\xae"));
+        assert_null(strstr(buf, "\xe2\x81\xa6"));
+        assert_null(strstr(buf, "\xd8\x9c"));
+        assert_null(strstr(buf, "\xc2\x85"));
+        char again[40];
+        memcpy(again, buf, strlen(buf) + 1);
+        render_clean_text(again);
+        assert_string_equal(again, buf);
+    }
+}
+
 /* Characters that draw nothing (or a blank) make look-alike nicks: they
  * are stripped, or read as a space. */
 static void test_render_name_strips_invisible_lookalikes(void **state)
@@ -1092,6 +1183,8 @@ int main(void)
         cmocka_unit_test(test_render_scores_cut_keeps_whole_lines),
         cmocka_unit_test(test_render_name_strips_formatting),
         cmocka_unit_test(test_render_strip_formatting_keeps_the_text),
+        cmocka_unit_test(test_render_clean_text_drops_hiding_characters),
+        cmocka_unit_test(test_render_clean_text_any_bytes),
         cmocka_unit_test(test_render_name_strips_invisible_lookalikes),
         cmocka_unit_test(test_render_name_caps_on_a_boundary),
         cmocka_unit_test(test_render_name_keeps_a_tag_whole),

@@ -407,7 +407,7 @@ static void test_rules_parse_card_points_merge_on_the_preset(void **state)
     assert_int_equal(r.points[ENGINE_TD], -10);
     /* none, then a list: the list replaces the preset's, and the rules
      * say so in their text ("none,"), which reads back the same */
-    sc_rules(&r, "greek card_points=none card_points=AC:2", 4);
+    sc_rules(&r, "greek card_points=none,AC:2", 4);
     assert_int_equal(r.points[ENGINE_CARD(ENGINE_HEARTS, 10)], 12);
     assert_int_equal(r.points[ENGINE_CARD(ENGINE_CLUBS, 12)], 2);
     char text[ENGINE_OPTION_TEXT_MAX];
@@ -425,6 +425,75 @@ static void test_rules_parse_card_points_merge_on_the_preset(void **state)
     assert_int_equal(r.points[ENGINE_JOKER], 7);
     sc_rules_refused("standard card_points=JK:7", 4, "JK is not in the pack");
     sc_rules_refused("standard card_points=2D:1", 3, "2D is not in the pack");
+}
+
+/* Every option may be named once in a text: the second is refused by
+ * name, whatever its value, card_points like any other. */
+static void test_rules_parse_refuses_an_option_named_twice(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    char err[300];
+    static const struct {
+        const char *text;
+        const char *key;
+    } cases[] = {
+        {"standard target=50 target=89", "target is given twice"},
+        {"target=50 TARGET=50", "TARGET is given twice"},
+        {"omnibus moon=add_others moon=subtract", "moon is given twice"},
+        {"standard card_points=KS:10 card_points=AS:7", "card_points is given"},
+        {"greek card_points=none card_points=AC:2", "card_points is given"},
+        {"standard players=5 target=20 players=5", "players is given twice"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&r, 0x5a, sizeof r);
+        struct engine_rules before = r;
+        err[0] = '\0';
+        assert_int_equal(
+            engine_rules_parse(&r, cases[i].text, 4, err, sizeof err), -1);
+        if (!strstr(err, cases[i].key))
+            fail_msg("'%s': '%s'", cases[i].text, err);
+        assert_memory_equal(&r, &before, sizeof r); /* nothing changed */
+    }
+    /* once each is fine, and an unknown key is named as unknown */
+    assert_int_equal(
+        engine_rules_parse(&r, "target=50 hands=3", 4, err, sizeof err), 0);
+    assert_int_equal(
+        engine_rules_parse(&r, "tagret=5 tagret=5", 4, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown option 'tagret'"));
+}
+
+/* A channel's rules with a person's options over them: theirs replace
+ * the channel's of the same name, and only their own repeats remain. */
+static void test_rules_over_replaces_the_channels_options(void **state)
+{
+    (void)state;
+    char out[1024];
+    assert_int_equal(engine_rules_over("omnibus target=50 moon=add",
+                                       "target=89", out, sizeof out),
+                     0);
+    assert_string_equal(out, "omnibus moon=add target=89");
+    assert_int_equal(
+        engine_rules_over("standard", "target=50 target=89", out, sizeof out),
+        0);
+    assert_string_equal(out, "standard target=50 target=89");
+    struct engine_rules r;
+    char err[300];
+    assert_int_equal(engine_rules_parse(&r, out, 4, err, sizeof err), -1);
+    /* keys compare as options do: case aside */
+    assert_int_equal(
+        engine_rules_over("standard TARGET=50", "target=89", out, sizeof out),
+        0);
+    assert_string_equal(out, "standard target=89");
+    /* a text from before the rule: the last of a repeat counts */
+    assert_int_equal(engine_rules_over("omnibus target=50 hands=2 target=89",
+                                       "", out, sizeof out),
+                     0);
+    assert_string_equal(out, "omnibus hands=2 target=89");
+    assert_int_equal(engine_rules_parse(&r, out, 4, err, sizeof err), 0);
+    assert_int_equal(r.target, 89);
+    /* too long for out */
+    assert_int_equal(engine_rules_over("standard", "target=50", out, 10), -1);
 }
 
 static void test_rules_parse_qs_points_is_card_points_qs(void **state)
@@ -1093,6 +1162,8 @@ int main(void)
         cmocka_unit_test(test_rules_init_unknown_preset),
         cmocka_unit_test(test_rules_get_round_trips_through_set),
         cmocka_unit_test(test_rules_differs_only_for_overrides),
+        cmocka_unit_test(test_rules_parse_refuses_an_option_named_twice),
+        cmocka_unit_test(test_rules_over_replaces_the_channels_options),
         cmocka_unit_test(test_rules_finish_remove_tables),
         cmocka_unit_test(test_rules_finish_hand_and_rest_sizes),
         cmocka_unit_test(test_rules_finish_points_per_card),

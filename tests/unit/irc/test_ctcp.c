@@ -40,8 +40,20 @@ static void test_ircad_ctcp_reply_refuses(void **state)
     (void)state;
     char out[128] = "untouched";
     const char *no[] = {
-        "TIME",    "FINGER",      "DCC SEND x 1 2 3", "ACTION waves",
-        "PINGX 1", "PING a\001b", "PING a\rb",        "",
+        "TIME",
+        "FINGER",
+        "DCC SEND x 1 2 3",
+        "ACTION waves",
+        "PINGX 1",
+        "PING a\001b",
+        "PING a\rb",
+        "",
+        /* a right-to-left override, a left-to-right isolate, DEL */
+        "PING 1\xe2\x80\xae"
+        "2",
+        "PING \xe2\x81\xa6"
+        "1",
+        "PING 1\x7f",
     };
     for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
         assert_int_equal(ircad_ctcp_reply(no[i], "v", out, sizeof out), -1);

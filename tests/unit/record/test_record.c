@@ -278,8 +278,8 @@ static void test_record_replay_overridden_options_round_trip(void **state)
         {"omnibus card_points=none moon_keeps_bonus=off", 4},
         /* none, then a list: the record must not read the list on top of
          * the preset's entries again */
-        {"greek card_points=none card_points=AC:2", 4},
-        {"black-maria card_points=none card_points=KS:3,2C:-4", 4},
+        {"greek card_points=none,AC:2", 4},
+        {"black-maria card_points=none,KS:3,2C:-4", 4},
         {"standard card_points=2C:-101,3C:-102,4C:-103,5C:-104,6C:-105,"
          "7C:-106,8C:-107,9C:-108,TC:-109,JC:-110,QC:-111,KC:-112,AC:-113,"
          "2D:-114,3D:-115,4D:-116,5D:-117,6D:-118,7D:-119,8D:-120,9D:-121,"
