@@ -105,9 +105,9 @@ static void result_for(struct archive_result *r, int i)
     snprintf(r->seats[0].key, sizeof r->seats[0].key, "n:ann");
     snprintf(r->seats[1].key, sizeof r->seats[1].key, "n:ben");
     snprintf(r->seats[2].key, sizeof r->seats[2].key, "n:only%d", i);
-    for (int s = 0; s < 3; s++)
-        snprintf(r->seats[s].name, sizeof r->seats[s].name, "%s",
-                 r->seats[s].key + 2);
+    snprintf(r->seats[0].name, sizeof r->seats[0].name, "ann");
+    snprintf(r->seats[1].name, sizeof r->seats[1].name, "ben");
+    snprintf(r->seats[2].name, sizeof r->seats[2].name, "only%d", i);
     snprintf(r->seats[3].name, sizeof r->seats[3].name, "bot1");
     r->seats[3].computer = true;
 }
