@@ -100,6 +100,11 @@ struct table {
      * last trick, the scores): the cookie of the last one said */
     uint64_t said_pending;
     bool deal_deferred;
+    /* the channel stays at most one trick behind the game: the cookies
+     * of the channel lines of the last two tricks, 0 once written; no
+     * play of trick N+2 (prompt or computer) while trick N's line waits */
+    uint64_t trick_said[2];
+    bool trick_deferred;
     bool paused; /* nobody is at the table: nothing happens */
     struct engine_rules rules;
     char rules_text[300];
