@@ -1824,10 +1824,10 @@ static void people_sent(void)
     }
 }
 
-/* The channel is at most one trick behind: while trick 1's line waits,
- * nobody is prompted for trick 3 (and no turn timer runs); once it is
+/* The channel is never behind the game: while trick 1's line waits,
+ * nobody is prompted for trick 2 (and no turn timer runs); once it is
  * written the game goes on. */
-static void test_trick_waits_for_the_channel_two_behind(void **state)
+static void test_trick_waits_for_the_channel(void **state)
 {
     (void)state;
     w->fake.base.ops = &fake_ops_irc;
@@ -1842,13 +1842,13 @@ static void test_trick_waits_for_the_channel_two_behind(void **state)
         person_acts(t);
     }
     assert_true(t->trick_deferred);
-    assert_int_equal(t->game.nplays, 8);
+    assert_int_equal(t->game.nplays, 4);
     int turn = engine_turn(&t->game);
     const char *leader = t->seats[turn].nick;
-    assert_false(any_contains(leader, 0, "lead trick 3"));
+    assert_false(any_contains(leader, 0, "lead trick 2"));
     /* no turn timer: nobody is timed out while the channel catches up */
     run_for(200000);
-    assert_int_equal(t->game.nplays, 8);
+    assert_int_equal(t->game.nplays, 4);
     assert_false(any_contains("#h", 0, "Time is up"));
     int trick1 = -1;
     for (int i = 0; i < w->fake.n && trick1 < 0; i++)
@@ -1860,12 +1860,12 @@ static void test_trick_waits_for_the_channel_two_behind(void **state)
     struct chat_event other = {.kind = CHAT_SENT, .cookie = 999999};
     manager_on_event(w->m, &w->fake.base, &other);
     assert_true(t->trick_deferred);
-    /* the channel's lines up to trick 1's go out: trick 3 begins */
+    /* trick 1's line goes out: trick 2 begins */
     struct chat_event ev = {.kind = CHAT_SENT,
                             .cookie = w->fake.lines[trick1].cookie};
     manager_on_event(w->m, &w->fake.base, &ev);
     assert_false(t->trick_deferred);
-    assert_true(any_contains(leader, 0, "lead trick 3"));
+    assert_true(any_contains(leader, 0, "lead trick 2"));
 }
 
 /* A prompt that never leaves (the link dropped with it in the queue, or
@@ -3578,8 +3578,8 @@ int main(void)
             test_turn_timer_runs_when_the_prompt_is_lost, setup, teardown),
         cmocka_unit_test_setup_teardown(test_next_deal_waits_for_the_channel,
                                         setup, teardown),
-        cmocka_unit_test_setup_teardown(
-            test_trick_waits_for_the_channel_two_behind, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trick_waits_for_the_channel, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_turn_timer_starts_when_prompt_sent,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
