@@ -37,6 +37,16 @@ hands (a new game if one ends), and prints:
   against the play that ended trick 12), and, as measured before
   2026-11-24, against the first prompt of the next trick.
 
+- the channel's lag behind the prompts (issue 19): for each trick, how
+  long after the first prompt of the next trick (which names who took
+  it) the trick's channel line arrived (0 when it came first), and at
+  each prompt for trick N how many tricks the channel had not shown yet
+  (N - 1 minus the last trick line arrived by then): median and largest,
+  in seconds and in tricks.
+
+--people 1 seats alice alone with three computer players ("!start" at an
+open table fills it); the default, 4, seats four people.
+
 Servers (--server):
   ngircd    ngIRCd 26 (harness.Ngircd); throttled: its default throttling
             (strict=True); not throttled: MaxPenaltyTime 0.
@@ -144,8 +154,9 @@ class Run:
 
     def __init__(self, name, server, throttled, flood, hands, seed, timeout,
                  pace=None, log_level="info", flooders=0, flood_every=0.3,
-                 flood_text="help", flood_same=False):
+                 flood_text="help", flood_same=False, people=4):
         self.name = name
+        self.npeople = people
         self.server_kind = server
         self.throttled = throttled
         self.flood = flood
@@ -179,7 +190,7 @@ class Run:
     def _hand(self, seq):
         return self.hands.setdefault(seq, {
             "channel": {}, "private": {}, "per_player": {},
-            "trick_at": {}, "prompt_at": {}, "ended_at": {},
+            "trick_at": {}, "prompt_at": {}, "ended_at": {}, "prompts": [],
             "start": None, "end": None})
 
     def on_move(self, person, kind, sent, think, ev):
@@ -226,6 +237,7 @@ class Run:
         h = self._hand(person.hand_seq)
         if kind == "prompt" and isinstance(ev, harness.Prompt):
             h["prompt_at"].setdefault(ev.trick_no, msg.time)
+            h["prompts"].append((msg.time, ev.trick_no))
             # a hand's first lead follows the last pass, or (no passing)
             # a timer: that one has no command to time it from
             if self.last_move is not None and (
@@ -247,6 +259,8 @@ class Run:
         if person is not self.people[0]:
             return
         if "opens a Hearts table" in text:
+            if len(self.people) == 1:
+                person.say("!start")   # three computers fill the table
             for p in self.people[1:]:
                 p.say("!join")
         elif "The table is full" in text:
@@ -298,10 +312,11 @@ class Run:
                   and msg.nick == BOT):
                 self.flood_answers += 1
 
+        players = PLAYERS[:self.npeople]
         conns = scripted.connect_all(loop, server.port,
-                                     PLAYERS + tuple(flood_nicks), dispatch)
-        floods = conns[len(PLAYERS):]
-        conns = conns[:len(PLAYERS)]
+                                     players + tuple(flood_nicks), dispatch)
+        floods = conns[len(players):]
+        conns = conns[:len(players)]
         next_flood = [0.0]
 
         def flood():
@@ -361,9 +376,11 @@ class Run:
                  "bot flood_burst %d, flood_interval_ms %d" % self.flood)
         pace = ("instant" if not self.pace else
                 "realistic (%g-%g s before each pass and play)" % self.pace)
-        return "%s: %s; %s; pace %s" % (
+        table = ("4 people" if self.npeople == 4 else
+                 "1 person + 3 computers")
+        return "%s: %s; %s; %s, pace %s" % (
             self.name, describe_server(self.server_kind, self.throttled),
-            flood, pace)
+            flood, table, pace)
 
     def report(self):
         print("\n== " + self.describe())
@@ -412,7 +429,8 @@ class Run:
         print("private lines per hand by kind: " + ", ".join(
             "%s %.1f" % (k, v / n) for k, v in sorted(kinds_p.items())))
         print("private lines per hand per player: " + ", ".join(
-            "%s %.1f" % (k, per_player.get(k, 0) / n) for k in PLAYERS))
+            "%s %.1f" % (k, per_player.get(k, 0) / n)
+            for k in PLAYERS[:self.npeople]))
         print("lines of the game as a whole (open, seats, begin, end): %d"
               % self.game_lines)
         for t in self.other_channel[:5]:
@@ -457,6 +475,13 @@ class Run:
             print("channel trick lines behind the next trick's first prompt: "
                   "mean %.2f s, max %.2f s" % (sum(lags) / len(lags),
                                                max(lags)))
+        lag_s, lag_t = channel_lag(hs)
+        print("channel behind the prompts (issue 19): median %s s, max %s "
+              "s (%d tricks); in tricks: median %s, max %s (%d prompts)" % (
+                  fmt(scripted.percentile(lag_s, 50)),
+                  fmt(max(lag_s) if lag_s else None), len(lag_s),
+                  fmt(scripted.percentile(lag_t, 50), "%d"),
+                  fmt(max(lag_t) if lag_t else None, "%d"), len(lag_t)))
         gaps = [b - a for a, b in zip(self.bot_times, self.bot_times[1:])]
         if gaps:
             gaps.sort()
@@ -486,7 +511,11 @@ class Run:
         if self.bot_rc not in (0, None):
             print("!! the bot exited with %s" % self.bot_rc)
         return dict(
-            name=self.name, server=self.server_kind,
+            name=self.name, server=self.server_kind, people=self.npeople,
+            lag50=scripted.percentile(lag_s, 50),
+            lagmax=max(lag_s) if lag_s else None,
+            lagt50=scripted.percentile(lag_t, 50),
+            lagtmax=max(lag_t) if lag_t else None,
             pace="realistic" if self.pace else "instant",
             flooders=self.flooders, hands=n, channel=tot_c / n,
             private=tot_p / n, duration=sum(durs) / n,
@@ -500,25 +529,50 @@ class Run:
             + len(self.disconnects))
 
 
+def channel_lag(hands):
+    """The channel's lag behind the prompts over complete hands: (for
+    each trick 1-12 with a next trick prompted, the seconds its channel
+    line came after that trick's first prompt, 0 if before; for each
+    prompt of trick N >= 2, the tricks up to N - 1 whose lines had not
+    arrived by then)."""
+    secs, tricks = [], []
+    for h in hands:
+        for k in range(1, 13):
+            if k in h["trick_at"] and k + 1 in h["prompt_at"]:
+                secs.append(max(0.0,
+                                h["trick_at"][k] - h["prompt_at"][k + 1]))
+        for at, n in h["prompts"]:
+            if n < 2:
+                continue
+            shown = max([k for k, t in h["trick_at"].items() if t <= at],
+                        default=0)
+            tricks.append(max(0, n - 1 - shown))
+    return secs, tricks
+
+
 def fmt(v, f="%.2f"):
     return "-" if v is None else f % v
 
 
 def summary(results):
     """The figures as markdown rows, for docs/benchmarks.md."""
-    print("\n| server | pace | mode | flooders | hands | lines per hand "
-          "(channel + private) | s per hand | prompt wait p50 / p90 / max "
-          "(over 2 s) | trick line behind the play, mean / max |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n| server | pace | people | mode | flooders | hands | lines per "
+          "hand (channel + private) | s per hand | prompt wait p50 / p90 / "
+          "max (over 2 s) | trick line behind the play, mean / max | "
+          "channel behind the prompts, median / max s | in tricks, median "
+          "/ max |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
-        print("| %s | %s | %s | %d | %d | %.1f + %.1f = %.1f | %.1f | "
-              "%s / %s / %s (%d of %d) | %s / %s |" % (
-                  r["server"], r["pace"], r["name"], r["flooders"],
-                  r["hands"], r["channel"], r["private"],
+        print("| %s | %s | %s | %s | %d | %d | %.1f + %.1f = %.1f | %.1f | "
+              "%s / %s / %s (%d of %d) | %s / %s | %s / %s | %s / %s |" % (
+                  r["server"], r["pace"],
+                  "4" if r["people"] == 4 else "1 + 3 computers", r["name"],
+                  r["flooders"], r["hands"], r["channel"], r["private"],
                   r["channel"] + r["private"], r["duration"],
                   fmt(r["wait50"]), fmt(r["wait90"]), fmt(r["waitmax"]),
                   r["over2"], r["waits"], fmt(r["behind_mean"]),
-                  fmt(r["behind_max"])))
+                  fmt(r["behind_max"]), fmt(r["lag50"]), fmt(r["lagmax"]),
+                  fmt(r["lagt50"], "%d"), fmt(r["lagtmax"], "%d")))
     base = [r for r in results if not r["flooders"]]
     for r in results:
         if not r["flooders"]:
@@ -551,6 +605,8 @@ def main():
     ap.add_argument("--hands", type=int, default=None,
                     help="hands per mode (default: 2; 8 for fast at "
                     "instant pace)")
+    ap.add_argument("--people", type=int, choices=(1, 4), default=4,
+                    help="people at the table; 1: with three computers")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--log-level", default="info",
                     help="the bot's log level (debug logs every line sent)")
@@ -603,7 +659,7 @@ def main():
                       pace=pace, log_level=args.log_level, flooders=nflood,
                       flood_every=args.flood_every,
                       flood_text=args.flood_text,
-                      flood_same=args.flood_same)
+                      flood_same=args.flood_same, people=args.people)
             tmp = tempfile.mkdtemp(prefix="heartsbot-bench-")
             try:
                 run.go(tmp)

@@ -1042,6 +1042,11 @@ static void advance(struct table *t)
             return;
         }
         default: {
+            /* trick N+1 begins only once the channel has trick N */
+            if (t->trick_said) {
+                t->trick_deferred = true;
+                return;
+            }
             int s = engine_turn(g);
             if (s < 0)
                 return;
@@ -1571,6 +1576,8 @@ static void on_engine(void *ctx, const struct engine_game *g,
                                   ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
                                   ev->value, table_style(t)));
         table_say(t, sb.buf);
+        if (!t->m->restoring)
+            t->trick_said = t->said_pending;
         break;
     }
     case ENGINE_EV_REST_TAKEN: {
@@ -1905,10 +1912,17 @@ void manager_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie)
         struct table *t = m->tables[i];
         if (t->a != a || t->closing)
             continue;
-        if (cookie && t->said_pending == cookie) {
-            t->said_pending = 0;
-            if (t->deal_deferred) {
+        if (cookie && (t->said_pending == cookie || t->trick_said == cookie)) {
+            /* the channel's lines leave in order: earlier ones are out */
+            if (t->trick_said <= cookie)
+                t->trick_said = 0;
+            if (t->said_pending == cookie)
+                t->said_pending = 0;
+            if (t->deal_deferred && !t->said_pending) {
                 t->deal_deferred = false;
+                advance(t);
+            } else if (t->trick_deferred && !t->trick_said) {
+                t->trick_deferred = false;
                 advance(t);
             }
             continue;

@@ -211,6 +211,12 @@ enum ircad_account_state ircad_accounts_get(const struct ircad_accounts *t,
     return t->e[i].state;
 }
 
+bool ircad_accounts_seen(const struct ircad_accounts *t, const char *nick)
+{
+    char key[IRCAD_ACCOUNTS_NICK_MAX];
+    return key_of(t, nick, key) && find(t, key) >= 0;
+}
+
 static uint64_t chan_bit(int chan)
 {
     return chan >= 0 && chan < 64 ? (uint64_t)1 << chan : 0;

@@ -97,6 +97,10 @@ void ircad_accounts_rename(struct ircad_accounts *t, const char *from,
 /* `nick` left the network (QUIT). */
 void ircad_accounts_forget(struct ircad_accounts *t, const char *nick);
 
+/* Whether `nick` is known to be in a channel the bot shares with them:
+ * then the bot sees their NICK and QUIT. */
+bool ircad_accounts_seen(const struct ircad_accounts *t, const char *nick);
+
 /* How many people are tracked (tests, figures). */
 size_t ircad_accounts_count(const struct ircad_accounts *t);
 

@@ -287,6 +287,45 @@ static void push(struct ircad *a, enum ircad_prio prio, const char *line)
     push_to(a, prio, NULL, line);
 }
 
+/* Drops what waits for a person who left (QUIT, or the last channel the
+ * bot shares with them): under that nick it may reach someone else, and
+ * the bot would not see where they went. */
+static void drop_person(struct ircad *a, const char *nick, const char *why)
+{
+    char key[IRCAD_LINE_MAX];
+    target_key(a, nick, key, sizeof key);
+    size_t n = ircad_queue_drop_target(&a->q, key);
+    if (n)
+        log_info("%s: %s %s: %zu line(s) queued for them dropped", a->name,
+                 nick, why, n);
+}
+
+/* A person changed nick: what waits for them follows them. What still
+ * waits for the new nick was made for someone who held it before and
+ * left it unseen (the server let this person take it): it is dropped,
+ * never delivered to the new holder. */
+static void follow_nick(struct ircad *a, const char *from, const char *to)
+{
+    if (!ircad_target_valid(to) || strlen(to) >= NICK_MAX) {
+        drop_person(a, from, "took a nick we cannot write to");
+        return;
+    }
+    char kf[IRCAD_LINE_MAX], kt[IRCAD_LINE_MAX];
+    target_key(a, from, kf, sizeof kf);
+    target_key(a, to, kt, sizeof kt);
+    if (strcmp(kf, kt) != 0) {
+        size_t stale = ircad_queue_drop_target(&a->q, kt);
+        if (stale)
+            log_info("%s: %zu line(s) queued for an earlier holder of %s "
+                     "dropped",
+                     a->name, stale, to);
+    }
+    size_t n = ircad_queue_retarget(&a->q, kf, kt, to);
+    if (n)
+        log_debug("%s: %zu queued line(s) for %s now go to %s", a->name, n,
+                  from, to);
+}
+
 struct push_ctx {
     struct ircad *a;
     enum ircad_prio prio;
@@ -1056,6 +1095,7 @@ static void on_quit(struct ircad *a, const struct ircad_msg *m)
     if (sender(m, nick, id) != 0 || is_me(a, nick))
         return;
     squatter_gone(a, nick);
+    drop_person(a, nick, "quit");
     const char *why = m->nparams >= 1 && m->params[0] ? m->params[0] : "";
     emit(a, CHAT_QUIT, NULL, nick, id, why, NULL);
 }
@@ -1081,6 +1121,8 @@ static void on_nick(struct ircad *a, const struct ircad_msg *m)
         }
         return;
     }
+    /* before the manager hears of it: what it queues then is for `to` */
+    follow_nick(a, nick, to);
     squatter_gone(a, nick);
     emit(a, CHAT_NICK, NULL, nick, id, NULL, to);
 }
@@ -1214,17 +1256,30 @@ static void accounts_before(struct ircad *a, const struct ircad_msg *m)
     }
 }
 
-/* Who left, after the line's events went out: PART, KICK, QUIT, NICK. */
+/* Whether a queue key is a person the bot no longer shares a channel
+ * with (it left one): their nick changes go unseen from now on. */
+static bool unseen_person(void *ctx, const char *key)
+{
+    struct ircad *a = ctx;
+    return is_person(ctx, key) && !ircad_accounts_seen(&a->accts, key);
+}
+
+/* Who left, after the line's events went out: PART, KICK, QUIT, NICK;
+ * what waited for a person the bot can no longer follow is dropped. */
 static void accounts_after(struct ircad *a, const struct ircad_msg *m)
 {
     const char *c = m->command;
     if (strcmp(c, "KICK") == 0 && m->nparams >= 2 && m->params[0] &&
         m->params[1]) {
         int ch = chan_index(a, m->params[0]);
-        if (is_me(a, m->params[1]))
+        if (is_me(a, m->params[1])) {
             ircad_accounts_left(&a->accts, ch);
-        else
+            ircad_queue_clear_targets(&a->q, unseen_person, a);
+        } else {
             ircad_accounts_part(&a->accts, m->params[1], ch);
+            if (!ircad_accounts_seen(&a->accts, m->params[1]))
+                drop_person(a, m->params[1], "left our last shared channel");
+        }
         return;
     }
     char nick[NICK_MAX], id[ID_MAX];
@@ -1233,10 +1288,14 @@ static void accounts_after(struct ircad *a, const struct ircad_msg *m)
     bool me = is_me(a, nick);
     if (strcmp(c, "PART") == 0 && m->nparams >= 1 && m->params[0]) {
         int ch = chan_index(a, m->params[0]);
-        if (me)
+        if (me) {
             ircad_accounts_left(&a->accts, ch);
-        else
+            ircad_queue_clear_targets(&a->q, unseen_person, a);
+        } else {
             ircad_accounts_part(&a->accts, nick, ch);
+            if (!ircad_accounts_seen(&a->accts, nick))
+                drop_person(a, nick, "left our last shared channel");
+        }
     } else if (strcmp(c, "QUIT") == 0) {
         ircad_accounts_forget(&a->accts, nick);
     } else if (strcmp(c, "NICK") == 0 && m->nparams >= 1 && m->params[0]) {

@@ -17,7 +17,12 @@ struct ircad_qline {
     struct ircad_qtarget *t;           /* NULL for URGENT */
     enum ircad_prio prio;
     uint64_t cookie;
-    bool whole; /* the cookie's text is this one line */
+    uint64_t seq; /* push order, for merging two destinations' FIFOs */
+    bool whole;   /* the cookie's text is this one line */
+    /* where the destination's name is in text ("PRIVMSG bob :..."), so
+     * that a destination renamed is written under its new name; tlen 0:
+     * the line has no name there and cannot be renamed */
+    size_t toff, tlen;
     size_t len;
     char text[];
 };
@@ -202,6 +207,156 @@ void ircad_queue_clear_targets(struct ircad_queue *q,
     }
 }
 
+size_t ircad_queue_drop_target(struct ircad_queue *q, const char *target)
+{
+    struct ircad_qtarget *t = find_target(q, target ? target : "");
+    if (!t)
+        return 0;
+    /* the last line frees the destination */
+    size_t n = t->lines;
+    for (size_t i = 0; i < n; i++)
+        remove_line(q, t->head, true);
+    return n;
+}
+
+/* Puts `nw` where `old` is on both its lists and frees `old`. */
+static void replace_line(struct ircad_queue *q, struct ircad_qline *old,
+                         struct ircad_qline *nw)
+{
+    struct ircad_qtarget *t = old->t;
+    int lv = (int)old->prio;
+    nw->prev = old->prev;
+    nw->next = old->next;
+    nw->lprev = old->lprev;
+    nw->lnext = old->lnext;
+    if (nw->prev)
+        nw->prev->next = nw;
+    else
+        t->head = nw;
+    if (nw->next)
+        nw->next->prev = nw;
+    else
+        t->tail = nw;
+    if (nw->lprev)
+        nw->lprev->lnext = nw;
+    else
+        q->lv[lv].head = nw;
+    if (nw->lnext)
+        nw->lnext->lprev = nw;
+    else
+        q->lv[lv].tail = nw;
+    if (q->last == old)
+        q->last = nw;
+    q->bytes = q->bytes - old->len + nw->len;
+    free(old);
+}
+
+/* Rewrites a line to be addressed to `name`. */
+static void rename_line(struct ircad_queue *q, struct ircad_qline *l,
+                        const char *name)
+{
+    size_t nlen = strlen(name);
+    if (l->tlen == nlen && memcmp(l->text + l->toff, name, nlen) == 0)
+        return;
+    size_t rest = l->len - l->toff - l->tlen;
+    size_t len = l->toff + nlen + rest;
+    struct ircad_qline *n = xmalloc(sizeof *n + len + 1);
+    *n = *l;
+    memcpy(n->text, l->text, l->toff);
+    memcpy(n->text + l->toff, name, nlen);
+    memcpy(n->text + l->toff + nlen, l->text + l->toff + l->tlen, rest + 1);
+    n->len = len;
+    n->tlen = nlen;
+    replace_line(q, l, n);
+}
+
+/* A new empty destination in the round-robin place of `at`. */
+static struct ircad_qtarget *
+new_target_at(struct ircad_queue *q, struct ircad_qtarget *at, const char *key)
+{
+    size_t klen = strlen(key);
+    struct ircad_qtarget *t = xmalloc(sizeof *t + klen + 1);
+    memset(t, 0, sizeof *t);
+    memcpy(t->key, key, klen + 1);
+    t->waited = at->waited;
+    t->prev = at->prev;
+    t->next = at;
+    if (at->prev)
+        at->prev->next = t;
+    else
+        q->rr_head = t;
+    at->prev = t;
+    return t;
+}
+
+size_t ircad_queue_retarget(struct ircad_queue *q, const char *from,
+                            const char *to, const char *name)
+{
+    struct ircad_qtarget *f = find_target(q, from ? from : "");
+    if (!f || !to || !name || !*name || strchr(name, ' '))
+        return 0;
+    struct ircad_qtarget *d = f;
+    if (strcmp(from, to) != 0) {
+        d = find_target(q, to);
+        if (!d)
+            d = new_target_at(q, f, to);
+        else if (f->waited > d->waited)
+            d->waited = f->waited;
+        /* merge the two FIFOs by push order */
+        struct ircad_qline *a = d->head, *b = f->head, *tail = NULL;
+        d->head = d->tail = NULL;
+        while (a || b) {
+            struct ircad_qline *l;
+            if (!b || (a && a->seq < b->seq)) {
+                l = a;
+                a = a->next;
+            } else {
+                l = b;
+                b = b->next;
+            }
+            l->t = d;
+            l->prev = tail;
+            l->next = NULL;
+            if (tail)
+                tail->next = l;
+            else
+                d->head = l;
+            tail = l;
+        }
+        d->tail = tail;
+        for (int lv = 0; lv < IRCAD_NPRIO; lv++)
+            d->count[lv] += f->count[lv];
+        d->lines += f->lines;
+        rr_unlink(q, f);
+        free(f);
+    }
+    /* a line that cannot be readdressed goes: it must not reach whoever
+     * holds the old name */
+    size_t moved = 0;
+    for (struct ircad_qline *l = d->head, *next; l; l = next) {
+        next = l->next;
+        if (!l->tlen) {
+            remove_line(q, l, true); /* the last one frees d: no more use */
+            continue;
+        }
+        rename_line(q, l, name);
+        moved++;
+    }
+    return moved;
+}
+
+/* The second word of "COMMAND target :text": where the name the line is
+ * addressed to is. */
+static void target_span(const char *line, size_t *off, size_t *len)
+{
+    const char *sp = strchr(line, ' ');
+    *off = *len = 0;
+    if (!sp || sp[1] == ' ' || sp[1] == ':' || sp[1] == '\0')
+        return;
+    *off = (size_t)(sp + 1 - line);
+    *len = strcspn(sp + 1, " ");
+}
+
 int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
                      const char *target, const char *line)
 {
@@ -224,7 +379,9 @@ int ircad_queue_push(struct ircad_queue *q, enum ircad_prio prio,
     l->len = len;
     l->prio = prio;
     l->cookie = 0;
+    l->seq = ++q->seq;
     l->whole = false;
+    target_span(line, &l->toff, &l->tlen);
     l->t = NULL;
     l->prev = l->next = NULL;
     if (prio != IRCAD_URGENT) {

@@ -94,6 +94,7 @@ struct ircad_queue {
     size_t lines;
     size_t bytes;
     size_t max_bytes;
+    uint64_t seq; /* lines pushed so far */
     struct ircad_bucket bucket;
     /* called with the cookie of a line the cap or a clear drops */
     void (*dropped)(void *ctx, uint64_t cookie);
@@ -119,6 +120,26 @@ void ircad_queue_clear_prio(struct ircad_queue *q, enum ircad_prio prio);
 void ircad_queue_clear_targets(struct ircad_queue *q,
                                bool (*drop)(void *ctx, const char *key),
                                void *ctx);
+
+/* Drops the lines waiting for destination `target` (tagged ones are
+ * reported to `dropped`): its person left, nobody may read them under
+ * that name. Returns how many were dropped. */
+size_t ircad_queue_drop_target(struct ircad_queue *q, const char *target);
+
+/*
+ * The lines waiting for destination `from` now wait for `to` (a person
+ * changed nick): each is rewritten to be addressed to `name` (its second
+ * word, "PRIVMSG <name> :..."), keeps its priority and tag, and goes into
+ * the FIFO of `to` in the order all lines were pushed, merged with any
+ * already there; the destination keeps its turn in the round (the older
+ * claim if both had one). A line with no name to rewrite is dropped (and
+ * reported). `name` must be non-empty without space; the rewritten lines
+ * may exceed the byte cap by the names' difference. `from` equal to `to`
+ * renames in place (a change of case). Returns how many lines wait for
+ * `to` now (0 if none waited for `from`).
+ */
+size_t ircad_queue_retarget(struct ircad_queue *q, const char *from,
+                            const char *to, const char *name);
 
 /*
  * Appends a copy of `line` (no CR LF) to the FIFO of `target` (any string

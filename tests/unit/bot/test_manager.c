@@ -1919,6 +1919,63 @@ static void test_next_deal_waits_for_the_channel(void **state)
     assert_true(any_contains(t->seats[0].nick, from, "Hand 2 at #h"));
 }
 
+/* Every tracked line to a person is written now (the channel's wait). */
+static void people_sent(void)
+{
+    for (int i = 0; i < w->fake.n; i++) {
+        struct line *l = &w->fake.lines[i];
+        if (!l->cookie || l->retracted || l->sent || l->to[0] == '#')
+            continue;
+        l->sent = true;
+        struct chat_event ev = {.kind = CHAT_SENT, .cookie = l->cookie};
+        manager_on_event(w->m, &w->fake.base, &ev);
+    }
+}
+
+/* The channel is never behind the game: while trick 1's line waits,
+ * nobody is prompted for trick 2 (and no turn timer runs); once it is
+ * written the game goes on. */
+static void test_trick_waits_for_the_channel(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_irc;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    /* the people get every private line at once, the channel none */
+    for (int guard = 0; guard < 100 && !t->trick_deferred; guard++) {
+        people_sent();
+        int turn = engine_turn(&t->game);
+        assert_true(turn >= 0);
+        assert_true(any_contains(t->seats[turn].nick, 0, "Your turn"));
+        person_acts(t);
+    }
+    assert_true(t->trick_deferred);
+    assert_int_equal(t->game.nplays, 4);
+    int turn = engine_turn(&t->game);
+    const char *leader = t->seats[turn].nick;
+    assert_false(any_contains(leader, 0, "lead trick 2"));
+    /* no turn timer: nobody is timed out while the channel catches up */
+    run_for(200000);
+    assert_int_equal(t->game.nplays, 4);
+    assert_false(any_contains("#h", 0, "Time is up"));
+    int trick1 = -1;
+    for (int i = 0; i < w->fake.n && trick1 < 0; i++)
+        if (strcmp(w->fake.lines[i].to, "#h") == 0 &&
+            strncmp(w->fake.lines[i].text, "Trick 1:", 8) == 0)
+            trick1 = i;
+    assert_true(trick1 >= 0);
+    /* another line leaving changes nothing */
+    struct chat_event other = {.kind = CHAT_SENT, .cookie = 999999};
+    manager_on_event(w->m, &w->fake.base, &other);
+    assert_true(t->trick_deferred);
+    /* trick 1's line goes out: trick 2 begins */
+    struct chat_event ev = {.kind = CHAT_SENT,
+                            .cookie = w->fake.lines[trick1].cookie};
+    manager_on_event(w->m, &w->fake.base, &ev);
+    assert_false(t->trick_deferred);
+    assert_true(any_contains(leader, 0, "lead trick 2"));
+}
+
 /* A prompt that never leaves (the link dropped with it in the queue, or
  * its person left) does not hold the turn timer forever. */
 static void test_turn_timer_runs_when_the_prompt_is_lost(void **state)
@@ -3513,6 +3570,10 @@ static void play_thinking_to(struct table *t, int hand, int plays)
             run_for(1);
             continue;
         }
+        if (t->trick_deferred) { /* the channel's lines are out */
+            all_sent(0);
+            continue;
+        }
         if (!person_acts(t))
             return;
     }
@@ -3625,6 +3686,8 @@ int main(void)
             test_turn_timer_runs_when_the_prompt_is_lost, setup, teardown),
         cmocka_unit_test_setup_teardown(test_next_deal_waits_for_the_channel,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trick_waits_for_the_channel, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_turn_timer_starts_when_prompt_sent,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(

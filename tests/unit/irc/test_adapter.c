@@ -1094,6 +1094,63 @@ static void test_ircad_disconnect_drops_private_lines(void **state)
     fx_free(&f);
 }
 
+static bool people_told(struct fx *f)
+{
+    return srv_count(&f->srv, "PRIVMSG ") >= 3;
+}
+
+/* Lines queued for people follow their NICK; what waited for a nick
+ * someone takes after its holder renamed, and for a person who quit or
+ * left the bot's last channel, never reaches anyone under that nick. */
+static void test_ircad_queued_lines_follow_the_person(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f);
+    f.cfg.flood_burst = 1;
+    f.cfg.flood_interval_ms = 300;
+    f.cfg.flood_min_interval_ms = 300;
+    f.cfg.flood_max_interval_ms = 300;
+    fx_make(&f, NULL);
+    f.a->ops->start(f.a);
+    assert_true(run_until(&f, connected, 3000));
+    struct server *s = &f.srv;
+    srv_send(s, ":bob!b@h JOIN :#hearts");
+    srv_send(s, ":carol!c@h JOIN :#hearts");
+    srv_send(s, ":dave!d@h JOIN :#hearts");
+    srv_send(s, ":erin!e@h JOIN :#hearts");
+    run_until(&f, never, 100);
+    f.a->ops->tell_tracked(f.a, "bob", "bob's cards", CHAT_NORMAL, 1);
+    f.a->ops->tell_tracked(f.a, "Bob", "bob's turn", CHAT_HIGH, 2);
+    f.a->ops->tell_tracked(f.a, "carol", "carol's cards", CHAT_NORMAL, 3);
+    f.a->ops->tell_tracked(f.a, "dave", "dave's cards", CHAT_NORMAL, 4);
+    f.a->ops->tell_tracked(f.a, "erin", "erin's cards", CHAT_NORMAL, 5);
+    /* bob -> tmp, carol -> bob (taking the nick its holder just left),
+     * tmp -> Carol; dave quits; erin leaves the bot's only channel */
+    srv_send(s, ":bob!b@h NICK :tmp");
+    srv_send(s, ":carol!c@h NICK :bob");
+    srv_send(s, ":tmp!b@h NICK :Carol");
+    srv_send(s, ":dave!d@h QUIT :bye");
+    srv_send(s, ":erin!e@h PART #hearts :later");
+    assert_true(run_until(&f, people_told, 5000));
+    run_until(&f, never, 700);
+    assert_int_equal(srv_count(s, "PRIVMSG "), 3);
+    int cards = srv_find(s, "PRIVMSG Carol :bob's cards", 0);
+    int turn = srv_find(s, "PRIVMSG Carol :bob's turn", 0);
+    assert_true(cards >= 0 && turn > cards);
+    assert_true(srv_find(s, "PRIVMSG bob :carol's cards", 0) >= 0);
+    assert_int_equal(srv_count(s, "PRIVMSG dave"), 0);
+    assert_int_equal(srv_count(s, "PRIVMSG erin"), 0);
+    /* the dropped lines are reported, so nothing waits for them */
+    int reported = 0;
+    for (int i = 0; i < f.nev; i++)
+        if (f.ev[i].kind == CHAT_SENT)
+            reported |= 1 << f.ev[i].cookie;
+    assert_int_equal(reported, 0x3e);
+    assert_true(f.a->ops->idle(f.a));
+    fx_free(&f);
+}
+
 static bool back_after_close(struct fx *f)
 {
     return count_events(f, CHAT_CONNECTED) >= 2;
@@ -1738,6 +1795,7 @@ int main(void)
         cmocka_unit_test(test_ircad_verify_answers_identity),
         cmocka_unit_test(test_ircad_tell_tracked_reports_when_written),
         cmocka_unit_test(test_ircad_disconnect_drops_private_lines),
+        cmocka_unit_test(test_ircad_queued_lines_follow_the_person),
         cmocka_unit_test(test_ircad_nick_taken_announced_and_regained_on_quit),
         cmocka_unit_test(test_ircad_identify_only_to_services),
         cmocka_unit_test(test_ircad_tell_splits_long_text),

@@ -426,6 +426,173 @@ static void test_ircad_queue_clear_prio_drops_one_level(void **state)
     assert_int_equal(ircad_queue_pending(&q, "#c"), 0);
 }
 
+/* A nick change: what waited for the old nick is written to the new one,
+ * in order, tags kept, and nothing is left for whoever takes the old. */
+static void test_ircad_queue_retarget_follows_nick(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 10, 1000, 4096, 0);
+    ircad_queue_push(&q, IRCAD_NORMAL, "p4", "PRIVMSG p4 :deal");
+    ircad_queue_push(&q, IRCAD_HIGH, "p4", "PRIVMSG p4 :prompt");
+    assert_true(ircad_queue_tag_last(&q, 7, true));
+    ircad_queue_push(&q, IRCAD_NORMAL, "#c", "PRIVMSG #c :trick");
+    assert_int_equal(ircad_queue_retarget(&q, "p4", "p4_", "P4_"), 2);
+    assert_int_equal(ircad_queue_pending(&q, "p4"), 0);
+    assert_int_equal(ircad_queue_pending(&q, "p4_"), 2);
+    /* a line for the new holder of "p4" is not mixed with them */
+    ircad_queue_push(&q, IRCAD_HIGH, "p4", "PRIVMSG p4 :hello mal");
+    struct fake f = {.full_at = -1};
+    int64_t wait = 0;
+    ircad_queue_flush(&q, 0, true, fake_send, NULL, &f, &wait);
+    assert_int_equal(f.n, 4);
+    int deal = -1, prompt = -1;
+    for (int i = 0; i < f.n; i++) {
+        if (strcmp(f.sent[i], "PRIVMSG P4_ :deal") == 0)
+            deal = i;
+        else if (strcmp(f.sent[i], "PRIVMSG P4_ :prompt") == 0)
+            prompt = i;
+        else
+            assert_true(strcmp(f.sent[i], "PRIVMSG #c :trick") == 0 ||
+                        strcmp(f.sent[i], "PRIVMSG p4 :hello mal") == 0);
+    }
+    assert_true(deal >= 0 && prompt > deal);
+    assert_true(ircad_queue_empty(&q));
+    assert_int_equal(q.bytes, 0);
+}
+
+/* The tag of a line moved with it: reported when it is written. */
+static void test_ircad_queue_retarget_keeps_tag(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 10, 1000, 4096, 0);
+    ircad_queue_push(&q, IRCAD_HIGH, "ann", "PRIVMSG ann :your turn");
+    assert_true(ircad_queue_tag_last(&q, 42, true));
+    ircad_queue_retarget(&q, "ann", "annie", "annie");
+    /* still retractable as a whole text, under its new name */
+    ircad_queue_push(&q, IRCAD_HIGH, "annie", "PRIVMSG annie :more");
+    assert_true(ircad_queue_tag_last(&q, 43, true));
+    assert_true(ircad_queue_retract(&q, 43));
+    struct fake f = {.full_at = -1};
+    int64_t wait = 0;
+    nsent_cookies = 0;
+    ircad_queue_flush(&q, 0, true, fake_send, note_sent, &f, &wait);
+    assert_int_equal(f.n, 1);
+    assert_string_equal(f.sent[0], "PRIVMSG annie :your turn");
+    assert_int_equal(nsent_cookies, 1);
+    assert_int_equal(sent_cookies[0], 42);
+}
+
+/* The three-way swap a->tmp, b->a, tmp->b: each person's lines reach
+ * them under the nick they end with, never the other. */
+static void test_ircad_queue_retarget_three_way_swap(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 10, 1000, 4096, 0);
+    ircad_queue_push(&q, IRCAD_NORMAL, "a", "PRIVMSG a :for ann 1");
+    ircad_queue_push(&q, IRCAD_NORMAL, "b", "PRIVMSG b :for bob 1");
+    ircad_queue_push(&q, IRCAD_HIGH, "a", "PRIVMSG a :for ann 2");
+    assert_int_equal(ircad_queue_retarget(&q, "a", "tmp", "tmp"), 2);
+    assert_int_equal(ircad_queue_retarget(&q, "b", "a", "a"), 1);
+    assert_int_equal(ircad_queue_retarget(&q, "tmp", "b", "b"), 2);
+    struct fake f = {.full_at = -1};
+    flush_all(&q, 0, &f);
+    assert_int_equal(f.n, 3);
+    int ann1 = -1, ann2 = -1;
+    for (int i = 0; i < f.n; i++) {
+        if (strcmp(f.sent[i], "PRIVMSG b :for ann 1") == 0)
+            ann1 = i;
+        else if (strcmp(f.sent[i], "PRIVMSG b :for ann 2") == 0)
+            ann2 = i;
+        else
+            assert_string_equal(f.sent[i], "PRIVMSG a :for bob 1");
+    }
+    assert_true(ann1 >= 0 && ann2 > ann1);
+}
+
+/* Lines already waiting for the new name merge with the moved ones in
+ * the order they were pushed; the longer claim on a turn is kept. */
+static void test_ircad_queue_retarget_merges_in_push_order(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 10, 1000, 4096, 0);
+    ircad_queue_push(&q, IRCAD_NORMAL, "x", "PRIVMSG x :1");
+    ircad_queue_push(&q, IRCAD_NORMAL, "y", "PRIVMSG y :2");
+    ircad_queue_push(&q, IRCAD_NORMAL, "x", "PRIVMSG x :3");
+    ircad_queue_push(&q, IRCAD_LOW, "y", "PRIVMSG y :4");
+    ircad_queue_push(&q, IRCAD_NORMAL, "x", "PRIVMSG x :5");
+    assert_int_equal(ircad_queue_retarget(&q, "x", "y", "Y"), 5);
+    assert_int_equal(ircad_queue_pending(&q, "x"), 0);
+    assert_int_equal(ircad_queue_pending(&q, "y"), 5);
+    struct fake f = {.full_at = -1};
+    flush_all(&q, 0, &f);
+    assert_int_equal(f.n, 5);
+    for (int i = 0; i < 5; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "PRIVMSG Y :%d", i + 1);
+        assert_string_equal(f.sent[i], want);
+    }
+    assert_true(ircad_queue_empty(&q));
+}
+
+/* A change of case only renames the lines in place. */
+static void test_ircad_queue_retarget_same_key_renames(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 10, 1000, 4096, 0);
+    ircad_queue_push(&q, IRCAD_NORMAL, "bob", "PRIVMSG bob :hi");
+    assert_int_equal(ircad_queue_retarget(&q, "bob", "bob", "BOB"), 1);
+    assert_int_equal(ircad_queue_retarget(&q, "nobody", "z", "z"), 0);
+    assert_int_equal(ircad_queue_retarget(&q, "bob", "b", "bad name"), 0);
+    struct fake f = {.full_at = -1};
+    flush_all(&q, 0, &f);
+    assert_int_equal(f.n, 1);
+    assert_string_equal(f.sent[0], "PRIVMSG BOB :hi");
+}
+
+/* A line with no name to rewrite is dropped, not sent to the old name. */
+static void test_ircad_queue_retarget_drops_unaddressable(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 10, 1000, 4096, 0);
+    ndropped = 0;
+    q.dropped = note_dropped;
+    ircad_queue_push(&q, IRCAD_NORMAL, "bob", "junk");
+    assert_true(ircad_queue_tag_last(&q, 5, true));
+    assert_int_equal(ircad_queue_retarget(&q, "bob", "rob", "rob"), 0);
+    assert_true(ircad_queue_empty(&q));
+    assert_int_equal(ndropped, 1);
+    assert_int_equal(dropped_cookies[0], 5);
+}
+
+/* A person who left: their lines go, reported, and nobody else's. */
+static void test_ircad_queue_drop_target(void **state)
+{
+    (void)state;
+    struct ircad_queue q;
+    ircad_queue_init(&q, 10, 1000, 4096, 0);
+    ndropped = 0;
+    q.dropped = note_dropped;
+    ircad_queue_push(&q, IRCAD_NORMAL, "p4", "PRIVMSG p4 :deal");
+    ircad_queue_push(&q, IRCAD_HIGH, "p4", "PRIVMSG p4 :prompt");
+    assert_true(ircad_queue_tag_last(&q, 9, true));
+    ircad_queue_push(&q, IRCAD_NORMAL, "#c", "PRIVMSG #c :trick");
+    assert_int_equal(ircad_queue_drop_target(&q, "p4"), 2);
+    assert_int_equal(ircad_queue_drop_target(&q, "p4"), 0);
+    assert_int_equal(ndropped, 1);
+    assert_int_equal(dropped_cookies[0], 9);
+    struct fake f = {.full_at = -1};
+    flush_all(&q, 0, &f);
+    assert_int_equal(f.n, 1);
+    assert_string_equal(f.sent[0], "PRIVMSG #c :trick");
+    assert_int_equal(q.bytes, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +612,13 @@ int main(void)
         cmocka_unit_test(test_ircad_queue_retract),
         cmocka_unit_test(test_ircad_queue_flush_full_buffer_keeps_order),
         cmocka_unit_test(test_ircad_queue_clear_prio_drops_one_level),
+        cmocka_unit_test(test_ircad_queue_retarget_follows_nick),
+        cmocka_unit_test(test_ircad_queue_retarget_keeps_tag),
+        cmocka_unit_test(test_ircad_queue_retarget_three_way_swap),
+        cmocka_unit_test(test_ircad_queue_retarget_merges_in_push_order),
+        cmocka_unit_test(test_ircad_queue_retarget_same_key_renames),
+        cmocka_unit_test(test_ircad_queue_retarget_drops_unaddressable),
+        cmocka_unit_test(test_ircad_queue_drop_target),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
