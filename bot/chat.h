@@ -142,6 +142,11 @@ struct chat_adapter_ops {
      * ID), for lines that name the room elsewhere (a direct message). */
     void (*room_label)(const struct chat_adapter *a, const char *room,
                        char *out, size_t outlen);
+    /* Optional (NULL: never). Whether every message costs the bot a
+     * scarce slot now (a homeserver that rate-limits it): a table's
+     * channel may then fall one trick behind the game, so that its trick
+     * lines leave together instead of each costing the players a slot. */
+    bool (*limited)(const struct chat_adapter *a);
 };
 
 /* The common head of every adapter. */

@@ -1003,6 +1003,13 @@ static bool unattended_hold(struct table *t)
     return false;
 }
 
+/* Which of t->trick_said the next trick waits for: [1], trick N's line;
+ * [0], trick N-1's, where the network makes each message cost a slot. */
+static int trick_lag(const struct table *t)
+{
+    return t->a->ops->limited && t->a->ops->limited(t->a) ? 0 : 1;
+}
+
 static void advance(struct table *t)
 {
     cancel_turn(t);
@@ -1042,8 +1049,9 @@ static void advance(struct table *t)
             return;
         }
         default: {
-            /* trick N+1 begins only once the channel has trick N */
-            if (t->trick_said) {
+            /* trick N+1 begins only once the channel has trick N (N-1
+             * where each message costs a slot: one line for two tricks) */
+            if (t->trick_said[trick_lag(t)]) {
                 t->trick_deferred = true;
                 return;
             }
@@ -1576,8 +1584,10 @@ static void on_engine(void *ctx, const struct engine_game *g,
                                   ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
                                   ev->value, table_style(t)));
         table_say(t, sb.buf);
-        if (!t->m->restoring)
-            t->trick_said = t->said_pending;
+        if (!t->m->restoring) {
+            t->trick_said[0] = t->trick_said[1];
+            t->trick_said[1] = t->said_pending;
+        }
         break;
     }
     case ENGINE_EV_REST_TAKEN: {
@@ -1912,16 +1922,19 @@ void manager_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie)
         struct table *t = m->tables[i];
         if (t->a != a || t->closing)
             continue;
-        if (cookie && (t->said_pending == cookie || t->trick_said == cookie)) {
+        if (cookie &&
+            (t->said_pending == cookie || t->trick_said[0] == cookie ||
+             t->trick_said[1] == cookie)) {
             /* the channel's lines leave in order: earlier ones are out */
-            if (t->trick_said <= cookie)
-                t->trick_said = 0;
+            for (int k = 0; k < 2; k++)
+                if (t->trick_said[k] <= cookie)
+                    t->trick_said[k] = 0;
             if (t->said_pending == cookie)
                 t->said_pending = 0;
             if (t->deal_deferred && !t->said_pending) {
                 t->deal_deferred = false;
                 advance(t);
-            } else if (t->trick_deferred && !t->trick_said) {
+            } else if (t->trick_deferred && !t->trick_said[trick_lag(t)]) {
                 t->trick_deferred = false;
                 advance(t);
             }

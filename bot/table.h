@@ -100,10 +100,12 @@ struct table {
      * last trick, the scores): the cookie of the last one said */
     uint64_t said_pending;
     bool deal_deferred;
-    /* the channel is never behind the game: the cookie of the last
-     * trick's channel line, 0 once written; no play of trick N+1 (prompt
-     * or computer) while trick N's line waits */
-    uint64_t trick_said;
+    /* the channel is never behind the game: the cookies of the last
+     * trick's channel line ([1]) and the one before ([0]), 0 once
+     * written; no play of trick N+1 (prompt or computer) while trick N's
+     * line waits, or trick N-1's where the network is limited
+     * (chat_adapter_ops.limited) */
+    uint64_t trick_said[2];
     bool trick_deferred;
     bool paused; /* nobody is at the table: nothing happens */
     struct engine_rules rules;

@@ -1532,6 +1532,12 @@ static const char *room_id_of(const struct mxad *a, const char *room)
     return r && r->id ? r->id : room;
 }
 
+/* The homeserver rate-limits the bot now (pace.h). */
+static bool limited(const struct chat_adapter *base)
+{
+    return ((const struct mxad *)base)->pace.limited;
+}
+
 static void room_label(const struct chat_adapter *base, const char *room,
                        char *out, size_t outlen)
 {
@@ -2553,6 +2559,7 @@ static const struct chat_adapter_ops mx_ops = {
     .retract = retract,
     .prepare = prepare,
     .room_label = room_label,
+    .limited = limited,
 };
 
 struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,

@@ -120,7 +120,7 @@ static void fake_fold(const struct chat_adapter *a, const char *name, char *out,
 static const struct chat_adapter_ops fake_ops = {
     fake_start, fake_stop, fake_say, fake_tell, fake_same,
     fake_idle,  fake_free, NULL,     NULL,      fake_fold,
-    NULL,       NULL,      NULL,     NULL};
+    NULL,       NULL,      NULL,     NULL,      NULL};
 
 /* Like IRC: identities to confirm after a reconnect, lines written later
  * than queued (the test sends CHAT_SENT). */
@@ -158,7 +158,7 @@ static const struct chat_adapter_ops fake_ops_irc = {
     fake_tell,  fake_same,    fake_idle,
     fake_free,  fake_verify,  fake_tell_tracked,
     fake_fold,  fake_retract, NULL,
-    NULL,       NULL};
+    NULL,       NULL,         NULL};
 
 /* Like Matrix: direct rooms made ready when people sit down, rooms
  * named to people by a label of their own. */
@@ -182,7 +182,19 @@ static void fake_room_label(const struct chat_adapter *a, const char *room,
 static const struct chat_adapter_ops fake_ops_matrix = {
     fake_start,   fake_stop, fake_say,     fake_tell,         fake_same,
     fake_idle,    fake_free, NULL,         fake_tell_tracked, NULL,
-    fake_retract, NULL,      fake_prepare, fake_room_label};
+    fake_retract, NULL,      fake_prepare, fake_room_label,   NULL};
+
+/* Like Matrix on a homeserver that rate-limits the bot. */
+static bool fake_limited(const struct chat_adapter *a)
+{
+    (void)a;
+    return true;
+}
+
+static const struct chat_adapter_ops fake_ops_limited = {
+    fake_start,   fake_stop, fake_say,     fake_tell,         fake_same,
+    fake_idle,    fake_free, NULL,         fake_tell_tracked, NULL,
+    fake_retract, NULL,      fake_prepare, fake_room_label,   fake_limited};
 
 struct world {
     struct loop *loop;
@@ -1976,6 +1988,36 @@ static void test_trick_waits_for_the_channel(void **state)
     assert_true(any_contains(leader, 0, "lead trick 2"));
 }
 
+/* Where each message costs a slot (a rate-limited homeserver) the
+ * channel may fall one trick behind, no more: trick 2 begins while trick
+ * 1's line waits, trick 3 waits for it. */
+static void test_trick_lags_one_where_messages_are_scarce(void **state)
+{
+    (void)state;
+    w->fake.base.ops = &fake_ops_limited;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    for (int guard = 0; guard < 100 && !t->trick_deferred; guard++) {
+        people_sent();
+        assert_true(engine_turn(&t->game) >= 0);
+        person_acts(t);
+    }
+    assert_true(t->trick_deferred);
+    assert_int_equal(t->game.nplays, 8); /* two tricks, not one */
+    int trick1 = -1;
+    for (int i = 0; i < w->fake.n && trick1 < 0; i++)
+        if (strcmp(w->fake.lines[i].to, "#h") == 0 &&
+            strncmp(w->fake.lines[i].text, "Trick 1:", 8) == 0)
+            trick1 = i;
+    assert_true(trick1 >= 0);
+    struct chat_event ev = {.kind = CHAT_SENT,
+                            .cookie = w->fake.lines[trick1].cookie};
+    manager_on_event(w->m, &w->fake.base, &ev);
+    assert_false(t->trick_deferred);
+    int turn = engine_turn(&t->game);
+    assert_true(any_contains(t->seats[turn].nick, 0, "lead trick 3"));
+}
+
 /* A prompt that never leaves (the link dropped with it in the queue, or
  * its person left) does not hold the turn timer forever. */
 static void test_turn_timer_runs_when_the_prompt_is_lost(void **state)
@@ -3686,6 +3728,8 @@ int main(void)
             test_turn_timer_runs_when_the_prompt_is_lost, setup, teardown),
         cmocka_unit_test_setup_teardown(test_next_deal_waits_for_the_channel,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_trick_lags_one_where_messages_are_scarce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trick_waits_for_the_channel, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_turn_timer_starts_when_prompt_sent,
