@@ -1931,6 +1931,16 @@ static void test_next_deal_waits_for_the_channel(void **state)
     assert_true(any_contains(t->seats[0].nick, from, "Hand 2 at #h"));
 }
 
+/* The index of the first channel line that starts with prefix, or -1. */
+static int channel_line(const char *prefix)
+{
+    for (int i = 0; i < w->fake.n; i++)
+        if (strcmp(w->fake.lines[i].to, "#h") == 0 &&
+            strncmp(w->fake.lines[i].text, prefix, strlen(prefix)) == 0)
+            return i;
+    return -1;
+}
+
 /* Every tracked line to a person is written now (the channel's wait). */
 static void people_sent(void)
 {
@@ -1970,11 +1980,7 @@ static void test_trick_waits_for_the_channel(void **state)
     run_for(200000);
     assert_int_equal(t->game.nplays, 4);
     assert_false(any_contains("#h", 0, "Time is up"));
-    int trick1 = -1;
-    for (int i = 0; i < w->fake.n && trick1 < 0; i++)
-        if (strcmp(w->fake.lines[i].to, "#h") == 0 &&
-            strncmp(w->fake.lines[i].text, "Trick 1:", 8) == 0)
-            trick1 = i;
+    int trick1 = channel_line("Trick 1:");
     assert_true(trick1 >= 0);
     /* another line leaving changes nothing */
     struct chat_event other = {.kind = CHAT_SENT, .cookie = 999999};
@@ -2004,11 +2010,7 @@ static void test_trick_lags_one_where_messages_are_scarce(void **state)
     }
     assert_true(t->trick_deferred);
     assert_int_equal(t->game.nplays, 8); /* two tricks, not one */
-    int trick1 = -1;
-    for (int i = 0; i < w->fake.n && trick1 < 0; i++)
-        if (strcmp(w->fake.lines[i].to, "#h") == 0 &&
-            strncmp(w->fake.lines[i].text, "Trick 1:", 8) == 0)
-            trick1 = i;
+    int trick1 = channel_line("Trick 1:");
     assert_true(trick1 >= 0);
     struct chat_event ev = {.kind = CHAT_SENT,
                             .cookie = w->fake.lines[trick1].cookie};
