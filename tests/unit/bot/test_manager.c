@@ -1977,7 +1977,7 @@ static void test_trick_waits_for_the_channel(void **state)
     const char *leader = t->seats[turn].nick;
     assert_false(any_contains(leader, 0, "lead trick 2"));
     /* no turn timer: nobody is timed out while the channel catches up */
-    run_for(200000);
+    run_for(3000); /* three turn timeouts (setup: 1 s) */
     assert_int_equal(t->game.nplays, 4);
     assert_false(any_contains("#h", 0, "Time is up"));
     int trick1 = channel_line("Trick 1:");
