@@ -2155,6 +2155,27 @@ def start_table(clients, rules="standard", channel="#hearts",
     return start, begins
 
 
+# IRC flood settings for tests that only need the bot quick, not paced
+FAST_IRC = {"flood_burst": 100, "flood_interval_ms": 100}
+
+
+def records_bot_config(port, data, channels=("#hearts",)):
+    """A bot config for tests of results and leaderboards: quick on IRC,
+    no answer limits, no colours, no pause between hands."""
+    return bot_config(port, data, channels=channels,
+                      bot=dict(NO_ANSWER_LIMITS, colors=False), irc=FAST_IRC,
+                      game={"next_hand_delay": 0})
+
+
+def ask(client, text, match, room="#hearts", timeout=15):
+    """Says text in room; the bot's (heartsbot's) line there matching
+    `match`."""
+    mark = client.mark()
+    client.say(room, text)
+    return client.wait_privmsg("heartsbot", match, to=room, since=mark,
+                               timeout=timeout).text
+
+
 def pass_highest(player, deal):
     """A pass: the highest cards."""
     return sorted(deal.cards, key=card_rank, reverse=True)[:deal.pass_count]

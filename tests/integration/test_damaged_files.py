@@ -32,23 +32,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from harness import HarnessTestCase, Player, play_game  # noqa: E402
 
-FAST_IRC = {"flood_burst": 100, "flood_interval_ms": 100}
-
 
 class DamagedFilesTest(HarnessTestCase):
 
     def start(self, channels=("#hearts",)):
-        return self.bot(harness.bot_config(
-            self.server.port, self.data, channels=channels,
-            bot=dict(harness.NO_ANSWER_LIMITS, colors=False), irc=FAST_IRC,
-            game={"next_hand_delay": 0}))
+        return self.bot(harness.records_bot_config(
+            self.server.port, self.data, channels=channels))
 
     def ask(self, client, text, match, room="#hearts"):
-        """Says text in room; the bot's channel line matching `match`."""
-        mark = client.mark()
-        client.say(room, text)
-        return client.wait_privmsg("heartsbot", match, to=room,
-                                   since=mark, timeout=15).text
+        return harness.ask(client, text, match, room)
 
     def game(self, bot, alice, bob):
         """alice, bob and two computers play a one-hand game to its end."""

@@ -20,23 +20,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from harness import HarnessTestCase, Player, play_game  # noqa: E402
 
-FAST_IRC = {"flood_burst": 100, "flood_interval_ms": 100}
-
 
 class LeaderboardTest(HarnessTestCase):
 
     def start(self):
-        return self.bot(harness.bot_config(
-            self.server.port, self.data,
-            bot=dict(harness.NO_ANSWER_LIMITS, colors=False), irc=FAST_IRC,
-            game={"next_hand_delay": 0}))
+        return self.bot(harness.records_bot_config(self.server.port,
+                                                   self.data))
 
     def ask(self, client, text, match):
-        """Says text in #hearts; the bot's channel line matching `match`."""
-        mark = client.mark()
-        client.say("#hearts", text)
-        return client.wait_privmsg("heartsbot", match, to="#hearts",
-                                   since=mark, timeout=15).text
+        return harness.ask(client, text, match)
 
     def test_a_game_then_top_stats_last_and_a_rebuild(self):
         self.server = self.ngircd()

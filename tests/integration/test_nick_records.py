@@ -21,8 +21,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from harness import HarnessTestCase, Player, play_game  # noqa: E402
 
-FAST_IRC = {"flood_burst": 100, "flood_interval_ms": 100}
-
 # what must never come back: C0 controls (mIRC formatting aside, which the
 # bot's own card colours use and a plain-text bot never sends), DEL, C1
 # controls, and the invisible and direction-changing characters
@@ -33,10 +31,8 @@ HIDING = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f"
 class NickRecordsTest(HarnessTestCase):
 
     def start(self):
-        return self.bot(harness.bot_config(
-            self.server.port, self.data,
-            bot=dict(harness.NO_ANSWER_LIMITS, colors=False), irc=FAST_IRC,
-            game={"next_hand_delay": 0}))
+        return self.bot(harness.records_bot_config(self.server.port,
+                                                   self.data))
 
     def ask(self, client, text, match):
         """Says text in #hearts; the bot's channel line matching `match`,
