@@ -4,7 +4,7 @@
 set -eu
 
 packages="cmake gcc make pkg-config libjson-c-dev libcmocka-dev \
-libircclient-dev libcurl4-openssl-dev ca-certificates valgrind python3 \
+libircclient-dev libcurl4-openssl-dev libmicrohttpd-dev ca-certificates valgrind python3 \
 python3-matrix-nio ngircd inspircd anope openssl"
 
 missing=""
