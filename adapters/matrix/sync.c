@@ -531,6 +531,94 @@ int mx_sync_parse(const char *body, size_t len, const char *self,
     return 0;
 }
 
+/* An event of a transaction about the bot's own membership: the sync's
+ * rooms.invite, rooms.join and rooms.leave, from the member event itself.
+ * Whether it was one. */
+static bool own_member(struct mx_sync *s, const char *self, const char *room,
+                       struct json_object *ev)
+{
+    const char *type = get_str(ev, "type", MX_ID_MAX, false);
+    const char *key = get_str(ev, "state_key", MX_ID_MAX, false);
+    if (!self || !type || strcmp(type, "m.room.member") != 0 || !key ||
+        strcmp(key, self) != 0)
+        return false;
+    struct json_object *c = get_type(ev, "content", json_type_object);
+    const char *m = get_str(c, "membership", 16, false);
+    const char *sender = get_user(ev, "sender");
+    if (!m || !sender)
+        return false; /* refused by room_event */
+    if (strcmp(m, "invite") == 0) {
+        struct mx_item *it = add_item(s, MX_ITEM_INVITE, room);
+        it->sender = xstrdup(sender);
+        struct json_object *d = get_type(c, "is_direct", json_type_boolean);
+        it->is_direct = d && json_object_get_boolean(d);
+        /* the stripped state the inviter shares (Synapse: unsigned) */
+        struct json_object *u = get_type(ev, "unsigned", json_type_object);
+        struct json_object *st =
+            get_type(u, "invite_room_state", json_type_array);
+        size_t n = st ? json_object_array_length(st) : 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *t = get_str(json_object_array_get_idx(st, i), "type",
+                                    MX_ID_MAX, false);
+            if (t && strcmp(t, "m.room.encryption") == 0)
+                it->encrypted = true;
+        }
+        return true;
+    }
+    if (strcmp(m, "leave") == 0 || strcmp(m, "ban") == 0) {
+        struct mx_item *it = add_item(s, MX_ITEM_LEFT, room);
+        it->sender = xstrdup(sender);
+        it->membership = xstrdup(m);
+        return true;
+    }
+    if (strcmp(m, "join") == 0)
+        add_item(s, MX_ITEM_JOINED, room);
+    return false; /* a join is a member event too */
+}
+
+int mx_txn_parse(const char *body, size_t len, const char *self,
+                 struct mx_sync *out, char *err, size_t errlen)
+{
+    char dummy[1];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    struct json_object *o = parse_object(body, len, err, errlen);
+    if (!o)
+        return -1;
+    struct json_object *events = get_type(o, "events", json_type_array);
+    if (!events) {
+        snprintf(err, errlen, "no events array");
+        json_object_put(o);
+        return -1;
+    }
+    struct mx_sync s = {0};
+    struct seen seen = {0};
+    size_t n = json_object_array_length(events);
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *ev = json_object_array_get_idx(events, i);
+        const char *room = get_str(ev, "room_id", MX_ID_MAX, false);
+        if (!json_object_is_type(ev, json_type_object) || !room ||
+            !mx_is_room_id(room)) {
+            s.refused++;
+            continue;
+        }
+        const char *id = get_str(ev, "event_id", MX_ID_MAX, false);
+        if (seen_before(&seen, id))
+            continue;
+        size_t before = s.nitems;
+        if (!own_member(&s, self, room, ev))
+            room_event(&s, room, ev);
+        if (id && s.nitems > before)
+            seen_add(&seen, id);
+    }
+    free(seen.slot);
+    json_object_put(o);
+    *out = s;
+    return 0;
+}
+
 void mx_item_free(struct mx_item *it)
 {
     free(it->room);

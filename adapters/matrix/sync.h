@@ -90,6 +90,18 @@ int mx_sync_parse(const char *body, size_t len, const char *self,
 
 void mx_sync_free(struct mx_sync *s);
 
+/*
+ * Parses the body of an application-service transaction ({"events": [...]},
+ * client events each with its room_id) into the items a sync would give:
+ * the bot's (`self`) own invite, join and leave become INVITE, JOINED (and
+ * its MEMBER) and LEFT; every other event as in a joined room's timeline.
+ * An event given twice in the transaction is taken once. 0 and *out filled
+ * (no next_batch), or -1 with the reason in err if the body is not such an
+ * object.
+ */
+int mx_txn_parse(const char *body, size_t len, const char *self,
+                 struct mx_sync *out, char *err, size_t errlen);
+
 /* A deep copy of an item (to keep it past its sync), and its freeing. */
 void mx_item_copy(struct mx_item *to, const struct mx_item *from);
 void mx_item_free(struct mx_item *it);

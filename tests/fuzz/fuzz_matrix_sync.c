@@ -17,65 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "matrix_items.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void check_text(const char *s, size_t max, bool lines)
-{
-    if (!s)
-        return;
-    size_t n = strlen(s);
-    if (n > max || !mx_utf8_valid(s, n))
-        abort();
-    for (size_t i = 0; !lines && i < n; i++)
-        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-            abort();
-}
-
-static void check_items(const struct mx_sync *s)
-{
-    for (size_t i = 0; i < s->nitems; i++) {
-        const struct mx_item *it = &s->items[i];
-        if (!mx_is_room_id(it->room))
-            abort();
-        if (it->sender && !mx_is_user_id(it->sender))
-            abort();
-        if (it->user && !mx_is_user_id(it->user))
-            abort();
-        check_text(it->event_id, MX_ID_MAX, false);
-        check_text(it->msgtype, MX_ID_MAX, false);
-        check_text(it->body, MX_BODY_MAX, true);
-        check_text(it->name, MX_NAME_MAX, false);
-        switch (it->kind) {
-        case MX_ITEM_MESSAGE:
-            if (!it->sender || !it->event_id || !it->body || !it->msgtype)
-                abort();
-            break;
-        case MX_ITEM_MEMBER:
-            if (!it->user || !it->membership || !it->sender)
-                abort();
-            break;
-        case MX_ITEM_INVITE:
-        case MX_ITEM_ENCRYPTED:
-        case MX_ITEM_CREATE:
-            if (!it->sender)
-                abort();
-            break;
-        case MX_ITEM_ALIAS:
-            if (it->name && !mx_is_alias(it->name))
-                abort();
-            break;
-        default:
-            break;
-        }
-    }
-    for (size_t i = 0; i < s->ndirect; i++) {
-        if (!mx_is_user_id(s->direct[i].user))
-            abort();
-        for (size_t j = 0; j < s->direct[i].nrooms; j++)
-            if (!mx_is_room_id(s->direct[i].rooms[j]))
-                abort();
-    }
-}
 
 static void check(const struct mx_sync *s)
 {

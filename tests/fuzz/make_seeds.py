@@ -208,6 +208,71 @@ def sync_seeds():
             {"type": "m.direct", "content": []}, {"type": 7}]}})
 
 
+# ---- matrix_txn: application-service transactions ------------------------
+
+def in_room(room, ev):
+    ev = dict(ev)
+    ev["room_id"] = room
+    return ev
+
+
+def txn_seeds():
+    w = lambda n, d: write("matrix_txn", n, d)  # noqa: E731
+    w("empty.json", {"events": []})
+    w("message.json", {"events": [in_room("!r:hs", message("!hearts"))]})
+    w("game.json", {"events": [
+        in_room("!r:hs", message("!join", "@bob:hs", "$1")),
+        in_room("!dm:hs", message("play 2C", "@c:hs", "$2")),
+        in_room("!r:hs", member("@d:hs", "join")),
+        in_room("!r:hs", member("@d:hs", "leave", "@alice:hs"))]})
+    w("own-membership.json", {"events": [
+        in_room("!dm:hs", {"type": "m.room.member", "sender": "@alice:hs",
+                           "state_key": "@bot:hs", "event_id": "$i",
+                           "content": {"membership": "invite",
+                                       "is_direct": True},
+                           "unsigned": {"invite_room_state": [
+                               {"type": "m.room.encryption",
+                                "state_key": "", "sender": "@alice:hs",
+                                "content": {}}]}}),
+        in_room("!dm:hs", member("@bot:hs", "join")),
+        in_room("!r:hs", member("@bot:hs", "leave", "@alice:hs")),
+        in_room("!q:hs", member("@bot:hs", "ban", "@alice:hs"))]})
+    w("twice.json", {"events": [in_room("!r:hs", message("a", eid="$1")),
+                                in_room("!r:hs", message("b", eid="$1"))]})
+    w("state.json", {"events": [
+        in_room("!r:hs", {"type": "m.room.name", "state_key": "",
+                          "sender": "@a:hs", "event_id": "$n",
+                          "content": {"name": "Card Club"}}),
+        in_room("!r:hs", {"type": "m.room.create", "state_key": "",
+                          "sender": "@bot:hs", "event_id": "$c",
+                          "content": {}}),
+        in_room("!r:hs", {"type": "m.room.encrypted", "sender": "@a:hs",
+                          "event_id": "$x", "content": {}})]})
+    w("ephemeral.json", {"events": [], "de.sorunome.msc2409.ephemeral": [
+        {"type": "m.typing", "room_id": "!r:hs", "content": {}}]})
+    # hostile
+    w("not-json", b"\xff\x00 not json")
+    w("empty", b"")
+    w("no-events.json", {})
+    w("events-object.json", {"events": {}})
+    w("array.json", [{"events": []}])
+    w("trailing.json", b'{"events": []} x')
+    w("deep.json", b'{"events": ' + b"[" * 5000)
+    w("bad-events.json", {"events": [
+        7, None, "x", [], {}, {"room_id": 7},
+        {"room_id": "not-a-room", "type": "m.room.message"},
+        in_room("!r:hs", {"type": "m.room.message", "sender": "@a:hs"}),
+        in_room("!r:hs", {"type": "m.room.member", "sender": "@a:hs",
+                          "state_key": "@bot:hs",
+                          "content": {"membership": 7}}),
+        in_room("!r:hs", message("x" * 5000)),
+        in_room("!r:hs", message("nul\u0000"))]})
+    w("body-invalid-utf8.json",
+      b'{"events":[{"room_id":"!r:hs","type":"m.room.message",'
+      b'"sender":"@alice:hs","event_id":"$z","origin_server_ts":1,'
+      b'"content":{"msgtype":"m.text","body":"!hearts \xff\xfe"}}]}')
+
+
 # ---- journal: journal files (storage/journal.c) --------------------------
 
 def journal_lines(record, hands=None):
@@ -401,6 +466,7 @@ if __name__ == "__main__":
     irc_line_seeds()
     format_seeds()
     sync_seeds()
+    txn_seeds()
     journal_seeds()
     config_seeds()
     record_seeds()

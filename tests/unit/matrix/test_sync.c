@@ -587,6 +587,82 @@ static void test_sync_filter_is_json(void **state)
     }
 }
 
+/* An application-service transaction: the bot's own membership becomes
+ * INVITE, JOINED (with its MEMBER) and LEFT; the rest as a timeline's. */
+static void test_txn_parse_items(void **state)
+{
+    (void)state;
+    const char *body =
+        "{\"events\":["
+        "{\"room_id\":\"!dm:hs\",\"type\":\"m.room.member\",\"sender\":"
+        "\"@a:hs\",\"state_key\":\"" SELF "\",\"event_id\":\"$1\","
+        "\"content\":{\"membership\":\"invite\",\"is_direct\":true},"
+        "\"unsigned\":{\"invite_room_state\":[{\"type\":"
+        "\"m.room.encryption\",\"state_key\":\"\",\"content\":{}}]}},"
+        "{\"room_id\":\"!dm:hs\",\"type\":\"m.room.member\",\"sender\":"
+        "\"" SELF "\",\"state_key\":\"" SELF "\",\"event_id\":\"$2\","
+        "\"content\":{\"membership\":\"join\"}},"
+        "{\"room_id\":\"!r:hs\",\"type\":\"m.room.message\",\"sender\":"
+        "\"@a:hs\",\"event_id\":\"$3\",\"origin_server_ts\":5,"
+        "\"content\":{\"msgtype\":\"m.text\",\"body\":\"!hearts\"}},"
+        "{\"room_id\":\"!r:hs\",\"type\":\"m.room.message\",\"sender\":"
+        "\"@a:hs\",\"event_id\":\"$3\",\"origin_server_ts\":5,"
+        "\"content\":{\"msgtype\":\"m.text\",\"body\":\"!hearts\"}},"
+        "{\"room_id\":\"!r:hs\",\"type\":\"m.room.member\",\"sender\":"
+        "\"@op:hs\",\"state_key\":\"" SELF "\",\"event_id\":\"$4\","
+        "\"content\":{\"membership\":\"ban\"}},"
+        "{\"type\":\"m.room.message\",\"sender\":\"@a:hs\"},"
+        "{\"room_id\":\"nope\",\"type\":\"m.room.message\"}, 7]}";
+    struct mx_sync s;
+    char err[128];
+    assert_int_equal(
+        mx_txn_parse(body, strlen(body), SELF, &s, err, sizeof err), 0);
+    assert_null(s.next_batch);
+    assert_int_equal(s.refused, 3);
+    assert_int_equal(s.nitems, 5);
+    assert_int_equal(s.items[0].kind, MX_ITEM_INVITE);
+    assert_string_equal(s.items[0].room, "!dm:hs");
+    assert_string_equal(s.items[0].sender, "@a:hs");
+    assert_true(s.items[0].is_direct);
+    assert_true(s.items[0].encrypted);
+    assert_int_equal(s.items[1].kind, MX_ITEM_JOINED);
+    assert_int_equal(s.items[2].kind, MX_ITEM_MEMBER);
+    assert_string_equal(s.items[2].user, SELF);
+    assert_int_equal(s.items[3].kind, MX_ITEM_MESSAGE); /* once */
+    assert_string_equal(s.items[3].body, "!hearts");
+    assert_int_equal(s.items[4].kind, MX_ITEM_LEFT);
+    assert_string_equal(s.items[4].sender, "@op:hs");
+    assert_string_equal(s.items[4].membership, "ban");
+    mx_sync_free(&s);
+}
+
+static void test_txn_parse_refuses_whole_bodies(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "",
+        "nope",
+        "[]",
+        "{}",
+        "{\"events\":{}}",
+        "{\"events\":[]} x",
+        "{\"events\":[",
+        "{\"events\":7}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct mx_sync s;
+        char err[128] = "";
+        assert_int_equal(
+            mx_txn_parse(bad[i], strlen(bad[i]), SELF, &s, err, sizeof err),
+            -1);
+        assert_true(err[0] != '\0');
+    }
+    struct mx_sync s;
+    assert_int_equal(mx_txn_parse("{\"events\":[]}", 13, SELF, &s, NULL, 0), 0);
+    assert_int_equal(s.nitems, 0);
+    mx_sync_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -607,6 +683,8 @@ int main(void)
         cmocka_unit_test(test_sync_an_event_given_twice_is_taken_once),
         cmocka_unit_test(test_state_parse),
         cmocka_unit_test(test_joined_parse),
+        cmocka_unit_test(test_txn_parse_items),
+        cmocka_unit_test(test_txn_parse_refuses_whole_bodies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
