@@ -12,6 +12,7 @@
 
 #include "storage.h"
 #include "sync.h"
+#include "xalloc.h"
 
 #define SESSION_MAX 65536
 
@@ -36,16 +37,16 @@ void mx_session_free(struct mx_session *s)
     free(s->access_token);
     free(s->device_id);
     free(s->since);
+    for (size_t i = 0; i < s->nas_txns; i++)
+        free(s->as_txns[i]);
     memset(s, 0, sizeof *s);
 }
 
-/* A string field that is printable ASCII without spaces (it goes into a
+/* A JSON string that is printable ASCII without spaces (it goes into a
  * header or a URL), at most max bytes; else NULL. */
-static const char *word(struct json_object *o, const char *key, size_t max)
+static const char *word_of(struct json_object *v, size_t max)
 {
-    struct json_object *v;
-    if (!json_object_object_get_ex(o, key, &v) ||
-        !json_object_is_type(v, json_type_string))
+    if (!json_object_is_type(v, json_type_string))
         return NULL;
     const char *s = json_object_get_string(v);
     size_t n = (size_t)json_object_get_string_len(v);
@@ -55,6 +56,13 @@ static const char *word(struct json_object *o, const char *key, size_t max)
         if (s[i] <= 0x20 || s[i] >= 0x7f)
             return NULL;
     return s;
+}
+
+/* Such a string field of o. */
+static const char *word(struct json_object *o, const char *key, size_t max)
+{
+    struct json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? word_of(v, max) : NULL;
 }
 
 int mx_session_load(const char *path, struct mx_session *s, char *err,
@@ -92,8 +100,37 @@ int mx_session_load(const char *path, struct mx_session *s, char *err,
     if (json_object_object_get_ex(o, "txn_epoch", &v) &&
         json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
         s->txn_epoch = (uint64_t)json_object_get_int64(v);
+    if (json_object_object_get_ex(o, "appservice_txns", &v) &&
+        json_object_is_type(v, json_type_array)) {
+        size_t n = json_object_array_length(v);
+        for (size_t i = n > MX_AS_TXNS ? n - MX_AS_TXNS : 0; i < n; i++) {
+            const char *id =
+                word_of(json_object_array_get_idx(v, i), MX_TXN_ID_MAX);
+            if (id && !mx_session_txn_seen(s, id))
+                mx_session_txn_add(s, id);
+        }
+    }
     json_object_put(o);
     return 0;
+}
+
+bool mx_session_txn_seen(const struct mx_session *s, const char *id)
+{
+    for (size_t i = 0; i < s->nas_txns; i++)
+        if (strcmp(s->as_txns[i], id) == 0)
+            return true;
+    return false;
+}
+
+void mx_session_txn_add(struct mx_session *s, const char *id)
+{
+    if (s->nas_txns == MX_AS_TXNS) {
+        free(s->as_txns[0]);
+        memmove(s->as_txns, s->as_txns + 1,
+                (MX_AS_TXNS - 1) * sizeof *s->as_txns);
+        s->nas_txns--;
+    }
+    s->as_txns[s->nas_txns++] = xstrdup(id);
 }
 
 static void add(struct json_object *o, const char *key, const char *value)
@@ -114,6 +151,12 @@ int mx_session_save(const char *path, const struct mx_session *s, char *err,
     add(o, "since", s->since);
     json_object_object_add(o, "txn_epoch",
                            json_object_new_int64((int64_t)s->txn_epoch));
+    if (s->nas_txns) {
+        struct json_object *a = json_object_new_array();
+        for (size_t i = 0; i < s->nas_txns; i++)
+            json_object_array_add(a, json_object_new_string(s->as_txns[i]));
+        json_object_object_add(o, "appservice_txns", a);
+    }
     size_t n;
     const char *text = json_object_to_json_string_length(
         o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, &n);

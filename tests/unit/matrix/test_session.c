@@ -101,11 +101,48 @@ static void test_session_hostile_files(void **state)
     mx_session_free(&s);
 }
 
+/* The application-service transactions handled: kept across a save and a
+ * load, the oldest dropped past MX_AS_TXNS, hostile entries not taken. */
+static void test_session_keeps_handled_transactions(void **state)
+{
+    (void)state;
+    struct mx_session s = {0}, back;
+    char err[256], id[32];
+    for (int i = 0; i < MX_AS_TXNS + 6; i++) {
+        snprintf(id, sizeof id, "%d", i);
+        mx_session_txn_add(&s, id);
+    }
+    assert_int_equal(s.nas_txns, MX_AS_TXNS);
+    assert_false(mx_session_txn_seen(&s, "5"));
+    assert_true(mx_session_txn_seen(&s, "6"));
+    assert_int_equal(mx_session_save(path, &s, err, sizeof err), 0);
+    assert_int_equal(mx_session_load(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.nas_txns, MX_AS_TXNS);
+    assert_true(mx_session_txn_seen(&back, "6"));
+    snprintf(id, sizeof id, "%d", MX_AS_TXNS + 5);
+    assert_true(mx_session_txn_seen(&back, id));
+    assert_false(mx_session_txn_seen(&back, "70x"));
+    mx_session_free(&s);
+    mx_session_free(&back);
+    write_file("{\"version\":1,\"appservice_txns\":[\"1\",7,\"a b\",\"\","
+               "null,\"2\",\"2\",\"x\\u0000\"]}");
+    assert_int_equal(mx_session_load(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.nas_txns, 2);
+    assert_true(mx_session_txn_seen(&back, "1"));
+    assert_true(mx_session_txn_seen(&back, "2"));
+    mx_session_free(&back);
+    write_file("{\"version\":1,\"appservice_txns\":{\"1\":1}}");
+    assert_int_equal(mx_session_load(path, &back, err, sizeof err), 0);
+    assert_int_equal(back.nas_txns, 0);
+    mx_session_free(&back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_session_round_trip),
         cmocka_unit_test(test_session_hostile_files),
+        cmocka_unit_test(test_session_keeps_handled_transactions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
