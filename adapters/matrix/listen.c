@@ -364,7 +364,8 @@ void mx_request_answer(struct mx_request *pub, int status, const char *json)
     }
 }
 
-static void mhd_log(void *cls, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void
+mhd_log(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;
     char line[512];
