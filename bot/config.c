@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "think.h"
 
+#include <arpa/inet.h>
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -237,6 +238,9 @@ struct key_def {
     int min, max;
     config_check_fn check;
 };
+
+/* The off of a string key whose check stores what it means itself. */
+#define NO_FIELD ((size_t)-1)
 
 #define MAX_KEYS 32
 
@@ -696,6 +700,91 @@ static int check_token(struct parser *ps, const struct key_def *k,
     return 0;
 }
 
+/* mode: how this account reaches the homeserver. */
+static int check_mode(struct parser *ps, const struct key_def *k,
+                      struct value *v)
+{
+    struct config_matrix *mx = &ps->c->matrix[ps->c->nmatrix - 1];
+    if (strcmp(v->s, "sync") == 0 || strcmp(v->s, "appservice") == 0) {
+        mx->appservice = v->s[0] == 'a';
+        return 0;
+    }
+    return FAIL(ps, v->pos, "'%s' must be \"sync\" or \"appservice\"", k->name);
+}
+
+static int check_registration(struct parser *ps, const struct key_def *k,
+                              struct value *v)
+{
+    if (check_nonempty(ps, k, v))
+        return -1;
+    return check_path(ps, k, v);
+}
+
+/* The listener's address, "A.B.C.D:PORT" or "[V6]:PORT", numeric (a name
+ * would need a lookup at start, and a name that resolves to a public
+ * address is an easy mistake): stores the port, and leaves the address
+ * alone in v->s for listen_host. */
+static int check_listen(struct parser *ps, const struct key_def *k,
+                        struct value *v)
+{
+    struct config_matrix *mx = &ps->c->matrix[ps->c->nmatrix - 1];
+    char *s = v->s;
+    char *host = s, *port;
+    size_t hlen;
+    int family = AF_INET;
+    if (s[0] == '[') {
+        char *close = strchr(s, ']');
+        if (!close || close[1] != ':')
+            return FAIL(ps, v->pos,
+                        "'%s' must be \"[IPv6]:PORT\", as \"[::1]:9009\"",
+                        k->name);
+        host = s + 1;
+        hlen = (size_t)(close - host);
+        port = close + 2;
+        family = AF_INET6;
+    } else {
+        char *colon = strrchr(s, ':');
+        if (!colon)
+            return FAIL(ps, v->pos,
+                        "'%s' has no port: write \"ADDRESS:PORT\", as "
+                        "\"127.0.0.1:9009\"",
+                        k->name);
+        hlen = (size_t)(colon - s);
+        port = colon + 1;
+        if (memchr(s, ':', hlen))
+            return FAIL(ps, v->pos,
+                        "'%s': an IPv6 address goes in brackets, as "
+                        "\"[::1]:9009\"",
+                        k->name);
+    }
+    size_t nd = strlen(port);
+    bool digits = nd >= 1 && nd <= 5 && strspn(port, "0123456789") == nd;
+    long p = 0;
+    for (size_t i = 0; digits && i < nd; i++)
+        p = p * 10 + (port[i] - '0');
+    if (!digits || p < 1 || p > 65535)
+        return FAIL(ps, v->pos, "'%s' must end in a port from 1 to 65535",
+                    k->name);
+    unsigned char addr[16];
+    char text[INET6_ADDRSTRLEN];
+    if (hlen == 0 || hlen >= sizeof text)
+        return FAIL(ps, v->pos,
+                    "'%s' must be a numeric address and a port, as "
+                    "\"127.0.0.1:9009\" or \"[::1]:9009\"",
+                    k->name);
+    memcpy(text, host, hlen);
+    text[hlen] = '\0';
+    if (inet_pton(family, text, addr) != 1)
+        return FAIL(ps, v->pos,
+                    "'%s' must name a numeric %s address, not '%s' (as "
+                    "\"%s\")",
+                    k->name, family == AF_INET ? "IPv4" : "IPv6", text,
+                    family == AF_INET ? "127.0.0.1:9009" : "[::1]:9009");
+    mx->listen_port = (int)p;
+    memmove(s, text, hlen + 1);
+    return 0;
+}
+
 #define BOT(field) offsetof(struct config, field)
 #define IRC(field) offsetof(struct config_irc, field)
 #define MX(field) offsetof(struct config_matrix, field)
@@ -772,6 +861,9 @@ static const struct key_def matrix_keys[] = {
     {"sync_timeout_ms", V_INT, MX(sync_timeout_ms), 0, 300000, NULL},
     {"request_timeout_ms", V_INT, MX(request_timeout_ms), 1000, 600000, NULL},
     {"rejoin_delay_ms", V_INT, MX(rejoin_delay_ms), 0, 3600000, NULL},
+    {"mode", V_STRING, NO_FIELD, 0, 0, check_mode},
+    {"registration", V_STRING, MX(registration), 0, 0, check_registration},
+    {"listen", V_STRING, MX(listen_host), 0, 0, check_listen},
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -1195,6 +1287,7 @@ static void matrix_push(struct config *c)
     mx->sync_timeout_ms = 30000;
     mx->request_timeout_ms = 30000;
     mx->rejoin_delay_ms = 30000;
+    mx->listen_port = 9009;
 }
 
 static void default_string(char **s, const char *value)
@@ -1203,7 +1296,112 @@ static void default_string(char **s, const char *value)
         *s = xstrdup(value);
 }
 
-/* Ends the current table: an [[irc]] must have had its required keys. */
+/* Whether the current table set the key `name` itself, and where. */
+static bool key_was_set(const struct parser *ps, const char *name)
+{
+    for (int i = 0; i < tables[ps->table].nkeys; i++)
+        if (strcmp(tables[ps->table].keys[i].name, name) == 0)
+            return ps->key_set[i];
+    return false;
+}
+
+static size_t key_where(const struct parser *ps, const char *name)
+{
+    for (int i = 0; i < tables[ps->table].nkeys; i++)
+        if (strcmp(tables[ps->table].keys[i].name, name) == 0)
+            return ps->key_pos[i];
+    return ps->table_pos;
+}
+
+/* `rel` made absolute against the directory of the config file `path`
+ * (the current directory's, for a path without one): the bot may be
+ * started from anywhere (systemd starts it in /), and a file named beside
+ * its config belongs with it. NULL if the current directory is unknown. */
+static char *path_beside(const char *path, const char *rel)
+{
+    if (rel[0] == '/')
+        return xstrdup(rel);
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    struct buf b = {0};
+    if (path[0] != '/') {
+        char cwd[4096];
+        if (!getcwd(cwd, sizeof cwd))
+            return NULL;
+        buf_add(&b, cwd, strlen(cwd));
+        /* "./bot.toml" is "bot.toml" */
+        if (dlen == 1 && path[0] == '.')
+            dlen = 0;
+        if (b.p[b.len - 1] != '/')
+            buf_add(&b, "/", 1);
+    }
+    if (dlen) {
+        buf_add(&b, path, dlen);
+        buf_add(&b, "/", 1);
+    } else if (path[0] == '/') {
+        buf_add(&b, "/", 1); /* "/bot.toml" */
+    }
+    buf_add(&b, rel, strlen(rel) + 1);
+    return b.p;
+}
+
+/* In appservice mode the homeserver registers the bot's user: its
+ * localpart must be one a homeserver accepts for a new user. */
+static bool localpart_valid(const char *user_id)
+{
+    const char *end = strchr(user_id, ':');
+    for (const char *p = user_id + 1; p < end; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+              strchr("._=-/+", *p)))
+            return false;
+    return true;
+}
+
+/* The keys of one mode that the other refuses, then the appservice
+ * mode's own checks. */
+static int finish_matrix_mode(struct parser *ps, struct config_matrix *mx)
+{
+    static const char *const sync_only[] = {"password", "access_token"};
+    static const char *const as_only[] = {"registration", "listen"};
+    for (int i = 0; i < 2; i++) {
+        const char *key = mx->appservice ? sync_only[i] : as_only[i];
+        if (!key_was_set(ps, key))
+            continue;
+        if (mx->appservice)
+            return FAIL(ps, key_where(ps, key),
+                        "'%s' is not used with mode = \"appservice\": the "
+                        "bot acts with the as_token of its registration "
+                        "file (remove '%s')",
+                        key, key);
+        return FAIL(ps, key_where(ps, key),
+                    "'%s' is only for mode = \"appservice\" (this "
+                    "[[matrix]] is in sync mode)",
+                    key);
+    }
+    if (!mx->appservice)
+        return 0;
+    if (!mx->registration)
+        return FAIL(ps, ps->table_pos,
+                    "this [[matrix]] has mode = \"appservice\" but no "
+                    "'registration' (the file `heartsbot "
+                    "--appservice-registration CONFIG` writes)");
+    if (!localpart_valid(mx->user_id))
+        return FAIL(ps, key_where(ps, "user_id"),
+                    "with mode = \"appservice\" the homeserver registers "
+                    "'user_id': its name before ':' may hold only a-z, 0-9 "
+                    "and . _ = - / +");
+    char *abs = path_beside(ps->path, mx->registration);
+    if (!abs)
+        return FAIL(ps, key_where(ps, "registration"),
+                    "cannot make 'registration' absolute: the current "
+                    "directory: %s",
+                    strerror(errno));
+    free(mx->registration);
+    mx->registration = abs;
+    return 0;
+}
+
+/* Ends the current table: a [[matrix]] must have had its required keys. */
 static int finish_matrix(struct parser *ps)
 {
     struct config_matrix *mx = &ps->c->matrix[ps->c->nmatrix - 1];
@@ -1213,7 +1411,9 @@ static int finish_matrix(struct parser *ps)
         if (!have[i])
             return FAIL(ps, ps->table_pos, "this [[matrix]] has no '%s'",
                         required[i]);
-    if ((!mx->password || !*mx->password) &&
+    if (finish_matrix_mode(ps, mx))
+        return -1;
+    if (!mx->appservice && (!mx->password || !*mx->password) &&
         (!mx->access_token || !*mx->access_token))
         return FAIL(ps, ps->table_pos,
                     "this [[matrix]] needs a 'password' or an "
@@ -1221,16 +1421,9 @@ static int finish_matrix(struct parser *ps)
     default_string(&mx->password, "");
     default_string(&mx->access_token, "");
     default_string(&mx->device_id, "");
+    default_string(&mx->registration, "");
+    default_string(&mx->listen_host, "127.0.0.1");
     return 0;
-}
-
-/* Whether the current table set the key `name` itself. */
-static bool key_was_set(const struct parser *ps, const char *name)
-{
-    for (int i = 0; i < tables[ps->table].nkeys; i++)
-        if (strcmp(tables[ps->table].keys[i].name, name) == 0)
-            return ps->key_set[i];
-    return false;
 }
 
 static int finish_table(struct parser *ps)
@@ -1432,6 +1625,8 @@ static int store(struct parser *ps, const struct key_def *k, struct value *v)
                         k->name);
         if (k->check && k->check(ps, k, v))
             return -1;
+        if (k->off == NO_FIELD)
+            return 0;
         *(char **)(void *)(base + k->off) = v->s;
         v->s = NULL;
         return 0;
@@ -1651,6 +1846,8 @@ void config_free(struct config *c)
         free(mx->password);
         free(mx->access_token);
         free(mx->device_id);
+        free(mx->registration);
+        free(mx->listen_host);
         for (int j = 0; j < mx->nrooms; j++) {
             free(mx->rooms[j].name);
             free(mx->rooms[j].rules);

@@ -68,6 +68,16 @@ struct config_matrix {
     int sync_timeout_ms;    /* how long one /sync waits for news */
     int request_timeout_ms; /* other requests at most */
     int rejoin_delay_ms;    /* before joining a room again after a kick */
+    /* mode = "appservice" (docs/hosting.md, "Matrix as an application
+     * service"): the homeserver pushes events to the bot's listener and
+     * the bot acts with the registration's as_token; password and
+     * access_token are then refused, sync_timeout_ms is unused */
+    bool appservice;
+    char *registration; /* "" in sync mode; else an absolute path (a
+                         * relative one in the file is relative to the
+                         * config file's directory) */
+    char *listen_host;  /* numeric, IPv6 without brackets; "127.0.0.1" */
+    int listen_port;    /* 1..65535; 9009 */
 };
 
 struct config {
