@@ -4,7 +4,9 @@
  * the caller's struct as it was and says where ("fuzz.toml:LINE:COL: ");
  * an accepted one holds every value the checks promise (strings present,
  * integers in range, no '%' in a nick or password, channels named with #
- * or &, network names used once). Built when HEARTS_FUZZ is on and the
+ * or &, network names used once, a [[matrix]] in appservice mode with
+ * an absolute registration path, no password or token, and a listen port
+ * in range). Built when HEARTS_FUZZ is on and the
  * compiler is clang; run it as `build/tests/fuzz_config -max_len=8192 DIR`
  * with a copy of config.example.toml in the corpus directory DIR.
  */
@@ -77,6 +79,20 @@ static void check(const struct config *c)
         for (int j = 0; j < i; j++)
             if (strcmp(c->irc[j].name, irc->name) == 0)
                 abort();
+    }
+    for (int i = 0; i < c->nmatrix; i++) {
+        const struct config_matrix *mx = &c->matrix[i];
+        check_string(mx->user_id);
+        check_string(mx->password);
+        check_string(mx->access_token);
+        check_string(mx->registration);
+        check_string(mx->listen_host);
+        check_range(mx->listen_port, 1, 65535);
+        if (mx->appservice &&
+            (mx->registration[0] != '/' || *mx->password || *mx->access_token))
+            abort();
+        if (!mx->appservice && *mx->registration)
+            abort();
     }
 }
 

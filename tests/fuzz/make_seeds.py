@@ -325,6 +325,23 @@ def config_seeds():
                       'lobby_timeout = 99999999999999999999\n'
                       'grace_period = -0\nnext_hand_delay = +5\n')
     w("array-of-tables-wrong.toml", 'irc = 7\n[irc]\nname = "x"\n')
+    w("appservice.toml", '[[matrix]]\nname = "as"\nmode = "appservice"\n'
+                         'homeserver = "http://127.0.0.1:8008"\n'
+                         'user_id = "@heartsbot:hs.example"\n'
+                         'registration = "reg/heartsbot.yaml"\n'
+                         'listen = "[::1]:9009"\nrooms = ["#h:hs.example"]\n'
+                         '[[matrix]]\nname = "as4"\nmode = "appservice"\n'
+                         'homeserver = "https://hs.example"\n'
+                         'user_id = "@b:hs.example"\n'
+                         'registration = "/etc/heartsbot/as4.yaml"\n'
+                         'listen = "10.1.2.3:65535"\n')
+    w("appservice-hostile.toml",
+      '[[matrix]]\nname = "as"\nmode = "appservice"\nhomeserver = "https://h"\n'
+      'user_id = "@Bot:h"\npassword = "p"\nlisten = "[::1:9009"\n'
+      '[[matrix]]\nname = "s"\nhomeserver = "https://h"\nuser_id = "@b:h"\n'
+      'password = "p"\nregistration = "r"\nlisten = "localhost:0"\n'
+      'mode = "pull"\n[[matrix]]\nlisten = "1.2.3.4:99999"\n'
+      'registration = ""\nlisten = "[]:1"\n')
     w("matrix-hostile.toml", '[[matrix]]\nname = ""\nhomeserver = "ftp://x"\n'
                              'user_id = "bot"\nrooms = [1, "x"]\n'
                              'sync_timeout_ms = -1\n')
