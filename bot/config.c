@@ -723,7 +723,7 @@ static int check_registration(struct parser *ps, const struct key_def *k,
 /* The listener's address, "A.B.C.D:PORT" or "[V6]:PORT", numeric (a name
  * would need a lookup at start, and a name that resolves to a public
  * address is an easy mistake): stores the port, and leaves the address
- * alone in v->s for listen_host. */
+ * alone, in its canonical spelling, in v->s for listen_host. */
 static int check_listen(struct parser *ps, const struct key_def *k,
                         struct value *v)
 {
@@ -781,7 +781,9 @@ static int check_listen(struct parser *ps, const struct key_def *k,
                     k->name, family == AF_INET ? "IPv4" : "IPv6", text,
                     family == AF_INET ? "127.0.0.1:9009" : "[::1]:9009");
     mx->listen_port = (int)p;
-    memmove(s, text, hlen + 1);
+    /* the canonical spelling ("0::0" is "::"), which is never longer */
+    if (!inet_ntop(family, addr, s, (socklen_t)strlen(s) + 1))
+        memmove(s, text, hlen + 1);
     return 0;
 }
 
