@@ -318,6 +318,9 @@ static int check_value(struct parser *ps, int k, size_t pos, const char *v)
 {
     const char *name = key_names[k];
     size_t n = strlen(v);
+    /* the only control character a line may hold, and none a value may */
+    if (strchr(v, '\t'))
+        return FAIL(ps, pos, "'%s' contains a tab", name);
     if (k == K_URL) {
         if (n == 0)
             return 0;

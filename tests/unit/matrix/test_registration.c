@@ -325,6 +325,9 @@ static const struct bad_case bad_cases[] = {
      "'url' must be an http:// or https:// URL"},
     {"id: x\n" GOOD_REST "url: 'http://a b'\n", "5:6", "no spaces"},
     {"id: x\n" GOOD_REST "url: http://\n", "5:6", "must be an http://"},
+    {"id: \"a\tb\"\n" GOOD_REST, "1:5", "'id' contains a tab"},
+    {"id: x\n" GOOD_REST "url: \"http://h\t\"\n", "5:6",
+     "'url' contains a tab"},
     /* what YAML reads as something else */
     {"id: null\n" GOOD_REST, "1:5", "'id' is null in YAML, not a string"},
     {"id: ~\n" GOOD_REST, "1:5", "is null in YAML"},
