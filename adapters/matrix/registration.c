@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "textpos.h"
 #include "xalloc.h"
 
 #define TOKEN_BYTES 32 /* of randomness per token: 64 hex digits */
@@ -115,38 +116,17 @@ struct parser {
     size_t value_pos[NKEYS];
 };
 
-/* The 1-based line and column (in characters) of a byte offset. */
-static void where(const struct parser *ps, size_t pos, int *line, int *col)
-{
-    int l = 1, c = 1;
-    for (size_t i = 0; i < pos && i < ps->len; i++) {
-        unsigned ch = (unsigned char)ps->text[i];
-        if (ch == '\n')
-            l++, c = 1;
-        else if ((ch & 0xc0) != 0x80)
-            c++;
-    }
-    *line = l;
-    *col = c;
-}
-
 static void fail_at(struct parser *ps, size_t pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* "PATH:LINE:COL: message" into the error buffer. */
 static void fail_at(struct parser *ps, size_t pos, const char *fmt, ...)
 {
-    if (!ps->err || !ps->errlen)
-        return;
-    int line, col;
-    where(ps, pos, &line, &col);
-    int n = snprintf(ps->err, ps->errlen, "%s:%d:%d: ", ps->path, line, col);
-    if (n >= 0 && (size_t)n < ps->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    textpos_vfail(ps->err, ps->errlen, ps->path, ps->text, ps->len, pos, fmt,
+                  ap);
+    va_end(ap);
 }
 
 /* The message, then -1 where the analyzer sees it (as in config.c). */
@@ -169,14 +149,13 @@ static size_t skip_blanks(const struct parser *ps, size_t pos, size_t end)
     return pos;
 }
 
-/* Names the character at pos for a message. */
-static void describe(const struct parser *ps, size_t pos, char *buf, size_t len)
+/* "unexpected X" and `then` for the character at pos. */
+static int unexpected(struct parser *ps, size_t pos, const char *then)
 {
     int ch = (unsigned char)ps->text[pos];
     if (ch >= 0x80)
-        snprintf(buf, len, "non-ASCII character");
-    else
-        snprintf(buf, len, "'%c'", ch);
+        return FAIL(ps, pos, "unexpected non-ASCII character%s", then);
+    return FAIL(ps, pos, "unexpected '%c'%s", ch, then);
 }
 
 /* A line's characters: UTF-8, and no control characters but tab (what
@@ -300,14 +279,9 @@ static int after_quoted(struct parser *ps, size_t next, size_t end)
     size_t rest = skip_blanks(ps, next, end);
     if (rest == end)
         return 0;
-    if (at(ps, rest, end) != '#') {
-        char what[32];
-        describe(ps, rest, what, sizeof what);
-        return FAIL(ps, rest,
-                    "unexpected %s after the value (only a # comment may "
-                    "follow it)",
-                    what);
-    }
+    if (at(ps, rest, end) != '#')
+        return unexpected(ps, rest,
+                          " after the value (only a # comment may follow it)");
     if (rest == next)
         return FAIL(ps, rest, "a # comment needs a space before it");
     return 0;
@@ -498,14 +472,10 @@ static int parse_top(struct parser *ps, size_t s, size_t end)
     size_t k = s;
     while (key_char(at(ps, k, end)))
         k++;
-    if (k == s) {
-        char what[32];
-        describe(ps, s, what, sizeof what);
-        return FAIL(ps, s,
-                    "unexpected %s: expected a top-level 'key: value', a "
-                    "comment or an indented line",
-                    what);
-    }
+    if (k == s)
+        return unexpected(ps, s,
+                          ": expected a top-level 'key: value', a comment or "
+                          "an indented line");
     size_t klen = k - s;
     size_t colon = k;
     while (at(ps, colon, end) == ' ')
@@ -526,7 +496,7 @@ static int parse_top(struct parser *ps, size_t s, size_t end)
         return skip_value(ps, v, end);
     if (ps->values[which]) {
         int line, col;
-        where(ps, ps->key_pos[which], &line, &col);
+        textpos_where(ps->text, ps->len, ps->key_pos[which], &line, &col);
         return FAIL(ps, s, "'%s' is repeated (first at line %d)",
                     key_names[which], line);
     }

@@ -121,6 +121,18 @@ static void parse_ok(const char *text, size_t len, struct mx_registration *r)
 /* The keys after an id, for files that differ in one line. */
 #define GOOD_REST "as_token: a\nhs_token: b\nsender_localpart: c\n"
 
+/* The five values of r, then frees it. */
+static void expect(struct mx_registration *r, const char *id, const char *url,
+                   const char *as, const char *hs, const char *local)
+{
+    assert_string_equal(r->id, id);
+    assert_string_equal(r->url, url);
+    assert_string_equal(r->as_token, as);
+    assert_string_equal(r->hs_token, hs);
+    assert_string_equal(r->sender_localpart, local);
+    mx_registration_free(r);
+}
+
 static bool is_hex64(const char *s)
 {
     return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;
@@ -197,14 +209,10 @@ static void test_mx_registration_parse_written(void **state)
     char *text = mx_registration_text(&mx, "tok.A_b~c+d/e=f-g", "other");
     struct mx_registration r;
     parse_ok(text, strlen(text), &r);
-    assert_string_equal(r.id, "heartsbot-mx");
-    assert_string_equal(r.url, "http://[::1]:1");
-    assert_string_equal(r.as_token, "tok.A_b~c+d/e=f-g");
-    assert_string_equal(r.hs_token, "other");
-    assert_string_equal(r.sender_localpart, "hearts-bot");
     char err[ERRLEN];
     assert_int_equal(mx_registration_check(&r, &mx, err, sizeof err), 0);
-    mx_registration_free(&r);
+    expect(&r, "heartsbot-mx", "http://[::1]:1", "tok.A_b~c+d/e=f-g", "other",
+           "hearts-bot");
     mx_registration_free(&r); /* twice: a no-op */
     mx_registration_free(NULL);
     free(text);
@@ -240,12 +248,8 @@ static void test_mx_registration_parse_synapse_style(void **state)
        "de.sorunome.msc2409.push_ephemeral: true\n"
        "receive_ephemeral: true\n",
        &r);
-    assert_string_equal(r.id, "heartsbot");
-    assert_string_equal(r.url, "http://localhost:9009");
-    assert_string_equal(r.as_token, "wfghWEGh3wgWHEf3478sHFWE");
-    assert_string_equal(r.hs_token, "ugw8243igya57aaABGFfgeyu");
-    assert_string_equal(r.sender_localpart, "heartsbot");
-    mx_registration_free(&r);
+    expect(&r, "heartsbot", "http://localhost:9009", "wfghWEGh3wgWHEf3478sHFWE",
+           "ugw8243igya57aaABGFfgeyu", "heartsbot");
 
     /* a BOM, CRLF, '---', key order, compact lists at column 0, a flow
      * mapping over several lines with a key-like line inside it, quotes
@@ -267,23 +271,15 @@ static void test_mx_registration_parse_synapse_style(void **state)
        "url: ~\r\n"
        "id: 'it''s' \r\n",
        &r);
-    assert_string_equal(r.id, "it's");
-    assert_string_equal(r.url, "");
-    assert_string_equal(r.as_token, "tok");
-    assert_string_equal(r.hs_token, "a.b");
-    assert_string_equal(r.sender_localpart, "hb");
-    mx_registration_free(&r);
+    expect(&r, "it's", "", "tok", "a.b", "hb");
 
     /* no url at all, no line break at the end, UTF-8 in the id */
     OK("id: c\xc5\x93ur\nas_token: a\nhs_token: b\nsender_localpart: c", &r);
-    assert_string_equal(r.id, "c\xc5\x93ur");
-    assert_string_equal(r.url, "");
-    mx_registration_free(&r);
+    expect(&r, "c\xc5\x93ur", "", "a", "b", "c");
 
     /* the two escapes of a "..." value */
     OK("id: \"h\\\"b\\\\c\"\n" GOOD_REST, &r);
-    assert_string_equal(r.id, "h\"b\\c");
-    mx_registration_free(&r);
+    expect(&r, "h\"b\\c", "", "a", "b", "c");
 }
 
 /* ---- Refused files ---------------------------------------------------- */
