@@ -17,6 +17,7 @@
 #include "config.h"
 #include "ai.h"
 #include "engine.h"
+#include "textpos.h"
 #include "think.h"
 
 #include <arpa/inet.h>
@@ -260,26 +261,10 @@ struct parser {
     size_t bot_pos, game_pos;
 };
 
-/* The 1-based line and column of a byte offset; columns count characters
- * (the text is valid UTF-8 before pos), as editors do. */
-static void where(const struct parser *ps, size_t pos, int *line, int *col)
-{
-    int l = 1, c = 1;
-    for (size_t i = 0; i < pos && i < ps->len; i++) {
-        unsigned ch = (unsigned char)ps->text[i];
-        if (ch == '\n')
-            l++, c = 1;
-        else if ((ch & 0xc0) != 0x80)
-            c++;
-    }
-    *line = l;
-    *col = c;
-}
-
 static int line_of(const struct parser *ps, size_t pos)
 {
     int line, col;
-    where(ps, pos, &line, &col);
+    textpos_where(ps->text, ps->len, pos, &line, &col);
     return line;
 }
 
@@ -289,17 +274,11 @@ static void fail_at(struct parser *ps, size_t pos, const char *fmt, ...)
 /* Writes "PATH:LINE:COL: message" to the error buffer. */
 static void fail_at(struct parser *ps, size_t pos, const char *fmt, ...)
 {
-    if (!ps->err || !ps->errlen)
-        return;
-    int line, col;
-    where(ps, pos, &line, &col);
-    int n = snprintf(ps->err, ps->errlen, "%s:%d:%d: ", ps->path, line, col);
-    if (n >= 0 && (size_t)n < ps->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    textpos_vfail(ps->err, ps->errlen, ps->path, ps->text, ps->len, pos, fmt,
+                  ap);
+    va_end(ap);
 }
 
 /* The message, then -1 in plain sight: the static analyzer does not follow
@@ -723,7 +702,7 @@ static int check_registration(struct parser *ps, const struct key_def *k,
 /* The listener's address, "A.B.C.D:PORT" or "[V6]:PORT", numeric (a name
  * would need a lookup at start, and a name that resolves to a public
  * address is an easy mistake): stores the port, and leaves the address
- * alone in v->s for listen_host. */
+ * alone, in its canonical spelling, in v->s for listen_host. */
 static int check_listen(struct parser *ps, const struct key_def *k,
                         struct value *v)
 {
@@ -781,7 +760,9 @@ static int check_listen(struct parser *ps, const struct key_def *k,
                     k->name, family == AF_INET ? "IPv4" : "IPv6", text,
                     family == AF_INET ? "127.0.0.1:9009" : "[::1]:9009");
     mx->listen_port = (int)p;
-    memmove(s, text, hlen + 1);
+    /* the canonical spelling ("0::0" is "::"), which is never longer */
+    if (!inet_ntop(family, addr, s, (socklen_t)strlen(s) + 1))
+        memmove(s, text, hlen + 1);
     return 0;
 }
 

@@ -1,7 +1,10 @@
 /*
  * heartsbot: reads the configuration, starts the adapters (every IRC
  * network of the config, or the console with --console) on one event
- * loop with the game manager, and runs until a signal.
+ * loop with the game manager, and runs until a signal. Two commands do
+ * one thing and exit instead: --rebuild-stats, and
+ * --appservice-registration, which writes the registration file of each
+ * [[matrix]] in mode = "appservice" (docs/hosting.md).
  *
  * Signals arrive through a self-pipe so that their work happens in the
  * loop, not in a handler: SIGINT and SIGTERM stop cleanly (the tables are
@@ -29,6 +32,7 @@
 #include "manager.h"
 #include "matrix_adapter.h"
 #include "records.h"
+#include "registration.h"
 
 #define MAX_ADAPTERS 64
 
@@ -60,7 +64,76 @@ static void usage(FILE *out)
     fprintf(out, "usage: heartsbot [--config FILE]\n"
                  "       heartsbot --console [--preset RULES] [--config "
                  "FILE]\n"
-                 "       heartsbot --rebuild-stats DATA_DIR\n");
+                 "       heartsbot --rebuild-stats DATA_DIR\n"
+                 "       heartsbot --appservice-registration CONFIG\n");
+}
+
+/* One appservice [[matrix]]'s registration file: written if absent, read
+ * and checked against the config if present. 0, or -1 (said on stderr). */
+static int registration_one(const struct config_matrix *mx)
+{
+    char err[1024], url[300];
+    mx_registration_url(mx, url, sizeof url);
+    int rc = mx_registration_write(mx, err, sizeof err);
+    if (rc == 0) {
+        printf("wrote %s: the registration of [[matrix]] \"%s\", with "
+               "new tokens (mode 0640: keep it private)\n"
+               "next: give it to the homeserver, then start heartsbot\n"
+               "  Synapse: list it in app_service_config_files in "
+               "homeserver.yaml, let Synapse's user read it, restart "
+               "Synapse\n"
+               "  Dendrite, Conduit: docs/hosting.md, \"Matrix as an "
+               "application service\"\n"
+               "  the homeserver will reach the bot at %s\n",
+               mx->registration, mx->name, url);
+        if (strcmp(mx->listen_host, "0.0.0.0") == 0 ||
+            strcmp(mx->listen_host, "::") == 0)
+            printf("  (listen is every address: if the homeserver runs on "
+                   "another machine, put the bot's address in its url)\n");
+        return 0;
+    }
+    struct mx_registration r = {0};
+    if (rc < 0 || mx_registration_load(mx->registration, &r, err, sizeof err) ||
+        mx_registration_check(&r, mx, err, sizeof err)) {
+        fprintf(stderr, "heartsbot: [[matrix]] \"%s\": %s\n", mx->name, err);
+        mx_registration_free(&r);
+        return -1;
+    }
+    printf("%s exists: kept (the registration of [[matrix]] \"%s\"; "
+           "remove it to have new tokens written)\n",
+           mx->registration, mx->name);
+    if (strcmp(r.url, url) != 0)
+        printf("note: its url is \"%s\", and the bot listens at %s: the "
+               "homeserver must reach the bot at its url\n",
+               r.url, url);
+    mx_registration_free(&r);
+    return 0;
+}
+
+/* heartsbot --appservice-registration CONFIG: connects to nothing. */
+static int registration_command(const char *config_path)
+{
+    struct config cfg;
+    char err[512];
+    if (config_load(config_path, &cfg, err, sizeof err)) {
+        fprintf(stderr, "heartsbot: %s\n", err);
+        return 1;
+    }
+    int n = 0, failed = 0;
+    for (int i = 0; i < cfg.nmatrix; i++) {
+        if (!cfg.matrix[i].appservice)
+            continue;
+        n++;
+        if (registration_one(&cfg.matrix[i]))
+            failed++;
+    }
+    if (n == 0)
+        fprintf(stderr,
+                "heartsbot: no [[matrix]] in %s has mode = \"appservice\": "
+                "no registration to write\n",
+                config_path);
+    config_free(&cfg);
+    return n == 0 || failed ? 1 : 0;
 }
 
 /* Waits for the adapters to flush their goodbyes, then ends the loop. */
@@ -176,6 +249,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--rebuild-stats") && i + 1 < argc) {
             /* every channel's leaderboards from its archive, and exit */
             return records_rebuild_all(argv[i + 1]);
+        } else if (!strcmp(argv[i], "--appservice-registration") &&
+                   i + 1 < argc && argc == 3) {
+            return registration_command(argv[i + 1]);
         } else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
             preset = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

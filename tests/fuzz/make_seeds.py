@@ -412,6 +412,68 @@ def config_seeds():
                              'sync_timeout_ms = -1\n')
 
 
+# ---- matrix_registration: appservice registrations -----------------------
+# (adapters/matrix/registration.c)
+
+def registration_seeds():
+    w = lambda n, d: write("matrix_registration", n, d)  # noqa: E731
+    tok = "0123456789abcdef" * 4
+    w("written.yaml",
+      '# heartsbot application service registration for [[matrix]] "mx"\n'
+      '# Give this file to the homeserver (docs/hosting.md, "Matrix as an '
+      'application service").\n'
+      'id: "heartsbot-mx"\nurl: "http://127.0.0.1:9009"\n'
+      'as_token: "%s"\nhs_token: "%s"\nsender_localpart: "heartsbot"\n'
+      'rate_limited: false\nnamespaces:\n  users:\n    - exclusive: true\n'
+      '      regex: "^@heartsbot:example\\\\.org$"\n  aliases: []\n'
+      '  rooms: []\n' % (tok, tok[::-1]))
+    w("synapse-doc.yaml",
+      "# A unique, user-defined ID of the application service.\n"
+      "id: heartsbot\n\n# Where the application service is located.\n"
+      "url: http://localhost:9009\n"
+      "as_token: wfghWEGh3wgWHEf3478sHFWE\n"
+      "hs_token: ugw8243igya57aaABGFfgeyu\n"
+      "sender_localpart: heartsbot\n"
+      "namespaces:\n  users:\n    - exclusive: true\n"
+      "      regex: '@heartsbot:.*'\n  aliases: []\n  rooms: []\n"
+      "rate_limited: false\nprotocols: [\"hearts\"]\n"
+      "receive_ephemeral: true\n")
+    w("bridge-style.yaml",
+      "---\r\nid: 'hearts'\r\nurl: ~\r\nas_token: 'a.b_c'\r\n"
+      "hs_token: \"d~e+f/g=\"\r\nnamespaces:\r\n    users:\r\n"
+      "    - exclusive: true\r\n      regex: ^@hb:h$\r\n"
+      "sender_localpart: hb\r\n"
+      "de.sorunome.msc2409.push_ephemeral: true\r\n"
+      "extra: {a: [1, 'x'']',\r\nas_token: no, \"]\\\"\"\r\n  ]}\r\n"
+      "protocols:\r\n- irc\r\n")
+    # hostile
+    good = "as_token: a\nhs_token: b\nsender_localpart: c\n"
+    w("missing.yaml", "id: x\nas_token: a\n")
+    w("repeated.yaml", "id: x\n" + good + "id: y\nurl: http://a\n"
+                       "url: http://b\n")
+    w("same-tokens.yaml", "id: x\nas_token: t\nhs_token: t\n"
+                          "sender_localpart: c\n")
+    w("yaml-types.yaml", "id: null\nas_token: 1234\nhs_token: yes\n"
+                         "sender_localpart: ~\nurl: 1.5e3\n")
+    w("yaml-features.yaml", "id: &a x\nas_token: *a\nhs_token: !!str b\n"
+                            "sender_localpart: |\n  c\nurl: >\n  d\n")
+    w("quotes.yaml", "id: \"a\\nb\"\nas_token: 'open\n"
+                     "hs_token: \"x\" y\nsender_localpart: \"c\"#d\n")
+    w("multiline.yaml", "id: x\n  y\n" + good + "extra: [a,\n  b\n")
+    w("structure.yaml", "%YAML 1.2\n---\n- x\n? id\n: x\n\"id\": x\n"
+                        "id:x\n---\n...\n")
+    w("values.yaml", "id: ''\nas_token: \"a b\"\nhs_token: b%\n"
+                     "sender_localpart: Bot\nurl: ftp://h\n")
+    w("tab-indent.yaml", "id: x\n" + good + "namespaces:\n\tusers: []\n")
+    w("bytes.yaml", b"id: a\x01b\r\nurl: a\rb\n\x7f\xc3\xa9\xff"
+                    b"\xed\xa0\x80\xc2\x85\xe2\x80\xa8\x00\n")
+    w("long-token.yaml", "id: x\nas_token: t" + "0" * 300 + "\n"
+                         "hs_token: b\nsender_localpart: c\n")
+    w("deep-flow.yaml", "extra: " + "[" * 3000 + "\n" + "id: x\n" + good)
+    w("big.yaml", "id: x\n" + good + "#" * 70000 + "\n")
+    w("empty", b"")
+
+
 # ---- record: one record line (engine/record.c) ---------------------------
 
 def record_seeds():
@@ -486,4 +548,5 @@ if __name__ == "__main__":
     txn_seeds()
     journal_seeds()
     config_seeds()
+    registration_seeds()
     record_seeds()

@@ -1032,7 +1032,7 @@ static void test_config_parse_matrix_modes(void **state)
         "registration = \"/r\"\nlisten = \"[::1]:1\"\n"
         "[[matrix]]\nname = \"any6\"\nhomeserver = \"https://h\"\n"
         "user_id = \"@b:h\"\nmode = \"appservice\"\n"
-        "registration = \"/r\"\nlisten = \"[::]:8080\"\n"
+        "registration = \"/r\"\nlisten = \"[0:0::0]:8080\"\n"
         "[[matrix]]\nname = \"sync2\"\nhomeserver = \"https://h\"\n"
         "user_id = \"@B:h\"\nmode = \"sync\"\naccess_token = \"t\"\n";
     int rc = config_parse(text, sizeof text - 1, "/etc/hb/bot.toml", &c, err,

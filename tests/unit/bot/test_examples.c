@@ -52,6 +52,25 @@ static void test_config_load_docs_examples(void **state)
     (void)state;
     loads("docs/examples/libera.toml", 1);
     loads("docs/examples/own-ircd.toml", 1);
+    loads("docs/examples/appservice.toml", 0);
+}
+
+/* The application-service example is what docs/hosting.md says it is. */
+static void test_config_load_appservice_example(void **state)
+{
+    (void)state;
+    char path[1024], err[512];
+    repo_path(path, sizeof path, "docs/examples/appservice.toml");
+    struct config c;
+    assert_int_equal(config_load(path, &c, err, sizeof err), 0);
+    assert_int_equal(c.nmatrix, 1);
+    assert_true(c.matrix[0].appservice);
+    assert_string_equal(c.matrix[0].registration,
+                        "/var/lib/heartsbot/registration.yaml");
+    assert_string_equal(c.matrix[0].listen_host, "127.0.0.1");
+    assert_int_equal(c.matrix[0].listen_port, 9009);
+    assert_string_equal(c.matrix[0].password, "");
+    config_free(&c);
 }
 
 static void test_config_load_own_ircd_channel_rules(void **state)
@@ -74,6 +93,7 @@ int main(void)
         cmocka_unit_test(test_config_load_example),
         cmocka_unit_test(test_config_load_docs_examples),
         cmocka_unit_test(test_config_load_own_ircd_channel_rules),
+        cmocka_unit_test(test_config_load_appservice_example),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
