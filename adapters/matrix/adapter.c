@@ -43,10 +43,12 @@
 #include <json-c/json.h>
 
 #include "http.h"
+#include "listen.h"
 #include "log.h"
 #include "members.h"
 #include "outbox.h"
 #include "pace.h"
+#include "registration.h"
 #include "retry.h"
 #include "rooms.h"
 #include "session.h"
@@ -55,6 +57,10 @@
 #include "xalloc.h"
 
 #define API "/_matrix/client/v3"
+
+/* Message event IDs remembered against a homeserver that pushes one
+ * twice in two transactions. */
+#define AS_RECENT 256
 
 struct mxad;
 struct call;
@@ -202,6 +208,14 @@ struct mxad {
     char **left; /* people last seen leaving a room (verify: gone) */
     size_t nleft;
     uint64_t answer_timer;
+
+    /* application-service mode */
+    struct mx_registration reg;
+    struct mx_listen *listen;
+    struct mx_request **txq; /* transactions that wait for the start */
+    size_t ntxq;
+    char *recent[AS_RECENT]; /* the last message events handled */
+    size_t nrecent;
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -563,7 +577,7 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
         c->timer = loop_timer(a->loop, wait, on_retry_timer, c);
         return;
     case MX_RETRY_LOGIN:
-        if (*a->cfg.password) {
+        if (*a->cfg.password && !a->cfg.appservice) {
             log_warn("%s: the access token is no longer valid: logging in "
                      "again",
                      a->base.network);
@@ -576,10 +590,16 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
             c->timer = loop_timer(a->loop, a->retry_base_ms, on_retry_timer, c);
             return;
         }
-        log_error("%s: the homeserver refuses the access token and no "
-                  "password is configured: set a new access_token (or a "
-                  "password) in the [[matrix]] section and restart",
-                  a->base.network);
+        if (a->cfg.appservice)
+            log_error("%s: the homeserver refuses the application "
+                      "service's as_token: is %s the registration file it "
+                      "was given (docs/hosting.md)?",
+                      a->base.network, a->cfg.registration);
+        else
+            log_error("%s: the homeserver refuses the access token and no "
+                      "password is configured: set a new access_token (or "
+                      "a password) in the [[matrix]] section and restart",
+                      a->base.network);
         break;
     case MX_RETRY_FAIL:
         break;
@@ -1574,7 +1594,7 @@ static void start_sync(struct mxad *a);
 static void first_sync_when_ready(struct mxad *a)
 {
     if (a->first_sync_done || a->sync || a->joins_pending > 0 ||
-        (a->s.since && !a->direct_known))
+        ((a->s.since || a->cfg.appservice) && !a->direct_known))
         return;
     loop_cancel(a->loop, a->sync_timer);
     a->sync_timer = 0;
@@ -2020,6 +2040,33 @@ static void dm_member(struct mxad *a, struct dm *d, const struct mx_item *it)
     }
 }
 
+/* The state of a room the bot joined, as a sync's would come with the
+ * join (a transaction holds only what happens after it): who made it and
+ * who is in it, for a room a person made for the two of them. */
+static void state_got(struct mxad *a, struct call *c, long status,
+                      const char *body, size_t len)
+{
+    (void)status;
+    struct mx_sync st;
+    char err[128];
+    if (mx_state_parse(body, len, c->key, &st, err, sizeof err)) {
+        log_warn("%s: the state of %s refused: %s", a->base.network, c->key,
+                 err);
+        return;
+    }
+    for (size_t i = 0; i < st.nitems; i++)
+        feed_item(a, &st.items[i]);
+    mx_sync_free(&st);
+}
+
+static void as_joined(struct mxad *a, const char *room)
+{
+    char *r = enc(room);
+    call_send(a, call_new(a, "GET", xprintf("/rooms/%s/state", r), NULL, room,
+                          state_got, NULL));
+    free(r);
+}
+
 static void on_item(struct mxad *a, const struct mx_item *it)
 {
     const char *self = a->cfg.user_id;
@@ -2135,6 +2182,9 @@ static void on_item(struct mxad *a, const struct mx_item *it)
             set_add(&a->made, &a->nmade, it->room);
         return;
     case MX_ITEM_JOINED:
+        if (a->cfg.appservice && !cfg_by_id(a, it->room))
+            as_joined(a, it->room);
+        return;
     case MX_ITEM_NAME:
     case MX_ITEM_ALIAS:
         return;
@@ -2216,10 +2266,16 @@ static void sync_failed(struct mxad *a, struct call *c, long status,
     sync_later(a);
 }
 
+static void as_ready(struct mxad *a);
+
 static void start_sync(struct mxad *a)
 {
     if (a->stopped || a->sync)
         return;
+    if (a->cfg.appservice) { /* the homeserver pushes: no sync */
+        as_ready(a);
+        return;
+    }
     bool history = a->s.since != NULL;
     char *filter = enc(mx_sync_filter(history));
     char *path;
@@ -2323,6 +2379,245 @@ static void begin(struct mxad *a)
             loop_timer(a->loop, a->cfg.request_timeout_ms, sync_again, a);
 }
 
+/* ---- application service ---------------------------------------------
+ *
+ * The homeserver pushes the events of the bot's rooms to the listener
+ * (listen.h) as transactions, instead of the bot polling /sync; what they
+ * hold goes the way a sync's items go. A transaction is handled once: its
+ * ID is kept in the session file before it is answered, so one the
+ * homeserver sends again (it did not see the answer, or either side
+ * restarted) is answered without being handled again. Until the bot has
+ * joined its rooms and read its direct rooms (the first sync's moment),
+ * transactions wait, their connections held.
+ */
+
+#define AS_PREFIX "/_matrix/app/v1"
+/* A transaction's body at most: Synapse sends up to 100 events of up to
+ * 64 KiB each, and one refused is sent again forever. */
+#define AS_BODY_MAX (8u << 20)
+/* Connections from the homeserver at once, and transactions waiting. */
+#define AS_CONN_MAX 8
+#define AS_QUEUE_MAX 16
+
+static const char AS_OK[] = "{}";
+static const char AS_STOPPING[] =
+    "{\"errcode\":\"M_UNKNOWN\",\"error\":\"the bot is stopping\"}";
+
+/* The transaction ID in a path after "/transactions/": printable ASCII,
+ * no spaces or slashes. NULL if it is none. */
+static const char *txn_id(const char *rest)
+{
+    size_t n = strlen(rest);
+    if (n == 0 || n > MX_TXN_ID_MAX)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (rest[i] <= 0x20 || rest[i] >= 0x7f || rest[i] == '/')
+            return NULL;
+    return rest;
+}
+
+static bool recent_seen(const struct mxad *a, const char *id)
+{
+    for (size_t i = 0; i < a->nrecent; i++)
+        if (strcmp(a->recent[i], id) == 0)
+            return true;
+    return false;
+}
+
+static void recent_add(struct mxad *a, const char *id)
+{
+    if (a->nrecent == AS_RECENT) {
+        free(a->recent[0]);
+        memmove(a->recent, a->recent + 1, (AS_RECENT - 1) * sizeof *a->recent);
+        a->nrecent--;
+    }
+    a->recent[a->nrecent++] = xstrdup(id);
+}
+
+static void as_error(struct mx_request *r, int status, const char *code,
+                     const char *why)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "errcode", json_object_new_string(code));
+    json_object_object_add(o, "error", json_object_new_string(why));
+    mx_request_answer(
+        r, status, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+    json_object_put(o);
+}
+
+/* Handles transaction `id` (not handled before) and answers it. */
+static void as_handle(struct mxad *a, struct mx_request *r, const char *id)
+{
+    struct mx_sync s;
+    char err[128];
+    if (mx_txn_parse(r->body, r->len, a->cfg.user_id, &s, err, sizeof err)) {
+        log_warn("%s: transaction %s from the homeserver refused: %s",
+                 a->base.network, id, err);
+        as_error(r, 400,
+                 strncmp(err, "not JSON", 8) == 0 ? "M_NOT_JSON" : "M_BAD_JSON",
+                 err);
+        return;
+    }
+    if (s.refused)
+        log_debug("%s: transaction %s: %d malformed events skipped",
+                  a->base.network, id, s.refused);
+    for (size_t i = 0; i < s.nitems && !a->stopped; i++) {
+        const struct mx_item *it = &s.items[i];
+        if (it->kind == MX_ITEM_MESSAGE) {
+            if (recent_seen(a, it->event_id))
+                continue;
+            recent_add(a, it->event_id);
+        }
+        sync_item(a, it);
+    }
+    mx_sync_free(&s);
+    mx_session_txn_add(&a->s, id);
+    save_session(a);
+    mx_request_answer(r, 200, AS_OK);
+}
+
+/* A transaction: handled now, answered at once if it was before, or held
+ * until the start is done. */
+static void as_transaction(struct mxad *a, struct mx_request *r, const char *id)
+{
+    if (mx_session_txn_seen(&a->s, id)) {
+        log_debug("%s: transaction %s again: handled before", a->base.network,
+                  id);
+        mx_request_answer(r, 200, AS_OK);
+    } else if (a->stopped) {
+        mx_request_answer(r, 503, AS_STOPPING);
+    } else if (a->first_sync_done) {
+        as_handle(a, r, id);
+    } else if (a->ntxq >= AS_QUEUE_MAX) {
+        as_error(r, 503, "M_UNKNOWN", "the bot is starting");
+    } else {
+        a->txq = xrealloc(a->txq, (a->ntxq + 1) * sizeof *a->txq);
+        a->txq[a->ntxq++] = r;
+    }
+}
+
+/* Every request that carries the homeserver's token (the listener
+ * refused the others): the v1 paths and Synapse 1.67's unprefixed ones. */
+static void as_request(void *ctx, struct mx_request *r)
+{
+    struct mxad *a = ctx;
+    const char *p = r->path;
+    bool v1 = strncmp(p, AS_PREFIX "/", sizeof AS_PREFIX) == 0;
+    if (v1)
+        p += sizeof AS_PREFIX - 1;
+    bool get = strcmp(r->method, "GET") == 0;
+    if (strncmp(p, "/transactions/", 14) == 0) {
+        const char *id = txn_id(p + 14);
+        if (strcmp(r->method, "PUT") != 0)
+            as_error(r, 405, "M_UNRECOGNIZED", "PUT a transaction");
+        else if (!id)
+            as_error(r, 400, "M_INVALID_PARAM", "not a transaction ID");
+        else
+            as_transaction(a, r, id);
+    } else if (strncmp(p, "/users/", 7) == 0 || strncmp(p, "/rooms/", 7) == 0) {
+        /* no user or room alias is the bot's to make */
+        if (get)
+            as_error(r, 404, "M_NOT_FOUND", "not one of the bot's");
+        else
+            as_error(r, 405, "M_UNRECOGNIZED", "GET it");
+    } else if (v1 && strcmp(p, "/ping") == 0) {
+        if (strcmp(r->method, "POST") == 0)
+            mx_request_answer(r, 200, AS_OK);
+        else
+            as_error(r, 405, "M_UNRECOGNIZED", "POST a ping");
+    } else {
+        as_error(r, 404, "M_UNRECOGNIZED", "not served here");
+    }
+}
+
+/* The start is done: what waited is handled, in order. */
+static void as_ready(struct mxad *a)
+{
+    if (a->first_sync_done)
+        return;
+    loop_cancel(a->loop, a->sync_timer);
+    a->sync_timer = 0;
+    a->first_sync_done = true;
+    a->connected = true;
+    log_info("%s: connected to %s as %s, an application service: the "
+             "homeserver pushes events to port %d and does not rate-limit "
+             "the bot",
+             a->base.network, a->cfg.homeserver, a->cfg.user_id,
+             mx_listen_port(a->listen));
+    emit(a, CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    struct mx_request **q = a->txq;
+    size_t n = a->ntxq;
+    a->txq = NULL;
+    a->ntxq = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = q[i]->path;
+        as_transaction(a, q[i], strstr(p, "/transactions/") + 14);
+    }
+    free(q);
+}
+
+/* Transactions held are answered "not now": the homeserver sends them
+ * again, to the next run. */
+static void as_drop_queue(struct mxad *a)
+{
+    for (size_t i = 0; i < a->ntxq; i++)
+        mx_request_answer(a->txq[i], 503, AS_STOPPING);
+    free(a->txq);
+    a->txq = NULL;
+    a->ntxq = 0;
+}
+
+static void registered(struct mxad *a, struct call *c, long status,
+                       const char *body, size_t len)
+{
+    (void)c, (void)body, (void)len;
+    if (status == 200)
+        log_info("%s: registered %s with the homeserver", a->base.network,
+                 a->cfg.user_id);
+    /* M_USER_IN_USE: it was; anything else shows in what follows */
+    begin(a);
+}
+
+/* The registration file, the listener, then the bot's user: the start of
+ * the application-service mode. -1 (logged) if it cannot listen. */
+static int as_start(struct mxad *a)
+{
+    char err[512];
+    if (mx_registration_load(a->cfg.registration, &a->reg, err, sizeof err)) {
+        log_error("%s: %s", a->base.network, err);
+        return -1;
+    }
+    if (mx_registration_check(&a->reg, &a->cfg, err, sizeof err)) {
+        log_error("%s: %s", a->base.network, err);
+        return -1;
+    }
+    struct mx_listen_limits lim = {.body_max = AS_BODY_MAX,
+                                   .conn_max = AS_CONN_MAX,
+                                   .request_ms = a->cfg.request_timeout_ms};
+    a->listen =
+        mx_listen_new(a->loop, a->cfg.listen_host, a->cfg.listen_port,
+                      a->reg.hs_token, &lim, as_request, a, err, sizeof err);
+    if (!a->listen) {
+        log_error("%s: %s", a->base.network, err);
+        return -1;
+    }
+    log_info("%s: listening for the homeserver on %s port %d", a->base.network,
+             a->cfg.listen_host, mx_listen_port(a->listen));
+    a->token = xstrdup(a->reg.as_token);
+    a->started = true;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(
+        o, "type", json_object_new_string("m.login.application_service"));
+    json_object_object_add(o, "username",
+                           json_object_new_string(a->reg.sender_localpart));
+    char *body = xstrdup(json_object_to_json_string_ext(
+        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(o);
+    call_send(a, call_new(a, "POST", xstrdup("/register"), body, NULL,
+                          registered, registered));
+    return 0;
+}
+
 /* ---- login ----------------------------------------------------------------
  */
 
@@ -2416,6 +2711,8 @@ static int start(struct chat_adapter *base)
     }
     mx_session_set(&a->s.user_id, a->cfg.user_id);
     mx_session_set(&a->s.homeserver, a->cfg.homeserver);
+    if (a->cfg.appservice)
+        return as_start(a);
     if (*a->cfg.access_token) {
         if (a->s.access_token &&
             strcmp(a->s.access_token, a->cfg.access_token) != 0)
@@ -2443,6 +2740,7 @@ static void stop(struct chat_adapter *base, const char *goodbye)
     a->stopped = true;
     loop_cancel(a->loop, a->sync_timer);
     a->sync_timer = 0;
+    as_drop_queue(a);
     /* keep sends and direct-room work; the rest ends now */
     for (struct call *c = a->calls, *next; c; c = next) {
         next = c->next;
@@ -2477,6 +2775,8 @@ static void free_config(struct config_matrix *c)
     free(c->password);
     free(c->access_token);
     free(c->device_id);
+    free(c->registration);
+    free(c->listen_host);
     for (int i = 0; i < c->nrooms; i++) {
         free(c->rooms[i].name);
         free(c->rooms[i].rules);
@@ -2535,6 +2835,11 @@ static void adapter_free(struct chat_adapter *base)
     for (size_t i = 0; i < a->nwants; i++)
         free(a->wants[i].user);
     free(a->wants);
+    as_drop_queue(a);
+    mx_listen_free(a->listen);
+    mx_registration_free(&a->reg);
+    for (size_t i = 0; i < a->nrecent; i++)
+        free(a->recent[i]);
     mx_session_free(&a->s);
     free(a->token);
     free(a->good_since);
@@ -2575,6 +2880,9 @@ struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
     a->cfg.password = xstrdup(cfg->password ? cfg->password : "");
     a->cfg.access_token = xstrdup(cfg->access_token ? cfg->access_token : "");
     a->cfg.device_id = xstrdup(cfg->device_id ? cfg->device_id : "");
+    a->cfg.registration = xstrdup(cfg->registration ? cfg->registration : "");
+    a->cfg.listen_host =
+        xstrdup(cfg->listen_host ? cfg->listen_host : "127.0.0.1");
     a->cfg.rooms =
         cfg->nrooms ? xcalloc((size_t)cfg->nrooms, sizeof *a->cfg.rooms) : NULL;
     a->rooms =
