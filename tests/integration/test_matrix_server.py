@@ -1483,9 +1483,13 @@ class Receiver:
 
             do_GET = do_POST = do_PUT
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port),
-                                                     Handler)
-        self.httpd.daemon_threads = True
+        class Server(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request, client_address):
+                pass        # a client that went away (a stop, a timeout)
+
+        self.httpd = Server(("127.0.0.1", self.port), Handler)
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         return self
@@ -1795,6 +1799,33 @@ class AppServiceDownTest(AppServiceCase):
         self.assertEqual(len(ids), len(set(ids)))
 
 
+class AppServiceBackoffTest(AppServiceCase):
+
+    hs_options = {"ratelimit": False, "as_backoff_ms": 40,
+                  "as_backoff_cap_ms": 160}
+
+    def test_the_wait_doubles_up_to_the_cap_and_starts_again(self):
+        alice = self.raw("alice", "pw-a")
+        room = self.room_with_bot(alice)
+        self.idle()
+        self.assertEqual(self.hs.as_counters(self.as_id)["backoff_ms"], 0)
+        self.receiver.refusals = -1
+        self.say(alice, room, "refused")
+        seen = {}
+        deadline = time.monotonic() + 10
+        while len(seen) < 5:
+            self.assertLess(time.monotonic(), deadline)
+            c = self.hs.as_counters(self.as_id)
+            if c["failures"]:
+                seen[c["failures"]] = c["backoff_ms"]
+            time.sleep(0.005)
+        for failures, wait in seen.items():
+            self.assertEqual(wait, min(160, 40 * 2 ** (failures - 1)), seen)
+        self.receiver.refusals = 0
+        self.idle()
+        self.assertEqual(self.hs.as_counters(self.as_id)["backoff_ms"], 0)
+
+
 class AppServiceControlTest(AppServiceCase):
 
     def test_a_2xx_without_json_is_a_failure(self):
@@ -1840,7 +1871,7 @@ class AppServiceControlTest(AppServiceCase):
         self.assertEqual(set(self.hs.as_counters(self.as_id)),
                          {"transactions", "failures", "retries",
                           "duplicates", "events", "user_queries",
-                          "last_txn_id", "pending", "paused"})
+                          "last_txn_id", "pending", "paused", "backoff_ms"})
 
     def test_a_restart_keeps_the_queue_and_the_transaction(self):
         alice = self.raw("alice", "pw-a")
@@ -1852,18 +1883,20 @@ class AppServiceControlTest(AppServiceCase):
         self.receiver.wait(lambda: len(self.receiver.puts()) > before)
         txn_id = self.receiver.puts()[-1][0]
         self.hs.stop()
+        refused = len(self.receiver.puts())
         later = self.hs.add_event(room, self.alice, "m.room.message",
                                   {"msgtype": "m.text", "body": "stopped"})
         self.receiver.refusals = 0
         self.hs.start()
         self.idle()
-        puts = self.receiver.puts()[before:]
+        self.assertEqual({t for t, _, _ in
+                          self.receiver.puts()[before:refused]}, {txn_id})
         ok = [(t, [e["event_id"] for e in b["events"]])
-              for t, b, _ in puts]
-        self.assertTrue(all(t == txn_id for t, _ in ok[:-1]), ok)
-        self.assertEqual(ok[-2], (txn_id, [first]))
-        self.assertGreater(ok[-1][0], txn_id)
-        self.assertEqual(ok[-1][1], [later])
+              for t, b, _ in self.receiver.puts()[refused:]]
+        self.assertEqual(len(ok), 2, ok)
+        self.assertEqual(ok[0], (txn_id, [first]))
+        self.assertGreater(ok[1][0], txn_id)
+        self.assertEqual(ok[1][1], [later])
         self.assertEqual(self.hs.as_counters(self.as_id)["last_txn_id"],
                          ok[-1][0])
         # paused across a restart: still queued, delivered on resume
@@ -2010,6 +2043,23 @@ class AppServiceAuthTest(AppServiceCase):
         self.assertEqual(got[0], 200, got[1])
         self.assertEqual(self.hs.membership(got[1]["room_id"], self.bot),
                          "join")
+
+    def test_sends_are_deduplicated_per_token_as_in_synapse(self):
+        seat = "@bot_a:hearts.test"
+        self.assertEqual(self.as_register("bot_a")[0], 200)
+        room = self.as_request("POST", "/createRoom",
+                               {"preset": "public_chat"})[1]["room_id"]
+        got = self.as_request("POST", "/join/%s" % q(room), {}, user_id=seat)
+        self.assertEqual(got[0], 200, got[1])
+        path = "/rooms/%s/send/m.room.message/t1" % q(room)
+        first = self.as_request("PUT", path, {"msgtype": "m.text",
+                                              "body": "a"})
+        again = self.as_request("PUT", path, {"msgtype": "m.text",
+                                              "body": "b"}, user_id=seat)
+        self.assertEqual(again[:2], (200, first[1]))
+        self.assertEqual([e["sender"] for e in
+                          self.hs.room_events(room, "m.room.message")],
+                         [self.bot])
 
     def test_register_by_the_application_service(self):
         got = self.as_register("heartsbot")

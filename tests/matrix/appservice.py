@@ -244,7 +244,15 @@ class Pusher:
         c["pending"] = len(self.queue) + (len(self.txn.items)
                                           if self.txn else 0)
         c["paused"] = self.paused
+        f = self.failures_in_row
+        c["backoff_ms"] = self._backoff(f) if f else 0
         return c
+
+    def _backoff(self, failures):
+        """The wait after `failures` failures in a row: the base, doubled
+        each time, up to the cap (Synapse: 2 s to 512 s)."""
+        return min(self.backoff_cap_ms,
+                   self.backoff_ms * 2 ** (failures - 1))
 
     # -- life ----------------------------------------------------------------
 
@@ -374,9 +382,8 @@ class Pusher:
             elif not self.stopping:
                 self.counters["failures"] += 1
                 self.failures_in_row += 1
-                delay = min(self.backoff_cap_ms, self.backoff_ms
-                            * 2 ** (self.failures_in_row - 1))
-                self.next_attempt = time.monotonic() + delay / 1000.0
+                self.next_attempt = time.monotonic() + \
+                    self._backoff(self.failures_in_row) / 1000.0
         self.hs.log("AS %s PUT %s txn %d (%d events, %s) %s"
                     % (self.service.id, path.split("?")[0], txn.id,
                        len(txn.items), why, status if status else data))

@@ -19,10 +19,17 @@ As a process:
 
     /usr/bin/python3 tests/matrix/homeserver.py --port-file PATH --log PATH \
         [--port N] [--user alice:secret ...] [--no-ratelimit] \
-        [--no-join-ratelimit] [--no-invite-ratelimit] [--no-login-ratelimit]
+        [--no-join-ratelimit] [--no-invite-ratelimit] [--no-login-ratelimit] \
+        [--appservice REGISTRATION.yaml ...] [--appservice-legacy]
 
 The test side then uses the /_test/ endpoints (register, fault, revoke,
-ratelimit, counters); they are not part of the Matrix API.
+ratelimit, counters, as_*); they are not part of the Matrix API.
+
+It is also an application-service homeserver, as Synapse 1.67 is
+(appservice.py: registrations, pushers): Homeserver(...,
+appservices=[PATH]) or hs.add_appservice(PATH); the service's token acts
+as its sender or ?user_id=, /register takes its users, and the events of
+its rooms are pushed to it in transactions, retried until answered.
 """
 
 import argparse
@@ -560,8 +567,9 @@ class Homeserver:
 
     def as_counters(self, as_id=None):
         """{as_id: {"transactions", "failures", "retries", "duplicates",
-        "events", "user_queries", "last_txn_id", "pending", "paused"}}, or
-        one service's dict (README.md says what each counts)."""
+        "events", "user_queries", "last_txn_id", "pending", "paused",
+        "backoff_ms"}}, or one service's dict (README.md says what each
+        counts)."""
         with self.lock:
             c = {p.service.id: p.snapshot() for p in self._pushers(as_id)}
         return c[as_id] if as_id is not None else c
