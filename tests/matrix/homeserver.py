@@ -838,9 +838,8 @@ def route(method, pattern, auth=True):
 
 class Request:
     def __init__(self, hs, method, path, query, body, user_id, device_id,
-                 token, address="127.0.0.1", app_service=None):
+                 token, address="127.0.0.1"):
         self.hs = hs
-        self.app_service = app_service  # the AS whose token this is
         self.address = address          # the client's IP address
         self.method = method
         self.path = path
@@ -2276,7 +2275,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                     with hs.lock:
                         hs._count(user_id, fn.__name__)
                 req = Request(hs, self.command, path, query, body, user_id,
-                              device_id, token, self.client_address[0], svc)
+                              device_id, token, self.client_address[0])
                 hs.request_context.app_service = svc
                 hs.request_context.user_id = user_id
                 return 200, fn(req, **args)
