@@ -12,7 +12,6 @@ import http.server
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -1457,7 +1456,6 @@ class Receiver:
         self.on_query = lambda kind, what: False
         self.port = 0
         self.httpd = None
-        self.conns = set()
 
     def up(self):
         receiver = self
@@ -1468,23 +1466,12 @@ class Receiver:
             def log_message(self, *a):
                 pass
 
-            def setup(self):
-                super().setup()
-                with receiver.cond:
-                    receiver.conns.add(self.connection)
-
-            def finish(self):
-                with receiver.cond:
-                    receiver.conns.discard(self.connection)
-                super().finish()
-
             def do_PUT(self):
                 receiver.handle(self)
 
             do_GET = do_POST = do_PUT
 
-        class Server(http.server.ThreadingHTTPServer):
-            daemon_threads = True
+        class Server(homeserver._HTTPServer):   # it cuts its connections
 
             def handle_error(self, request, client_address):
                 pass        # a client that went away (a stop, a timeout)
@@ -1501,13 +1488,7 @@ class Receiver:
         self.released.set()
         self.httpd.shutdown()
         self.httpd.server_close()
-        with self.cond:
-            conns = list(self.conns)
-        for c in conns:
-            try:
-                c.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        self.httpd.close_all()
         self.httpd = None
         self.released.clear()
 

@@ -289,33 +289,29 @@ class _Reader:
         c = text[i]
         if c in "\"'":
             return self.quoted(line, text, i)
-        if c == "[":
-            out = []
+        if c in "[{":
+            close = "]" if c == "[" else "}"
+            out = [] if c == "[" else {}
             i += 1
             while True:
                 i = _skip(text, i)
-                if text[i:i + 1] == "]":
+                if text[i:i + 1] == close:
                     return out, i + 1
                 value, i = self.flow(line, text, i)
-                out.append(value)
-                i = self.flow_next(line, text, i, "]")
-        if c == "{":
-            out = {}
-            i += 1
-            while True:
-                i = _skip(text, i)
-                if text[i:i + 1] == "}":
-                    return out, i + 1
-                key, i = self.flow(line, text, i)
-                i = _skip(text, i)
-                if text[i:i + 1] != ":":
-                    self.fail(line.number, "expected ':' in a flow mapping")
-                value, i = self.flow(line, text, i + 1)
-                try:
-                    out[key] = value
-                except TypeError:
-                    self.fail(line.number, "a key must be a scalar")
-                i = self.flow_next(line, text, i, "}")
+                if c == "[":
+                    out.append(value)
+                else:
+                    i = _skip(text, i)
+                    if text[i:i + 1] != ":":
+                        self.fail(line.number,
+                                  "expected ':' in a flow mapping")
+                    key = value
+                    value, i = self.flow(line, text, i + 1)
+                    try:
+                        out[key] = value
+                    except TypeError:
+                        self.fail(line.number, "a key must be a scalar")
+                i = self.flow_next(line, text, i, close)
         if c in _INDICATORS or c in "]},#":
             self.fail(line.number, "unexpected %r in a flow collection" % c)
         m = _FLOW_PLAIN.match(text, i)
