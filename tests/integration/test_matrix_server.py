@@ -8,10 +8,13 @@ Run: /usr/bin/python3 tests/integration/test_matrix_server.py -v
 
 import asyncio
 import http.client
+import http.server
 import json
 import os
+import re
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -20,12 +23,18 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "matrix"))
 import harness  # noqa: E402
 from harness import HarnessTestCase  # noqa: E402
+import appservice  # noqa: E402
 import homeserver  # noqa: E402
+import yaml_subset  # noqa: E402
 
 try:
     import nio
 except ImportError:          # CI installs python3-matrix-nio
     nio = None
+try:
+    import yaml as pyyaml    # python3-yaml: the YAML reader is checked
+except ImportError:          # against it when it is there
+    pyyaml = None
 
 V3 = "/_matrix/client/v3"
 
@@ -1392,26 +1401,941 @@ class EncryptedRoomTest(MatrixTestCase):
         self.run_async(go())
 
 
+# ----------------------------------------------------------------------
+# Application services
+
+
+def write_registration(dirname, as_id, url, sender="heartsbot",
+                       users=("@heartsbot:hearts\\.test", "@bot_.*"),
+                       aliases=(), rooms=(), rate_limited=False,
+                       exclusive=True):
+    """A registration file in the shape the bot writes (issue 20's
+    contract); returns (path, as_token, hs_token)."""
+    as_token = "as-" + as_id + "-" + os.urandom(8).hex()
+    hs_token = "hs-" + as_id + "-" + os.urandom(8).hex()
+
+    def ns(name, regexes):
+        if not regexes:
+            return "  %s: []\n" % name
+        out = "  %s:\n" % name
+        for r in regexes:
+            out += "    - exclusive: %s\n      regex: \"%s\"\n" % (
+                "true" if exclusive else "false",
+                r.replace("\\", "\\\\"))
+        return out
+    text = ("# registration for %s\n"
+            "id: \"%s\"\nurl: \"%s\"\nas_token: \"%s\"\nhs_token: \"%s\"\n"
+            "sender_localpart: \"%s\"\n" % (as_id, as_id, url, as_token,
+                                            hs_token, sender))
+    if rate_limited is not None:
+        text += "rate_limited: %s\n" % ("true" if rate_limited else "false")
+    text += ("namespaces:\n" + ns("users", users) + ns("aliases", aliases)
+             + ns("rooms", rooms))
+    path = os.path.join(dirname, as_id + ".yaml")
+    with open(path, "w") as f:
+        f.write(text)
+    return path, as_token, hs_token
+
+
+class Receiver:
+    """A tiny application service: a stdlib HTTP server on a free loopback
+    port that records every request (method, path, query, headers, JSON
+    body) and answers 200 {} to transactions. It can refuse (answer
+    `status`) the next N transactions, hang on them (read, never answer),
+    or be down (not listening; up() listens on the same port again).
+    on_query(kind, what) answers user and room queries (True: 200 {},
+    else 404)."""
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.requests = []
+        self.refusals = 0          # -1: for ever
+        self.refuse_status = 500
+        self.hangs = 0
+        self.released = threading.Event()
+        self.on_query = lambda kind, what: False
+        self.port = 0
+        self.httpd = None
+
+    def up(self):
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def do_PUT(self):
+                receiver.handle(self)
+
+            do_GET = do_POST = do_PUT
+
+        class Server(homeserver._HTTPServer):   # it cuts its connections
+
+            def handle_error(self, request, client_address):
+                pass        # a client that went away (a stop, a timeout)
+
+        self.httpd = Server(("127.0.0.1", self.port), Handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def down(self):
+        """Stops listening and cuts every connection."""
+        if self.httpd is None:
+            return
+        self.released.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.httpd.close_all()
+        self.httpd = None
+        self.released.clear()
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d" % self.port
+
+    def handle(self, h):
+        split = urllib.parse.urlsplit(h.path)
+        n = int(h.headers.get("Content-Length", "0"))
+        raw = h.rfile.read(n) if n else b""
+        rec = {"method": h.command, "path": split.path,
+               "query": urllib.parse.parse_qs(split.query),
+               "headers": dict(h.headers.items()),
+               "body": json.loads(raw) if raw else None}
+        with self.cond:
+            self.requests.append(rec)
+            self.cond.notify_all()
+            hang = refuse = False
+            if h.command == "PUT" and self.hangs:
+                self.hangs -= 1
+                hang = True
+            elif h.command == "PUT" and self.refusals:
+                self.refusals -= self.refusals > 0
+                refuse = True
+        if hang:
+            self.released.wait(30)
+            h.close_connection = True
+            return
+        status, body = 200, {}
+        if refuse:
+            status, body = self.refuse_status, {"errcode": "M_UNKNOWN",
+                                                "error": "refused"}
+            if status < 300:
+                body = "not JSON"
+        elif h.command == "GET":
+            kind, _, what = split.path.rpartition("/")
+            if not self.on_query(kind.rsplit("/", 1)[-1],
+                                 urllib.parse.unquote(what)):
+                status, body = 404, {"errcode": "M_NOT_FOUND",
+                                     "error": "not ours"}
+        data = body.encode() if isinstance(body, str) else \
+            json.dumps(body).encode()
+        h.send_response(status)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+
+    def puts(self, ok_only=False):
+        """The transactions received: [(txn_id, body, record)]."""
+        with self.cond:
+            return [(int(r["path"].rsplit("/", 1)[1]), r["body"], r)
+                    for r in self.requests if r["method"] == "PUT"]
+
+    def wait(self, predicate, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while not predicate():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError("the receiver waited in vain")
+                self.cond.wait(left)
+
+
+def delivered(receiver):
+    """The events of the transactions the receiver accepted, in order: the
+    last attempt of each transaction ID (what a deduplicating AS keeps)."""
+    seen, out = set(), []
+    for txn_id, body, rec in receiver.puts():
+        if txn_id in seen:
+            continue
+        seen.add(txn_id)
+        out.extend(body["events"])
+    return out
+
+
+def without_age(body):
+    """A transaction body without its `age` fields (Synapse serializes the
+    events again for each attempt, so their age moves)."""
+    body = json.loads(json.dumps(body))
+    for ev in body["events"]:
+        ev.pop("age", None)
+        ev.get("unsigned", {}).pop("age", None)
+    return body
+
+
+class AppServiceCase(MatrixTestCase):
+    """An application service ("heartsbot", sender @heartsbot, users
+    @heartsbot and @bot_*) whose receiver listens in the test."""
+
+    hs_options = {"ratelimit": False}
+    legacy = False
+
+    def setUp(self):
+        super().setUp()
+        self.receiver = Receiver().up()
+        self.addCleanup(self.receiver.down)
+        self.reg, self.as_token, self.hs_token = write_registration(
+            self.tmpdir, "heartsbot", self.receiver.url)
+        self.as_id = self.hs.add_appservice(self.reg, self.legacy)
+        self.bot = "@heartsbot:hearts.test"
+        self.as_raw = Raw(self.hs, self.as_token)
+
+    def as_request(self, method, path, body=None, user_id=None):
+        if user_id is not None:
+            path += ("&" if "?" in path else "?") + "user_id=" + q(user_id)
+        return self.as_raw.request(method, V3 + path, body)
+
+    def as_register(self, localpart, token=None, **extra):
+        body = {"type": "m.login.application_service", "username": localpart}
+        body.update(extra)
+        return Raw(self.hs, token or self.as_token).request(
+            "POST", V3 + "/register", body)
+
+    def room_with_bot(self, alice, name="hearts"):
+        """A room alice made, the bot invited and joined (the AS is
+        interested from the invite on)."""
+        room = alice.request("POST", V3 + "/createRoom",
+                             {"name": name, "invite": [self.bot]})[1]
+        room = room["room_id"]
+        got = self.as_request("POST", "/rooms/%s/join" % q(room), {})
+        self.assertEqual(got[0], 200, got[1])
+        return room
+
+    def say(self, r, room, text):
+        got = r.request("PUT", V3 + "/rooms/%s/send/m.room.message/%s"
+                        % (q(room), q(text)), {"msgtype": "m.text",
+                                               "body": text})
+        self.assertEqual(got[0], 200, got[1])
+        return got[1]["event_id"]
+
+    def idle(self, timeout=10.0):
+        self.assertTrue(self.hs.as_wait_idle(timeout),
+                        self.hs.as_counters())
+
+
+class AppServicePushTest(AppServiceCase):
+
+    def test_events_of_its_rooms_arrive_in_order_once_each(self):
+        alice = self.raw("alice", "pw-a")
+        bob = self.raw("bob", "pw-b")
+        self.assertEqual(self.as_register("heartsbot")[0], 200)
+        other = bob.request("POST", V3 + "/createRoom", {})[1]["room_id"]
+        room = self.room_with_bot(alice)
+        self.say(bob, other, "not for the bot")
+        self.idle()
+        n = len(self.receiver.puts())
+        # queued while paused: at most 100 events a transaction
+        self.hs.as_pause()
+        sent = [self.say(alice, room, "m%d" % i) for i in range(150)]
+        self.say(bob, other, "still not for the bot")
+        self.hs.as_resume()
+        self.idle()
+        self.assertEqual([len(b["events"]) for _, b, _ in
+                          self.receiver.puts()[n:]], [100, 50])
+        events = self.hs.room_events(room)
+        invite = next(i for i, e in enumerate(events)
+                      if e.get("state_key") == self.bot)
+        want = [e["event_id"] for e in events[invite:]]
+        got = delivered(self.receiver)
+        self.assertEqual([e["event_id"] for e in got], want)
+        self.assertEqual(want[-150:], sent)
+        puts = self.receiver.puts()
+        ids = [t for t, _, _ in puts]
+        self.assertEqual(ids, sorted(set(ids)))      # once each, increasing
+        for _, _, rec in puts:
+            self.assertEqual(rec["path"], "/_matrix/app/v1/transactions/%s"
+                             % rec["path"].rsplit("/", 1)[1])
+            self.assertEqual(rec["headers"]["Authorization"],
+                             "Bearer " + self.hs_token)
+            self.assertNotIn("access_token", rec["query"])
+        # the client format of a transaction, as Synapse 1.67 gives it
+        msg = got[-1]
+        self.assertEqual(msg["room_id"], room)
+        self.assertEqual(msg["user_id"], self.alice)
+        self.assertEqual(msg["sender"], self.alice)
+        self.assertEqual(msg["content"], {"msgtype": "m.text",
+                                          "body": "m149"})
+        self.assertIsInstance(msg["unsigned"]["age"], int)
+        inv = got[0]
+        self.assertEqual(inv["state_key"], self.bot)
+        self.assertEqual(inv["content"]["membership"], "invite")
+        stripped = {(s["type"], s["state_key"]): s
+                    for s in inv["unsigned"]["invite_room_state"]}
+        self.assertEqual(inv["invite_room_state"],
+                         inv["unsigned"]["invite_room_state"])
+        self.assertEqual(stripped[("m.room.name", "")]["content"],
+                         {"name": "hearts"})
+        self.assertIn(("m.room.create", ""), stripped)
+        self.assertEqual(stripped[("m.room.member", self.alice)]["content"]
+                         ["membership"], "join")
+        self.assertNotIn(("m.room.member", self.bot), stripped)
+        join = got[1]
+        self.assertEqual((join["sender"], join["content"]["membership"]),
+                         (self.bot, "join"))
+        self.assertEqual(join["prev_content"]["membership"], "invite")
+        c = self.hs.as_counters(self.as_id)
+        self.assertEqual(c["events"], len(want))
+        self.assertEqual(c["transactions"], len(puts))
+        self.assertEqual((c["failures"], c["retries"], c["pending"]),
+                         (0, 0, 0))
+        self.assertEqual(c["last_txn_id"], ids[-1])
+        # the bot leaves: its leave arrives, nothing after it
+        got = self.as_request("POST", "/rooms/%s/leave" % q(room), {})
+        self.assertEqual(got[0], 200, got[1])
+        self.say(alice, room, "after the bot left")
+        self.idle()
+        last = delivered(self.receiver)[-1]
+        self.assertEqual((last["sender"], last["content"]),
+                         (self.bot, {"membership": "leave"}))
+
+    def test_rooms_and_aliases_of_its_namespaces(self):
+        alice = self.raw("alice", "pw-a")
+        byid = alice.request("POST", V3 + "/createRoom", {})[1]["room_id"]
+        reg, _, _ = write_registration(
+            self.tmpdir, "rooms", self.receiver.url, sender="roomwatch",
+            users=(), aliases=("#watched_.*",), rooms=(re.escape(byid),))
+        self.hs.add_appservice(reg)
+        named = alice.request("POST", V3 + "/createRoom",
+                              {"room_alias_name": "watched_x"})[1]["room_id"]
+        plain = alice.request("POST", V3 + "/createRoom", {})[1]["room_id"]
+        for room in (byid, named, plain):
+            self.say(alice, room, "in " + room)
+        self.idle()
+        for_rooms = [e for t, b, r in self.receiver.puts()
+                     for e in b["events"]
+                     if r["headers"]["Authorization"].startswith(
+                         "Bearer hs-rooms-")]
+        self.assertEqual({e["room_id"] for e in for_rooms}, {byid, named})
+        self.assertEqual(
+            [e["content"]["body"] for e in for_rooms
+             if e["type"] == "m.room.message"], ["in " + byid, "in " + named])
+        # from its creation on, as the alias is there before any event
+        self.assertEqual(for_rooms[0]["type"], "m.room.create")
+        # the bot's service saw none of it
+        self.assertEqual(self.hs.as_counters(self.as_id)["events"], 0)
+
+    def test_retries_keep_the_id_and_the_events(self):
+        alice = self.raw("alice", "pw-a")
+        room = self.room_with_bot(alice)
+        self.idle()
+        before = len(self.receiver.puts())
+        self.receiver.refusals = 3
+        first = self.say(alice, room, "one")
+        self.receiver.wait(lambda: self.receiver.refusals == 0)
+        # what is sent meanwhile goes in a later transaction
+        later = self.say(alice, room, "two")
+        self.idle()
+        puts = self.receiver.puts()[before:]
+        self.assertEqual(len(puts), 5)
+        ids = [t for t, _, _ in puts]
+        self.assertEqual(ids[:4], [ids[0]] * 4)
+        self.assertGreater(ids[4], ids[0])
+        bodies = [without_age(b) for _, b, _ in puts[:4]]
+        self.assertEqual(bodies, [bodies[0]] * 4)
+        self.assertEqual([e["event_id"] for e in bodies[0]["events"]],
+                         [first])
+        self.assertEqual([e["event_id"] for e in puts[4][1]["events"]],
+                         [later])
+        c = self.hs.as_counters(self.as_id)
+        self.assertEqual((c["failures"], c["retries"]), (3, 3))
+
+class AppServiceDownTest(AppServiceCase):
+
+    hs_options = {"ratelimit": False, "as_timeout_ms": 300}
+
+    def test_an_as_that_hangs_or_is_down_gets_it_later(self):
+        alice = self.raw("alice", "pw-a")
+        room = self.room_with_bot(alice)
+        self.idle()
+        self.receiver.hangs = 1
+        hung = self.say(alice, room, "into the void")
+        self.receiver.wait(lambda: self.receiver.hangs == 0)
+        self.idle()
+        c = self.hs.as_counters(self.as_id)
+        self.assertEqual((c["failures"], c["retries"]), (1, 1))
+        self.receiver.down()
+        down = [self.say(alice, room, "down %d" % i) for i in range(3)]
+        deadline = time.monotonic() + 10
+        while self.hs.as_counters(self.as_id)["failures"] < 3:
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.02)
+        self.assertFalse(self.hs.as_wait_idle(0))
+        self.receiver.up()
+        self.idle()
+        ids = [e["event_id"] for e in delivered(self.receiver)]
+        self.assertEqual(ids[-4:], [hung] + down)
+        self.assertEqual(len(ids), len(set(ids)))
+
+
+class AppServiceBackoffTest(AppServiceCase):
+
+    hs_options = {"ratelimit": False, "as_backoff_ms": 40,
+                  "as_backoff_cap_ms": 160}
+
+    def test_the_wait_doubles_up_to_the_cap_and_starts_again(self):
+        alice = self.raw("alice", "pw-a")
+        room = self.room_with_bot(alice)
+        self.idle()
+        self.assertEqual(self.hs.as_counters(self.as_id)["backoff_ms"], 0)
+        self.receiver.refusals = -1
+        self.say(alice, room, "refused")
+        seen = {}
+        deadline = time.monotonic() + 10
+        while len(seen) < 5:
+            self.assertLess(time.monotonic(), deadline)
+            c = self.hs.as_counters(self.as_id)
+            if c["failures"]:
+                seen[c["failures"]] = c["backoff_ms"]
+            time.sleep(0.005)
+        for failures, wait in seen.items():
+            self.assertEqual(wait, min(160, 40 * 2 ** (failures - 1)), seen)
+        self.receiver.refusals = 0
+        self.idle()
+        self.assertEqual(self.hs.as_counters(self.as_id)["backoff_ms"], 0)
+
+
+class AppServiceControlTest(AppServiceCase):
+
+    def test_a_2xx_without_json_is_a_failure(self):
+        alice = self.raw("alice", "pw-a")
+        room = self.room_with_bot(alice)
+        self.idle()
+        self.receiver.refusals = 1
+        self.receiver.refuse_status = 200      # with a body not JSON
+        self.say(alice, room, "x")
+        self.idle()
+        c = self.hs.as_counters(self.as_id)
+        self.assertEqual((c["failures"], c["retries"]), (1, 1))
+
+    def test_duplicate_pause_and_resume(self):
+        alice = self.raw("alice", "pw-a")
+        room = self.room_with_bot(alice)
+        self.idle()
+        before = len(self.receiver.puts())
+        self.hs.as_duplicate()
+        eid = self.say(alice, room, "twice")
+        self.idle()
+        puts = self.receiver.puts()[before:]
+        self.assertEqual(len(puts), 2)
+        self.assertEqual(puts[0][0], puts[1][0])
+        self.assertEqual(without_age(puts[0][1]), without_age(puts[1][1]))
+        self.assertEqual([e["event_id"] for e in puts[0][1]["events"]],
+                         [eid])
+        c = self.hs.as_counters(self.as_id)
+        self.assertEqual(c["duplicates"], 1)
+        # paused: events queue up, nothing is sent; resumed: all at once
+        self.hs.as_pause()
+        n = len(self.receiver.puts())
+        held = [self.say(alice, room, "held %d" % i) for i in range(5)]
+        c = self.hs.as_counters(self.as_id)
+        self.assertEqual((c["pending"], c["paused"]), (5, True))
+        self.assertFalse(self.hs.as_wait_idle(0))
+        self.assertEqual(len(self.receiver.puts()), n)
+        self.hs.as_resume()
+        self.idle()
+        puts = self.receiver.puts()[n:]
+        self.assertEqual([[e["event_id"] for e in b["events"]]
+                          for _, b, _ in puts], [held])
+        self.assertEqual(set(self.hs.as_counters(self.as_id)),
+                         {"transactions", "failures", "retries",
+                          "duplicates", "events", "user_queries",
+                          "last_txn_id", "pending", "paused", "backoff_ms"})
+
+    def test_a_restart_keeps_the_queue_and_the_transaction(self):
+        alice = self.raw("alice", "pw-a")
+        room = self.room_with_bot(alice)
+        self.idle()
+        before = len(self.receiver.puts())
+        self.receiver.refusals = -1
+        first = self.say(alice, room, "before the restart")
+        self.receiver.wait(lambda: len(self.receiver.puts()) > before)
+        txn_id = self.receiver.puts()[-1][0]
+        self.hs.stop()
+        refused = len(self.receiver.puts())
+        later = self.hs.add_event(room, self.alice, "m.room.message",
+                                  {"msgtype": "m.text", "body": "stopped"})
+        self.receiver.refusals = 0
+        self.hs.start()
+        self.idle()
+        self.assertEqual({t for t, _, _ in
+                          self.receiver.puts()[before:refused]}, {txn_id})
+        ok = [(t, [e["event_id"] for e in b["events"]])
+              for t, b, _ in self.receiver.puts()[refused:]]
+        self.assertEqual(len(ok), 2, ok)
+        self.assertEqual(ok[0], (txn_id, [first]))
+        self.assertGreater(ok[1][0], txn_id)
+        self.assertEqual(ok[1][1], [later])
+        self.assertEqual(self.hs.as_counters(self.as_id)["last_txn_id"],
+                         ok[-1][0])
+        # paused across a restart: still queued, delivered on resume
+        self.hs.as_pause()
+        held = self.say(alice, room, "held")
+        self.hs.stop()
+        self.hs.start()
+        self.assertEqual(self.hs.as_counters(self.as_id)["pending"], 1)
+        self.hs.as_resume()
+        self.idle()
+        self.assertEqual(delivered(self.receiver)[-1]["event_id"], held)
+
+
+class LegacyAppServiceTest(AppServiceCase):
+    """Synapse 1.67's paths: /transactions/ID, /users/ID, /rooms/ALIAS,
+    the token as ?access_token=."""
+
+    legacy = True
+
+    def test_legacy_paths_and_token(self):
+        alice = self.raw("alice", "pw-a")
+        room = self.room_with_bot(alice)
+        self.idle()
+        for t, _, rec in self.receiver.puts():
+            self.assertEqual(rec["path"], "/transactions/%d" % t)
+            self.assertEqual(rec["query"], {"access_token": [self.hs_token]})
+            self.assertNotIn("Authorization", rec["headers"])
+        self.check_queries(alice, room, "/users/", "/rooms/")
+        for rec in self.receiver.requests:         # of either service
+            self.assertEqual(list(rec["query"]), ["access_token"])
+            self.assertTrue(rec["query"]["access_token"][0].startswith("hs-"))
+            self.assertNotIn("Authorization", rec["headers"])
+
+    def check_queries(self, alice, room, users, rooms):
+        """An invite for an unknown user of the namespace: the AS is asked
+        about the user before it gets the invite, and registers it; an
+        alias of its namespace unknown here: asked, it makes the room."""
+        asked = []
+
+        def on_query(kind, what):
+            asked.append((kind, what))
+            if kind == "users" and what == "@bot_seat1:hearts.test":
+                return self.as_register("bot_seat1")[0] == 200
+            if kind == "rooms":
+                got = self.as_request("POST", "/createRoom",
+                                      {"room_alias_name": what[1:].split(
+                                          ":")[0]})
+                return got[0] == 200
+            return False
+        self.receiver.on_query = on_query
+        reg, _, _ = write_registration(
+            self.tmpdir, "aliases", self.receiver.url, sender="aliasbot",
+            users=(), aliases=("#hearts_.*",))
+        self.hs.add_appservice(reg, self.legacy)
+        seat = "@bot_seat1:hearts.test"
+        got = alice.request("POST", V3 + "/rooms/%s/invite" % q(room),
+                            {"user_id": seat})
+        self.assertEqual(got[0], 200, got[1])
+        self.idle()
+        self.assertEqual(asked, [("users", seat)])
+        gets = [i for i, r in enumerate(self.receiver.requests)
+                if r["method"] == "GET"]
+        invite_put = [i for i, r in enumerate(self.receiver.requests)
+                      if r["method"] == "PUT" and any(
+                          e.get("state_key") == seat
+                          for e in r["body"]["events"])]
+        self.assertLess(gets[0], invite_put[0])
+        self.assertEqual(self.receiver.requests[gets[0]]["path"],
+                         users + urllib.parse.quote(seat))
+        self.assertEqual(self.hs.as_counters(self.as_id)["user_queries"], 1)
+        # the seat is now registered: the bot may act as it
+        got = self.as_request("POST", "/rooms/%s/join" % q(room), {},
+                              user_id=seat)
+        self.assertEqual(got[0], 200, got[1])
+        # an alias of the namespace, unknown: asked, made, found
+        got = Raw(self.hs).request("GET", V3 + "/directory/room/%s"
+                                   % q("#hearts_lobby:hearts.test"))
+        self.assertEqual(got[0], 200, got[1])
+        self.assertEqual(asked[-1], ("rooms", "#hearts_lobby:hearts.test"))
+        gets = [r for r in self.receiver.requests if r["method"] == "GET"]
+        self.assertEqual(gets[-1]["path"], rooms + urllib.parse.quote(
+            "#hearts_lobby:hearts.test"))
+        # outside the namespace: nobody is asked
+        n = len(asked)
+        got = Raw(self.hs).request("GET", V3 + "/directory/room/%s"
+                                   % q("#other:hearts.test"))
+        self.assertError(got, 404, "M_NOT_FOUND")
+        self.assertEqual(len(asked), n)
+
+
+class V1QueryTest(LegacyAppServiceTest):
+    """The same queries on the v1 paths, with the Authorization header."""
+
+    legacy = False
+
+    def test_legacy_paths_and_token(self):
+        alice = self.raw("alice", "pw-a")
+        room = self.room_with_bot(alice)
+        self.check_queries(alice, room, "/_matrix/app/v1/users/",
+                           "/_matrix/app/v1/rooms/")
+        for rec in self.receiver.requests:
+            self.assertEqual(rec["query"], {})
+            self.assertTrue(rec["headers"]["Authorization"].startswith(
+                "Bearer hs-"))
+
+
+class AppServiceAuthTest(AppServiceCase):
+
+    def test_as_token_acts_as_its_sender_or_a_namespace_user(self):
+        whoami = "/account/whoami"
+        got = self.as_request("GET", whoami)
+        self.assertEqual(got[:2], (200, {"user_id": self.bot,
+                                         "is_guest": False}))
+        got = Raw(self.hs).request("GET", V3 + whoami + "?access_token="
+                                   + q(self.as_token))
+        self.assertEqual(got[1]["user_id"], self.bot)
+        self.assertError(self.as_request("GET", whoami,
+                                         user_id="@bot_a:hearts.test"),
+                         403, "M_FORBIDDEN")           # not registered
+        self.assertEqual(self.as_register("bot_a")[0], 200)
+        got = self.as_request("GET", whoami, user_id="@bot_a:hearts.test")
+        self.assertEqual(got[1]["user_id"], "@bot_a:hearts.test")
+        got = self.as_request("GET", whoami, user_id=self.alice)
+        self.assertError(got, 403, "M_FORBIDDEN")     # outside its namespace
+        self.assertIn("masquerade", got[1]["error"])
+        self.assertEqual(self.as_request("GET", whoami,
+                                         user_id=self.bot)[1]["user_id"],
+                         self.bot)
+        # the homeserver's token is not a client token; a user's token
+        # ignores user_id
+        self.assertError(Raw(self.hs, self.hs_token).request(
+            "GET", V3 + whoami), 401, "M_UNKNOWN_TOKEN")
+        alice = self.raw("alice", "pw-a")
+        got = alice.request("GET", V3 + whoami + "?user_id="
+                            + q("@bot_a:hearts.test"))
+        self.assertEqual(got[1]["user_id"], self.alice)
+        # the refusal comes only where a token is needed
+        got = self.as_request("GET", "/directory/room/%s"
+                              % q("#nowhere:hearts.test"),
+                              user_id=self.alice)
+        self.assertError(got, 404, "M_NOT_FOUND")
+        # the sender acts without being registered: it makes a room
+        got = self.as_request("POST", "/createRoom", {"name": "mine"})
+        self.assertEqual(got[0], 200, got[1])
+        self.assertEqual(self.hs.membership(got[1]["room_id"], self.bot),
+                         "join")
+
+    def test_sends_are_deduplicated_per_token_as_in_synapse(self):
+        seat = "@bot_a:hearts.test"
+        self.assertEqual(self.as_register("bot_a")[0], 200)
+        room = self.as_request("POST", "/createRoom",
+                               {"preset": "public_chat"})[1]["room_id"]
+        got = self.as_request("POST", "/join/%s" % q(room), {}, user_id=seat)
+        self.assertEqual(got[0], 200, got[1])
+        path = "/rooms/%s/send/m.room.message/t1" % q(room)
+        first = self.as_request("PUT", path, {"msgtype": "m.text",
+                                              "body": "a"})
+        again = self.as_request("PUT", path, {"msgtype": "m.text",
+                                              "body": "b"}, user_id=seat)
+        self.assertEqual(again[:2], (200, first[1]))
+        self.assertEqual([e["sender"] for e in
+                          self.hs.room_events(room, "m.room.message")],
+                         [self.bot])
+
+    def test_register_by_the_application_service(self):
+        got = self.as_register("heartsbot")
+        self.assertEqual(got[0], 200, got[1])
+        self.assertEqual(got[1]["user_id"], self.bot)
+        self.assertEqual(got[1]["home_server"], "hearts.test")
+        got = Raw(self.hs, got[1]["access_token"]).request(
+            "GET", V3 + "/account/whoami")
+        self.assertEqual(got[1]["user_id"], self.bot)
+        self.assertError(self.as_register("heartsbot"), 400, "M_USER_IN_USE")
+        got = Raw(self.hs, self.as_token).request(
+            "POST", "/_matrix/client/r0/register",
+            {"type": "m.login.application_service", "user": "bot_b",
+             "inhibit_login": True})
+        self.assertEqual(got[:2], (200, {"user_id": "@bot_b:hearts.test",
+                                         "home_server": "hearts.test"}))
+        got = self.as_register("carol")
+        self.assertError(got, 400, "M_EXCLUSIVE")
+        self.assertError(self.as_register("dave", token="nope"), 401,
+                         "M_UNKNOWN_TOKEN")
+        anon = Raw(self.hs)
+        body = {"type": "m.login.application_service", "username": "bot_c"}
+        self.assertError(anon.request("POST", V3 + "/register", body), 400,
+                         "M_UNKNOWN")
+        self.assertError(anon.request("POST", V3 + "/register",
+                                      {"username": "eve", "password": "x"}),
+                         403, "M_FORBIDDEN")        # registration disabled
+        self.assertError(self.as_raw.request("POST", V3 + "/register",
+                                             {"username": "eve"}),
+                         400, "M_UNKNOWN")
+        # a user of the service cannot log in with a password
+        got = anon.request("POST", V3 + "/login", {
+            "type": "m.login.password", "password": "",
+            "identifier": {"type": "m.id.user", "user": "bot_b"}})
+        self.assertError(got, 403, "M_FORBIDDEN")
+        # another service's exclusive users are refused, its shared ones not
+        other, other_token, _ = write_registration(
+            self.tmpdir, "other", self.receiver.url, sender="otherbot",
+            users=("@other_.*",))
+        shared, shared_token, _ = write_registration(
+            self.tmpdir, "shared", self.receiver.url, sender="sharedbot",
+            users=("@(guest|other)_.*",), exclusive=False)
+        self.hs.add_appservice(other)
+        self.hs.add_appservice(shared)
+        got = self.as_register("other_x", token=shared_token)
+        self.assertError(got, 400, "M_EXCLUSIVE")
+        self.assertIn("reserved", got[1]["error"])
+        self.assertIn("Invalid user localpart",
+                      self.as_register("carol")[1]["error"])
+        self.assertEqual(self.as_register("other_x", token=other_token)[0],
+                         200)
+        self.assertEqual(self.as_register("guest_1", token=shared_token)[0],
+                         200)
+        # other registrations into an exclusive namespace
+        for localpart in ("bot_z", "otherbot", "other_y"):
+            with self.assertRaises(homeserver.MatrixError) as cm:
+                self.hs.register(localpart, "pw")
+            self.assertEqual((cm.exception.status, cm.exception.errcode),
+                             (400, "M_EXCLUSIVE"))
+        self.assertEqual(self.hs.register("guest_2", "pw"),
+                         "@guest_2:hearts.test")
+        got = anon.request("POST", "/_test/register",
+                           {"username": "bot_q", "password": "pw"})
+        self.assertError(got, 400, "M_EXCLUSIVE")
+
+
+class RegistrationFileTest(HarnessTestCase):
+    """Registration files read and checked as Synapse 1.67 does."""
+
+    def setUp(self):
+        super().setUp()
+        self.hs = homeserver.Homeserver(self.tmpdir)
+
+    def write(self, text, name="reg.yaml"):
+        path = os.path.join(self.tmpdir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    GOOD = ('id: "a"\nurl: "http://127.0.0.1:9"\nas_token: "t1"\n'
+            'hs_token: "t2"\nsender_localpart: "bot"\n'
+            'namespaces:\n  users:\n    - exclusive: true\n'
+            '      regex: "@bot:hearts\\\\.test"\n  aliases: []\n'
+            '  rooms: []\n')
+
+    def test_a_good_file_loads(self):
+        self.assertEqual(self.hs.add_appservice(self.write(self.GOOD)), "a")
+        svc = self.hs.pushers[0].service
+        self.assertEqual((svc.sender, svc.rate_limited, svc.url),
+                         ("@bot:hearts.test", True, "http://127.0.0.1:9"))
+        self.assertTrue(svc.is_exclusive_user("@bot:hearts.test"))
+        self.assertFalse(svc.is_user_in_namespace("@botx:hearts.test"))
+        # anchored at the start only, as Synapse's re.match
+        self.assertTrue(svc.is_user_in_namespace("@bot:hearts.testing"))
+        path = self.write(self.GOOD.replace('"a"', "b").replace(
+            '"t1"', "t3") + "rate_limited: false\n", "b.yaml")
+        self.hs.add_appservice(path)
+        self.assertIs(self.hs.pushers[1].service.rate_limited, False)
+        # url: null is allowed (no pushes), rate_limited not a boolean:
+        # the default
+        path = self.write(self.GOOD.replace('"a"', "c").replace(
+            '"t1"', "t4").replace('"http://127.0.0.1:9"', "null")
+            + "rate_limited: 'no'\n", "c.yaml")
+        self.hs.add_appservice(path)
+        svc = self.hs.pushers[2].service
+        self.assertEqual((svc.url, svc.rate_limited), (None, True))
+
+    def test_bad_files_are_refused_with_the_reason(self):
+        cases = [
+            (self.GOOD.replace('as_token: "t1"\n', ""),
+             "required string field: 'as_token'"),
+            (self.GOOD.replace('hs_token: "t2"', "hs_token: 12"),
+             "required string field: 'hs_token'"),
+            (self.GOOD.replace('url: "http://127.0.0.1:9"\n', ""),
+             "'url'"),
+            (self.GOOD.replace('"bot"', '"bot hearts"'), "URL encoded"),
+            (self.GOOD.split("namespaces:")[0], "'namespaces'"),
+            (self.GOOD.replace("exclusive: true", "exclusive: 'yes'"),
+             "'exclusive'"),
+            (self.GOOD.replace('regex: "@bot', 'regex: "(@bot'),
+             "bad regex"),
+            (self.GOOD.replace("aliases: []", "aliases: x"),
+             "'aliases'"),
+            (self.GOOD.replace('id: "a"', 'id: "a|b"'), "'|'"),
+            (self.GOOD.replace("127.0.0.1", "192.0.2.1"), "127.0.0.1"),
+            (self.GOOD.replace("http:", "https:"), "http://"),
+            (self.GOOD + "x: |\n  block\n", "reg.yaml:12: "),
+            ("- a\n- b\n", "not a YAML mapping"),
+        ]
+        for text, reason in cases:
+            with self.subTest(reason=reason):
+                with self.assertRaises(appservice.RegistrationError) as cm:
+                    self.hs.add_appservice(self.write(text))
+                self.assertIn(reason, str(cm.exception))
+                self.assertIn("reg.yaml", str(cm.exception))
+                self.assertEqual(self.hs.pushers, [])
+        with self.assertRaises(appservice.RegistrationError):
+            self.hs.add_appservice(os.path.join(self.tmpdir, "missing"))
+        # an ID or an as_token used twice
+        self.hs.add_appservice(self.write(self.GOOD))
+        with self.assertRaises(appservice.RegistrationError) as cm:
+            self.hs.add_appservice(self.write(
+                self.GOOD.replace('"t1"', '"t9"'), "same-id.yaml"))
+        self.assertIn("ID", str(cm.exception))
+        with self.assertRaises(appservice.RegistrationError) as cm:
+            self.hs.add_appservice(self.write(
+                self.GOOD.replace('"a"', '"z"'), "same-token.yaml"))
+        self.assertIn("as_token", str(cm.exception))
+        self.assertEqual(len(self.hs.pushers), 1)
+
+    def test_the_yaml_reader_agrees_with_pyyaml(self):
+        docs = [self.GOOD, write_doc_of_the_contract(),
+                "a:\n- 1\n- {b: 'c''d', e: [x, \"y\\tz\"]}\nf: ~\ng: yes\n"
+                "h: 0x1F\ni: 1.5\nj: 'k # l' # m\n",
+                "---\nn:\n  - - 1\n    - o: p\n...\n"]
+        want = [None, None,
+                {"a": [1, {"b": "c'd", "e": ["x", "y\tz"]}], "f": None,
+                 "g": True, "h": 31, "i": 1.5, "j": "k # l"},
+                {"n": [[1, {"o": "p"}]]}]
+        for doc, expected in zip(docs, want):
+            got = yaml_subset.loads(doc)
+            if expected is not None:
+                self.assertEqual(got, expected)
+            if pyyaml is not None:
+                self.assertEqual(got, pyyaml.safe_load(doc))
+        self.assertEqual(yaml_subset.loads(write_doc_of_the_contract())
+                         ["namespaces"]["users"][0]["regex"],
+                         "@heartsbot:example\\.org")
+
+
+def write_doc_of_the_contract():
+    return ('# heartsbot application service registration for [[matrix]] '
+            '"NAME"\n# Give this file to the homeserver (docs/hosting.md, '
+            '"Application service").\nid: "heartsbot-NAME"\n'
+            'url: "http://127.0.0.1:9009"          # from listen\n'
+            'as_token: "' + "a1" * 32 + '"\nhs_token: "' + "b2" * 32 + '"\n'
+            'sender_localpart: "heartsbot"         # from user_id\n'
+            'rate_limited: false\nnamespaces:\n  users:\n'
+            '    - exclusive: true\n'
+            '      regex: "@heartsbot:example\\\\.org"   # the bot\'s own\n'
+            '  aliases: []\n  rooms: []\n')
+
+
+class AppServiceRateLimitTest(AppServiceCase):
+    """rate_limited: false spares an application service's requests every
+    limit Synapse hands the requester; rate_limited: true limits its users
+    like anyone (its sender has no message limit either way)."""
+
+    fake_clock = True
+    hs_options = {}
+
+    def limited_service(self):
+        reg, token, _ = write_registration(
+            self.tmpdir, "limited", self.receiver.url, sender="limitbot",
+            users=("@lim_.*",), rate_limited=True)
+        self.hs.add_appservice(reg)
+        return token
+
+    def rooms(self, r, n, **body):
+        out = []
+        for _ in range(n):
+            got = r.request("POST", V3 + "/createRoom",
+                            dict(body, preset="public_chat"))
+            self.assertEqual(got[0], 200, got[1])
+            out.append(got[1]["room_id"])
+        return out
+
+    def test_rate_limited_false(self):
+        self.assertEqual(self.as_register("bot_a")[0], 200)
+        seat = "@bot_a:hearts.test"
+        rooms = self.rooms(self.as_raw, 12)      # the sender joins 12 rooms
+        for room in rooms:                       # and so does a seat
+            got = self.as_request("POST", "/join/%s" % q(room), {},
+                                  user_id=seat)
+            self.assertEqual(got[0], 200, got[1])
+        for who in (None, seat):
+            for i in range(30):
+                got = self.as_request(
+                    "PUT", "/rooms/%s/send/m.room.message/%s%d"
+                    % (q(rooms[0]), who or "s", i),
+                    {"msgtype": "m.text", "body": "x"}, user_id=who)
+                self.assertEqual(got[0], 200, got[1])
+        carol = self.hs.register("carol", "pw")
+        for room in rooms:                       # 12 invites of one user
+            got = self.as_request("POST", "/rooms/%s/invite" % q(room),
+                                  {"user_id": carol}, user_id=seat)
+            self.assertEqual(got[0], 200, got[1])
+        # the same user with its own token is an ordinary user to Synapse
+        own = Raw(self.hs, self.as_register("bot_b")[1]["access_token"])
+        got = own.request("POST", V3 + "/join/%s" % q(rooms[0]), {})
+        self.assertEqual(got[0], 200, got[1])    # 1 message of the 10
+        for i in range(10):
+            got = own.request("PUT", V3 + "/rooms/%s/send/m.room.message/o%d"
+                              % (q(rooms[0]), i),
+                              {"msgtype": "m.text", "body": "x"})
+            if got[0] != 200:
+                break
+        self.assertError(got, 429, "M_LIMIT_EXCEEDED")
+        self.assertEqual(i, 9)
+
+    def test_rate_limited_true(self):
+        token = self.limited_service()
+        lim = Raw(self.hs, token)
+        self.assertEqual(self.as_register("lim_a", token=token)[0], 200)
+        seat = "@lim_a:hearts.test"
+
+        def act(method, path, body, user_id=None):
+            if user_id:
+                path += "?user_id=" + q(user_id)
+            return lim.request(method, V3 + path, body)
+        rooms = self.rooms(lim, 10)        # the sender: 10 joins
+        got = act("POST", "/createRoom", {})
+        self.assertError(got, 429, "M_LIMIT_EXCEEDED")   # the 11th join
+        for i in range(30):                # no message limit for the sender
+            got = act("PUT", "/rooms/%s/send/m.room.message/s%d"
+                      % (q(rooms[0]), i), {"msgtype": "m.text", "body": "x"})
+            self.assertEqual(got[0], 200, got[1])
+        got = act("POST", "/join/%s" % q(rooms[0]), {}, user_id=seat)
+        self.assertEqual(got[0], 200, got[1])          # 1 of the 10
+        for i in range(10):
+            got = act("PUT", "/rooms/%s/send/m.room.message/u%d"
+                      % (q(rooms[0]), i), {"msgtype": "m.text", "body": "x"},
+                      user_id=seat)
+            if got[0] != 200:
+                break
+        self.assertError(got, 429, "M_LIMIT_EXCEEDED")
+        self.assertEqual(i, 9)             # the join counted as a message
+        self.assertEqual(got[1]["retry_after_ms"], 5000)
+
+
 class ProcessTest(HarnessTestCase):
 
-    def test_runs_as_a_process_and_writes_its_port(self):
+    def start_process(self, *args):
+        """homeserver.py as a process with these arguments; an object
+        with its port once it listens."""
         port_file = os.path.join(self.tmpdir, "port")
         log = os.path.join(self.tmpdir, "hs.log")
         proc = subprocess.Popen(
             [sys.executable, os.path.join(os.path.dirname(HERE), "matrix",
                                           "homeserver.py"),
-             "--port-file", port_file, "--log", log, "--user", "alice:pw",
-             "--no-login-ratelimit"],
+             "--port-file", port_file, "--log", log] + list(args),
             stdout=subprocess.DEVNULL)
         self.addCleanup(proc.wait, 5)
         self.addCleanup(proc.terminate)
         deadline = time.monotonic() + 10
         while not os.path.exists(port_file):
             self.assertLess(time.monotonic(), deadline)
+            self.assertIsNone(proc.poll())
             time.sleep(0.05)
         with open(port_file) as f:
-            port = int(f.read())
-        hs = type("P", (), {"port": port})()
+            return type("P", (), {"port": int(f.read())})()
+
+    def test_runs_as_a_process_and_writes_its_port(self):
+        hs = self.start_process("--user", "alice:pw", "--no-login-ratelimit")
+        port = hs.port
         r = Raw(hs)
         self.assertIn("v1.1", r.request("GET", "/_matrix/client/versions")
                       [1]["versions"])
@@ -1440,6 +2364,78 @@ class ProcessTest(HarnessTestCase):
         r.login("alice", "pw")
         self.assertEqual(admin.request("GET", "/_test/half_made_rooms")[1],
                          {"rooms": []})
+
+    def test_application_service_over_the_test_endpoints(self):
+        receiver = Receiver().up()
+        self.addCleanup(receiver.down)
+        reg, as_token, hs_token = write_registration(self.tmpdir,
+                                                     "heartsbot",
+                                                     receiver.url)
+        # a bad registration: the process says why and stops
+        bad = os.path.join(self.tmpdir, "bad.yaml")
+        with open(bad, "w") as f:
+            f.write("id: x\n")
+        got = subprocess.run(
+            [sys.executable, os.path.join(os.path.dirname(HERE), "matrix",
+                                          "homeserver.py"),
+             "--appservice", bad], capture_output=True, text=True,
+            timeout=30)
+        self.assertEqual(got.returncode, 2)
+        self.assertIn("bad.yaml: required string field: 'as_token'",
+                      got.stderr)
+        hs = self.start_process("--appservice", reg, "--appservice-legacy",
+                                "--user", "alice:pw", "--no-ratelimit")
+        admin = Raw(hs)
+        alice = Raw(hs)
+        alice.login("alice", "pw")
+        bot = "@heartsbot:hearts.test"
+        room = alice.request("POST", V3 + "/createRoom",
+                             {"invite": [bot]})[1]["room_id"]
+        got = Raw(hs, as_token).request("POST", V3 + "/join/%s" % q(room),
+                                        {})
+        self.assertEqual(got[0], 200, got[1])
+        got = admin.request("POST", "/_test/as_wait_idle", {"timeout": 10})
+        self.assertEqual(got[:2], (200, {"idle": True}))
+        counters = admin.request("GET", "/_test/as_counters")[1]
+        self.assertEqual(counters["heartsbot"]["events"], 2)
+        self.assertEqual(counters["heartsbot"]["pending"], 0)
+        self.assertTrue(all(r["path"].startswith("/transactions/")
+                            and r["query"] == {"access_token": [hs_token]}
+                            for r in receiver.requests))
+        # paused: queued; duplicated and resumed: sent twice
+        self.assertEqual(admin.request("POST", "/_test/as_pause", {})[0],
+                         200)
+        got = alice.request("PUT", V3 + "/rooms/%s/send/m.room.message/1"
+                            % q(room), {"msgtype": "m.text", "body": "x"})
+        self.assertEqual(got[0], 200, got[1])
+        self.assertEqual(admin.request("GET", "/_test/as_counters")[1]
+                         ["heartsbot"]["pending"], 1)
+        self.assertEqual(admin.request("POST", "/_test/as_wait_idle",
+                                       {"timeout": 0})[1], {"idle": False})
+        self.assertEqual(admin.request("POST", "/_test/as_duplicate",
+                                       {"id": "heartsbot"})[0], 200)
+        self.assertEqual(admin.request("POST", "/_test/as_resume", {})[0],
+                         200)
+        self.assertEqual(admin.request("POST", "/_test/as_wait_idle",
+                                       {"timeout": 10})[1], {"idle": True})
+        last = receiver.puts()[-2:]
+        self.assertEqual(last[0][0], last[1][0])
+        self.assertEqual(admin.request("GET", "/_test/as_counters")[1]
+                         ["heartsbot"]["duplicates"], 1)
+        got = admin.request("POST", "/_test/as_pause", {"id": "nobody"})
+        self.assertEqual(got[0], 400)
+        got = admin.request("POST", "/_test/as_add", {"path": bad})
+        self.assertEqual(got[:2], (400, {"errcode": "M_BAD_JSON",
+                                         "error": bad + ": required string "
+                                         "field: 'as_token'"}))
+        other, _, _ = write_registration(self.tmpdir, "other", receiver.url,
+                                         sender="otherbot",
+                                         users=("@other_.*",))
+        got = admin.request("POST", "/_test/as_add", {"path": other})
+        self.assertEqual(got[:2], (200, {"id": "other"}))
+        got = admin.request("POST", "/_test/register",
+                            {"username": "other_1", "password": "pw"})
+        self.assertEqual((got[0], got[1]["errcode"]), (400, "M_EXCLUSIVE"))
 
 
 if __name__ == "__main__":

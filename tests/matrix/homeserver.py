@@ -19,10 +19,17 @@ As a process:
 
     /usr/bin/python3 tests/matrix/homeserver.py --port-file PATH --log PATH \
         [--port N] [--user alice:secret ...] [--no-ratelimit] \
-        [--no-join-ratelimit] [--no-invite-ratelimit] [--no-login-ratelimit]
+        [--no-join-ratelimit] [--no-invite-ratelimit] [--no-login-ratelimit] \
+        [--appservice REGISTRATION.yaml ...] [--appservice-legacy]
 
 The test side then uses the /_test/ endpoints (register, fault, revoke,
-ratelimit, counters); they are not part of the Matrix API.
+ratelimit, counters, as_*); they are not part of the Matrix API.
+
+It is also an application-service homeserver, as Synapse 1.67 is
+(appservice.py: registrations, pushers): Homeserver(...,
+appservices=[PATH]) or hs.add_appservice(PATH); the service's token acts
+as its sender or ?user_id=, /register takes its users, and the events of
+its rooms are pushed to it in transactions, retried until answered.
 """
 
 import argparse
@@ -39,6 +46,8 @@ import threading
 import time
 import traceback
 import urllib.parse
+
+import appservice
 
 SERVER_NAME = "hearts.test"
 MAX_BODY = 65536            # bytes of a request body (413 M_TOO_LARGE)
@@ -244,7 +253,9 @@ class Homeserver:
                  login_failed_rate=0.17, login_failed_burst=3,
                  join_limits=True, invite_limits=True, login_limits=True,
                  clock=None, retry_after_header=False,
-                 max_body=MAX_BODY, log_path=None):
+                 max_body=MAX_BODY, log_path=None, appservices=(),
+                 legacy_paths=False, as_backoff_ms=200,
+                 as_backoff_cap_ms=5000, as_timeout_ms=5000):
         self.server_name = server_name
         self.port = port
         self.dir = tmpdir
@@ -283,6 +294,20 @@ class Homeserver:
         self.thread = None
         self.log_file = None
         self.log_lock = threading.Lock()
+        # Application services (appservice.py): a pusher each, in the order
+        # added; their transactions' IDs come from one sequence, as in
+        # Synapse; as_cond (on the same lock) wakes the pushers and those
+        # waiting for them.
+        self.legacy_paths = legacy_paths
+        self.as_backoff_ms = as_backoff_ms
+        self.as_backoff_cap_ms = as_backoff_cap_ms
+        self.as_timeout_ms = as_timeout_ms
+        self.as_cond = threading.Condition(self.lock)
+        self.pushers = []
+        self.as_txn_id = 0
+        self.request_context = threading.local()   # the AS of a request
+        for path in appservices:
+            self.add_appservice(path)
 
     # -- life -----------------------------------------------------------
 
@@ -297,11 +322,16 @@ class Homeserver:
                                        kwargs={"poll_interval": 0.1},
                                        name="homeserver", daemon=True)
         self.thread.start()
+        for p in self.pushers:
+            if p.service.base is not None:
+                p.start()
         return self
 
     def stop(self):
         if self.httpd is None:
             return
+        for p in self.pushers:
+            p.stop()
         self.stopping.set()
         with self.cond:
             self.cond.notify_all()
@@ -332,13 +362,16 @@ class Homeserver:
     # -- the test's API -------------------------------------------------
 
     def register(self, localpart, password, displayname=None):
-        """Creates a user; returns the user ID."""
+        """Creates a user; returns the user ID. A user ID an application
+        service holds exclusively is refused (MatrixError 400 M_EXCLUSIVE,
+        as Synapse's admin registration refuses it)."""
         if not re.fullmatch(r"[a-z0-9._=/+-]+", localpart):
             raise ValueError("bad localpart %r" % localpart)
         user_id = "@%s:%s" % (localpart, self.server_name)
         with self.lock:
             if user_id in self.state.users:
                 raise ValueError("user exists: %s" % user_id)
+            self._as_check_not_exclusive(user_id)
             self.state.users[user_id] = {
                 "password": password, "displayname": displayname or localpart,
                 "avatar_url": None, "devices": set()}
@@ -470,6 +503,91 @@ class Homeserver:
             return self._append(self.state.rooms[room_id], sender,
                                 event_type, content, state_key)["event_id"]
 
+    # -- application services (the test's API) ----------------------------
+
+    def add_appservice(self, path, legacy_paths=None):
+        """Loads a registration file (appservice.RegistrationError, a
+        ValueError, for a file Synapse 1.67 would refuse, or an ID or
+        as_token another one has); returns its ID. Its pusher starts now
+        if the server runs, else with start(). legacy_paths: Synapse
+        1.67's paths and token in the query string (default: the
+        constructor's)."""
+        svc = appservice.load_registration(path, self.server_name)
+        legacy = self.legacy_paths if legacy_paths is None else legacy_paths
+        with self.lock:
+            for p in self.pushers:
+                for what, a, b in (("ID", p.service.id, svc.id),
+                                   ("as_token", p.service.as_token,
+                                    svc.as_token)):
+                    if a == b:
+                        raise appservice.RegistrationError(
+                            "%s: cannot reuse the %s of %s across application"
+                            " services" % (path, what, p.service.path))
+            pusher = appservice.Pusher(
+                svc, self, self.as_cond, legacy, self.as_backoff_ms,
+                self.as_backoff_cap_ms, self.as_timeout_ms)
+            self.pushers.append(pusher)
+        if self.httpd is not None and svc.base is not None:
+            pusher.start()
+        return svc.id
+
+    def _pushers(self, as_id):
+        chosen = [p for p in self.pushers
+                  if as_id is None or p.service.id == as_id]
+        if as_id is not None and not chosen:
+            raise ValueError("no application service %r" % as_id)
+        return chosen
+
+    def as_pause(self, as_id=None):
+        """Stops pushing to one application service (or all): events queue
+        up. Returns once no request to it is in flight any more."""
+        with self.as_cond:
+            chosen = self._pushers(as_id)
+            for p in chosen:
+                p.paused = True
+            while any(p.busy for p in chosen):
+                self.as_cond.wait()
+
+    def as_resume(self, as_id=None):
+        """Pushing again (a transaction that failed still waits out its
+        backoff)."""
+        with self.as_cond:
+            for p in self._pushers(as_id):
+                p.paused = False
+            self.as_cond.notify_all()
+
+    def as_duplicate(self, as_id=None, count=1):
+        """The next `count` transactions, once answered, are each sent
+        once more with the same ID and events (a homeserver that did not
+        see the answer)."""
+        with self.as_cond:
+            for p in self._pushers(as_id):
+                p.duplicates += count
+            self.as_cond.notify_all()
+
+    def as_counters(self, as_id=None):
+        """{as_id: {"transactions", "failures", "retries", "duplicates",
+        "events", "user_queries", "last_txn_id", "pending", "paused",
+        "backoff_ms"}}, or one service's dict (README.md says what each
+        counts)."""
+        with self.lock:
+            c = {p.service.id: p.snapshot() for p in self._pushers(as_id)}
+        return c[as_id] if as_id is not None else c
+
+    def as_wait_idle(self, timeout=10.0, as_id=None):
+        """Waits until every event queued for the application service(s)
+        was delivered (nothing queued, no transaction unacknowledged,
+        nothing in flight); True, or False after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        with self.as_cond:
+            chosen = self._pushers(as_id)
+            while not all(p.idle() for p in chosen):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.as_cond.wait(left)
+        return True
+
     # -- the state (callers hold self.lock) -----------------------------
 
     def _count(self, user_id, name):
@@ -498,17 +616,125 @@ class Homeserver:
         room.positions.append(st.pos)
         room.last_change = st.pos
         self.cond.notify_all()
+        if self.pushers:
+            self._as_enqueue(room, ev)
         return ev
+
+    # -- application services (callers hold self.lock) ----------------------
+
+    def _as_interested(self, svc, room, ev):
+        """Synapse's is_interested_in_event, on the room as this event left
+        it: the sender, or a member event's state_key, is the AS's sender or
+        in its user namespace; or the room ID, or one of its aliases, is in
+        its namespaces; or a user joined to the room is one of its users."""
+        if svc.is_interested_in_user(ev["sender"]):
+            return True
+        if ev["type"] == "m.room.member" and \
+                svc.is_interested_in_user(ev.get("state_key")):
+            return True
+        if svc.is_room_id_in_namespace(room.room_id):
+            return True
+        if any(rid == room.room_id and svc.is_room_alias_in_namespace(alias)
+               for alias, rid in self.state.aliases.items()):
+            return True
+        return any(svc.is_interested_in_user(u) for u in room.members("join"))
+
+    def _as_enqueue(self, room, ev):
+        """Queues a stored event for every application service interested
+        in it, with what Synapse sends along: an invite's stripped room
+        state (to a service interested in the invitee), and the users to
+        ask the service about first."""
+        copy = None
+        member = ev["type"] == "m.room.member"
+        users = [ev["sender"]] + ([ev["state_key"]] if member else [])
+        for p in self.pushers:
+            svc = p.service
+            if svc.base is None or not self._as_interested(svc, room, ev):
+                continue
+            if copy is None:
+                copy = json.loads(json.dumps(
+                    {k: v for k, v in ev.items() if not k.startswith("_")}))
+            stripped = None
+            if member and ev["content"].get("membership") in \
+                    ("invite", "knock") and \
+                    svc.is_interested_in_user(ev["state_key"]):
+                stripped = appservice.invite_room_state(room.state,
+                                                        ev["sender"])
+            p.enqueue(copy, stripped, users)
+
+    def _as_next_txn_id(self):
+        self.as_txn_id += 1
+        return self.as_txn_id
+
+    def _as_unknown_user(self, user_id):
+        """Synapse's _is_unknown_user: a user ID of this server that nobody
+        registered and no application service sends as."""
+        return user_id.endswith(":" + self.server_name) and \
+            user_id not in self.state.users and \
+            not any(p.service.sender == user_id for p in self.pushers)
+
+    def _as_by_token(self, token):
+        for p in self.pushers:
+            if p.service.as_token == token:
+                return p.service
+        return None
+
+    def _as_requester(self, svc, user_ids):
+        """The user an application service's request acts as: its sender,
+        or the `user_id` parameter (the first, as Synapse reads it) when the
+        service may act as that user (Synapse's
+        validate_appservice_can_control_user_id: 403 M_FORBIDDEN
+        otherwise)."""
+        if not user_ids:
+            return svc.sender
+        user_id = user_ids[0]
+        if user_id == svc.sender:
+            return user_id
+        if not svc.is_interested_in_user(user_id):
+            raise _forbidden("Application service cannot masquerade as this "
+                             "user (%s)." % user_id)
+        if user_id not in self.state.users:
+            raise _forbidden("Application service has not registered this "
+                             "user (%s)" % user_id)
+        return user_id
+
+    def _as_check_not_exclusive(self, user_id, allowed=None):
+        """Synapse's check_user_id_not_appservice_exclusive: 400
+        M_EXCLUSIVE when a service other than `allowed` holds the user ID
+        exclusively (its sender, or an exclusive user namespace)."""
+        for p in self.pushers:
+            svc = p.service
+            if svc is not allowed and svc.is_interested_in_user(user_id) \
+                    and svc.is_exclusive_user(user_id):
+                raise MatrixError(400, "M_EXCLUSIVE", "This user ID is "
+                                  "reserved by an application service.")
+
+    def _user_known(self, user_id):
+        """A user an invite may name: a registered one, or (as Synapse
+        invites any local user ID) one an application service is
+        interested in, which it may register when asked."""
+        return user_id in self.state.users or any(
+            p.service.is_interested_in_user(user_id) for p in self.pushers)
+
+    def _as_unlimited(self, user_id):
+        """The request being handled comes from an application service with
+        rate_limited: false and acts as user_id: no limiter that Synapse
+        hands the requester limits it (Ratelimiter.can_do_action)."""
+        svc = getattr(self.request_context, "app_service", None)
+        return svc is not None and not svc.rate_limited and \
+            getattr(self.request_context, "user_id", None) == user_id
 
     def _limit(self, limiter, key, requester=None, update=True, n=1,
                on=True):
         """Synapse's Ratelimiter.ratelimit: 429 M_LIMIT_EXCEEDED with
         retry_after_ms when n actions do not fit. `requester`: the user
-        Synapse hands the limiter (an exempt one is never limited); `on`:
+        Synapse hands the limiter (an exempt one, or one an application
+        service with rate_limited: false acts as, is never limited); `on`:
         this kind of limit is switched on."""
         if not self.ratelimit or not on:
             return
-        if requester is not None and requester in self.exempt:
+        if requester is not None and (requester in self.exempt
+                                      or self._as_unlimited(requester)):
             return
         wait = limiter.check(key, self.clock(), n, update)
         if wait is not None:
@@ -517,7 +743,11 @@ class Homeserver:
 
     def _limit_message(self, user_id, update=True):
         """rc_message, per user: Synapse checks it (update=False) before
-        making an event and counts it when the event is persisted."""
+        making an event and counts it when the event is persisted. An
+        application service's sender never has this limit (Synapse's
+        RequestRatelimiter, whatever its rate_limited says)."""
+        if any(p.service.sender == user_id for p in self.pushers):
+            return
         self._limit(self.messages, user_id, user_id, update)
 
     def _limit_invite(self, room_id, inviter, invitee):
@@ -716,8 +946,76 @@ def logout_all(req):
 
 @route("GET", "/account/whoami")
 def whoami(req):
-    return {"user_id": req.user_id, "device_id": req.device_id,
-            "is_guest": False}
+    out = {"user_id": req.user_id, "is_guest": False}
+    if req.device_id is not None:          # none for an application service
+        out["device_id"] = req.device_id
+    return out
+
+
+@route("POST", "/register", auth=False)
+def register(req):
+    """Synapse 1.67's /register with registration disabled (its default):
+    an application service registers users of its namespace with its
+    token; anyone else is refused."""
+    hs = req.hs
+    body = req.json()
+    kind = req.arg("kind", "user")
+    if kind == "guest":
+        raise _forbidden("Guest access is disabled")
+    if kind != "user":
+        raise MatrixError(400, "M_UNRECOGNIZED",
+                          "Do not understand membership kind: %s" % kind)
+    if not isinstance(body.get("refresh_token", False), bool):
+        raise MatrixError(400, "M_UNKNOWN",
+                          "`refresh_token` should be true or false.")
+    username = body.get("username")
+    if "username" in body and (not isinstance(username, str)
+                               or len(username) > 512):
+        raise MatrixError(400, "M_UNKNOWN", "Invalid username")
+    if body.get("type") != "m.login.application_service":
+        if req.token is not None:
+            raise MatrixError(400, "M_UNKNOWN", "An access token should not "
+                              "be provided on requests to /register (except "
+                              "if type is m.login.application_service)")
+        raise _forbidden("Registration has been disabled")
+    if req.token is None:
+        raise MatrixError(400, "M_UNKNOWN", "Appservice token must be "
+                          "provided when using a type of "
+                          "m.login.application_service")
+    # the AS API's "user", else "username"; any localpart, as Synapse
+    # gives application services "carte blanche" there
+    localpart = body.get("user", username)
+    if not isinstance(localpart, str):
+        raise MatrixError(400, "M_UNKNOWN",
+                          "Desired Username is missing or not a string")
+    device_id = _need(body, "device_id", str, optional=True)
+    display = _need(body, "initial_device_display_name", str, optional=True)
+    user_id = "@%s:%s" % (localpart, hs.server_name)
+    with hs.lock:
+        svc = hs._as_by_token(req.token)
+        if svc is None:
+            raise MatrixError(401, "M_UNKNOWN_TOKEN",
+                              "Invalid access token passed.",
+                              soft_logout=False)
+        if not svc.is_interested_in_user(user_id):
+            raise MatrixError(400, "M_EXCLUSIVE", "Invalid user localpart "
+                              "for this application service.")
+        hs._as_check_not_exclusive(user_id, allowed=svc)
+        if user_id in hs.state.users:
+            raise MatrixError(400, "M_USER_IN_USE", "User ID already taken.")
+        hs.state.users[user_id] = {
+            "password": None, "displayname": localpart, "avatar_url": None,
+            "devices": set(), "appservice": svc.id}
+        out = {"user_id": user_id, "home_server": hs.server_name}
+        if not body.get("inhibit_login", False):
+            device_id = device_id or _random_id(10).upper()
+            hs.state.users[user_id]["devices"].add(device_id)
+            if display is not None:
+                hs.state.users[user_id]["device_names"] = {device_id: display}
+            token = "syt_" + _random_id(32)
+            hs.state.tokens[token] = (user_id, device_id)
+            out.update({"access_token": token, "device_id": device_id})
+    return out
 
 
 # -- end-to-end keys ----------------------------------------------------
@@ -1139,7 +1437,7 @@ def create_room(req):
                 raise MatrixError(400, "M_ROOM_IN_USE",
                                   "Room alias already taken")
         for uid in invite:
-            if uid not in hs.state.users:
+            if not hs._user_known(uid):
                 raise _not_found("Unknown user %s" % uid)
         if invite:
             # All the invites at once against rc_invites per_room, checked
@@ -1204,6 +1502,8 @@ def _join(req, room_or_alias):
     body = req.json() if req.body else {}
     _need(body, "reason", str, optional=True)
     me = req.user_id
+    if room_or_alias.startswith("#"):
+        _alias_room(hs, room_or_alias)      # asks the services first
     with hs.cond:
         room = hs._room(_resolve(hs, room_or_alias))
         current = room.membership(me)
@@ -1319,7 +1619,7 @@ def invite(req, room):
         # one (not joined, already there) has been counted all the same.
         hs._limit_invite(room, req.user_id, uid)
         r = hs._joined_room(room, req.user_id)
-        if uid not in hs.state.users:
+        if not hs._user_known(uid):
             raise _not_found("Unknown user %s" % uid)
         if r.membership(uid) == "join":
             raise _forbidden("%s is already in the room." % uid)
@@ -1498,10 +1798,22 @@ def receipt(req, room, rtype, ev):
 
 # -- directory ------------------------------------------------------------
 
+def _alias_room(hs, alias):
+    """The room an alias points to, or None; an alias unknown here is first
+    asked about at the application services whose alias namespace holds it
+    (Synapse's get_association), which may create it. Without the lock."""
+    with hs.lock:
+        room_id = hs.state.aliases.get(alias)
+        pushers = list(hs.pushers)
+    if room_id is None and appservice.alias_queried(pushers, alias):
+        with hs.lock:
+            room_id = hs.state.aliases.get(alias)
+    return room_id
+
+
 @route("GET", r"/directory/room/(?P<alias>[^/]+)", auth=False)
 def alias_get(req, alias):
-    with req.hs.lock:
-        room_id = req.hs.state.aliases.get(alias)
+    room_id = _alias_room(req.hs, alias)
     if room_id is None:
         raise _not_found("Room alias %s not found." % alias)
     return {"room_id": room_id, "servers": [req.hs.server_name]}
@@ -1623,7 +1935,7 @@ def profile_put(req, user, field):
         raise _bad_json("%s too long" % field)
     hs = req.hs
     with hs.cond:
-        hs.state.users[user][field] = value
+        _profile_user(hs, user)[field] = value
         # Synapse's _update_join_states: one rc_message action for the
         # change (refused: the profile has changed, the rooms not), then a
         # member event in every joined room without any limit.
@@ -1670,6 +1982,18 @@ def _test_ratelimit(hs, body):
     return {}
 
 
+def _test_as_add(hs, body):
+    legacy = body.get("legacy_paths")
+    if legacy is not None and not isinstance(legacy, bool):
+        raise ValueError("legacy_paths must be true or false")
+    return {"id": hs.add_appservice(body["path"], legacy)}
+
+
+def _test_as_wait_idle(hs, body):
+    return {"idle": hs.as_wait_idle(float(body.get("timeout", 10.0)),
+                                    body.get("id"))}
+
+
 TEST_ROUTES = {
     ("POST", "/_test/register"): _test_register,
     ("POST", "/_test/fault"): _test_fault,
@@ -1681,6 +2005,15 @@ TEST_ROUTES = {
         lambda hs, b: {"rooms": hs.half_made_rooms(b.get("user_id"))},
     ("POST", "/_test/reset_counters"):
         lambda hs, b: hs.reset_counters() or {},
+    ("POST", "/_test/as_add"): _test_as_add,
+    ("POST", "/_test/as_pause"): lambda hs, b: hs.as_pause(b.get("id")) or {},
+    ("POST", "/_test/as_resume"):
+        lambda hs, b: hs.as_resume(b.get("id")) or {},
+    ("POST", "/_test/as_duplicate"):
+        lambda hs, b: hs.as_duplicate(b.get("id"), int(b.get("count", 1)))
+        or {},
+    ("GET", "/_test/as_counters"): lambda hs, b: hs.as_counters(),
+    ("POST", "/_test/as_wait_idle"): _test_as_wait_idle,
 }
 
 
@@ -1841,14 +2174,27 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             try:
                 arg = json.loads(body) if body else {}
                 return self._send(200, fn(hs, arg))
+            except MatrixError as e:
+                return self._send(e.status, e.body())
             except (ValueError, KeyError, TypeError, AttributeError) as e:
                 return self._send(400, {"errcode": "M_BAD_JSON",
                                         "error": str(e)})
         token = self._token(query)
-        user_id = device_id = None
+        user_id = device_id = svc = None
+        refused = None
         with hs.lock:
             if token in hs.state.tokens:
                 user_id, device_id = hs.state.tokens[token]
+            elif token:
+                # an application service's token: it acts as its sender, or
+                # as ?user_id= when it may
+                svc = hs._as_by_token(token)
+                if svc is not None:
+                    try:
+                        user_id = hs._as_requester(svc,
+                                                   query.get("user_id"))
+                    except MatrixError as e:
+                        refused = e
             if user_id:
                 hs._count(user_id, "requests")
             fault = None
@@ -1874,14 +2220,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self._hang()
             if fault.kind == "drop":
                 self._drop()
-        result = self._dispatch(path, query, body, token, user_id, device_id)
+        result = self._dispatch(path, query, body, token, user_id, device_id,
+                                svc, refused)
         if fault is not None and fault.kind == "drop_after":
             self._drop()
         if fault is not None and fault.kind == "slow":
             time.sleep(fault.retry_after_ms / 1000.0)
         return self._send(*result)
 
-    def _dispatch(self, path, query, body, token, user_id, device_id):
+    def _dispatch(self, path, query, body, token, user_id, device_id,
+                  svc=None, refused=None):
         hs = self.hs
         sub = None
         if path == "/_matrix/client/versions":
@@ -1911,6 +2259,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             args = {k: v.replace("\0", "/") for k, v in m.groupdict().items()}
             try:
                 if auth:
+                    if refused is not None:
+                        raise refused
                     if token is None:
                         raise MatrixError(401, "M_MISSING_TOKEN",
                                           "Missing access token",
@@ -1926,6 +2276,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                         hs._count(user_id, fn.__name__)
                 req = Request(hs, self.command, path, query, body, user_id,
                               device_id, token, self.client_address[0])
+                hs.request_context.app_service = svc
+                hs.request_context.user_id = user_id
                 return 200, fn(req, **args)
             except MatrixError as e:
                 return e.status, e.body()
@@ -1933,6 +2285,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 hs.log("handler error:\n" + traceback.format_exc())
                 return 500, {"errcode": "M_UNKNOWN",
                              "error": "Internal server error (a bug)"}
+            finally:
+                hs.request_context.app_service = None
+                hs.request_context.user_id = None
         if known_path:
             return 405, {"errcode": "M_UNRECOGNIZED",
                          "error": "Unrecognized request"}
@@ -2013,18 +2368,40 @@ def main(argv=None):
     ap.add_argument("--burst", type=int, default=10,
                     help="rc_message burst")
     ap.add_argument("--retry-after-header", action="store_true")
+    ap.add_argument("--appservice", action="append", default=[],
+                    metavar="PATH",
+                    help="an application service registration (repeatable)")
+    ap.add_argument("--appservice-legacy", action="store_true",
+                    help="push as Synapse 1.67 does: /transactions/ID "
+                    "?access_token=, not /_matrix/app/v1 with a header")
+    ap.add_argument("--as-backoff-ms", type=int, default=200,
+                    help="first wait before a failed transaction goes again "
+                    "(Synapse: 2000)")
+    ap.add_argument("--as-backoff-cap-ms", type=int, default=5000,
+                    help="longest such wait (Synapse: 512000)")
+    ap.add_argument("--as-timeout-ms", type=int, default=5000,
+                    help="time for the application service to answer "
+                    "(Synapse: 60000)")
     args = ap.parse_args(argv)
-    hs = Homeserver(port=args.port, server_name=args.server_name,
-                    ratelimit=not args.no_ratelimit, message_rate=args.rate,
-                    message_burst=args.burst,
-                    join_limits=not args.no_join_ratelimit,
-                    invite_limits=not args.no_invite_ratelimit,
-                    login_limits=not args.no_login_ratelimit,
-                    retry_after_header=args.retry_after_header,
-                    log_path=args.log or "/dev/stderr")
-    for spec in args.user:
-        name, _, password = spec.partition(":")
-        hs.register(name, password)
+    try:
+        hs = Homeserver(
+            port=args.port, server_name=args.server_name,
+            ratelimit=not args.no_ratelimit, message_rate=args.rate,
+            message_burst=args.burst, join_limits=not args.no_join_ratelimit,
+            invite_limits=not args.no_invite_ratelimit,
+            login_limits=not args.no_login_ratelimit,
+            retry_after_header=args.retry_after_header,
+            log_path=args.log or "/dev/stderr", appservices=args.appservice,
+            legacy_paths=args.appservice_legacy,
+            as_backoff_ms=args.as_backoff_ms,
+            as_backoff_cap_ms=args.as_backoff_cap_ms,
+            as_timeout_ms=args.as_timeout_ms)
+        for spec in args.user:
+            name, _, password = spec.partition(":")
+            hs.register(name, password)
+    except (ValueError, MatrixError) as e:
+        print("homeserver: %s" % e, file=sys.stderr)
+        return 2
     hs.start()
     if args.port_file:
         tmp = args.port_file + ".tmp"
