@@ -806,5 +806,23 @@ class IrcAndMatrixGameTest(FourPeopleCase):
                              [c for h in record["hands"] for c in h["plays"]])
         sys.stderr.write("[%.1f s] " % took)
 
+class FourPeopleGameAppserviceTest(FourPeopleGameTest):
+    """The whole game, the bot the homeserver's application service."""
+    APPSERVICE = True
+
+
+class MatrixRestartGameAppserviceTest(MatrixRestartGameTest):
+    """SIGKILL and SIGTERM mid-game, the bot the homeserver's application
+    service: what was said while it was away comes in the homeserver's
+    retried transactions."""
+    APPSERVICE = True
+
+
+class IrcAndMatrixGameAppserviceTest(IrcAndMatrixGameTest):
+    """A game on IRC and one on Matrix at once, the bot the homeserver's
+    application service."""
+    APPSERVICE = True
+
+
 if __name__ == "__main__":
     harness.main()
