@@ -71,9 +71,10 @@ typedef void (*call_fn)(struct mxad *a, struct call *c, long status,
 struct call {
     struct mxad *a;
     char *method;
-    char *path; /* after API, already encoded */
-    char *body; /* JSON or NULL */
-    char *key;  /* what it is about: a room, a person */
+    const char *api; /* API, or another version's prefix */
+    char *path;      /* after api, already encoded */
+    char *body;      /* JSON or NULL */
+    char *key;       /* what it is about: a room, a person */
     int64_t timeout_ms;
     uint64_t req, timer;
     struct mx_retry retry;
@@ -464,6 +465,7 @@ static struct call *call_new(struct mxad *a, const char *method, char *path,
     struct call *c = xcalloc(1, sizeof *c);
     c->a = a;
     c->method = xstrdup(method);
+    c->api = API;
     c->path = path;
     c->body = body;
     c->key = xstrdup(key);
@@ -624,7 +626,7 @@ static void call_send(struct mxad *a, struct call *c)
         c->timer = loop_timer(a->loop, a->retry_base_ms, on_retry_timer, c);
         return;
     }
-    char *url = xprintf("%s%s%s", a->base_url, API, c->path);
+    char *url = xprintf("%s%s%s", a->base_url, c->api, c->path);
     struct mx_http_request rq = {.method = c->method,
                                  .url = url,
                                  .body = c->body,
@@ -2530,6 +2532,30 @@ static void as_request(void *ctx, struct mx_request *r)
     }
 }
 
+static void pinged(struct mxad *a, struct call *c, long status,
+                   const char *body, size_t len)
+{
+    (void)c, (void)body, (void)len;
+    if (status == 200)
+        log_info("%s: the homeserver reached the bot's listener (ping)",
+                 a->base.network);
+}
+
+/* Asks the homeserver to ping the listener (Matrix 1.7): a homeserver
+ * that backed off from a bot that was down (Synapse: up to 512 s) sends
+ * what waits at once when the ping reaches the bot. One that does not
+ * know the endpoint (Synapse before 1.84) answers 404: nothing lost, its
+ * own retry comes in time. */
+static void as_ping(struct mxad *a)
+{
+    char *id = enc(a->reg.id);
+    struct call *c = call_new(a, "POST", xprintf("/appservice/%s/ping", id),
+                              xstrdup("{}"), NULL, pinged, pinged);
+    free(id);
+    c->api = "/_matrix/client/v1";
+    call_send(a, c);
+}
+
 /* The start is done: what waited is handled, in order. */
 static void as_ready(struct mxad *a)
 {
@@ -2545,6 +2571,7 @@ static void as_ready(struct mxad *a)
              a->base.network, a->cfg.homeserver, a->cfg.user_id,
              mx_listen_port(a->listen));
     emit(a, CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    as_ping(a);
     struct mx_request **q = a->txq;
     size_t n = a->ntxq;
     a->txq = NULL;

@@ -295,6 +295,42 @@ class AppserviceDeliveryTest(AppserviceCase):
                       timeout=20, what="the stop answered")
         self.assertEqual(len(self.bot_said(room, "The game begins")), 1)
 
+    def test_back_after_a_long_absence_its_ping_brings_what_waits(self):
+        """The homeserver backed off far (Synapse: up to 512 s) from a
+        bot that was down; the bot's ping at start (Matrix 1.7) makes it
+        send what waits at once, not after its backoff."""
+        room = self.create_room()
+        self.botproc = self.start_bot([room])
+        self.say(room, "!hearts")
+        self.wait_for(lambda: self.opened(room), what="a table")
+        self.botproc.signal(signal.SIGKILL)
+        self.botproc.wait(10)
+        pusher = self.hs.pushers[0]
+        pusher.backoff_ms = pusher.backoff_cap_ms = 60000
+        self.say(room, "!start")
+        deadline = time.monotonic() + 10
+        while self.hs.as_counters(self.hs_id())["failures"] < 1:
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.05)
+        started = time.monotonic()
+        self.botproc = self.start_bot([room], name="heartsbot2")
+        self.wait_for(lambda: self.bot_said(room, "The game begins"),
+                      timeout=15, what="the game begins after the ping")
+        self.assertLess(time.monotonic() - started, 15)
+        self.assertEqual(self.hs.as_counters(self.hs_id())["pings"], 2)
+        self.botproc.wait_log(r"reached the bot's listener \(ping\)")
+
+    def test_a_homeserver_without_the_ping_is_fine(self):
+        """Synapse 1.67 has no client ping endpoint (404): the bot goes
+        on, and the homeserver's own retry brings what waits."""
+        self.hs.as_client_ping = False
+        room = self.create_room()
+        self.botproc = self.start_bot([room])
+        self.say(room, "!hearts")
+        self.wait_for(lambda: self.opened(room), what="a table")
+        self.botproc.wait_log(r"POST /appservice/.*/ping refused: HTTP 404")
+        self.assertEqual(self.hs.as_counters(self.hs_id())["pings"], 0)
+
     def test_the_bot_is_not_rate_limited(self):
         room = self.create_room()
         self.hs.set_exempt(self.alice)

@@ -224,6 +224,7 @@ class Pusher:
         self.busy = False          # the thread is sending or querying
         self.counters = {"transactions": 0, "failures": 0, "retries": 0,
                          "duplicates": 0, "events": 0, "user_queries": 0,
+                         "pings": 0,
                          "last_txn_id": None}
         self.thread = None
         self.stopping = False
@@ -388,6 +389,27 @@ class Pusher:
                     % (self.service.id, path.split("?")[0], txn.id,
                        len(txn.items), why, status if status else data))
         return ok
+
+    def ping(self, txn_id):
+        """POST the AS's /_matrix/app/v1/ping (from a request's thread);
+        (status, None) or (None, why). When it answers 2xx, what waits is
+        retried at once (Synapse's force_retry after a good ping)."""
+        base = self.service.base[2]
+        body = {} if txn_id is None else {"transaction_id": txn_id}
+        status, data = self._request(
+            "POST", base + "/_matrix/app/v1/ping",
+            json.dumps(body).encode("utf-8"),
+            {"Authorization": "Bearer " + self.service.hs_token,
+             "Content-Type": "application/json"}, keep=False, track=False)
+        self.hs.log("AS %s ping %s" % (self.service.id,
+                                       status if status else data))
+        if status is not None and 200 <= status < 300:
+            with self.cond:
+                self.counters["pings"] += 1
+                self.next_attempt = 0.0
+                self.cond.notify_all()
+            return status, None
+        return status, data
 
     def query(self, kind, what, track=True):
         """A user ("users") or room alias ("rooms") query; True when the AS

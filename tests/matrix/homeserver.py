@@ -255,8 +255,12 @@ class Homeserver:
                  clock=None, retry_after_header=False,
                  max_body=MAX_BODY, log_path=None, appservices=(),
                  legacy_paths=False, as_backoff_ms=200,
-                 as_backoff_cap_ms=5000, as_timeout_ms=5000):
+                 as_backoff_cap_ms=5000, as_timeout_ms=5000,
+                 as_client_ping=True):
         self.server_name = server_name
+        # POST /_matrix/client/v1/appservice/{id}/ping (Matrix 1.7,
+        # Synapse 1.84); False: unknown, as to Synapse 1.67
+        self.as_client_ping = as_client_ping
         self.port = port
         self.dir = tmpdir
         if log_path is None and tmpdir is not None:
@@ -875,6 +879,32 @@ def versions(req):
     return {"versions": ["r0.6.1", "v1.1", "v1.2", "v1.3", "v1.4", "v1.5",
                          "v1.6", "v1.7", "v1.8"],
             "unstable_features": {}}
+
+
+@route("POST", r"/appservice/(?P<as_id>[^/]+)/ping")
+def appservice_ping(req, as_id):
+    """Matrix 1.7's ping (Synapse 1.84+): the application service asks the
+    homeserver to reach it; the homeserver POSTs its ping endpoint and, if
+    that answers, retries at once what waits for it (Synapse's
+    force_retry)."""
+    hs = req.hs
+    if not req.path.startswith("/_matrix/client/v1/"):
+        raise MatrixError(404, "M_UNRECOGNIZED", "Unrecognized request")
+    svc = getattr(hs.request_context, "app_service", None)
+    if svc is None or svc.id != as_id:
+        raise _forbidden("the application service's own token is needed")
+    txn = req.json().get("transaction_id")
+    if txn is not None and not isinstance(txn, str):
+        raise _bad_json("transaction_id must be a string")
+    pusher = next(p for p in hs.pushers if p.service.id == as_id)
+    started = time.monotonic()
+    status, why = pusher.ping(txn)
+    if status is None:
+        raise MatrixError(502, "M_CONNECTION_FAILED", why)
+    if not 200 <= status < 300:
+        raise MatrixError(502, "M_BAD_STATUS", "the ping got %d" % status,
+                          status=status)
+    return {"duration_ms": int((time.monotonic() - started) * 1000)}
 
 
 @route("GET", "/login", auth=False)
@@ -2234,6 +2264,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         sub = None
         if path == "/_matrix/client/versions":
             sub = path
+        elif path.startswith("/_matrix/client/v1/appservice/") and \
+                self.hs.as_client_ping:
+            sub = path[len("/_matrix/client/v1"):]
         else:
             for p in PREFIXES:
                 if path.startswith(p + "/"):
