@@ -1851,7 +1851,7 @@ class AppServiceControlTest(AppServiceCase):
                           for _, b, _ in puts], [held])
         self.assertEqual(set(self.hs.as_counters(self.as_id)),
                          {"transactions", "failures", "retries",
-                          "duplicates", "events", "user_queries",
+                          "duplicates", "events", "user_queries", "pings",
                           "last_txn_id", "pending", "paused", "backoff_ms"})
 
     def test_a_restart_keeps_the_queue_and_the_transaction(self):
