@@ -271,19 +271,28 @@ class AppserviceDeliveryTest(AppserviceCase):
     def hs_id(self):
         return next(iter(self.hs.as_counters()))
 
-    def test_the_bot_down_for_a_while_loses_nothing(self):
+    def down_while_starting(self, failures, backoff_ms=None):
+        """A table opened, the bot killed, then `!start` said while it is
+        down until the homeserver failed `failures` times to push it (its
+        backoff set to backoff_ms if given); the room."""
         room = self.create_room()
         self.botproc = self.start_bot([room])
         self.say(room, "!hearts")
         self.wait_for(lambda: self.opened(room), what="a table")
         self.botproc.signal(signal.SIGKILL)
         self.botproc.wait(10)
-        # said while the bot is down: the homeserver retries
+        if backoff_ms:
+            pusher = self.hs.pushers[0]
+            pusher.backoff_ms = pusher.backoff_cap_ms = backoff_ms
         self.say(room, "!start")
         deadline = time.monotonic() + 10
-        while self.hs.as_counters(self.hs_id())["failures"] < 2:
+        while self.hs.as_counters(self.hs_id())["failures"] < failures:
             self.assertLess(time.monotonic(), deadline)
             time.sleep(0.05)
+        return room
+
+    def test_the_bot_down_for_a_while_loses_nothing(self):
+        room = self.down_while_starting(2)
         self.botproc = self.start_bot([room], name="heartsbot2")
         self.wait_for(lambda: self.bot_said(room, "The game begins"),
                       timeout=20, what="the game begins after the restart")
@@ -299,19 +308,7 @@ class AppserviceDeliveryTest(AppserviceCase):
         """The homeserver backed off far (Synapse: up to 512 s) from a
         bot that was down; the bot's ping at start (Matrix 1.7) makes it
         send what waits at once, not after its backoff."""
-        room = self.create_room()
-        self.botproc = self.start_bot([room])
-        self.say(room, "!hearts")
-        self.wait_for(lambda: self.opened(room), what="a table")
-        self.botproc.signal(signal.SIGKILL)
-        self.botproc.wait(10)
-        pusher = self.hs.pushers[0]
-        pusher.backoff_ms = pusher.backoff_cap_ms = 60000
-        self.say(room, "!start")
-        deadline = time.monotonic() + 10
-        while self.hs.as_counters(self.hs_id())["failures"] < 1:
-            self.assertLess(time.monotonic(), deadline)
-            time.sleep(0.05)
+        room = self.down_while_starting(1, backoff_ms=60000)
         started = time.monotonic()
         self.botproc = self.start_bot([room], name="heartsbot2")
         self.wait_for(lambda: self.bot_said(room, "The game begins"),
