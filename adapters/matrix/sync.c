@@ -13,8 +13,13 @@
 
 #include <json-c/json.h>
 
-/* Deeper JSON than this is refused by the tokenizer (no stack blowing). */
-#define MX_JSON_DEPTH 24
+/* Deeper JSON than this is refused by the tokenizer (no stack blowing).
+ * Deep enough for any event a homeserver passes on: an answer refused
+ * whole would be asked for again forever (a /sync from the same since, a
+ * transaction sent again), so one person's deeply nested message must
+ * not be refused. Synapse cannot even serialize an event nested deeper
+ * than Python's recursion limit (1,000). */
+#define MX_JSON_DEPTH 1100
 
 bool mx_utf8_valid(const char *str, size_t n)
 {

@@ -628,6 +628,23 @@ class MatrixBotTest(MatrixCase):
             bot.wait_log(r"/sync answer refused")
         self.play(scene)
 
+    def test_a_deeply_nested_message_holds_nothing_up(self):
+        """A message whose content is nested 300 deep (a homeserver passes
+        it on: Synapse takes up to about 1,000) is not one the bot reads,
+        but the answer that holds it is taken: the commands after it are
+        answered."""
+        async def scene(p, room):
+            self.start_bot([room])
+            deep = {}
+            for _ in range(300):
+                deep = {"a": deep}
+            resp = await p.client.room_send(room, "m.room.message", {
+                "msgtype": "m.text", "body": "!status", "x": deep})
+            self.assertIsInstance(resp, nio.RoomSendResponse)
+            await p.say(room, "!hearts")
+            await p.wait(from_bot(room, "opens a Hearts table"))
+        self.play(scene)
+
     def test_encrypted_room_is_explained(self):
         async def scene(p, room):
             self.start_bot([room])
