@@ -2386,9 +2386,11 @@ static void begin(struct mxad *a)
  * The homeserver pushes the events of the bot's rooms to the listener
  * (listen.h) as transactions, instead of the bot polling /sync; what they
  * hold goes the way a sync's items go. A transaction is handled once: its
- * ID is kept in the session file before it is answered, so one the
+ * ID is kept in the session file before it is handled, so one the
  * homeserver sends again (it did not see the answer, or either side
- * restarted) is answered without being handled again. Until the bot has
+ * restarted) is answered without being handled again; one refused as
+ * malformed is answered as taken when it comes again, so that it does not
+ * hold up the homeserver's queue for good. Until the bot has
  * joined its rooms and read its direct rooms (the first sync's moment),
  * transactions wait, their connections held.
  */
@@ -2452,9 +2454,19 @@ static void as_handle(struct mxad *a, struct mx_request *r, const char *id)
 {
     struct mx_sync s;
     char err[128];
-    if (mx_txn_parse(r->body, r->len, a->cfg.user_id, &s, err, sizeof err)) {
-        log_warn("%s: transaction %s from the homeserver refused: %s",
-                 a->base.network, id, err);
+    bool bad =
+        mx_txn_parse(r->body, r->len, a->cfg.user_id, &s, err, sizeof err);
+    /* the ID first: a crash while its events are handled loses them
+     * rather than running commands twice (as a sync's token); and a body
+     * refused now would be refused again, so the homeserver's retry (it
+     * sends a refused transaction again, and nothing after it, until it
+     * is taken) is answered as taken */
+    mx_session_txn_add(&a->s, id);
+    save_session(a);
+    if (bad) {
+        log_error("%s: transaction %s from the homeserver refused (%s): "
+                  "its events are lost",
+                  a->base.network, id, err);
         as_error(r, 400,
                  strncmp(err, "not JSON", 8) == 0 ? "M_NOT_JSON" : "M_BAD_JSON",
                  err);
@@ -2473,8 +2485,6 @@ static void as_handle(struct mxad *a, struct mx_request *r, const char *id)
         sync_item(a, it);
     }
     mx_sync_free(&s);
-    mx_session_txn_add(&a->s, id);
-    save_session(a);
     mx_request_answer(r, 200, AS_OK);
 }
 

@@ -152,10 +152,13 @@ class AppserviceListenerTest(AppserviceCase):
                           (b'{"events": {}}', "M_BAD_JSON"),
                           (b'{"events": []} trailing', "M_NOT_JSON"),
                           (b"\xff\xfe", "M_NOT_JSON")):
-            st, body = self.ask("PUT", "/_matrix/app/v1/transactions/m%d" %
-                                len(raw), raw)
+            path = "/_matrix/app/v1/transactions/m%d" % len(raw)
+            st, body = self.ask("PUT", path, raw)
             self.assertEqual(st, 400, raw)
             self.assertIn(body["errcode"], ("M_NOT_JSON", "M_BAD_JSON"), raw)
+            # sent again (a homeserver retries it, and nothing after it,
+            # until it is taken): taken, so its queue goes on
+            self.assertEqual(self.ask("PUT", path, raw), (200, {}))
         # malformed events in a good body: skipped, the rest taken
         st, _ = self.txn("test-2", [7, None, {"room_id": "nope"},
                                {"room_id": room, "type": "m.room.message"},
