@@ -150,7 +150,7 @@ class AppserviceListenerTest(AppserviceCase):
         for n, (raw, code) in enumerate((
                 (b"{not json", "M_NOT_JSON"), (b"\xff\xfe", "M_NOT_JSON"),
                 (b"[]", "M_BAD_JSON"), (b'{"events": {}}', "M_BAD_JSON"),
-                (b'{"events": []} trailing', "M_BAD_JSON"))):
+                (b'{"events": []} trailing', "M_NOT_JSON"))):
             path = "/_matrix/app/v1/transactions/malformed-%d" % n
             st, body = self.ask("PUT", path, raw)
             self.assertEqual((st, body["errcode"]), (400, code), raw)
