@@ -14,9 +14,8 @@
  * YAML would read differently from a plain reading (block scalars,
  * anchors, tags, a plain value some YAML reader types as null, a
  * boolean, a number or a date, ": " inside a plain value, a second
- * document) is refused by
- * name, so that the file means to the bot what it means to the
- * homeserver.
+ * document) is refused by name, so that the file means to the bot what
+ * it means to the homeserver.
  *
  * The writer's file has a new name only when it is whole: the text goes
  * to a temporary file, and link(2) gives it the name or fails if the
