@@ -12,10 +12,10 @@
  * to the key above and are skipped; an indented line under one of the
  * five keys would continue its value over lines and is refused. What
  * YAML would read differently from a plain reading (block scalars,
- * anchors, tags, a plain value YAML types as null, a boolean or a
- * number, ": " inside a plain value, a second document) is refused by
- * name, so that the file means to the bot what it means to the
- * homeserver.
+ * anchors, tags, a plain value some YAML reader types as null, a
+ * boolean, a number or a date, ": " inside a plain value, a second
+ * document) is refused by name, so that the file means to the bot what
+ * it means to the homeserver.
  *
  * The writer's file has a new name only when it is whole: the text goes
  * to a temporary file, and link(2) gives it the name or fails if the
@@ -198,10 +198,23 @@ static const char *yaml_type(const char *s)
     for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
         if (strcmp(s, bools[i]) == 0)
             return "a boolean";
-    /* integers and decimals, as YAML 1.1 and 1.2 readers take them */
+    /* numbers, as YAML 1.1 and 1.2 readers take them: decimal, 0x, 0b,
+     * sexagesimal (1:30), .inf and .nan; and dates (2024-05-01...) */
     const char *p = s + (*s == '-' || *s == '+');
-    size_t digits = strspn(p, "0123456789_");
-    if (digits && p[0] != '_') {
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'b') && p[2] &&
+        strspn(p + 2, p[1] == 'x' ? "0123456789abcdefABCDEF_" : "01_") ==
+            strlen(p + 2))
+        return "a number";
+    static const char *const floats[] = {".inf", ".Inf", ".INF",
+                                         ".nan", ".NaN", ".NAN"};
+    for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
+        if (strcmp(p, floats[i]) == 0)
+            return "a number";
+    if (strspn(s, "0123456789") == 4 && s[4] == '-' && s[5] >= '0' &&
+        s[5] <= '9')
+        return "a date";
+    size_t digits = strspn(p, "0123456789_:");
+    if (digits && p[0] != '_' && p[0] != ':') {
         p += digits;
         if (*p == '.')
             p += 1 + strspn(p + 1, "0123456789_");

@@ -13,7 +13,6 @@ import re
 import socket
 import stat
 import subprocess
-import unittest
 
 import harness
 from harness import HarnessTestCase

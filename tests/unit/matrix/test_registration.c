@@ -273,6 +273,14 @@ static void test_mx_registration_parse_synapse_style(void **state)
        &r);
     expect(&r, "it's", "", "tok", "a.b", "hb");
 
+    /* close to YAML's numbers and dates, and strings to it */
+    OK("id: 0x\nas_token: 0xg1\nhs_token: 1e\nsender_localpart: 1.2.3\n", &r);
+    expect(&r, "0x", "", "0xg1", "1e", "1.2.3");
+    OK("id: 202-01-01\nas_token: _1\nhs_token: 1-2\nsender_localpart: "
+       "inf\n",
+       &r);
+    expect(&r, "202-01-01", "", "_1", "1-2", "inf");
+
     /* no url at all, no line break at the end, UTF-8 in the id */
     OK("id: c\xc5\x93ur\nas_token: a\nhs_token: b\nsender_localpart: c", &r);
     expect(&r, "c\xc5\x93ur", "", "a", "b", "c");
@@ -331,7 +339,19 @@ static const struct bad_case bad_cases[] = {
      "'as_token' is a number in YAML, not a string: quote it"},
     {"id: x\nas_token: -1.5e3\nhs_token: b\nsender_localpart: c\n", "2:11",
      "is a number in YAML"},
+    {"id: x\nas_token: 1e5\nhs_token: b\nsender_localpart: c\n", "2:11",
+     "is a number in YAML"}, /* YAML 1.2's float; 1.1's string */
     {"id: yes\n" GOOD_REST, "1:5", "'id' is a boolean in YAML"},
+    {"id: x\nas_token: 0x1F\nhs_token: b\nsender_localpart: c\n", "2:11",
+     "is a number in YAML"},
+    {"id: x\nas_token: 0b101\nhs_token: b\nsender_localpart: c\n", "2:11",
+     "is a number in YAML"},
+    {"id: 1:30\n" GOOD_REST, "1:5", "'id' is a number in YAML"},
+    {"id: -.inf\n" GOOD_REST, "1:5", "'id' is a number in YAML"},
+    {"id: .NaN\n" GOOD_REST, "1:5", "'id' is a number in YAML"},
+    {"id: 2024-05-01\n" GOOD_REST, "1:5", "'id' is a date in YAML"},
+    {"id: x\nas_token: 2024-5-1t\nhs_token: b\nsender_localpart: c\n", "2:11",
+     "is a date in YAML"},
     {"id: x\nas_token: false\nhs_token: b\nsender_localpart: c\n", "2:11",
      "is a boolean in YAML"},
     {"id: |\n  x\n" GOOD_REST, "1:5", "block values (| and >) are not"},
