@@ -298,6 +298,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
     }
     if (*size) {
         if (*size > s->lim.body_max - r->len) {
+            /* in the middle of a body MHD takes no answer: the refusal
+             * fails and the connection is closed */
             *size = 0;
             return refuse(r, 413, "M_TOO_LARGE", "body too large");
         }

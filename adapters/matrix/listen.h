@@ -7,10 +7,12 @@
  * must carry the homeserver's token (the Authorization header's Bearer
  * token or the access_token argument), compared in constant time, or it is
  * refused (401 without one, 403 with another) before its body is read; a
- * body over the cap is refused with 413 (by its Content-Length, or when it
- * grows past the cap); connections are capped, and one that has not
- * delivered a whole request within request_ms of connecting or of its last
- * answer is closed (slow senders, half-open peers, idle keep-alives).
+ * body over the cap is refused with 413 when its Content-Length says so,
+ * and its connection closed when it grows past the cap (MHD queues no
+ * answer in the middle of a body); connections are capped, and one that
+ * has not delivered a whole request within request_ms of connecting or of
+ * its last answer is closed (slow senders, half-open peers, idle
+ * keep-alives).
  *
  * The handler gets a whole request and answers it with mx_request_answer,
  * then or later (from any callback of the loop): until then the connection
