@@ -502,15 +502,23 @@ static struct json_object *parse_object(const char *body, size_t len, char *err,
     return parse_json(body, len, json_type_object, err, errlen);
 }
 
+/* A whole answer's object, for the parsers that say why they refuse one:
+ * *err becomes `dummy` (one byte) when the caller wants no reason. */
+static struct json_object *open_body(const char *body, size_t len, char **err,
+                                     size_t *errlen, char dummy[1])
+{
+    if (!*err || *errlen == 0) {
+        *err = dummy;
+        *errlen = 1;
+    }
+    return parse_object(body, len, *err, *errlen);
+}
+
 int mx_sync_parse(const char *body, size_t len, const char *self,
                   struct mx_sync *out, char *err, size_t errlen)
 {
     char dummy[1];
-    if (!err || errlen == 0) {
-        err = dummy;
-        errlen = sizeof dummy;
-    }
-    struct json_object *o = parse_object(body, len, err, errlen);
+    struct json_object *o = open_body(body, len, &err, &errlen, dummy);
     if (!o)
         return -1;
     const char *next = get_str(o, "next_batch", MX_TOKEN_MAX, false);
@@ -585,11 +593,7 @@ int mx_txn_parse(const char *body, size_t len, const char *self,
                  struct mx_sync *out, char *err, size_t errlen)
 {
     char dummy[1];
-    if (!err || errlen == 0) {
-        err = dummy;
-        errlen = sizeof dummy;
-    }
-    struct json_object *o = parse_object(body, len, err, errlen);
+    struct json_object *o = open_body(body, len, &err, &errlen, dummy);
     if (!o)
         return -1;
     struct json_object *events = get_type(o, "events", json_type_array);
