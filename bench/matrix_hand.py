@@ -1672,7 +1672,9 @@ def main():
         runs.append(run)
     if len(combos) > 1:
         title = runs[0].srv.title if runs else args.server
-        print("\n### Summary: %s, %s\n" % (title, time.strftime("%Y-%m-%d")))
+        print("\n### Summary: %s%s, %s\n" % (
+            title, ", the bot an application service"
+            if args.mode == "appservice" else "", time.strftime("%Y-%m-%d")))
         print("bot commit %s; %s\n" % (commit(),
                                        scripted.describe_machine()))
         print("| people | limits | hands | s / hand (deal → scores) | "
