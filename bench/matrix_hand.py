@@ -188,6 +188,9 @@ SYNAPSE_AS_REGISTRATION = os.environ.get("HEARTS_SYNAPSE_AS_REGISTRATION", "")
 # messages sent plus this many
 GOAL_FEW = 5
 GOAL_AS_SECS = 30.0
+# a query parameter on this program's own requests as the bot (Synapse
+# ignores it; its log keeps it)
+BENCH_MARK = "heartsbench=1"
 API = "/_matrix/client/v3"
 # the people's sync filter: enough timeline that nothing is cut off
 FILTER = json.dumps({"room": {"timeline": {"limit": 500}}},
@@ -662,10 +665,11 @@ class SynapseServer:
         self.log = realsynapse.Log(SYNAPSE_LOG)
         if self.appservice:
             # Synapse was started with the registration: its as_token is
-            # the bot's user
+            # the bot's user (a request in the bot's name: marked, so
+            # that requests() leaves it out)
             h = Http(self.url)
             try:
-                who = call(h, "GET", API + "/account/whoami",
+                who = call(h, "GET", API + "/account/whoami?" + BENCH_MARK,
                            token=self.as_token, what="whoami")["user_id"]
             except MatrixError as e:
                 raise RuntimeError(
@@ -726,7 +730,8 @@ class SynapseServer:
         """The access log's lines of one user (Synapse writes them when
         the request ends; local time, milliseconds)."""
         try:
-            return self.log.requests(user_id)
+            return [r for r in self.log.requests(user_id)
+                    if not r[2].endswith("?" + BENCH_MARK)]
         except OSError as e:
             say_loud("cannot read %s: %s" % (SYNAPSE_LOG, e))
             return []
@@ -1185,7 +1190,10 @@ class Run:
                     "syncs": sum(1 for x in reqs if is_sync(x[2])),
                     "r429": sum(1 for x in reqs if x[3] == 429),
                     "txns": sum(1 for x in self.pushes
-                                if lo <= x[0] < hi and x[2] == 200)}
+                                if lo <= x[0] < hi and x[2] == 200),
+                    "kinds": collections.Counter(
+                        "%s %s" % (request_kind(x[1], x[2]), x[3])
+                        for x in reqs)}
         self.before_start = span(0, self.t_start or big)
         t_all = (self.t_start + max(self.dealt.values())
                  if self.t_start and self.dealt
@@ -1425,6 +1433,9 @@ class Run:
               fmt(self.start_span))
         print("| before `!start` (joining, lobby, direct rooms) | %s |" %
               fmt(self.before_start))
+        print("| before `!start`: the bot's requests by kind and status "
+              "| %s |" % ", ".join("%s ×%d" % kv for kv in sorted(
+                  self.before_start["kinds"].items())))
         print("| after the last hand measured (until the bot stopped) | %s |"
               % fmt(self.after))
         print("| the whole run | %s |" % fmt(self.total))
