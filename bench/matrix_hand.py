@@ -6,7 +6,11 @@ rate limit: messages, requests, 429s and seconds per hand.
   $B --server test --all                 # test homeserver, the 4 runs
   $B --server synapse --all              # real Synapse 1.67 on loopback
   $B --server test --people 4 --limits default --hands 2
+  $B --server test --mode appservice --all          # the bot an appservice
+  HEARTS_SYNAPSE_AS_REGISTRATION=/tmp/as/reg.yaml \
+    $B --server synapse --mode appservice --all     # (below: Synapse's setup)
   # options: --server test|synapse  --people 1|4  --limits default|exempt
+  #   --mode sync|appservice (the bot's [[matrix]] mode; sync by default)
   #   --hands N (2)  --exempt-hands N (as --hands; the exempt runs of --all)
   #   --seed S  --log-level info|debug  --timeout SECONDS
   #   --sync-timeout-ms MS (the bot's long-poll, 30000)
@@ -54,6 +58,53 @@ tests/matrix/homeserver.py, with Synapse 1.67's default limits; or
 
 `--all` runs 1 person exempt, 1 person under the limits, 4 people
 exempt, 4 people under the limits, in that order.
+
+`--mode appservice`: the bot is the homeserver's application service
+(docs/hosting.md, "Matrix as an application service"): it neither
+registers nor logs in, the homeserver pushes the rooms' events to its
+listener, and it is never rate-limited, so --limits does not apply
+(`--all`: 1 person, then 4; --exempt-hands hands each). The people are
+exempt as in sync mode.
+- test homeserver: the registration is the bot's own
+  (`heartsbot --appservice-registration`, a free port), given to the
+  server with Synapse 1.67's paths (`legacy_paths`); the transactions
+  pushed and their events are the server's own record (its log lines
+  and `as_counters`).
+- Synapse reads a registration only at its start, from
+  homeserver.generated.yaml, which `synapse.sh` renders into
+  homeserver.yaml at every start (keeping keys it does not set itself):
+  set HEARTS_SYNAPSE_AS_REGISTRATION to a registration file listed there
+  in `app_service_config_files`, whose url is http://127.0.0.1:PORT (the
+  bot listens on that port, as the registration's sender_localpart).
+  This program does not edit the recipe's files. Once, for instance:
+
+      mkdir -p /tmp/as && cat >/tmp/as/bot.toml <<'EOF'
+      [[matrix]]
+      name = "bench"
+      homeserver = "http://127.0.0.1:18008"
+      user_id = "@heartsbench:localhost"
+      mode = "appservice"
+      registration = "reg.yaml"
+      listen = "127.0.0.1:29019"
+      rooms = []
+      EOF
+      build/heartsbot --appservice-registration /tmp/as/bot.toml
+      G=/tmp/realservers/synapse/homeserver.generated.yaml   # may lack a
+      echo >>$G; echo 'app_service_config_files: [/tmp/as/reg.yaml]' >>$G
+      # (its last newline); synapse.sh start or restart picks it up
+
+  Each run still resets Synapse (its database, so the transaction
+  numbers start again at 1; the bot's data directory is new too). The
+  transactions pushed are Synapse's log lines "Received response to PUT
+  URL/transactions/N": how many, and how many answered 200; how many
+  events each held Synapse does not log at its default level.
+  Another localpart than the sync mode's heartsbot: a registration
+  whose namespace holds @heartsbot:localhost reserves that user, and the
+  sync-mode runs could not register their bot.
+Per hand it prints the same figures (no /sync, no login, no 429
+expected) with the transactions pushed in the last column, the bot's
+requests other than message sends by kind, and the issue's goal per
+hand: under 30 s, no 429, requests at most messages + 5.
 
 What it counts, per hand:
 - seconds: from the hand's first deal (the earliest deal event of that
@@ -116,6 +167,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import scripted  # noqa: E402
 from scripted import harness  # noqa: E402
+import realsynapse  # noqa: E402  (tests/integration, as harness)
 sys.path.insert(0, os.path.join(scripted.REPO, "tests", "matrix"))
 import homeserver  # noqa: E402
 
@@ -129,8 +181,16 @@ GOAL_START = 30.0
 # points these at its own copy
 SYNAPSE_SH = os.environ.get("HEARTS_SYNAPSE_SH",
                             "/work/shared/realservers/synapse.sh")
-SYNAPSE_LOG = os.environ.get("HEARTS_SYNAPSE_LOG",
-                             "/tmp/realservers/synapse/homeserver.log")
+SYNAPSE_LOG = os.environ.get("HEARTS_SYNAPSE_LOG", realsynapse.DEFAULT_LOG)
+# --mode appservice on Synapse: a registration Synapse is started with
+SYNAPSE_AS_REGISTRATION = os.environ.get("HEARTS_SYNAPSE_AS_REGISTRATION", "")
+# the issue's goal for a hand in appservice mode: requests at most the
+# messages sent plus this many
+GOAL_FEW = 5
+GOAL_AS_SECS = 30.0
+# a query parameter on this program's own requests as the bot (Synapse
+# ignores it; its log keeps it)
+BENCH_MARK = "heartsbench=1"
 API = "/_matrix/client/v3"
 # the people's sync filter: enough timeline that nothing is cut off
 FILTER = json.dumps({"room": {"timeline": {"limit": 500}}},
@@ -441,10 +501,14 @@ class TestHomeserver(homeserver.Homeserver):
     handler thread counts the request (_count, with the user) before it
     logs the line (log, with the status)."""
 
+    _PUSH = re.compile(r"^AS \S+ PUT \S+ txn (\d+) \((\d+) events, "
+                       r"(\w+)\) (\S+)")
+
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
         self._who = threading.local()
         self.requests = []
+        self.pushes = []     # (wall time, txn ID, events, why, status)
 
     def _count(self, user_id, name):
         super()._count(user_id, name)
@@ -453,6 +517,11 @@ class TestHomeserver(homeserver.Homeserver):
 
     def log(self, line):
         super().log(line)
+        m = self._PUSH.match(line)
+        if m:
+            self.pushes.append((now(), m.group(1), int(m.group(2)),
+                                m.group(3), m.group(4)))
+            return
         user = getattr(self._who, "user", None)
         self._who.user = None
         parts = line.split(" ")
@@ -472,17 +541,30 @@ class TestServer:
         self.tmp = tmp
         self.hs = None
         self.bot_id = "@%s:%s" % (BOT_LOCAL, self.server_name)
+        self.appservice = args.mode == "appservice"
+        self.registration = None
+        self.as_port = None
+        self.as_id = None
 
     @property
     def url(self):
         return self.hs.url
 
     def start(self):
-        self.hs = TestHomeserver(self.tmp)      # Synapse 1.67's defaults
+        # Synapse 1.67's defaults, and its paths to an application service
+        self.hs = TestHomeserver(self.tmp, legacy_paths=True)
         # logins are not what is measured: the people and the bot log in
         # at once
         self.hs.set_ratelimit(logins=False)
         self.hs.start()
+        if self.appservice:
+            # the registration as the bot writes it, for its own user
+            import test_matrix_bot
+            assert test_matrix_bot.BOT == self.bot_id
+            self.as_port = harness.free_port()
+            self.registration = test_matrix_bot.appservice_registration(
+                self.tmp, self.hs.url, self.as_port)
+            self.as_id = self.hs.add_appservice(self.registration)
 
     def stop(self):
         if self.hs is not None:
@@ -502,6 +584,12 @@ class TestServer:
         return [(t, m, p, s) for t, u, m, p, s in list(self.hs.requests)
                 if u == user_id]
 
+    def pushes(self):
+        """[(wall time, events or None, status)] of the transactions the
+        server PUT to the bot (sent again or twice: each a line)."""
+        return [(t, n, int(st) if st.isdigit() else st)
+                for t, _, n, _, st in list(self.hs.pushes)]
+
     def bot_events(self, people, table):
         """{room_id: [event]} of the bot's events, every room."""
         out = {}
@@ -515,7 +603,10 @@ class TestServer:
     def extra(self):
         c = self.hs.counters(self.bot_id)
         half = self.hs.half_made_rooms(self.bot_id)
-        return {"counters": c, "half_made": half}
+        out = {"counters": c, "half_made": half}
+        if self.appservice:
+            out["as_counters"] = self.hs.as_counters(self.as_id)
+        return out
 
 
 def synapse_sh(*argv, check=True):
@@ -541,11 +632,21 @@ class SynapseServer:
         self.args = args
         self.url = None
         self.started = False
-        self.log_offset = 0
+        self.log = None
         self.admin_http = None
         self.admin_token = None
         self.last_login = 0.0
         self.bot_id = "@%s:%s" % (BOT_LOCAL, self.server_name)
+        self.appservice = args.mode == "appservice"
+        if self.appservice:
+            # main() checked it
+            self.registration = os.path.abspath(SYNAPSE_AS_REGISTRATION)
+            reg = realsynapse.read_registration(self.registration)
+            self.as_url = reg["url"]
+            self.as_port = urllib.parse.urlsplit(reg["url"]).port
+            self.as_token = reg["as_token"]
+            self.bot_id = "@%s:%s" % (reg["sender_localpart"],
+                                      self.server_name)
 
     @staticmethod
     def running():
@@ -561,10 +662,25 @@ class SynapseServer:
         synapse_sh("start")
         self.started = True
         self.url = synapse_sh("url").stdout.strip()
-        try:
-            self.log_offset = os.path.getsize(SYNAPSE_LOG)
-        except OSError:
-            self.log_offset = 0
+        self.log = realsynapse.Log(SYNAPSE_LOG)
+        if self.appservice:
+            # Synapse was started with the registration: its as_token is
+            # the bot's user (a request in the bot's name: marked, so
+            # that requests() leaves it out)
+            h = Http(self.url)
+            try:
+                who = call(h, "GET", API + "/account/whoami?" + BENCH_MARK,
+                           token=self.as_token, what="whoami")["user_id"]
+            except MatrixError as e:
+                raise RuntimeError(
+                    "Synapse does not know the application service of %s "
+                    "(%s): list it in app_service_config_files (see the top "
+                    "of this program)" % (self.registration, e))
+            finally:
+                h.close()
+            if who != self.bot_id:
+                raise RuntimeError("%s acts as %s, not %s" % (
+                    self.registration, who, self.bot_id))
         self.register("benchadmin", "pw-admin", admin=True)
         self.admin_http = Http(self.url)
         got = call(self.admin_http, "POST", API + "/login", {
@@ -582,8 +698,17 @@ class SynapseServer:
             self.started = False
 
     def register(self, localpart, password, admin=False):
-        synapse_sh("register", localpart, password,
-                *(["--admin"] if admin else []))
+        done = synapse_sh("register", localpart, password,
+                          *(["--admin"] if admin else []), check=False)
+        if done.returncode != 0:
+            raise RuntimeError("synapse.sh register %s: exit %d\n%s%s%s" % (
+                localpart, done.returncode, done.stdout, done.stderr,
+                "(an application service registration Synapse reads holds "
+                "@%s:%s in its namespace: take it out of "
+                "app_service_config_files for a sync-mode run)" % (
+                    localpart, self.server_name)
+                if "reserved by an application service" in done.stdout
+                else ""))
 
     def exempt(self, user_id):
         call(self.admin_http, "POST",
@@ -601,33 +726,27 @@ class SynapseServer:
         if wait > 0:
             time.sleep(wait)
 
-    _ACCESS = re.compile(
-        r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) - synapse\.access\.\S+ "
-        r"- \d+ - \w+ - \S+ - \S+ - \S+ - \{([^}]*)\} Processed request: "
-        r".*? (\d+)B (\d+)!? \"(\S+) (\S+) [^\"]*\"")
-
     def requests(self, user_id):
         """The access log's lines of one user (Synapse writes them when
         the request ends; local time, milliseconds)."""
-        out = []
         try:
-            with open(SYNAPSE_LOG, encoding="utf-8", errors="replace") as f:
-                size = os.fstat(f.fileno()).st_size
-                f.seek(self.log_offset if self.log_offset <= size else 0)
-                for line in f:
-                    m = self._ACCESS.match(line)
-                    if not m:
-                        continue
-                    who = m.group(3).split("|")[-1]
-                    if who != user_id:
-                        continue
-                    t = time.mktime(time.strptime(m.group(1),
-                                                  "%Y-%m-%d %H:%M:%S"))
-                    out.append((t + int(m.group(2)) / 1000.0, m.group(6),
-                                m.group(7), int(m.group(5))))
+            return [r for r in self.log.requests(user_id)
+                    if not r[2].endswith("?" + BENCH_MARK)]
         except OSError as e:
             say_loud("cannot read %s: %s" % (SYNAPSE_LOG, e))
-        return out
+            return []
+
+    def pushes(self):
+        """The transactions Synapse PUT to the bot, from its log (the
+        number of events in each is not in it)."""
+        if not self.appservice:
+            return []
+        try:
+            return [(t, None, st)
+                    for t, _, st in self.log.transactions(self.as_url)]
+        except OSError as e:
+            say_loud("cannot read %s: %s" % (SYNAPSE_LOG, e))
+            return []
 
     def _history(self, person, room_id):
         """Every event of a room a person may read, oldest first."""
@@ -731,14 +850,26 @@ class Run:
         self.cut_row = None
         self.t_end_play = None
         self.record_ok = False
+        self.analysed = False
+
+    @property
+    def appservice(self):
+        return self.args.mode == "appservice"
 
     @property
     def label(self):
         return "%d %s, %s" % (self.people_n,
                               "person + 3 computers" if self.people_n == 1
-                              else "people", "Synapse's default limits"
+                              else "people",
+                              "the bot an application service (not limited)"
+                              if self.appservice
+                              else "Synapse's default limits"
                               if self.limits == "default"
                               else "bot exempt")
+
+    @property
+    def limits_text(self):
+        return "appservice" if self.appservice else self.limits
 
     def note(self, text):
         self.notes.append(text)
@@ -757,7 +888,8 @@ class Run:
                                               self.hands), flush=True)
         try:
             srv.start()
-            srv.register(BOT_LOCAL, BOT_PW)
+            if not self.appservice:     # the homeserver registers it
+                srv.register(BOT_LOCAL, BOT_PW)
             for i, name in enumerate(PEOPLE[:self.people_n]):
                 srv.register(name, "pw-" + name)
                 fn = answer if args.seed is None else random_answer(
@@ -768,7 +900,7 @@ class Run:
                 if isinstance(srv, SynapseServer):
                     srv.note_login()
                 srv.exempt(p.user_id)
-            if self.limits == "exempt":
+            if self.limits == "exempt" and not self.appservice:
                 srv.exempt(srv.bot_id)
             alice = people[0]
             room = alice.call("POST", "/createRoom", {
@@ -795,6 +927,12 @@ class Run:
             net.update(name="mx", homeserver=srv.url, user_id=srv.bot_id,
                        password=BOT_PW, rooms=[room],
                        sync_timeout_ms=args.sync_timeout_ms)
+            if self.appservice:
+                for key in ("password", "access_token", "device_id",
+                            "sync_timeout_ms"):
+                    net.pop(key, None)
+                net.update(mode="appservice", registration=srv.registration,
+                           listen="127.0.0.1:%d" % srv.as_port)
             cfg["matrix"] = [net]
             self.t_bot = now()
             bot = harness.Bot(tmp, cfg)
@@ -917,6 +1055,7 @@ class Run:
         self.people = people
         self.events, self.other_rooms = srv.bot_events(people, self.room)
         self.requests = srv.requests(srv.bot_id)
+        self.pushes = srv.pushes()
         self.extra = srv.extra()
         self.bot_log = bot.log()
         self.analyse(people)
@@ -1001,6 +1140,7 @@ class Run:
             n_all = sum(1 for lst in msgs.values() for _, _, e in lst
                         if hand_of[e] == k)
             reqs = reqs_in(lo, hi)
+            pushed = [x for x in self.pushes if lo <= x[0] <= hi]
             row = {
                 "hand": k, "cut": cut,
                 "secs": hi - t_deal[k],
@@ -1011,6 +1151,12 @@ class Run:
                 "syncs": sum(1 for x in reqs if is_sync(x[2])),
                 "sends": sum(1 for x in reqs if is_send(x[1], x[2])),
                 "r429": sum(1 for x in reqs if x[3] == 429),
+                "txns": sum(1 for x in pushed if x[2] == 200),
+                "txn_tries": len(pushed),
+                "txn_events": sum(x[1] for x in pushed if x[2] == 200)
+                if all(x[1] is not None for x in pushed) else None,
+                "kinds": collections.Counter(
+                    request_kind(x[1], x[2]) for x in reqs),
             }
             row["ratio"] = (row["secs"] / (row["msgs"] / RATE)
                             if row["msgs"] else None)
@@ -1042,7 +1188,12 @@ class Run:
                     "other": sum(1 for ts, _, _ in others if lo <= ts < hi),
                     "reqs": len(reqs),
                     "syncs": sum(1 for x in reqs if is_sync(x[2])),
-                    "r429": sum(1 for x in reqs if x[3] == 429)}
+                    "r429": sum(1 for x in reqs if x[3] == 429),
+                    "txns": sum(1 for x in self.pushes
+                                if lo <= x[0] < hi and x[2] == 200),
+                    "kinds": collections.Counter(
+                        "%s %s" % (request_kind(x[1], x[2]), x[3])
+                        for x in reqs)}
         self.before_start = span(0, self.t_start or big)
         t_all = (self.t_start + max(self.dealt.values())
                  if self.t_start and self.dealt
@@ -1145,6 +1296,7 @@ class Run:
         if self.rc not in (0, None):
             self.note("the bot's exit code: %s (stop took %.1f s)" % (
                 self.rc, self.stop_secs))
+        self.analysed = True
 
     def check_record(self, people):
         path = harness.archive_path(self.data, "mx", self.room)
@@ -1194,16 +1346,33 @@ class Run:
     def print(self):
         srv = self.srv
         print("\n### %s: %s\n" % (srv.title, self.label))
-        print("%s; bot %s (%s); %s; --log-level %s, sync_timeout_ms %d; "
+        print("%s; bot %s (%s); %s; --log-level %s, %s; "
               "the run took %.0f s" % (
                   time.strftime("%Y-%m-%d %H:%M %Z"), commit(),
                   harness.bot_binary(), scripted.describe_machine(),
-                  self.args.log_level, self.args.sync_timeout_ms, self.wall))
+                  self.args.log_level, "mode appservice" if self.appservice
+                  else "sync_timeout_ms %d" % self.args.sync_timeout_ms,
+                  self.wall))
         print()
+        # the last column: the pace against the limit, or (appservice)
+        # the transactions the homeserver pushed to the bot
         print("| hand | seconds (deal → scores) | hand to hand | messages "
               "(table + direct) | other events | requests | /sync | send "
-              "PUTs | other requests | 429 | s ÷ (msgs ÷ 0.2) |")
+              "PUTs | other requests | 429 | %s |" % (
+                  "transactions pushed (events)" if self.appservice
+                  else "s ÷ (msgs ÷ 0.2)"))
         print("|---|---|---|---|---|---|---|---|---|---|---|")
+
+        def last(r, n=1):
+            if not self.appservice:
+                return "%.2f" % r["ratio"] if r["ratio"] is not None else "–"
+            ev = r["txn_events"]
+            retried = r["txn_tries"] - r["txns"]
+            return "%s%s%s" % (
+                "%.1f" % (r["txns"] / n) if n > 1 else r["txns"],
+                " (%s)" % ("%.1f" % (ev / n) if n > 1 else ev)
+                if ev is not None else "",
+                ", %s not answered 200" % retried if retried else "")
         for r in self.rows + ([self.cut_row] if self.cut_row else []):
             print("| %s | %.1f | %s | %d (%d + %d) | %d | %d | %d | %d | %d "
                   "| %d | %s |" % (
@@ -1213,21 +1382,35 @@ class Run:
                       r["msgs"], r["table"], r["dm"], r["other"], r["reqs"],
                       r["syncs"], r["sends"],
                       r["reqs"] - r["syncs"] - r["sends"], r["r429"],
-                      "%.2f" % r["ratio"] if r["ratio"] is not None else "–"))
+                      last(r)))
         if self.rows:
             n = len(self.rows)
             s = {k: sum(r[k] for r in self.rows) for k in
                  ("secs", "msgs", "table", "dm", "other", "reqs", "syncs",
-                  "sends", "r429")}
+                  "sends", "r429", "txns", "txn_tries")}
+            ev = [r["txn_events"] for r in self.rows]
+            s["txn_events"] = None if None in ev else sum(ev)
+            s["ratio"] = s["secs"] / (s["msgs"] / RATE) if s["msgs"] else 0
             print("| mean | %.1f | | %.1f (%.1f + %.1f) | %.1f | %.1f | %.1f "
-                  "| %.1f | %.1f | %.1f | %.2f |" % (
+                  "| %.1f | %.1f | %.1f | %s |" % (
                       s["secs"] / n, s["msgs"] / n, s["table"] / n,
                       s["dm"] / n, s["other"] / n, s["reqs"] / n,
                       s["syncs"] / n, s["sends"] / n,
                       (s["reqs"] - s["syncs"] - s["sends"]) / n,
-                      s["r429"] / n,
-                      s["secs"] / (s["msgs"] / RATE) if s["msgs"] else 0))
+                      s["r429"] / n, last(s, n)))
         print()
+        if self.rows:
+            # what the requests are, hand by hand (all but the sends of
+            # messages, which the table counts)
+            print("| hand | the bot's requests other than its m.room.message "
+                  "sends |")
+            print("|---|---|")
+            for r in self.rows:
+                other = [(k, v) for k, v in sorted(r["kinds"].items())
+                         if k != "PUT /rooms/{room}/send/m.room.message/{key}"]
+                print("| %d | %s |" % (r["hand"], ", ".join(
+                    "%s ×%d" % kv for kv in other) or "none"))
+            print()
         print("| figure | value |")
         print("|---|---|")
         dealt = ", ".join("%s %s" % (k, "%.1f s" % v if v is not None
@@ -1242,12 +1425,17 @@ class Run:
             if not sp:
                 return "–"
             return ("%d messages, %d other events, %d requests (%d /sync), "
-                    "%d 429" % (sp["msgs"], sp["other"], sp["reqs"],
-                                sp["syncs"], sp["r429"]))
+                    "%d 429%s" % (sp["msgs"], sp["other"], sp["reqs"],
+                                  sp["syncs"], sp["r429"],
+                                  ", %d transactions pushed" % sp["txns"]
+                                  if self.appservice else ""))
         print("| meanwhile (`!start` → the last first deal) | %s |" %
               fmt(self.start_span))
         print("| before `!start` (joining, lobby, direct rooms) | %s |" %
               fmt(self.before_start))
+        print("| before `!start`: the bot's requests by kind and status "
+              "| %s |" % ", ".join("%s ×%d" % kv for kv in sorted(
+                  self.before_start["kinds"].items())))
         print("| after the last hand measured (until the bot stopped) | %s |"
               % fmt(self.after))
         print("| the whole run | %s |" % fmt(self.total))
@@ -1255,6 +1443,17 @@ class Run:
         if c:
             print("| the bot's requests, the server's counters | %s |" % (
                 ", ".join("%s %d" % kv for kv in sorted(c.items()))))
+        c = self.extra.get("as_counters")
+        if c:
+            print("| transactions pushed to the bot, the server's counters "
+                  "| %s |" % ", ".join("%s %s" % kv for kv in sorted(
+                      c.items())))
+        elif self.appservice:
+            tries = len(self.pushes)
+            ok = sum(1 for x in self.pushes if x[2] == 200)
+            print("| transactions pushed to the bot (Synapse's log; events "
+                  "per transaction are not in it) | %d, %d of them answered "
+                  "200 |" % (tries, ok))
         print("| 429s the bot logged (\"rate-limited on\") | %d |" %
               len(self.bot_429))
         print("| the bot's warnings and errors in its log | %d |" %
@@ -1288,6 +1487,23 @@ class Run:
 
     def goals(self):
         out = []
+        if self.appservice:
+            # the issue's goal, hand by hand
+            for r in self.rows:
+                bad = []
+                if r["secs"] >= GOAL_AS_SECS:
+                    bad.append("%.1f s" % r["secs"])
+                if r["r429"]:
+                    bad.append("%d 429" % r["r429"])
+                if r["reqs"] > r["msgs"] + GOAL_FEW:
+                    bad.append("%d requests for %d messages" % (
+                        r["reqs"], r["msgs"]))
+                out.append((
+                    "hand %d < 30 s, no 429, requests ≤ messages + %d" % (
+                        r["hand"], GOAL_FEW),
+                    "MISSED (%s)" % ", ".join(bad) if bad else
+                    "met (%.1f s, %d requests for %d messages)" % (
+                        r["secs"], r["reqs"], r["msgs"])))
         if self.limits == "default" and self.rows:
             worst = max((r["ratio"] or 0) for r in self.rows)
             out.append(("a hand ≤ 1.1 × (messages ÷ 0.2) s",
@@ -1306,7 +1522,7 @@ class Run:
         if not self.rows:
             return ("| %d | %s | 0 | – | – | – | – | – | – | %s | %s "
                     "| %.0f s |") % (
-                self.people_n, self.limits, self.start_text(),
+                self.people_n, self.limits_text, self.start_text(),
                 ("STALLED " if self.stalled else "") + (
                     "OK" if not self.broken and self.record_ok
                     else "BROKEN"), self.wall)
@@ -1316,7 +1532,7 @@ class Run:
         worst = max([(r["ratio"] or 0) for r in self.rows] or [0])
         return "| %d | %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %s " \
                "| %s | %.0f s |" % (
-                   self.people_n, self.limits, len(self.rows),
+                   self.people_n, self.limits_text, len(self.rows),
                    s["secs"] / n, s["msgs"] / n, s["reqs"] / n,
                    s["syncs"] / n, s["r429"] / n,
                    "%.2f" % worst if self.limits == "default" else "–",
@@ -1325,6 +1541,20 @@ class Run:
                        "OK" if not self.broken and self.record_ok
                        else "BROKEN"),
                    self.wall)
+
+
+def request_kind(method, path):
+    """A request's kind: its method and path without the query, with a
+    room, user, event type, state key or transaction ID made a
+    placeholder (PUT .../rooms/{room}/send/{type}/{txn})."""
+    p = path.split("?")[0]
+    p = re.sub(r"^/_matrix/client/(?:v3|r0|unstable)", "", p)
+    p = re.sub(r"/rooms/[^/]+", "/rooms/{room}", p)
+    p = re.sub(r"/(join|user|profile|directory/room)/[^/]+",
+               r"/\1/{id}", p)
+    p = re.sub(r"/(send|state)/([^/]+)/[^/]*$", r"/\1/\2/{key}", p)
+    p = re.sub(r"/(sendToDevice/[^/]+)/[^/]+$", r"/\1/{txn}", p)
+    return "%s %s" % (method, p)
 
 
 def is_sync(path):
@@ -1356,12 +1586,38 @@ def commit():
     return _commit
 
 
+def check_synapse_registration():
+    """--mode appservice --server synapse: HEARTS_SYNAPSE_AS_REGISTRATION
+    names a registration whose url is http://127.0.0.1:PORT, or exit."""
+    path = SYNAPSE_AS_REGISTRATION
+    if not path:
+        sys.exit("--mode appservice --server synapse: set "
+                 "HEARTS_SYNAPSE_AS_REGISTRATION to a registration file "
+                 "that Synapse's homeserver.generated.yaml lists in "
+                 "app_service_config_files (see the top of this program)")
+    try:
+        reg = realsynapse.read_registration(path)
+    except OSError as e:
+        sys.exit("HEARTS_SYNAPSE_AS_REGISTRATION: %s" % e)
+    missing = [k for k in ("url", "as_token", "hs_token", "sender_localpart")
+               if k not in reg]
+    if missing:
+        sys.exit("%s: no %s" % (path, ", ".join(missing)))
+    u = urllib.parse.urlsplit(reg["url"])
+    if u.scheme != "http" or u.hostname != "127.0.0.1" or not u.port:
+        sys.exit("%s: its url must be http://127.0.0.1:PORT, not %r" % (
+            path, reg["url"]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--server", choices=("test", "synapse"), default="test")
     ap.add_argument("--people", type=int, choices=(1, 4), default=4)
     ap.add_argument("--limits", choices=("default", "exempt"),
                     default="default")
+    ap.add_argument("--mode", choices=("sync", "appservice"), default="sync",
+                    help="the bot's [[matrix]] mode (appservice: never "
+                         "limited, --limits does not apply)")
     ap.add_argument("--all", action="store_true",
                     help="the 4 runs of people x limits on --server")
     ap.add_argument("--hands", type=int, default=2)
@@ -1386,6 +1642,8 @@ def main():
     args = ap.parse_args()
     if args.exempt_hands is None:
         args.exempt_hands = args.hands
+    if args.mode == "appservice" and args.server == "synapse":
+        check_synapse_registration()
     bot = harness.bot_binary()
     if bot is None:
         sys.exit("no bot binary: set HEARTSBOT")
@@ -1399,9 +1657,13 @@ def main():
                  "stop it (synapse.sh stop) or pass --restart-synapse "
                  "(every run resets its database)")
     print("machine: " + scripted.describe_machine())
-    print("bot: %s, commit %s" % (bot, commit()))
+    print("bot: %s, commit %s, mode %s" % (bot, commit(), args.mode))
     print("hearts-sim: %s" % harness.sim_binary())
-    if args.all:
+    if args.mode == "appservice":
+        # the bot is not limited: one run per number of people
+        combos = [(1, "exempt"), (4, "exempt")] if args.all \
+            else [(args.people, "exempt")]
+    elif args.all:
         combos = [(1, "exempt"), (1, "default"), (4, "exempt"),
                   (4, "default")]
     else:
@@ -1415,13 +1677,15 @@ def main():
         except Exception as e:
             say_loud("the run failed: %s: %s" % (type(e).__name__, e))
             run.failed = e
-            if not hasattr(run, "rows"):
+            if not run.analysed:    # failed before the figures
                 continue
         run.print()
         runs.append(run)
     if len(combos) > 1:
         title = runs[0].srv.title if runs else args.server
-        print("\n### Summary: %s, %s\n" % (title, time.strftime("%Y-%m-%d")))
+        print("\n### Summary: %s%s, %s\n" % (
+            title, ", the bot an application service"
+            if args.mode == "appservice" else "", time.strftime("%Y-%m-%d")))
         print("bot commit %s; %s\n" % (commit(),
                                        scripted.describe_machine()))
         print("| people | limits | hands | s / hand (deal → scores) | "

@@ -1,17 +1,58 @@
-"""A four-person game against a real Synapse with its default rate limits
-(messages 0.2 a second after a burst of 10, a room creation charged
-twice): the bot is an ordinary user there, as on most homeservers. Every
-deal arrives, the game ends, nothing is said twice, each person has one
-direct room.
+"""A four-person game against a real Synapse 1.67 with its default rate
+limits (messages 0.2 a second after a burst of 10, a room creation
+charged twice), in both of the bot's Matrix modes:
+
+- sync mode: the bot is an ordinary user there, as on most homeservers,
+  and runs at the limit (a one-hand game takes about 5 to 6 minutes);
+- application-service mode: Synapse pushes the rooms' events to the
+  bot's listener and does not limit the bot (the people, ordinary users,
+  still are; a one-hand game takes about a minute). The bot makes no
+  /sync and no /login request, and no request of it is answered 429.
+
+Either way every deal arrives, the game ends, nothing is said twice, each
+person has one direct room, and the game's record replays.
 
 Optional: CI has no Synapse (Debian does not package one). Set
 HEARTS_SYNAPSE_URL to a Synapse on loopback with open registration
 (m.login.dummy), for instance the one `../shared/realservers/synapse.sh
 start` runs on http://127.0.0.1:18008; without it every test here is
-skipped with a line that says so. A one-hand game takes about 5 minutes
-under the limits.
+skipped with a line that says so.
+
+The application-service test needs more, because Synapse reads an
+application service's registration only when it starts: set
+HEARTS_SYNAPSE_AS_REGISTRATION to the path of a registration file that
+Synapse was started with (listed in its app_service_config_files), whose
+url is http://127.0.0.1:PORT. The test runs the bot with mode =
+"appservice", that registration, listen = 127.0.0.1:PORT and user_id
+@SENDER_LOCALPART:SERVER (SERVER: Synapse's server name), so PORT must
+be free. It reads Synapse's log (HEARTS_SYNAPSE_LOG, default
+/tmp/realservers/synapse/homeserver.log) for the bot's requests and the
+transactions Synapse pushed. Without the variable that test is skipped
+with a line naming both variables. With the recipe's synapse.sh:
+
+    mkdir -p /tmp/as && cat >/tmp/as/bot.toml <<'TOML'
+    [[matrix]]
+    name = "synapse"
+    homeserver = "http://127.0.0.1:18008"
+    user_id = "@heartsbot:localhost"
+    mode = "appservice"
+    registration = "reg.yaml"
+    listen = "127.0.0.1:29009"
+    rooms = []
+    TOML
+    build/heartsbot --appservice-registration /tmp/as/bot.toml  # writes reg.yaml
+    # synapse.sh renders homeserver.yaml from homeserver.generated.yaml at
+    # every start and keeps the keys it does not set itself; that file may
+    # lack a final newline, hence the echo
+    G=/tmp/realservers/synapse/homeserver.generated.yaml
+    echo >>$G; echo 'app_service_config_files: [/tmp/as/reg.yaml]' >>$G
+    bash ../shared/realservers/synapse.sh restart   # never RELAXED
+
+(One app_service_config_files key: to add a file to a list that is there
+already, edit that line.)
 
 Run: HEARTS_SYNAPSE_URL=http://127.0.0.1:18008 \\
+     HEARTS_SYNAPSE_AS_REGISTRATION=/tmp/as/reg.yaml \\
      /usr/bin/python3 tests/integration/test_matrix_synapse.py -v
 """
 
@@ -19,6 +60,7 @@ import asyncio
 import collections
 import json
 import os
+import re
 import secrets
 import sys
 import time
@@ -28,12 +70,15 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
+import realsynapse  # noqa: E402
 import test_matrix_bot  # noqa: E402
 from harness import HarnessTestCase  # noqa: E402
 from test_matrix_bot import Person, from_bot, nio  # noqa: E402
 from test_matrix_game import Seat, lines  # noqa: E402
 
 URL = os.environ.get("HEARTS_SYNAPSE_URL", "")
+AS_REGISTRATION = os.environ.get("HEARTS_SYNAPSE_AS_REGISTRATION", "")
+SYNAPSE_LOG = os.environ.get("HEARTS_SYNAPSE_LOG", realsynapse.DEFAULT_LOG)
 
 
 def loopback(url):
@@ -74,13 +119,43 @@ class Synapse:
             "inhibit_login": True})["user_id"]
 
 
-class SynapseGameTest(HarnessTestCase):
+class SynapsePerson(Person):
+    """A person who keeps an event once, as a client does: Synapse 1.67
+    gives the newest event of a room just joined twice in that sync (seen
+    with a deal the bot sent before the person joined their direct
+    room). What it gave again is kept in `doubled`, with the number of the
+    sync that brought it and of the sync that had brought it first."""
+
+    def __init__(self, *a):
+        super().__init__(*a)
+        self.first_seen = {}    # event ID -> number of the sync
+        self.syncs = 0
+        self.doubled = []       # (message, sync, first sync)
+
+    async def sync(self, timeout_ms=500):
+        n = len(self.messages)
+        await super().sync(timeout_ms)
+        self.syncs += 1
+        fresh = []
+        for m in self.messages[n:]:
+            eid = m[4]["event_id"]
+            if eid in self.first_seen:
+                self.doubled.append((m, self.syncs, self.first_seen[eid]))
+                continue
+            self.first_seen[eid] = self.syncs
+            fresh.append(m)
+        self.messages[n:] = fresh
+
+
+class SynapseCase(HarnessTestCase):
 
     def setUp(self):
         super().setUp()
         if not URL:
-            self.skipTest("no real Synapse: set HEARTS_SYNAPSE_URL (see the "
-                          "top of this file); skipped")
+            self.skipTest("no real Synapse: set HEARTS_SYNAPSE_URL (and "
+                          "HEARTS_SYNAPSE_AS_REGISTRATION for the "
+                          "application-service test; see the top of this "
+                          "file); skipped")
         if not loopback(URL):
             self.skipTest("HEARTS_SYNAPSE_URL is not on loopback: skipped")
         if nio is None:
@@ -106,11 +181,16 @@ class SynapseGameTest(HarnessTestCase):
             await asyncio.sleep(6)
         raise AssertionError("%s cannot log in" % p.user)
 
-    def test_four_people_start_and_finish_under_the_default_limits(self):
+    def register_people(self):
         names = ["alice", "bob", "carol", "dave"]
-        ids = [self.hs.register("%s_%s" % (n, self.tag), "pw-" + n)
-               for n in names]
-        bot_id = self.hs.register("heartsbot_" + self.tag, "pw-bot")
+        return [(self.hs.register("%s_%s" % (n, self.tag), "pw-" + n),
+                 "pw-" + n) for n in names]
+
+    def play_game(self, people_ids, bot_id, net):
+        """Four people (people_ids: [(user ID, password)]) play a one-hand
+        game with the bot (its [[matrix]] entry: the example's updated
+        with net); then the checks that hold in both modes. Returns the
+        bot, the seconds from `!start` to every deal and to the end."""
         # the helpers of the test homeserver's tests know the bot by its
         # user ID there: here it is this one
         self.addCleanup(setattr, test_matrix_bot, "BOT", test_matrix_bot.BOT)
@@ -119,8 +199,8 @@ class SynapseGameTest(HarnessTestCase):
         async def go():
             people = []
             try:
-                for n, uid in zip(names, ids):
-                    p = Person(self.hs, uid, "pw-" + n)
+                for uid, pw in people_ids:
+                    p = SynapsePerson(self.hs, uid, pw)
                     people.append(p)
                     await self.login(p)
                 made = await people[0].client.room_create(
@@ -136,11 +216,12 @@ class SynapseGameTest(HarnessTestCase):
                 cfg["bot"]["log_level"] = "debug"
                 cfg["bot"].update(harness.NO_ANSWER_LIMITS)
                 cfg["game"].update(next_hand_delay=0)
-                net = dict(cfg["matrix"][0])
-                net.update(name="mx", homeserver=self.hs.url,
-                           user_id=bot_id, password="pw-bot", rooms=[room],
-                           sync_timeout_ms=5000)
-                cfg["matrix"] = [net]
+                entry = dict(cfg["matrix"][0])
+                entry.update(name="mx", homeserver=self.hs.url,
+                             user_id=bot_id, rooms=[room])
+                entry.update(net)
+                cfg["matrix"] = [{k: v for k, v in entry.items()
+                                  if v is not None}]
                 bot = harness.Bot(self.tmpdir, cfg)
                 self.addCleanup(bot.stop)
                 bot.wait_log(r"mx: connected to", timeout=120)
@@ -178,29 +259,116 @@ class SynapseGameTest(HarnessTestCase):
 
         room, seats, dealt, took, bot = asyncio.run(
             asyncio.wait_for(go(), 1800))
-        sys.stderr.write("[every deal %.1f s after !start; the game %.0f s] "
-                         % (max(dealt.values()), took))
-        table = lines(from_bot(room)(seats[0].p.messages))
-        tricks = collections.Counter(
-            harness.parse_trick_line(x)[0] for x in table
-            if harness.parse_trick_line(x))
-        self.assertEqual(tricks, {k: 1 for k in range(1, 14)}, table)
-        for s in seats:
-            # the table room as every person saw it, no message twice in
-            # any room, one direct room each
-            self.assertEqual(lines(from_bot(room)(s.p.messages)), table)
-            ids = [m[4]["event_id"] for m in from_bot()(s.p.messages)]
-            self.assertEqual(len(ids), len(set(ids)))
-            self.assertEqual(len({m[0] for m in s.private()}), 1)
-            deals = [x for x in lines(s.private())
-                     if isinstance(harness.parse_private(x), harness.Deal)]
-            self.assertEqual(len(deals), 1, deals)
         records = harness.read_records(self.data, network="mx", room=room)
         self.assertEqual(len(records), 1)
         rc, out = harness.replay(harness.archive_path(self.data, "mx", room))
         self.assertEqual(rc, 0, out)
+        # one hand, or more after a tie for the lowest score
+        hands = len(records[0]["hands"])
+        table = lines(from_bot(room)(seats[0].p.messages))
+        tricks = collections.Counter(
+            harness.parse_trick_line(x)[0] for x in table
+            if harness.parse_trick_line(x))
+        self.assertEqual(tricks, {k: hands for k in range(1, 14)}, table)
+        for s in seats:
+            # the table room as every person saw it, no message twice in
+            # a row in any room, one direct room each, one deal a hand
+            self.assertEqual(lines(from_bot(room)(s.p.messages)), table)
+            said = [(m[0], m[3]) for m in from_bot()(s.p.messages)]
+            self.assertEqual([a for a, b in zip(said, said[1:]) if a == b],
+                             [], s.p.user)
+            self.assertEqual(len({m[0] for m in s.private()}), 1)
+            deals = [x for x in lines(s.private())
+                     if isinstance(harness.parse_private(x), harness.Deal)]
+            self.assertEqual(len(deals), hands, deals)
         self.assertNotIn("refused", "\n".join(
             x for x in bot.log().splitlines() if "createRoom" in x))
+        for s in seats:
+            for m, n, first in s.p.doubled:
+                sys.stderr.write("[Synapse gave %s's %s again in sync %d "
+                                 "(first in sync %d)] " % (
+                                     s.p.user, m[4]["event_id"], n, first))
+        return bot, max(dealt.values()), took
+
+
+class SynapseGameTest(SynapseCase):
+    """The bot an ordinary user (sync mode), limited as one."""
+
+    def test_four_people_start_and_finish_under_the_default_limits(self):
+        people = self.register_people()
+        bot_id = self.hs.register("heartsbot_" + self.tag, "pw-bot")
+        _, dealt, took = self.play_game(people, bot_id, {
+            "password": "pw-bot", "sync_timeout_ms": 5000})
+        sys.stderr.write("[every deal %.1f s after !start; the game %.0f s] "
+                         % (dealt, took))
+
+
+class SynapseAppserviceTest(SynapseCase):
+    """The bot Synapse's application service (HEARTS_SYNAPSE_AS_REGISTRATION,
+    a registration Synapse was started with)."""
+
+    def setUp(self):
+        super().setUp()
+        if not AS_REGISTRATION:
+            self.skipTest("no application service: set HEARTS_SYNAPSE_URL "
+                          "and HEARTS_SYNAPSE_AS_REGISTRATION (the "
+                          "registration file Synapse was started with; see "
+                          "the top of this file); skipped")
+        self.registration = os.path.abspath(AS_REGISTRATION)
+        reg = realsynapse.read_registration(self.registration)
+        for key in ("url", "as_token", "hs_token", "sender_localpart"):
+            self.assertIn(key, reg, "%s has no %s" % (self.registration, key))
+        u = urllib.parse.urlsplit(reg["url"])
+        self.assertTrue(u.scheme == "http" and u.hostname == "127.0.0.1"
+                        and u.port, "%s: its url must be http://127.0.0.1:"
+                        "PORT, not %r" % (self.registration, reg["url"]))
+        self.reg, self.as_port, self.as_url = reg, u.port, reg["url"]
+        # Synapse knows the registration: its as_token is the bot's user
+        try:
+            who = self.hs.call("GET", "/account/whoami",
+                               token=reg["as_token"])["user_id"]
+        except urllib.error.HTTPError as e:
+            who, status = None, e.code
+        if who is None:
+            self.fail("Synapse at %s does not know the application service "
+                      "of %s (whoami with its as_token: HTTP %d): list the "
+                      "file in app_service_config_files and restart Synapse "
+                      "(see the top of this file)" % (
+                          URL, self.registration, status))
+        self.assertEqual(who.split(":", 1)[0], "@" + reg["sender_localpart"])
+        self.bot_id = who
+        self.assertTrue(os.path.isfile(SYNAPSE_LOG),
+                        "no Synapse log at %s: set HEARTS_SYNAPSE_LOG"
+                        % SYNAPSE_LOG)
+
+    def test_four_people_as_an_application_service(self):
+        people = self.register_people()
+        log = realsynapse.Log(SYNAPSE_LOG)
+        bot, dealt, took = self.play_game(people, self.bot_id, {
+            "mode": "appservice", "registration": self.registration,
+            "listen": "127.0.0.1:%d" % self.as_port, "password": None,
+            "access_token": None, "device_id": None})
+        text = bot.log()
+        self.assertRegex(text, r"mx: connected to \S+ as %s, an application "
+                         r"service: .*does not rate-limit the bot"
+                         % re.escape(self.bot_id))
+        self.assertNotIn("rate-limited on", text)
+        self.assertNotIn(" 429", text)
+        # Synapse's side, once it has flushed its log
+        bot.stop()
+        time.sleep(6)
+        reqs = log.requests(self.bot_id)
+        sends = [r for r in reqs if r[1] == "PUT" and "/send/" in r[2]]
+        self.assertGreater(len(sends), 20, reqs)
+        self.assertEqual([r for r in reqs if r[3] == 429], [])
+        self.assertEqual([r for r in reqs if re.search(
+            r"/(sync|login)(\?|$)", r[2])], [])
+        pushed = log.transactions(self.as_url)
+        self.assertTrue(pushed and all(r[2] == 200 for r in pushed), pushed)
+        sys.stderr.write(
+            "[every deal %.1f s after !start; the game %.0f s; the bot's "
+            "requests %d (%d sends); transactions pushed %d] "
+            % (dealt, took, len(reqs), len(sends), len(pushed)))
 
 
 if __name__ == "__main__":
