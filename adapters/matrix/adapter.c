@@ -608,10 +608,12 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
     }
     char code[64];
     mx_errcode(body, len, code, sizeof code);
-    /* a 404 is an answer too (no m.direct yet, no room name) */
-    log_msg(status == 404 ? LOG_DEBUG : LOG_WARN,
-            "%s: %s %s refused: HTTP %ld %s", a->base.network, c->method,
-            c->path, status, code);
+    /* a 404 is an answer too (no m.direct yet, no room name), and so is
+     * an endpoint the homeserver does not know (Synapse: 400
+     * M_UNRECOGNIZED) */
+    bool answer = status == 404 || strcmp(code, "M_UNRECOGNIZED") == 0;
+    log_msg(answer ? LOG_DEBUG : LOG_WARN, "%s: %s %s refused: HTTP %ld %s",
+            a->base.network, c->method, c->path, status, code);
     if (c->failed)
         c->failed(a, c, status, body, len);
     call_free(a, c);
@@ -2545,9 +2547,16 @@ static void as_request(void *ctx, struct mx_request *r)
 static void pinged(struct mxad *a, struct call *c, long status,
                    const char *body, size_t len)
 {
-    (void)c, (void)body, (void)len;
+    (void)c;
+    char code[64];
+    mx_errcode(body, len, code, sizeof code);
     if (status == 200)
         log_info("%s: the homeserver reached the bot's listener (ping)",
+                 a->base.network);
+    else if (status == 404 || strcmp(code, "M_UNRECOGNIZED") == 0)
+        log_info("%s: the homeserver has no ping for application services "
+                 "(Synapse before 1.84): after an outage of the bot it sends "
+                 "what waited when its own retry comes",
                  a->base.network);
 }
 

@@ -326,7 +326,7 @@ class AppserviceDeliveryTest(AppserviceCase):
         self.botproc = self.start_bot([room])
         self.say(room, "!hearts")
         self.wait_for(lambda: self.opened(room), what="a table")
-        self.botproc.wait_log(r"POST /appservice/.*/ping refused: HTTP 404")
+        self.botproc.wait_log(r"has no ping for application services")
         self.assertEqual(self.hs.as_counters(self.hs_id())["pings"], 0)
 
     def test_the_bot_is_not_rate_limited(self):
