@@ -76,22 +76,11 @@ exempt as in sync mode.
   set HEARTS_SYNAPSE_AS_REGISTRATION to a registration file listed there
   in `app_service_config_files`, whose url is http://127.0.0.1:PORT (the
   bot listens on that port, as the registration's sender_localpart).
-  This program does not edit the recipe's files. Once, for instance:
-
-      mkdir -p /tmp/as && cat >/tmp/as/bot.toml <<'EOF'
-      [[matrix]]
-      name = "bench"
-      homeserver = "http://127.0.0.1:18008"
-      user_id = "@heartsbench:localhost"
-      mode = "appservice"
-      registration = "reg.yaml"
-      listen = "127.0.0.1:29019"
-      rooms = []
-      EOF
-      build/heartsbot --appservice-registration /tmp/as/bot.toml
-      G=/tmp/realservers/synapse/homeserver.generated.yaml   # may lack a
-      echo >>$G; echo 'app_service_config_files: [/tmp/as/reg.yaml]' >>$G
-      # (its last newline); synapse.sh start or restart picks it up
+  This program does not edit the recipe's files. README.md (the
+  optional Synapse test) shows how to write and list one; here with
+  another sender than the sync mode's bot, e.g. user_id
+  "@heartsbench:localhost" and listen "127.0.0.1:29019" in the config
+  given to `heartsbot --appservice-registration`.
 
   Each run still resets Synapse (its database, so the transaction
   numbers start again at 1; the bot's data directory is new too). The

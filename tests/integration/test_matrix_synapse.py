@@ -62,6 +62,7 @@ import json
 import os
 import re
 import secrets
+import socket
 import sys
 import time
 import urllib.error
@@ -323,6 +324,19 @@ class SynapseAppserviceTest(SynapseCase):
                         and u.port, "%s: its url must be http://127.0.0.1:"
                         "PORT, not %r" % (self.registration, reg["url"]))
         self.reg, self.as_port, self.as_url = reg, u.port, reg["url"]
+        # one bot at a time per registration: Synapse pushes to one port
+        # (SO_REUSEADDR, as the bot's listener: the connections of a run
+        # just ended may wait in TIME_WAIT on it)
+        probe = socket.socket()
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", u.port))
+        except OSError as e:
+            self.fail("port %d of %s's url is taken (%s): another bot or "
+                      "test uses this registration" % (
+                          u.port, self.registration, e))
+        finally:
+            probe.close()
         # Synapse knows the registration: its as_token is the bot's user
         try:
             who = self.hs.call("GET", "/account/whoami",
