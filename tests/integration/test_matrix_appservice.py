@@ -23,7 +23,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from test_matrix_bot import BOT, MatrixCase, from_bot  # noqa: E402
+from test_matrix_bot import BOT, MatrixCase  # noqa: E402
 
 OPENS = "opens a Hearts table"
 
