@@ -924,6 +924,25 @@ static void dm_judge(struct mxad *a, struct dm *d)
 
 static void feed_item(struct mxad *a, const struct mx_item *it);
 
+/* A room's whole state (GET /rooms/{room}/state) into what is known of
+ * it, replacing that if `anew`. Whether it was taken. */
+static bool feed_state(struct mxad *a, const char *room, const char *body,
+                       size_t len, bool anew)
+{
+    struct mx_sync st;
+    char err[128];
+    if (mx_state_parse(body, len, room, &st, err, sizeof err)) {
+        log_warn("%s: the state of %s refused: %s", a->base.network, room, err);
+        return false;
+    }
+    if (anew)
+        mx_rooms_forget(a->facts, room);
+    for (size_t i = 0; i < st.nitems; i++)
+        feed_item(a, &st.items[i]);
+    mx_sync_free(&st);
+    return true;
+}
+
 static void dm_checked(struct mxad *a, struct call *c, long status,
                        const char *body, size_t len)
 {
@@ -931,20 +950,11 @@ static void dm_checked(struct mxad *a, struct call *c, long status,
     struct dm *d = dm_of_room(a, c->key);
     if (!d || d->state != DM_CHECKING)
         return;
-    struct mx_sync st;
-    char err[128];
-    if (mx_state_parse(body, len, c->key, &st, err, sizeof err)) {
-        log_warn("%s: the state of %s refused: %s", a->base.network, c->key,
-                 err);
-        d->state = DM_UNCHECKED; /* asked again when next needed */
-        return;
-    }
     /* what the state says replaces what was known */
-    mx_rooms_forget(a->facts, c->key);
-    for (size_t i = 0; i < st.nitems; i++)
-        feed_item(a, &st.items[i]);
-    mx_sync_free(&st);
-    dm_judge(a, d);
+    if (feed_state(a, c->key, body, len, true))
+        dm_judge(a, d);
+    else
+        d->state = DM_UNCHECKED; /* asked again when next needed */
 }
 
 static void dm_check_failed(struct mxad *a, struct call *c, long status,
@@ -2051,16 +2061,7 @@ static void state_got(struct mxad *a, struct call *c, long status,
                       const char *body, size_t len)
 {
     (void)status;
-    struct mx_sync st;
-    char err[128];
-    if (mx_state_parse(body, len, c->key, &st, err, sizeof err)) {
-        log_warn("%s: the state of %s refused: %s", a->base.network, c->key,
-                 err);
-        return;
-    }
-    for (size_t i = 0; i < st.nitems; i++)
-        feed_item(a, &st.items[i]);
-    mx_sync_free(&st);
+    feed_state(a, c->key, body, len, false);
 }
 
 static void as_joined(struct mxad *a, const char *room)
