@@ -2021,3 +2021,8 @@ void manager_free(struct manager *m)
     manager_storage_free(m);
     free(m);
 }
+
+int manager_thinking(const struct manager *m)
+{
+    return m->think ? think_pending(m->think) : 0;
+}

@@ -47,6 +47,10 @@ void manager_shutdown(struct manager *m, const char *why);
 /* How many tables are open (for logs and tests). */
 int manager_tables(const struct manager *m);
 
+/* How many computer decisions are on their way back to the tables (tests:
+ * the loop has work to do while this is above 0). */
+int manager_thinking(const struct manager *m);
+
 /* Frees the manager and its tables; NULL is a no-op. */
 void manager_free(struct manager *m);
 

@@ -1,0 +1,63 @@
+/*
+ * A chat adapter for tests and benchmarks: it keeps every line the bot says
+ * or tells (and, if asked, writes each to a file as it comes), and behaves
+ * like one of the real adapters in what the manager can see: a plain one,
+ * one like IRC (identities to confirm after a reconnect, lines reported as
+ * written later than queued) or one like Matrix (direct rooms made ready,
+ * rooms named by a label, optionally rate-limited by its server).
+ */
+#ifndef HEARTS_TESTS_FAKE_CHAT_H
+#define HEARTS_TESTS_FAKE_CHAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "chat.h"
+
+enum fake_chat_kind {
+    FAKE_CHAT_PLAIN,
+    FAKE_CHAT_IRC,
+    FAKE_CHAT_MATRIX,
+    FAKE_CHAT_MATRIX_LIMITED
+};
+
+#define FAKE_CHAT_NAMES 16
+
+struct fake_chat_line {
+    char to[64]; /* the room, or the nick told */
+    bool private_;
+    enum chat_priority prio;
+    char text[2100];
+    uint64_t cookie; /* tell_tracked's */
+    bool sent;       /* its CHAT_SENT was given */
+    bool retracted;  /* taken back before it was sent */
+};
+
+struct fake_chat {
+    struct chat_adapter base; /* first: the manager sees this */
+    enum fake_chat_kind kind;
+    bool busy; /* the out-queue holds lines (idle() says false) */
+    int n;     /* lines so far */
+    int cap;
+    struct fake_chat_line *lines;
+    FILE *echo; /* if set, every line and call is written here too */
+    char verified[FAKE_CHAT_NAMES][64]; /* nicks verify was asked about */
+    int nverified;
+    char prepared[FAKE_CHAT_NAMES][64]; /* nicks prepare was given */
+    int nprepared;
+    int lines_at_prepare[FAKE_CHAT_NAMES]; /* lines said by then */
+};
+
+/* Sets f up as an adapter of `kind` on `network` (borrowed), its events
+ * going to on_event with ctx. */
+void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
+                    const char *network, chat_event_fn on_event, void *ctx);
+
+/* Forgets the lines (the adapter stays). */
+void fake_chat_clear(struct fake_chat *f);
+
+/* Frees the lines. */
+void fake_chat_free(struct fake_chat *f);
+
+#endif
