@@ -25,15 +25,15 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "ai.h"
-#include "archive.h"
-#include "board_names.h"
-#include "record.h"
-#include "played.h"
-#include "records.h"
-#include "stats.h"
-#include "storage.h"
-#include "table.h"
+#include "engine/ai/ai.h"
+#include "storage/archive.h"
+#include "bot/manager/board_names.h"
+#include "storage/record/record.h"
+#include "bot/manager/played.h"
+#include "bot/manager/records.h"
+#include "storage/stats.h"
+#include "storage/storage.h"
+#include "bot/manager/table.h"
 
 static double now_s(void)
 {

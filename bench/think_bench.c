@@ -21,11 +21,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "config.h"
-#include "loop.h"
-#include "manager.h"
-#include "table.h"
-#include "think.h"
+#include "bot/config.h"
+#include "bot/common/loop.h"
+#include "bot/manager/manager.h"
+#include "bot/manager/table.h"
+#include "bot/think.h"
 
 static void nop_say(struct chat_adapter *a, const char *room, const char *text,
                     enum chat_priority p)

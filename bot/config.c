@@ -14,11 +14,11 @@
  * and copied out only when the whole file has passed, so a refused file
  * (a bad edit before SIGHUP, say) changes nothing.
  */
-#include "config.h"
-#include "ai.h"
-#include "engine.h"
-#include "textpos.h"
-#include "think.h"
+#include "bot/config.h"
+#include "engine/ai/ai.h"
+#include "engine/engine.h"
+#include "bot/common/textpos.h"
+#include "bot/think.h"
 
 #include <arpa/inet.h>
 #include <assert.h>

@@ -22,17 +22,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chat.h"
-#include "config.h"
-#include "console.h"
-#include "engine.h"
-#include "irc_adapter.h"
-#include "log.h"
-#include "loop.h"
-#include "manager.h"
-#include "matrix_adapter.h"
-#include "records.h"
-#include "registration.h"
+#include "bot/common/chat.h"
+#include "bot/config.h"
+#include "adapters/console/console.h"
+#include "engine/engine.h"
+#include "adapters/irc/irc_adapter.h"
+#include "bot/common/log.h"
+#include "bot/common/loop.h"
+#include "bot/manager/manager.h"
+#include "adapters/matrix/matrix_adapter.h"
+#include "bot/manager/records.h"
+#include "adapters/matrix/registration.h"
 
 #define MAX_ADAPTERS 64
 

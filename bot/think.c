@@ -8,7 +8,7 @@
  * A node is allocated on the loop thread when the job is submitted and
  * freed there when its result is delivered: the worker allocates nothing.
  */
-#include "think.h"
+#include "bot/think.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ai.h"
-#include "log.h"
-#include "xalloc.h"
+#include "engine/ai/ai.h"
+#include "bot/common/log.h"
+#include "bot/common/xalloc.h"
 
 struct think_node {
     struct think_node *next;

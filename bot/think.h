@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "loop.h"
+#include "engine/engine.h"
+#include "bot/common/loop.h"
 
 struct think;
 

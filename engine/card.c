@@ -2,8 +2,8 @@
  * Card names: the canonical two-character form of variants.md, and the
  * lenient reader that takes what people type in chat ("10h", "q♠", "Td").
  */
-#include "engine.h"
-#include "internal.h"
+#include "engine/engine.h"
+#include "engine/internal.h"
 
 #include <ctype.h>
 #include <string.h>

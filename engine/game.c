@@ -7,9 +7,9 @@
  * ordinary case (one deck, no joker, no stock) takes the short path: one
  * test of rules->special decides whether anything unusual applies.
  */
-#include "engine.h"
-#include "internal.h"
-#include "score.h"
+#include "engine/engine.h"
+#include "engine/internal.h"
+#include "engine/score.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #ifndef HEARTS_ENGINE_INTERNAL_H
 #define HEARTS_ENGINE_INTERNAL_H
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #define ENGINE_HEARTS_MASK ENGINE_SUIT_MASK(ENGINE_HEARTS)
 

@@ -6,7 +6,7 @@
  * seeds every deal from the operating system's CSPRNG so that no one can
  * predict a deal.
  */
-#include "engine.h"
+#include "engine/engine.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {

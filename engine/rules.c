@@ -5,8 +5,8 @@
  * sense, and the tables derived for a player count (the pack, the hand size,
  * the point of every card).
  */
-#include "engine.h"
-#include "internal.h"
+#include "engine/engine.h"
+#include "engine/internal.h"
 
 #include <ctype.h>
 #include <stdarg.h>

@@ -7,8 +7,8 @@
  * A "unit" is what scores and shoots as one: a seat, or a team of two
  * opposite seats under partners=team_score.
  */
-#include "score.h"
-#include "internal.h"
+#include "engine/score.h"
+#include "engine/internal.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #ifndef HEARTS_ENGINE_SCORE_H
 #define HEARTS_ENGINE_SCORE_H
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /* Scores the finished hand, or enters the MOON phase for a choice. */
 void engine_score_hand(struct engine_game *g, const struct engine_sink *sink);

@@ -3,8 +3,8 @@
  * so that a player can never see another seat's hand or the face-down
  * cards it has not taken.
  */
-#include "engine.h"
-#include "internal.h"
+#include "engine/engine.h"
+#include "engine/internal.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
  * The archive and its results lines (archive.h, docs/storage.md).
  */
-#include "archive.h"
+#include "storage/archive.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fail.h"
-#include "record.h"
-#include "storage.h"
+#include "storage/fail.h"
+#include "storage/record/record.h"
+#include "storage/storage.h"
 
 static struct json_object *jnew(struct json_object *o)
 {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #define ARCHIVE_FILE "archive.jsonl"
 #define ARCHIVE_RESULTS_FILE "results.jsonl"

@@ -2,9 +2,9 @@
  * Journal lines (journal.h): written and read with json-c, plain (no
  * spaces) so that a hand costs few bytes.
  */
-#include "journal.h"
+#include "storage/journal.h"
 
-#include "fail.h"
+#include "storage/fail.h"
 
 #include <json-c/json.h>
 #include <stdarg.h>

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "record.h"
+#include "engine/engine.h"
+#include "storage/record/record.h"
 
 #define JOURNAL_FORMAT "heartsbot-journal/1"
 /* The longest line a journal holds (a header with long names, a deal of

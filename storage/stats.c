@@ -1,7 +1,7 @@
 /*
  * Leaderboards derived from the archive (stats.h, docs/storage.md).
  */
-#include "stats.h"
+#include "storage/stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "fail.h"
-#include "storage.h"
+#include "storage/record/record.h"
+#include "storage/fail.h"
+#include "storage/storage.h"
 
 /* The largest leaderboard.json read back. */
 #define STATS_MAX_FILE (256u << 20)

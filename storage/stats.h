@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "archive.h"
-#include "engine.h"
+#include "storage/archive.h"
+#include "engine/engine.h"
 
 #define STATS_FILE "leaderboard.json"
 #define STATS_FORMAT "heartsbot-leaderboard/2"

@@ -7,7 +7,7 @@
  * torn last line, and the flock that keeps a second bot out. Nothing here
  * knows the bot: a torn line is reported through storage_set_log.
  */
-#include "storage.h"
+#include "storage/storage.h"
 
 #include <dirent.h>
 #include <errno.h>

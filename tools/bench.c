@@ -6,9 +6,9 @@
  * decisions per second. A benchmark, not a test: it prints, it asserts
  * nothing about time.
  */
-#include "ai.h"
-#include "engine.h"
-#include "sim.h"
+#include "engine/ai/ai.h"
+#include "engine/engine.h"
+#include "tools/sim.h"
 
 #include <errno.h>
 #include <stdio.h>

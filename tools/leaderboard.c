@@ -5,14 +5,14 @@
  * says whether the file on disk, caught up with the games after it as
  * the bot does at start, equals the rebuild.
  */
-#include "sim.h"
+#include "tools/sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "storage.h"
+#include "storage/stats.h"
+#include "storage/storage.h"
 
 static void summary(const struct stats *s)
 {

@@ -15,9 +15,9 @@
  * RECORD_MAX_LINE (a longer line is refused, not stored), NUL bytes are
  * kept and refused by the reader, and nothing else is assumed about them.
  */
-#include "engine.h"
-#include "record.h"
-#include "sim.h"
+#include "engine/engine.h"
+#include "storage/record/record.h"
+#include "tools/sim.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -4,10 +4,10 @@
  * game records (replay.c); `bench` measures the engine's speed (bench.c);
  * `leaderboard` rebuilds a channel's leaderboards (leaderboard.c).
  */
-#include "ai.h"
-#include "engine.h"
-#include "record.h"
-#include "sim.h"
+#include "engine/ai/ai.h"
+#include "engine/engine.h"
+#include "storage/record/record.h"
+#include "tools/sim.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,9 +8,9 @@
  * median, 90th percentile and maximum time per decision on one core. A
  * benchmark: it asserts nothing.
  */
-#include "ai.h"
-#include "engine.h"
-#include "sim.h"
+#include "engine/ai/ai.h"
+#include "engine/engine.h"
+#include "tools/sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * output is queued and written in the loop's before-sleep hook, like every
  * adapter's.
  */
-#include "console.h"
+#include "adapters/console/console.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "bot/common/log.h"
 
 #define LINE_MAX_BYTES 4096
 #define OUT_MAX_BYTES (1 << 20)

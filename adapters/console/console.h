@@ -8,8 +8,8 @@
 #ifndef HEARTS_CONSOLE_H
 #define HEARTS_CONSOLE_H
 
-#include "chat.h"
-#include "loop.h"
+#include "bot/common/chat.h"
+#include "bot/common/loop.h"
 
 #define CONSOLE_ROOM "#console"
 #define CONSOLE_NICK "you"

@@ -6,7 +6,7 @@
  * talk, and a forgotten one is "unknown", which is always safe (the
  * manager then goes by nick and user@host).
  */
-#include "accounts.h"
+#include "adapters/irc/accounts.h"
 
 #include <stdlib.h>
 #include <string.h>

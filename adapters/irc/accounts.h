@@ -10,7 +10,7 @@
  * Pure: no I/O; memory grows with the people seen, up to a bound (the
  * least recently touched entry makes room). "Unknown" (never told, or
  * forgotten) is not "logged out" (told so). Tests:
- * tests/unit/irc/test_accounts.c.
+ * tests/unit/adapters/irc/test_accounts.c.
  */
 #ifndef HEARTS_IRC_ACCOUNTS_H
 #define HEARTS_IRC_ACCOUNTS_H
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nick.h"
+#include "adapters/irc/nick.h"
 
 /* People tracked at most on one connection. */
 #define IRCAD_ACCOUNTS_MAX 4096

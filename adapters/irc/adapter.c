@@ -10,7 +10,7 @@
  * line live only during the handler; events hand them on for the duration
  * of the manager's callback and nothing is kept.
  */
-#include "irc_adapter.h"
+#include "adapters/irc/irc_adapter.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -20,16 +20,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "accounts.h"
-#include "backoff.h"
-#include "connection.h"
-#include "ctcp.h"
-#include "isupport.h"
-#include "log.h"
-#include "nick.h"
-#include "pace.h"
-#include "queue.h"
-#include "split.h"
+#include "adapters/irc/accounts.h"
+#include "adapters/irc/backoff.h"
+#include "adapters/irc/connection.h"
+#include "adapters/irc/ctcp.h"
+#include "adapters/irc/isupport.h"
+#include "bot/common/log.h"
+#include "adapters/irc/nick.h"
+#include "adapters/irc/pace.h"
+#include "adapters/irc/queue.h"
+#include "adapters/irc/split.h"
 
 #define NICK_MAX 64
 #define ID_MAX 256

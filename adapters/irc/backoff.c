@@ -1,7 +1,7 @@
 /*
  * Reconnect backoff with jitter (backoff.h).
  */
-#include "backoff.h"
+#include "adapters/irc/backoff.h"
 
 void ircad_backoff_init(struct ircad_backoff *b, int64_t base_ms,
                         int64_t cap_ms, uint64_t seed)

@@ -2,14 +2,14 @@
  * Reconnect delays: exponential backoff (base, 2 base, 4 base ... up to a
  * cap) with +-20% random jitter, so a network outage does not bring every
  * bot back at the same second. The randomness is the engine's seeded
- * xoshiro PRNG, never rand(). Pure (tests/unit/irc/test_backoff.c).
+ * xoshiro PRNG, never rand(). Pure (tests/unit/adapters/irc/test_backoff.c).
  */
 #ifndef HEARTS_IRC_BACKOFF_H
 #define HEARTS_IRC_BACKOFF_H
 
 #include <stdint.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #define IRCAD_BACKOFF_BASE_MS 1000
 #define IRCAD_BACKOFF_CAP_MS 300000

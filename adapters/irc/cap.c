@@ -40,7 +40,7 @@
  * https://ircv3.net/specs/extensions/sasl-3.1 and sasl-3.2 (read, not
  * copied).
  */
-#include "cap.h"
+#include "adapters/irc/cap.h"
 
 #include <stdarg.h>
 #include <stdio.h>

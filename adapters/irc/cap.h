@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "line.h"
+#include "adapters/irc/line.h"
 
 enum ircad_sasl_mech { IRCAD_SASL_NONE, IRCAD_SASL_PLAIN, IRCAD_SASL_EXTERNAL };
 

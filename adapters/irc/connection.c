@@ -27,7 +27,7 @@
  *   fixed address (OpenSSL wants a write that could not finish retried
  *   from the same place).
  */
-#include "connection.h"
+#include "adapters/irc/connection.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -41,8 +41,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "curl_loop.h"
-#include "log.h"
+#include "bot/common/curl_loop.h"
+#include "bot/common/log.h"
 
 /* Our output buffer: a few dozen lines; the out-queue paces the rest. */
 #define OUT_MAX 16384

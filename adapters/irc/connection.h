@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cap.h"
-#include "loop.h"
+#include "adapters/irc/cap.h"
+#include "bot/common/loop.h"
 
 /*
  * One line from the server. `command` is the verb ("PRIVMSG", "JOIN",

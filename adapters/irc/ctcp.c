@@ -4,7 +4,7 @@
  * nothing the sender puts there ends our line or our CTCP, or hides or
  * reorders text (no bidi controls) where the reply is shown.
  */
-#include "ctcp.h"
+#include "adapters/irc/ctcp.h"
 
 #include <stdio.h>
 #include <string.h>

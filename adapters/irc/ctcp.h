@@ -1,7 +1,7 @@
 /*
  * Answers to CTCP requests. The bot answers VERSION and PING only (what
  * clients and network checks ask), with a NOTICE as CTCP requires; the
- * adapter rate-limits the answers. Pure (tests/unit/irc/test_ctcp.c).
+ * adapter rate-limits the answers. Pure (tests/unit/adapters/irc/test_ctcp.c).
  */
 #ifndef HEARTS_IRC_CTCP_H
 #define HEARTS_IRC_CTCP_H

@@ -3,7 +3,7 @@
  * everything else is skipped, and every value is checked before it is
  * used because it comes from the network.
  */
-#include "isupport.h"
+#include "adapters/irc/isupport.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * What the server tells about itself in RPL_ISUPPORT (005) and the bot
  * needs: its casemapping (to compare nicks), its channel prefixes (to tell
  * a channel message from a private one) and its nick length (to shorten
- * alternative nicks). Pure (tests/unit/irc/test_isupport.c).
+ * alternative nicks). Pure (tests/unit/adapters/irc/test_isupport.c).
  *
  * libircclient keeps at most 10 parameters of a line, so of a long 005
  * line only the first eight or nine tokens arrive; a token it cut off
@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "nick.h"
+#include "adapters/irc/nick.h"
 
 struct ircad_isupport {
     enum ircad_casemap casemap;

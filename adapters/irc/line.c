@@ -14,7 +14,7 @@
  * only where it must be, at most 10 parameters and IRCAD_LIB_LINE_MAX
  * bytes.
  */
-#include "line.h"
+#include "adapters/irc/line.h"
 
 #include <string.h>
 #include <strings.h>

@@ -4,7 +4,7 @@
  * makes [ ] \ the upper case of { } |: two nicks that differ only there are
  * the same person to the server, so they must be to the bot.
  */
-#include "nick.h"
+#include "adapters/irc/nick.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * Nicks: comparing them under the server's casemapping, taking apart the
  * "nick!user@host" origin of a message, checking a configured nick, and
  * the alternatives tried when it is in use. Pure functions
- * (tests/unit/irc/test_nick.c).
+ * (tests/unit/adapters/irc/test_nick.c).
  */
 #ifndef HEARTS_IRC_NICK_H
 #define HEARTS_IRC_NICK_H

@@ -1,7 +1,7 @@
 /*
  * The lag-driven pacing controller (pace.h).
  */
-#include "pace.h"
+#include "adapters/irc/pace.h"
 
 #include <ctype.h>
 #include <stddef.h>

@@ -17,7 +17,7 @@
  * on servers known to delay a flooding client, the configured
  * flood_interval_ms elsewhere (docs/hosting.md).
  *
- * Pure: the clock is passed in (tests/unit/irc/test_pace.c).
+ * Pure: the clock is passed in (tests/unit/adapters/irc/test_pace.c).
  */
 #ifndef HEARTS_IRC_PACE_H
 #define HEARTS_IRC_PACE_H

@@ -6,7 +6,7 @@
  * with lines waiting form a round-robin list; picking scans it, which is
  * cheap for the few hundred people and channels a bot talks to at once.
  */
-#include "queue.h"
+#include "adapters/irc/queue.h"
 
 #include <stdlib.h>
 #include <string.h>

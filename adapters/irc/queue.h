@@ -3,7 +3,7 @@
  * one FIFO per destination, a token bucket that paces them against the server's
  * flood control, and a cap on the bytes waiting. Pure: the clock is passed in
  * and sending goes through a callback, so it is tested with a fake clock and a
- * fake connection (tests/unit/irc/test_queue.c).
+ * fake connection (tests/unit/adapters/irc/test_queue.c).
  *
  * Default pacing: a burst of 4 lines, then one line every 1100 ms; the lag
  * may bring the interval down to a floor that depends on the server

@@ -6,7 +6,7 @@
  * colour escape and its digits (the digits would turn into text or into a
  * different colour), and prefers a space near the end so words stay whole.
  */
-#include "split.h"
+#include "adapters/irc/split.h"
 
 #include <stdio.h>
 #include <stdlib.h>

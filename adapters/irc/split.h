@@ -1,7 +1,7 @@
 /*
  * Sanitizing and splitting outgoing text into IRC lines. Pure functions:
  * no I/O, no allocation beyond the caller's callback, so the rules are
- * tested directly (tests/unit/irc/test_split.c).
+ * tested directly (tests/unit/adapters/irc/test_split.c).
  */
 #ifndef HEARTS_IRC_SPLIT_H
 #define HEARTS_IRC_SPLIT_H

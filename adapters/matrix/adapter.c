@@ -31,7 +31,7 @@
  * members, name and alias are fetched, so that people with the same
  * display name are told apart from their first line.
  */
-#include "matrix_adapter.h"
+#include "adapters/matrix/matrix_adapter.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -42,19 +42,19 @@
 
 #include <json-c/json.h>
 
-#include "http.h"
-#include "listen.h"
-#include "log.h"
-#include "members.h"
-#include "outbox.h"
-#include "pace.h"
-#include "registration.h"
-#include "retry.h"
-#include "rooms.h"
-#include "session.h"
-#include "storage.h"
-#include "sync.h"
-#include "xalloc.h"
+#include "adapters/matrix/http.h"
+#include "adapters/matrix/listen.h"
+#include "bot/common/log.h"
+#include "adapters/matrix/members.h"
+#include "adapters/matrix/outbox.h"
+#include "adapters/matrix/pace.h"
+#include "adapters/matrix/registration.h"
+#include "adapters/matrix/retry.h"
+#include "adapters/matrix/rooms.h"
+#include "adapters/matrix/session.h"
+#include "storage/storage.h"
+#include "adapters/matrix/sync.h"
+#include "bot/common/xalloc.h"
 
 #define API "/_matrix/client/v3"
 

@@ -6,10 +6,10 @@
  * at most once) keeps the HTML nested; everything open is closed at the
  * end of the line or cell.
  */
-#include "format.h"
-#include "chat.h"
-#include "sync.h"
-#include "xalloc.h"
+#include "adapters/matrix/format.h"
+#include "bot/common/chat.h"
+#include "adapters/matrix/sync.h"
+#include "bot/common/xalloc.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 /*
  * libcurl's multi interface on the bot's loop (http.h), through
- * adapters/common/curl_loop.c: curl's sockets and timer become loop
+ * bot/common/curl_loop.c: curl's sockets and timer become loop
  * watches and a loop timer, and after each action we collect finished
  * transfers. Nothing here blocks: DNS runs in curl's resolver, connects
  * are non-blocking.
  */
-#include "http.h"
-#include "curl_loop.h"
-#include "xalloc.h"
+#include "adapters/matrix/http.h"
+#include "bot/common/curl_loop.h"
+#include "bot/common/xalloc.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

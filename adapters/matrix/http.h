@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loop.h"
+#include "bot/common/loop.h"
 
 /* How a request ended. Only MX_HTTP_OK carries a status and a body. */
 enum mx_http_result {

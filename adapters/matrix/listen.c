@@ -5,7 +5,7 @@
  * loop, MHD_run is called when it is ready and when MHD_get_timeout says,
  * and every handler runs on the loop like the rest of the adapter.
  */
-#include "listen.h"
+#include "adapters/matrix/listen.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,8 +20,8 @@
 
 #include <microhttpd.h>
 
-#include "log.h"
-#include "xalloc.h"
+#include "bot/common/log.h"
+#include "bot/common/xalloc.h"
 
 /* Bytes of one connection's MHD memory: its request line and headers. */
 #define HEADERS_MAX 16384

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loop.h"
+#include "bot/common/loop.h"
 
 struct mx_listen;
 

@@ -27,9 +27,9 @@
 
 #include <stdint.h>
 
-#include "chat.h"
-#include "config.h"
-#include "loop.h"
+#include "bot/common/chat.h"
+#include "bot/config.h"
+#include "bot/common/loop.h"
 
 /*
  * A new adapter for `cfg` (copied) with its session under data_dir

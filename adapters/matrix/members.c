@@ -3,15 +3,15 @@
  * array of the members seen last; every lookup is a linear walk of at
  * most MX_MEMBERS_MAX entries.
  */
-#include "members.h"
+#include "adapters/matrix/members.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sync.h"
-#include "xalloc.h"
+#include "adapters/matrix/sync.h"
+#include "bot/common/xalloc.h"
 
 struct member {
     char *user;

@@ -2,16 +2,16 @@
  * The coalescing out-queue (outbox.h): per destination, a buffer of clean
  * lines separated by '\n'.
  */
-#include "outbox.h"
+#include "adapters/matrix/outbox.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
-#include "chat.h"
-#include "format.h"
-#include "xalloc.h"
+#include "bot/common/chat.h"
+#include "adapters/matrix/format.h"
+#include "bot/common/xalloc.h"
 
 /* A tracked text: bytes [start, end) of its destination's text. */
 struct mark {

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "chat.h"
+#include "bot/common/chat.h"
 
 #define MX_LINE_MAX 2000
 #define MX_MESSAGE_MAX 16000

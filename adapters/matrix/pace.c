@@ -1,7 +1,7 @@
 /*
  * The rate-limit model (pace.h).
  */
-#include "pace.h"
+#include "adapters/matrix/pace.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * How fast the bot may act on a homeserver that rate-limits it: a model
  * of the server's bucket learned from its 429 answers, so that the bot
  * spends each slot as it frees up instead of running into the limit.
- * Pure (tests/unit/matrix/test_pace.c).
+ * Pure (tests/unit/adapters/matrix/test_pace.c).
  *
  * Synapse (and homeservers like it) keeps a bucket per user: a burst of
  * actions at once, then `rate` a second; a refusal (429 M_LIMIT_EXCEEDED)

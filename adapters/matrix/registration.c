@@ -22,7 +22,7 @@
  * name is taken, so neither a crash nor a race ever leaves half a file
  * or replaces one.
  */
-#include "registration.h"
+#include "adapters/matrix/registration.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,9 +36,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
-#include "textpos.h"
-#include "xalloc.h"
+#include "adapters/matrix/format.h"
+#include "bot/common/textpos.h"
+#include "bot/common/xalloc.h"
 
 #define TOKEN_BYTES 32 /* of randomness per token: 64 hex digits */
 #define VALUE_MAX 255

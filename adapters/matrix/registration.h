@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "bot/config.h"
 
 /* The most a registration file may be. */
 #define MX_REGISTRATION_MAX (64 * 1024)

@@ -1,7 +1,7 @@
 /*
  * Retry decisions and transaction IDs (retry.h).
  */
-#include "retry.h"
+#include "adapters/matrix/retry.h"
 
 #include <inttypes.h>
 #include <stdio.h>

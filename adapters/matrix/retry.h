@@ -6,7 +6,7 @@
  * 4xx: retrying cannot help). And transaction IDs for sends: unique per
  * access token across restarts, the same for every retry of one send, so
  * the homeserver deduplicates a retry whose first attempt did arrive.
- * Pure (tests/unit/matrix/test_retry.c).
+ * Pure (tests/unit/adapters/matrix/test_retry.c).
  */
 #ifndef HEARTS_MX_RETRY_H
 #define HEARTS_MX_RETRY_H
@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "http.h"
+#include "engine/engine.h"
+#include "adapters/matrix/http.h"
 
 #define MX_RETRY_BASE_MS 1000
 #define MX_RETRY_CAP_MS 60000

@@ -2,15 +2,15 @@
  * Room facts (rooms.h): an array of rooms, each with a few strings and a
  * short list of the people in it; every lookup is a linear walk.
  */
-#include "rooms.h"
+#include "adapters/matrix/rooms.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sync.h"
-#include "xalloc.h"
+#include "adapters/matrix/sync.h"
+#include "bot/common/xalloc.h"
 
 struct froom {
     char *id;

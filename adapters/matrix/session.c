@@ -1,7 +1,7 @@
 /*
  * The session file (session.h): one JSON object, version 1.
  */
-#include "session.h"
+#include "adapters/matrix/session.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,9 +10,9 @@
 
 #include <json-c/json.h>
 
-#include "storage.h"
-#include "sync.h"
-#include "xalloc.h"
+#include "storage/storage.h"
+#include "adapters/matrix/sync.h"
+#include "bot/common/xalloc.h"
 
 #define SESSION_MAX 65536
 

@@ -4,8 +4,8 @@
  * and account_data (m.direct), checking every field it uses before it
  * copies it. What is malformed is skipped and counted, never trusted.
  */
-#include "sync.h"
-#include "xalloc.h"
+#include "adapters/matrix/sync.h"
+#include "bot/common/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

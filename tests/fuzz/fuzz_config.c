@@ -10,7 +10,7 @@
  * compiler is clang; run it as `build/tests/fuzz_config -max_len=8192 DIR`
  * with a copy of config.example.toml in the corpus directory DIR.
  */
-#include "config.h"
+#include "bot/config.h"
 
 #include <stdint.h>
 #include <stdlib.h>

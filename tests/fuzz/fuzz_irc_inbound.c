@@ -17,9 +17,9 @@
  * Built when HEARTS_FUZZ is on and the compiler is clang; run it as
  * `build/tests/fuzz_irc_inbound -max_len=20000 DIR`.
  */
-#include "irc_adapter.h"
-#include "log.h"
-#include "loop.h"
+#include "adapters/irc/irc_adapter.h"
+#include "bot/common/log.h"
+#include "bot/common/loop.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -13,7 +13,7 @@
  * with at most 10 parameters, the same prefix and command, and rebuilds
  * to itself. Run it as `build/tests/fuzz_irc_line -max_len=20000 DIR`.
  */
-#include "line.h"
+#include "adapters/irc/line.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * journal holds. Built when HEARTS_FUZZ is on and the compiler is clang;
  * run it as `build/tests/fuzz_journal -max_len=65536`.
  */
-#include "journal.h"
+#include "storage/journal.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,10 +6,10 @@
  * closed, and the mentions stay within the cap and are user IDs. Built
  * when HEARTS_FUZZ is on and the compiler is clang; run it as
  * `build/tests/fuzz_matrix_format -max_len=20000 DIR`
- * (tests/unit/matrix/test_format.c covers the hostile cases by name).
+ * (tests/unit/adapters/matrix/test_format.c covers the hostile cases by name).
  */
-#include "format.h"
-#include "sync.h"
+#include "adapters/matrix/format.h"
+#include "adapters/matrix/sync.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  * clang; run it as `build/tests/fuzz_matrix_registration -max_len=8192
  * DIR` with a copy of corpus/matrix_registration in DIR.
  */
-#include "registration.h"
+#include "adapters/matrix/registration.h"
 
 #include <stdint.h>
 #include <stdio.h>

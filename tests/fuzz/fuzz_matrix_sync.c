@@ -7,17 +7,17 @@
  * within the cap). Built when HEARTS_FUZZ is on and the compiler is clang;
  * run it as `build/tests/fuzz_matrix_sync -max_len=65536 DIR` with a
  * /sync body or two in the corpus directory DIR
- * (tests/unit/matrix/test_sync.c covers the hostile cases by name). The
- * same bytes go to the m.direct, member-event, room-state and
+ * (tests/unit/adapters/matrix/test_sync.c covers the hostile cases by name).
+ * The same bytes go to the m.direct, member-event, room-state and
  * joined-members parsers too.
  */
-#include "sync.h"
+#include "adapters/matrix/sync.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "matrix_items.h"
+#include "tests/fuzz/matrix_items.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,13 +10,13 @@
  * HEARTS_FUZZ is on and the compiler is clang; run it as
  * `build/tests/fuzz_matrix_txn -max_len=65536 tests/fuzz/corpus/matrix_txn`.
  */
-#include "sync.h"
+#include "adapters/matrix/sync.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "matrix_items.h"
+#include "tests/fuzz/matrix_items.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

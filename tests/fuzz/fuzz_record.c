@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the record reader and replay (engine/record.c):
+ * libFuzzer target for the record reader and replay (storage/record/record.c):
  * any bytes are one record line. Whatever parses is replayed with a writer
  * attached and the --legal step callback's reads, and what the writer then
  * writes must parse and replay again: the reader never crashes, and the
@@ -7,7 +7,7 @@
  * Built when HEARTS_FUZZ is on and the compiler is clang; run it as
  * `build/tests/fuzz_record -max_len=65536 tests/data/records`.
  */
-#include "record.h"
+#include "storage/record/record.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -474,7 +474,7 @@ def registration_seeds():
     w("empty", b"")
 
 
-# ---- record: one record line (engine/record.c) ---------------------------
+# ---- record: one record line (storage/record/record.c) ------------------
 
 def record_seeds():
     w = lambda n, d: write("record", n, d)  # noqa: E731
@@ -507,7 +507,7 @@ def record_seeds():
     w("empty", b"")
 
 
-# ---- matrix_format: the bot's markup (bot/render.h, CHAT_STYLE_MARKUP) --
+# ---- matrix_format: the bot's markup (bot/manager/render.h, CHAT_STYLE_MARKUP)
 
 def format_seeds():
     w = lambda n, d: write("matrix_format", n, d)  # noqa: E731

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sync.h"
+#include "adapters/matrix/sync.h"
 
 static inline void check_text(const char *s, size_t max, bool lines)
 {

@@ -156,7 +156,7 @@ class PeopleTest(HarnessTestCase):
 
     # ------------------------------------------------------------------
 
-    # BUG (reported): bot/loop.c loop_timer() returns the id of whatever
+    # BUG (reported): bot/common/loop.c loop_timer() returns the id of whatever
     # timer its heap_up() left in the new timer's slot, not the new
     # timer's: cancel_turn() cancels the wrong timers, the turn's own
     # fire later ("Reminder", "Time is up" and a computer's card for a

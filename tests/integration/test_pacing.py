@@ -6,7 +6,7 @@
   lines on ngIRCd with its default throttling goes out clearly faster
   than the configured 1 line a 1.1 s, and the bot is never disconnected.
 - PACE_FLOOR=1100 in the environment measures an explicit floor instead
-  (it keeps overriding the server's, tests/unit/irc/test_adapter.c).
+  (it keeps overriding the server's, tests/unit/adapters/irc/test_adapter.c).
 
 InspIRCd, which may kill a flood without delaying it first, keeps the
 configured pace: test_game_network.FloodTest checks that with the default

@@ -8,7 +8,7 @@
  * and message while the caller's struct stays as it was. Run under ASan and
  * valgrind by the CI.
  */
-#include "config.h"
+#include "bot/config.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
+#include "bot/config.h"
 
 /* The repository's top, from this file's path. */
 static void repo_path(char *out, size_t len, const char *rel)

@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ai.h"
-#include "engine.h"
-#include "loop.h"
-#include "think.h"
+#include "engine/ai/ai.h"
+#include "engine/engine.h"
+#include "bot/common/loop.h"
+#include "bot/think.h"
 
 #define MAX_RESULTS 64
 

@@ -3,7 +3,7 @@
  * "t♦", "Q♠", "qs", "JK", symbols with the emoji selector), what it
  * refuses, and the canonical names of variants.md.
  */
-#include "scenario.h"
+#include "tests/support/scenario.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

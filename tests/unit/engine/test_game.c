@@ -6,7 +6,7 @@
  * what each preset changes in the play. Each row would fail if the option
  * it is about were ignored.
  */
-#include "scenario.h"
+#include "tests/support/scenario.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

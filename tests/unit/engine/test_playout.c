@@ -4,7 +4,7 @@
  * exactly as the checked engine_play of the same cards does, under every
  * preset; engine_pass_random must pass legal cards.
  */
-#include "scenario.h"
+#include "tests/support/scenario.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
  * published sequence, the same seed the same numbers and the same deal,
  * and engine_prng_below stays in range and spreads evenly.
  */
-#include "scenario.h"
+#include "tests/support/scenario.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -10,8 +10,8 @@
  * HEARTS_PROPERTY_GAMES sets roughly how many games are played in all.
  * test_random_rules.c does the same over random option combinations.
  */
-#include "invariants.h"
-#include "scenario.h"
+#include "tests/support/invariants.h"
+#include "tests/support/scenario.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

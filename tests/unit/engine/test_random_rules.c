@@ -23,9 +23,9 @@
  * run is
  * documented in docs/engine.md.
  */
-#include "ai.h"
-#include "invariants.h"
-#include "record.h"
+#include "engine/ai/ai.h"
+#include "tests/support/invariants.h"
+#include "storage/record/record.h"
 
 #include <inttypes.h>
 #include <setjmp.h>

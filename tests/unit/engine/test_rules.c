@@ -5,7 +5,7 @@
  * variants.md refuses, reading options back, and the tables derived for a
  * player count (the pack, hand sizes, the point of every card).
  */
-#include "scenario.h"
+#include "tests/support/scenario.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

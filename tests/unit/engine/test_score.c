@@ -5,7 +5,7 @@
  * its option were ignored. Multi-hand situations set the totals before the
  * last hand (the struct is public).
  */
-#include "scenario.h"
+#include "tests/support/scenario.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -5,7 +5,7 @@
  * to it before it has passed, not what it passed on blind. Legal plays
  * only at the seat's own turn; face-up leftovers for everyone.
  */
-#include "scenario.h"
+#include "tests/support/scenario.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -13,8 +13,8 @@
 
 #include <stdio.h>
 
-#include "ai.h"
-#include "record.h"
+#include "engine/ai/ai.h"
+#include "storage/record/record.h"
 
 /* Plays a game of `rules` with random computer players and returns its
  * record; stopped after `stop_after` actions if > 0 (a stopped game). */

@@ -18,12 +18,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ai.h"
-#include "archive.h"
-#include "record.h"
-#include "stats.h"
-#include "play.h"
-#include "storage.h"
+#include "engine/ai/ai.h"
+#include "storage/archive.h"
+#include "storage/record/record.h"
+#include "storage/stats.h"
+#include "tests/unit/storage/play.h"
+#include "storage/storage.h"
 
 static char dir[64];
 

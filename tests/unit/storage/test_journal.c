@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "journal.h"
+#include "storage/journal.h"
 
 static struct journal_line line;
 

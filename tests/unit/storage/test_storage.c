@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "storage.h"
+#include "storage/storage.h"
 
 static char dir[64];      /* this test's temporary directory */
 static char logged[4096]; /* what storage logged */

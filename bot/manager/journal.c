@@ -1,0 +1,602 @@
+/*
+ * Game journals at the table (journal.h): writing them as the table goes,
+ * and rebuilding every table from them at start.
+ */
+#include "bot/manager/journal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "storage/journal.h"
+#include "bot/common/log.h"
+#include "bot/manager/manager.h"
+#include "storage/record/record.h"
+#include "storage/storage.h"
+#include "bot/common/xalloc.h"
+
+/* ---- Writing ---------------------------------------------------------- */
+
+/* Whether the table's journal is written now. */
+static bool journaling(const struct table *t)
+{
+    return t->journal[0] && !t->m->restoring;
+}
+
+/* Appends a line (ending in '\n') and frees it. A journal that cannot be
+ * written is given up: a gap would replay as another game. */
+static void append(struct table *t, char *line)
+{
+    if (!line)
+        return;
+    char err[300];
+    if (storage_append(t->journal, line, strlen(line), err, sizeof err)) {
+        int cause = errno;
+        log_error("table %s: journal given up, this game will not survive a "
+                  "restart: %s",
+                  t->room, err);
+        if (storage_remove(t->journal, err, sizeof err))
+            log_error("table %s: %s", t->room, err);
+        t->journal[0] = '\0';
+        table_journal_lost(t, cause);
+    }
+    free(line);
+}
+
+void journal_table_opened(struct table *t)
+{
+    t->journal[0] = '\0';
+    /* a console table lives as long as its terminal */
+    if (t->m->restoring || t->a->solo || !t->m->cfg->data_dir ||
+        !*t->m->cfg->data_dir)
+        return;
+    char dir[STORAGE_PATH_MAX], name[64], err[300];
+    snprintf(name, sizeof name, "journal-%s.jsonl", t->game_id);
+    if (table_room_dir(t, dir, sizeof dir, err, sizeof err) ||
+        storage_path(t->journal, sizeof t->journal, err, sizeof err, dir, name,
+                     (char *)NULL)) {
+        int cause = errno;
+        t->journal[0] = '\0';
+        log_error("table %s: no journal, this game will not survive a "
+                  "restart: %s",
+                  t->room, err);
+        table_journal_lost(t, cause);
+        return;
+    }
+    append(t, journal_header(t->game_id, t->a->network ? t->a->network : "",
+                             t->room, t->rules_text, (long long)time(NULL)));
+    if (t->journal[0])
+        table_storage_works(t);
+}
+
+/* Whether two snapshots of n seats make the same seats line: what
+ * journal_seats writes of them. */
+static bool same_seats(const struct journal_seat *x,
+                       const struct journal_seat *y, int n)
+{
+    for (int s = 0; s < n; s++) {
+        const struct journal_seat *a = &x[s], *b = &y[s];
+        if (a->used != b->used)
+            return false;
+        if (!a->used)
+            continue;
+        if (a->human != b->human || a->away != b->away ||
+            a->autoplay != b->autoplay || (!a->human && a->level != b->level) ||
+            strcmp(a->nick, b->nick) || strcmp(a->display, b->display) ||
+            strcmp(a->id, b->id) || strcmp(a->key, b->key))
+            return false;
+    }
+    return true;
+}
+
+/* Notes the seats the journal's last seats line says. */
+static void keep_seats(struct table *t, const struct journal_seat *seats, int n,
+                       int opener)
+{
+    if (!t->journal_seats)
+        t->journal_seats = xcalloc(ENGINE_MAX_PLAYERS, sizeof *seats);
+    memcpy(t->journal_seats, seats, sizeof *seats * (size_t)n);
+    t->journal_opener = opener;
+}
+
+/* Called before every sleep for every table: the seats are compared as
+ * they are, and a line is made only when they changed. */
+void journal_sync_seats(struct table *t)
+{
+    if (!journaling(t) || t->closing)
+        return;
+    struct journal_seat seats[ENGINE_MAX_PLAYERS];
+    memset(seats, 0, sizeof seats);
+    for (int s = 0; s < t->capacity; s++) {
+        const struct seat *st = &t->seats[s];
+        struct journal_seat *js = &seats[s];
+        js->used = st->used;
+        js->human = st->human;
+        js->away = st->away;
+        js->level = st->human ? 0 : st->level;
+        js->autoplay = (int)st->autoplay;
+        snprintf(js->nick, sizeof js->nick, "%s", st->nick);
+        snprintf(js->display, sizeof js->display, "%s", st->display);
+        snprintf(js->id, sizeof js->id, "%s", st->id);
+        snprintf(js->key, sizeof js->key, "%s", st->key);
+    }
+    if (t->journal_seats && t->journal_opener == t->opener &&
+        same_seats(seats, t->journal_seats, t->capacity))
+        return;
+    keep_seats(t, seats, t->capacity, t->opener);
+    append(t, journal_seats(seats, t->capacity, t->opener));
+}
+
+void journal_game_started(struct table *t)
+{
+    if (!journaling(t))
+        return;
+    journal_sync_seats(t);
+    append(t, journal_start());
+}
+
+void journal_game_event(struct table *t, const struct engine_game *g,
+                        const struct engine_event *ev)
+{
+    if (!journaling(t))
+        return;
+    char *line = journal_event(g, ev);
+    if (!line)
+        return;
+    journal_sync_seats(t);
+    append(t, line);
+}
+
+void journal_table_closed(struct table *t)
+{
+    free(t->journal_seats);
+    t->journal_seats = NULL;
+    if (!t->journal[0] || t->m->keep_journals)
+        return;
+    char err[300];
+    if (storage_remove(t->journal, err, sizeof err))
+        log_error("table %s: %s", t->room, err);
+    t->journal[0] = '\0';
+}
+
+/* ---- Back in the room ------------------------------------------------- */
+
+/* "alice to play", "waiting for the passes of alice and bob". */
+static void whose_turn(struct table *t, struct sbuf *sb)
+{
+    const struct engine_game *g = &t->game;
+    if (!t->playing) {
+        sb_printf(sb, "the table is open (%d/%d seated). !start deals.",
+                  table_seated(t), t->capacity);
+        return;
+    }
+    switch (engine_phase(g)) {
+    case ENGINE_PHASE_PASS: {
+        int k = 0;
+        for (int s = 0; s < g->n; s++)
+            if (engine_may_act(g, s))
+                sb_printf(sb, "%s%s", k++ ? ", " : "waiting for the passes of ",
+                          seat_name(t, s));
+        sb_printf(sb, ".");
+        return;
+    }
+    case ENGINE_PHASE_PLAY:
+    case ENGINE_PHASE_DISCARD:
+    case ENGINE_PHASE_MOON:
+        sb_printf(sb, "hand %d, %s to %s.", g->hand_no,
+                  seat_name(t, engine_turn(g)),
+                  engine_phase(g) == ENGINE_PHASE_PLAY      ? "play"
+                  : engine_phase(g) == ENGINE_PHASE_DISCARD ? "discard"
+                                                            : "choose");
+        return;
+    default:
+        sb_printf(sb, "the next hand is dealt.");
+        return;
+    }
+}
+
+void journal_seat_ready(struct table *t, int seat)
+{
+    struct seat *st = &t->seats[seat];
+    if (!st->restored || !t->playing || seat_computer(t, seat) ||
+        st->unconfirmed || st->gone)
+        return;
+    st->restored = false;
+    /* one who must pass gets the deal again (table_seat_ready) */
+    if (engine_phase(&t->game) == ENGINE_PHASE_PASS &&
+        engine_may_act(&t->game, seat))
+        return;
+    struct sbuf sb = {.len = 0};
+    struct engine_cards hand = engine_hand(&t->game, seat);
+    sb_printf(&sb, "Your hand: ");
+    sb_hand(&sb, t, &hand, 0);
+    table_tell(t, seat, sb.buf, CHAT_NORMAL);
+}
+
+void journal_back_online(struct table *t)
+{
+    if (!t->restored)
+        return;
+    t->restored = false;
+    struct sbuf sb = {.len = 0};
+    sb_printf(
+        &sb, "The %s goes on after a restart: ", t->playing ? "game" : "table");
+    whose_turn(t, &sb);
+    table_say(t, sb.buf);
+    /* those the adapter need not confirm get their hand (or deal) now */
+    for (int s = 0; s < t->capacity && !t->closing; s++) {
+        const struct seat *st = &t->seats[s];
+        if (st->used && st->human && !st->unconfirmed && !st->gone)
+            table_seat_ready(t, s);
+    }
+}
+
+/* ---- Rebuilding at start ---------------------------------------------- */
+
+struct restore {
+    struct manager *m;
+    struct chat_adapter *a;
+    const char *path;
+    char room[64]; /* from the header, even one refused */
+    struct table *t;
+    struct record *rec;
+    struct journal_line line;
+    char err[400];
+    bool elsewhere; /* its room is not the adapter's: left as it is */
+};
+
+/* Takes a seats line: the seats become what it says. */
+static int restore_seats(struct restore *r, const struct journal_line *l)
+{
+    struct table *t = r->t;
+    if (l->nseats != t->capacity) {
+        snprintf(r->err, sizeof r->err, "seats: %d at a table of %d", l->nseats,
+                 t->capacity);
+        return -1;
+    }
+    for (int s = 0; s < t->capacity; s++) {
+        const struct journal_seat *js = &l->seats[s];
+        struct seat *st = &t->seats[s];
+        if (t->playing && !js->used) {
+            snprintf(r->err, sizeof r->err, "seats: seat %d empty in a game",
+                     s);
+            return -1;
+        }
+        memset(st, 0, sizeof *st);
+        if (!js->used)
+            continue;
+        st->used = true;
+        st->human = js->human;
+        st->away = js->away;
+        st->level = js->level;
+        st->autoplay = (enum seat_autoplay)js->autoplay;
+        seat_set_name(st, js->nick, js->display);
+        snprintf(st->id, sizeof st->id, "%s", js->id);
+        snprintf(st->key, sizeof st->key, "%s", js->key);
+        /* the account is not journaled apart: an "a:" key names it */
+        if (strncmp(js->key, "a:", 2) == 0)
+            snprintf(st->account, sizeof st->account, "%s", js->key + 2);
+    }
+    t->opener = l->opener;
+    if (t->opener >= 0 && !t->seats[t->opener].used)
+        t->opener = -1;
+    table_names_unique(t);
+    keep_seats(t, l->seats, l->nseats, l->opener);
+    return 0;
+}
+
+static int restore_header(struct restore *r, const struct journal_line *l,
+                          const char *path)
+{
+    struct engine_rules rules;
+    char err[300] = "too long", text[1024];
+    /* a text journaled before an option could be named only once ("omnibus
+     * target=50 target=89": the channel's, then the table's) reads as it
+     * did, the last one counting */
+    if (engine_rules_over(l->rules, "", text, sizeof text) ||
+        engine_rules_parse(&rules, text, 0, err, sizeof err)) {
+        snprintf(r->err, sizeof r->err, "rules \"%.60s\": %.250s", l->rules,
+                 err);
+        return -1;
+    }
+    if (table_find(r->m, r->a, l->room)) {
+        snprintf(r->err, sizeof r->err, "%s has a table already", l->room);
+        return -1;
+    }
+    if (strlen(l->game) != 16 || strspn(l->game, "0123456789abcdef") != 16) {
+        snprintf(r->err, sizeof r->err, "game: not a game id");
+        return -1;
+    }
+    r->t = table_open(r->m, r->a, l->room, &rules, text);
+    snprintf(r->t->game_id, sizeof r->t->game_id, "%s", l->game);
+    snprintf(r->t->journal, sizeof r->t->journal, "%s", path);
+    return 0;
+}
+
+static int restore_start(struct restore *r)
+{
+    struct table *t = r->t;
+    for (int s = 0; s < t->capacity; s++) {
+        if (!t->seats[s].used) {
+            snprintf(r->err, sizeof r->err, "start: seat %d is empty", s);
+            return -1;
+        }
+    }
+    table_begin(t);
+    r->rec = mgr_xcalloc(1, sizeof *r->rec);
+    r->rec->rules = t->rules;
+    r->rec->n = t->capacity;
+    for (int s = 0; s < t->capacity; s++) {
+        r->rec->names[s] = strdup(t->seats[s].nick);
+        if (!r->rec->names[s])
+            abort();
+    }
+    return 0;
+}
+
+static int restore_line(void *ctx, char *text, size_t len, long lineno)
+{
+    struct restore *r = ctx;
+    struct journal_line *l = &r->line;
+    char err[300];
+    memset(l, 0, sizeof *l);
+    int parsed = journal_parse(text, len, l, err, sizeof err);
+    if (lineno == 1 && l->kind == JOURNAL_HEADER)
+        snprintf(r->room, sizeof r->room, "%s", l->room);
+    if (parsed) {
+        snprintf(r->err, sizeof r->err, "line %ld: %s", lineno, err);
+        return 1;
+    }
+    if ((lineno == 1) != (l->kind == JOURNAL_HEADER)) {
+        snprintf(r->err, sizeof r->err, "line %ld: %s", lineno,
+                 lineno == 1 ? "no header" : "a second header");
+        return 1;
+    }
+    int rc = 0;
+    switch (l->kind) {
+    case JOURNAL_HEADER:
+        if (r->a->ops->serves && !r->a->ops->serves(r->a, l->room)) {
+            r->elsewhere = true;
+            return 1;
+        }
+        rc = restore_header(r, l, r->path);
+        break;
+    case JOURNAL_SEATS:
+        rc = restore_seats(r, l);
+        break;
+    case JOURNAL_START:
+        if (r->rec) {
+            snprintf(r->err, sizeof r->err, "started twice");
+            rc = -1;
+        } else {
+            rc = restore_start(r);
+        }
+        break;
+    default:
+        if (!r->rec) {
+            snprintf(r->err, sizeof r->err, "a game line before the start");
+            rc = -1;
+        } else {
+            rc = journal_record_add(r->rec, l, r->err, sizeof r->err);
+        }
+        break;
+    }
+    if (rc) {
+        char why[400];
+        snprintf(why, sizeof why, "line %ld: %.360s", lineno, r->err);
+        snprintf(r->err, sizeof r->err, "%s", why);
+        return 1;
+    }
+    return 0;
+}
+
+/* Replays the game part into the table's game. */
+static int restore_game(struct restore *r)
+{
+    struct table *t = r->t;
+    char err[300];
+    if (record_replay(r->rec, &t->sink, NULL, NULL, &t->game, err,
+                      sizeof err)) {
+        snprintf(r->err, sizeof r->err, "%s", err);
+        return -1;
+    }
+    t->game.rules = &t->rules;
+    /* hands still to come may be dealt from a fresh seed */
+    uint64_t seed;
+    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+        seed = engine_prng_next(&t->rng) ^ (uint64_t)time(NULL);
+    engine_prng_seed(&t->game.rng, seed);
+    return 0;
+}
+
+/* The journal that cannot be replayed is kept aside for a person. */
+static void refuse(struct restore *r, const char *path)
+{
+    char err[300];
+    log_error("journal %s cannot be replayed, moved aside: %s", path, r->err);
+    if (storage_move_aside(path, err, sizeof err))
+        log_error("%s", err);
+    if (r->t) {
+        r->t->journal[0] = '\0';
+        r->t->restored = false;
+        table_close(r->t);
+    }
+    if (!r->room[0])
+        return; /* no room known: the log says it */
+    /* said once the bot is in the room (journal_connected) */
+    struct manager *m = r->m;
+    struct notice *nt =
+        realloc(m->notices, sizeof *nt * (size_t)(m->nnotices + 1));
+    if (!nt)
+        abort();
+    m->notices = nt;
+    nt += m->nnotices++;
+    nt->a = r->a;
+    snprintf(nt->room, sizeof nt->room, "%s", r->room);
+    snprintf(nt->text, sizeof nt->text,
+             "The game here could not be restored after a restart; its "
+             "journal is kept aside for the host (%.200s).",
+             r->err);
+}
+
+void journal_connected(struct manager *m, struct chat_adapter *a)
+{
+    int k = 0;
+    for (int i = 0; i < m->nnotices; i++) {
+        if (m->notices[i].a == a)
+            a->ops->say(a, m->notices[i].room, m->notices[i].text, CHAT_NORMAL);
+        else
+            m->notices[k++] = m->notices[i];
+    }
+    m->nnotices = k;
+}
+
+static void restore_file(struct manager *m, struct chat_adapter *a,
+                         const char *path)
+{
+    struct restore *r = mgr_xcalloc(1, sizeof *r);
+    r->m = m;
+    r->a = a;
+    r->path = path;
+    char err[300];
+    int rc = storage_read_lines(path, JOURNAL_MAX_LINE, restore_line, r, NULL,
+                                err, sizeof err);
+    if (r->elsewhere) {
+        log_warn("journal %s kept as it is: %s is not among this network's "
+                 "rooms; the game goes on when it is back in the config",
+                 path, r->room);
+        free(r);
+        return;
+    }
+    if (rc < 0)
+        snprintf(r->err, sizeof r->err, "%s", err);
+    else if (rc == 0 && !r->t)
+        snprintf(r->err, sizeof r->err, "empty");
+    if (rc == 0 && r->t && r->rec && restore_game(r))
+        rc = 1;
+    if (rc != 0 || !r->t) {
+        refuse(r, path);
+    } else if (r->t->playing &&
+               engine_phase(&r->t->game) == ENGINE_PHASE_GAME_OVER) {
+        /* the bot died between the game's end and its archive */
+        log_info("table %s: a finished game found in %s: archived", r->t->room,
+                 path);
+        table_game_over(r->t);
+    } else {
+        struct table *t = r->t;
+        t->restored = true;
+        t->online = false;
+        t->prompted_seat = -1;
+        for (int s = 0; s < t->capacity; s++) {
+            struct seat *st = &t->seats[s];
+            st->deal_unread = false;
+            if (st->used && st->human) {
+                st->restored = true;
+                st->unconfirmed = a->ops->verify != NULL;
+                /* their private lines' room, ready for the game's return */
+                if (a->ops->prepare)
+                    a->ops->prepare(a, st->nick);
+            }
+        }
+        log_info("table %s: rebuilt from %s (%s)", t->room, path,
+                 t->playing ? "a game" : "its lobby");
+    }
+    record_free(r->rec);
+    free(r);
+}
+
+static bool journal_name(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 14 && strncmp(name, "journal-", 8) == 0 &&
+           strcmp(name + n - 6, ".jsonl") == 0;
+}
+
+/* A journal found at start, by when it was last written. */
+struct found {
+    char path[STORAGE_PATH_MAX];
+    struct timespec mtime;
+};
+
+static int by_mtime(const void *x, const void *y)
+{
+    const struct found *a = x, *b = y;
+    if (a->mtime.tv_sec != b->mtime.tv_sec)
+        return a->mtime.tv_sec < b->mtime.tv_sec ? -1 : 1;
+    if (a->mtime.tv_nsec != b->mtime.tv_nsec)
+        return a->mtime.tv_nsec < b->mtime.tv_nsec ? -1 : 1;
+    return strcmp(a->path, b->path);
+}
+
+/* Whether path is a directory (not a link to one). */
+static bool real_dir(const char *path)
+{
+    struct stat sb;
+    return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+void manager_restore(struct manager *m, struct chat_adapter *a)
+{
+    if (!m->cfg->data_dir || !*m->cfg->data_dir)
+        return;
+    char net[STORAGE_NAME_MAX + 1], dir[STORAGE_PATH_MAX], err[300];
+    storage_name_encode(a->network ? a->network : "", net, sizeof net);
+    if (storage_path(dir, sizeof dir, err, sizeof err, m->cfg->data_dir, net,
+                     (char *)NULL) ||
+        !real_dir(dir))
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    m->restoring = true;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char room[STORAGE_PATH_MAX];
+        if (storage_path(room, sizeof room, err, sizeof err, dir, e->d_name,
+                         (char *)NULL))
+            continue;
+        if (!real_dir(room)) { /* a link is never followed */
+            struct stat sb;
+            if (!lstat(room, &sb) && S_ISLNK(sb.st_mode))
+                log_warn("%s: a link, not a directory: not read", room);
+            continue;
+        }
+        DIR *rd = opendir(room);
+        if (!rd)
+            continue;
+        /* oldest first: a finished game whose archiving failed is
+         * archived before the table that opened after it is rebuilt */
+        struct found *found = NULL;
+        size_t n = 0;
+        struct dirent *f;
+        while ((f = readdir(rd))) {
+            char path[STORAGE_PATH_MAX];
+            struct stat sb;
+            if (!journal_name(f->d_name) ||
+                storage_path(path, sizeof path, err, sizeof err, room,
+                             f->d_name, (char *)NULL) ||
+                lstat(path, &sb))
+                continue;
+            found = realloc(found, sizeof *found * (n + 1));
+            if (!found)
+                abort();
+            snprintf(found[n].path, sizeof found[n].path, "%s", path);
+            found[n++].mtime = sb.st_mtim;
+        }
+        closedir(rd);
+        if (n)
+            qsort(found, n, sizeof *found, by_mtime);
+        for (size_t i = 0; i < n; i++)
+            restore_file(m, a, found[i].path);
+        free(found);
+    }
+    closedir(d);
+    m->restoring = false;
+}

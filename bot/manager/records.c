@@ -1,0 +1,706 @@
+/*
+ * Each channel's archive and leaderboards, as the game manager keeps
+ * them (records.h, docs/storage.md).
+ */
+#include "bot/manager/records.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "storage/archive.h"
+#include "bot/manager/board_names.h"
+#include "bot/common/log.h"
+#include "bot/manager/manager.h"
+#include "bot/manager/played.h"
+#include "storage/record/record.h"
+#include "bot/manager/render.h"
+#include "storage/stats.h"
+#include "storage/storage.h"
+#include "bot/manager/table.h"
+
+/* The most people !top lists. */
+#define TOP_MAX 10
+#define TOP_DEFAULT 5
+/* People a !top line names. */
+#define TOP_PER_LINE 4
+
+/* A host too long for a key is named by this hash (64-bit FNV-1a). */
+static uint64_t host_hash(const char *host)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (; *host; host++)
+        h = (h ^ (uint8_t)*host) * 1099511628211ull;
+    return h;
+}
+
+void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
+                 size_t outlen)
+{
+    if (u->account && *u->account) {
+        snprintf(out, outlen, "a:%s", u->account);
+        return;
+    }
+    char folded[160];
+    if (a->ops->fold)
+        a->ops->fold(a, u->nick, folded, sizeof folded);
+    else
+        snprintf(folded, sizeof folded, "%s", u->nick);
+    /* one person at a terminal: nobody else can take the nick, and the
+     * console's records stay the ones it always kept */
+    if (a->solo) {
+        snprintf(out, outlen, "n:%s", folded);
+        return;
+    }
+    /* the host the network showed (user@host: not the user part, which
+     * the client chooses), ASCII case aside; it holds no '@', so the
+     * key's last '@' ends the nick, whatever the nick holds */
+    const char *at = u->id ? strrchr(u->id, '@') : NULL;
+    const char *host = at ? at + 1 : u->id ? u->id : "";
+    char low[192];
+    size_t n = 0;
+    for (; host[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)tolower((unsigned char)host[n]);
+    low[n] = '\0';
+    if (host[n] || strlen(folded) + strlen(low) + 4 > outlen)
+        snprintf(low, sizeof low, "~%016llx",
+                 (unsigned long long)host_hash(host));
+    snprintf(out, outlen, "n:%s@%s", folded, low);
+}
+
+/* Reads r->dir's boards (caught up, or rebuilt if need be); r->stats
+ * NULL if not, the reason in r->unreadable. The room's directory is
+ * checked first: a link where it should be is never followed. */
+static void load(struct manager *m, struct records_room *r)
+{
+    char err[400], why[700] = "";
+    bool rebuilt, missing;
+    if (storage_dir_check(m->cfg->data_dir, r->dir, &missing, err,
+                          sizeof err) ||
+        stats_load(r->dir, &r->stats, &rebuilt, why, sizeof why, err,
+                   sizeof err)) {
+        /* tried again at each use: logged when the reason changes */
+        if (strcmp(r->unreadable, err))
+            log_error("leaderboards not read from %s: %s", r->dir, err);
+        snprintf(r->unreadable, sizeof r->unreadable, "%s", err);
+        r->stats = NULL;
+        return;
+    }
+    r->unreadable[0] = '\0';
+    r->told = false;
+    if (r->stats->skipped)
+        log_warn("%s: %s", r->dir, why);
+    else if (why[0])
+        log_info("%s: %s", r->dir, why);
+}
+
+/* Tells the channel once, while its boards can't be read, that its
+ * results can't be read. */
+static void tell_unreadable(struct records_room *r)
+{
+    if (r->stats || r->told || !r->a || !r->room[0])
+        return;
+    r->told = true;
+    r->a->ops->say(r->a, r->room,
+                   "The results here can't be read (the bot's log says "
+                   "why); games are still played and archived.",
+                   CHAT_NORMAL);
+}
+
+static struct records_room *add_room(struct manager *m, const char *dir)
+{
+    if (m->nrooms == m->caprooms) {
+        m->caprooms = m->caprooms ? m->caprooms * 2 : 8;
+        m->rooms = realloc(m->rooms, sizeof *m->rooms * (size_t)m->caprooms);
+        if (!m->rooms)
+            abort();
+    }
+    struct records_room *r = mgr_xcalloc(1, sizeof *r);
+    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    m->rooms[m->nrooms++] = r;
+    return r;
+}
+
+struct records_room *records_room(struct manager *m, struct chat_adapter *a,
+                                  const char *room)
+{
+    char dir[sizeof m->rooms[0]->dir], err[400];
+    if (manager_room_dir(m, a, room, false, dir, sizeof dir, err, sizeof err)) {
+        log_error("%s: no leaderboards: %s", room, err);
+        dir[0] = '\0';
+    }
+    for (int i = 0; i < m->nrooms; i++) {
+        struct records_room *r = m->rooms[i];
+        if (dir[0] ? !strcmp(r->dir, dir)
+                   : r->a == a && a->ops->same_nick(a, r->room, room)) {
+            if (!r->a) { /* loaded at start: now it has a name */
+                r->a = a;
+                snprintf(r->room, sizeof r->room, "%s", room);
+            }
+            /* not readable before: perhaps now (a person mended it) */
+            if (!r->stats && dir[0])
+                load(m, r);
+            tell_unreadable(r);
+            return r;
+        }
+    }
+    struct records_room *r = add_room(m, dir);
+    r->a = a;
+    snprintf(r->room, sizeof r->room, "%s", room);
+    if (dir[0])
+        load(m, r);
+    tell_unreadable(r);
+    return r;
+}
+
+/* Whether path is a directory (not a link to one). */
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+    return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+/* Calls fn for every channel directory under data_dir that has an
+ * archive; returns how many. */
+static int each_room(const char *data, void (*fn)(void *ctx, const char *dir),
+                     void *ctx)
+{
+    DIR *nets = opendir(data);
+    if (!nets)
+        return 0;
+    int found = 0;
+    char net[STORAGE_PATH_MAX], dir[STORAGE_PATH_MAX], file[STORAGE_PATH_MAX];
+    for (struct dirent *n; (n = readdir(nets));) {
+        if (n->d_name[0] == '.' ||
+            storage_path(net, sizeof net, NULL, 0, data, n->d_name,
+                         (char *)NULL) ||
+            !is_dir(net))
+            continue;
+        DIR *rooms = opendir(net);
+        for (struct dirent *e; rooms && (e = readdir(rooms));) {
+            if (e->d_name[0] == '.' ||
+                storage_path(dir, sizeof dir, NULL, 0, net, e->d_name,
+                             (char *)NULL) ||
+                storage_path(file, sizeof file, NULL, 0, dir, ARCHIVE_FILE,
+                             (char *)NULL) ||
+                !is_dir(dir) || access(file, F_OK))
+                continue;
+            fn(ctx, dir);
+            found++;
+        }
+        if (rooms)
+            closedir(rooms);
+    }
+    closedir(nets);
+    return found;
+}
+
+/* What a kill in the middle of a replacement left in dir goes. */
+static void clean(const char *dir)
+{
+    int removed;
+    char err[600];
+    if (storage_clean_temps(dir, &removed, err, sizeof err))
+        log_warn("%s", err);
+}
+
+static void load_at_start(void *ctx, const char *dir)
+{
+    clean(dir);
+    load(ctx, add_room(ctx, dir));
+}
+
+void records_start(struct manager *m)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char top[STORAGE_PATH_MAX];
+    /* "/.": data_dir itself may be reached through a link */
+    int n = snprintf(top, sizeof top, "%s/.",
+                     m->cfg->data_dir ? m->cfg->data_dir : "");
+    if (m->cfg->data_dir && *m->cfg->data_dir && n > 0 &&
+        (size_t)n < sizeof top)
+        clean(top);
+    int loaded = each_room(m->cfg->data_dir, load_at_start, m);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (loaded)
+        log_info("leaderboards of %d channel%s read in %.0f ms", loaded,
+                 loaded == 1 ? "" : "s",
+                 (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                     (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+}
+
+/* --rebuild-stats: one channel; *ctx counts the failures. */
+static void rebuild_one(void *ctx, const char *dir)
+{
+    int *failed = ctx;
+    struct stats *s;
+    int skipped = 0;
+    char err[600];
+    clean(dir);
+    if (stats_rebuild(dir, &s, &skipped, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", dir, err);
+        ++*failed;
+        return;
+    }
+    if (skipped)
+        fprintf(stderr, "%s: %d line%s skipped; the first: %s\n", dir, skipped,
+                skipped == 1 ? "" : "s", err);
+    if (stats_save(dir, s, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", dir, err);
+        ++*failed;
+    } else {
+        printf("%s: %lld games archived, leaderboard.json rebuilt\n", dir,
+               (long long)s->games);
+    }
+    stats_free(s);
+}
+
+int records_rebuild_all(const char *data_dir)
+{
+    char err[600];
+    if (storage_lock(data_dir, err, sizeof err)) {
+        fprintf(stderr, "heartsbot: %s\n", err);
+        return 1;
+    }
+    int failed = 0;
+    int rooms = each_room(data_dir, rebuild_one, &failed);
+    printf("%d channel%s, %d failed\n", rooms, rooms == 1 ? "" : "s", failed);
+    return failed ? 1 : 0;
+}
+
+static void pending_free(struct records_room *r)
+{
+    for (int i = 0; i < r->npending; i++)
+        free(r->pending[i].json);
+    free(r->pending);
+    r->pending = NULL;
+    r->npending = 0;
+}
+
+void records_free(struct manager *m)
+{
+    for (int i = 0; i < m->nrooms; i++) {
+        struct records_room *r = m->rooms[i];
+        char err[600];
+        /* the games counted since the last checkpoint: the next start
+         * need not catch up */
+        if (r->stats && r->stats->behind &&
+            stats_save(r->dir, r->stats, err, sizeof err))
+            log_error("leaderboard not saved (caught up at the next start): "
+                      "%s",
+                      err);
+        stats_free(r->stats);
+        board_names_free(r->names);
+        pending_free(r);
+        free(r);
+    }
+    free(m->rooms);
+    m->rooms = NULL;
+    m->nrooms = m->caprooms = 0;
+}
+
+/* ---- A game ends ------------------------------------------------------ */
+
+static bool custom_rules(const struct engine_rules *r)
+{
+    for (int i = 0; i < engine_option_count(); i++)
+        if (strcmp(engine_option_name(i), "players") &&
+            engine_rules_differs(r, i))
+            return true;
+    return false;
+}
+
+static void result_of(const struct table *t, bool finished,
+                      struct archive_result *res)
+{
+    memset(res, 0, sizeof *res);
+    snprintf(res->game, sizeof res->game, "%s", t->game_id);
+    res->time = (int64_t)time(NULL);
+    snprintf(res->preset, sizeof res->preset, "%s",
+             engine_preset_name(t->rules.preset));
+    res->custom = custom_rules(&t->rules);
+    res->finished = finished;
+    res->n = t->game.n;
+    for (int s = 0; s < t->game.n; s++) {
+        const struct seat *st = &t->seats[s];
+        struct archive_seat *as = &res->seats[s];
+        snprintf(as->name, sizeof as->name, "%s", seat_name(t, s));
+        snprintf(as->key, sizeof as->key, "%s", st->key);
+        as->computer = !st->key[0];
+        /* left with !leave (no longer human), or a computer took the
+         * seat (timeouts, gone past the grace period) and they did not
+         * come back: a loss */
+        as->left = st->key[0] && (!st->human || st->away);
+    }
+}
+
+/* Archives one game and counts it on r's boards. 0, or -1 with a
+ * message (not archived). */
+static int archive_one(struct records_room *r, const char *dir,
+                       struct archive_result *res, const char *json, bool retry,
+                       char *err, size_t errlen)
+{
+    bool added = false;
+    if (archive_add(dir, res, json, retry, &added, err, errlen))
+        return -1;
+    if (!added) {
+        log_info("%s: game %s was archived already", dir, res->game);
+        return 0;
+    }
+    if (!r->stats)
+        return 0; /* read again, caught up, at the room's next use */
+    char msg[400];
+    struct stats_game g;
+    bool good =
+        !stats_game_from_record(json, strlen(json), &g, msg, sizeof msg);
+    if (!good)
+        log_error("%s: game %s: the record does not replay: %s", dir, res->game,
+                  msg);
+    bool saved;
+    if (stats_counted(dir, r->stats, res, good ? &g : NULL, &saved, msg,
+                      sizeof msg))
+        log_error("%s: leaderboard not saved (caught up at the next start): "
+                  "%s",
+                  dir, msg);
+    return 0;
+}
+
+/* The room's games whose archiving failed before, in order; stops at the
+ * first that fails again. */
+static int archive_pending(struct records_room *r, const char *dir, char *err,
+                           size_t errlen)
+{
+    int done = 0, rc = 0;
+    while (done < r->npending) {
+        struct records_pending *p = &r->pending[done];
+        if (archive_one(r, dir, &p->res, p->json, true, err, errlen)) {
+            rc = -1;
+            break;
+        }
+        log_warn("%s: game %s archived now, after an earlier failure", dir,
+                 p->res.game);
+        char rerr[300];
+        if (p->journal[0] && storage_remove(p->journal, rerr, sizeof rerr))
+            log_error("%s", rerr);
+        free(p->json);
+        done++;
+    }
+    if (done) {
+        memmove(r->pending, r->pending + done,
+                sizeof *r->pending * (size_t)(r->npending - done));
+        r->npending -= done;
+    }
+    return rc;
+}
+
+int records_archive(struct table *t, const char *dir, const char *json,
+                    bool finished, bool retry, bool *keep_journal, char *err,
+                    size_t errlen)
+{
+    struct records_room *r = records_room(t->m, t->a, t->room);
+    struct archive_result res;
+    result_of(t, finished, &res);
+    *keep_journal = false;
+    int rc = dir ? archive_pending(r, dir, err, errlen) : -1;
+    if (rc == 0)
+        rc = archive_one(r, dir, &res, json, retry, err, errlen);
+    if (rc == 0)
+        return 0;
+    int cause = errno;
+    /* kept to be tried again: at the room's next archiving, and from its
+     * journal at the next start */
+    r->pending =
+        realloc(r->pending, sizeof *r->pending * (size_t)(r->npending + 1));
+    if (!r->pending)
+        abort();
+    struct records_pending *p = &r->pending[r->npending++];
+    p->json = strdup(json);
+    if (!p->json)
+        abort();
+    p->res = res;
+    snprintf(p->journal, sizeof p->journal, "%s", t->journal);
+    *keep_journal = t->journal[0] != '\0';
+    errno = cause;
+    return -1;
+}
+
+/* ---- Answers ---------------------------------------------------------- */
+
+/* "1532" or "1510?" (provisional). */
+static void sb_rating(struct sbuf *sb, const struct stats_player *p)
+{
+    sb_printf(sb, "%ld%s", lround(p->rating), stats_provisional(p) ? "?" : "");
+}
+
+/* The preset a word names ("custom" too), into *preset; or false with a
+ * refusal naming the nearest. */
+static bool preset_word_ok(const char *word, const char **preset,
+                           struct sbuf *sb)
+{
+    if (!strcmp(word, STATS_CUSTOM)) {
+        *preset = STATS_CUSTOM;
+        return true;
+    }
+    int p = engine_preset_find(word);
+    if (p >= 0) {
+        *preset = engine_preset_name(p);
+        return true;
+    }
+    struct engine_rules r;
+    char err[300];
+    if (engine_rules_init(&r, word, err, sizeof err) == 0)
+        snprintf(err, sizeof err, "unknown preset '%s'", word);
+    sb_printf(sb, "%s (or custom). !presets lists them.", err);
+    return false;
+}
+
+/* The board a command asks about (preset_word, else the channel's
+ * default preset): 0 with *b, 1 with an answer in sb (nothing counted
+ * there), -1 with a refusal in sb. */
+static int board_for(struct records_room *r, const char *preset_word,
+                     const char *fallback, struct sbuf *sb,
+                     const struct stats_board **b)
+{
+    const char *preset = fallback;
+    if (preset_word && !preset_word_ok(preset_word, &preset, sb))
+        return -1;
+    if (!r->stats) {
+        sb_printf(sb, "The leaderboards here can't be read (see the bot's "
+                      "log).");
+        return 1;
+    }
+    *b = stats_board(r->stats, preset);
+    if (!*b || !(*b)->n) {
+        sb_printf(sb, "Nobody has finished a %s game here yet.", preset);
+        return 1;
+    }
+    return 0;
+}
+
+/* The host part of a host-bound "n:" key, or NULL. */
+static const char *key_host(const char *key)
+{
+    const char *at = strncmp(key, "n:", 2) == 0 ? strrchr(key + 2, '@') : NULL;
+    return at ? at + 1 : NULL;
+}
+
+/* How a row is shown on its board (board_names.h). */
+static void row_shown(struct records_room *r, const struct stats_board *b,
+                      int index, char *out, size_t outlen)
+{
+    board_names_shown(&r->names, r->a, r->stats, b, index, out, outlen);
+}
+
+bool records_top(struct records_room *r, const char *n_word,
+                 const char *preset_word, const char *fallback, struct sbuf *sb)
+{
+    int n = TOP_DEFAULT;
+    if (n_word) {
+        char *end;
+        long v = strtol(n_word, &end, 10);
+        if (*end || v < 1 || v > TOP_MAX) {
+            sb_printf(sb, "How many? 1 to %d.", TOP_MAX);
+            return false;
+        }
+        n = (int)v;
+    }
+    const struct stats_board *b;
+    int found = board_for(r, preset_word, fallback, sb, &b);
+    if (found)
+        return found > 0;
+    if (n > b->n)
+        n = b->n;
+    bool provisional = false;
+    sb_printf(sb, "Top %d (%s):", n, b->preset);
+    for (int i = 0; i < n; i++) {
+        const struct stats_player *p = &b->p[b->order[i]];
+        if (i && i % TOP_PER_LINE == 0)
+            sb_printf(sb, "\n");
+        char shown[RENDER_SHOWN_SIZE + 16];
+        row_shown(r, b, b->order[i], shown, sizeof shown);
+        sb_printf(sb, " %d. %s ", i + 1, shown);
+        sb_rating(sb, p);
+        sb_printf(sb, " (%d game%s, %d win%s)%s", p->games,
+                  p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s",
+                  i + 1 < n && (i + 1) % TOP_PER_LINE ? "," : "");
+        provisional |= stats_provisional(p);
+    }
+    if (provisional)
+        sb_printf(sb, " ?: provisional, under %d games.", STATS_PROVISIONAL);
+    return true;
+}
+
+/* ---- Finding a row ---------------------------------------------------- */
+
+/* The first of keys found on b. */
+static const struct stats_player *first_found(const struct stats_board *b,
+                                              const char *const *keys, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const struct stats_player *p = stats_find(b, keys[i]);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+/* The asker's own row: the keys they played under this session (the
+ * latest first), their key now, else the only nick row of their host. */
+static const struct stats_player *own_row(struct records_room *r,
+                                          const struct played *pl,
+                                          const struct chat_user *u,
+                                          const struct stats_board *b)
+{
+    const char *keys[PLAYED_KEYS];
+    int n = played_keys(pl, r->a, u->nick, u->id, keys, PLAYED_KEYS);
+    const struct stats_player *p = first_found(b, keys, n);
+    if (p)
+        return p;
+    char key[200];
+    records_key(r->a, u, key, sizeof key);
+    if ((p = stats_find(b, key)))
+        return p;
+    struct chat_user bare = {.nick = u->nick, .id = u->id};
+    records_key(r->a, &bare, key, sizeof key);
+    const char *host = key_host(key);
+    const struct stats_player *only = NULL;
+    for (int i = 0; host && i < b->n; i++) {
+        const char *h = key_host(b->p[i].key);
+        if (h && strcmp(h, host) == 0) {
+            if (only)
+                return NULL; /* two: not a guess to make */
+            only = &b->p[i];
+        }
+    }
+    return only;
+}
+
+/* The row shown as `name` ("bob", "bob(2)"), with the shown names of the
+ * other rows of its name in `also`; else an account "a:NAME"; else the
+ * latest key of whoever holds the nick now. */
+static const struct stats_player *named_row(struct records_room *r,
+                                            const struct played *pl,
+                                            const struct stats_board *b,
+                                            const char *name, struct sbuf *also)
+{
+    int i = board_names_find(&r->names, r->a, r->stats, b, name, also->buf,
+                             sizeof also->buf);
+    also->len = strlen(also->buf);
+    if (i >= 0)
+        return &b->p[i];
+    char key[200];
+    snprintf(key, sizeof key, "a:%s", name);
+    const struct stats_player *found = stats_find(b, key);
+    if (found)
+        return found;
+    const char *keys[PLAYED_KEYS];
+    int n = played_keys(pl, r->a, name, NULL, keys, PLAYED_KEYS);
+    return first_found(b, keys, n);
+}
+
+bool records_stats(struct records_room *r, const struct played *pl,
+                   const struct chat_user *u, const char *name,
+                   const char *preset_word, const char *fallback,
+                   struct sbuf *sb)
+{
+    const struct stats_board *b;
+    int found = board_for(r, preset_word, fallback, sb, &b);
+    if (found)
+        return found > 0;
+    const char *preset = b->preset;
+    struct sbuf also = {.len = 0};
+    const struct stats_player *p =
+        name ? named_row(r, pl, b, name, &also) : own_row(r, pl, u, b);
+    if (!p) {
+        if (name)
+            sb_printf(sb, "%s has not finished a %s game here.", name, preset);
+        else
+            sb_printf(sb, "You have not finished a %s game here.", preset);
+        return true;
+    }
+    char shown[RENDER_SHOWN_SIZE + 16];
+    row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
+    sb_printf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, preset,
+              p->games, p->games == 1 ? "" : "s", p->wins,
+              p->wins == 1 ? "" : "s");
+    sb_printf(sb, "%ld%s, rank %d of %d", lround(p->rating),
+              stats_provisional(p) ? " (provisional)" : "", p->rank, b->n);
+    sb_printf(sb, ", %.1f points a hand, %d moon%s",
+              p->hands ? (double)p->points / p->hands : 0.0, p->moons,
+              p->moons == 1 ? "" : "s");
+    if (p->suns)
+        sb_printf(sb, ", %d sun%s", p->suns, p->suns == 1 ? "" : "s");
+    sb_printf(sb, ", %d quee%s of spades.", p->queens,
+              p->queens == 1 ? "n" : "ns");
+    if (also.len)
+        sb_printf(sb, " Other people played here as %s too: !stats %s.", shown,
+                  also.buf);
+    return true;
+}
+
+static void sb_ago(struct sbuf *sb, int64_t seconds)
+{
+    if (seconds < 60)
+        sb_printf(sb, "just now");
+    else if (seconds < 3600)
+        sb_printf(sb, "%lld min ago", (long long)(seconds / 60));
+    else if (seconds < 86400 * 2)
+        sb_printf(sb, "%lld h ago", (long long)(seconds / 3600));
+    else
+        sb_printf(sb, "%lld days ago", (long long)(seconds / 86400));
+}
+
+bool records_last(struct records_room *r, int64_t now, struct sbuf *sb)
+{
+    if (!r->stats) {
+        sb_printf(sb, "The results here can't be read (see the bot's log).");
+        return true;
+    }
+    if (!r->stats->last.has) {
+        sb_printf(sb, "No game has finished here yet.");
+        return true;
+    }
+    const struct stats_last *l = &r->stats->last;
+    sb_printf(sb, "Last game (");
+    sb_ago(sb, now - l->time);
+    sb_printf(sb, ", %s%s, %d hand%s): ", l->preset, l->custom ? " custom" : "",
+              l->nhands, l->nhands == 1 ? "" : "s");
+    for (int s = 0; s < l->n; s++)
+        sb_printf(sb, "%s%s %d%s", s ? ", " : "", l->names[s],
+                  (int)l->totals[s], l->left[s] ? " (left)" : "");
+    int nw = 0;
+    for (int s = 0; s < l->n; s++)
+        nw += l->winners >> s & 1;
+    int k = 0;
+    for (int s = 0; s < l->n; s++)
+        if (l->winners >> s & 1)
+            sb_printf(sb, "%s%s", k++ ? (k == nw ? " and " : ", ") : ". ",
+                      l->names[s]);
+    sb_printf(sb, " %s.", nw == 1 ? "won" : "shared the win");
+    return true;
+}
+
+bool records_sheet(struct records_room *r, bool in_room, enum chat_style style,
+                   char *buf, size_t len)
+{
+    if (!r->stats || !r->stats->last.has)
+        return false;
+    const struct stats_last *l = &r->stats->last;
+    const char *names[ENGINE_MAX_PLAYERS];
+    const int32_t *rows[STATS_LAST_HANDS];
+    for (int s = 0; s < l->n; s++)
+        names[s] = l->names[s];
+    for (int h = 0; h < l->nlast; h++)
+        rows[h] = l->hands[h];
+    render_scores(buf, len, names, l->n, rows, l->nlast, l->totals,
+                  in_room ? RENDER_SCORES_LAST : 0, style);
+    return true;
+}

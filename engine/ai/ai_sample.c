@@ -1,0 +1,299 @@
+/*
+ * The sampler of unseen cards (see ai_sample.h).
+ */
+#include "engine/ai/ai_sample.h"
+#include "engine/internal.h"
+
+#include <string.h>
+
+/* Fisher-Yates over cards[0..n). */
+static void shuffle(struct engine_prng *rng, uint8_t *cards, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)engine_prng_below(rng, (uint32_t)(i + 1));
+        uint8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+}
+
+/* Takes one copy of card out of m if it is there. */
+static void take_out(struct engine_cards *m, int card)
+{
+    if (cards_has(m, card))
+        cards_remove(m, card);
+}
+
+/* Hall's condition for dealing the remaining cards of each suit (need) to
+ * places with room (cap) that accept them (allow): every set of suits fits
+ * in the room of the places that take any of them. */
+static bool dealable(const struct ai_sampler *s, const int *cap,
+                     const int *need)
+{
+    for (unsigned set = 1; set < 16; set++) {
+        int want = 0, room = 0;
+        for (int u = 0; u < 4; u++)
+            if (set >> u & 1)
+                want += need[u];
+        if (!want)
+            continue;
+        for (int k = 0; k < s->nslots; k++)
+            if (s->allow[k] & set)
+                room += cap[k];
+        if (want > room)
+            return false;
+    }
+    return true;
+}
+
+/* The place my passed cards went to, or -1 if they are not known to be
+ * there (none, blind passing, a hand not yet exchanged). */
+static int pass_slot(const struct ai_sampler *s, int i)
+{
+    const struct engine_view *v = s->v;
+    int to;
+    if (v->phase == ENGINE_PHASE_PASS || v->rules->pass_blind)
+        return -1;
+    if (v->pass_dir == ENGINE_PASS_SCATTER) {
+        to = engine_scatter_target(v->n, v->rules->pass_count, v->seat, i);
+        if (to < 0)
+            return -1;
+    } else if (v->pass_dir == ENGINE_PASS_HOLD) {
+        return -1;
+    } else {
+        to = v->pass_target;
+    }
+    for (int k = 0; k < s->nslots; k++)
+        if (s->slot_seat[k] == to)
+            return k;
+    return -1;
+}
+
+/* How many copies of card seat played this hand. */
+static int played_by(const struct engine_view *v, int seat, int card)
+{
+    int c = 0;
+    for (int i = 0; i < v->nplays; i++)
+        c += v->plays[i] == card && v->play_seat[i] == seat;
+    return c;
+}
+
+static void force_passes(struct ai_sampler *s, struct engine_cards *free_)
+{
+    const struct engine_view *v = s->v;
+    for (int i = 0; i < v->npassed; i++) {
+        int k = pass_slot(s, i);
+        int c = v->passed[i];
+        if (k < 0 || !cards_has(free_, c) || !s->cap[k] ||
+            !(s->allow[k] >> engine_card_suit(c) & 1))
+            continue;
+        /* the target holds my copy unless it has played that card since
+         * (with two decks, a copy it played may have been mine) */
+        int gone = played_by(v, s->slot_seat[k], c);
+        int mine = 0;
+        for (int j = 0; j < i; j++)
+            mine += v->passed[j] == c && pass_slot(s, j) == k;
+        if (mine + 1 <= gone)
+            continue;
+        cards_remove(free_, c);
+        s->cap[k]--;
+        s->forced_card[s->nforced] = (uint8_t)c;
+        s->forced_slot[s->nforced++] = (uint8_t)k;
+    }
+}
+
+/* Reads the unlikely holdings off the tricks so far: a follower that beat
+ * the winning card of a trick holding points probably had nothing of the
+ * suit below it. Trick-taking games without a stock only (where every trick
+ * has a card from every seat). */
+static void infer_unlikely(struct ai_sampler *s, const struct engine_view *v)
+{
+    const struct engine_rules *r = v->rules;
+    if (r->stock != ENGINE_STOCK_OFF)
+        return;
+    for (int start = 0; start < v->nplays; start += v->n) {
+        int lead = v->plays[start];
+        uint64_t suit = ENGINE_SUIT_MASK(engine_card_suit(lead));
+        int win = lead;
+        uint64_t on = ENGINE_BIT(lead);
+        for (int i = start + 1; i < start + v->n && i < v->nplays; i++) {
+            int c = v->plays[i], seat = v->play_seat[i];
+            if ((ENGINE_BIT(c) & suit) && c > win) {
+                if (set_points(r, on) > 0 && seat != v->seat)
+                    s->unlikely[seat] |= suit & (ENGINE_BIT(win) - 1);
+                win = c;
+            }
+            on |= ENGINE_BIT(c);
+        }
+    }
+}
+
+int ai_sampler_init(struct ai_sampler *s, const struct engine_view *v)
+{
+    const struct engine_rules *r = v->rules;
+    const struct engine_game *k = &v->known;
+    memset(s, 0, sizeof *s);
+    s->v = v;
+    struct engine_cards u = {0, 0};
+    for (int i = 0; i < r->deck_len; i++)
+        cards_add(&u, r->deck[i]);
+    for (uint64_t m = v->hand.one; m; m &= m - 1)
+        take_out(&u, bits_low(m));
+    for (uint64_t m = v->hand.two; m; m &= m - 1)
+        take_out(&u, bits_low(m));
+    for (int i = 0; i < v->nplays; i++)
+        take_out(&u, v->plays[i]);
+    if (r->odd_cards == ENGINE_ODD_KITTY_EXCHANGE &&
+        r->stock == ENGINE_STOCK_OFF) {
+        /* my own discard; a kitty I took is in my hand, played or there */
+        if (k->rest_taker == v->seat)
+            for (int i = 0; i < k->ndiscard; i++)
+                take_out(&u, k->discard[i]);
+    } else if (r->stock == ENGINE_STOCK_OFF) {
+        /* face-up leftovers and a kitty or widow I took */
+        const uint8_t *rest = k->deal + k->deal_len - k->rest_len;
+        for (int i = 0; i < k->rest_len; i++)
+            if (rest[i] != ENGINE_NO_CARD)
+                take_out(&u, rest[i]);
+    }
+    s->unseen = u;
+    int total = 0;
+    bool voids = r->stock != ENGINE_STOCK_TWO_HANDED;
+    for (int seat = 0; seat < v->n; seat++) {
+        if (seat == v->seat)
+            continue;
+        int i = s->nslots++;
+        s->slot_seat[i] = (int8_t)seat;
+        s->cap[i] = v->cards_left[seat];
+        s->allow[i] = (uint8_t)(voids ? ~v->void_suits[seat] & 15 : 15);
+        total += s->cap[i];
+    }
+    if (v->rest_hidden) {
+        int i = s->nslots++;
+        s->slot_seat[i] = -1;
+        s->cap[i] = v->rest_hidden;
+        s->allow[i] = 15;
+        total += s->cap[i];
+    }
+    if (total != engine_cards_count(&u))
+        return -1;
+    infer_unlikely(s, v);
+    struct engine_cards free_ = u;
+    force_passes(s, &free_);
+    for (uint64_t m = free_.one; m; m &= m - 1) {
+        int c = bits_low(m), suit = engine_card_suit(c);
+        for (int copies = cards_has(&free_, c); copies > 0; copies--)
+            s->suit_cards[suit][s->nsuit[suit]++] = (uint8_t)c;
+    }
+    if (!dealable(s, s->cap, s->nsuit)) {
+        s->relaxed = true;
+        for (int i = 0; i < s->nslots; i++)
+            s->allow[i] = 15;
+    }
+    /* the suits holding cards some seat probably lacks first (while every
+     * place still has room to refuse them), then those with the least room
+     * per card */
+    int key[4][2];
+    uint64_t marked = 0;
+    for (int seat = 0; seat < v->n; seat++)
+        marked |= s->unlikely[seat];
+    for (int suit = 0; suit < 4; suit++) {
+        int room = 0;
+        for (int i = 0; i < s->nslots; i++)
+            if (s->allow[i] >> suit & 1)
+                room += s->cap[i];
+        bool lacks = (marked & free_.one & ENGINE_SUIT_MASK(suit)) != 0;
+        key[suit][0] = lacks ? 0 : room;
+        key[suit][1] = s->nsuit[suit];
+        s->suit_order[suit] = (uint8_t)suit;
+    }
+    for (int a = 1; a < 4; a++)
+        for (int b = a; b > 0; b--) {
+            int x = s->suit_order[b], y = s->suit_order[b - 1];
+            if (key[x][0] * key[y][1] >= key[y][0] * key[x][1])
+                break;
+            s->suit_order[b] = (uint8_t)y;
+            s->suit_order[b - 1] = (uint8_t)x;
+        }
+    return 0;
+}
+
+static void put(const struct ai_sampler *s, struct ai_deal *d, int slot,
+                int card)
+{
+    int seat = s->slot_seat[slot];
+    if (seat < 0)
+        d->hidden[d->nhidden++] = (uint8_t)card;
+    else
+        cards_add(&d->hand[seat], card);
+}
+
+void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
+               struct ai_deal *d)
+{
+    memset(d, 0, sizeof *d);
+    int cap[AI_SLOTS], need[4];
+    memcpy(cap, s->cap, sizeof cap);
+    memcpy(need, s->nsuit, sizeof need);
+    for (int i = 0; i < s->nforced; i++)
+        put(s, d, s->forced_slot[i], s->forced_card[i]);
+    for (int o = 0; o < 4; o++) {
+        int suit = s->suit_order[o];
+        uint8_t cards[ENGINE_MAX_CARDS];
+        int nc = s->nsuit[suit];
+        memcpy(cards, s->suit_cards[suit], (size_t)nc);
+        shuffle(rng, cards, nc);
+        for (int i = 0; i < nc; i++) {
+            unsigned cand = 0;
+            for (int k = 0; k < s->nslots; k++)
+                if (cap[k] && (s->allow[k] >> suit & 1))
+                    cand |= 1u << k;
+            int slot = -1;
+            need[suit]--;
+            int weight[AI_SLOTS];
+            for (int k = 0; k < s->nslots; k++) {
+                int seat = s->slot_seat[k];
+                bool rare =
+                    seat >= 0 && (s->unlikely[seat] & ENGINE_BIT(cards[i]));
+                weight[k] = cap[k] * (rare ? 1 : AI_UNLIKELY);
+            }
+            while (cand) {
+                int room = 0;
+                for (int k = 0; k < s->nslots; k++)
+                    if (cand >> k & 1)
+                        room += weight[k];
+                int x = (int)engine_prng_below(rng, (uint32_t)room), k = 0;
+                while (!(cand >> k & 1) || x >= weight[k]) {
+                    if (cand >> k & 1)
+                        x -= weight[k];
+                    k++;
+                }
+                cap[k]--;
+                if (dealable(s, cap, need)) {
+                    slot = k;
+                    break;
+                }
+                cap[k]++;
+                cand &= ~(1u << k);
+            }
+            if (slot < 0) {
+                /* cannot happen once init found the deal possible; keep
+                 * the counts right whatever */
+                for (slot = 0; !cap[slot]; slot++)
+                    ;
+                cap[slot]--;
+            }
+            put(s, d, slot, cards[i]);
+        }
+    }
+    /* the rest was dealt suit by suit: a stock is drawn in order */
+    shuffle(rng, d->hidden, d->nhidden);
+}
+
+void ai_sample_world(const struct ai_sampler *s, struct engine_prng *rng,
+                     struct engine_game *out)
+{
+    struct ai_deal d;
+    ai_sample(s, rng, &d);
+    engine_view_world(s->v, d.hand, d.hidden, engine_prng_next(rng), out);
+}

@@ -1,0 +1,69 @@
+/*
+ * Deals of the cards a seat cannot see, consistent with everything its view
+ * knows: each other seat gets exactly as many cards as it holds, never a
+ * card of a suit it has shown void in (except in the two-handed stock game,
+ * where a draw may refill a void), the cards this seat passed go to where
+ * they went unless played since, and the unseen rest (an unseen kitty,
+ * widow, stock, or another seat's kitty-exchange discard) gets the others.
+ *
+ * No rejection loop: the cards are dealt one at a time, the suits with the
+ * fewest places first, each to a place chosen with probability by its room
+ * among the places that keep the remaining deal possible (Hall's condition
+ * over the four suits, checked in constant time), so a sample always
+ * completes in at most (cards x places) steps. If the view's knowledge is
+ * contradictory (it should never be), the void constraints are dropped and
+ * `relaxed` is set.
+ *
+ * Likely holdings: a seat that overtook a trick already holding points
+ * while following suit probably had no card of that suit under the card it
+ * beat (a ducking player would have played it): those cards go to it less
+ * readily, never forbidden (it may have had reasons).
+ */
+#ifndef HEARTS_AI_SAMPLE_H
+#define HEARTS_AI_SAMPLE_H
+
+#include "engine/engine.h"
+
+#define AI_SLOTS (ENGINE_MAX_PLAYERS + 1)
+#define AI_UNLIKELY 4
+
+struct ai_sampler {
+    const struct engine_view *v;
+    int nslots;
+    int8_t slot_seat[AI_SLOTS]; /* a seat, or -1 for the hidden rest */
+    int cap[AI_SLOTS];          /* cards each place takes */
+    uint8_t allow[AI_SLOTS];    /* suits each place may take */
+    int nforced;
+    uint8_t forced_card[ENGINE_MAX_CARDS];
+    uint8_t forced_slot[ENGINE_MAX_CARDS];
+    /* the other unseen cards by suit, suits in dealing order */
+    uint8_t suit_order[4];
+    int nsuit[4];
+    uint8_t suit_cards[4][ENGINE_MAX_CARDS];
+    struct engine_cards unseen; /* every unseen card */
+    /* cards each seat probably lacks (see ai_sample.c), dealt to it
+     * AI_UNLIKELY times less readily */
+    uint64_t unlikely[ENGINE_MAX_PLAYERS];
+    bool relaxed;
+};
+
+struct ai_deal {
+    struct engine_cards hand[ENGINE_MAX_PLAYERS]; /* the other seats' */
+    uint8_t hidden[ENGINE_MAX_CARDS];             /* the unseen rest */
+    int nhidden;
+};
+
+/* Works out what the view's seat cannot see and the constraints on it.
+ * Returns 0, or -1 if the unseen cards do not add up to the cards the
+ * other seats and the rest hold (a bug in the view). */
+int ai_sampler_init(struct ai_sampler *s, const struct engine_view *v);
+
+/* One deal of the unseen cards. */
+void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
+               struct ai_deal *d);
+
+/* One deal as a game to play on from the view's position. */
+void ai_sample_world(const struct ai_sampler *s, struct engine_prng *rng,
+                     struct engine_game *out);
+
+#endif

@@ -1,0 +1,300 @@
+/*
+ * The searching levels, normal and hard: perfect-information Monte Carlo
+ * with flat playouts. For each sampled deal of the unseen cards (ai_sample)
+ * every legal card is played, the hand is played out by a cheap randomized
+ * heuristic for every seat, and the card with the best mean outcome for the
+ * seat's side wins. The budget is the number of playouts per decision.
+ * The pass is searched the same way over candidate passes, with
+ * AI_PASS_FACTOR times the budget; kitty-exchange discards are easy's (see
+ * docs/engine.md).
+ */
+#include "engine/ai/ai_internal.h"
+#include "engine/ai/ai_sample.h"
+#include "engine/internal.h"
+
+#include <string.h>
+
+/* One in PLAYOUT_NOISE playout plays is uniformly random. */
+#define PLAYOUT_NOISE 10
+
+/* The cards of every seat but `seat` (kinds, either copy). */
+static uint64_t others_cards(const struct engine_game *g, int seat)
+{
+    uint64_t m = 0;
+    for (int s = 0; s < g->n; s++)
+        if (s != seat)
+            m |= g->hand[s].one | g->hand[s].two;
+    return m;
+}
+
+/* The playout policy, with every hand in view: lead the lowest card of
+ * the suit where the fewest cards of the others lie under it (never a
+ * suit they are all void in, nor a spade over an unseen Q♠); follow under
+ * the winning card with the highest that ducks, else the lowest (last:
+ * the highest that is not worth points); void, shed the Q♠, then a high
+ * spade while another seat holds the Q♠, then the card worth most, then
+ * the highest rank of a suit.
+ */
+static int policy_card(const struct engine_game *g, uint64_t legal,
+                       struct engine_prng *rng)
+{
+    if (engine_prng_below(rng, PLAYOUT_NOISE) == 0)
+        return bits_random(rng, legal);
+    const struct engine_rules *r = g->rules;
+    int me = g->turn;
+    uint64_t others = others_cards(g, me);
+    bool qs_out = (r->penalty & ENGINE_BIT(ENGINE_QS)) &&
+                  (others & ENGINE_BIT(ENGINE_QS));
+    if (g->trick_len == 0) {
+        int best = -1, best_score = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            uint64_t mine = legal & ENGINE_SUIT_MASK(suit);
+            if (!mine)
+                continue;
+            int c = bits_low(mine);
+            uint64_t theirs = others & ENGINE_SUIT_MASK(suit);
+            int score = bits_count(theirs & (ENGINE_BIT(c) - 1)) * 4;
+            if (!theirs)
+                score += 100;
+            if (suit == ENGINE_SPADES && qs_out && c > ENGINE_QS)
+                score += 50;
+            score += r->points[c] > 0 ? r->points[c] : 0;
+            score += (int)engine_prng_below(rng, 3);
+            if (best < 0 || score < best_score) {
+                best = c;
+                best_score = score;
+            }
+        }
+        return best >= 0 ? best : bits_low(legal);
+    }
+    uint64_t follow = legal & g->led_mask;
+    if (follow == legal) {
+        uint64_t under = legal & (ENGINE_BIT(g->win_card) - 1);
+        if (under)
+            return bits_high(under);
+        bool last = g->trick_len + 1 == g->trick_size;
+        if (!last)
+            return bits_low(legal);
+        uint64_t safe = legal & ~r->penalty;
+        return bits_high(safe ? safe : legal);
+    }
+    if (legal & ENGINE_BIT(ENGINE_QS) & r->penalty)
+        return ENGINE_QS;
+    if (qs_out) {
+        uint64_t high = legal & (ENGINE_BIT(ENGINE_AS) | ENGINE_BIT(ENGINE_KS));
+        if (high)
+            return bits_high(high);
+    }
+    uint64_t pen = legal & r->penalty;
+    if (pen) {
+        int best = bits_high(pen);
+        for (uint64_t m = pen; m; m &= m - 1)
+            if (r->points[bits_low(m)] > r->points[best])
+                best = bits_low(m);
+        return best;
+    }
+    uint64_t plain = legal;
+    for (uint64_t m = legal; m; m &= m - 1)
+        if (r->points[bits_low(m)] < 0)
+            plain &= ~ENGINE_BIT(bits_low(m));
+    if (!plain)
+        plain = legal;
+    int best = bits_low(plain);
+    for (uint64_t m = plain; m; m &= m - 1)
+        if (engine_card_rank(bits_low(m)) >= engine_card_rank(best))
+            best = bits_low(m);
+    return best;
+}
+
+/* Plays the hand in g to its end with the policy (discards at random, the
+ * moon choice by default). */
+static void playout(struct engine_game *g, struct engine_prng *rng)
+{
+    for (;;) {
+        switch (g->phase) {
+        case ENGINE_PHASE_PLAY: {
+            int c = policy_card(g, engine_legal_plays(g), rng);
+            engine_play(g, c, NULL, NULL);
+            break;
+        }
+        case ENGINE_PHASE_DISCARD: {
+            struct engine_action a = {.kind = ENGINE_ACT_DISCARD,
+                                      .seat = g->turn,
+                                      .ncards = g->rest_len};
+            engine_random_cards(rng, g->hand[g->turn], g->rest_len, a.cards);
+            engine_act(g, &a, NULL, NULL);
+            break;
+        }
+        case ENGINE_PHASE_MOON: {
+            struct engine_action a = {.kind = ENGINE_ACT_MOON,
+                                      .seat = g->turn,
+                                      .moon = (uint8_t)engine_moon_default(g)};
+            engine_act(g, &a, NULL, NULL);
+            break;
+        }
+        default:
+            return;
+        }
+    }
+}
+
+/* The outcome of a scored hand for seat: the mean points of the other
+ * side less the mean points of its own (its team under partnerships). */
+static double outcome(const struct engine_game *g, int seat)
+{
+    bool teams = g->rules->partners != ENGINE_PARTNERS_OFF;
+    double mine = 0, theirs = 0;
+    int nm = 0, nt = 0;
+    for (int s = 0; s < g->n; s++) {
+        if (teams ? s % 2 == seat % 2 : s == seat) {
+            mine += g->points[s];
+            nm++;
+        } else {
+            theirs += g->points[s];
+            nt++;
+        }
+    }
+    return (nt ? theirs / nt : 0) - mine / nm;
+}
+
+static int search_play(const struct engine_view *v, struct engine_prng *rng,
+                       int budget)
+{
+    uint8_t cards[64];
+    int nc = 0;
+    for (uint64_t m = v->legal; m; m &= m - 1)
+        cards[nc++] = (uint8_t)bits_low(m);
+    if (nc == 1)
+        return cards[0];
+    struct ai_sampler s;
+    if (ai_sampler_init(&s, v) < 0)
+        return cards[0];
+    int deals = budget / nc > 0 ? budget / nc : 1;
+    double sum[64] = {0};
+    struct engine_game world, g;
+    for (int d = 0; d < deals; d++) {
+        ai_sample_world(&s, rng, &world);
+        for (int i = 0; i < nc; i++) {
+            g = world;
+            if (engine_play(&g, cards[i], NULL, NULL) != ENGINE_OK)
+                return cards[0]; /* a bug in the world; stay legal */
+            playout(&g, rng);
+            sum[i] += outcome(&g, v->seat);
+        }
+    }
+    int best = 0;
+    for (int i = 1; i < nc; i++)
+        if (sum[i] > sum[best])
+            best = i;
+    return cards[best];
+}
+
+/* Candidate passes: every k-subset of the `pool` cards easy most wants
+ * gone, in easy's order. */
+#define PASS_POOL 7
+#define PASS_MAX_CANDIDATES 35 /* C(7, 3) = C(7, 4), the most */
+#define PASS_MIN_WORLDS 16
+
+static int pass_candidates(const uint8_t *pool, int npool, int k,
+                           uint8_t out[][ENGINE_MAX_PASS])
+{
+    int n = 0;
+    for (unsigned m = 0; m < (1u << npool); m++) {
+        if (__builtin_popcount(m) != k)
+            continue;
+        int j = 0;
+        for (int i = 0; i < npool; i++)
+            if (m >> i & 1)
+                out[n][j++] = pool[i];
+        n++;
+    }
+    return n;
+}
+
+/*
+ * The pass by search: for each sampled deal, the other seats pass as easy
+ * would with the hands sampled for them; then each candidate pass is made
+ * and the hand played out with the same playout randomness (common random
+ * numbers), and the candidate with the best mean outcome is chosen. Falls
+ * back to easy's pass where the search has too few deals to tell passes
+ * apart, or under rules it does not model (blind passing, two decks).
+ */
+static int search_pass(const struct engine_view *v, struct engine_prng *rng,
+                       int budget, struct engine_action *a)
+{
+    int k = v->pass_count;
+    int npool = PASS_POOL;
+    if (npool > engine_cards_count(&v->hand))
+        npool = engine_cards_count(&v->hand);
+    struct engine_action order = {0};
+    if (k < 1 || k > ENGINE_MAX_PASS || k > npool || v->blind_allowed ||
+        v->rules->decks != 1 || v->known.blind_mask ||
+        ai_easy_pass_order(v, npool, &order) < 0)
+        return ai_easy_decide(v, rng, a);
+    uint8_t cand[PASS_MAX_CANDIDATES][ENGINE_MAX_PASS];
+    int nc = pass_candidates(order.cards, npool, k, cand);
+    int worlds = budget / nc;
+    if (worlds < PASS_MIN_WORLDS)
+        return ai_easy_decide(v, rng, a);
+    struct ai_sampler s;
+    if (ai_sampler_init(&s, v) < 0)
+        return ai_easy_decide(v, rng, a);
+    double sum[PASS_MAX_CANDIDATES] = {0};
+    int counted[PASS_MAX_CANDIDATES] = {0};
+    struct engine_game world, g;
+    for (int w = 0; w < worlds; w++) {
+        ai_sample_world(&s, rng, &world);
+        world.passed_mask = 0;
+        bool ok = true;
+        for (int o = 0; o < v->n && ok; o++) {
+            if (o == v->seat)
+                continue;
+            struct engine_view ov;
+            engine_view_make(&world, o, &ov);
+            struct engine_action oa = {.seat = o};
+            ok = ai_easy_decide(&ov, rng, &oa) == 0 &&
+                 engine_act(&world, &oa, NULL, NULL) == ENGINE_OK;
+        }
+        if (!ok)
+            continue;
+        struct engine_prng keep = *rng;
+        for (int i = 0; i < nc; i++) {
+            *rng = keep;
+            g = world;
+            struct engine_action mine = {
+                .kind = ENGINE_ACT_PASS, .seat = v->seat, .ncards = (uint8_t)k};
+            memcpy(mine.cards, cand[i], (size_t)k);
+            if (engine_act(&g, &mine, NULL, NULL) != ENGINE_OK)
+                continue;
+            playout(&g, rng);
+            sum[i] += outcome(&g, v->seat);
+            counted[i]++;
+        }
+    }
+    int best = -1;
+    for (int i = 0; i < nc; i++)
+        if (counted[i] &&
+            (best < 0 || sum[i] / counted[i] > sum[best] / counted[best]))
+            best = i;
+    if (best < 0)
+        return ai_easy_decide(v, rng, a);
+    a->kind = ENGINE_ACT_PASS;
+    a->ncards = (uint8_t)k;
+    memcpy(a->cards, cand[best], (size_t)k);
+    return 0;
+}
+
+int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
+                     int budget, struct engine_action *a)
+{
+    if (v->phase == ENGINE_PHASE_PASS)
+        return search_pass(v, rng, budget * AI_PASS_FACTOR, a);
+    if (v->phase != ENGINE_PHASE_PLAY)
+        return ai_easy_decide(v, rng, a);
+    if (!v->legal)
+        return -1;
+    a->kind = ENGINE_ACT_PLAY;
+    a->ncards = 1;
+    a->cards[0] = (uint8_t)search_play(v, rng, budget);
+    return 0;
+}
