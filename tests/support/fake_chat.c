@@ -1,7 +1,7 @@
 /*
  * The fake adapter of tests/support/fake_chat.h.
  */
-#include "fake_chat.h"
+#include "tests/support/fake_chat.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "chat.h"
+#include "bot/common/chat.h"
 
 enum fake_chat_kind {
     FAKE_CHAT_PLAIN,

@@ -56,11 +56,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "fake_chat.h"
-#include "loop.h"
-#include "manager.h"
-#include "think.h"
+#include "bot/config.h"
+#include "tests/support/fake_chat.h"
+#include "bot/common/loop.h"
+#include "bot/manager/manager.h"
+#include "bot/think.h"
 
 /* ---- The script's randomness and clock ----------------------------------- */
 
