@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Benchmark: what one 4-player hand costs on IRC, in lines and in time.
 
-One command per configuration (issue 7's figures; docs/benchmarks.md has
+One command per configuration (docs/benchmarks.md has
 the results and the date):
 
   B="env HEARTSBOT=build-bench/heartsbot /usr/bin/python3 bench/irc_hand.py"
@@ -37,7 +37,7 @@ hands (a new game if one ends), and prints:
   against the play that ended trick 12), and, as measured before
   2026-11-24, against the first prompt of the next trick.
 
-- the channel's lag behind the prompts (issue 19): for each trick, how
+- the channel's lag behind the prompts: for each trick, how
   long after the first prompt of the next trick (which names who took
   it) the trick's channel line arrived (0 when it came first), and at
   each prompt for trick N how many tricks the channel had not shown yet
@@ -476,7 +476,7 @@ class Run:
                   "mean %.2f s, max %.2f s" % (sum(lags) / len(lags),
                                                max(lags)))
         lag_s, lag_t = channel_lag(hs)
-        print("channel behind the prompts (issue 19): median %s s, max %s "
+        print("channel behind the prompts: median %s s, max %s "
               "s (%d tricks); in tricks: median %s, max %s (%d prompts)" % (
                   fmt(scripted.percentile(lag_s, 50)),
                   fmt(max(lag_s) if lag_s else None), len(lag_s),

@@ -1,4 +1,4 @@
-"""The crash test of issue 8: the real bot plays game after game on a real
+"""The crash test: the real bot plays game after game on a real
 IRC server with two scripted people and two computer players, and is killed
 with SIGKILL at random moments of the games (at least 50 kills), started
 again on the same data directory each time. Afterwards:

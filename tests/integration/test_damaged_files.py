@@ -1,4 +1,4 @@
-"""Issue 19 through the real bot on a real IRC server (ngIRCd): what a
+"""Damaged files, through the real bot on a real IRC server (ngIRCd): what a
 crash, a kill, a full file, a person's editor and a link do to a
 channel's files, and what the bot makes of them.
 

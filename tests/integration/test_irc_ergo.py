@@ -2,7 +2,7 @@
 Ergo (IRCv3, SASL accounts): the real bot against Ergo 2.11, the server
 the bug was found on.
 
-The bug (issue 19): ann (account acct_ann) and bob (acct_bob) swapped
+The bug: ann (account acct_ann) and bob (acct_bob) swapped
 nicks mid-trick (ann -> tmp, bob -> ann, tmp -> bob); bob's connection
 got ann's queued prompt with her whole hand, his play was refused, and
 ann's seat waited 90 s for a computer. Here every person is logged in to

@@ -5,7 +5,7 @@ The bot runs with a fixed slow pace (one line every PACE_MS, a burst of
 one, no adaptive pacing) so that its out-queue certainly holds lines when
 the people change nicks: a nick change reaches the bot within
 milliseconds, the next line leaves PACE_MS after the last. Each scenario
-is one of issue 19:
+is one of the cases found on real servers:
 
 - Two seated people swap nicks through a temporary nick (a -> tmp,
   b -> a, tmp -> b) right after the first card of the game, while the

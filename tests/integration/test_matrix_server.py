@@ -1409,8 +1409,8 @@ def write_registration(dirname, as_id, url, sender="heartsbot",
                        users=("@heartsbot:hearts\\.test", "@bot_.*"),
                        aliases=(), rooms=(), rate_limited=False,
                        exclusive=True):
-    """A registration file in the shape the bot writes (issue 20's
-    contract); returns (path, as_token, hs_token)."""
+    """A registration file in the shape the bot writes (docs/hosting.md,
+    "Matrix as an application service"); returns (path, as_token, hs_token)."""
     as_token = "as-" + as_id + "-" + os.urandom(8).hex()
     hs_token = "hs-" + as_id + "-" + os.urandom(8).hex()
 

@@ -1,5 +1,5 @@
 """A table whose `hard` computer players think does not delay another
-table's replies (issue 11), through the real bot and a real IRC server
+table's replies, through the real bot and a real IRC server
 (ngIRCd without throttling).
 
 One bot, two channels. At #a alice plays one hand with three `hard`
