@@ -1,6 +1,6 @@
 /*
  * What the bot core and the protocol adapters say to each other. An adapter
- * (IRC, console, later Matrix) turns protocol traffic into neutral events
+ * (IRC, Matrix, the console) turns protocol traffic into neutral events
  * for the game manager and offers a small table of operations to send text
  * back. No game logic lives in adapters and no protocol detail in the core.
  */
