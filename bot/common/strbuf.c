@@ -197,17 +197,21 @@ bool strbuf_addf(struct strbuf *sb, const char *fmt, ...)
     return ok;
 }
 
-size_t strbuf_mark(const struct strbuf *sb)
+struct strbuf_mark strbuf_mark(const struct strbuf *sb)
 {
-    return sb->len;
+    struct strbuf_mark m = {sb->len, sb->held};
+    return m;
 }
 
-void strbuf_commit(struct strbuf *sb, size_t mark)
+void strbuf_commit(struct strbuf *sb, struct strbuf_mark mark)
 {
-    if (sb->cut && mark < sb->len) {
-        sb->len = mark;
-        sb->buf[mark] = '\0';
+    if (!sb->cut)
+        return;
+    if (mark.len < sb->len) {
+        sb->len = mark.len;
+        sb->buf[mark.len] = '\0';
     }
+    sb->held = mark.held;
 }
 
 void strbuf_truncate(struct strbuf *sb, size_t len)

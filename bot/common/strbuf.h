@@ -13,7 +13,7 @@
  *     if (sb.cut) ...
  *
  * Atoms (a word, a coloured card) that must appear whole or not at all:
- * take size_t m = strbuf_mark(&sb), append the pieces, then
+ * take struct strbuf_mark m = strbuf_mark(&sb), append the pieces, then
  * strbuf_commit(&sb, m), which takes them back if any did not fit.
  *
  * A closing sequence (the reset of a colour run) can be held back: after
@@ -80,10 +80,14 @@ bool strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 bool strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 
-/* Atoms: the text's length now, and back to it if the builder was cut
- * since (it stays cut). */
-size_t strbuf_mark(const struct strbuf *sb);
-void strbuf_commit(struct strbuf *sb, size_t mark);
+/* Atoms: where the text is now, and back there (its length and what is
+ * held) if the builder was cut since (it stays cut). */
+struct strbuf_mark {
+    size_t len;
+    size_t held;
+};
+struct strbuf_mark strbuf_mark(const struct strbuf *sb);
+void strbuf_commit(struct strbuf *sb, struct strbuf_mark mark);
 
 /* Drops the text from len on (len <= sb->len); the builder is not cut
  * anymore. */

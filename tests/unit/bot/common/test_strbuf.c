@@ -113,7 +113,7 @@ static void test_strbuf_commit_takes_a_cut_atom_back(void **state)
     char buf[10];
     struct strbuf sb;
     strbuf_init(&sb, buf, sizeof buf);
-    size_t m = strbuf_mark(&sb);
+    struct strbuf_mark m = strbuf_mark(&sb);
     strbuf_addstr(&sb, "one ");
     strbuf_commit(&sb, m);
     assert_string_equal(buf, "one ");
@@ -150,6 +150,29 @@ static void test_strbuf_held_closer_always_fits(void **state)
     strbuf_release(&sb, "!", 1);
     assert_string_equal(buf, "abcd!");
     assert_int_equal(sb.held, 0);
+}
+
+static void test_strbuf_commit_lets_go_of_what_a_cut_atom_held(void **state)
+{
+    (void)state;
+    char buf[8];
+    struct strbuf sb;
+    strbuf_init(&sb, buf, sizeof buf);
+    strbuf_addstr(&sb, "ab");
+    struct strbuf_mark m = strbuf_mark(&sb);
+    assert_true(strbuf_hold(&sb, 1)); /* a colour run opens */
+    strbuf_addstr(&sb, "[red]");
+    strbuf_addstr(&sb, "Q");
+    strbuf_commit(&sb, m);
+    assert_string_equal(buf, "ab");
+    assert_int_equal(sb.held, 0);
+    /* a whole atom keeps what it holds */
+    strbuf_init(&sb, buf, sizeof buf);
+    m = strbuf_mark(&sb);
+    assert_true(strbuf_hold(&sb, 1));
+    strbuf_addstr(&sb, "Q");
+    strbuf_commit(&sb, m);
+    assert_int_equal(sb.held, 1);
 }
 
 static void test_strbuf_truncate_and_reset(void **state)
@@ -191,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_strbuf_take_of_nothing_is_an_empty_string),
         cmocka_unit_test(test_strbuf_commit_takes_a_cut_atom_back),
         cmocka_unit_test(test_strbuf_add_whole_is_all_or_nothing),
+        cmocka_unit_test(test_strbuf_commit_lets_go_of_what_a_cut_atom_held),
         cmocka_unit_test(test_strbuf_held_closer_always_fits),
         cmocka_unit_test(test_strbuf_truncate_and_reset),
         cmocka_unit_test(test_strbuf_of_one_byte_holds_only_the_nul),
