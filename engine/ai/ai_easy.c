@@ -710,9 +710,10 @@ int ai_easy_pass_order(const struct engine_view *v, int k,
 }
 
 int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
-                   struct engine_action *a)
+                   int budget, struct engine_action *a)
 {
     (void)rng;
+    (void)budget;
     struct easy e;
     switch (v->phase) {
     case ENGINE_PHASE_PASS:
