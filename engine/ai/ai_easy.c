@@ -1,6 +1,7 @@
 /*
- * The easy computer player: the usual advice of the rules texts (004's
- * strategy notes and common Hearts play) as a handful of scores, computed
+ * The easy computer player: the usual advice of the rules texts (the
+ * strategy notes of text 004, docs/spec/variants.md, and common Hearts
+ * play) as a handful of scores, computed
  * from the seat's view alone.
  *
  * Passing and the kitty-exchange discard pick, one card at a time, the card
