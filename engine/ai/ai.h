@@ -25,9 +25,6 @@ enum ai_level { AI_RANDOM, AI_EASY, AI_NORMAL, AI_HARD };
 /* The table holds at most this many levels (for arrays by level). */
 #define AI_LEVEL_MAX 16
 
-/* The most playouts a caller should ask of one decision. */
-#define AI_MAX_BUDGET 100000
-
 /* What a caller may know of a level. */
 struct ai_level_info {
     const char *name; /* "hard": the word in configs and commands */
