@@ -1,7 +1,7 @@
 /*
  * What the record's writer, reader and replay share (record_write.c,
  * record_read.c, record_replay.c) and nothing else: the words of the
- * format, how an integer option reads, allocation and error text.
+ * format and how an integer option reads.
  */
 #ifndef HEARTS_RECORD_INTERNAL_H
 #define HEARTS_RECORD_INTERNAL_H
@@ -22,12 +22,5 @@ extern const char *const record_dir_names[];
 /* Whether s is a whole decimal number, as engine_rules_get writes integer
  * options; if so, its value into *v. */
 bool record_integer_text(const char *s, long long *v);
-
-/* The first n bytes of s as a new string. Aborts if out of memory. */
-char *record_strndup(const char *s, size_t n);
-
-/* Writes a message into an optional error buffer (NULL or 0: nothing). */
-void record_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -9,9 +9,9 @@
  * trusted to agree with anything else until the replay has checked it.
  */
 #include "storage/record/record_internal.h"
+#include "bot/common/err.h"
 #include "bot/common/xalloc.h"
-
-#include <json-c/json.h>
+#include "bot/common/xjson.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,8 +110,8 @@ static int check_keys(struct json_object *obj, const char *const *known,
             ok = !strcmp(key, known[i]);
         if (!ok) {
             struct quote q;
-            record_fail(err, errlen, "%sunknown field '%s'", where,
-                        quoted(key, strlen(key), &q));
+            err_set(err, errlen, "%sunknown field '%s'", where,
+                    quoted(key, strlen(key), &q));
             return -1;
         }
     }
@@ -127,21 +127,20 @@ static int parse_cards(struct json_object *v, uint8_t *cards, int max,
         return 0;
     }
     if (!json_object_is_type(v, json_type_array)) {
-        record_fail(err, errlen, "%s: a list of cards, not %s", where,
-                    type_text(v));
+        err_set(err, errlen, "%s: a list of cards, not %s", where,
+                type_text(v));
         return -1;
     }
     size_t len = json_object_array_length(v);
     if (len > (size_t)max) {
-        record_fail(err, errlen, "%s: %zu cards, more than %d", where, len,
-                    max);
+        err_set(err, errlen, "%s: %zu cards, more than %d", where, len, max);
         return -1;
     }
     for (size_t i = 0; i < len; i++) {
         struct json_object *c = json_object_array_get_idx(v, i);
         if (!json_object_is_type(c, json_type_string)) {
-            record_fail(err, errlen, "%s[%zu]: a card like \"QS\", not %s",
-                        where, i, type_text(c));
+            err_set(err, errlen, "%s[%zu]: a card like \"QS\", not %s", where,
+                    i, type_text(c));
             return -1;
         }
         const char *s = json_object_get_string(c);
@@ -149,8 +148,8 @@ static int parse_cards(struct json_object *v, uint8_t *cards, int max,
         int card;
         if (engine_card_parse(s, slen, &card)) {
             struct quote q;
-            record_fail(err, errlen, "%s[%zu]: '%s' is not a card", where, i,
-                        quoted(s, slen, &q));
+            err_set(err, errlen, "%s[%zu]: '%s' is not a card", where, i,
+                    quoted(s, slen, &q));
             return -1;
         }
         cards[i] = (uint8_t)card;
@@ -165,8 +164,8 @@ static int parse_scores(struct json_object *v, int n, int32_t *out,
 {
     if (!json_object_is_type(v, json_type_array) ||
         json_object_array_length(v) != (size_t)n) {
-        record_fail(err, errlen, "%s: a list of %d numbers, one per seat",
-                    where, n);
+        err_set(err, errlen, "%s: a list of %d numbers, one per seat", where,
+                n);
         return -1;
     }
     int32_t tmp[ENGINE_MAX_PLAYERS] = {0};
@@ -174,8 +173,8 @@ static int parse_scores(struct json_object *v, int n, int32_t *out,
         long long x;
         struct json_object *e = json_object_array_get_idx(v, (size_t)s);
         if (get_int(e, -RECORD_MAX_POINTS, RECORD_MAX_POINTS, &x)) {
-            record_fail(err, errlen, "%s[%d]: a whole number within %d, not %s",
-                        where, s, RECORD_MAX_POINTS, type_text(e));
+            err_set(err, errlen, "%s[%d]: a whole number within %d, not %s",
+                    where, s, RECORD_MAX_POINTS, type_text(e));
             return -1;
         }
         tmp[s] = (int32_t)x;
@@ -190,26 +189,25 @@ static int parse_seats(struct json_object *v, int n, bool nonempty,
                        size_t errlen)
 {
     if (!json_object_is_type(v, json_type_array)) {
-        record_fail(err, errlen, "%s: a list of seats, not %s", where,
-                    type_text(v));
+        err_set(err, errlen, "%s: a list of seats, not %s", where,
+                type_text(v));
         return -1;
     }
     size_t len = json_object_array_length(v);
     if (len > (size_t)n || (nonempty && len == 0)) {
-        record_fail(err, errlen, "%s: %zu seats at a table of %d", where, len,
-                    n);
+        err_set(err, errlen, "%s: %zu seats at a table of %d", where, len, n);
         return -1;
     }
     uint16_t m = 0;
     for (size_t i = 0; i < len; i++) {
         long long s;
         if (get_int(json_object_array_get_idx(v, i), 0, n - 1, &s)) {
-            record_fail(err, errlen, "%s[%zu]: a seat from 0 to %d", where, i,
-                        n - 1);
+            err_set(err, errlen, "%s[%zu]: a seat from 0 to %d", where, i,
+                    n - 1);
             return -1;
         }
         if (m >> s & 1) {
-            record_fail(err, errlen, "%s: seat %lld twice", where, s);
+            err_set(err, errlen, "%s: seat %lld twice", where, s);
             return -1;
         }
         m |= (uint16_t)(1u << s);
@@ -224,9 +222,8 @@ static int parse_dealer_pass(struct json_object *o, int hn, int n,
 {
     long long dealer;
     if (get_int(field(o, "dealer"), 0, n - 1, &dealer)) {
-        record_fail(err, errlen,
-                    "hand %d: dealer: a seat from 0 to %d is needed", hn,
-                    n - 1);
+        err_set(err, errlen, "hand %d: dealer: a seat from 0 to %d is needed",
+                hn, n - 1);
         return -1;
     }
     h->dealer = (int)dealer;
@@ -240,11 +237,10 @@ static int parse_dealer_pass(struct json_object *o, int hn, int n,
             if (!strcasecmp(s, record_dir_names[d]))
                 h->pass = d;
         if (h->pass == RECORD_NONE) {
-            record_fail(
-                err, errlen,
-                "hand %d: pass: one of left, right, across, hold, scatter, "
-                "left2, right2",
-                hn);
+            err_set(err, errlen,
+                    "hand %d: pass: one of left, right, across, hold, scatter, "
+                    "left2, right2",
+                    hn);
             return -1;
         }
     }
@@ -259,10 +255,10 @@ static int parse_deal(struct json_object *o, int hn, int n,
     struct json_object *v = field(o, "deal");
     if (!json_object_is_type(v, json_type_array) ||
         json_object_array_length(v) != (size_t)n) {
-        record_fail(err, errlen,
-                    "hand %d: deal: a list of %d lists of cards, one "
-                    "per seat",
-                    hn, n);
+        err_set(err, errlen,
+                "hand %d: deal: a list of %d lists of cards, one "
+                "per seat",
+                hn, n);
         return -1;
     }
     for (int s = 0; s < n; s++) {
@@ -285,10 +281,10 @@ static int parse_passes(struct json_object *o, int hn, int n,
     if (v) {
         if (!json_object_is_type(v, json_type_array) ||
             json_object_array_length(v) != (size_t)n) {
-            record_fail(err, errlen,
-                        "hand %d: passed: a list of %d lists of cards, one per "
-                        "seat",
-                        hn, n);
+            err_set(err, errlen,
+                    "hand %d: passed: a list of %d lists of cards, one per "
+                    "seat",
+                    hn, n);
             return -1;
         }
         for (int s = 0; s < n; s++) {
@@ -317,8 +313,7 @@ static int parse_plays(struct json_object *o, int hn, struct record_hand *h,
         return -1;
     struct json_object *v = field(o, "plays");
     if (!v) {
-        record_fail(err, errlen, "hand %d: plays: a list of cards is needed",
-                    hn);
+        err_set(err, errlen, "hand %d: plays: a list of cards is needed", hn);
         return -1;
     }
     snprintf(what, sizeof what, "hand %d: plays", hn);
@@ -340,9 +335,8 @@ static int parse_moon_points(struct json_object *o, int hn, int n,
         } else if (!strcasecmp(s, "add_others")) {
             h->moon = ENGINE_MOON_ADD_OTHERS;
         } else {
-            record_fail(err, errlen,
-                        "hand %d: moon: null, \"subtract\" or \"add_others\"",
-                        hn);
+            err_set(err, errlen,
+                    "hand %d: moon: null, \"subtract\" or \"add_others\"", hn);
             return -1;
         }
     }
@@ -368,8 +362,7 @@ static int parse_hand(const struct record *rec, struct json_object *o, int idx,
     char where[64];
     snprintf(where, sizeof where, "hand %d: ", hn);
     if (!json_object_is_type(o, json_type_object)) {
-        record_fail(err, errlen, "hand %d: an object, not %s", hn,
-                    type_text(o));
+        err_set(err, errlen, "hand %d: an object, not %s", hn, type_text(o));
         return -1;
     }
     if (check_keys(o, known, where, err, errlen))
@@ -396,8 +389,8 @@ static int option_text(const char *key, struct json_object *v, char *buf,
         const char *s = json_object_get_string(v);
         size_t len = (size_t)json_object_get_string_len(v);
         if (len >= size || memchr(s, '\0', len)) {
-            record_fail(err, errlen, "options: %s: the value is too long",
-                        quoted(key, strlen(key), &q));
+            err_set(err, errlen, "options: %s: the value is too long",
+                    quoted(key, strlen(key), &q));
             return -1;
         }
         memcpy(buf, s, len + 1);
@@ -406,8 +399,8 @@ static int option_text(const char *key, struct json_object *v, char *buf,
     case json_type_int: {
         long long x;
         if (get_int(v, -1000000000, 1000000000, &x)) {
-            record_fail(err, errlen, "options: %s: the number is out of range",
-                        quoted(key, strlen(key), &q));
+            err_set(err, errlen, "options: %s: the number is out of range",
+                    quoted(key, strlen(key), &q));
             return -1;
         }
         snprintf(buf, size, "%lld", x);
@@ -417,9 +410,8 @@ static int option_text(const char *key, struct json_object *v, char *buf,
         snprintf(buf, size, "%s", json_object_get_boolean(v) ? "on" : "off");
         return 0;
     default:
-        record_fail(err, errlen,
-                    "options: %s: a string or a whole number, not %s",
-                    quoted(key, strlen(key), &q), type_text(v));
+        err_set(err, errlen, "options: %s: a string or a whole number, not %s",
+                quoted(key, strlen(key), &q), type_text(v));
         return -1;
     }
 }
@@ -434,18 +426,18 @@ static int parse_rules(struct json_object *root, struct record *rec, char *err,
         json_object_get_string_len(v) > MAX_WORD ||
         memchr(json_object_get_string(v), '\0',
                (size_t)json_object_get_string_len(v))) {
-        record_fail(err, errlen, "preset: a preset name is needed");
+        err_set(err, errlen, "preset: a preset name is needed");
         return -1;
     }
     struct engine_rules r;
     if (engine_rules_init(&r, json_object_get_string(v), msg, sizeof msg)) {
-        record_fail(err, errlen, "preset: %s", msg);
+        err_set(err, errlen, "preset: %s", msg);
         return -1;
     }
     r.players = rec->n;
     v = field(root, "options");
     if (v && !json_object_is_type(v, json_type_object)) {
-        record_fail(err, errlen, "options: an object, not %s", type_text(v));
+        err_set(err, errlen, "options: an object, not %s", type_text(v));
         return -1;
     }
     if (v) {
@@ -457,8 +449,8 @@ static int parse_rules(struct json_object *root, struct record *rec, char *err,
             char text[RECORD_MAX_OPTION_TEXT];
             struct quote q;
             if (strlen(key) > MAX_WORD) {
-                record_fail(err, errlen, "options: unknown option '%s'",
-                            quoted(key, strlen(key), &q));
+                err_set(err, errlen, "options: unknown option '%s'",
+                        quoted(key, strlen(key), &q));
                 return -1;
             }
             if (option_text(key, val, text, sizeof text, err, errlen))
@@ -467,23 +459,22 @@ static int parse_rules(struct json_object *root, struct record *rec, char *err,
                 /* the players list gives the count; a copy must agree */
                 long long count;
                 if (!record_integer_text(text, &count) || count != rec->n) {
-                    record_fail(
-                        err, errlen,
-                        "options: players is %s but the record names %d "
-                        "players",
-                        text, rec->n);
+                    err_set(err, errlen,
+                            "options: players is %s but the record names %d "
+                            "players",
+                            text, rec->n);
                     return -1;
                 }
                 continue;
             }
             if (engine_rules_set(&r, key, text, msg, sizeof msg)) {
-                record_fail(err, errlen, "options: %s", msg);
+                err_set(err, errlen, "options: %s", msg);
                 return -1;
             }
         }
     }
     if (engine_rules_finish(&r, msg, sizeof msg)) {
-        record_fail(err, errlen, "rules: %s", msg);
+        err_set(err, errlen, "rules: %s", msg);
         return -1;
     }
     rec->rules = r;
@@ -497,32 +488,32 @@ static int parse_players(struct json_object *root, struct record *rec,
     if (!json_object_is_type(v, json_type_array) ||
         json_object_array_length(v) < 2 ||
         json_object_array_length(v) > ENGINE_MAX_PLAYERS) {
-        record_fail(err, errlen, "players: a list of 2 to %d names is needed",
-                    ENGINE_MAX_PLAYERS);
+        err_set(err, errlen, "players: a list of 2 to %d names is needed",
+                ENGINE_MAX_PLAYERS);
         return -1;
     }
     int n = (int)json_object_array_length(v);
     for (int s = 0; s < n; s++) {
         struct json_object *e = json_object_array_get_idx(v, (size_t)s);
         if (!json_object_is_type(e, json_type_string)) {
-            record_fail(err, errlen, "players[%d]: a name, not %s", s,
-                        type_text(e));
+            err_set(err, errlen, "players[%d]: a name, not %s", s,
+                    type_text(e));
             return -1;
         }
         const char *name = json_object_get_string(e);
         size_t len = (size_t)json_object_get_string_len(e);
         if (len > RECORD_MAX_NAME || memchr(name, '\0', len)) {
-            record_fail(err, errlen,
-                        "players[%d]: a name of at most %d bytes without NUL",
-                        s, RECORD_MAX_NAME);
+            err_set(err, errlen,
+                    "players[%d]: a name of at most %d bytes without NUL", s,
+                    RECORD_MAX_NAME);
             return -1;
         }
     }
     /* only now that all are good: the record owns what it holds */
     for (int s = 0; s < n; s++) {
         struct json_object *e = json_object_array_get_idx(v, (size_t)s);
-        rec->names[s] = record_strndup(json_object_get_string(e),
-                                       (size_t)json_object_get_string_len(e));
+        rec->names[s] = xstrndup(json_object_get_string(e),
+                                 (size_t)json_object_get_string_len(e));
     }
     rec->n = n;
     return 0;
@@ -538,16 +529,16 @@ static int parse_root(struct json_object *root, struct record *rec, char *err,
         return -1;
     struct json_object *v = field(root, "format");
     if (!json_object_is_type(v, json_type_string)) {
-        record_fail(err, errlen, "format: \"%s\" is needed", RECORD_FORMAT);
+        err_set(err, errlen, "format: \"%s\" is needed", RECORD_FORMAT);
         return -1;
     }
     if (strcmp(json_object_get_string(v), RECORD_FORMAT) != 0 ||
         (size_t)json_object_get_string_len(v) != strlen(RECORD_FORMAT)) {
         struct quote q;
-        record_fail(err, errlen, "format: '%s' is not %s",
-                    quoted(json_object_get_string(v),
-                           (size_t)json_object_get_string_len(v), &q),
-                    RECORD_FORMAT);
+        err_set(err, errlen, "format: '%s' is not %s",
+                quoted(json_object_get_string(v),
+                       (size_t)json_object_get_string_len(v), &q),
+                RECORD_FORMAT);
         return -1;
     }
     if (parse_players(root, rec, err, errlen) ||
@@ -556,13 +547,13 @@ static int parse_root(struct json_object *root, struct record *rec, char *err,
 
     v = field(root, "hands");
     if (!json_object_is_type(v, json_type_array)) {
-        record_fail(err, errlen, "hands: a list of hands is needed");
+        err_set(err, errlen, "hands: a list of hands is needed");
         return -1;
     }
     size_t nh = json_object_array_length(v);
     if (nh > RECORD_MAX_HANDS) {
-        record_fail(err, errlen, "hands: %zu hands, more than %d", nh,
-                    RECORD_MAX_HANDS);
+        err_set(err, errlen, "hands: %zu hands, more than %d", nh,
+                RECORD_MAX_HANDS);
         return -1;
     }
     rec->hands = xcalloc(nh, sizeof *rec->hands);
@@ -611,17 +602,15 @@ static int parse_line(const char *text, size_t len, struct record **out,
         len = 0;
     }
     if (len > RECORD_MAX_LINE) {
-        record_fail(err, errlen, "the record is longer than %u bytes",
-                    RECORD_MAX_LINE);
+        err_set(err, errlen, "the record is longer than %u bytes",
+                RECORD_MAX_LINE);
         return -1;
     }
     if (memchr(text, '\0', len)) {
-        record_fail(err, errlen, "the record contains a NUL byte");
+        err_set(err, errlen, "the record contains a NUL byte");
         return -1;
     }
-    struct json_tokener *tok = json_tokener_new_ex(RECORD_MAX_DEPTH);
-    if (!tok)
-        abort();
+    struct json_tokener *tok = xjson_tokener(RECORD_MAX_DEPTH);
     json_tokener_set_flags(tok,
                            JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
     struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
@@ -630,18 +619,17 @@ static int parse_line(const char *text, size_t len, struct record **out,
     json_tokener_free(tok);
     if (!root) {
         if (jerr == json_tokener_continue)
-            record_fail(err, errlen,
-                        "the JSON is incomplete (a truncated line?)");
+            err_set(err, errlen, "the JSON is incomplete (a truncated line?)");
         else if (jerr == json_tokener_success)
-            record_fail(err, errlen, "the record is null, not an object");
+            err_set(err, errlen, "the record is null, not an object");
         else
-            record_fail(err, errlen, "bad JSON at byte %zu: %s", end,
-                        json_tokener_error_desc(jerr));
+            err_set(err, errlen, "bad JSON at byte %zu: %s", end,
+                    json_tokener_error_desc(jerr));
         return -1;
     }
     if (!json_object_is_type(root, json_type_object)) {
-        record_fail(err, errlen, "the record is %s, not an object",
-                    type_text(root));
+        err_set(err, errlen, "the record is %s, not an object",
+                type_text(root));
         json_object_put(root);
         return -1;
     }

@@ -5,6 +5,7 @@
  * recomputed and compared with the record's.
  */
 #include "storage/record/record_internal.h"
+#include "bot/common/err.h"
 #include "bot/common/xalloc.h"
 
 #include <stdio.h>
@@ -141,8 +142,7 @@ static int act(struct replay *rp, int hand, int action,
         return 0;
     char msg[RECORD_MSG];
     refusal_text(&rp->g, a, why, &d, msg, sizeof msg);
-    record_fail(rp->err, rp->errlen, "hand %d, action %d: %s", hand, action,
-                msg);
+    err_set(rp->err, rp->errlen, "hand %d, action %d: %s", hand, action, msg);
     return -1;
 }
 
@@ -156,25 +156,24 @@ static int replay_deal(struct replay *rp, int idx)
     if (idx > 0) {
         int want = (rec->hands[0].dealer + idx) % n;
         if (h->dealer != want) {
-            record_fail(
-                rp->err, rp->errlen,
-                "hand %d: dealer: seat %d, but the deal passes clockwise "
-                "from seat %d (hand 1) to seat %d",
-                hn, h->dealer, rec->hands[0].dealer, want);
+            err_set(rp->err, rp->errlen,
+                    "hand %d: dealer: seat %d, but the deal passes clockwise "
+                    "from seat %d (hand 1) to seat %d",
+                    hn, h->dealer, rec->hands[0].dealer, want);
             return -1;
         }
     }
     for (int s = 0; s < n; s++) {
         if (h->ndeal[s] != r->hand_size) {
-            record_fail(rp->err, rp->errlen,
-                        "hand %d: deal: seat %d is dealt %d cards, not %d", hn,
-                        s, h->ndeal[s], r->hand_size);
+            err_set(rp->err, rp->errlen,
+                    "hand %d: deal: seat %d is dealt %d cards, not %d", hn, s,
+                    h->ndeal[s], r->hand_size);
             return -1;
         }
     }
     if (h->nrest != r->rest_len) {
-        record_fail(rp->err, rp->errlen, "hand %d: rest: %d cards, not %d", hn,
-                    h->nrest, r->rest_len);
+        err_set(rp->err, rp->errlen, "hand %d: rest: %d cards, not %d", hn,
+                h->nrest, r->rest_len);
         return -1;
     }
     uint8_t pack[ENGINE_MAX_CARDS];
@@ -206,23 +205,23 @@ static int replay_deal(struct replay *rp, int idx)
             snprintf(what, sizeof what, "%s is dealt %s",
                      engine_card_name(extra),
                      r->decks == 1 ? "twice" : "3 times");
-        record_fail(rp->err, rp->errlen, "hand %d: deal: %s%s%s%s", hn, what,
-                    extra >= 0 && missing >= 0 ? " and " : "",
-                    missing >= 0 ? engine_card_name(missing) : "",
-                    missing >= 0 ? " is missing" : "");
+        err_set(rp->err, rp->errlen, "hand %d: deal: %s%s%s%s", hn, what,
+                extra >= 0 && missing >= 0 ? " and " : "",
+                missing >= 0 ? engine_card_name(missing) : "",
+                missing >= 0 ? " is missing" : "");
         return -1;
     }
     char msg[RECORD_MSG];
     if (engine_deal_given(&rp->g, h->dealer, pack, len, rp->sink, msg,
                           sizeof msg)) {
-        record_fail(rp->err, rp->errlen, "hand %d: deal: %s", hn, msg);
+        err_set(rp->err, rp->errlen, "hand %d: deal: %s", hn, msg);
         return -1;
     }
     if (h->pass != RECORD_NONE && h->pass != rp->g.pass_dir) {
-        record_fail(rp->err, rp->errlen,
-                    "hand %d: pass: \"%s\", but the rules make it \"%s\"", hn,
-                    record_dir_names[h->pass],
-                    record_dir_names[rp->g.pass_dir % RECORD_NDIRS]);
+        err_set(rp->err, rp->errlen,
+                "hand %d: pass: \"%s\", but the rules make it \"%s\"", hn,
+                record_dir_names[h->pass],
+                record_dir_names[rp->g.pass_dir % RECORD_NDIRS]);
         return -1;
     }
     return 0;
@@ -241,10 +240,10 @@ static int replay_passes(struct replay *rp, int idx, bool last, bool *stopped)
     if (engine_phase(&rp->g) != ENGINE_PHASE_PASS) {
         for (int s = 0; s < n; s++) {
             if (h->npassed[s] || (h->blind >> s & 1)) {
-                record_fail(rp->err, rp->errlen,
-                            "hand %d: passed: seat %d passes in a hand without "
-                            "passing",
-                            hn, s);
+                err_set(rp->err, rp->errlen,
+                        "hand %d: passed: seat %d passes in a hand without "
+                        "passing",
+                        hn, s);
                 return -1;
             }
         }
@@ -280,12 +279,11 @@ static int replay_passes(struct replay *rp, int idx, bool last, bool *stopped)
         int k = engine_passed_cards(&rp->g, s, got);
         if (k != h->npassed[s] || memcmp(got, h->passed[s], (size_t)k) != 0) {
             char a[64], b[64];
-            record_fail(
-                rp->err, rp->errlen,
-                "hand %d, action %d: seat %d passed blind, so it passed on "
-                "%s, not %s",
-                hn, s + 1, s, card_list(got, k, a, sizeof a),
-                card_list(h->passed[s], h->npassed[s], b, sizeof b));
+            err_set(rp->err, rp->errlen,
+                    "hand %d, action %d: seat %d passed blind, so it passed on "
+                    "%s, not %s",
+                    hn, s + 1, s, card_list(got, k, a, sizeof a),
+                    card_list(h->passed[s], h->npassed[s], b, sizeof b));
             return -1;
         }
     }
@@ -319,16 +317,15 @@ static int replay_plays(struct replay *rp, int idx, int *action,
         if (i == h->nplays)
             return 0;
         if (ph == ENGINE_PHASE_DISCARD) {
-            record_fail(rp->err, rp->errlen,
-                        "hand %d, action %d: seat %d took the kitty and must "
-                        "discard %d cards, but the record plays on (discard is "
-                        "missing)",
-                        hn, *action + 1, engine_turn(g),
-                        engine_discard_count(g));
+            err_set(rp->err, rp->errlen,
+                    "hand %d, action %d: seat %d took the kitty and must "
+                    "discard %d cards, but the record plays on (discard is "
+                    "missing)",
+                    hn, *action + 1, engine_turn(g), engine_discard_count(g));
             return -1;
         }
         if (ph != ENGINE_PHASE_PLAY) {
-            record_fail(
+            err_set(
                 rp->err, rp->errlen,
                 "hand %d, action %d: the hand is over, but the record plays "
                 "on (%s)",
@@ -355,17 +352,16 @@ static int replay_discard_owed(struct replay *rp, int idx, bool ends_here,
     if (engine_phase(g) == ENGINE_PHASE_DISCARD && !discarded) {
         if (ends_here && h->moon == RECORD_NONE)
             return 1;
-        record_fail(
-            rp->err, rp->errlen,
-            "hand %d, action %d: seat %d must discard %d cards, but the "
-            "discard is missing",
-            hn, action + 1, engine_turn(g), engine_discard_count(g));
+        err_set(rp->err, rp->errlen,
+                "hand %d, action %d: seat %d must discard %d cards, but the "
+                "discard is missing",
+                hn, action + 1, engine_turn(g), engine_discard_count(g));
         return -1;
     }
     if (h->ndiscard && !discarded) {
-        record_fail(
-            rp->err, rp->errlen,
-            "hand %d: discard: given, but nobody took a kitty to exchange", hn);
+        err_set(rp->err, rp->errlen,
+                "hand %d: discard: given, but nobody took a kitty to exchange",
+                hn);
         return -1;
     }
     return 0;
@@ -385,11 +381,11 @@ static int replay_moon(struct replay *rp, int idx, bool ends_here, int *action)
         if (h->moon == RECORD_NONE) {
             if (ends_here)
                 return 1;
-            record_fail(
-                rp->err, rp->errlen,
-                "hand %d, action %d: seat %d shot the %s and chooses, but "
-                "moon is missing",
-                hn, *action + 1, engine_turn(g), g->moon_sun ? "sun" : "moon");
+            err_set(rp->err, rp->errlen,
+                    "hand %d, action %d: seat %d shot the %s and chooses, but "
+                    "moon is missing",
+                    hn, *action + 1, engine_turn(g),
+                    g->moon_sun ? "sun" : "moon");
             return -1;
         }
         struct engine_action a = {.kind = ENGINE_ACT_MOON,
@@ -400,15 +396,14 @@ static int replay_moon(struct replay *rp, int idx, bool ends_here, int *action)
     if (h->moon == RECORD_NONE)
         return 0;
     if (rec->rules.moon != ENGINE_MOON_CHOICE)
-        record_fail(rp->err, rp->errlen,
-                    "hand %d: moon: given, but the rules are not moon=choice",
-                    hn);
+        err_set(rp->err, rp->errlen,
+                "hand %d: moon: given, but the rules are not moon=choice", hn);
     else if (ph == ENGINE_PHASE_PLAY || ph == ENGINE_PHASE_DISCARD)
-        record_fail(rp->err, rp->errlen,
-                    "hand %d: moon: given, but the hand is not finished", hn);
+        err_set(rp->err, rp->errlen,
+                "hand %d: moon: given, but the hand is not finished", hn);
     else
-        record_fail(rp->err, rp->errlen,
-                    "hand %d: moon: given, but nobody shot the moon", hn);
+        err_set(rp->err, rp->errlen,
+                "hand %d: moon: given, but nobody shot the moon", hn);
     return -1;
 }
 
@@ -426,29 +421,28 @@ static int replay_finished(struct replay *rp, int idx, bool last,
         if (ends_here)
             return 1;
         if (!last)
-            record_fail(rp->err, rp->errlen,
-                        "hand %d, action %d: the hand is not finished, but the "
-                        "record goes on",
-                        hn, action + 1);
+            err_set(rp->err, rp->errlen,
+                    "hand %d, action %d: the hand is not finished, but the "
+                    "record goes on",
+                    hn, action + 1);
         else if (h->has_points)
-            record_fail(rp->err, rp->errlen,
-                        "hand %d: points: given, but the hand is not finished",
-                        hn);
+            err_set(rp->err, rp->errlen,
+                    "hand %d: points: given, but the hand is not finished", hn);
         else
-            record_fail(rp->err, rp->errlen,
-                        "hand %d, action %d: the hand is not finished, but the "
-                        "record gives the game's %s",
-                        hn, action + 1, rec->has_totals ? "totals" : "winners");
+            err_set(rp->err, rp->errlen,
+                    "hand %d, action %d: the hand is not finished, but the "
+                    "record gives the game's %s",
+                    hn, action + 1, rec->has_totals ? "totals" : "winners");
         return -1;
     }
     if (!h->has_points)
         return 0;
     for (int s = 0; s < rec->n; s++) {
         if (h->points[s] != g->points[s]) {
-            record_fail(rp->err, rp->errlen,
-                        "hand %d: points: seat %d scores %d, the record says "
-                        "%d",
-                        hn, s, (int)g->points[s], (int)h->points[s]);
+            err_set(rp->err, rp->errlen,
+                    "hand %d: points: seat %d scores %d, the record says "
+                    "%d",
+                    hn, s, (int)g->points[s], (int)h->points[s]);
             return -1;
         }
     }
@@ -463,11 +457,10 @@ static int replay_hand(struct replay *rp, int idx, bool last)
     const struct record_hand *h = &rec->hands[idx];
     int hn = idx + 1;
     if (engine_phase(&rp->g) == ENGINE_PHASE_GAME_OVER) {
-        record_fail(
-            rp->err, rp->errlen,
-            "hand %d: the game was over after hand %d, but the record goes "
-            "on",
-            hn, idx);
+        err_set(rp->err, rp->errlen,
+                "hand %d: the game was over after hand %d, but the record goes "
+                "on",
+                hn, idx);
         return -1;
     }
     if (replay_deal(rp, idx))
@@ -500,16 +493,16 @@ static int replay_end(struct replay *rp)
     const struct engine_game *g = &rp->g;
     bool over = engine_phase(g) == ENGINE_PHASE_GAME_OVER;
     if ((rec->has_totals || rec->has_winners) && !over) {
-        record_fail(rp->err, rp->errlen, "%s: given, but the game is not over",
-                    rec->has_totals ? "totals" : "winners");
+        err_set(rp->err, rp->errlen, "%s: given, but the game is not over",
+                rec->has_totals ? "totals" : "winners");
         return -1;
     }
     if (rec->has_totals) {
         for (int s = 0; s < rec->n; s++) {
             if (rec->totals[s] != g->totals[s]) {
-                record_fail(rp->err, rp->errlen,
-                            "totals: seat %d has %d, the record says %d", s,
-                            (int)g->totals[s], (int)rec->totals[s]);
+                err_set(rp->err, rp->errlen,
+                        "totals: seat %d has %d, the record says %d", s,
+                        (int)g->totals[s], (int)rec->totals[s]);
                 return -1;
             }
         }
@@ -527,8 +520,8 @@ static int replay_end(struct replay *rp)
             for (int i = 0; i < rec->nwinners; i++)
                 pb += (size_t)snprintf(b + pb, sizeof b - pb, "%s%d",
                                        i ? " " : "", rec->winners[i]);
-            record_fail(rp->err, rp->errlen,
-                        "winners: seats %s win, the record says %s", a, b);
+            err_set(rp->err, rp->errlen,
+                    "winners: seats %s win, the record says %s", a, b);
             return -1;
         }
     }

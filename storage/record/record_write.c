@@ -9,85 +9,35 @@
  * the replay checker's --fill proves they agree on the semantics too.
  */
 #include "storage/record/record_internal.h"
+#include "bot/common/utf8.h"
 #include "bot/common/xalloc.h"
-
-#include <json-c/json.h>
+#include "bot/common/xjson.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- Small helpers ---------------------------------------------------- */
 
-/* json-c returns NULL when it cannot allocate: treat it like xmalloc. */
-static struct json_object *jnew(struct json_object *o)
-{
-    if (!o)
-        abort();
-    return o;
-}
-
-static void jadd(struct json_object *array, struct json_object *v)
-{
-    if (json_object_array_add(array, v))
-        abort();
-}
-
-static void jput(struct json_object *obj, const char *key,
-                 struct json_object *v)
-{
-    if (json_object_object_add(obj, key, v))
-        abort();
-}
-
 static const char *moon_name(int mode)
 {
     return mode == ENGINE_MOON_ADD_OTHERS ? "add_others" : "subtract";
-}
-
-/* The length of the well-formed UTF-8 character at s, or 0. */
-static size_t utf8_char(const unsigned char *s, size_t len)
-{
-    size_t need;
-    unsigned min;
-    unsigned cp;
-    if (s[0] < 0x80)
-        return 1;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-        need = 2, min = 0x80, cp = s[0] & 0x1F;
-    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-        need = 3, min = 0x800, cp = s[0] & 0x0F;
-    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-        need = 4, min = 0x10000, cp = s[0] & 0x07;
-    } else {
-        return 0;
-    }
-    if (len < need)
-        return 0;
-    for (size_t i = 1; i < need; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return need;
 }
 
 /* ---- Writing JSON ----------------------------------------------------- */
 
 static struct json_object *json_cards(const uint8_t *cards, int n)
 {
-    struct json_object *a = jnew(json_object_new_array());
+    struct json_object *a = xjson(json_object_new_array());
     for (int i = 0; i < n; i++)
-        jadd(a, jnew(json_object_new_string(engine_card_name(cards[i]))));
+        xjson_push(a, json_object_new_string(engine_card_name(cards[i])));
     return a;
 }
 
 static struct json_object *json_ints(const int32_t *v, int n)
 {
-    struct json_object *a = jnew(json_object_new_array());
+    struct json_object *a = xjson(json_object_new_array());
     for (int i = 0; i < n; i++)
-        jadd(a, jnew(json_object_new_int64(v[i])));
+        xjson_push(a, json_object_new_int64(v[i]));
     return a;
 }
 
@@ -95,7 +45,7 @@ static struct json_object *json_ints(const int32_t *v, int n)
  * players list gives the player count). */
 static struct json_object *json_options(const struct engine_rules *r)
 {
-    struct json_object *o = jnew(json_object_new_object());
+    struct json_object *o = xjson(json_object_new_object());
     for (int i = 0; i < engine_option_count(); i++) {
         const char *key = engine_option_name(i);
         if (!strcmp(key, "players") || !engine_rules_differs(r, i))
@@ -104,9 +54,9 @@ static struct json_object *json_options(const struct engine_rules *r)
         long long v;
         engine_rules_get(r, i, text, sizeof text);
         if (record_integer_text(text, &v))
-            jput(o, key, jnew(json_object_new_int64(v)));
+            xjson_set(o, key, json_object_new_int64(v));
         else
-            jput(o, key, jnew(json_object_new_string(text)));
+            xjson_set(o, key, json_object_new_string(text));
     }
     return o;
 }
@@ -115,67 +65,65 @@ static struct json_object *json_hand(const struct record *rec,
                                      const struct record_hand *h)
 {
     int n = rec->n;
-    struct json_object *o = jnew(json_object_new_object());
-    jput(o, "dealer", jnew(json_object_new_int(h->dealer)));
+    struct json_object *o = xjson(json_object_new_object());
+    xjson_set(o, "dealer", json_object_new_int(h->dealer));
     if (h->pass >= 0 && h->pass < RECORD_NDIRS)
-        jput(o, "pass",
-             jnew(json_object_new_string(record_dir_names[h->pass])));
-    struct json_object *deal = jnew(json_object_new_array());
+        xjson_set(o, "pass", json_object_new_string(record_dir_names[h->pass]));
+    struct json_object *deal = xjson(json_object_new_array());
     for (int s = 0; s < n; s++)
-        jadd(deal, json_cards(h->deal[s], h->ndeal[s]));
-    jput(o, "deal", deal);
-    jput(o, "rest", json_cards(h->rest, h->nrest));
-    struct json_object *passed = jnew(json_object_new_array());
+        xjson_push(deal, json_cards(h->deal[s], h->ndeal[s]));
+    xjson_set(o, "deal", deal);
+    xjson_set(o, "rest", json_cards(h->rest, h->nrest));
+    struct json_object *passed = xjson(json_object_new_array());
     for (int s = 0; s < n; s++)
-        jadd(passed, json_cards(h->passed[s], h->npassed[s]));
-    jput(o, "passed", passed);
+        xjson_push(passed, json_cards(h->passed[s], h->npassed[s]));
+    xjson_set(o, "passed", passed);
     if (h->blind) {
-        struct json_object *blind = jnew(json_object_new_array());
+        struct json_object *blind = xjson(json_object_new_array());
         for (int s = 0; s < n; s++)
             if (h->blind >> s & 1)
-                jadd(blind, jnew(json_object_new_int(s)));
-        jput(o, "blind", blind);
+                xjson_push(blind, json_object_new_int(s));
+        xjson_set(o, "blind", blind);
     }
     if (rec->rules.odd_cards == ENGINE_ODD_KITTY_EXCHANGE || h->ndiscard)
-        jput(o, "discard", json_cards(h->discard, h->ndiscard));
-    jput(o, "plays", json_cards(h->plays, h->nplays));
-    jput(o, "moon",
-         h->moon == RECORD_NONE
-             ? NULL
-             : jnew(json_object_new_string(moon_name(h->moon))));
+        xjson_set(o, "discard", json_cards(h->discard, h->ndiscard));
+    xjson_set(o, "plays", json_cards(h->plays, h->nplays));
+    if (h->moon == RECORD_NONE) {
+        if (json_object_object_add(o, "moon", NULL))
+            abort();
+    } else {
+        xjson_set(o, "moon", json_object_new_string(moon_name(h->moon)));
+    }
     if (h->has_points)
-        jput(o, "points", json_ints(h->points, n));
+        xjson_set(o, "points", json_ints(h->points, n));
     return o;
 }
 
 char *record_to_json(const struct record *rec)
 {
-    struct json_object *o = jnew(json_object_new_object());
-    jput(o, "format", jnew(json_object_new_string(RECORD_FORMAT)));
-    jput(o, "preset",
-         jnew(json_object_new_string(engine_preset_name(rec->rules.preset))));
-    jput(o, "options", json_options(&rec->rules));
-    struct json_object *players = jnew(json_object_new_array());
+    struct json_object *o = xjson(json_object_new_object());
+    xjson_set(o, "format", json_object_new_string(RECORD_FORMAT));
+    xjson_set(o, "preset",
+              json_object_new_string(engine_preset_name(rec->rules.preset)));
+    xjson_set(o, "options", json_options(&rec->rules));
+    struct json_object *players = xjson(json_object_new_array());
     for (int s = 0; s < rec->n; s++)
-        jadd(players, jnew(json_object_new_string(rec->names[s])));
-    jput(o, "players", players);
-    struct json_object *hands = jnew(json_object_new_array());
+        xjson_push(players, json_object_new_string(rec->names[s]));
+    xjson_set(o, "players", players);
+    struct json_object *hands = xjson(json_object_new_array());
     for (int i = 0; i < rec->nhands; i++)
-        jadd(hands, json_hand(rec, &rec->hands[i]));
-    jput(o, "hands", hands);
+        xjson_push(hands, json_hand(rec, &rec->hands[i]));
+    xjson_set(o, "hands", hands);
     if (rec->has_totals)
-        jput(o, "totals", json_ints(rec->totals, rec->n));
+        xjson_set(o, "totals", json_ints(rec->totals, rec->n));
     if (rec->has_winners) {
-        struct json_object *w = jnew(json_object_new_array());
+        struct json_object *w = xjson(json_object_new_array());
         for (int i = 0; i < rec->nwinners; i++)
-            jadd(w, jnew(json_object_new_int(rec->winners[i])));
-        jput(o, "winners", w);
+            xjson_push(w, json_object_new_int(rec->winners[i]));
+        xjson_set(o, "winners", w);
     }
-    const char *text = json_object_to_json_string_ext(
-        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-    if (!text)
-        abort();
-    char *line = record_strndup(text, strlen(text));
+    const char *text = xjson_plain(o);
+    char *line = xstrdup(text);
     json_object_put(o);
     return line;
 }
@@ -278,9 +226,9 @@ static void writer_emit(void *ctx, const struct engine_game *g,
 static char *utf8_copy(const char *name)
 {
     size_t len = strlen(name);
-    char *p = record_strndup(name, len);
+    char *p = xstrndup(name, len);
     for (size_t i = 0; i < len;) {
-        size_t k = utf8_char((const unsigned char *)p + i, len - i);
+        size_t k = utf8_decode(p + i, len - i, NULL);
         if (k == 0) {
             p[i++] = '?';
             continue;

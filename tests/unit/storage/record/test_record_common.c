@@ -7,8 +7,6 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 #include <cmocka.h>
 
 static void test_record_dir_names_follow_the_engine(void **state)
@@ -39,36 +37,11 @@ static void test_record_integer_text_whole_numbers_only(void **state)
     assert_false(record_integer_text("KS:10", &v));
 }
 
-static void test_record_strndup_copies_n_bytes(void **state)
-{
-    (void)state;
-    char *p = record_strndup("ann\0bob", 3);
-    assert_string_equal(p, "ann");
-    free(p);
-    p = record_strndup("", 0);
-    assert_string_equal(p, "");
-    free(p);
-}
-
-static void test_record_fail_optional_buffer(void **state)
-{
-    (void)state;
-    char err[8];
-    record_fail(NULL, 0, "nothing %d", 1);
-    memset(err, 'x', sizeof err);
-    record_fail(err, 0, "nothing %d", 1);
-    assert_int_equal(err[0], 'x');
-    record_fail(err, sizeof err, "hand %d: too long", 12);
-    assert_string_equal(err, "hand 12");
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_dir_names_follow_the_engine),
         cmocka_unit_test(test_record_integer_text_whole_numbers_only),
-        cmocka_unit_test(test_record_strndup_copies_n_bytes),
-        cmocka_unit_test(test_record_fail_optional_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
