@@ -1,8 +1,7 @@
 /*
  * The easy computer player: the usual advice of the rules texts (the
  * strategy notes of text 004, docs/spec/variants.md, and common Hearts
- * play) as a handful of scores, computed
- * from the seat's view alone.
+ * play) as a handful of scores, computed from the seat's view alone.
  *
  * Passing and the kitty-exchange discard pick, one card at a time, the card
  * the seat most wants to be rid of: the costliest penalty cards unless well
