@@ -8,7 +8,7 @@
  * which is what simulating computer players do. Deals come from the seeded
  * PRNG in the game (engine_prng_*), or from the caller (a replayed record).
  *
- * Every option and preset of ../shared/spec/variants.md is played here;
+ * Every option and preset of docs/spec/variants.md is played here;
  * docs/rules.md documents the decisions the catalogue left to us.
  *
  * Cards are small integers: suit * 16 + rank, rank 0 (the two) to 12 (the

@@ -1,9 +1,9 @@
 /*
- * Rule options and presets (../shared/spec/variants.md): parsing `key=value`
- * text with errors that name the nearest valid word, the presets as option
- * text applied over their base, the checks of combinations that make no
- * sense, and the tables derived for a player count (the pack, the hand size,
- * the point of every card).
+ * Rule options and presets (docs/spec/variants.md; docs/rules.md is how we
+ * play them): parsing `key=value` text with errors that name the nearest
+ * valid word, the presets as option text applied over their base, the
+ * checks of combinations that make no sense, and the tables derived for a
+ * player count (the pack, the hand size, the point of every card).
  */
 #include "engine/engine.h"
 #include "engine/internal.h"
@@ -269,6 +269,17 @@ static int distance(const char *a, const char *b)
     return engine_word_distance(a, strlen(a), b, true);
 }
 
+/* How far `name` is from what was typed, `word` (wl bytes). */
+static int nearness(const char *word, size_t wl, const char *name)
+{
+    int d = distance(word, name);
+    /* a typed beginning ("team" for team_score) is as near as one typo:
+     * counting the missing tail would suggest a short word */
+    if (wl >= 3 && d > 1 && strncasecmp(word, name, wl) == 0)
+        d = 1;
+    return d;
+}
+
 const char *engine_nearest(const char *word, const char *const *names,
                            int count)
 {
@@ -276,14 +287,28 @@ const char *engine_nearest(const char *word, const char *const *names,
     int bestd = 1 << 30;
     size_t wl = strlen(word);
     for (int i = 0; i < count && names[i]; i++) {
-        int d = distance(word, names[i]);
-        /* a typed beginning ("team" for team_score) is as near as one
-         * typo: counting the missing tail would suggest a short word */
-        if (wl >= 3 && d > 1 && strncasecmp(word, names[i], wl) == 0)
-            d = 1;
+        int d = nearness(word, wl, names[i]);
         if (d < bestd) {
             bestd = d;
             best = names[i];
+        }
+    }
+    return best;
+}
+
+/* engine_nearest over the names name(0) to name(count - 1): the option
+ * and preset tables, whose names sit in rows of their own. */
+static const char *nearest_by(const char *word, const char *(*name)(int),
+                              int count)
+{
+    const char *best = NULL;
+    int bestd = 1 << 30;
+    size_t wl = strlen(word);
+    for (int i = 0; i < count; i++) {
+        int d = nearness(word, wl, name(i));
+        if (d < bestd) {
+            bestd = d;
+            best = name(i);
         }
     }
     return best;
@@ -406,25 +431,6 @@ int engine_option_find(const char *key)
         if (same_word(opts[i].name, key))
             return i;
     return -1;
-}
-
-static const char *preset_names_list[P_COUNT + 1];
-static const char *option_names_list[O_COUNT + 1];
-
-/* The name tables as NULL-terminated lists, for engine_nearest. They are
- * constant after the first call; filling them twice writes the same. */
-static const char *const *all_preset_names(void)
-{
-    for (int i = 0; i < P_COUNT; i++)
-        preset_names_list[i] = presets[i].name;
-    return preset_names_list;
-}
-
-static const char *const *all_option_names(void)
-{
-    for (int i = 0; i < O_COUNT; i++)
-        option_names_list[i] = opts[i].name;
-    return option_names_list;
 }
 
 /* ---- Setting options ------------------------------------------------- */
@@ -583,52 +589,78 @@ static int set_card_points(struct engine_rules *r, const char *value, bool user,
     return 0;
 }
 
-/* Sets one option; `user` marks it as set explicitly (not by a preset). */
-static int set_option(struct engine_rules *r, const char *key,
-                      const char *value, bool user, char *err, size_t errlen)
+/* An option's value as read by its kind. */
+struct opt_value {
+    long iv; /* OPT_INT */
+    bool bv; /* OPT_BOOL */
+    int ev;  /* OPT_ENUM: the index of the name */
+};
+
+/* Reads `value` as option o's kind into *v. pass_cycle and card_points,
+ * which are more than one value, are set on r here. */
+static int read_value(struct engine_rules *r, int o, const char *value,
+                      bool user, struct opt_value *v, char *err, size_t errlen)
 {
-    int o = engine_option_find(key);
-    if (o < 0) {
-        engine_fail(err, errlen, "unknown option '%s' (did you mean '%s'?)",
-                    key, engine_nearest(key, all_option_names(), O_COUNT));
-        return -1;
-    }
     const struct opt_desc *d = &opts[o];
-    long iv = 0;
-    bool bv = false;
-    int ev = 0;
     switch (d->kind) {
     case OPT_INT:
-        if (parse_int(value, &iv) || iv < d->min || iv > d->max) {
+        if (parse_int(value, &v->iv) || v->iv < d->min || v->iv > d->max) {
             engine_fail(err, errlen,
                         "bad value '%s' for %s: a whole number from %d to %d",
                         value, d->name, d->min, d->max);
             return -1;
         }
-        break;
+        return 0;
     case OPT_BOOL:
-        if (parse_bool(value, &bv)) {
+        if (parse_bool(value, &v->bv)) {
             engine_fail(err, errlen, "bad value '%s' for %s: on or off", value,
                         d->name);
             return -1;
         }
-        break;
+        return 0;
     case OPT_ENUM:
-        ev = enum_index(d->values, value);
-        if (ev < 0) {
+        v->ev = enum_index(d->values, value);
+        if (v->ev < 0) {
             bad_enum(d, value, err, errlen);
             return -1;
         }
-        break;
+        return 0;
     case OPT_CYCLE:
-        if (set_cycle(r, value, err, errlen))
-            return -1;
-        break;
+        return set_cycle(r, value, err, errlen);
     case OPT_CARDS:
-        if (set_card_points(r, value, user, err, errlen))
-            return -1;
-        break;
+        return set_card_points(r, value, user, err, errlen);
     }
+    return 0;
+}
+
+/* qs_points, which must agree with a QS the user named in card_points. */
+static int set_qs_points(struct engine_rules *r, long iv, bool user, char *err,
+                         size_t errlen)
+{
+    if (user && (r->explicit_keys >> O_CARD_POINTS & 1) &&
+        (r->card_points_set & ENGINE_BIT(ENGINE_QS)) &&
+        r->card_points[ENGINE_QS] != iv) {
+        engine_fail(err, errlen,
+                    "qs_points is %ld but card_points gives the QS %d: name it "
+                    "once",
+                    iv, r->card_points[ENGINE_QS]);
+        return -1;
+    }
+    r->qs_points = (int)iv;
+    if (r->card_points_set & ENGINE_BIT(ENGINE_QS))
+        r->card_points[ENGINE_QS] = (int16_t)iv;
+    return 0;
+}
+
+/* Stores a value read by read_value in option o's field, with the checks
+ * a kind alone cannot make. */
+static int store_value(struct engine_rules *r, int o, const char *value,
+                       bool user, const struct opt_value *v, char *err,
+                       size_t errlen)
+{
+    long iv = v->iv;
+    bool bv = v->bv;
+    int ev = v->ev;
     switch ((enum opt_id)o) {
     case O_PLAYERS:
         r->players = (int)iv;
@@ -647,8 +679,6 @@ static int set_option(struct engine_rules *r, const char *key,
         break;
     case O_PASS_COUNT:
         r->pass_count = (int)iv;
-        break;
-    case O_PASS_CYCLE:
         break;
     case O_PASS_BLIND:
         r->pass_blind = bv;
@@ -686,22 +716,7 @@ static int set_option(struct engine_rules *r, const char *key,
         r->ace_spot_value = (int)iv;
         break;
     case O_QS_POINTS:
-        if (user && (r->explicit_keys >> O_CARD_POINTS & 1) &&
-            (r->card_points_set & ENGINE_BIT(ENGINE_QS)) &&
-            r->card_points[ENGINE_QS] != iv) {
-            engine_fail(
-                err, errlen,
-                "qs_points is %ld but card_points gives the QS %d: name it "
-                "once",
-                iv, r->card_points[ENGINE_QS]);
-            return -1;
-        }
-        r->qs_points = (int)iv;
-        if (r->card_points_set & ENGINE_BIT(ENGINE_QS))
-            r->card_points[ENGINE_QS] = (int16_t)iv;
-        break;
-    case O_CARD_POINTS:
-        break;
+        return set_qs_points(r, iv, user, err, errlen);
     case O_BONUS_CARD:
         r->bonus_card = (enum engine_bonus)ev;
         break;
@@ -741,9 +756,28 @@ static int set_option(struct engine_rules *r, const char *key,
     case O_STOCK:
         r->stock = (enum engine_stock)ev;
         break;
+    case O_PASS_CYCLE:  /* set by read_value */
+    case O_CARD_POINTS: /* set by read_value */
     case O_COUNT:
         break;
     }
+    return 0;
+}
+
+/* Sets one option; `user` marks it as set explicitly (not by a preset). */
+static int set_option(struct engine_rules *r, const char *key,
+                      const char *value, bool user, char *err, size_t errlen)
+{
+    int o = engine_option_find(key);
+    if (o < 0) {
+        engine_fail(err, errlen, "unknown option '%s' (did you mean '%s'?)",
+                    key, nearest_by(key, engine_option_name, O_COUNT));
+        return -1;
+    }
+    struct opt_value v = {0};
+    if (read_value(r, o, value, user, &v, err, errlen) ||
+        store_value(r, o, value, user, &v, err, errlen))
+        return -1;
     if (user)
         r->explicit_keys |= UINT64_C(1) << o;
     r->finished = false;
@@ -783,8 +817,7 @@ int engine_rules_init(struct engine_rules *r, const char *preset, char *err,
     int p = preset ? engine_preset_find(preset) : P_STANDARD;
     if (p < 0) {
         engine_fail(err, errlen, "unknown preset '%s' (did you mean '%s'?)",
-                    preset,
-                    engine_nearest(preset, all_preset_names(), P_COUNT));
+                    preset, nearest_by(preset, engine_preset_name, P_COUNT));
         return -1;
     }
     preset_rules(r, p);

@@ -1,62 +1,73 @@
 /*
- * Computer players (see ai.h). The random level lives here; the easy level
- * is in ai_easy.c.
+ * Computer players (see ai.h): the table of levels, and the calls that go
+ * through it.
  */
 #include "engine/ai/ai_internal.h"
-#include "engine/internal.h"
 
 #include <string.h>
 #include <strings.h>
 
-static const char *const level_names[AI_LEVEL_COUNT] = {"random", "easy",
-                                                        "normal", "hard"};
+/*
+ * The levels, one row each, in the order of enum ai_level: the name, the
+ * playouts of a decision (0: it does not search) and the config key that
+ * sets them, and the decision. The searching budgets were chosen with
+ * `hearts-sim think` (docs/engine.md): hard stays under 20 ms a decision.
+ */
+static const struct ai_level_row levels[] = {
+    {{"random", 0, NULL}, ai_random_decide},
+    {{"easy", 0, NULL}, ai_easy_decide},
+    {{"normal", 100, "normal_playouts"}, ai_search_decide},
+    {{"hard", 6000, "hard_playouts"}, ai_search_decide},
+};
+
+#define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
+_Static_assert(NLEVELS <= AI_LEVEL_MAX, "raise AI_LEVEL_MAX");
+
+int ai_level_count(void)
+{
+    return NLEVELS;
+}
+
+const struct ai_level_info *ai_level_get(int level)
+{
+    return level >= 0 && level < NLEVELS ? &levels[level].info : NULL;
+}
 
 const char *ai_level_name(int level)
 {
-    return level >= 0 && level < AI_LEVEL_COUNT ? level_names[level] : NULL;
+    return level >= 0 && level < NLEVELS ? levels[level].info.name : NULL;
 }
 
 int ai_level_find(const char *name)
 {
-    for (int i = 0; i < AI_LEVEL_COUNT; i++)
-        if (strcasecmp(level_names[i], name) == 0)
+    for (int i = 0; i < NLEVELS; i++)
+        if (strcasecmp(levels[i].info.name, name) == 0)
             return i;
     return -1;
 }
 
-static int decide_random(const struct engine_view *v, struct engine_prng *rng,
-                         struct engine_action *a)
+int ai_level_find_playouts_key(const char *key)
 {
-    switch (v->phase) {
-    case ENGINE_PHASE_PASS:
-        if (v->pass_count == 0)
-            return -1;
-        a->kind = ENGINE_ACT_PASS;
-        a->ncards = (uint8_t)v->pass_count;
-        engine_random_cards(rng, v->hand, v->pass_count, a->cards);
-        return 0;
-    case ENGINE_PHASE_PLAY:
-        if (!v->legal)
-            return -1;
-        a->kind = ENGINE_ACT_PLAY;
-        a->ncards = 1;
-        a->cards[0] = (uint8_t)bits_random(rng, v->legal);
-        return 0;
-    case ENGINE_PHASE_DISCARD:
-        if (!v->discard_count)
-            return -1;
-        a->kind = ENGINE_ACT_DISCARD;
-        a->ncards = (uint8_t)v->discard_count;
-        engine_random_cards(rng, v->hand, v->discard_count, a->cards);
-        return 0;
-    default:
-        return -1;
-    }
+    for (int i = 0; i < NLEVELS; i++)
+        if (levels[i].info.playouts_key &&
+            strcmp(levels[i].info.playouts_key, key) == 0)
+            return i;
+    return -1;
 }
 
-int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
-              struct engine_action *a)
+int ai_default_budget(int level)
 {
+    return level >= 0 && level < NLEVELS ? levels[level].info.budget : 0;
+}
+
+int ai_decide_budget(int level, const struct engine_view *v,
+                     struct engine_prng *rng, int budget,
+                     struct engine_action *a)
+{
+    const struct ai_level_row *row =
+        &levels[level >= 0 && level < NLEVELS ? level : AI_RANDOM];
+    if (budget <= 0 || row->info.budget == 0)
+        budget = row->info.budget;
     memset(a, 0, sizeof *a);
     a->seat = (uint8_t)v->seat;
     if (v->phase == ENGINE_PHASE_MOON) {
@@ -66,39 +77,13 @@ int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
         a->moon = (uint8_t)v->moon_best;
         return 0;
     }
-    switch (level) {
-    case AI_EASY:
-        return ai_easy_decide(v, rng, a);
-    case AI_NORMAL:
-    case AI_HARD:
-        return ai_search_decide(v, rng, ai_default_budget(level), a);
-    default:
-        return decide_random(v, rng, a);
-    }
+    return row->decide(v, rng, budget, a);
 }
 
-int ai_default_budget(int level)
+int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
+              struct engine_action *a)
 {
-    switch (level) {
-    case AI_NORMAL:
-        return AI_NORMAL_BUDGET;
-    case AI_HARD:
-        return AI_HARD_BUDGET;
-    default:
-        return 0;
-    }
-}
-
-int ai_decide_budget(int level, const struct engine_view *v,
-                     struct engine_prng *rng, int budget,
-                     struct engine_action *a)
-{
-    if (budget <= 0 || (level != AI_NORMAL && level != AI_HARD) ||
-        v->phase == ENGINE_PHASE_MOON)
-        return ai_decide(level, v, rng, a);
-    memset(a, 0, sizeof *a);
-    a->seat = (uint8_t)v->seat;
-    return ai_search_decide(v, rng, budget, a);
+    return ai_decide_budget(level, v, rng, 0, a);
 }
 
 int ai_act_for(int level, const struct engine_game *g, int seat,

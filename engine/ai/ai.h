@@ -4,17 +4,41 @@
  * a computer player cannot cheat even by accident. Randomness comes from
  * the caller's PRNG; the same view and PRNG state give the same action.
  *
- * Levels: "random" (uniform over legal actions; for tests and benchmarks)
- * and "easy" (the usual advice of the rules texts: pass dangerous cards,
- * duck, dump the QS and high hearts when void, avoid points, take the
- * bonus card when safe). Stronger levels come later behind the same call.
+ * The levels are the rows of one table (ai.c): "random" (uniform over
+ * legal actions; for tests and benchmarks, ai_random.c), "easy" (the usual
+ * advice of the rules texts: pass dangerous cards, duck, dump the QS and
+ * high hearts when void, avoid points, take the bonus card when safe;
+ * ai_easy.c), and "normal" and "hard", which search by Monte Carlo
+ * playouts (ai_search.c) with a small and a large budget. A new level is
+ * its own file and one row of the table; callers find it by name and
+ * list the levels with ai_level_count and ai_level_get.
  */
 #ifndef HEARTS_AI_H
 #define HEARTS_AI_H
 
 #include "engine/engine.h"
 
-enum ai_level { AI_RANDOM, AI_EASY, AI_NORMAL, AI_HARD, AI_LEVEL_COUNT };
+/* The levels that code names, by their row in the table. A level no code
+ * names needs no constant: it is found by name (ai_level_find). */
+enum ai_level { AI_RANDOM, AI_EASY, AI_NORMAL, AI_HARD };
+
+/* The table holds at most this many levels (for arrays by level). */
+#define AI_LEVEL_MAX 16
+
+/* What a caller may know of a level. */
+struct ai_level_info {
+    const char *name; /* "hard": the word in configs and commands */
+    int budget;       /* its own playouts per decision; 0: it does not search */
+    /* the config key that sets its playouts ("hard_playouts"), or NULL
+     * for a level that does not search */
+    const char *playouts_key;
+};
+
+/* How many levels there are (rows 0 to count - 1). */
+int ai_level_count(void);
+
+/* The level in row `level`, or NULL if there is none. */
+const struct ai_level_info *ai_level_get(int level);
 
 /* "random", "easy", "normal", "hard"; NULL for a bad level. */
 const char *ai_level_name(int level);
@@ -22,11 +46,19 @@ const char *ai_level_name(int level);
 /* The level named (case-insensitive), or -1. */
 int ai_level_find(const char *name);
 
+/* The level whose playouts_key is `key` (case-sensitive, as config keys
+ * are), or -1. */
+int ai_level_find_playouts_key(const char *key);
+
+/* Until every caller counts with ai_level_count(). */
+#define AI_LEVEL_COUNT ai_level_count()
+
 /*
  * Decides the action of the view's seat: a pass (or blind pass), a play,
  * a discard or a moon choice, whichever the phase asks of it. Returns 0 and
  * fills *a (always an action the engine accepts), or -1 if the seat has
- * nothing to do now. Does not allocate; may be called from a callback.
+ * nothing to do now. A level out of range plays as "random". Does not
+ * allocate; may be called from a callback.
  */
 int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,
               struct engine_action *a);
@@ -36,13 +68,13 @@ int ai_act_for(int level, const struct engine_game *g, int seat,
                struct engine_prng *rng, struct engine_action *a);
 
 /*
- * The levels that search (issue 11) spend a budget per decision: a number
- * of playouts, not time, so that a decision is the same under the same
- * seed on any machine. ai_default_budget is a level's own (0 for a level
- * that does not search); ai_decide_budget is ai_decide with `budget`
- * playouts (0: the level's default), what the bot uses with the config's
- * budgets. A searching decision takes milliseconds: the bot runs it off
- * its loop.
+ * The levels that search spend a budget per decision: a number of
+ * playouts, not time, so that a decision is the same under the same seed
+ * on any machine. ai_default_budget is a level's own (0 for a level that
+ * does not search); ai_decide_budget is ai_decide with `budget` playouts
+ * (0: the level's default; ignored by a level that does not search),
+ * what the bot uses with the config's budgets. A searching decision takes
+ * milliseconds: the bot runs it off its loop.
  */
 int ai_default_budget(int level);
 int ai_decide_budget(int level, const struct engine_view *v,

@@ -1,7 +1,7 @@
 /*
- * The easy computer player: the usual advice of the rules texts (004's
- * strategy notes and common Hearts play) as a handful of scores, computed
- * from the seat's view alone.
+ * The easy computer player: the usual advice of the rules texts (the
+ * strategy notes of text 004, docs/spec/variants.md, and common Hearts
+ * play) as a handful of scores, computed from the seat's view alone.
  *
  * Passing and the kitty-exchange discard pick, one card at a time, the card
  * the seat most wants to be rid of: the costliest penalty cards unless well
@@ -710,9 +710,10 @@ int ai_easy_pass_order(const struct engine_view *v, int k,
 }
 
 int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
-                   struct engine_action *a)
+                   int budget, struct engine_action *a)
 {
     (void)rng;
+    (void)budget;
     struct easy e;
     switch (v->phase) {
     case ENGINE_PHASE_PASS:

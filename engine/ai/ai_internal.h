@@ -1,7 +1,8 @@
 /*
  * What the computer-player levels share inside the hearts_ai library and
- * nothing else: each level's decision function, called by ai_decide (ai.c)
- * once it has filled the action's seat and answered a moon choice itself.
+ * nothing else: the row of the table of levels (ai.c) and each level's
+ * decision function, called by ai_decide_budget once it has zeroed the
+ * action, filled its seat and answered a moon choice itself.
  */
 #ifndef HEARTS_AI_INTERNAL_H
 #define HEARTS_AI_INTERNAL_H
@@ -9,13 +10,32 @@
 #include "engine/ai/ai.h"
 
 /*
- * The easy level (ai_easy.c): decides the pass, play or discard of the
- * view's seat into *a (kind, ncards, cards; the caller has zeroed *a and set
- * the seat). Returns 0, or -1 if the seat has nothing to do. Deterministic:
- * rng is not drawn from.
+ * A level's decision: the pass, play or discard of the view's seat into
+ * *a (kind, ncards, cards; *a is zeroed and its seat set). `budget` is the
+ * playouts to spend (the level's own unless the caller asked for others;
+ * a level that does not search ignores it). Returns 0, or -1 if the seat
+ * has nothing to do.
+ */
+typedef int (*ai_decide_fn)(const struct engine_view *v,
+                            struct engine_prng *rng, int budget,
+                            struct engine_action *a);
+
+/* One row of the table of levels. */
+struct ai_level_row {
+    struct ai_level_info info;
+    ai_decide_fn decide;
+};
+
+/* The random level (ai_random.c): uniform over the legal actions. */
+int ai_random_decide(const struct engine_view *v, struct engine_prng *rng,
+                     int budget, struct engine_action *a);
+
+/*
+ * The easy level (ai_easy.c). Deterministic: rng is not drawn from, and
+ * budget is not used.
  */
 int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
-                   struct engine_action *a);
+                   int budget, struct engine_action *a);
 
 /*
  * Easy's pass of k cards from the view's hand at the PASS phase, the most
@@ -33,8 +53,6 @@ int ai_easy_pass_order(const struct engine_view *v, int k,
  * that is too few to tell them apart, or the rules pass blind or use two
  * decks); discards as easy's. Deterministic under rng.
  */
-#define AI_NORMAL_BUDGET 100
-#define AI_HARD_BUDGET 6000
 #define AI_PASS_FACTOR 3
 int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
                      int budget, struct engine_action *a);

@@ -1,14 +1,15 @@
 /*
- * Game records (../shared/spec/game-record.md; docs/records.md says how we
+ * Game records (docs/spec/game-record.md; docs/records.md says how we
  * implement it): one game as one line of JSON, the same format for the
  * bot's journal of a game in progress, the archive of finished games and
  * the input of the replay checker.
  *
- * Three parts. A writer follows a game through the engine's events and
- * writes the record at any moment. A reader parses one line into a plain
- * struct, checking every type, range and length (the line may be hostile).
- * A replay rebuilds the game from the struct through the engine, so every
- * pass, play, discard and moon choice is checked by the same rules code
+ * Three parts. A writer (record_write.c) follows a game through the
+ * engine's events and writes the record at any moment. A reader
+ * (record_read.c) parses one line into a plain struct, checking every
+ * type, range and length (the line may be hostile). A replay
+ * (record_replay.c) rebuilds the game from the struct through the engine, so
+ * every pass, play, discard and moon choice is checked by the same rules code
  * that plays games, and the points, totals and winners are recomputed.
  *
  * Error messages name where the problem is: "hand H, action A: reason"

@@ -1,6 +1,7 @@
 /*
- * libFuzzer target for the record reader and replay (storage/record/record.c):
- * any bytes are one record line. Whatever parses is replayed with a writer
+ * libFuzzer target for the record reader and replay (storage/record/:
+ * record_read.c, record_replay.c, record_write.c): any bytes are one
+ * record line. Whatever parses is replayed with a writer
  * attached and the --legal step callback's reads, and what the writer then
  * writes must parse and replay again: the reader never crashes, and the
  * writer and the reader agree on every record the reader accepts.

@@ -474,7 +474,7 @@ def registration_seeds():
     w("empty", b"")
 
 
-# ---- record: one record line (storage/record/record.c) ------------------
+# ---- record: one record line (storage/record/record_read.c) -------------
 
 def record_seeds():
     w = lambda n, d: write("record", n, d)  # noqa: E731

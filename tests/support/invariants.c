@@ -2,7 +2,7 @@
  * The invariants of a game the engine's property tests check at every
  * step (tests/unit/engine/test_properties.c over presets and fixed mixes,
  * test_random_rules.c over random option combinations), with an
- * independent scoring oracle written from ../shared/spec/variants.md:
+ * independent scoring oracle written from docs/spec/variants.md:
  *
  * - no card is created or lost: hands, taken cards, the trick, cards set
  *   aside, the kitty not yet taken and the undrawn stock are the pack;
