@@ -292,23 +292,35 @@ static void test_output_is_capped_in_whole_lines(void **state)
     (void)state;
     struct rig r;
     rig_open(&r);
+    const size_t cap = (1u << 20) - 1; /* bytes queued, below one MiB */
+    const size_t head = strlen("[#console] ");
     char text[1000];
     memset(text, 'x', 999);
     text[999] = '\0';
     /* nothing is flushed in between: a terminal that does not read */
     for (int i = 0; i < 2000; i++)
         r.a->ops->say(r.a, CONSOLE_ROOM, text, CHAT_NORMAL);
-    /* a short line still fits in what is left */
-    r.a->ops->say(r.a, CONSOLE_ROOM, "end", CHAT_NORMAL);
+    size_t line = head + 999 + 1;
+    size_t whole = cap / line;
+    size_t left = cap - whole * line;
+    /* a line one byte longer than what is left is dropped; one that
+     * fills it exactly is queued; after it nothing fits */
+    char last[1000];
+    memset(last, 'y', sizeof last);
+    last[left - head] = '\0';
+    r.a->ops->say(r.a, CONSOLE_ROOM, last, CHAT_NORMAL);
+    last[left - head - 1] = '\0';
+    r.a->ops->say(r.a, CONSOLE_ROOM, last, CHAT_NORMAL);
+    r.a->ops->tell(r.a, CONSOLE_NICK, "", CHAT_NORMAL);
     r.a->ops->stop(r.a, NULL);
     size_t len;
     char *out = output(&r, &len);
-    size_t line = strlen("[#console] ") + 999 + 1;
-    size_t whole = ((1u << 20) - 1) / line; /* below one MiB */
-    assert_int_equal(len, whole * line + strlen("[#console] end\n"));
+    assert_int_equal(len, cap);
     for (size_t i = 0; i < whole; i++)
         assert_int_equal(out[i * line + line - 1], '\n');
-    assert_string_equal(out + whole * line, "[#console] end\n");
+    assert_memory_equal(out + whole * line, "[#console] yy", 13);
+    assert_int_equal(out[cap - 2], 'y');
+    assert_int_equal(out[cap - 1], '\n');
     free(out);
     rig_close(&r);
 }
