@@ -22,59 +22,8 @@
 #include "storage/record/record.h"
 #include "storage/stats.h"
 #include "tests/unit/storage/play.h"
+#include "tests/unit/storage/room.h"
 #include "storage/storage.h"
-
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/hearts-archive-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    const char *names[] = {ARCHIVE_FILE, ARCHIVE_RESULTS_FILE, STATS_FILE};
-    for (size_t i = 0; i < 3; i++) {
-        char path[200];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
-    }
-    return rmdir(dir);
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-    char path[200], *text = NULL;
-    bool missing;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    size_t n = 0;
-    if (storage_read_file(path, 1u << 28, &text, &n, &missing, NULL, 0))
-        return strdup("");
-    if (len)
-        *len = n;
-    return text;
-}
-
-static void result_for(struct archive_result *r, const char *id, int n,
-                       const char *const *keys, bool finished)
-{
-    memset(r, 0, sizeof *r);
-    snprintf(r->game, sizeof r->game, "%s", id);
-    r->time = 1700000000;
-    snprintf(r->preset, sizeof r->preset, "standard");
-    r->finished = finished;
-    r->n = n;
-    for (int s = 0; s < n; s++) {
-        const char *k = keys[s] ? keys[s] : "";
-        snprintf(r->seats[s].key, sizeof r->seats[s].key, "%s", k);
-        snprintf(r->seats[s].name, sizeof r->seats[s].name, "%s",
-                 *k ? k + 2 : "bot");
-        r->seats[s].computer = !*k;
-    }
-}
 
 /* ---- Results lines ---------------------------------------------------- */
 
@@ -83,7 +32,7 @@ static void test_results_line_round_trip(void **state)
     (void)state;
     const char *keys[] = {"n:alice", "a:Bob\"\\", NULL, "n:d\xc3\xa9"};
     struct archive_result r, back;
-    result_for(&r, "0123456789abcdef", 4, keys, true);
+    room_result(&r, "0123456789abcdef", 4, keys, true);
     r.custom = true;
     r.offset = 12345;
     r.has_hash = true;
@@ -148,8 +97,8 @@ static void test_archive_add_writes_a_replayable_archive_once(void **state)
     const char *keys[] = {"n:a", "n:b", "n:c", NULL};
     char *rec1 = play("standard", 1, 0), *rec2 = play("standard", 2, 0);
     struct archive_result r1, r2;
-    result_for(&r1, "00000000000000a1", 4, keys, true);
-    result_for(&r2, "00000000000000a2", 4, keys, true);
+    room_result(&r1, "00000000000000a1", 4, keys, true);
+    room_result(&r2, "00000000000000a2", 4, keys, true);
     char err[300];
     bool added;
     assert_int_equal(
@@ -201,7 +150,7 @@ static void test_archive_add_after_a_crash_between_the_appends(void **state)
     assert_int_equal(storage_append(path, line, strlen(line), err, sizeof err),
                      0);
     struct archive_result r;
-    result_for(&r, "00000000000000b1", 4, keys, true);
+    room_result(&r, "00000000000000b1", 4, keys, true);
     bool added;
     assert_int_equal(archive_add(dir, &r, rec, false, &added, err, sizeof err),
                      0);
@@ -223,11 +172,11 @@ static void test_archive_add_stopped_then_finished_counts_once(void **state)
     char err[300];
     bool added;
     /* a shutdown stops it; after a restart it goes on and finishes */
-    result_for(&r, "00000000000000c1", 4, keys, false);
+    room_result(&r, "00000000000000c1", 4, keys, false);
     assert_int_equal(
         archive_add(dir, &r, stopped, false, &added, err, sizeof err), 0);
     assert_true(added);
-    result_for(&r, "00000000000000c1", 4, keys, true);
+    room_result(&r, "00000000000000c1", 4, keys, true);
     assert_int_equal(archive_add(dir, &r, done, false, &added, err, sizeof err),
                      0);
     assert_true(added);
@@ -244,20 +193,17 @@ static void test_archive_add_stopped_then_finished_counts_once(void **state)
     free(done);
 }
 
+#define T(f) cmocka_unit_test_setup_teardown(f, room_setup, room_teardown)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_results_line_round_trip),
         cmocka_unit_test(
             test_results_line_refuses_unknown_version_and_bad_fields),
-        cmocka_unit_test_setup_teardown(
-            test_archive_add_writes_a_replayable_archive_once, setup, teardown),
-        cmocka_unit_test_setup_teardown(
-            test_archive_add_after_a_crash_between_the_appends, setup,
-            teardown),
-        cmocka_unit_test_setup_teardown(
-            test_archive_add_stopped_then_finished_counts_once, setup,
-            teardown),
+        T(test_archive_add_writes_a_replayable_archive_once),
+        T(test_archive_add_after_a_crash_between_the_appends),
+        T(test_archive_add_stopped_then_finished_counts_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

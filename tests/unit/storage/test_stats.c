@@ -26,48 +26,7 @@
 #include "storage/stats.h"
 #include "storage/storage.h"
 #include "tests/unit/storage/play.h"
-
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/hearts-stats-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static void path_of(char *out, size_t len, const char *name)
-{
-    snprintf(out, len, "%s/%s", dir, name);
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-    char path[200], *text = NULL;
-    bool missing;
-    path_of(path, sizeof path, name);
-    size_t n = 0;
-    if (storage_read_file(path, 1u << 28, &text, &n, &missing, NULL, 0))
-        return strdup("");
-    if (len)
-        *len = n;
-    return text;
-}
-
-static void spit(const char *name, const char *text, size_t len)
-{
-    char path[200], err[300];
-    path_of(path, sizeof path, name);
-    assert_int_equal(storage_replace(path, text, len, err, sizeof err), 0);
-}
+#include "tests/unit/storage/room.h"
 
 static bool exists(const char *name)
 {
@@ -75,25 +34,6 @@ static bool exists(const char *name)
     struct stat st;
     path_of(path, sizeof path, name);
     return stat(path, &st) == 0;
-}
-
-/* A results line of a standard game: keys[s] NULL is a computer. */
-static void result_for(struct archive_result *r, const char *id, int n,
-                       const char *const *keys, bool finished)
-{
-    memset(r, 0, sizeof *r);
-    snprintf(r->game, sizeof r->game, "%s", id);
-    r->time = 1700000000;
-    snprintf(r->preset, sizeof r->preset, "standard");
-    r->finished = finished;
-    r->n = n;
-    for (int s = 0; s < n; s++) {
-        const char *k = keys[s] ? keys[s] : "";
-        snprintf(r->seats[s].key, sizeof r->seats[s].key, "%s", k);
-        snprintf(r->seats[s].name, sizeof r->seats[s].name, "%s",
-                 *k ? k + 2 : "bot");
-        r->seats[s].computer = !*k;
-    }
 }
 
 /* A finished standard game of n seats with these totals and winners. */
@@ -136,7 +76,7 @@ static void test_elo_two_and_three_people(void **state)
     struct stats *s = stats_new();
     const char *two[] = {"n:a", "n:b", NULL, NULL};
     struct archive_result r;
-    result_for(&r, "0000000000000001", 4, two, true);
+    room_result(&r, "0000000000000001", 4, two, true);
     int t1[] = {10, 90, 20, 10};
     struct stats_game g = game_of(4, t1, 1u << 0 | 1u << 3);
     stats_add(s, &r, &g);
@@ -153,7 +93,7 @@ static void test_elo_two_and_three_people(void **state)
 
     /* three new people, c < d < e: 16 * (1 + 1 - 1) = +16, 0, -16 */
     const char *three[] = {"n:c", "n:d", "n:e"};
-    result_for(&r, "0000000000000002", 3, three, true);
+    room_result(&r, "0000000000000002", 3, three, true);
     int t2[] = {5, 50, 80};
     g = game_of(3, t2, 1u);
     stats_add(s, &r, &g);
@@ -162,7 +102,7 @@ static void test_elo_two_and_three_people(void **state)
     assert_near(rating(s, "n:e"), 1484.0);
 
     /* a (1516) against b (1484): expected for a 1/(1+10^(-32/400)) */
-    result_for(&r, "0000000000000003", 4, two, true);
+    room_result(&r, "0000000000000003", 4, two, true);
     int t3[] = {50, 50, 0, 0}; /* a draw */
     g = game_of(4, t3, 1u << 2 | 1u << 3);
     stats_add(s, &r, &g);
@@ -188,9 +128,9 @@ static void test_elo_uses_everyones_rating_before_the_game(void **state)
     struct archive_result r;
     int win0[] = {0, 26, 26, 26};
     struct stats_game g = game_of(4, win0, 1u);
-    result_for(&r, "0000000000000001", 4, ab, true);
+    room_result(&r, "0000000000000001", 4, ab, true);
     stats_add(s, &r, &g); /* a 1516, b 1484 */
-    result_for(&r, "0000000000000002", 4, cd, true);
+    room_result(&r, "0000000000000002", 4, cd, true);
     stats_add(s, &r, &g);
     stats_add(s, &r, &g); /* c and d twice: c beat d twice */
     double c1 = 1516.0, d1 = 1484.0;
@@ -200,7 +140,7 @@ static void test_elo_uses_everyones_rating_before_the_game(void **state)
     assert_near(rating(s, "n:d"), d2);
 
     /* d < b < a < c */
-    result_for(&r, "0000000000000003", 4, all, true);
+    room_result(&r, "0000000000000003", 4, all, true);
     int t[] = {60, 40, 90, 10};
     g = game_of(4, t, 1u << 3);
     stats_add(s, &r, &g);
@@ -230,7 +170,7 @@ static void test_a_shared_win_counts_for_each(void **state)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a", "n:b", "n:c", "n:d"};
     struct archive_result r;
-    result_for(&r, "0000000000000001", 4, keys, true);
+    room_result(&r, "0000000000000001", 4, keys, true);
     int t[] = {10, 10, 30, 40};
     struct stats_game g = game_of(4, t, 1u << 0 | 1u << 1);
     stats_add(s, &r, &g);
@@ -254,7 +194,7 @@ static void test_leaver_loses_and_stopped_games_count_for_nobody(void **state)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a", "n:b", "n:c", "n:d"};
     struct archive_result r;
-    result_for(&r, "0000000000000004", 4, keys, true);
+    room_result(&r, "0000000000000004", 4, keys, true);
     r.seats[0].left = true; /* a computer played a's seat to a win */
     int t[] = {0, 30, 40, 56};
     struct stats_game g = game_of(4, t, 1u);
@@ -267,7 +207,7 @@ static void test_leaver_loses_and_stopped_games_count_for_nobody(void **state)
     assert_near(a->rating, 1484.0);
     assert_int_equal(a->rank, 4);
 
-    result_for(&r, "0000000000000005", 4, keys, false);
+    room_result(&r, "0000000000000005", 4, keys, false);
     g.finished = false;
     stats_add(s, &r, &g);
     assert_int_equal(who(s, "standard", "n:a")->games, 1);
@@ -283,7 +223,7 @@ static void test_two_leavers_draw_each_other(void **state)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a", "n:b", "n:c", "n:d"};
     struct archive_result r;
-    result_for(&r, "0000000000000001", 4, keys, true);
+    room_result(&r, "0000000000000001", 4, keys, true);
     r.seats[0].left = r.seats[1].left = true;
     int t[] = {0, 100, 50, 60};
     struct stats_game g = game_of(4, t, 1u);
@@ -305,7 +245,7 @@ static void test_computers_move_no_rating(void **state)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a", NULL, NULL, NULL};
     struct archive_result r;
-    result_for(&r, "0000000000000001", 4, keys, true);
+    room_result(&r, "0000000000000001", 4, keys, true);
     int t[] = {5, 30, 40, 56};
     struct stats_game g = game_of(4, t, 1u);
     g.moons[0] = 1;
@@ -334,7 +274,7 @@ static void test_one_person_counts_once_a_game(void **state)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a", "n:a", "n:b", NULL};
     struct archive_result r;
-    result_for(&r, "0000000000000001", 4, keys, true);
+    room_result(&r, "0000000000000001", 4, keys, true);
     int t[] = {10, 0, 20, 5};
     struct stats_game g = game_of(4, t, 1u << 1);
     stats_add(s, &r, &g);
@@ -359,7 +299,7 @@ static void test_a_rating_is_provisional_for_ten_games(void **state)
     struct stats_game g = game_of(4, t, 1u);
     for (int i = 0; i < STATS_PROVISIONAL; i++) {
         assert_true(i == 0 || stats_provisional(who(s, "standard", "n:a")));
-        result_for(&r, "0000000000000001", 4, keys, true);
+        room_result(&r, "0000000000000001", 4, keys, true);
         stats_add(s, &r, &g);
     }
     assert_int_equal(who(s, "standard", "n:a")->games, STATS_PROVISIONAL);
@@ -377,7 +317,7 @@ static void test_custom_tables_count_twice(void **state)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a", "n:b", NULL, NULL};
     struct archive_result r;
-    result_for(&r, "0000000000000006", 4, keys, true);
+    room_result(&r, "0000000000000006", 4, keys, true);
     int t[] = {10, 20, 30, 40};
     struct stats_game g = game_of(4, t, 1u);
     g.custom = true;
@@ -402,7 +342,7 @@ static void test_every_preset_has_its_own_board(void **state)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a", "n:b", NULL, NULL};
     struct archive_result r;
-    result_for(&r, "0000000000000001", 4, keys, true);
+    room_result(&r, "0000000000000001", 4, keys, true);
     int t[] = {10, 20, 30, 40};
     struct stats_game g = game_of(4, t, 1u);
     int other = engine_preset_find("omnibus");
@@ -429,7 +369,7 @@ static void test_lookups_of_what_is_not_there(void **state)
     assert_null(stats_find(NULL, "n:a"));
     const char *keys[] = {"n:a", "n:b", NULL, NULL};
     struct archive_result r;
-    result_for(&r, "0000000000000001", 4, keys, true);
+    room_result(&r, "0000000000000001", 4, keys, true);
     int t[] = {10, 20, 30, 40};
     struct stats_game g = game_of(4, t, 1u);
     stats_add(s, &r, &g);
@@ -455,7 +395,7 @@ static void test_many_people_are_all_found(void **state)
             keys[p] = k[p];
         }
         struct archive_result r;
-        result_for(&r, "0000000000000001", 4, keys, true);
+        room_result(&r, "0000000000000001", 4, keys, true);
         stats_add(s, &r, &g);
     }
     stats_rank(s);
@@ -496,7 +436,7 @@ static void test_ranks_break_ties_by_games_then_key(void **state)
                              {"n:a", NULL, NULL, NULL},
                              {"n:b", NULL, NULL, NULL}};
     for (int i = 0; i < 4; i++) {
-        result_for(&r, "0000000000000001", 4, solo[i], true);
+        room_result(&r, "0000000000000001", 4, solo[i], true);
         stats_add(s, &r, &g);
     }
     /* not ranked yet: in the order they came */
@@ -508,7 +448,7 @@ static void test_ranks_break_ties_by_games_then_key(void **state)
     assert_int_equal(who(s, "standard", "n:c")->rank, 3);
     /* a better rating beats more games */
     const char *two[] = {"n:c", "n:b", NULL, NULL};
-    result_for(&r, "0000000000000002", 4, two, true);
+    room_result(&r, "0000000000000002", 4, two, true);
     stats_add(s, &r, &g);
     stats_rank(s);
     assert_int_equal(who(s, "standard", "n:c")->rank, 1);
@@ -526,7 +466,7 @@ test_a_game_without_its_figures_counts_only_as_archived(void **state)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a", "n:b", NULL, NULL};
     struct archive_result r;
-    result_for(&r, "0000000000000001", 4, keys, true);
+    room_result(&r, "0000000000000001", 4, keys, true);
     stats_add(s, &r, NULL); /* its record is missing or bad */
     int t[] = {10, 20, 30};
     struct stats_game g = game_of(3, t, 1u); /* seats do not match */
@@ -547,7 +487,7 @@ static void test_the_last_finished_game_is_kept(void **state)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a", "n:b", NULL, "n:d"};
     struct archive_result r;
-    result_for(&r, "00000000000000ab", 4, keys, true);
+    room_result(&r, "00000000000000ab", 4, keys, true);
     r.time = 1700000123;
     r.seats[3].left = true;
     int t[] = {10, 20, 30, 40};
@@ -578,7 +518,7 @@ static void test_the_last_finished_game_is_kept(void **state)
     assert_int_equal(l->hands[0][1], 13);
     assert_int_equal(l->hands[1][2], 26);
     /* a stopped game after it does not replace it */
-    result_for(&r, "00000000000000ac", 4, keys, false);
+    room_result(&r, "00000000000000ac", 4, keys, false);
     stats_add(s, &r, &g);
     assert_string_equal(s->last.game, "00000000000000ab");
     stats_free(s);
@@ -715,7 +655,7 @@ static struct stats *some_boards(void)
     struct stats *s = stats_new();
     const char *keys[] = {"n:a\"q\\", "a:\xc3\xa9t\xc3\xa9", NULL, "n:c\x01"};
     struct archive_result r;
-    result_for(&r, "00000000000000ab", 4, keys, true);
+    room_result(&r, "00000000000000ab", 4, keys, true);
     r.seats[3].left = true;
     snprintf(r.seats[0].name, sizeof r.seats[0].name, "A \"q\" \\ \t");
     int t[] = {-26, 20, 30, 40};
@@ -924,7 +864,7 @@ static void archive_into(struct stats *s, int from, int games)
         struct archive_result r;
         char id[17];
         snprintf(id, sizeof id, "%016x", i + 1);
-        result_for(&r, id, 4, keys, !stopped);
+        room_result(&r, id, 4, keys, !stopped);
         r.custom = custom;
         r.seats[1].left = i % 7 == 3 && !r.seats[1].computer;
         bool added;
@@ -1286,7 +1226,7 @@ static void test_a_checkpoint_every_few_games(void **state)
             keys[p] = k[p];
         }
         struct archive_result r;
-        result_for(&r, "0000000000000001", 4, keys, true);
+        room_result(&r, "0000000000000001", 4, keys, true);
         stats_add(s, &r, &g);
     }
     assert_int_equal(stats_checkpoint_every(s), 25);
@@ -1302,7 +1242,7 @@ static void test_a_checkpoint_every_few_games(void **state)
         struct archive_result r;
         char id[17];
         snprintf(id, sizeof id, "%016x", i + 1);
-        result_for(&r, id, 4, keys, true);
+        room_result(&r, id, 4, keys, true);
         bool added, saved = false;
         assert_int_equal(
             archive_add(dir, &r, rec, false, &added, err, sizeof err), 0);
@@ -1320,6 +1260,8 @@ static void test_a_checkpoint_every_few_games(void **state)
     assert_true(s->on_disk);
     stats_free(s);
 }
+
+#define T(f) cmocka_unit_test_setup_teardown(f, room_setup, room_teardown)
 
 int main(void)
 {
@@ -1347,28 +1289,17 @@ int main(void)
         cmocka_unit_test(test_leaderboard_json_round_trip),
         cmocka_unit_test(
             test_damaged_leaderboard_json_is_refused_with_a_clear_error),
-        cmocka_unit_test_setup_teardown(test_save_writes_leaderboard_json,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_rebuild_equals_incremental, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_rebuild_of_an_empty_room, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_rebuild_skips_what_it_cannot_read,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_rebuild_skips_a_damaged_record,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(
-            test_a_version_1_results_line_pairs_by_offset, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_open_says_why_it_cannot_serve,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_open_catches_up_from_an_older_file,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(
-            test_leaderboard_json_round_trip_and_load, setup, teardown),
-        cmocka_unit_test_setup_teardown(
-            test_load_of_an_empty_room_writes_nothing, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_a_checkpoint_every_few_games,
-                                        setup, teardown),
+        T(test_save_writes_leaderboard_json),
+        T(test_rebuild_equals_incremental),
+        T(test_rebuild_of_an_empty_room),
+        T(test_rebuild_skips_what_it_cannot_read),
+        T(test_rebuild_skips_a_damaged_record),
+        T(test_a_version_1_results_line_pairs_by_offset),
+        T(test_open_says_why_it_cannot_serve),
+        T(test_open_catches_up_from_an_older_file),
+        T(test_leaderboard_json_round_trip_and_load),
+        T(test_load_of_an_empty_room_writes_nothing),
+        T(test_a_checkpoint_every_few_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
