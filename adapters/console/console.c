@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "bot/common/log.h"
+#include "bot/common/strbuf.h"
+#include "bot/common/xalloc.h"
 
 #define LINE_MAX_BYTES 4096
 #define OUT_MAX_BYTES (1 << 20)
@@ -29,29 +31,32 @@ struct console {
     size_t len;
     bool overlong;
     bool eof;
-    char *out;
-    size_t outlen, outcap;
+    struct strbuf out; /* queued output, at most OUT_MAX_BYTES - 1 bytes */
 };
+
+/* The control characters a line may not carry: all but tab and newline. */
+static const char controls[] = "\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c"
+                               "\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16"
+                               "\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f";
 
 static void append(struct console *c, const char *a, const char *b)
 {
-    size_t need = strlen(a) + strlen(b) + 2;
-    if (c->outlen + need > OUT_MAX_BYTES)
-        return; /* a stuck terminal must not grow us without end */
-    if (c->outlen + need > c->outcap) {
-        c->outcap = (c->outlen + need) * 2;
-        c->out = realloc(c->out, c->outcap);
-        if (!c->out)
-            abort();
-    }
-    size_t la = strlen(a);
-    memcpy(c->out + c->outlen, a, la);
-    c->outlen += la;
+    /* a whole line or nothing: a stuck terminal must not grow us without
+     * end */
+    if (c->out.len + strlen(a) + strlen(b) + 1 > c->out.max)
+        return;
+    strbuf_addstr(&c->out, a);
     /* no control characters but the line ends we add */
-    for (const char *p = b; *p; p++)
-        c->out[c->outlen++] =
-            (*p == '\n' || (unsigned char)*p >= 0x20 || *p == '\t') ? *p : ' ';
-    c->out[c->outlen++] = '\n';
+    for (const char *p = b; *p;) {
+        size_t n = strcspn(p, controls);
+        strbuf_add(&c->out, p, n);
+        p += n;
+        if (*p) {
+            strbuf_addc(&c->out, ' ');
+            p++;
+        }
+    }
+    strbuf_addc(&c->out, '\n');
 }
 
 static void flush(struct loop *l, void *ctx)
@@ -59,19 +64,23 @@ static void flush(struct loop *l, void *ctx)
     (void)l;
     struct console *c = ctx;
     size_t done = 0;
-    while (done < c->outlen) {
-        ssize_t w = write(c->out_fd, c->out + done, c->outlen - done);
+    while (done < c->out.len) {
+        ssize_t w = write(c->out_fd, c->out.buf + done, c->out.len - done);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            if (errno != EAGAIN)
-                c->outlen = done = 0; /* the terminal is gone */
+            if (errno != EAGAIN) {
+                strbuf_reset(&c->out); /* the terminal is gone */
+                return;
+            }
             break;
         }
         done += (size_t)w;
     }
-    memmove(c->out, c->out + done, c->outlen - done);
-    c->outlen -= done;
+    if (done) {
+        memmove(c->out.buf, c->out.buf + done, c->out.len - done);
+        strbuf_truncate(&c->out, c->out.len - done);
+    }
 }
 
 static void emit_line(struct console *c, const char *text)
@@ -178,7 +187,7 @@ static bool console_same_nick(const struct chat_adapter *a, const char *x,
 
 static bool console_idle(const struct chat_adapter *a)
 {
-    return ((const struct console *)a)->outlen == 0;
+    return ((const struct console *)a)->out.len == 0;
 }
 
 static void console_free(struct chat_adapter *a)
@@ -187,7 +196,7 @@ static void console_free(struct chat_adapter *a)
     if (!c)
         return;
     loop_remove_hook(c->loop, flush, c);
-    free(c->out);
+    strbuf_free(&c->out);
     free(c);
 }
 
@@ -206,9 +215,7 @@ struct chat_adapter *console_new(struct loop *l, int in_fd, int out_fd,
                                  void *ctx, void (*on_eof)(void *),
                                  void *eof_ctx)
 {
-    struct console *c = calloc(1, sizeof *c);
-    if (!c)
-        abort();
+    struct console *c = xcalloc(1, sizeof *c);
     c->base.ops = &console_ops;
     c->base.network = "console";
     c->base.style = CHAT_STYLE_PLAIN;
@@ -221,6 +228,7 @@ struct chat_adapter *console_new(struct loop *l, int in_fd, int out_fd,
     snprintf(c->prefix, sizeof c->prefix, "%s", prefix);
     c->on_eof = on_eof;
     c->eof_ctx = eof_ctx;
+    strbuf_init_heap(&c->out, OUT_MAX_BYTES - 1);
     loop_before_sleep(l, flush, c);
     return &c->base;
 }

@@ -29,9 +29,9 @@
 #include "storage/record/record.h"
 #include "storage/stats.h"
 #include "tests/unit/storage/play.h"
+#include "tests/unit/storage/room.h"
 #include "storage/storage.h"
 
-static char dir[64];
 static char logged[4096];
 
 static void keep_log(bool error, const char *msg)
@@ -45,43 +45,7 @@ static int setup(void **state)
     (void)state;
     logged[0] = '\0';
     storage_set_log(keep_log);
-    snprintf(dir, sizeof dir, "/tmp/hearts-damage-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static void path_of(char *out, size_t len, const char *name)
-{
-    snprintf(out, len, "%s/%s", dir, name);
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-    char path[200], *text = NULL;
-    size_t n = 0;
-    path_of(path, sizeof path, name);
-    if (storage_read_file(path, 1u << 28, &text, &n, NULL, NULL, 0))
-        return strdup("");
-    if (len)
-        *len = n;
-    return text;
-}
-
-static void spit(const char *name, const char *text, size_t len)
-{
-    char path[200];
-    path_of(path, sizeof path, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, len, f), len);
-    fclose(f);
+    return room_setup(state);
 }
 
 static long size_of(const char *name)
@@ -531,7 +495,7 @@ static void test_a_version_1_board_is_still_read(void **state)
 
 int main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, room_teardown)
     const struct CMUnitTest tests[] = {
         T(test_a_whole_last_line_without_newline_is_kept),
         T(test_a_garbage_line_in_the_middle_loses_only_itself),
