@@ -68,11 +68,7 @@ static int check_log_level(struct section *s, const struct section_key *k,
                            struct toml_value *v)
 {
     static const char *const names[] = {"error", "warn", "info", "debug"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(v->s, names[i]) == 0)
-            return 0;
-    return TOML_FAIL(s->r, v->pos, "'%s' must be error, warn, info or debug",
-                     k->name);
+    return section_check_one_of(s, k, v, names, 4);
 }
 
 static int check_prefix(struct section *s, const struct section_key *k,
@@ -214,7 +210,7 @@ static void config_defaults(struct config *c)
  * protocol the caller gives (the bot's: adapters/registry.h). Keys before any
  * header and unknown names are matched against them in this order.
  */
-struct table {
+struct table_def {
     const char *name; /* as in a header */
     char header[40];  /* as messages show it */
     const struct section_key *keys;
@@ -225,15 +221,17 @@ struct table {
 #define MAX_TABLES 16
 
 /* The tables, for these protocols; returns how many. */
-static int tables_list(const struct protocol *const *protocols, struct table *t)
+static int tables_list(const struct protocol *const *protocols,
+                       struct table_def *t)
 {
     int n = 0;
-    t[n++] = (struct table){"bot", "[bot]", bot_keys, COUNT(bot_keys), NULL};
     t[n++] =
-        (struct table){"game", "[game]", game_keys, COUNT(game_keys), NULL};
+        (struct table_def){"bot", "[bot]", bot_keys, COUNT(bot_keys), NULL};
+    t[n++] =
+        (struct table_def){"game", "[game]", game_keys, COUNT(game_keys), NULL};
     for (int i = 0; protocols && protocols[i] && n < MAX_TABLES; i++) {
         const struct protocol *p = protocols[i];
-        t[n] = (struct table){p->name, "", p->keys, p->nkeys, p};
+        t[n] = (struct table_def){p->name, "", p->keys, p->nkeys, p};
         snprintf(t[n].header, sizeof t[n].header, "[[%s]]", p->name);
         n++;
     }
@@ -242,7 +240,7 @@ static int tables_list(const struct protocol *const *protocols, struct table *t)
 
 /* Writes the headers of tables first..n-1 as a list: "A, B and C", with
  * `last` (" and ", " or ") before the last. */
-static void tables_text(const struct table *t, int first, int n,
+static void tables_text(const struct table_def *t, int first, int n,
                         const char *last, char *out, size_t outlen)
 {
     size_t len = 0;
@@ -259,7 +257,7 @@ static void tables_text(const struct table *t, int first, int n,
 void config_network_tables(const struct protocol *const *protocols, char *out,
                            size_t outlen)
 {
-    struct table t[MAX_TABLES];
+    struct table_def t[MAX_TABLES];
     int n = tables_list(protocols, t);
     tables_text(t, 2, n, " or ", out, outlen);
 }
@@ -271,10 +269,9 @@ enum where { IN_ROOT, IN_CORE, IN_NETWORK };
 /* One read of a config file: the visitor of the TOML reader. */
 struct reading {
     struct config *c;
-    struct table tables[MAX_TABLES];
+    struct table_def tables[MAX_TABLES];
     int ntables;
     enum where where;
-    int table;          /* the current table's index in tables */
     struct section sec; /* its keys and values */
     int key;            /* the key whose value comes next */
     bool have[2];       /* [bot] and [game] seen */
@@ -346,7 +343,7 @@ static int on_table(void *ctx, struct toml_reader *r, const char *name,
                     size_t n, bool array, size_t start, size_t name_pos)
 {
     struct reading *rd = ctx;
-    const struct table *tabs = rd->tables;
+    const struct table_def *tabs = rd->tables;
     int t = table_find(rd, name, n);
     if (t < 0) {
         int best = 0, bestd = 1 << 30;
@@ -386,7 +383,6 @@ static int on_table(void *ctx, struct toml_reader *r, const char *name,
         base = rd->c->networks[rd->c->nnetworks - 1].cfg;
         rd->where = IN_NETWORK;
     }
-    rd->table = t;
     section_begin(&rd->sec, r, tabs[t].header, tabs[t].keys, tabs[t].nkeys,
                   base, start, &rd->hooks);
     return 0;
@@ -436,11 +432,9 @@ static int on_key(void *ctx, struct toml_reader *r, const char *key, size_t n,
             best = i, bestd = d;
     }
     if (found < 0)
-        return TOML_FAIL(r, kpos,
-                         "unknown key '%.*s' in %s (did you mean "
-                         "'%s'?)",
-                         n > 40 ? 40 : (int)n, key, s->header,
-                         s->keys[best].name);
+        return TOML_FAIL(
+            r, kpos, "unknown key '%.*s' in %s (did you mean '%s'?)",
+            n > 40 ? 40 : (int)n, key, s->header, s->keys[best].name);
     rd->key = found;
     return section_mark(&rd->sec, found, kpos);
 }

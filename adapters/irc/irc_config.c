@@ -53,11 +53,7 @@ static int check_sasl(struct section *s, const struct section_key *k,
                       struct toml_value *v)
 {
     static const char *const names[] = {"none", "plain", "external"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(v->s, names[i]) == 0)
-            return 0;
-    return TOML_FAIL(s->r, v->pos, "'%s' must be none, plain or external",
-                     k->name);
+    return section_check_one_of(s, k, v, names, 3);
 }
 
 /* SASL PLAIN's names and password: any text but NUL (its separator) and
@@ -66,13 +62,7 @@ static int check_sasl(struct section *s, const struct section_key *k,
 static int check_sasl_word(struct section *s, const struct section_key *k,
                            struct toml_value *v)
 {
-    if (section_has_control(v->s))
-        return TOML_FAIL(s->r, v->pos, "'%s' contains a control character",
-                         k->name);
-    if (strlen(v->s) > 300)
-        return TOML_FAIL(s->r, v->pos, "'%s' is longer than 300 bytes",
-                         k->name);
-    return 0;
+    return section_check_text(s, k, v, 300);
 }
 
 /* One entry of channels: "#chan" or "#chan RULES", checked against the

@@ -131,16 +131,39 @@ int section_check_nonempty(struct section *s, const struct section_key *k,
     return 0;
 }
 
-int section_check_path(struct section *s, const struct section_key *k,
-                       struct toml_value *v)
+int section_check_text(struct section *s, const struct section_key *k,
+                       const struct toml_value *v, size_t max)
 {
     if (section_has_control(v->s))
         return TOML_FAIL(s->r, v->pos, "'%s' contains a control character",
                          k->name);
-    if (strlen(v->s) > 1024)
-        return TOML_FAIL(s->r, v->pos, "'%s' is longer than 1024 bytes",
-                         k->name);
+    if (strlen(v->s) > max)
+        return TOML_FAIL(s->r, v->pos, "'%s' is longer than %zu bytes", k->name,
+                         max);
     return 0;
+}
+
+int section_check_path(struct section *s, const struct section_key *k,
+                       struct toml_value *v)
+{
+    return section_check_text(s, k, v, 1024);
+}
+
+int section_check_one_of(struct section *s, const struct section_key *k,
+                         const struct toml_value *v, const char *const *names,
+                         int n)
+{
+    char all[256] = "";
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(v->s, names[i]) == 0)
+            return 0;
+        const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
+        int w = snprintf(all + len, sizeof all - len, "%s%s", sep, names[i]);
+        if (w > 0 && (size_t)w < sizeof all - len)
+            len += (size_t)w;
+    }
+    return TOML_FAIL(s->r, v->pos, "'%s' must be %s", k->name, all);
 }
 
 int section_check_name(struct section *s, const struct section_key *k,

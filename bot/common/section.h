@@ -100,6 +100,14 @@ bool section_has_control(const char *s);
 /* Checks for string keys. */
 int section_check_nonempty(struct section *s, const struct section_key *k,
                            struct toml_value *v);
+/* Text without control characters, at most max bytes. */
+int section_check_text(struct section *s, const struct section_key *k,
+                       const struct toml_value *v, size_t max);
+/* One of the n `names`; the message lists them ("'KEY' must be A, B or
+ * C"). */
+int section_check_one_of(struct section *s, const struct section_key *k,
+                         const struct toml_value *v, const char *const *names,
+                         int n);
 /* "" (none) or a path of at most 1024 bytes. */
 int section_check_path(struct section *s, const struct section_key *k,
                        struct toml_value *v);
