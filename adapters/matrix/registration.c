@@ -129,7 +129,7 @@ static void fail_at(struct parser *ps, size_t pos, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The message, then -1 where the analyzer sees it (as in config.c). */
+/* The message, then -1 where the analyzer sees it (as TOML_FAIL, toml.h). */
 #define FAIL(...) (fail_at(__VA_ARGS__), -1)
 
 static int at(const struct parser *ps, size_t pos, size_t end)
@@ -722,7 +722,7 @@ char *mx_registration_text(const struct matrix_config *cfg,
              cfg->name);
     buf_str(&b, line);
     buf_str(&b, "id: \"heartsbot-");
-    buf_str(&b, cfg->name); /* letters, digits, - _ . (config.c) */
+    buf_str(&b, cfg->name); /* letters, digits, - _ . (section_check_name) */
     buf_str(&b, "\"\nurl: ");
     mx_registration_url(cfg, line, sizeof line);
     yaml_quoted(&b, line);

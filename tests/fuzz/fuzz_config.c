@@ -1,5 +1,6 @@
 /*
- * libFuzzer target for the config reader (bot/config.c): any bytes are a
+ * libFuzzer target for the config reader (bot/config.c, with the TOML reader
+ * and every protocol's table of adapters/registry.c): any bytes are a
  * config file. The reader never crashes or leaks; a refused file leaves
  * the caller's struct as it was and says where ("fuzz.toml:LINE:COL: ");
  * an accepted one holds every value the checks promise (strings present,

@@ -90,7 +90,7 @@ static char *read_file(const char *p)
     return buf;
 }
 
-/* A [[matrix]] in appservice mode as config.c leaves it. */
+/* A [[matrix]] in appservice mode as matrix_config.c leaves it. */
 static struct matrix_config appservice(const char *user_id, const char *host,
                                        int port)
 {
