@@ -159,7 +159,7 @@ static void run(const char *name, int tables)
 {
     char err[200];
     struct config cfg;
-    if (config_parse("", 0, "bench", &cfg, err, sizeof err)) {
+    if (config_parse("", 0, "bench", NULL, &cfg, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         exit(1);
     }

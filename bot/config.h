@@ -1,7 +1,12 @@
 /*
  * The bot's configuration (config.example.toml documents every key), read
- * by a small strict reader of the TOML subset the file uses. Every value is
- * checked; an error names the file, line and column and changes nothing.
+ * by a small strict reader of the TOML subset the file uses
+ * (bot/common/toml.h). This module holds the core's tables, [bot] and
+ * [game], and the list of networks; each protocol's table ([[irc]],
+ * [[matrix]]) is read by its adapter's own code, through the protocol's
+ * row (bot/common/protocol.h) the caller gives: the bot gives every row of
+ * the protocol registry (adapters/registry.h). Every value is checked; an
+ * error names the file, line and column and changes nothing.
  */
 #ifndef HEARTS_BOT_CONFIG_H
 #define HEARTS_BOT_CONFIG_H
@@ -9,75 +14,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* A channel to join, with its own default rules (or NULL). */
-struct config_channel {
-    char *name;
-    char *rules;
-};
+#include "bot/common/chat.h"
+#include "bot/common/protocol.h"
 
-struct config_irc {
-    char *name;
-    char *host;
-    int port;
-    char *nick;
-    char *username;
-    char *realname;
-    char *password;          /* "" if none */
-    char *nickserv_password; /* "" if none */
-    struct config_channel *channels;
-    int nchannels;
-    int flood_burst;
-    int flood_interval_ms;     /* the pace to start at */
-    int flood_min_interval_ms; /* fastest while lag stays low; 0: auto */
-    int flood_max_interval_ms; /* slowest while lag grows */
-    char *nickserv_account;    /* IDENTIFY names it; "" if none (the nick) */
-    char *services_mask;       /* nick!user@host glob NickServ must match */
-    /* TLS (docs/hosting.md): verified against the system's CA store, or
-     * tls_ca_file, with the host name checked, unless tls_verify is
-     * false; a client certificate (CertFP, SASL EXTERNAL) if
-     * tls_cert_file is set, its key in tls_key_file ("": in the cert) */
-    bool tls;
-    bool tls_verify;
-    char *tls_ca_file;   /* "" : the system's store */
-    char *tls_cert_file; /* "" : none */
-    char *tls_key_file;  /* "" : in tls_cert_file */
-    /* SASL before registration: "none", "plain" or "external" */
-    char *sasl_mechanism;
-    char *sasl_username; /* "" : the nick (PLAIN's authentication name) */
-    char *sasl_password; /* PLAIN's */
-    /* a failed or unavailable SASL stops the network (true) or goes on
-     * unauthenticated (false) */
-    bool sasl_required;
-};
-
-/*
- * A Matrix account ([[matrix]]): its rooms are joined by ID ("!id:server")
- * or alias ("#alias:server"), each with its own default rules (or NULL).
- */
-struct config_matrix {
-    char *name;
-    char *homeserver;   /* "https://host[:port][/path]", no trailing '/' */
-    char *user_id;      /* "@bot:server" */
-    char *password;     /* "" if none */
-    char *access_token; /* "" if none (one of the two is set) */
-    char *device_id;    /* "" if none */
-    struct config_channel *rooms;
-    int nrooms;
-    bool auto_join_invites;
-    int max_body_bytes;     /* the largest response accepted */
-    int sync_timeout_ms;    /* how long one /sync waits for news */
-    int request_timeout_ms; /* other requests at most */
-    int rejoin_delay_ms;    /* before joining a room again after a kick */
-    /* mode = "appservice" (docs/hosting.md, "Matrix as an application
-     * service"): the homeserver pushes events to the bot's listener and
-     * the bot acts with the registration's as_token; password and
-     * access_token are then refused, sync_timeout_ms is unused */
-    bool appservice;
-    char *registration; /* "" in sync mode; else an absolute path (a
-                         * relative one in the file is relative to the
-                         * config file's directory) */
-    char *listen_host;  /* numeric, IPv6 without brackets; "127.0.0.1" */
-    int listen_port;    /* 1..65535; 9009 */
+/* A network of the config: one [[NAME]] table of a protocol. */
+struct config_network {
+    const struct protocol *protocol;
+    void *cfg;        /* the protocol's struct (adapters/NAME/NAME_config.h) */
+    const char *name; /* the network's (held by cfg) */
 };
 
 struct config {
@@ -111,29 +55,47 @@ struct config {
     /* a table with no person present pauses, then ends (seconds) */
     int unattended_pause;
     int unattended_end;
-    /* [[irc]] */
-    struct config_irc *irc;
-    int nirc;
-    /* [[matrix]] */
-    struct config_matrix *matrix;
-    int nmatrix;
+    /* [[irc]], [[matrix]], ...: in the file's order */
+    struct config_network *networks;
+    int nnetworks;
 };
 
 /*
  * Parses the text of a config file; `path` only names it in messages.
+ * `protocols` (NULL-ended; NULL: none) are the chat protocols whose tables
+ * it may have: the bot's are registry_protocols (adapters/registry.h).
  * Returns 0 and fills *out (free with config_free), or -1 with a message
  * "PATH:LINE:COL: what is wrong" in err and *out untouched.
  */
 int config_parse(const char *text, size_t len, const char *path,
-                 struct config *out, char *err, size_t errlen);
+                 const struct protocol *const *protocols, struct config *out,
+                 char *err, size_t errlen);
 
 /* Reads and parses a file, as config_parse. */
-int config_load(const char *path, struct config *out, char *err, size_t errlen);
+int config_load(const char *path, const struct protocol *const *protocols,
+                struct config *out, char *err, size_t errlen);
 
 /* For a reload: `fresh` takes the networks of `running` (they are fixed
  * while the bot runs) and `running` the networks `fresh` read, so that
  * config_free(running) frees them. */
 void config_keep_networks(struct config *fresh, struct config *running);
+
+/* How many networks of protocol p the config has, and the struct of the
+ * i-th of them (in the file's order). */
+int config_count(const struct config *c, const struct protocol *p);
+const void *config_section(const struct config *c, const struct protocol *p,
+                           int i);
+
+/* The rules the config gives `room` of the network of adapter a (the
+ * room's entry in its network's list, names compared as the network
+ * compares them), or NULL if it gives none. */
+const char *config_room_rules(const struct config *c,
+                              const struct chat_adapter *a, const char *room);
+
+/* The network tables of these protocols, for messages: "[[irc]] or
+ * [[matrix]]". */
+void config_network_tables(const struct protocol *const *protocols, char *out,
+                           size_t outlen);
 
 /* Frees what a config holds (not the struct); safe on a zeroed struct. */
 void config_free(struct config *c);

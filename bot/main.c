@@ -26,13 +26,13 @@
 #include "bot/config.h"
 #include "adapters/console/console.h"
 #include "engine/engine.h"
-#include "adapters/irc/irc_adapter.h"
 #include "bot/common/log.h"
 #include "bot/common/loop.h"
 #include "bot/manager/manager.h"
-#include "adapters/matrix/matrix_adapter.h"
+#include "adapters/matrix/matrix_config.h"
 #include "bot/manager/records.h"
 #include "adapters/matrix/registration.h"
+#include "adapters/registry.h"
 
 #define MAX_ADAPTERS 64
 
@@ -70,7 +70,7 @@ static void usage(FILE *out)
 
 /* One appservice [[matrix]]'s registration file: written if absent, read
  * and checked against the config if present. 0, or -1 (said on stderr). */
-static int registration_one(const struct config_matrix *mx)
+static int registration_one(const struct matrix_config *mx)
 {
     char err[1024], url[300];
     mx_registration_url(mx, url, sizeof url);
@@ -115,16 +115,18 @@ static int registration_command(const char *config_path)
 {
     struct config cfg;
     char err[512];
-    if (config_load(config_path, &cfg, err, sizeof err)) {
+    if (config_load(config_path, registry_protocols, &cfg, err, sizeof err)) {
         fprintf(stderr, "heartsbot: %s\n", err);
         return 1;
     }
     int n = 0, failed = 0;
-    for (int i = 0; i < cfg.nmatrix; i++) {
-        if (!cfg.matrix[i].appservice)
+    for (int i = 0; i < config_count(&cfg, &matrix_config_protocol); i++) {
+        const struct matrix_config *mx =
+            config_section(&cfg, &matrix_config_protocol, i);
+        if (!mx->appservice)
             continue;
         n++;
-        if (registration_one(&cfg.matrix[i]))
+        if (registration_one(mx))
             failed++;
     }
     if (n == 0)
@@ -174,7 +176,8 @@ static void reload(struct bot *b)
     }
     struct config fresh;
     char err[512];
-    if (config_load(b->config_path, &fresh, err, sizeof err)) {
+    if (config_load(b->config_path, registry_protocols, &fresh, err,
+                    sizeof err)) {
         log_error("reload refused, keeping the running config: %s", err);
         return;
     }
@@ -232,6 +235,31 @@ static int setup_signals(struct bot *b)
     return 0;
 }
 
+/* An adapter for every network of the config, protocol by protocol in
+ * the registry's order, each started after the games it had in progress
+ * at the last stop are rebuilt. */
+static void start_networks(struct bot *b)
+{
+    const struct protocol_env env = {.data_dir = b->cfg.data_dir,
+                                     .on_event = manager_on_event,
+                                     .ctx = b->manager};
+    for (int p = 0; registry_protocols[p]; p++) {
+        const struct protocol *proto = registry_protocols[p];
+        for (int i = 0; i < b->cfg.nnetworks && b->nadapters < MAX_ADAPTERS;
+             i++) {
+            const struct config_network *net = &b->cfg.networks[i];
+            if (net->protocol != proto)
+                continue;
+            struct chat_adapter *a = proto->create(b->loop, net->cfg, &env);
+            b->adapters[b->nadapters++] = a;
+            /* the games in progress at the last stop, before connecting */
+            manager_restore(b->manager, a);
+            if (a->ops->start(a))
+                log_error("%s: %s", net->name, proto->start_failed);
+        }
+    }
+}
+
 static void console_eof(void *ctx)
 {
     begin_stop(ctx, "end of input");
@@ -270,18 +298,19 @@ int main(int argc, char **argv)
     memset(&b, 0, sizeof b);
     b.config_path = config_path;
     char err[512];
-    int rc = config_path
-                 ? config_load(config_path, &b.cfg, err, sizeof err)
-                 : config_parse("", 0, "(defaults)", &b.cfg, err, sizeof err);
+    int rc = config_path ? config_load(config_path, registry_protocols, &b.cfg,
+                                       err, sizeof err)
+                         : config_parse("", 0, "(defaults)", registry_protocols,
+                                        &b.cfg, err, sizeof err);
     if (rc) {
         fprintf(stderr, "heartsbot: %s\n", err);
         return 1;
     }
-    if (!console && b.cfg.nirc == 0 && b.cfg.nmatrix == 0) {
-        fprintf(stderr,
-                "heartsbot: no [[irc]] or [[matrix]] network in %s (or use "
-                "--console)\n",
-                config_path ? config_path : "the defaults");
+    if (!console && b.cfg.nnetworks == 0) {
+        char tables[256];
+        config_network_tables(registry_protocols, tables, sizeof tables);
+        fprintf(stderr, "heartsbot: no %s network in %s (or use --console)\n",
+                tables, config_path ? config_path : "the defaults");
         config_free(&b.cfg);
         return 1;
     }
@@ -320,26 +349,7 @@ int main(int argc, char **argv)
         snprintf(line, sizeof line, "%sstart", b.cfg.command_prefix);
         console_inject(a, line);
     } else {
-        for (int i = 0; i < b.cfg.nirc && b.nadapters < MAX_ADAPTERS; i++) {
-            struct chat_adapter *a =
-                ircad_new(b.loop, &b.cfg.irc[i], manager_on_event, b.manager);
-            b.adapters[b.nadapters++] = a;
-            /* the games in progress at the last stop, before connecting */
-            manager_restore(b.manager, a);
-            if (a->ops->start(a))
-                log_error("%s: cannot start with these settings (see the "
-                          "message above)",
-                          b.cfg.irc[i].name);
-        }
-        for (int i = 0; i < b.cfg.nmatrix && b.nadapters < MAX_ADAPTERS; i++) {
-            struct chat_adapter *a =
-                mxad_new(b.loop, &b.cfg.matrix[i], b.cfg.data_dir,
-                         manager_on_event, b.manager);
-            b.adapters[b.nadapters++] = a;
-            manager_restore(b.manager, a);
-            if (a->ops->start(a))
-                log_error("%s: cannot start", b.cfg.matrix[i].name);
-        }
+        start_networks(&b);
         log_info("heartsbot running on %d network%s", b.nadapters,
                  b.nadapters == 1 ? "" : "s");
     }

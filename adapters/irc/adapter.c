@@ -1574,7 +1574,7 @@ static const struct ircad_timing default_timing = {
 
 /* The checks the config reader leaves to the adapter (it checks types,
  * ranges and '%'; the IRC rules for nicks and channels are here). */
-static bool config_ok(const struct config_irc *cfg)
+static bool config_ok(const struct irc_config *cfg)
 {
     const char *name = cfg->name ? cfg->name : "irc";
     if (!cfg->host || !*cfg->host || strchr(cfg->host, ' ')) {
@@ -1602,7 +1602,7 @@ static bool config_ok(const struct config_irc *cfg)
     return true;
 }
 
-struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
+struct chat_adapter *ircad_new(struct loop *l, const struct irc_config *cfg,
                                chat_event_fn on_event, void *ctx)
 {
     struct ircad *a = calloc(1, sizeof *a);

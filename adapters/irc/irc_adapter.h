@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "bot/common/chat.h"
-#include "bot/config.h"
+#include "adapters/irc/irc_config.h"
 #include "bot/common/loop.h"
 
 /*
@@ -42,7 +42,7 @@
  * closes without QUIT. free must not be called from on_event; the others
  * may.
  */
-struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
+struct chat_adapter *ircad_new(struct loop *l, const struct irc_config *cfg,
                                chat_event_fn on_event, void *ctx);
 
 /* The nick the bot has on the network now (the configured one, or an

@@ -141,7 +141,7 @@ struct mxad {
     struct chat_adapter base;
     struct loop *loop;
     struct mx_http *http;
-    struct config_matrix cfg; /* strings owned */
+    struct matrix_config cfg; /* strings owned */
     char *session_path;       /* NULL: nothing kept */
     char *session_dir;
     char *data_dir;
@@ -2814,7 +2814,7 @@ static bool idle(const struct chat_adapter *base)
            !mx_outbox_waiting(a->out, NULL);
 }
 
-static void free_config(struct config_matrix *c)
+static void free_config(struct matrix_config *c)
 {
     free(c->name);
     free(c->homeserver);
@@ -2914,7 +2914,7 @@ static const struct chat_adapter_ops mx_ops = {
     .limited = limited,
 };
 
-struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
+struct chat_adapter *mxad_new(struct loop *l, const struct matrix_config *cfg,
                               const char *data_dir, chat_event_fn on_event,
                               void *ctx)
 {

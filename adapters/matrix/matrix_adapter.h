@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "bot/common/chat.h"
-#include "bot/config.h"
+#include "adapters/matrix/matrix_config.h"
 #include "bot/common/loop.h"
 
 /*
@@ -41,7 +41,7 @@
  * once nothing waits or is under way. free cancels everything; not from
  * on_event.
  */
-struct chat_adapter *mxad_new(struct loop *l, const struct config_matrix *cfg,
+struct chat_adapter *mxad_new(struct loop *l, const struct matrix_config *cfg,
                               const char *data_dir, chat_event_fn on_event,
                               void *ctx);
 

@@ -129,7 +129,7 @@ static void fail_at(struct parser *ps, size_t pos, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The message, then -1 where the analyzer sees it (as in config.c). */
+/* The message, then -1 where the analyzer sees it (as TOML_FAIL, toml.h). */
 #define FAIL(...) (fail_at(__VA_ARGS__), -1)
 
 static int at(const struct parser *ps, size_t pos, size_t end)
@@ -661,7 +661,7 @@ void mx_registration_free(struct mx_registration *r)
 /* ---- What fits the config --------------------------------------------- */
 
 int mx_registration_check(const struct mx_registration *r,
-                          const struct config_matrix *cfg, char *err,
+                          const struct matrix_config *cfg, char *err,
                           size_t errlen)
 {
     const char *local = cfg->user_id + 1;
@@ -678,7 +678,7 @@ int mx_registration_check(const struct mx_registration *r,
     return -1;
 }
 
-void mx_registration_url(const struct config_matrix *cfg, char *out,
+void mx_registration_url(const struct matrix_config *cfg, char *out,
                          size_t outlen)
 {
     unsigned char a[16];
@@ -709,7 +709,7 @@ static void yaml_quoted(struct buf *b, const char *s)
     buf_add(b, "\"", 1);
 }
 
-char *mx_registration_text(const struct config_matrix *cfg,
+char *mx_registration_text(const struct matrix_config *cfg,
                            const char *as_token, const char *hs_token)
 {
     struct buf b = {0};
@@ -722,7 +722,7 @@ char *mx_registration_text(const struct config_matrix *cfg,
              cfg->name);
     buf_str(&b, line);
     buf_str(&b, "id: \"heartsbot-");
-    buf_str(&b, cfg->name); /* letters, digits, - _ . (config.c) */
+    buf_str(&b, cfg->name); /* letters, digits, - _ . (section_check_name) */
     buf_str(&b, "\"\nurl: ");
     mx_registration_url(cfg, line, sizeof line);
     yaml_quoted(&b, line);
@@ -852,7 +852,7 @@ static int write_temp(const char *path, const char *text, char **tmp,
     return rc;
 }
 
-int mx_registration_write(const struct config_matrix *cfg, char *err,
+int mx_registration_write(const struct matrix_config *cfg, char *err,
                           size_t errlen)
 {
     const char *path = cfg->registration;

@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "bot/config.h"
+#include "adapters/matrix/matrix_config.h"
 
 /* The most a registration file may be. */
 #define MX_REGISTRATION_MAX (64 * 1024)
@@ -61,13 +61,13 @@ void mx_registration_free(struct mx_registration *r);
  * "PATH: what differs" in err (PATH is cfg->registration).
  */
 int mx_registration_check(const struct mx_registration *r,
-                          const struct config_matrix *cfg, char *err,
+                          const struct matrix_config *cfg, char *err,
                           size_t errlen);
 
 /* The URL where the homeserver reaches cfg's listener, into out:
  * "http://HOST:PORT", "[HOST]" for IPv6; a wildcard address (0.0.0.0,
  * ::) gives the loopback address of its family. */
-void mx_registration_url(const struct config_matrix *cfg, char *out,
+void mx_registration_url(const struct matrix_config *cfg, char *out,
                          size_t outlen);
 
 /*
@@ -75,7 +75,7 @@ void mx_registration_url(const struct config_matrix *cfg, char *out,
  * mx_registration_write writes it: a new NUL-terminated string the caller
  * frees. The user ID in the namespace is regex-escaped.
  */
-char *mx_registration_text(const struct config_matrix *cfg,
+char *mx_registration_text(const struct matrix_config *cfg,
                            const char *as_token, const char *hs_token);
 
 /* mx_registration_write's answer when something is at the path already. */
@@ -91,7 +91,7 @@ char *mx_registration_text(const struct config_matrix *cfg,
  * MX_REGISTRATION_EXISTS when something is at the path already (nothing
  * written), or -1 with "PATH: what failed" in err (nothing left behind).
  */
-int mx_registration_write(const struct config_matrix *cfg, char *err,
+int mx_registration_write(const struct matrix_config *cfg, char *err,
                           size_t errlen);
 
 #endif

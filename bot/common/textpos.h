@@ -1,6 +1,6 @@
 /*
  * Where in a text file something is, for the messages of the readers of
- * hand-written files (the config, bot/config.c; the Matrix registration,
+ * hand-written files (the config, bot/common/toml.c; the Matrix registration,
  * adapters/matrix/registration.c): "PATH:LINE:COL: what is wrong", with
  * lines and columns counted from 1 and columns in characters of UTF-8
  * text, as editors count them.

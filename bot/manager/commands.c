@@ -153,25 +153,8 @@ static void shown_as_seat(struct cmd *c, const struct table *t, int s)
 static const char *room_rules(const struct manager *m,
                               const struct chat_adapter *a, const char *room)
 {
-    for (int i = 0; i < m->cfg->nirc; i++) {
-        const struct config_irc *irc = &m->cfg->irc[i];
-        if (strcmp(irc->name, a->network) != 0)
-            continue;
-        for (int k = 0; k < irc->nchannels; k++)
-            if (irc->channels[k].rules &&
-                a->ops->same_nick(a, irc->channels[k].name, room))
-                return irc->channels[k].rules;
-    }
-    /* Matrix rooms given by ID (an alias names no room ID here) */
-    for (int i = 0; i < m->cfg->nmatrix; i++) {
-        const struct config_matrix *mx = &m->cfg->matrix[i];
-        if (strcmp(mx->name, a->network) != 0)
-            continue;
-        for (int k = 0; k < mx->nrooms; k++)
-            if (mx->rooms[k].rules && strcmp(mx->rooms[k].name, room) == 0)
-                return mx->rooms[k].rules;
-    }
-    return m->cfg->default_rules;
+    const char *rules = config_room_rules(m->cfg, a, room);
+    return rules ? rules : m->cfg->default_rules;
 }
 
 /* What differs from the preset, after `lead` and before `end`: " with

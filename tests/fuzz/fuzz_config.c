@@ -1,5 +1,6 @@
 /*
- * libFuzzer target for the config reader (bot/config.c): any bytes are a
+ * libFuzzer target for the config reader (bot/config.c, with the TOML reader
+ * and every protocol's table of adapters/registry.c): any bytes are a
  * config file. The reader never crashes or leaks; a refused file leaves
  * the caller's struct as it was and says where ("fuzz.toml:LINE:COL: ");
  * an accepted one holds every value the checks promise (strings present,
@@ -11,6 +12,7 @@
  * with a copy of config.example.toml in the corpus directory DIR.
  */
 #include "bot/config.h"
+#include "tests/support/networks.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,8 +54,8 @@ static void check(const struct config *c)
     check_range(c->lobby_timeout, 10, 86400);
     check_range(c->grace_period, 0, 86400);
     check_range(c->next_hand_delay, 0, 60);
-    for (int i = 0; i < c->nirc; i++) {
-        const struct config_irc *irc = &c->irc[i];
+    for (int i = 0; i < count_irc(c); i++) {
+        const struct irc_config *irc = irc_at(c, i);
         check_string(irc->name);
         check_string(irc->host);
         check_string(irc->nick);
@@ -77,11 +79,11 @@ static void check(const struct config *c)
                 check_string(irc->channels[j].rules);
         }
         for (int j = 0; j < i; j++)
-            if (strcmp(c->irc[j].name, irc->name) == 0)
+            if (strcmp(irc_at(c, j)->name, irc->name) == 0)
                 abort();
     }
-    for (int i = 0; i < c->nmatrix; i++) {
-        const struct config_matrix *mx = &c->matrix[i];
+    for (int i = 0; i < count_mx(c); i++) {
+        const struct matrix_config *mx = mx_at(c, i);
         check_string(mx->user_id);
         check_string(mx->password);
         check_string(mx->access_token);
@@ -102,8 +104,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[512];
     memset(&c, 0xa5, sizeof c);
     memset(&sentinel, 0xa5, sizeof sentinel);
-    if (config_parse((const char *)data, size, "fuzz.toml", &c, err,
-                     sizeof err)) {
+    if (config_parse((const char *)data, size, "fuzz.toml", registry_protocols,
+                     &c, err, sizeof err)) {
         if (memcmp(&c, &sentinel, sizeof c) != 0 ||
             strncmp(err, "fuzz.toml:", 10) != 0)
             abort();

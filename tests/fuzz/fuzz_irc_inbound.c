@@ -228,8 +228,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     R.size = size - 1;
     R.sent = R.done = R.hung = false;
 
-    struct config_channel chan = {.name = "#c", .rules = NULL};
-    struct config_irc cfg = {
+    struct protocol_room chan = {.name = "#c", .rules = NULL};
+    struct irc_config cfg = {
         .name = "fuzz",
         .host = "127.0.0.1",
         .port = R.port,

@@ -40,7 +40,7 @@ static void round_trip(const struct mx_registration *r)
 {
     char user_id[300];
     snprintf(user_id, sizeof user_id, "@%s:fuzz.example", r->sender_localpart);
-    struct config_matrix mx;
+    struct matrix_config mx;
     memset(&mx, 0, sizeof mx);
     mx.name = "fuzz";
     mx.user_id = user_id;

@@ -152,8 +152,8 @@ static struct person *person(const char *nick)
 static void load_config(struct config *c)
 {
     char err[512];
-    if (config_parse(w.config_text, strlen(w.config_text), "transcript", c, err,
-                     sizeof err) != 0) {
+    if (config_parse(w.config_text, strlen(w.config_text), "transcript", NULL,
+                     c, err, sizeof err) != 0) {
         fprintf(stderr, "transcript: config: %s\n", err);
         exit(2);
     }

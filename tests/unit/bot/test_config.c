@@ -9,6 +9,7 @@
  * valgrind by the CI.
  */
 #include "bot/config.h"
+#include "tests/support/networks.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,7 +26,8 @@
 static void parse_ok(const char *text, struct config *c)
 {
     char err[ERRLEN] = "";
-    int rc = config_parse(text, strlen(text), "test.toml", c, err, sizeof err);
+    int rc = config_parse(text, strlen(text), "test.toml", registry_protocols,
+                          c, err, sizeof err);
     if (rc)
         print_error("unexpected error: %s\n", err);
     assert_int_equal(rc, 0);
@@ -42,7 +44,8 @@ static void parse_bad(const char *text, size_t len, const char *at,
     char err[ERRLEN] = "";
     char prefix[64];
     snprintf(prefix, sizeof prefix, "test.toml:%s: ", at);
-    int rc = config_parse(text, len, "test.toml", &c, err, sizeof err);
+    int rc = config_parse(text, len, "test.toml", registry_protocols, &c, err,
+                          sizeof err);
     if (rc != -1 || strncmp(err, prefix, strlen(prefix)) != 0 ||
         !strstr(err + strlen(prefix), fragment))
         print_error("input:\n%s\nwant: %s...%s\ngot:  %s\n", text, prefix,
@@ -75,7 +78,7 @@ static void test_config_load_example(void **state)
     char path[4096], err[ERRLEN] = "";
     source_path("config.example.toml", path, sizeof path);
     struct config c;
-    int rc = config_load(path, &c, err, sizeof err);
+    int rc = config_load(path, registry_protocols, &c, err, sizeof err);
     if (rc)
         print_error("%s\n", err);
     assert_int_equal(rc, 0);
@@ -103,8 +106,8 @@ static void test_config_load_example(void **state)
     assert_int_equal(c.chatter_interval, 60);
     assert_int_equal(c.unattended_pause, 0);
     assert_int_equal(c.unattended_end, 600);
-    assert_int_equal(c.nirc, 1);
-    const struct config_irc *irc = &c.irc[0];
+    assert_int_equal(count_irc(&c), 1);
+    const struct irc_config *irc = irc_at(&c, 0);
     assert_string_equal(irc->name, "local");
     assert_string_equal(irc->host, "127.0.0.1");
     assert_int_equal(irc->port, 6667);
@@ -160,24 +163,24 @@ static void test_config_parse_minimal_defaults(void **state)
              "nick = \"hb\"\n",
              &c);
     check_bot_game_defaults(&c);
-    assert_int_equal(c.nirc, 1);
-    assert_string_equal(c.irc[0].name, "net");
-    assert_string_equal(c.irc[0].host, "irc.example");
-    assert_string_equal(c.irc[0].nick, "hb");
-    assert_int_equal(c.irc[0].port, 6667);
-    assert_string_equal(c.irc[0].username, "hb"); /* = nick */
-    assert_string_equal(c.irc[0].realname, "heartsbot");
-    assert_string_equal(c.irc[0].password, "");
-    assert_string_equal(c.irc[0].nickserv_password, "");
-    assert_int_equal(c.irc[0].nchannels, 0);
-    assert_null(c.irc[0].channels);
-    assert_int_equal(c.irc[0].flood_burst, 4);
-    assert_int_equal(c.irc[0].flood_interval_ms, 1100);
-    assert_false(c.irc[0].tls);
-    assert_true(c.irc[0].tls_verify);
-    assert_string_equal(c.irc[0].tls_ca_file, "");
-    assert_string_equal(c.irc[0].sasl_mechanism, "none");
-    assert_true(c.irc[0].sasl_required);
+    assert_int_equal(count_irc(&c), 1);
+    assert_string_equal(irc_at(&c, 0)->name, "net");
+    assert_string_equal(irc_at(&c, 0)->host, "irc.example");
+    assert_string_equal(irc_at(&c, 0)->nick, "hb");
+    assert_int_equal(irc_at(&c, 0)->port, 6667);
+    assert_string_equal(irc_at(&c, 0)->username, "hb"); /* = nick */
+    assert_string_equal(irc_at(&c, 0)->realname, "heartsbot");
+    assert_string_equal(irc_at(&c, 0)->password, "");
+    assert_string_equal(irc_at(&c, 0)->nickserv_password, "");
+    assert_int_equal(irc_at(&c, 0)->nchannels, 0);
+    assert_null(irc_at(&c, 0)->channels);
+    assert_int_equal(irc_at(&c, 0)->flood_burst, 4);
+    assert_int_equal(irc_at(&c, 0)->flood_interval_ms, 1100);
+    assert_false(irc_at(&c, 0)->tls);
+    assert_true(irc_at(&c, 0)->tls_verify);
+    assert_string_equal(irc_at(&c, 0)->tls_ca_file, "");
+    assert_string_equal(irc_at(&c, 0)->sasl_mechanism, "none");
+    assert_true(irc_at(&c, 0)->sasl_required);
     config_free(&c);
 }
 
@@ -191,19 +194,19 @@ static void test_config_parse_tls_sasl(void **state)
              "sasl_password = \"s3 cret\"\nsasl_required = false\n"
              "tls_ca_file = \"/etc/my ca.pem\"\n",
              &c);
-    assert_true(c.irc[0].tls);
-    assert_int_equal(c.irc[0].port, 6697);
-    assert_string_equal(c.irc[0].sasl_mechanism, "plain");
-    assert_string_equal(c.irc[0].sasl_password, "s3 cret");
-    assert_string_equal(c.irc[0].tls_ca_file, "/etc/my ca.pem");
-    assert_false(c.irc[0].sasl_required);
+    assert_true(irc_at(&c, 0)->tls);
+    assert_int_equal(irc_at(&c, 0)->port, 6697);
+    assert_string_equal(irc_at(&c, 0)->sasl_mechanism, "plain");
+    assert_string_equal(irc_at(&c, 0)->sasl_password, "s3 cret");
+    assert_string_equal(irc_at(&c, 0)->tls_ca_file, "/etc/my ca.pem");
+    assert_false(irc_at(&c, 0)->sasl_required);
     config_free(&c);
     parse_ok("[[irc]]\nname = \"net\"\nhost = \"h\"\nnick = \"hb\"\n"
              "port = 7000\ntls = true\ntls_cert_file = \"c.pem\"\n"
              "sasl_mechanism = \"external\"\n",
              &c);
-    assert_int_equal(c.irc[0].port, 7000);
-    assert_string_equal(c.irc[0].tls_cert_file, "c.pem");
+    assert_int_equal(irc_at(&c, 0)->port, 7000);
+    assert_string_equal(irc_at(&c, 0)->tls_cert_file, "c.pem");
     config_free(&c);
 }
 
@@ -213,8 +216,8 @@ static void test_config_parse_empty_file(void **state)
     struct config c;
     parse_ok("", &c);
     check_bot_game_defaults(&c);
-    assert_int_equal(c.nirc, 0);
-    assert_null(c.irc);
+    assert_int_equal(count_irc(&c), 0);
+    assert_null(c.networks);
     config_free(&c);
     /* empty tables are tables too */
     parse_ok("[bot]\n[game]\n", &c);
@@ -280,28 +283,29 @@ static void test_config_parse_values(void **state)
     assert_int_equal(c.grace_period, 0);
     assert_string_equal(c.bot_level, "random");
     assert_int_equal(c.next_hand_delay, 60);
-    assert_int_equal(c.nirc, 2);
-    assert_string_equal(c.irc[0].username, "hbu");
-    assert_string_equal(c.irc[0].realname,
+    assert_int_equal(count_irc(&c), 2);
+    assert_string_equal(irc_at(&c, 0)->username, "hbu");
+    assert_string_equal(irc_at(&c, 0)->realname,
                         "q\"\\ \xc3\xa9 \xf0\x9f\x82\xa1 caf\xc3\xa9");
-    assert_string_equal(c.irc[0].password, "s3%ncret");
-    assert_string_equal(c.irc[0].nickserv_password, "100%");
-    assert_int_equal(c.irc[0].nchannels, 2);
-    assert_string_equal(c.irc[0].channels[0].name, "#a");
-    assert_null(c.irc[0].channels[0].rules);
-    assert_string_equal(c.irc[0].channels[1].name, "&b");
-    assert_string_equal(c.irc[0].channels[1].rules, "omnibus  target=50");
-    assert_int_equal(c.irc[0].port, 6697);
-    assert_int_equal(c.irc[0].flood_burst, 100);
-    assert_int_equal(c.irc[0].flood_interval_ms, 60000);
-    assert_int_equal(c.irc[0].flood_min_interval_ms, 70);
-    assert_int_equal(c.irc[0].flood_max_interval_ms, 60000);
-    assert_string_equal(c.irc[0].services_mask, "NickServ!NickServ@localhost");
-    assert_string_equal(c.irc[0].nickserv_account, "hb");
-    assert_string_equal(c.irc[1].name, "two");
-    assert_string_equal(c.irc[1].username, "hb2");
-    assert_int_equal(c.irc[1].nchannels, 0);
-    assert_int_equal(c.irc[1].port, 6667);
+    assert_string_equal(irc_at(&c, 0)->password, "s3%ncret");
+    assert_string_equal(irc_at(&c, 0)->nickserv_password, "100%");
+    assert_int_equal(irc_at(&c, 0)->nchannels, 2);
+    assert_string_equal(irc_at(&c, 0)->channels[0].name, "#a");
+    assert_null(irc_at(&c, 0)->channels[0].rules);
+    assert_string_equal(irc_at(&c, 0)->channels[1].name, "&b");
+    assert_string_equal(irc_at(&c, 0)->channels[1].rules, "omnibus  target=50");
+    assert_int_equal(irc_at(&c, 0)->port, 6697);
+    assert_int_equal(irc_at(&c, 0)->flood_burst, 100);
+    assert_int_equal(irc_at(&c, 0)->flood_interval_ms, 60000);
+    assert_int_equal(irc_at(&c, 0)->flood_min_interval_ms, 70);
+    assert_int_equal(irc_at(&c, 0)->flood_max_interval_ms, 60000);
+    assert_string_equal(irc_at(&c, 0)->services_mask,
+                        "NickServ!NickServ@localhost");
+    assert_string_equal(irc_at(&c, 0)->nickserv_account, "hb");
+    assert_string_equal(irc_at(&c, 1)->name, "two");
+    assert_string_equal(irc_at(&c, 1)->username, "hb2");
+    assert_int_equal(irc_at(&c, 1)->nchannels, 0);
+    assert_int_equal(irc_at(&c, 1)->port, 6667);
     config_free(&c);
 }
 
@@ -347,11 +351,11 @@ static void test_config_parse_range_bounds(void **state)
          offsetof(struct config, chatter_burst), false},
         {"[bot]", "chatter_interval", 0, 3600,
          offsetof(struct config, chatter_interval), false},
-        {"[[irc]]", "port", 1, 65535, offsetof(struct config_irc, port), true},
+        {"[[irc]]", "port", 1, 65535, offsetof(struct irc_config, port), true},
         {"[[irc]]", "flood_burst", 1, 100,
-         offsetof(struct config_irc, flood_burst), true},
+         offsetof(struct irc_config, flood_burst), true},
         {"[[irc]]", "flood_interval_ms", 1, 60000,
-         offsetof(struct config_irc, flood_interval_ms), true},
+         offsetof(struct irc_config, flood_interval_ms), true},
     };
     const char *irc_keys = "name=\"n\"\nhost=\"h\"\nnick=\"k\"\n";
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
@@ -363,7 +367,7 @@ static void test_config_parse_range_bounds(void **state)
             struct config c;
             parse_ok(text, &c);
             const char *base =
-                keys[i].irc ? (const char *)&c.irc[0] : (const char *)&c;
+                keys[i].irc ? (const char *)irc_at(&c, 0) : (const char *)&c;
             int got;
             memcpy(&got, base + keys[i].off, sizeof got);
             assert_int_equal(got, ends[e]);
@@ -435,8 +439,8 @@ static void test_config_parse_comments_everywhere(void **state)
     assert_string_equal(c.data_dir, "a#b");
     assert_int_equal(c.nadmins, 2);
     assert_string_equal(c.admins[1], "y");
-    assert_string_equal(c.irc[0].name, "n");
-    assert_string_equal(c.irc[0].host, "h");
+    assert_string_equal(irc_at(&c, 0)->name, "n");
+    assert_string_equal(irc_at(&c, 0)->host, "h");
     config_free(&c);
 }
 
@@ -774,8 +778,9 @@ static void test_config_parse_error_keeps_out(void **state)
     const char *text = "[bot]\ndata_dir = \"new\"\nadmins = [\"a\", \"b\"]\n"
                        "[[irc]]\nname = \"n\"\nhost = \"h\"\nnick = \"k\"\n"
                        "channels = [\"#a\", \"#b\"]\n[game]\nturn_timeot = 1\n";
-    assert_int_equal(
-        config_parse(text, strlen(text), "x.toml", &c, err, sizeof err), -1);
+    assert_int_equal(config_parse(text, strlen(text), "x.toml",
+                                  registry_protocols, &c, err, sizeof err),
+                     -1);
     assert_memory_equal(&c, &copy, sizeof c);
     assert_string_equal(c.data_dir, "old");
     assert_string_equal(err,
@@ -789,11 +794,15 @@ static void test_config_parse_no_err_buffer(void **state)
     (void)state;
     struct config c;
     memset(&c, 0x5a, sizeof c);
-    assert_int_equal(config_parse("[x]", 3, "t", &c, NULL, 0), -1);
+    assert_int_equal(
+        config_parse("[x]", 3, "t", registry_protocols, &c, NULL, 0), -1);
     char err[12];
-    assert_int_equal(config_parse("[x]", 3, "t", &c, err, sizeof err), -1);
+    assert_int_equal(
+        config_parse("[x]", 3, "t", registry_protocols, &c, err, sizeof err),
+        -1);
     assert_string_equal(err, "t:1:2: unkn"); /* cut, still terminated */
-    assert_int_equal(config_parse("", 0, NULL, &c, NULL, 0), 0);
+    assert_int_equal(config_parse("", 0, NULL, registry_protocols, &c, NULL, 0),
+                     0);
     check_bot_game_defaults(&c);
     config_free(&c);
 }
@@ -807,12 +816,14 @@ static void test_config_parse_too_large(void **state)
     memset(text, '\n', len);
     struct config c;
     char err[ERRLEN];
-    assert_int_equal(config_parse(text, len, "big.toml", &c, err, sizeof err),
+    assert_int_equal(config_parse(text, len, "big.toml", registry_protocols, &c,
+                                  err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "big.toml: larger than 1 MiB"));
     /* exactly 1 MiB of blank lines is a config with every default */
-    assert_int_equal(
-        config_parse(text, len - 1, "big.toml", &c, err, sizeof err), 0);
+    assert_int_equal(config_parse(text, len - 1, "big.toml", registry_protocols,
+                                  &c, err, sizeof err),
+                     0);
     check_bot_game_defaults(&c);
     config_free(&c);
     free(text);
@@ -837,9 +848,11 @@ static void test_config_parse_limits(void **state)
     parse_bad(text, len, "257:1", "more than 64 [[irc]] tables");
     struct config c;
     char err[ERRLEN];
-    assert_int_equal(config_parse(text, len64, "t", &c, err, sizeof err), 0);
-    assert_int_equal(c.nirc, 64);
-    assert_string_equal(c.irc[63].name, "n63");
+    assert_int_equal(
+        config_parse(text, len64, "t", registry_protocols, &c, err, sizeof err),
+        0);
+    assert_int_equal(count_irc(&c), 64);
+    assert_string_equal(irc_at(&c, 63)->name, "n63");
     config_free(&c);
 
     len = (size_t)snprintf(text, cap,
@@ -853,10 +866,11 @@ static void test_config_parse_limits(void **state)
     assert_true(len < cap);
     parse_bad(text, len, "262:1", "more than 256 channels on one network");
     memcpy(text + len64, "]\n", 2);
-    assert_int_equal(config_parse(text, len64 + 2, "t", &c, err, sizeof err),
+    assert_int_equal(config_parse(text, len64 + 2, "t", registry_protocols, &c,
+                                  err, sizeof err),
                      0);
-    assert_int_equal(c.irc[0].nchannels, 256);
-    assert_string_equal(c.irc[0].channels[255].name, "#c255");
+    assert_int_equal(irc_at(&c, 0)->nchannels, 256);
+    assert_string_equal(irc_at(&c, 0)->channels[255].name, "#c255");
     config_free(&c);
     free(text);
 }
@@ -883,11 +897,13 @@ static void test_config_load_errors(void **state)
     memset(&c, 0xa5, sizeof c);
     memset(&sentinel, 0xa5, sizeof sentinel);
     char err[ERRLEN];
-    assert_int_equal(
-        config_load("/nonexistent/heartsbot.toml", &c, err, sizeof err), -1);
+    assert_int_equal(config_load("/nonexistent/heartsbot.toml",
+                                 registry_protocols, &c, err, sizeof err),
+                     -1);
     assert_string_equal(err, "/nonexistent/heartsbot.toml: cannot open: No "
                              "such file or directory");
-    assert_int_equal(config_load("/tmp", &c, err, sizeof err), -1);
+    assert_int_equal(
+        config_load("/tmp", registry_protocols, &c, err, sizeof err), -1);
     assert_string_equal(err, "/tmp: cannot read: Is a directory");
 
     char path[64];
@@ -897,13 +913,15 @@ static void test_config_load_errors(void **state)
     memset(big, '#', len);
     temp_file(big, len, path, sizeof path);
     free(big);
-    assert_int_equal(config_load(path, &c, err, sizeof err), -1);
+    assert_int_equal(config_load(path, registry_protocols, &c, err, sizeof err),
+                     -1);
     assert_non_null(strstr(err, "larger than 1 MiB"));
     unlink(path);
 
     const char bad[] = "[bot]\ncolors = 2\n";
     temp_file(bad, sizeof bad - 1, path, sizeof path);
-    assert_int_equal(config_load(path, &c, err, sizeof err), -1);
+    assert_int_equal(config_load(path, registry_protocols, &c, err, sizeof err),
+                     -1);
     char want[128];
     snprintf(want, sizeof want, "%s:2:10: 'colors' must be true or false",
              path);
@@ -913,7 +931,8 @@ static void test_config_load_errors(void **state)
 
     const char good[] = "[game]\nturn_timeout = 45\n";
     temp_file(good, sizeof good - 1, path, sizeof path);
-    assert_int_equal(config_load(path, &c, err, sizeof err), 0);
+    assert_int_equal(config_load(path, registry_protocols, &c, err, sizeof err),
+                     0);
     assert_int_equal(c.turn_timeout, 45);
     config_free(&c);
     unlink(path);
@@ -926,7 +945,7 @@ static void test_config_free_zeroes(void **state)
     parse_ok("[bot]\nadmins = [\"a\"]\n[[irc]]\nname=\"n\"\nhost=\"h\"\n"
              "nick=\"k\"\nchannels=[\"#a omnibus\"]\n",
              &c);
-    assert_non_null(c.irc);
+    assert_non_null(c.networks);
     config_free(&c);
     struct config zero;
     memset(&zero, 0, sizeof zero);
@@ -946,12 +965,12 @@ static void test_config_keep_networks_swaps(void **state)
     parse_ok("[[irc]]\nname = \"two\"\nhost = \"h\"\nnick = \"k\"\n"
              "[[irc]]\nname = \"three\"\nhost = \"h\"\nnick = \"k\"\n",
              &fresh);
-    int nrun = running.nirc, nfresh = fresh.nirc;
+    int nrun = count_irc(&running), nfresh = count_irc(&fresh);
     config_keep_networks(&fresh, &running);
-    assert_int_equal(fresh.nirc, nrun);
-    assert_string_equal(fresh.irc[nrun - 1].name, "one");
-    assert_int_equal(running.nirc, nfresh);
-    assert_string_equal(running.irc[nfresh - 1].name, "three");
+    assert_int_equal(count_irc(&fresh), nrun);
+    assert_string_equal(irc_at(&fresh, nrun - 1)->name, "one");
+    assert_int_equal(count_irc(&running), nfresh);
+    assert_string_equal(irc_at(&running, nfresh - 1)->name, "three");
     config_free(&running);
     config_free(&fresh);
 }
@@ -972,9 +991,9 @@ static void test_config_parse_matrix(void **state)
         "max_body_bytes = 65536\nsync_timeout_ms = 0\n"
         "request_timeout_ms = 1000\nrejoin_delay_ms = 0\n",
         &c);
-    assert_int_equal(c.nirc, 1);
-    assert_int_equal(c.nmatrix, 2);
-    const struct config_matrix *m = &c.matrix[0];
+    assert_int_equal(count_irc(&c), 1);
+    assert_int_equal(count_mx(&c), 2);
+    const struct matrix_config *m = mx_at(&c, 0);
     assert_string_equal(m->name, "mx");
     /* a trailing '/' would double in every request's path */
     assert_string_equal(m->homeserver, "https://matrix.example.org");
@@ -992,7 +1011,7 @@ static void test_config_parse_matrix(void **state)
     assert_int_equal(m->sync_timeout_ms, 30000);
     assert_int_equal(m->request_timeout_ms, 30000);
     assert_int_equal(m->rejoin_delay_ms, 30000);
-    m = &c.matrix[1];
+    m = mx_at(&c, 1);
     assert_string_equal(m->access_token, "syt_x");
     assert_string_equal(m->password, "");
     assert_string_equal(m->device_id, "DEV");
@@ -1004,8 +1023,8 @@ static void test_config_parse_matrix(void **state)
     struct config fresh;
     parse_ok("", &fresh);
     config_keep_networks(&fresh, &c);
-    assert_int_equal(fresh.nmatrix, 2);
-    assert_int_equal(c.nmatrix, 0);
+    assert_int_equal(count_mx(&fresh), 2);
+    assert_int_equal(count_mx(&c), 0);
     config_free(&c);
     config_free(&fresh);
 }
@@ -1035,19 +1054,19 @@ static void test_config_parse_matrix_modes(void **state)
         "registration = \"/r\"\nlisten = \"[0:0::0]:8080\"\n"
         "[[matrix]]\nname = \"sync2\"\nhomeserver = \"https://h\"\n"
         "user_id = \"@B:h\"\nmode = \"sync\"\naccess_token = \"t\"\n";
-    int rc = config_parse(text, sizeof text - 1, "/etc/hb/bot.toml", &c, err,
-                          sizeof err);
+    int rc = config_parse(text, sizeof text - 1, "/etc/hb/bot.toml",
+                          registry_protocols, &c, err, sizeof err);
     if (rc)
         print_error("%s\n", err);
     assert_int_equal(rc, 0);
-    assert_int_equal(c.nmatrix, 6);
-    const struct config_matrix *m = &c.matrix[0];
+    assert_int_equal(count_mx(&c), 6);
+    const struct matrix_config *m = mx_at(&c, 0);
     assert_false(m->appservice);
     assert_string_equal(m->registration, "");
     assert_string_equal(m->listen_host, "127.0.0.1");
     assert_int_equal(m->listen_port, 9009);
     assert_string_equal(m->password, "p");
-    m = &c.matrix[1];
+    m = mx_at(&c, 1);
     assert_true(m->appservice);
     assert_string_equal(m->registration, "/etc/hb/a.yaml");
     assert_string_equal(m->listen_host, "127.0.0.1");
@@ -1055,16 +1074,16 @@ static void test_config_parse_matrix_modes(void **state)
     assert_string_equal(m->password, "");
     assert_string_equal(m->access_token, "");
     assert_int_equal(m->sync_timeout_ms, 1000);
-    m = &c.matrix[2];
+    m = mx_at(&c, 2);
     assert_string_equal(m->listen_host, "10.0.0.5");
     assert_int_equal(m->listen_port, 65535);
-    m = &c.matrix[3];
+    m = mx_at(&c, 3);
     assert_string_equal(m->listen_host, "::1");
     assert_int_equal(m->listen_port, 1);
-    m = &c.matrix[4];
+    m = mx_at(&c, 4);
     assert_string_equal(m->listen_host, "::");
     assert_int_equal(m->listen_port, 8080);
-    m = &c.matrix[5];
+    m = mx_at(&c, 5);
     assert_false(m->appservice);
     assert_string_equal(m->user_id, "@B:h"); /* sync mode: any user ID */
     config_free(&c);
@@ -1081,14 +1100,15 @@ static void registration_at(const char *path, const char *reg, const char *want)
              "registration = \"%s\"\n",
              reg);
     struct config c;
-    int rc = config_parse(text, strlen(text), path, &c, err, sizeof err);
+    int rc = config_parse(text, strlen(text), path, registry_protocols, &c, err,
+                          sizeof err);
     if (rc)
         print_error("%s\n", err);
     assert_int_equal(rc, 0);
-    if (strcmp(c.matrix[0].registration, want) != 0)
+    if (strcmp(mx_at(&c, 0)->registration, want) != 0)
         print_error("config %s, registration %s: want %s, got %s\n", path, reg,
-                    want, c.matrix[0].registration);
-    assert_string_equal(c.matrix[0].registration, want);
+                    want, mx_at(&c, 0)->registration);
+    assert_string_equal(mx_at(&c, 0)->registration, want);
     config_free(&c);
 }
 
@@ -1128,12 +1148,12 @@ static void test_config_load_registration_beside_config(void **state)
           f);
     assert_int_equal(fclose(f), 0);
     struct config c;
-    int rc = config_load(path, &c, err, sizeof err);
+    int rc = config_load(path, registry_protocols, &c, err, sizeof err);
     if (rc)
         print_error("%s\n", err);
     assert_int_equal(rc, 0);
     snprintf(want, sizeof want, "%s/heartsbot-registration.yaml", dir);
-    assert_string_equal(c.matrix[0].registration, want);
+    assert_string_equal(mx_at(&c, 0)->registration, want);
     config_free(&c);
     unlink(path);
     rmdir(dir);

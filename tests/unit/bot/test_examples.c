@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bot/config.h"
+#include "tests/support/networks.h"
 
 /* The repository's top, from this file's path. */
 static void repo_path(char *out, size_t len, const char *rel)
@@ -26,9 +27,9 @@ static void loads(const char *rel, int nirc)
     char path[1024], err[512];
     repo_path(path, sizeof path, rel);
     struct config c;
-    if (config_load(path, &c, err, sizeof err))
+    if (config_load(path, registry_protocols, &c, err, sizeof err))
         fail_msg("%s: %s", rel, err);
-    assert_int_equal(c.nirc, nirc);
+    assert_int_equal(count_irc(&c), nirc);
     config_free(&c);
 }
 
@@ -40,10 +41,11 @@ static void test_config_load_example(void **state)
     char path[1024], err[512];
     repo_path(path, sizeof path, "config.example.toml");
     struct config c;
-    assert_int_equal(config_load(path, &c, err, sizeof err), 0);
-    assert_int_equal(c.nmatrix, 1);
-    assert_string_equal(c.matrix[0].user_id, "@heartsbot:localhost");
-    assert_int_equal(c.matrix[0].nrooms, 1);
+    assert_int_equal(config_load(path, registry_protocols, &c, err, sizeof err),
+                     0);
+    assert_int_equal(count_mx(&c), 1);
+    assert_string_equal(mx_at(&c, 0)->user_id, "@heartsbot:localhost");
+    assert_int_equal(mx_at(&c, 0)->nrooms, 1);
     config_free(&c);
 }
 
@@ -62,14 +64,15 @@ static void test_config_load_appservice_example(void **state)
     char path[1024], err[512];
     repo_path(path, sizeof path, "docs/examples/appservice.toml");
     struct config c;
-    assert_int_equal(config_load(path, &c, err, sizeof err), 0);
-    assert_int_equal(c.nmatrix, 1);
-    assert_true(c.matrix[0].appservice);
-    assert_string_equal(c.matrix[0].registration,
+    assert_int_equal(config_load(path, registry_protocols, &c, err, sizeof err),
+                     0);
+    assert_int_equal(count_mx(&c), 1);
+    assert_true(mx_at(&c, 0)->appservice);
+    assert_string_equal(mx_at(&c, 0)->registration,
                         "/var/lib/heartsbot/registration.yaml");
-    assert_string_equal(c.matrix[0].listen_host, "127.0.0.1");
-    assert_int_equal(c.matrix[0].listen_port, 9009);
-    assert_string_equal(c.matrix[0].password, "");
+    assert_string_equal(mx_at(&c, 0)->listen_host, "127.0.0.1");
+    assert_int_equal(mx_at(&c, 0)->listen_port, 9009);
+    assert_string_equal(mx_at(&c, 0)->password, "");
     config_free(&c);
 }
 
@@ -79,11 +82,12 @@ static void test_config_load_own_ircd_channel_rules(void **state)
     char path[1024], err[512];
     repo_path(path, sizeof path, "docs/examples/own-ircd.toml");
     struct config c;
-    assert_int_equal(config_load(path, &c, err, sizeof err), 0);
-    assert_int_equal(c.irc[0].nchannels, 3);
-    assert_string_equal(c.irc[0].channels[1].name, "#omnibus");
-    assert_string_equal(c.irc[0].channels[1].rules, "omnibus");
-    assert_null(c.irc[0].channels[0].rules);
+    assert_int_equal(config_load(path, registry_protocols, &c, err, sizeof err),
+                     0);
+    assert_int_equal(irc_at(&c, 0)->nchannels, 3);
+    assert_string_equal(irc_at(&c, 0)->channels[1].name, "#omnibus");
+    assert_string_equal(irc_at(&c, 0)->channels[1].rules, "omnibus");
+    assert_null(irc_at(&c, 0)->channels[0].rules);
     config_free(&c);
 }
 

@@ -303,8 +303,8 @@ struct fx {
     struct loop *l;
     struct server srv;
     struct chat_adapter *a;
-    struct config_channel chans[2];
-    struct config_irc cfg;
+    struct protocol_room chans[2];
+    struct irc_config cfg;
     struct rec ev[128];
     int nev;
     bool (*done)(struct fx *);

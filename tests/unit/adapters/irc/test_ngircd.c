@@ -408,8 +408,8 @@ static void test_ircad_real_server_talks_and_reconnects(void **state)
     cl_connect(&f.c, f.l, f.d->port);
     assert_true(run_until(&f, client_in_channel, 5000));
 
-    struct config_channel chans[] = {{.name = "#hearts"}};
-    struct config_irc cfg = {
+    struct protocol_room chans[] = {{.name = "#hearts"}};
+    struct irc_config cfg = {
         .name = "ngircd",
         .host = "127.0.0.1",
         .port = f.d->port,

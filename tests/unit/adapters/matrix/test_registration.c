@@ -90,11 +90,11 @@ static char *read_file(const char *p)
     return buf;
 }
 
-/* A [[matrix]] in appservice mode as config.c leaves it. */
-static struct config_matrix appservice(const char *user_id, const char *host,
+/* A [[matrix]] in appservice mode as matrix_config.c leaves it. */
+static struct matrix_config appservice(const char *user_id, const char *host,
                                        int port)
 {
-    struct config_matrix mx;
+    struct matrix_config mx;
     memset(&mx, 0, sizeof mx);
     mx.name = "mx";
     mx.homeserver = "http://127.0.0.1:8008";
@@ -143,7 +143,7 @@ static bool is_hex64(const char *s)
 static void test_mx_registration_text_exact(void **state)
 {
     (void)state;
-    struct config_matrix mx =
+    struct matrix_config mx =
         appservice("@heartsbot:example.org", "127.0.0.1", 9009);
     char *text = mx_registration_text(&mx, "AS", "HS");
     assert_string_equal(
@@ -172,7 +172,7 @@ static void test_mx_registration_text_exact(void **state)
 static void test_mx_registration_text_escapes_the_user_id(void **state)
 {
     (void)state;
-    struct config_matrix mx =
+    struct matrix_config mx =
         appservice("@a.b+c=d/e:h[1]$(x)|y*?{2}^\\\"", "::1", 80);
     char *text = mx_registration_text(&mx, "AS", "HS");
     assert_non_null(
@@ -187,7 +187,7 @@ static void test_mx_registration_url(void **state)
 {
     (void)state;
     char url[128];
-    struct config_matrix mx = appservice("@b:h", "10.0.0.5", 65535);
+    struct matrix_config mx = appservice("@b:h", "10.0.0.5", 65535);
     mx_registration_url(&mx, url, sizeof url);
     assert_string_equal(url, "http://10.0.0.5:65535");
     mx = appservice("@b:h", "0.0.0.0", 9009);
@@ -205,7 +205,7 @@ static void test_mx_registration_url(void **state)
 static void test_mx_registration_parse_written(void **state)
 {
     (void)state;
-    struct config_matrix mx = appservice("@hearts-bot:example.org", "::1", 1);
+    struct matrix_config mx = appservice("@hearts-bot:example.org", "::1", 1);
     char *text = mx_registration_text(&mx, "tok.A_b~c+d/e=f-g", "other");
     struct mx_registration r;
     parse_ok(text, strlen(text), &r);
@@ -549,7 +549,7 @@ static void test_mx_registration_load_errors(void **state)
 static void test_mx_registration_check(void **state)
 {
     (void)state;
-    struct config_matrix mx = appservice("@other:h", "127.0.0.1", 9009);
+    struct matrix_config mx = appservice("@other:h", "127.0.0.1", 9009);
     struct mx_registration r;
     OK("id: x\n" GOOD_REST, &r);
     char err[ERRLEN], want[512];
@@ -572,7 +572,7 @@ static void test_mx_registration_check(void **state)
 static void test_mx_registration_write_round_trip(void **state)
 {
     (void)state;
-    struct config_matrix mx =
+    struct matrix_config mx =
         appservice("@heartsbot:example.org", "127.0.0.1", 9009);
     char err[ERRLEN] = "";
     mode_t old = umask(077);
@@ -623,7 +623,7 @@ static void test_mx_registration_write_round_trip(void **state)
 static void test_mx_registration_write_never_replaces(void **state)
 {
     (void)state;
-    struct config_matrix mx = appservice("@b:h", "127.0.0.1", 9009);
+    struct matrix_config mx = appservice("@b:h", "127.0.0.1", 9009);
     char err[ERRLEN] = "", names[512];
     static const char mine[] = "not a registration\n";
     write_file(path, mine, sizeof mine - 1);

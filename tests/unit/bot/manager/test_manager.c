@@ -211,7 +211,8 @@ static int setup(void **state)
     (void)state;
     w = calloc(1, sizeof *w);
     char err[200];
-    assert_int_equal(config_parse("", 0, "test", &w->cfg, err, sizeof err), 0);
+    assert_int_equal(
+        config_parse("", 0, "test", NULL, &w->cfg, err, sizeof err), 0);
     snprintf(w->dir, sizeof w->dir, "/tmp/hearts-test-XXXXXX");
     assert_non_null(mkdtemp(w->dir));
     free(w->cfg.data_dir);
