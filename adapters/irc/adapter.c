@@ -27,7 +27,7 @@
 #include "adapters/irc/isupport.h"
 #include "bot/common/log.h"
 #include "adapters/irc/nick.h"
-#include "adapters/irc/pace.h"
+#include "adapters/irc/flood.h"
 #include "adapters/irc/queue.h"
 #include "adapters/irc/split.h"
 
@@ -93,7 +93,7 @@ struct ircad {
     int nchannels;
     int flood_burst;
     int64_t flood_interval_ms;
-    struct ircad_pace pace; /* the interval follows the server's lag */
+    struct ircad_flood pace; /* the interval follows the server's lag */
     int64_t floor_cfg;      /* flood_min_interval_ms; 0: by the server */
     bool server_seen;       /* this connection's server is identified */
     struct ircad_timing t;
@@ -355,10 +355,10 @@ static int send_line(void *ctx, const char *line)
     int rc = ircad_conn_send(a->conn, line);
     if (rc == IRCAD_CONN_SENT) {
         if (strncmp(line, "PING :lag", 9) == 0)
-            ircad_pace_probe_sent(&a->pace, loop_now(a->loop));
+            ircad_flood_probe_sent(&a->pace, loop_now(a->loop));
         else if (strncmp(line, "PRIVMSG ", 8) == 0 ||
                  strncmp(line, "NOTICE ", 7) == 0)
-            ircad_pace_line_sent(&a->pace);
+            ircad_flood_line_sent(&a->pace);
         /* the NickServ password stays out of the log */
         if (strstr(line, " :IDENTIFY "))
             log_debug("%s -> (IDENTIFY, the password not logged)", a->name);
@@ -406,12 +406,12 @@ static void pump(struct ircad *a)
     int64_t now = loop_now(a->loop);
     int64_t wait = 0;
     if (a->state == ST_REGISTERED) {
-        ircad_pace_tick(&a->pace, now);
-        if (ircad_pace_want_probe(&a->pace, now,
+        ircad_flood_tick(&a->pace, now);
+        if (ircad_flood_want_probe(&a->pace, now,
                                   ircad_queue_front(&a->q, true) != NULL)) {
             char line[32];
             snprintf(line, sizeof line, "PING :lag%u",
-                     ircad_pace_next_token(&a->pace));
+                     ircad_flood_next_token(&a->pace));
             push(a, IRCAD_URGENT, line);
         }
         set_interval(a, a->pace.interval_ms);
@@ -616,13 +616,13 @@ static void connect_now(struct ircad *a)
     a->conn_started = now;
     /* the server counts per connection: a new one starts with a burst,
      * at the configured pace */
-    ircad_pace_reset(&a->pace, a->flood_interval_ms);
+    ircad_flood_reset(&a->pace, a->flood_interval_ms);
     ircad_bucket_init(&a->q.bucket, a->flood_burst, a->pace.interval_ms, now);
     /* until the server says what it is, the configured pace is the floor
      * (another server may answer on the same address after a restart) */
     a->server_seen = false;
     if (!a->floor_cfg)
-        ircad_pace_set_floor(&a->pace, a->flood_interval_ms);
+        ircad_flood_set_floor(&a->pace, a->flood_interval_ms);
     arm_keepalive(a, a->t.register_ms);
 }
 
@@ -883,7 +883,7 @@ static void nick_refused(struct ircad *a, const struct ircad_msg *m)
 
 /* The server's software, from RPL_YOURHOST (002, "... running version
  * X") or RPL_MYINFO (004, "nick server X modes..."): with
- * flood_min_interval_ms = 0 it sets the pacing floor (pace.h). Once per
+ * flood_min_interval_ms = 0 it sets the pacing floor (flood.h). Once per
  * connection; the version is only matched, and logged only as the bytes
  * that are safe in a log line. */
 static void server_identified(struct ircad *a, const char *version)
@@ -904,9 +904,9 @@ static void server_identified(struct ircad *a, const char *version)
                  (long long)a->pace.max_ms);
         return;
     }
-    struct ircad_server_pace sp;
-    ircad_pace_for_server(version, a->flood_interval_ms, &sp);
-    ircad_pace_set_floor(&a->pace, sp.floor_ms);
+    struct ircad_flood_server sp;
+    ircad_flood_for_server(version, a->flood_interval_ms, &sp);
+    ircad_flood_set_floor(&a->pace, sp.floor_ms);
     log_info("%s: server %s is %s: pacing from %lld ms a line down to %lld "
              "while its lag stays low, up to %lld (%s)",
              a->name, shown, sp.server, (long long)a->pace.interval_ms,
@@ -1145,7 +1145,7 @@ static void on_pong(struct ircad *a, const struct ircad_msg *m)
         }
         if (p && strncmp(p, "lag", 3) == 0 &&
             sscanf(p + 3, "%u%c", &token, &end) == 1 &&
-            ircad_pace_pong(&a->pace, token, loop_now(a->loop))) {
+            ircad_flood_pong(&a->pace, token, loop_now(a->loop))) {
             /* an answer to our PING: the link is alive too */
             a->last_alive = loop_now(a->loop);
             log_debug("%s: lag probe back after %lld ms", a->name,
@@ -1663,7 +1663,7 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
     /* flood_min_interval_ms 0: the floor waits for the server's name */
     a->floor_cfg =
         cfg->flood_min_interval_ms > 0 ? cfg->flood_min_interval_ms : 0;
-    ircad_pace_init(&a->pace, a->flood_interval_ms,
+    ircad_flood_init(&a->pace, a->flood_interval_ms,
                     a->floor_cfg ? a->floor_cfg : a->flood_interval_ms,
                     cfg->flood_max_interval_ms > 0 ? cfg->flood_max_interval_ms
                                                    : a->flood_interval_ms);

@@ -49,11 +49,11 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
  * alternative while that is taken). Valid until the next loop round. */
 const char *ircad_nick(const struct chat_adapter *a);
 
-/* The pause between lines now (it follows the server's lag, pace.h). */
+/* The pause between lines now (it follows the server's lag, flood.h). */
 int64_t ircad_interval_ms(const struct chat_adapter *a);
 
 /* The fastest pause the lag may bring it down to: flood_min_interval_ms,
- * or with 0 what the server's software allows (pace.h). */
+ * or with 0 what the server's software allows (flood.h). */
 int64_t ircad_floor_ms(const struct chat_adapter *a);
 
 /*
