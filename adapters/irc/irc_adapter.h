@@ -7,9 +7,11 @@
  * answered; CTCP VERSION and PING are, rate-limited.
  *
  * Inside: connection.c (libircclient on our loop), queue.c (priorities and
- * token bucket), split.c (sanitizing and splitting), nick.c and isupport.c
- * (casemapping, origins, alternative nicks), backoff.c, ctcp.c, adapter.c
- * (callbacks and lifecycle).
+ * token bucket), flood.c (lag-driven pacing), split.c (sanitizing and
+ * splitting), nick.c and isupport.c (casemapping, origins, alternative
+ * nicks), accounts.c, backoff.c, ctcp.c; and the adapter itself, cut by
+ * concern as ircad.h lists: output.c, link.c, channels.c, identity.c,
+ * inbound.c (the command table), adapter.c (the ops and lifecycle).
  */
 #ifndef HEARTS_IRC_ADAPTER_H
 #define HEARTS_IRC_ADAPTER_H
