@@ -5,12 +5,9 @@
  */
 #include "adapters/irc/irc_adapter.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "adapters/irc/channels.h"
 #include "adapters/irc/identity.h"
@@ -231,24 +228,6 @@ static const struct chat_adapter_ops ops = {
 
 /* ---- Construction ------------------------------------------------------ */
 
-/* A seed for the jitter and the nick digits: two bots started together
- * must not retry in step. */
-static uint64_t random_seed(const void *salt)
-{
-    uint64_t seed = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        ssize_t n = read(fd, &seed, sizeof seed);
-        close(fd);
-        if (n == (ssize_t)sizeof seed)
-            return seed;
-    }
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
-           ((uint64_t)getpid() << 40) ^ (uint64_t)(uintptr_t)salt;
-}
-
 static const struct ircad_timing default_timing = {
     .ping_after_ms = 90000,
     .dead_after_ms = 180000,
@@ -358,10 +337,11 @@ struct chat_adapter *ircad_new(struct loop *l, const struct config_irc *cfg,
     a->q.dropped = ircad_out_dropped;
     a->q.dropped_ctx = a;
     ircad_bucket_init(&a->ctcp, CTCP_BURST, CTCP_INTERVAL_MS, now);
-    uint64_t seed = random_seed(a);
+    /* two bots started together must not retry in step */
+    uint64_t seed = random_os_seed(a);
     ircad_backoff_init(&a->backoff, a->t.backoff_base_ms, a->t.backoff_cap_ms,
                        seed);
-    engine_prng_seed(&a->rng, seed ^ 0x9e3779b97f4a7c15u);
+    random_init(&a->rng, seed ^ 0x9e3779b97f4a7c15u);
     ircad_isupport_init(&a->isup);
     ircad_accounts_init(&a->accts, 0);
     snprintf(a->cur_nick, sizeof a->cur_nick, "%s", a->nick);

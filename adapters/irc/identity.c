@@ -94,9 +94,8 @@ void ircad_identity_nick_refused(struct ircad *a, const struct ircad_msg *m)
         ircad_link_drop(a, "the server refused every nick we tried");
         return;
     }
-    ircad_nick_variant(a->nick, a->nick_attempt,
-                       engine_prng_below(&a->rng, 1000), a->nick_maxlen,
-                       a->cur_nick, sizeof a->cur_nick);
+    ircad_nick_variant(a->nick, a->nick_attempt, random_below(&a->rng, 1000),
+                       a->nick_maxlen, a->cur_nick, sizeof a->cur_nick);
     log_info("%s: nick %s unavailable, trying %s", a->name, tried, a->cur_nick);
     char line[NICK_MAX + 8];
     snprintf(line, sizeof line, "NICK %s", a->cur_nick);

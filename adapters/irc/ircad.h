@@ -35,6 +35,7 @@
 #include "adapters/irc/irc_adapter.h"
 #include "adapters/irc/isupport.h"
 #include "adapters/irc/queue.h"
+#include "bot/common/random.h"
 
 #define NICK_MAX 64
 #define ID_MAX 256
@@ -94,7 +95,7 @@ struct ircad {
     struct ircad_queue q;
     struct ircad_bucket ctcp;
     struct ircad_backoff backoff;
-    struct engine_prng rng;
+    struct random_state rng; /* the digits of alternative nicks */
 
     enum state state;
     struct ircad_conn *conn;
