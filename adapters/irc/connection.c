@@ -43,6 +43,7 @@
 
 #include "bot/common/curl_loop.h"
 #include "bot/common/log.h"
+#include "bot/common/xalloc.h"
 
 /* Our output buffer: a few dozen lines; the out-queue paces the rest. */
 #define OUT_MAX 16384
@@ -675,9 +676,7 @@ static bool host_ok(const char *h)
  * config refuses them), and spaces not in a word. */
 static char *reg_copy(const char *s, bool word)
 {
-    char *d = strdup(s ? s : "");
-    if (!d)
-        abort();
+    char *d = xstrdup(s ? s : "");
     char *w = d;
     for (char *r = d; *r; r++)
         if (*r != '\r' && *r != '\n' && !(word && *r == ' '))
@@ -697,9 +696,7 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
         snprintf(err, errlen, "invalid host, port or nick");
         return -1;
     }
-    struct ircad_conn *c = calloc(1, sizeof *c);
-    if (!c)
-        abort();
+    struct ircad_conn *c = xcalloc(1, sizeof *c);
     c->loop = l;
     c->h = *h;
     c->fd = -1;

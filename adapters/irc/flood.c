@@ -12,7 +12,7 @@ static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
 }
 
 void ircad_flood_init(struct ircad_flood *p, int64_t start_ms, int64_t min_ms,
-                     int64_t max_ms)
+                      int64_t max_ms)
 {
     p->min_ms = min_ms > 0 ? min_ms : 1;
     p->max_ms = max_ms > p->min_ms ? max_ms : p->min_ms;
@@ -66,7 +66,7 @@ void ircad_flood_line_sent(struct ircad_flood *p)
 }
 
 bool ircad_flood_want_probe(const struct ircad_flood *p, int64_t now,
-                           bool waiting)
+                            bool waiting)
 {
     /* a probe never answered (lost with a server's hiccup) is given up
      * after a while, or we would never measure again */
@@ -185,7 +185,7 @@ static const struct {
 };
 
 void ircad_flood_for_server(const char *version, int64_t fallback_ms,
-                           struct ircad_flood_server *out)
+                            struct ircad_flood_server *out)
 {
     static const struct ircad_flood_server unknown = {
         "an unknown server", 0, "its flood limits are not known"};

@@ -52,7 +52,7 @@ struct ircad_flood {
 /* Starts at `start_ms`, between `min_ms` and `max_ms` (clamped so that
  * 1 <= min <= start <= max). */
 void ircad_flood_init(struct ircad_flood *p, int64_t start_ms, int64_t min_ms,
-                     int64_t max_ms);
+                      int64_t max_ms);
 
 /* Whether the pacing can change at all (min < max). */
 bool ircad_flood_adaptive(const struct ircad_flood *p);
@@ -66,7 +66,7 @@ void ircad_flood_line_sent(struct ircad_flood *p);
 /* Whether to send a probe now, `waiting` telling whether lines are
  * waiting (a probe measures a flow, not silence). */
 bool ircad_flood_want_probe(const struct ircad_flood *p, int64_t now,
-                           bool waiting);
+                            bool waiting);
 
 /* A probe with this token is queued ("PING :lag<token>"): the next token. */
 unsigned ircad_flood_next_token(struct ircad_flood *p);
@@ -99,7 +99,7 @@ struct ircad_flood_server {
  * the configured pace: unknown servers and servers that kill rather than
  * delay keep it as floor, and no floor is slower than it. */
 void ircad_flood_for_server(const char *version, int64_t fallback_ms,
-                           struct ircad_flood_server *out);
+                            struct ircad_flood_server *out);
 
 /* Moves the floor (a server identified): the interval stays within the
  * new bounds (min_ms <= max_ms is kept). */
