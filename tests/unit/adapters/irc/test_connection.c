@@ -1,6 +1,6 @@
 /*
- * Tests of adapters/irc/connection.c, the connection layer, against a
- * scripted server on a local listening socket (127.0.0.1, no network):
+ * Tests of adapters/irc/connection.c, the connection layer, against the
+ * scripted server of tests/support/irc_fixture.h (127.0.0.1, no network):
  * registration after CAP LS, lines handed up parsed, PING answered below
  * the adapter, refused lines dropped, the account tag handed up, output
  * held until the link is up, and the ends of a connection (closed by the
@@ -26,138 +26,7 @@
 #include "adapters/irc/connection.h"
 #include "bot/common/log.h"
 #include "bot/common/loop.h"
-
-/* ---- The scripted server ----------------------------------------------- */
-
-#define MAX_LINES 128
-
-struct server {
-    struct loop *l;
-    int lfd, cfd;
-    int port;
-    char buf[4096];
-    size_t len;
-    char *lines[MAX_LINES]; /* every line received */
-    int nlines;
-    const char *caps; /* offered in CAP LS, every REQ acknowledged; NULL:
-                         no CAP, welcome after USER */
-    bool welcome_sent;
-};
-
-__attribute__((format(printf, 2, 3))) static void srv_send(struct server *s,
-                                                           const char *fmt, ...)
-{
-    if (s->cfd < 0)
-        return;
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 2, fmt, ap);
-    va_end(ap);
-    assert_true(n > 0 && (size_t)n < sizeof line - 2);
-    memcpy(line + n, "\r\n", 2);
-    assert_int_equal(send(s->cfd, line, (size_t)n + 2, MSG_NOSIGNAL), n + 2);
-}
-
-static void srv_drop_client(struct server *s)
-{
-    if (s->cfd < 0)
-        return;
-    loop_unwatch(s->l, s->cfd);
-    close(s->cfd);
-    s->cfd = -1;
-}
-
-static void srv_welcome(struct server *s)
-{
-    s->welcome_sent = true;
-    srv_send(s, ":srv 001 bob :Welcome");
-}
-
-static void srv_line(struct server *s, const char *line)
-{
-    if (s->nlines < MAX_LINES)
-        s->lines[s->nlines++] = strdup(line);
-    if (strncmp(line, "CAP LS", 6) == 0 && s->caps)
-        srv_send(s, ":srv CAP * LS :%s", s->caps);
-    else if (strncmp(line, "CAP REQ :", 9) == 0)
-        srv_send(s, ":srv CAP bob ACK :%s", line + 9);
-    else if (strcmp(line, "CAP END") == 0 ||
-             (strncmp(line, "USER ", 5) == 0 && !s->caps))
-        srv_welcome(s);
-}
-
-static void srv_on_client(struct loop *l, int fd, int events, void *ctx)
-{
-    (void)l;
-    (void)events;
-    struct server *s = ctx;
-    ssize_t n =
-        recv(fd, s->buf + s->len, sizeof s->buf - s->len - 1, MSG_DONTWAIT);
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-        return;
-    if (n <= 0) {
-        srv_drop_client(s);
-        return;
-    }
-    s->len += (size_t)n;
-    s->buf[s->len] = '\0';
-    char *start = s->buf, *crlf;
-    while ((crlf = strstr(start, "\r\n"))) {
-        *crlf = '\0';
-        srv_line(s, start);
-        start = crlf + 2;
-    }
-    s->len -= (size_t)(start - s->buf);
-    memmove(s->buf, start, s->len);
-}
-
-static void srv_on_accept(struct loop *l, int fd, int events, void *ctx)
-{
-    (void)events;
-    struct server *s = ctx;
-    int c = accept(fd, NULL, NULL);
-    if (c < 0)
-        return;
-    srv_drop_client(s);
-    s->cfd = c;
-    loop_watch(l, c, LOOP_READ, srv_on_client, s);
-}
-
-static void srv_start(struct server *s, struct loop *l)
-{
-    memset(s, 0, sizeof *s);
-    s->l = l;
-    s->cfd = -1;
-    s->lfd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(s->lfd >= 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET,
-                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof sa;
-    assert_int_equal(bind(s->lfd, (struct sockaddr *)&sa, sizeof sa), 0);
-    assert_int_equal(listen(s->lfd, 4), 0);
-    assert_int_equal(getsockname(s->lfd, (struct sockaddr *)&sa, &len), 0);
-    s->port = ntohs(sa.sin_port);
-    loop_watch(l, s->lfd, LOOP_READ, srv_on_accept, s);
-}
-
-static void srv_stop(struct server *s)
-{
-    srv_drop_client(s);
-    loop_unwatch(s->l, s->lfd);
-    close(s->lfd);
-    for (int i = 0; i < s->nlines; i++)
-        free(s->lines[i]);
-}
-
-/* The index of the first line equal to `line`, or -1. */
-static int srv_find(const struct server *s, const char *line)
-{
-    for (int i = 0; i < s->nlines; i++)
-        if (strcmp(s->lines[i], line) == 0)
-            return i;
-    return -1;
-}
+#include "tests/support/irc_fixture.h"
 
 /* ---- The fixture: loop, server, connection, recorded lines ------------- */
 
@@ -173,7 +42,7 @@ struct got {
 
 struct fx {
     struct loop *l;
-    struct server srv;
+    struct ircfx_server srv;
     struct ircad_conn *c;
     struct got got[32];
     int ngot;
@@ -246,7 +115,7 @@ static void fx_init(struct fx *f)
 {
     memset(f, 0, sizeof *f);
     f->l = loop_new();
-    srv_start(&f->srv, f->l);
+    assert_true(ircfx_srv_start(&f->srv, f->l, false));
 }
 
 /* Opens the connection to the fixture's server (or to `port`). */
@@ -274,7 +143,7 @@ static void fx_free(struct fx *f)
 {
     if (f->c)
         ircad_conn_close(f->c, false);
-    srv_stop(&f->srv);
+    ircfx_srv_stop(&f->srv);
     loop_free(f->l);
 }
 
@@ -307,18 +176,18 @@ static void test_ircad_conn_registers_after_cap_ls(void **state)
     assert_int_equal(fx_open(&f, 0, "secret"), 0);
     assert_true(run_until(&f, welcomed));
     /* capabilities first, then the password, the nick and the user */
-    assert_int_equal(srv_find(&f.srv, "CAP LS 302"), 0);
-    int pass = srv_find(&f.srv, "PASS secret");
-    int nick = srv_find(&f.srv, "NICK bob");
-    int user = srv_find(&f.srv, "USER bobuser 0 * :Bob the bot");
+    assert_int_equal(ircfx_srv_find(&f.srv, "CAP LS 302", 0), 0);
+    int pass = ircfx_srv_find(&f.srv, "PASS secret", 0);
+    int nick = ircfx_srv_find(&f.srv, "NICK bob", 0);
+    int user = ircfx_srv_find(&f.srv, "USER bobuser 0 * :Bob the bot", 0);
     assert_true(pass > 0 && nick > pass && user > nick);
     /* the 001 comes up as a numeric */
     const struct got *g = &f.got[got_find(&f, "001")];
     assert_int_equal(g->numeric, 1);
-    assert_string_equal(g->origin, "srv");
+    assert_string_equal(g->origin, "irc.test");
     assert_int_equal(g->nparams, 2);
     assert_string_equal(g->params[0], "bob");
-    assert_string_equal(g->params[1], "Welcome");
+    assert_string_equal(g->params[1], "Welcome bob!u@127.0.0.1");
     assert_int_equal(f.closed, 0);
     fx_free(&f);
 }
@@ -330,7 +199,7 @@ static bool got_privmsg(struct fx *f)
 
 static bool ponged(struct fx *f)
 {
-    return srv_find(&f->srv, "PONG :tok123") >= 0;
+    return ircfx_srv_find(&f->srv, "PONG :tok123", 0) >= 0;
 }
 
 static void test_ircad_conn_hands_up_lines_and_answers_ping(void **state)
@@ -340,11 +209,11 @@ static void test_ircad_conn_hands_up_lines_and_answers_ping(void **state)
     fx_init(&f);
     assert_int_equal(fx_open(&f, 0, NULL), 0);
     assert_true(run_until(&f, welcomed));
-    assert_int_equal(srv_find(&f.srv, "PASS "), -1);
-    srv_send(&f.srv, "PING :tok123");
+    assert_int_equal(ircfx_srv_find(&f.srv, "PASS ", 0), -1);
+    ircfx_srv_send(&f.srv, "PING :tok123");
     /* a person's command without a prefix: refused, never handed up */
-    srv_send(&f.srv, "PRIVMSG #hearts :nobody said this");
-    srv_send(&f.srv, ":alice!al@host PRIVMSG #hearts :hello there");
+    ircfx_srv_send(&f.srv, "PRIVMSG #hearts :nobody said this");
+    ircfx_srv_send(&f.srv, ":alice!al@host PRIVMSG #hearts :hello there");
     assert_true(run_until(&f, got_privmsg));
     const struct got *g = &f.got[got_find(&f, "PRIVMSG")];
     assert_int_equal(g->numeric, 0);
@@ -371,11 +240,11 @@ static void test_ircad_conn_account_tag_handed_up(void **state)
     f.srv.caps = "account-tag extended-join";
     assert_int_equal(fx_open(&f, 0, NULL), 0);
     assert_true(run_until(&f, welcomed));
-    assert_true(srv_find(&f.srv, "CAP END") > 0);
+    assert_true(ircfx_srv_find(&f.srv, "CAP END", 0) > 0);
     assert_true(ircad_conn_cap(f.c, IRCAD_CAP_ACCOUNT_TAG));
     assert_true(ircad_conn_cap(f.c, IRCAD_CAP_EXTENDED_JOIN));
     assert_false(ircad_conn_cap(f.c, IRCAD_CAP_ACCOUNT_NOTIFY));
-    srv_send(&f.srv, "@account=alice :alice!al@host PRIVMSG bob :hi");
+    ircfx_srv_send(&f.srv, "@account=alice :alice!al@host PRIVMSG bob :hi");
     assert_true(run_until(&f, got_privmsg));
     const struct got *g = &f.got[got_find(&f, "PRIVMSG")];
     assert_true(g->has_account);
@@ -385,7 +254,7 @@ static void test_ircad_conn_account_tag_handed_up(void **state)
 
 static bool line_arrived(struct fx *f)
 {
-    return srv_find(&f->srv, "PRIVMSG #hearts :after the hello") >= 0;
+    return ircfx_srv_find(&f->srv, "PRIVMSG #hearts :after the hello", 0) >= 0;
 }
 
 static bool drained(struct fx *f)
@@ -404,7 +273,8 @@ static void test_ircad_conn_send_waits_for_the_link(void **state)
                      IRCAD_CONN_FULL);
     assert_true(run_until(&f, drained));
     assert_true(run_until(&f, welcomed));
-    assert_int_equal(srv_find(&f.srv, "PRIVMSG #hearts :too early"), -1);
+    assert_int_equal(ircfx_srv_find(&f.srv, "PRIVMSG #hearts :too early", 0),
+                     -1);
     /* lines that could break the protocol are refused */
     assert_int_equal(ircad_conn_send(f.c, "PRIVMSG #hearts :a\r\nQUIT"),
                      IRCAD_CONN_ERROR);
@@ -415,7 +285,7 @@ static void test_ircad_conn_send_waits_for_the_link(void **state)
     assert_int_equal(ircad_conn_send(f.c, "PRIVMSG #hearts :after the hello"),
                      IRCAD_CONN_SENT);
     assert_true(run_until(&f, line_arrived));
-    assert_int_equal(srv_find(&f.srv, "QUIT"), -1);
+    assert_int_equal(ircfx_srv_find(&f.srv, "QUIT", 0), -1);
     fx_free(&f);
 }
 
@@ -426,7 +296,7 @@ static void test_ircad_conn_closed_by_server_reported(void **state)
     fx_init(&f);
     assert_int_equal(fx_open(&f, 0, NULL), 0);
     assert_true(run_until(&f, welcomed));
-    srv_drop_client(&f.srv);
+    ircfx_srv_drop_client(&f.srv);
     assert_true(run_until(&f, is_closed));
     assert_int_equal(f.closed, 1);
     assert_string_equal(f.why, "connection closed by the server");
@@ -504,7 +374,7 @@ static void test_ircad_conn_close_flushes_when_asked(void **state)
         assert_true(run_until(&f, server_lost_client));
         /* the closed handler is not called for our own close */
         assert_int_equal(f.closed, 0);
-        assert_int_equal(srv_find(&f.srv, "QUIT :bye") >= 0, flush);
+        assert_int_equal(ircfx_srv_find(&f.srv, "QUIT :bye", 0) >= 0, flush);
         fx_free(&f);
     }
 }

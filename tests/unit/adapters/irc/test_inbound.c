@@ -26,64 +26,15 @@
 
 /* ---- A bare adapter: lines handed straight to inbound.c -------------- */
 
-struct rec {
-    enum chat_event_kind kind;
-    char room[64], nick[64], text[128], target[64], account[64];
-};
-
-struct fx {
-    struct loop *l;
-    struct config_channel chans[1];
-    struct config_irc cfg;
-    struct chat_adapter *ca;
-    struct ircad *a;
-    struct rec ev[16];
-    int nev;
-};
-
-static void copy(char *dst, size_t n, const char *src)
+/* The fixture's adapter, never started, believing it is registered as
+ * "hearts" in #hearts. */
+static struct ircad *bare(struct ircfx *f)
 {
-    snprintf(dst, n, "%s", src ? src : "");
-}
-
-static void on_event(void *ctx, struct chat_adapter *a,
-                     const struct chat_event *ev)
-{
-    (void)a;
-    struct fx *f = ctx;
-    assert_true(f->nev < 16);
-    struct rec *r = &f->ev[f->nev++];
-    r->kind = ev->kind;
-    copy(r->room, sizeof r->room, ev->room);
-    copy(r->nick, sizeof r->nick, ev->from.nick);
-    copy(r->text, sizeof r->text, ev->text);
-    copy(r->target, sizeof r->target, ev->target);
-    copy(r->account, sizeof r->account, ev->from.account);
-}
-
-/* An adapter that believes it is registered as "hearts" in #hearts. */
-static void fx_init(struct fx *f)
-{
-    memset(f, 0, sizeof *f);
-    f->l = loop_new();
-    f->chans[0].name = "#hearts";
-    f->cfg.name = "testnet";
-    f->cfg.host = "127.0.0.1";
-    f->cfg.port = 6667;
-    f->cfg.nick = "hearts";
-    f->cfg.password = "";
-    f->cfg.nickserv_password = "";
-    f->cfg.channels = f->chans;
-    f->cfg.nchannels = 1;
-    f->ca = ircad_new(f->l, &f->cfg, on_event, f);
-    f->a = (struct ircad *)f->ca;
-    f->a->state = ST_REGISTERED;
-}
-
-static void fx_free(struct fx *f)
-{
-    f->ca->ops->free(f->ca);
-    loop_free(f->l);
+    ircfx_init(f);
+    ircfx_make(f, NULL);
+    struct ircad *a = (struct ircad *)f->a;
+    a->state = ST_REGISTERED;
+    return a;
 }
 
 /* Hands the adapter one line: command, origin, then the parameters
@@ -91,7 +42,7 @@ static void fx_free(struct fx *f)
 static const char pnull[] = "";
 #define PNULL pnull
 
-static void line(struct fx *f, const char *command, const char *origin, ...)
+static void line(struct ircad *a, const char *command, const char *origin, ...)
 {
     const char *params[16];
     unsigned n = 0;
@@ -103,7 +54,7 @@ static void line(struct fx *f, const char *command, const char *origin, ...)
     va_end(ap);
     int numeric = command[0] >= '0' && command[0] <= '9' ? atoi(command) : 0;
     struct ircad_msg m = {command, numeric, origin, params, n, NULL};
-    ircad_inbound_line(f->a, &m);
+    ircad_inbound_line(a, &m);
 }
 
 #define ALICE "alice!al@host"
@@ -141,22 +92,22 @@ static void test_ircad_inbound_table_minimums(void **state)
 static void test_ircad_inbound_too_few_params_ignored(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    line(&f, "PRIVMSG", ALICE, "#hearts", NULL);
-    line(&f, "JOIN", ALICE, NULL);
-    line(&f, "PART", ALICE, NULL);
-    line(&f, "KICK", ALICE, "#hearts", NULL);
-    line(&f, "NICK", ALICE, NULL);
-    line(&f, "CTCP", ALICE, NULL);
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    line(a, "PRIVMSG", ALICE, "#hearts", NULL);
+    line(a, "JOIN", ALICE, NULL);
+    line(a, "PART", ALICE, NULL);
+    line(a, "KICK", ALICE, "#hearts", NULL);
+    line(a, "NICK", ALICE, NULL);
+    line(a, "CTCP", ALICE, NULL);
     assert_int_equal(f.nev, 0);
     /* enough: each is an event */
-    line(&f, "PRIVMSG", ALICE, "#hearts", "hello", NULL);
-    line(&f, "JOIN", ALICE, "#hearts", NULL);
-    line(&f, "PART", ALICE, "#hearts", NULL);
-    line(&f, "KICK", ALICE, "#hearts", "bob", NULL);
-    line(&f, "NICK", ALICE, "alicia", NULL);
-    line(&f, "QUIT", "alicia!al@host", NULL);
+    line(a, "PRIVMSG", ALICE, "#hearts", "hello", NULL);
+    line(a, "JOIN", ALICE, "#hearts", NULL);
+    line(a, "PART", ALICE, "#hearts", NULL);
+    line(a, "KICK", ALICE, "#hearts", "bob", NULL);
+    line(a, "NICK", ALICE, "alicia", NULL);
+    line(a, "QUIT", "alicia!al@host", NULL);
     assert_int_equal(f.nev, 6);
     assert_int_equal(f.ev[0].kind, CHAT_MESSAGE);
     assert_string_equal(f.ev[0].room, "#hearts");
@@ -170,26 +121,26 @@ static void test_ircad_inbound_too_few_params_ignored(void **state)
     assert_string_equal(f.ev[4].target, "alicia");
     assert_int_equal(f.ev[5].kind, CHAT_QUIT);
     assert_string_equal(f.ev[5].nick, "alicia");
-    fx_free(&f);
+    ircfx_free(&f);
 }
 
 static void test_ircad_inbound_null_or_empty_params_ignored(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    line(&f, "PRIVMSG", ALICE, "#hearts", PNULL, NULL);
-    line(&f, "PRIVMSG", ALICE, "#hearts", "", NULL);
-    line(&f, "PRIVMSG", ALICE, "", "hello", NULL);
-    line(&f, "JOIN", ALICE, PNULL, NULL);
-    line(&f, "KICK", ALICE, "#hearts", PNULL, NULL);
-    line(&f, "NICK", ALICE, "", NULL);
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    line(a, "PRIVMSG", ALICE, "#hearts", PNULL, NULL);
+    line(a, "PRIVMSG", ALICE, "#hearts", "", NULL);
+    line(a, "PRIVMSG", ALICE, "", "hello", NULL);
+    line(a, "JOIN", ALICE, PNULL, NULL);
+    line(a, "KICK", ALICE, "#hearts", PNULL, NULL);
+    line(a, "NICK", ALICE, "", NULL);
     /* a server is not a person */
-    line(&f, "PRIVMSG", "irc.example.net", "#hearts", "hello", NULL);
+    line(a, "PRIVMSG", "irc.example.net", "#hearts", "hello", NULL);
     /* nor are we */
-    line(&f, "PRIVMSG", "hearts!hb@host", "#hearts", "hello", NULL);
+    line(a, "PRIVMSG", "hearts!hb@host", "#hearts", "hello", NULL);
     assert_int_equal(f.nev, 0);
-    fx_free(&f);
+    ircfx_free(&f);
 }
 
 /* An account line with too few parameters changes nothing: the events
@@ -197,21 +148,21 @@ static void test_ircad_inbound_null_or_empty_params_ignored(void **state)
 static void test_ircad_inbound_account_lines_checked_too(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    line(&f, "JOIN", ALICE, "#hearts", NULL);
-    line(&f, "ACCOUNT", ALICE, "alice_acc", NULL);
-    line(&f, "ACCOUNT", ALICE, NULL);
-    line(&f, "PRIVMSG", ALICE, "#hearts", "hi", NULL);
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    line(a, "JOIN", ALICE, "#hearts", NULL);
+    line(a, "ACCOUNT", ALICE, "alice_acc", NULL);
+    line(a, "ACCOUNT", ALICE, NULL);
+    line(a, "PRIVMSG", ALICE, "#hearts", "hi", NULL);
     assert_int_equal(f.nev, 2);
     assert_int_equal(f.ev[1].kind, CHAT_MESSAGE);
     assert_string_equal(f.ev[1].account, "alice_acc");
     /* logged out ("*"): no account */
-    line(&f, "ACCOUNT", ALICE, "*", NULL);
-    line(&f, "PRIVMSG", ALICE, "#hearts", "hi", NULL);
+    line(a, "ACCOUNT", ALICE, "*", NULL);
+    line(a, "PRIVMSG", ALICE, "#hearts", "hi", NULL);
     assert_int_equal(f.nev, 3);
     assert_string_equal(f.ev[2].account, "");
-    fx_free(&f);
+    ircfx_free(&f);
 }
 
 /* 302 needs no parameter: even an empty answer is the oldest question's,
@@ -219,48 +170,48 @@ static void test_ircad_inbound_account_lines_checked_too(void **state)
 static void test_ircad_inbound_userhost_answers_in_order(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    f.ca->ops->verify(f.ca, "carol");
-    f.ca->ops->verify(f.ca, "dave");
-    line(&f, "302", "srv", NULL);
-    line(&f, "302", "srv", "hearts", "dave=+dv@host", NULL);
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    f.a->ops->verify(f.a, "carol");
+    f.a->ops->verify(f.a, "dave");
+    line(a, "302", "srv", NULL);
+    line(a, "302", "srv", "hearts", "dave=+dv@host", NULL);
     assert_int_equal(f.nev, 2);
     assert_int_equal(f.ev[0].kind, CHAT_IDENTITY);
     assert_string_equal(f.ev[0].nick, "carol");
     assert_int_equal(f.ev[1].kind, CHAT_IDENTITY);
     assert_string_equal(f.ev[1].nick, "dave");
-    fx_free(&f);
+    ircfx_free(&f);
 }
 
 static void test_ircad_inbound_welcome_registers(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    f.a->state = ST_CONNECTING;
-    line(&f, "001", "srv", "hearts_", "Welcome", NULL);
-    assert_int_equal(f.a->state, ST_REGISTERED);
-    assert_string_equal(f.a->cur_nick, "hearts_");
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    a->state = ST_CONNECTING;
+    line(a, "001", "srv", "hearts_", "Welcome", NULL);
+    assert_int_equal(a->state, ST_REGISTERED);
+    assert_string_equal(a->cur_nick, "hearts_");
     assert_int_equal(f.nev, 1);
     assert_int_equal(f.ev[0].kind, CHAT_CONNECTED);
     /* once only */
-    line(&f, "001", "srv", "other", "Welcome", NULL);
-    assert_string_equal(f.a->cur_nick, "hearts_");
+    line(a, "001", "srv", "other", "Welcome", NULL);
+    assert_string_equal(a->cur_nick, "hearts_");
     assert_int_equal(f.nev, 1);
-    fx_free(&f);
+    ircfx_free(&f);
 }
 
 static void test_ircad_inbound_nothing_after_stop(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    f.ca->ops->stop(f.ca, "bye");
-    line(&f, "PRIVMSG", ALICE, "#hearts", "hello", NULL);
-    line(&f, "JOIN", ALICE, "#hearts", NULL);
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    f.a->ops->stop(f.a, "bye");
+    line(a, "PRIVMSG", ALICE, "#hearts", "hello", NULL);
+    line(a, "JOIN", ALICE, "#hearts", NULL);
     assert_int_equal(f.nev, 0);
-    fx_free(&f);
+    ircfx_free(&f);
 }
 
 /* ---- Whole lines, through a scripted server ---------------------------- */

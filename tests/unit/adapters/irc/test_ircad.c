@@ -15,108 +15,69 @@
 
 #include "adapters/irc/ircad.h"
 #include "bot/common/log.h"
-#include "bot/common/loop.h"
-#include "bot/config.h"
+#include "tests/support/irc_fixture.h"
 
-struct fx {
-    struct loop *l;
-    struct config_channel chans[1];
-    struct config_irc cfg;
-    struct chat_adapter *ca;
-    struct ircad *a;
-    int nev;
-    enum chat_event_kind kind;
-    char account[64];
-    bool has_account;
-    uint64_t cookie;
-};
-
-static void on_event(void *ctx, struct chat_adapter *a,
-                     const struct chat_event *ev)
+/* The fixture's adapter (nick "Hearts"), never started. */
+static struct ircad *bare(struct ircfx *f)
 {
-    (void)a;
-    struct fx *f = ctx;
-    f->nev++;
-    f->kind = ev->kind;
-    f->has_account = ev->from.account != NULL;
-    snprintf(f->account, sizeof f->account, "%s",
-             ev->from.account ? ev->from.account : "");
-    f->cookie = ev->cookie;
-}
-
-static void fx_init(struct fx *f)
-{
-    memset(f, 0, sizeof *f);
-    f->l = loop_new();
-    f->chans[0].name = "#hearts";
-    f->cfg.name = "testnet";
-    f->cfg.host = "127.0.0.1";
-    f->cfg.port = 6667;
+    ircfx_init(f);
     f->cfg.nick = "Hearts";
-    f->cfg.channels = f->chans;
-    f->cfg.nchannels = 1;
-    f->ca = ircad_new(f->l, &f->cfg, on_event, f);
-    f->a = (struct ircad *)f->ca;
-}
-
-static void fx_free(struct fx *f)
-{
-    f->ca->ops->free(f->ca);
-    loop_free(f->l);
+    ircfx_make(f, NULL);
+    return (struct ircad *)f->a;
 }
 
 static void test_ircad_emit_carries_the_line_account(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    snprintf(f.a->ev_account, sizeof f.a->ev_account, "alice_acc");
-    ircad_emit(f.a, CHAT_MESSAGE, "#hearts", "alice", "al@host", "hi", NULL);
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    snprintf(a->ev_account, sizeof a->ev_account, "alice_acc");
+    ircad_emit(a, CHAT_MESSAGE, "#hearts", "alice", "al@host", "hi", NULL);
     assert_int_equal(f.nev, 1);
-    assert_int_equal(f.kind, CHAT_MESSAGE);
-    assert_string_equal(f.account, "alice_acc");
+    assert_int_equal(f.ev[0].kind, CHAT_MESSAGE);
+    assert_string_equal(f.ev[0].account, "alice_acc");
     /* no person, no account */
-    ircad_emit(f.a, CHAT_CONNECTED, NULL, NULL, NULL, NULL, NULL);
-    assert_false(f.has_account);
-    f.a->ev_account[0] = '\0';
-    ircad_emit(f.a, CHAT_JOIN, "#hearts", "bob", "b@host", NULL, NULL);
-    assert_false(f.has_account);
-    ircad_emit_sent(f.a, 42);
-    assert_int_equal(f.kind, CHAT_SENT);
-    assert_int_equal(f.cookie, 42);
+    ircad_emit(a, CHAT_CONNECTED, NULL, NULL, NULL, NULL, NULL);
+    assert_string_equal(f.ev[1].account, "");
+    a->ev_account[0] = '\0';
+    ircad_emit(a, CHAT_JOIN, "#hearts", "bob", "b@host", NULL, NULL);
+    assert_string_equal(f.ev[2].account, "");
+    ircad_emit_sent(a, 42);
+    assert_int_equal(f.ev[3].kind, CHAT_SENT);
+    assert_int_equal(f.ev[3].cookie, 42);
     assert_int_equal(f.nev, 4);
-    fx_free(&f);
+    ircfx_free(&f);
 }
 
 static void test_ircad_no_events_after_stop(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    assert_false(ircad_stopping(f.a));
-    f.ca->ops->stop(f.ca, "bye");
-    assert_true(ircad_stopping(f.a));
-    ircad_emit(f.a, CHAT_MESSAGE, "#hearts", "alice", "al@host", "hi", NULL);
-    ircad_emit_sent(f.a, 1);
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    assert_false(ircad_stopping(a));
+    f.a->ops->stop(f.a, "bye");
+    assert_true(ircad_stopping(a));
+    ircad_emit(a, CHAT_MESSAGE, "#hearts", "alice", "al@host", "hi", NULL);
+    ircad_emit_sent(a, 1);
     assert_int_equal(f.nev, 0);
-    fx_free(&f);
+    ircfx_free(&f);
 }
 
 static void test_ircad_is_me_follows_casemapping(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    assert_string_equal(f.a->cur_nick, "Hearts");
-    assert_true(ircad_is_me(f.a, "hearts"));
-    assert_true(ircad_is_me(f.a, "HEARTS"));
-    assert_false(ircad_is_me(f.a, "hearts_"));
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    assert_string_equal(a->cur_nick, "Hearts");
+    assert_true(ircad_is_me(a, "hearts"));
+    assert_true(ircad_is_me(a, "HEARTS"));
+    assert_false(ircad_is_me(a, "hearts_"));
     /* RFC 1459 until the server says otherwise: [ is { */
-    snprintf(f.a->cur_nick, sizeof f.a->cur_nick, "h[x]");
-    assert_true(ircad_is_me(f.a, "h{x}"));
-    f.a->isup.casemap = IRCAD_CASEMAP_ASCII;
-    assert_false(ircad_is_me(f.a, "h{x}"));
-    fx_free(&f);
+    snprintf(a->cur_nick, sizeof a->cur_nick, "h[x]");
+    assert_true(ircad_is_me(a, "h{x}"));
+    a->isup.casemap = IRCAD_CASEMAP_ASCII;
+    assert_false(ircad_is_me(a, "h{x}"));
+    ircfx_free(&f);
 }
 
 static void test_ircad_sender_is_a_person(void **state)
@@ -137,12 +98,12 @@ static void test_ircad_sender_is_a_person(void **state)
 static void test_ircad_is_person_by_chantypes(void **state)
 {
     (void)state;
-    struct fx f;
-    fx_init(&f);
-    assert_true(ircad_is_person(f.a, "alice"));
-    assert_false(ircad_is_person(f.a, "#hearts"));
-    assert_false(ircad_is_person(f.a, "&local"));
-    fx_free(&f);
+    struct ircfx f;
+    struct ircad *a = bare(&f);
+    assert_true(ircad_is_person(a, "alice"));
+    assert_false(ircad_is_person(a, "#hearts"));
+    assert_false(ircad_is_person(a, "&local"));
+    ircfx_free(&f);
 }
 
 int main(void)
