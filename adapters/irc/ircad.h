@@ -2,7 +2,7 @@
  * The IRC adapter's state, shared by the files that make the adapter
  * (irc_adapter.h is what the rest of the bot sees): the struct, its
  * states, and the few helpers every part uses (timers, events, who we
- * are). Nothing outside adapters/irc/ includes this.
+ * are). Nothing outside adapters/irc/ and its tests includes this.
  *
  * The parts, each calling only the ones before it:
  *   ircad.c     these helpers
