@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/xalloc.h"
+
 /* The longest account kept (bytes, NUL included), as line.h's
  * IRCAD_ACCOUNT_MAX. */
 #define ACCOUNT_MAX 128
@@ -23,14 +25,6 @@ struct ircad_account_entry {
     uint64_t touched;
     unsigned next; /* the next in the bucket: index + 1, 0 for none */
 };
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n);
-    if (!p)
-        abort();
-    return p;
-}
 
 void ircad_accounts_init(struct ircad_accounts *t, size_t max)
 {
@@ -138,9 +132,7 @@ static struct ircad_account_entry *add(struct ircad_accounts *t,
                                        const char *key)
 {
     if (!t->heads) {
-        t->heads = calloc(t->nbuckets, sizeof *t->heads);
-        if (!t->heads)
-            abort();
+        t->heads = xcalloc(t->nbuckets, sizeof *t->heads);
     }
     if (t->n >= t->max)
         evict(t);
@@ -188,9 +180,7 @@ static void put(struct ircad_accounts *t, struct ircad_account_entry *e,
         e->state = IRCAD_ACCOUNT_KNOWN;
         return;
     }
-    char *copy = strdup(account);
-    if (!copy)
-        abort();
+    char *copy = xstrdup(account);
     free(e->account);
     e->account = copy;
     e->state = IRCAD_ACCOUNT_KNOWN;

@@ -9,7 +9,7 @@ void ircad_backoff_init(struct ircad_backoff *b, int64_t base_ms,
     b->base_ms = base_ms > 0 ? base_ms : 1;
     b->cap_ms = cap_ms >= b->base_ms ? cap_ms : b->base_ms;
     b->nominal_ms = b->base_ms;
-    engine_prng_seed(&b->rng, seed);
+    random_init(&b->rng, seed);
 }
 
 int64_t ircad_backoff_next(struct ircad_backoff *b)
@@ -18,8 +18,7 @@ int64_t ircad_backoff_next(struct ircad_backoff *b)
     int64_t j = d / 5;
     int64_t delay = d;
     if (j > 0 && 2 * j + 1 <= (int64_t)UINT32_MAX)
-        delay =
-            d - j + (int64_t)engine_prng_below(&b->rng, (uint32_t)(2 * j + 1));
+        delay = d - j + (int64_t)random_below(&b->rng, (uint32_t)(2 * j + 1));
     if (delay > b->cap_ms)
         delay = b->cap_ms;
     if (delay < 1)

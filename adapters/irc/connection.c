@@ -42,7 +42,9 @@
 #include <unistd.h>
 
 #include "bot/common/curl_loop.h"
+#include "bot/common/err.h"
 #include "bot/common/log.h"
+#include "bot/common/xalloc.h"
 
 /* Our output buffer: a few dozen lines; the out-queue paces the rest. */
 #define OUT_MAX 16384
@@ -170,17 +172,13 @@ static int library_open(struct ircad_conn *c, char *err, size_t errlen)
     cb.event_ctcp_req = on_ctcp;
     cb.event_numeric = on_numeric;
     c->s = irc_create_session(&cb);
-    if (!c->s) {
-        snprintf(err, errlen, "cannot create an IRC session");
-        return -1;
-    }
+    if (!c->s)
+        return err_set(err, errlen, "cannot create an IRC session");
     irc_set_ctx(c->s, c);
 
     int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (ls < 0) {
-        snprintf(err, errlen, "socket: %s", strerror(errno));
-        return -1;
-    }
+    if (ls < 0)
+        return err_set(err, errlen, "socket: %s", strerror(errno));
     struct sockaddr_in sa = {.sin_family = AF_INET,
                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t slen = sizeof sa;
@@ -188,13 +186,12 @@ static int library_open(struct ircad_conn *c, char *err, size_t errlen)
     if (bind(ls, (struct sockaddr *)&sa, sizeof sa) != 0 ||
         listen(ls, 1) != 0 ||
         getsockname(ls, (struct sockaddr *)&sa, &slen) != 0) {
-        snprintf(err, errlen, "loopback listener: %s", strerror(errno));
+        err_set(err, errlen, "loopback listener: %s", strerror(errno));
         goto out;
     }
     if (irc_connect(c->s, "127.0.0.1", ntohs(sa.sin_port), NULL, "heartsbot",
                     NULL, NULL) != 0) {
-        snprintf(err, errlen, "libircclient: %s",
-                 irc_strerror(irc_errno(c->s)));
+        err_set(err, errlen, "libircclient: %s", irc_strerror(irc_errno(c->s)));
         goto out;
     }
     fd_set in, wr;
@@ -203,18 +200,17 @@ static int library_open(struct ircad_conn *c, char *err, size_t errlen)
     int maxfd = -1;
     irc_add_select_descriptors(c->s, &in, &wr, &maxfd);
     if (maxfd < 0 || maxfd >= FD_SETSIZE) {
-        snprintf(err, errlen,
-                 "no descriptor below FD_SETSIZE for libircclient");
+        err_set(err, errlen, "no descriptor below FD_SETSIZE for libircclient");
         goto out;
     }
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-        snprintf(err, errlen, "socketpair: %s", strerror(errno));
+        err_set(err, errlen, "socketpair: %s", strerror(errno));
         goto out;
     }
     /* the library's socket number now means our pair's end */
     if (dup2(sv[1], maxfd) < 0) {
-        snprintf(err, errlen, "dup2: %s", strerror(errno));
+        err_set(err, errlen, "dup2: %s", strerror(errno));
         close(sv[0]);
         close(sv[1]);
         goto out;
@@ -231,7 +227,7 @@ static int library_open(struct ircad_conn *c, char *err, size_t errlen)
     FD_SET(c->lib_fd, &wr);
     if (irc_process_select_descriptors(c->s, &in, &wr) != 0 ||
         !irc_is_connected(c->s)) {
-        snprintf(err, errlen, "libircclient would not take the socketpair");
+        err_set(err, errlen, "libircclient would not take the socketpair");
         goto out;
     }
     rc = 0;
@@ -675,9 +671,7 @@ static bool host_ok(const char *h)
  * config refuses them), and spaces not in a word. */
 static char *reg_copy(const char *s, bool word)
 {
-    char *d = strdup(s ? s : "");
-    if (!d)
-        abort();
+    char *d = xstrdup(s ? s : "");
     char *w = d;
     for (char *r = d; *r; r++)
         if (*r != '\r' && *r != '\n' && !(word && *r == ' '))
@@ -693,13 +687,9 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
                     struct ircad_conn **out, char *err, size_t errlen)
 {
     if (!p->host || !host_ok(p->host) || !p->nick || !*p->nick ||
-        strpbrk(p->nick, " \r\n") || p->port <= 0 || p->port > 65535) {
-        snprintf(err, errlen, "invalid host, port or nick");
-        return -1;
-    }
-    struct ircad_conn *c = calloc(1, sizeof *c);
-    if (!c)
-        abort();
+        strpbrk(p->nick, " \r\n") || p->port <= 0 || p->port > 65535)
+        return err_set(err, errlen, "invalid host, port or nick");
+    struct ircad_conn *c = xcalloc(1, sizeof *c);
     c->loop = l;
     c->h = *h;
     c->fd = -1;
@@ -728,13 +718,13 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
     snprintf(url, sizeof url, "%s://%s%s%s:%d/", p->tls ? "https" : "http",
              v6 ? "[" : "", p->host, v6 ? "]" : "", p->port);
     if (curl_loop_init(&c->cl, l, on_progress, c) != 0) {
-        snprintf(err, errlen, "libcurl would not start");
+        err_set(err, errlen, "libcurl would not start");
         free_conn(c);
         return -1;
     }
     c->easy = curl_easy_init();
     if (!c->easy) {
-        snprintf(err, errlen, "libcurl: out of memory");
+        err_set(err, errlen, "libcurl: out of memory");
         free_conn(c);
         return -1;
     }
@@ -776,7 +766,7 @@ int ircad_conn_open(struct loop *l, const struct ircad_conn_params *p,
         log_warn("%s: SASL PLAIN without TLS sends the password in the clear",
                  c->name);
     if (curl_multi_add_handle(c->cl.multi, e) != CURLM_OK) {
-        snprintf(err, errlen, "libcurl would not take the connection");
+        err_set(err, errlen, "libcurl would not take the connection");
         free_conn(c);
         return -1;
     }

@@ -7,9 +7,11 @@
  * answered; CTCP VERSION and PING are, rate-limited.
  *
  * Inside: connection.c (libircclient on our loop), queue.c (priorities and
- * token bucket), split.c (sanitizing and splitting), nick.c and isupport.c
- * (casemapping, origins, alternative nicks), backoff.c, ctcp.c, adapter.c
- * (callbacks and lifecycle).
+ * token bucket), flood.c (lag-driven pacing), split.c (sanitizing and
+ * splitting), nick.c and isupport.c (casemapping, origins, alternative
+ * nicks), accounts.c, backoff.c, ctcp.c; and the adapter itself, cut by
+ * concern as ircad.h lists: output.c, link.c, channels.c, identity.c,
+ * inbound.c (the command table), adapter.c (the ops and lifecycle).
  */
 #ifndef HEARTS_IRC_ADAPTER_H
 #define HEARTS_IRC_ADAPTER_H
@@ -49,11 +51,11 @@ struct chat_adapter *ircad_new(struct loop *l, const struct irc_config *cfg,
  * alternative while that is taken). Valid until the next loop round. */
 const char *ircad_nick(const struct chat_adapter *a);
 
-/* The pause between lines now (it follows the server's lag, pace.h). */
+/* The pause between lines now (it follows the server's lag, flood.h). */
 int64_t ircad_interval_ms(const struct chat_adapter *a);
 
 /* The fastest pause the lag may bring it down to: flood_min_interval_ms,
- * or with 0 what the server's software allows (pace.h). */
+ * or with 0 what the server's software allows (flood.h). */
 int64_t ircad_floor_ms(const struct chat_adapter *a);
 
 /*

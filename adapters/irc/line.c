@@ -19,6 +19,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/common/utf8.h"
+
 /* The longest line kept, its ending not counted: IRCAD_FRAME_MAX is the
  * IRCv3 limit with CR LF included. */
 #define LINE_MAX_CONTENT (IRCAD_FRAME_MAX - 2)
@@ -144,61 +146,6 @@ size_t ircad_framer_pending(const struct ircad_framer *f)
     return i > f->scanned ? f->len - i : f->len;
 }
 
-/* ---- UTF-8 ----------------------------------------------------------- */
-
-static const char REPLACEMENT[] = "\xEF\xBF\xBD"; /* U+FFFD */
-
-/*
- * The length of the UTF-8 sequence at s[0..n) if it is whole and valid
- * (returned positive), else minus the length of its maximal invalid
- * subpart (the bytes that one U+FFFD stands for, as Unicode recommends).
- */
-static long utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t need;
-    unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range */
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else {
-        return -1;
-    }
-    size_t i = 1;
-    for (; i < need && i < n; i++) {
-        unsigned char b = s[i];
-        if (i == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF))
-            break;
-    }
-    return i == need ? (long)need : -(long)i;
-}
-
-/* Whether s[0..n) is whole, valid UTF-8. */
-static bool utf8_valid(const char *s, size_t n)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        long k = utf8_seq(u + i, n - i);
-        if (k < 0)
-            return false;
-        i += (size_t)k;
-    }
-    return true;
-}
-
 /* ---- parsing ----------------------------------------------------------- */
 
 /* Where a line is copied to while it is parsed. */
@@ -213,18 +160,17 @@ struct store {
  * fit. */
 static const char *store_text(struct store *st, const char *s, size_t n)
 {
-    const unsigned char *u = (const unsigned char *)s;
     char *dst = st->buf + st->used;
     size_t w = st->used;
     for (size_t i = 0; i < n;) {
-        long k = utf8_seq(u + i, n - i);
-        const char *src = k > 0 ? s + i : REPLACEMENT;
-        size_t m = k > 0 ? (size_t)k : sizeof REPLACEMENT - 1;
+        size_t k = utf8_decode(s + i, n - i, NULL);
+        const char *src = k ? s + i : UTF8_REPLACEMENT;
+        size_t m = k ? k : sizeof UTF8_REPLACEMENT - 1;
         if (m >= st->cap - w)
             return NULL;
         memcpy(st->buf + w, src, m);
         w += m;
-        i += (size_t)(k > 0 ? k : -k);
+        i += k ? k : utf8_bad_len(s + i, n - i);
     }
     if (w >= st->cap)
         return NULL;
@@ -269,7 +215,7 @@ static bool account_ok(const char *s, size_t n)
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f)
             return false;
-    return utf8_valid(s, n);
+    return utf8_valid(s, n, NULL);
 }
 
 /* Whether s[0..n) is fit to be a server-time: printable ASCII. */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/xalloc.h"
+
 struct ircad_qline {
     struct ircad_qline *prev, *next;   /* in the destination's FIFO */
     struct ircad_qline *lprev, *lnext; /* in the level's list */
@@ -96,14 +98,6 @@ void ircad_queue_init(struct ircad_queue *q, int burst, int64_t interval_ms,
     memset(q, 0, sizeof *q);
     q->max_bytes = max_bytes;
     ircad_bucket_init(&q->bucket, burst, interval_ms, now);
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p)
-        abort();
-    return p;
 }
 
 static struct ircad_qtarget *find_target(const struct ircad_queue *q,

@@ -7,7 +7,7 @@
  *
  * Default pacing: a burst of 4 lines, then one line every 1100 ms; the lag
  * may bring the interval down to a floor that depends on the server
- * (pace.h).
+ * (flood.h).
  *
  * - ngIRCd (26, conn.c): a user's commands are parsed at most 3 per pass;
  *   when more are waiting, or once the client has sent 256 bytes within one

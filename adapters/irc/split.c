@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/xalloc.h"
+
 static bool is_cont(unsigned char c)
 {
     return (c & 0xC0) == 0x80;
@@ -122,9 +124,7 @@ int ircad_split(const char *command, const char *target, const char *text,
 
     /* a copy without CR, so cut positions count only what is sent */
     size_t tlen = strlen(text);
-    char *clean = calloc(tlen + 1, 1);
-    if (!clean)
-        abort();
+    char *clean = xcalloc(tlen + 1, 1);
     size_t n = 0;
     for (size_t i = 0; i < tlen; i++)
         if (text[i] != '\r')

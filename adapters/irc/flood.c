@@ -1,7 +1,7 @@
 /*
- * The lag-driven pacing controller (pace.h).
+ * The lag-driven pacing controller (flood.h).
  */
-#include "adapters/irc/pace.h"
+#include "adapters/irc/flood.h"
 
 #include <ctype.h>
 #include <stddef.h>
@@ -11,16 +11,16 @@ static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-void ircad_pace_init(struct ircad_pace *p, int64_t start_ms, int64_t min_ms,
-                     int64_t max_ms)
+void ircad_flood_init(struct ircad_flood *p, int64_t start_ms, int64_t min_ms,
+                      int64_t max_ms)
 {
     p->min_ms = min_ms > 0 ? min_ms : 1;
     p->max_ms = max_ms > p->min_ms ? max_ms : p->min_ms;
     p->token = 0;
-    ircad_pace_reset(p, start_ms);
+    ircad_flood_reset(p, start_ms);
 }
 
-void ircad_pace_reset(struct ircad_pace *p, int64_t start_ms)
+void ircad_flood_reset(struct ircad_flood *p, int64_t start_ms)
 {
     p->interval_ms = clamp(start_ms, p->min_ms, p->max_ms);
     p->base_ms = -1;
@@ -31,60 +31,60 @@ void ircad_pace_reset(struct ircad_pace *p, int64_t start_ms)
     p->lines = 0;
 }
 
-bool ircad_pace_adaptive(const struct ircad_pace *p)
+bool ircad_flood_adaptive(const struct ircad_flood *p)
 {
     return p->min_ms < p->max_ms;
 }
 
 /* Slower at once: twice the interval. */
-static void slow_down(struct ircad_pace *p)
+static void slow_down(struct ircad_flood *p)
 {
     int64_t v = p->interval_ms > p->max_ms / 2 ? p->max_ms : p->interval_ms * 2;
     p->interval_ms = clamp(v, p->min_ms, p->max_ms);
 }
 
-void ircad_pace_lag(struct ircad_pace *p, int64_t rtt_ms)
+void ircad_flood_lag(struct ircad_flood *p, int64_t rtt_ms)
 {
     if (rtt_ms < 0)
         rtt_ms = 0;
     if (p->base_ms < 0 || rtt_ms < p->base_ms)
         p->base_ms = rtt_ms;
     int64_t lag = rtt_ms - p->base_ms;
-    if (lag > IRCAD_PACE_HIGH_MS) {
+    if (lag > IRCAD_FLOOD_HIGH_MS) {
         slow_down(p);
-    } else if (lag < IRCAD_PACE_LOW_MS) {
+    } else if (lag < IRCAD_FLOOD_LOW_MS) {
         int64_t step = p->interval_ms / 8;
         p->interval_ms =
             clamp(p->interval_ms - (step > 0 ? step : 1), p->min_ms, p->max_ms);
     }
 }
 
-void ircad_pace_line_sent(struct ircad_pace *p)
+void ircad_flood_line_sent(struct ircad_flood *p)
 {
     if (p->lines < 1000000)
         p->lines++;
 }
 
-bool ircad_pace_want_probe(const struct ircad_pace *p, int64_t now,
-                           bool waiting)
+bool ircad_flood_want_probe(const struct ircad_flood *p, int64_t now,
+                            bool waiting)
 {
     /* a probe never answered (lost with a server's hiccup) is given up
      * after a while, or we would never measure again */
     bool lost = p->out && p->probe_sent >= 0 &&
-                now - p->probe_sent > 20 * IRCAD_PACE_HIGH_MS;
+                now - p->probe_sent > 20 * IRCAD_FLOOD_HIGH_MS;
     /* a probe takes a line's place in the pace: at the floor it can only
      * find the lag growing, so it goes four times more rarely */
-    int lines = IRCAD_PACE_PROBE_LINES;
-    int64_t gap = IRCAD_PACE_PROBE_MS;
+    int lines = IRCAD_FLOOD_PROBE_LINES;
+    int64_t gap = IRCAD_FLOOD_PROBE_MS;
     if (p->interval_ms <= p->min_ms) {
-        lines *= IRCAD_PACE_FLOOR_RARER;
-        gap *= IRCAD_PACE_FLOOR_RARER;
+        lines *= IRCAD_FLOOD_FLOOR_RARER;
+        gap *= IRCAD_FLOOD_FLOOR_RARER;
     }
-    return ircad_pace_adaptive(p) && waiting && (!p->out || lost) &&
+    return ircad_flood_adaptive(p) && waiting && (!p->out || lost) &&
            p->lines >= lines && now - p->last_probe >= gap;
 }
 
-unsigned ircad_pace_next_token(struct ircad_pace *p)
+unsigned ircad_flood_next_token(struct ircad_flood *p)
 {
     p->token++;
     p->out = true;
@@ -94,13 +94,13 @@ unsigned ircad_pace_next_token(struct ircad_pace *p)
     return p->token;
 }
 
-void ircad_pace_probe_sent(struct ircad_pace *p, int64_t now)
+void ircad_flood_probe_sent(struct ircad_flood *p, int64_t now)
 {
     p->probe_sent = now;
     p->last_probe = now;
 }
 
-bool ircad_pace_pong(struct ircad_pace *p, unsigned token, int64_t now)
+bool ircad_flood_pong(struct ircad_flood *p, unsigned token, int64_t now)
 {
     if (!p->out || token != p->token || p->probe_sent < 0)
         return false;
@@ -112,22 +112,22 @@ bool ircad_pace_pong(struct ircad_pace *p, unsigned token, int64_t now)
             p->base_ms = rtt;
         return true;
     }
-    ircad_pace_lag(p, rtt);
+    ircad_flood_lag(p, rtt);
     return true;
 }
 
-void ircad_pace_tick(struct ircad_pace *p, int64_t now)
+void ircad_flood_tick(struct ircad_flood *p, int64_t now)
 {
     if (!p->out || p->overdue_seen || p->probe_sent < 0)
         return;
     int64_t base = p->base_ms < 0 ? 0 : p->base_ms;
-    if (now - p->probe_sent > base + IRCAD_PACE_HIGH_MS) {
+    if (now - p->probe_sent > base + IRCAD_FLOOD_HIGH_MS) {
         p->overdue_seen = true;
         slow_down(p);
     }
 }
 
-void ircad_pace_set_floor(struct ircad_pace *p, int64_t min_ms)
+void ircad_flood_set_floor(struct ircad_flood *p, int64_t min_ms)
 {
     p->min_ms = clamp(min_ms, 1, p->max_ms);
     p->interval_ms = clamp(p->interval_ms, p->min_ms, p->max_ms);
@@ -153,7 +153,7 @@ static bool mentions(const char *s, const char *word)
  * word the version mentions applies. */
 static const struct {
     const char *word;
-    struct ircad_server_pace pace; /* floor_ms 0: the configured pace */
+    struct ircad_flood_server pace; /* floor_ms 0: the configured pace */
 } servers[] = {
     /* parses at most 3 commands a pass and, once a client sent 256 bytes
      * within a second, reads it again only the next second (at most 2048
@@ -184,10 +184,10 @@ static const struct {
      {"UnrealIRCd", 0, "it may kill a flood without delaying it first"}},
 };
 
-void ircad_pace_for_server(const char *version, int64_t fallback_ms,
-                           struct ircad_server_pace *out)
+void ircad_flood_for_server(const char *version, int64_t fallback_ms,
+                            struct ircad_flood_server *out)
 {
-    static const struct ircad_server_pace unknown = {
+    static const struct ircad_flood_server unknown = {
         "an unknown server", 0, "its flood limits are not known"};
     *out = unknown;
     for (size_t i = 0; version && i < sizeof servers / sizeof servers[0]; i++)
