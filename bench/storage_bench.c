@@ -30,7 +30,7 @@
 #include "bot/manager/board_names.h"
 #include "storage/record/record.h"
 #include "bot/manager/played.h"
-#include "bot/manager/records.h"
+#include "bot/manager/results.h"
 #include "storage/stats.h"
 #include "storage/storage.h"
 #include "bot/manager/table.h"
@@ -242,14 +242,14 @@ static int load(const char *dir, long calls)
            rss_kb(), rss_kb() - before, why[0] ? ": " : "", why);
     static const struct chat_adapter_ops ops = {.same_nick = same};
     struct chat_adapter a = {.ops = &ops, .network = "bench"};
-    struct records_room room = {.a = &a, .stats = s};
+    struct results_room room = {.a = &a, .stats = s};
     snprintf(room.room, sizeof room.room, "#bench");
     double *t = calloc((size_t)calls, sizeof *t);
     struct sbuf sb;
     for (long i = 0; i < calls; i++) {
         sb.len = 0;
         double a0 = now_s();
-        records_top(&room, i % 2 ? "10" : NULL, NULL, "standard", &sb);
+        mgr_results_top(&room, i % 2 ? "10" : NULL, NULL, "standard", &sb);
         t[i] = now_s() - a0;
     }
     printf("  %s\n", sb.buf);
@@ -265,7 +265,7 @@ static int load(const char *dir, long calls)
         played_add(pl, &a, nick, "u@bench", key);
         struct chat_user u = {.nick = nick, .id = "u@bench"};
         double a0 = now_s();
-        records_stats(&room, pl, &u, NULL, NULL, "standard", &sb);
+        mgr_results_stats(&room, pl, &u, NULL, NULL, "standard", &sb);
         t[i] = now_s() - a0;
     }
     printf("  %s\n", sb.buf);
@@ -274,7 +274,7 @@ static int load(const char *dir, long calls)
         sb.len = 0;
         snprintf(key, sizeof key, "PLAYER%ld", (i * 7919) % (b ? b->n : 1));
         double a0 = now_s();
-        records_stats(&room, pl, &(struct chat_user){.nick = "x", .id = "u@h"},
+        mgr_results_stats(&room, pl, &(struct chat_user){.nick = "x", .id = "u@h"},
                       key, NULL, "standard", &sb);
         t[i] = now_s() - a0;
     }

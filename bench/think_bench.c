@@ -25,6 +25,7 @@
 #include "bot/common/loop.h"
 #include "bot/manager/manager.h"
 #include "bot/manager/table.h"
+#include "bot/manager/turn.h"
 #include "bot/think.h"
 
 static void nop_say(struct chat_adapter *a, const char *room, const char *text,
@@ -131,7 +132,7 @@ static int played(struct manager *m, struct chat_adapter *a, int tables)
     for (int i = 0; i < tables; i++) {
         char room[16];
         snprintf(room, sizeof room, "#t%d", i);
-        struct table *t = table_find(m, a, room);
+        struct table *t = mgr_table_find(m, a, room);
         n += t ? t->game.nplays : 0;
     }
     return n;
@@ -142,7 +143,7 @@ static bool all_paused(struct manager *m, struct chat_adapter *a, int tables)
     for (int i = 0; i < tables; i++) {
         char room[16];
         snprintf(room, sizeof room, "#t%d", i);
-        struct table *t = table_find(m, a, room);
+        struct table *t = mgr_table_find(m, a, room);
         if (t && !t->paused)
             return false;
     }
@@ -182,12 +183,12 @@ static void run(const char *name, int tables)
         snprintf(nick, sizeof nick, "p%d", i);
         said(m, &a, nick, room, "!hearts standard");
         said(m, &a, nick, room, "!start");
-        struct table *t = table_find(m, &a, room);
+        struct table *t = mgr_table_find(m, &a, room);
         for (int s = 0; s < t->capacity; s++)
             if (t->seats[s].human)
                 t->seats[s].away = true;
         double t2 = now_ms();
-        table_resume(t);
+        mgr_table_resume(t);
         entered(t2);
     }
     struct probe p = {.due = loop_now(l) + 1};

@@ -31,7 +31,6 @@
 #include "bot/common/loop.h"
 #include "bot/manager/manager.h"
 #include "adapters/matrix/matrix_adapter.h"
-#include "bot/manager/records.h"
 #include "adapters/matrix/registration.h"
 
 #define MAX_ADAPTERS 64
@@ -248,7 +247,7 @@ int main(int argc, char **argv)
             console = true;
         } else if (!strcmp(argv[i], "--rebuild-stats") && i + 1 < argc) {
             /* every channel's leaderboards from its archive, and exit */
-            return records_rebuild_all(argv[i + 1]);
+            return manager_rebuild_stats(argv[i + 1]);
         } else if (!strcmp(argv[i], "--appservice-registration") &&
                    i + 1 < argc && argc == 3) {
             return registration_command(argv[i + 1]);

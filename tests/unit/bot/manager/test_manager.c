@@ -30,6 +30,13 @@
 #include "storage/record/record.h"
 #include "storage/storage.h"
 #include "bot/manager/table.h"
+#include "bot/manager/text.h"
+#include "bot/manager/turn.h"
+#include "bot/manager/presence.h"
+#include "bot/manager/life.h"
+#include "bot/manager/say.h"
+#include "bot/manager/announce.h"
+#include "bot/manager/deal.h"
 #include "bot/think.h"
 
 #define MAX_LINES 4096
@@ -327,7 +334,7 @@ static int first_starting(const char *to, int from, const char *head)
 
 static struct table *the_table(void)
 {
-    return table_find(w->m, &w->fake.base, "#h");
+    return mgr_table_find(w->m, &w->fake.base, "#h");
 }
 
 /* A file of #h's directory (docs/storage.md): data_dir/test/%23h/name. */
@@ -1090,8 +1097,8 @@ static void test_a_play_before_ones_turn_waits_for_it(void **state)
     said(me, NULL, cmd);
     said(me, NULL, "hand");
     struct sbuf shown = {.len = 0};
-    sb_printf(&shown, "(waiting to play ");
-    sb_card(&shown, t, card4);
+    mgr_sb_printf(&shown, "(waiting to play ");
+    mgr_sb_card(&shown, t, card4);
     assert_true(any_contains(me, from, shown.buf));
     snprintf(cmd, sizeof cmd, "play %s", engine_card_name(card3));
     said(t->seats[third].nick, NULL, cmd);
@@ -1253,7 +1260,7 @@ static void test_timeout_computer_acts_then_back(void **state)
     assert_true(t->game.nplays > before);
     /* what was played for them, by name */
     struct sbuf card = {.len = 0};
-    sb_card(&card, t, t->game.plays[before]);
+    mgr_sb_card(&card, t, t->game.plays[before]);
     snprintf(want, sizeof want,
              "Time is up: a computer player played %s "
              "for you.",
@@ -2450,10 +2457,10 @@ static void test_table_room_dir_folds_and_encodes(void **state)
 {
     (void)state;
     said("alice", "#Hearts/..", "!hearts");
-    struct table *t = table_find(w->m, &w->fake.base, "#Hearts/..");
+    struct table *t = mgr_table_find(w->m, &w->fake.base, "#Hearts/..");
     assert_non_null(t);
     char dir[STORAGE_PATH_MAX], err[300], want[300];
-    assert_int_equal(table_room_dir(t, dir, sizeof dir, err, sizeof err), 0);
+    assert_int_equal(mgr_table_dir(t, dir, sizeof dir, err, sizeof err), 0);
     snprintf(want, sizeof want, "%s/test/%%23hearts%%2F..", w->dir);
     assert_string_equal(dir, want);
     struct stat st;
@@ -2461,7 +2468,7 @@ static void test_table_room_dir_folds_and_encodes(void **state)
     assert_true(S_ISDIR(st.st_mode));
     /* too small a buffer: refused, not cut */
     char small[16];
-    assert_int_equal(table_room_dir(t, small, sizeof small, err, sizeof err),
+    assert_int_equal(mgr_table_dir(t, small, sizeof small, err, sizeof err),
                      -1);
 }
 
@@ -2471,9 +2478,9 @@ static void assert_names_unique(const struct table *t)
     for (int a = 0; a < t->capacity; a++)
         for (int b = a + 1; b < t->capacity; b++)
             if (t->seats[a].used && t->seats[b].used &&
-                strcasecmp(seat_name(t, a), seat_name(t, b)) == 0)
+                strcasecmp(mgr_seat_name(t, a), mgr_seat_name(t, b)) == 0)
                 fail_msg("seats %d and %d both show '%s'", a, b,
-                         seat_name(t, a));
+                         mgr_seat_name(t, a));
 }
 
 static void test_person_named_like_a_computer(void **state)
@@ -2482,11 +2489,11 @@ static void test_person_named_like_a_computer(void **state)
     said("alice", "#h", "!hearts");
     said("alice", "#h", "!bot 1");
     struct table *t = the_table();
-    assert_string_equal(seat_name(t, 1), "bot1");
+    assert_string_equal(mgr_seat_name(t, 1), "bot1");
     /* a person called bot1 sits: the computer takes another name */
     said("bot1", "#h", "!join");
-    assert_string_equal(seat_name(t, 2), "bot1");
-    assert_string_equal(seat_name(t, 1), "bot2");
+    assert_string_equal(mgr_seat_name(t, 2), "bot1");
+    assert_string_equal(mgr_seat_name(t, 1), "bot2");
     assert_names_unique(t);
     /* and a computer added later never takes a person's name */
     said("alice", "#h", "!start");
@@ -2505,9 +2512,9 @@ static void test_lookalike_nicks_show_apart(void **state)
     said("bob", "#h", "!join");
     said("BOB\xc2\xa0", "#h", "!join");
     struct table *t = the_table();
-    assert_string_equal(seat_name(t, 1), "bob");
-    assert_string_equal(seat_name(t, 0), "bob(2)");
-    assert_string_equal(seat_name(t, 2), "BOB(3)");
+    assert_string_equal(mgr_seat_name(t, 1), "bob");
+    assert_string_equal(mgr_seat_name(t, 0), "bob(2)");
+    assert_string_equal(mgr_seat_name(t, 2), "BOB(3)");
     assert_names_unique(t);
     assert_true(any_contains("#h", 0, "bob sits down (2/4)"));
     assert_true(any_contains("#h", 0, "BOB(3) sits down (3/4)"));
@@ -2523,12 +2530,12 @@ static void test_nick_change_to_a_seat_name_mid_game(void **state)
     struct table *t = the_table();
     event(CHAT_NICK, "alice", "alice@host.test", NULL, "bot2");
     assert_string_equal(t->seats[me].nick, "bot2");
-    assert_string_equal(seat_name(t, me), "bot2(2)");
+    assert_string_equal(mgr_seat_name(t, me), "bot2(2)");
     assert_names_unique(t);
     /* the computers keep their names during the game */
     int bots = 0;
     for (int s = 0; s < 4; s++)
-        bots += !t->seats[s].human && strncmp(seat_name(t, s), "bot", 3) == 0;
+        bots += !t->seats[s].human && strncmp(mgr_seat_name(t, s), "bot", 3) == 0;
     assert_int_equal(bots, 3);
 }
 
@@ -2629,43 +2636,43 @@ static void test_rename_changes_only_the_name_shown(void **state)
     struct table *t = four_shown("standard");
     struct engine_game before = t->game;
     renamed("bob", "Robert", "#h");
-    assert_string_equal(seat_name(t, 1), "Robert");
+    assert_string_equal(mgr_seat_name(t, 1), "Robert");
     assert_string_equal(t->seats[1].nick, "bob");
     assert_string_equal(t->seats[1].key, "a:bob");
     /* carol is the only Bob now */
-    assert_string_equal(seat_name(t, 2), "Bob");
+    assert_string_equal(mgr_seat_name(t, 2), "Bob");
     assert_memory_equal(&before, &t->game, sizeof before);
     /* a name in another room is not this table's */
     renamed("bob", "Elsewhere", "#other");
-    assert_string_equal(seat_name(t, 1), "Robert");
+    assert_string_equal(mgr_seat_name(t, 1), "Robert");
     /* a name like another seat's is told apart */
     renamed("dave", "Alice", "#h");
-    assert_string_equal(seat_name(t, 0), "Alice");
-    assert_string_equal(seat_name(t, 3), "Alice(2)");
+    assert_string_equal(mgr_seat_name(t, 0), "Alice");
+    assert_string_equal(mgr_seat_name(t, 3), "Alice(2)");
     assert_names_unique(t);
     /* hostile: invisible and bidirectional characters are cleaned */
     renamed("dave",
             "Al\xe2\x80\x8bi\xe2\x80\xae"
             "ce",
             "#h");
-    assert_string_equal(seat_name(t, 3), "Alice(2)");
+    assert_string_equal(mgr_seat_name(t, 3), "Alice(2)");
     /* no name any more: the nick, network-wide */
     renamed("carol", NULL, NULL);
-    assert_string_equal(seat_name(t, 2), "carol");
+    assert_string_equal(mgr_seat_name(t, 2), "carol");
     /* a private message's name (from another room) does not override */
     said_shown("bob", "Bobby", NULL, "hand");
-    assert_string_equal(seat_name(t, 1), "Robert");
+    assert_string_equal(mgr_seat_name(t, 1), "Robert");
     /* the names survive a restart (the journal keeps them) */
     run_for(5);
     t = restart();
     assert_non_null(t);
-    assert_string_equal(seat_name(t, 1), "Robert");
-    assert_string_equal(seat_name(t, 3), "Alice(2)");
-    assert_string_equal(seat_name(t, 2), "carol");
+    assert_string_equal(mgr_seat_name(t, 1), "Robert");
+    assert_string_equal(mgr_seat_name(t, 3), "Alice(2)");
+    assert_string_equal(mgr_seat_name(t, 2), "carol");
     /* a seat without a name (an older journal) takes the next one seen,
      * a private message's too */
     said_shown("carol", "Caroline", NULL, "hand");
-    assert_string_equal(seat_name(t, 2), "Caroline");
+    assert_string_equal(mgr_seat_name(t, 2), "Caroline");
 }
 
 /* Four people at a standard game, `plays` cards of the first hand down
@@ -2954,7 +2961,7 @@ static void test_restart_keeps_a_lobby(void **state)
     struct table *t = restart();
     assert_non_null(t);
     assert_false(t->playing);
-    assert_int_equal(table_seated(t), 3);
+    assert_int_equal(mgr_table_seated(t), 3);
     assert_string_equal(t->seats[0].nick, "alice");
     assert_string_equal(t->seats[1].nick, "bob");
     assert_false(t->seats[2].human);
@@ -3543,7 +3550,7 @@ static void test_a_decision_for_a_timed_out_person_is_told(void **state)
     assert_true(t->game.nplays > plays);
     assert_int_equal(t->game.play_seat[plays], me);
     struct sbuf card = {.len = 0};
-    sb_card(&card, t, t->game.plays[plays]);
+    mgr_sb_card(&card, t, t->game.plays[plays]);
     char want[2200];
     snprintf(want, sizeof want,
              "Time is up: a computer player played %s for you.", card.buf);

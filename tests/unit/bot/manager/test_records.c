@@ -20,7 +20,7 @@
 
 #include "bot/manager/board_names.h"
 #include "bot/manager/played.h"
-#include "bot/manager/records.h"
+#include "bot/manager/results.h"
 #include "storage/stats.h"
 #include "bot/manager/table.h"
 
@@ -93,9 +93,9 @@ static void played(struct stats *s, const char *key, const char *name)
     game(s, keys, names, 2);
 }
 
-static struct records_room room(struct stats *s)
+static struct results_room room(struct stats *s)
 {
-    struct records_room r;
+    struct results_room r;
     memset(&r, 0, sizeof r);
     r.a = &net;
     r.stats = s;
@@ -103,23 +103,23 @@ static struct records_room room(struct stats *s)
     return r;
 }
 
-static const char *stats_of(struct records_room *r, const struct played *pl,
+static const char *stats_of(struct results_room *r, const struct played *pl,
                             const char *nick, const char *id, const char *name)
 {
     static struct sbuf sb;
     sb.len = 0;
     sb.buf[0] = '\0';
     struct chat_user u = {.nick = nick, .id = id};
-    assert_true(records_stats(r, pl, &u, name, NULL, "standard", &sb));
+    assert_true(mgr_results_stats(r, pl, &u, name, NULL, "standard", &sb));
     return sb.buf;
 }
 
-static const char *top_of(struct records_room *r)
+static const char *top_of(struct results_room *r)
 {
     static struct sbuf sb;
     sb.len = 0;
     sb.buf[0] = '\0';
-    assert_true(records_top(r, "10", NULL, "standard", &sb));
+    assert_true(mgr_results_top(r, "10", NULL, "standard", &sb));
     return sb.buf;
 }
 
@@ -130,33 +130,33 @@ static void test_records_key_binds_nick_and_host(void **state)
     (void)state;
     char key[200];
     struct chat_user u = {.nick = "Bob[1]", .id = "~whatever@Host.Example"};
-    records_key(&net, &u, key, sizeof key);
+    mgr_seat_key(&net, &u, key, sizeof key);
     assert_string_equal(key, "n:bob{1}@host.example");
     /* the ident is the client's choice: not part of the key */
     u.id = "other@host.example";
     char again[200];
-    records_key(&net, &u, again, sizeof again);
+    mgr_seat_key(&net, &u, again, sizeof again);
     assert_string_equal(again, key);
     /* another host, another key */
     u.id = "whatever@cloak/bob";
-    records_key(&net, &u, key, sizeof key);
+    mgr_seat_key(&net, &u, key, sizeof key);
     assert_string_equal(key, "n:bob{1}@cloak/bob");
     /* an account decides alone */
     u.account = "Robert";
-    records_key(&net, &u, key, sizeof key);
+    mgr_seat_key(&net, &u, key, sizeof key);
     assert_string_equal(key, "a:Robert");
     /* at the console, the nick alone: one person, as it always was */
     struct chat_adapter console = {
         .ops = &ops, .network = "console", .solo = true};
     struct chat_user you = {.nick = "you", .id = "console"};
-    records_key(&console, &you, key, sizeof key);
+    mgr_seat_key(&console, &you, key, sizeof key);
     assert_string_equal(key, "n:you");
     /* a nick holding '@' (a server's, hostile): the last '@' ends it */
     struct chat_user odd = {.nick = "a@b", .id = "u@c"};
-    records_key(&net, &odd, key, sizeof key);
+    mgr_seat_key(&net, &odd, key, sizeof key);
     assert_string_equal(key, "n:a@b@c");
     struct chat_user odd2 = {.nick = "a", .id = "u@b@c"};
-    records_key(&net, &odd2, key, sizeof key);
+    mgr_seat_key(&net, &odd2, key, sizeof key);
     assert_string_equal(key, "n:a@c");
     /* a host too long for the key: its hash, never a cut host */
     char host[300];
@@ -165,12 +165,12 @@ static void test_records_key_binds_nick_and_host(void **state)
     char id[320];
     snprintf(id, sizeof id, "u@%s", host);
     struct chat_user longhost = {.nick = "bob", .id = id};
-    records_key(&net, &longhost, key, sizeof key);
+    mgr_seat_key(&net, &longhost, key, sizeof key);
     assert_int_equal(strlen(key), strlen("n:bob@~") + 16);
     assert_memory_equal(key, "n:bob@~", 7);
     host[0] = 'H'; /* ASCII case aside, yet another host hashed */
     snprintf(id, sizeof id, "u@%s", host);
-    records_key(&net, &longhost, again, sizeof again);
+    mgr_seat_key(&net, &longhost, again, sizeof again);
     assert_string_not_equal(again, key);
 }
 
@@ -185,7 +185,7 @@ static void test_row_shows_the_nick_of_its_key(void **state)
     played(s, "n:bob@h1", "Bob");
     played(s, "n:carol@h1", "zoe"); /* carol renamed to zoe mid-game */
     played(s, "a:Dave", "davey");   /* an account: the name played under */
-    struct records_room r = room(s);
+    struct results_room r = room(s);
     const char *top = top_of(&r);
     assert_non_null(strstr(top, ". Bob "));
     assert_non_null(strstr(top, ". carol "));
@@ -218,7 +218,7 @@ static void test_no_two_rows_show_one_name(void **state)
     played(s, "a:x", "bob(2)");       /* an account that plays as "bob(2)" */
     played(s, "n:bob@h2", "bobby");   /* bob from h2, renamed mid-game */
     played(s, "n:b{o}b@h1", "b[o]b"); /* rfc1459: not bob */
-    struct records_room r = room(s);
+    struct results_room r = room(s);
     const char *top = top_of(&r);
     static const char *const shown[] = {". bob ", ". Bob(3) ", ". bob(2) ",
                                         ". bob(4) ", ". b[o]b "};
@@ -277,7 +277,7 @@ static void test_shown_names_are_unique_and_found(void **state)
                 *p = *p == '[' ? '{' : *p == ']' ? '}' : (char)tolower(*p);
             played(s, key, name);
         }
-        struct records_room r = room(s);
+        struct results_room r = room(s);
         const struct stats_board *b = stats_board(s, "standard");
         char seen[16][64];
         for (int i = 0; i < b->n; i++) {
@@ -317,7 +317,7 @@ static void test_own_stats_finds_the_record_played_under(void **state)
     played(s, "n:bob@h2", "bob");   /* another bob */
     played(s, "n:ann@h3", "ann");
     played(s, "n:ann@h3", "ann");
-    struct records_room r = room(s);
+    struct results_room r = room(s);
     struct played *pl = played_new();
     /* bobby from h1, this session: the key they played under */
     played_add(pl, &net, "bobby", "u@h1", "n:bob@h1");
