@@ -220,3 +220,18 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
         break;
     }
 }
+
+void manager_restore(struct manager *m, struct chat_adapter *a)
+{
+    mgr_restore(m, a);
+}
+
+int manager_storage_start(struct manager *m, char *err, size_t errlen)
+{
+    return mgr_store_start(m, err, errlen);
+}
+
+int manager_rebuild_stats(const char *data_dir)
+{
+    return mgr_results_rebuild_all(data_dir);
+}

@@ -17,7 +17,6 @@
 #include "bot/common/xalloc.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/life.h"
-#include "bot/manager/manager.h"
 #include "storage/journal.h"
 #include "storage/record/record.h"
 #include "storage/storage.h"
@@ -324,7 +323,7 @@ static bool real_dir(const char *path)
     return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
 }
 
-void manager_restore(struct manager *m, struct chat_adapter *a)
+void mgr_restore(struct manager *m, struct chat_adapter *a)
 {
     if (!m->cfg->data_dir || !*m->cfg->data_dir)
         return;

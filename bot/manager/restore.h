@@ -12,6 +12,9 @@
 
 #include "bot/manager/table.h"
 
+/* Rebuilds every table of the adapter's network from its journal
+ * (manager_restore). */
+void mgr_restore(struct manager *m, struct chat_adapter *a);
 /* The adapter is in its rooms: the journals found broken at start are
  * told in their rooms, once. */
 void mgr_restore_connected(struct manager *m, struct chat_adapter *a);

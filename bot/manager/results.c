@@ -18,7 +18,6 @@
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/board_names.h"
-#include "bot/manager/manager.h"
 #include "bot/manager/played.h"
 #include "bot/manager/render.h"
 #include "storage/archive.h"
@@ -219,7 +218,7 @@ static void rebuild_one(void *ctx, const char *dir)
     stats_free(s);
 }
 
-int manager_rebuild_stats(const char *data_dir)
+int mgr_results_rebuild_all(const char *data_dir)
 {
     char err[600];
     if (storage_lock(data_dir, err, sizeof err)) {

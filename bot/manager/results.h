@@ -102,6 +102,10 @@ bool mgr_results_last(struct results_room *r, int64_t now, struct sbuf *sb);
 bool mgr_results_sheet(struct results_room *r, bool in_room,
                        enum chat_style style, char *buf, size_t len);
 
+/* heartsbot --rebuild-stats DATA_DIR (manager_rebuild_stats): the exit
+ * code. */
+int mgr_results_rebuild_all(const char *data_dir);
+
 /*
  * At start: reads the boards of every channel directory under data_dir
  * that has an archive, rebuilding those missing or out of date, so that

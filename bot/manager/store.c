@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "bot/common/log.h"
-#include "bot/manager/manager.h"
 #include "bot/manager/results.h"
 #include "storage/record/record.h"
 #include "storage/storage.h"
@@ -65,7 +64,7 @@ void mgr_store_free(struct manager *m)
     m->ntold = 0;
 }
 
-int manager_storage_start(struct manager *m, char *err, size_t errlen)
+int mgr_store_start(struct manager *m, char *err, size_t errlen)
 {
     char why[STORAGE_PATH_MAX + 200];
     m->storage_locking = true;

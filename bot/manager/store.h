@@ -22,6 +22,11 @@ void mgr_store_init(struct manager *m);
 /* Forgets which channels were told storage does not work (it works
  * again, or the manager goes). */
 void mgr_store_free(struct manager *m);
+/* At the bot's start (manager_storage_start): makes the data directory,
+ * takes its lock and checks it can be written; -1 with the message in err
+ * if another heartsbot holds the lock, else 0 (a directory that cannot be
+ * written is logged and tried again when a table needs it). */
+int mgr_store_start(struct manager *m, char *err, size_t errlen);
 /* Whether results can be saved now (tried again if they could not); if
  * not, the text to say once in the channel ("The game goes on." unless
  * game_over). */
