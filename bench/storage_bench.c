@@ -289,7 +289,7 @@ static int load(const char *dir, long calls)
     return 0;
 }
 
-/* As the bot does at a game's end (records.c): archive_add, then
+/* As the bot does at a game's end (results.c): archive_add, then
  * stats_counted, which writes leaderboard.json only every
  * stats_checkpoint_every games. Bytes written: the record, the results
  * line, and leaderboard.json each time it is written. */

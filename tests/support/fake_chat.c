@@ -211,6 +211,15 @@ void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
                     const char *network, chat_event_fn on_event, void *ctx)
 {
     memset(f, 0, sizeof *f);
+    fake_chat_set_kind(f, kind);
+    f->base.network = network;
+    f->base.style = CHAT_STYLE_PLAIN;
+    f->base.on_event = on_event;
+    f->base.ctx = ctx;
+}
+
+void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind)
+{
     f->kind = kind;
     switch (kind) {
     case FAKE_CHAT_IRC:
@@ -226,10 +235,6 @@ void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
         f->base.ops = &plain_ops;
         break;
     }
-    f->base.network = network;
-    f->base.style = CHAT_STYLE_PLAIN;
-    f->base.on_event = on_event;
-    f->base.ctx = ctx;
 }
 
 void fake_chat_clear(struct fake_chat *f)

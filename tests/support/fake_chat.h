@@ -54,6 +54,10 @@ struct fake_chat {
 void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
                     const char *network, chat_event_fn on_event, void *ctx);
 
+/* Makes f behave as an adapter of another kind from now on (its lines
+ * stay). */
+void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind);
+
 /* Forgets the lines (the adapter stays). */
 void fake_chat_clear(struct fake_chat *f);
 

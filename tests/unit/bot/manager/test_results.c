@@ -1,5 +1,5 @@
 /*
- * The answers of bot/manager/records.c on boards built by hand (stats_add):
+ * The answers of bot/manager/results.c on boards built by hand (stats_add):
  * results keys bound to a nick and a host, rows shown by the nick their
  * key was made under, no two rows of a board shown by one name (a
  * number tells them apart, and !stats takes it back), and !stats of
