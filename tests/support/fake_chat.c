@@ -12,6 +12,11 @@ static struct fake_chat_line *add_line(struct fake_chat *f, const char *to,
                                        bool private_, const char *text,
                                        enum chat_priority p)
 {
+    if (f->discard) { /* counted, not kept */
+        f->n++;
+        memset(&f->scratch, 0, sizeof f->scratch);
+        return &f->scratch;
+    }
     if (f->n == f->cap) {
         int cap = f->cap ? f->cap * 2 : 256;
         struct fake_chat_line *l = realloc(f->lines, (size_t)cap * sizeof *l);
@@ -164,6 +169,17 @@ static const struct chat_adapter_ops plain_ops = {
     .fold = fake_fold,
 };
 
+/* Plain, but folding no names (an adapter without fold). */
+static const struct chat_adapter_ops unfolded_ops = {
+    .start = fake_start,
+    .stop = fake_stop,
+    .say = fake_say,
+    .tell = fake_tell,
+    .same_nick = fake_same,
+    .idle = fake_idle,
+    .free = fake_free,
+};
+
 static const struct chat_adapter_ops irc_ops = {
     .start = fake_start,
     .stop = fake_stop,
@@ -222,6 +238,9 @@ void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind)
 {
     f->kind = kind;
     switch (kind) {
+    case FAKE_CHAT_UNFOLDED:
+        f->base.ops = &unfolded_ops;
+        break;
     case FAKE_CHAT_IRC:
         f->base.ops = &irc_ops;
         break;

@@ -4,7 +4,8 @@
  * like one of the real adapters in what the manager can see: a plain one,
  * one like IRC (identities to confirm after a reconnect, lines reported as
  * written later than queued) or one like Matrix (direct rooms made ready,
- * rooms named by a label, optionally rate-limited by its server).
+ * rooms named by a label, optionally rate-limited by its server), or a
+ * plain one that folds no names.
  */
 #ifndef HEARTS_TESTS_FAKE_CHAT_H
 #define HEARTS_TESTS_FAKE_CHAT_H
@@ -19,7 +20,8 @@ enum fake_chat_kind {
     FAKE_CHAT_PLAIN,
     FAKE_CHAT_IRC,
     FAKE_CHAT_MATRIX,
-    FAKE_CHAT_MATRIX_LIMITED
+    FAKE_CHAT_MATRIX_LIMITED,
+    FAKE_CHAT_UNFOLDED /* plain, with no fold of names */
 };
 
 #define FAKE_CHAT_NAMES 16
@@ -42,6 +44,10 @@ struct fake_chat {
     int cap;
     struct fake_chat_line *lines;
     FILE *echo; /* if set, every line and call is written here too */
+    /* if set, lines are only counted (n), not kept: a benchmark's long
+     * runs */
+    bool discard;
+    struct fake_chat_line scratch;      /* the line being discarded */
     char verified[FAKE_CHAT_NAMES][64]; /* nicks verify was asked about */
     int nverified;
     char prepared[FAKE_CHAT_NAMES][64]; /* nicks prepare was given */
