@@ -118,6 +118,31 @@ static void fake_verify(struct chat_adapter *a, const char *nick)
         fprintf(f->echo, "-- verify %s\n", nick);
 }
 
+/* Names folded as rfc1459 CASEMAPPING: "[]\\" are the capitals of "{}|". */
+static void fake_fold_rfc1459(const struct chat_adapter *a, const char *name,
+                              char *out, size_t outlen)
+{
+    (void)a;
+    size_t i = 0;
+    for (; name[i] && i + 1 < outlen; i++) {
+        char c = name[i];
+        out[i] = c == '['    ? '{'
+                 : c == ']'  ? '}'
+                 : c == '\\' ? '|'
+                             : (char)tolower((unsigned char)c);
+    }
+    out[i] = '\0';
+}
+
+static bool fake_same_rfc1459(const struct chat_adapter *a, const char *x,
+                              const char *y)
+{
+    char fx[200], fy[200];
+    fake_fold_rfc1459(a, x, fx, sizeof fx);
+    fake_fold_rfc1459(a, y, fy, sizeof fy);
+    return strcmp(fx, fy) == 0;
+}
+
 /* A tracked line not yet reported written can be taken back. */
 static bool fake_retract(struct chat_adapter *a, uint64_t cookie)
 {
@@ -180,6 +205,18 @@ static const struct chat_adapter_ops unfolded_ops = {
     .free = fake_free,
 };
 
+/* Plain, names folded as rfc1459. */
+static const struct chat_adapter_ops rfc1459_ops = {
+    .start = fake_start,
+    .stop = fake_stop,
+    .say = fake_say,
+    .tell = fake_tell,
+    .same_nick = fake_same_rfc1459,
+    .idle = fake_idle,
+    .free = fake_free,
+    .fold = fake_fold_rfc1459,
+};
+
 static const struct chat_adapter_ops irc_ops = {
     .start = fake_start,
     .stop = fake_stop,
@@ -240,6 +277,9 @@ void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind)
     switch (kind) {
     case FAKE_CHAT_UNFOLDED:
         f->base.ops = &unfolded_ops;
+        break;
+    case FAKE_CHAT_RFC1459:
+        f->base.ops = &rfc1459_ops;
         break;
     case FAKE_CHAT_IRC:
         f->base.ops = &irc_ops;

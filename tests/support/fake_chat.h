@@ -5,7 +5,7 @@
  * one like IRC (identities to confirm after a reconnect, lines reported as
  * written later than queued) or one like Matrix (direct rooms made ready,
  * rooms named by a label, optionally rate-limited by its server), or a
- * plain one that folds no names.
+ * plain one that folds no names, or names as rfc1459.
  */
 #ifndef HEARTS_TESTS_FAKE_CHAT_H
 #define HEARTS_TESTS_FAKE_CHAT_H
@@ -21,7 +21,8 @@ enum fake_chat_kind {
     FAKE_CHAT_IRC,
     FAKE_CHAT_MATRIX,
     FAKE_CHAT_MATRIX_LIMITED,
-    FAKE_CHAT_UNFOLDED /* plain, with no fold of names */
+    FAKE_CHAT_UNFOLDED, /* plain, with no fold of names */
+    FAKE_CHAT_RFC1459   /* plain, names folded as rfc1459 ("[" is "{") */
 };
 
 #define FAKE_CHAT_NAMES 16

@@ -310,9 +310,65 @@ static void test_account_is_the_results_key(void **state)
     assert_non_null(strstr(text, "\"key\":\"n:carol@host.test\""));
 }
 
+/* A person's results key: bound to the nick (folded as the network
+ * folds it) and the host, or to the account. */
+static void test_seat_key_binds_nick_and_host(void **state)
+{
+    (void)state;
+    struct fake_chat netf;
+    fake_chat_init(&netf, FAKE_CHAT_RFC1459, "test", NULL, NULL);
+    struct chat_adapter *net = &netf.base;
+    char key[200];
+    struct chat_user u = {.nick = "Bob[1]", .id = "~whatever@Host.Example"};
+    mgr_seat_key(net, &u, key, sizeof key);
+    assert_string_equal(key, "n:bob{1}@host.example");
+    /* the ident is the client's choice: not part of the key */
+    u.id = "other@host.example";
+    char again[200];
+    mgr_seat_key(net, &u, again, sizeof again);
+    assert_string_equal(again, key);
+    /* another host, another key */
+    u.id = "whatever@cloak/bob";
+    mgr_seat_key(net, &u, key, sizeof key);
+    assert_string_equal(key, "n:bob{1}@cloak/bob");
+    /* an account decides alone */
+    u.account = "Robert";
+    mgr_seat_key(net, &u, key, sizeof key);
+    assert_string_equal(key, "a:Robert");
+    /* at the console, the nick alone: one person, as it always was */
+    struct fake_chat console;
+    fake_chat_init(&console, FAKE_CHAT_RFC1459, "console", NULL, NULL);
+    console.base.solo = true;
+    struct chat_user you = {.nick = "you", .id = "console"};
+    mgr_seat_key(&console.base, &you, key, sizeof key);
+    assert_string_equal(key, "n:you");
+    /* a nick holding '@' (a server's, hostile): the last '@' ends it */
+    struct chat_user odd = {.nick = "a@b", .id = "u@c"};
+    mgr_seat_key(net, &odd, key, sizeof key);
+    assert_string_equal(key, "n:a@b@c");
+    struct chat_user odd2 = {.nick = "a", .id = "u@b@c"};
+    mgr_seat_key(net, &odd2, key, sizeof key);
+    assert_string_equal(key, "n:a@c");
+    /* a host too long for the key: its hash, never a cut host */
+    char host[300];
+    memset(host, 'h', sizeof host - 1);
+    host[sizeof host - 1] = '\0';
+    char id[320];
+    snprintf(id, sizeof id, "u@%s", host);
+    struct chat_user longhost = {.nick = "bob", .id = id};
+    mgr_seat_key(net, &longhost, key, sizeof key);
+    assert_int_equal(strlen(key), strlen("n:bob@~") + 16);
+    assert_memory_equal(key, "n:bob@~", 7);
+    host[0] = 'H'; /* ASCII case aside, yet another host hashed */
+    snprintf(id, sizeof id, "u@%s", host);
+    mgr_seat_key(net, &longhost, again, sizeof again);
+    assert_string_not_equal(again, key);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seat_key_binds_nick_and_host),
         cmocka_unit_test_setup_teardown(
             test_sitting_down_prepares_private_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_table_room_dir_folds_and_encodes,
