@@ -183,83 +183,6 @@ static bool fake_limited(const struct chat_adapter *a)
     return true;
 }
 
-static const struct chat_adapter_ops plain_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same,
-    .idle = fake_idle,
-    .free = fake_free,
-    .fold = fake_fold,
-};
-
-/* Plain, but folding no names (an adapter without fold). */
-static const struct chat_adapter_ops unfolded_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same,
-    .idle = fake_idle,
-    .free = fake_free,
-};
-
-/* Plain, names folded as rfc1459. */
-static const struct chat_adapter_ops rfc1459_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same_rfc1459,
-    .idle = fake_idle,
-    .free = fake_free,
-    .fold = fake_fold_rfc1459,
-};
-
-static const struct chat_adapter_ops irc_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same,
-    .idle = fake_idle,
-    .free = fake_free,
-    .verify = fake_verify,
-    .tell_tracked = fake_tell_tracked,
-    .fold = fake_fold,
-    .retract = fake_retract,
-};
-
-static const struct chat_adapter_ops matrix_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same,
-    .idle = fake_idle,
-    .free = fake_free,
-    .tell_tracked = fake_tell_tracked,
-    .retract = fake_retract,
-    .prepare = fake_prepare,
-    .room_label = fake_room_label,
-};
-
-static const struct chat_adapter_ops matrix_limited_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same,
-    .idle = fake_idle,
-    .free = fake_free,
-    .tell_tracked = fake_tell_tracked,
-    .retract = fake_retract,
-    .prepare = fake_prepare,
-    .room_label = fake_room_label,
-    .limited = fake_limited,
-};
-
 void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
                     const char *network, chat_event_fn on_event, void *ctx)
 {
@@ -274,26 +197,42 @@ void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
 void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind)
 {
     f->kind = kind;
+    f->ops = (struct chat_adapter_ops){.start = fake_start,
+                                       .stop = fake_stop,
+                                       .say = fake_say,
+                                       .tell = fake_tell,
+                                       .same_nick = fake_same,
+                                       .idle = fake_idle,
+                                       .free = fake_free,
+                                       .fold = fake_fold};
     switch (kind) {
     case FAKE_CHAT_UNFOLDED:
-        f->base.ops = &unfolded_ops;
+        f->ops.fold = NULL;
         break;
     case FAKE_CHAT_RFC1459:
-        f->base.ops = &rfc1459_ops;
+        f->ops.same_nick = fake_same_rfc1459;
+        f->ops.fold = fake_fold_rfc1459;
         break;
     case FAKE_CHAT_IRC:
-        f->base.ops = &irc_ops;
+        f->ops.verify = fake_verify;
+        f->ops.tell_tracked = fake_tell_tracked;
+        f->ops.retract = fake_retract;
         break;
     case FAKE_CHAT_MATRIX:
-        f->base.ops = &matrix_ops;
-        break;
     case FAKE_CHAT_MATRIX_LIMITED:
-        f->base.ops = &matrix_limited_ops;
+        /* Matrix folds no names: room IDs and user IDs as they are */
+        f->ops.fold = NULL;
+        f->ops.tell_tracked = fake_tell_tracked;
+        f->ops.retract = fake_retract;
+        f->ops.prepare = fake_prepare;
+        f->ops.room_label = fake_room_label;
+        if (kind == FAKE_CHAT_MATRIX_LIMITED)
+            f->ops.limited = fake_limited;
         break;
     default:
-        f->base.ops = &plain_ops;
         break;
     }
+    f->base.ops = &f->ops;
 }
 
 void fake_chat_clear(struct fake_chat *f)

@@ -40,6 +40,7 @@ struct fake_chat_line {
 struct fake_chat {
     struct chat_adapter base; /* first: the manager sees this */
     enum fake_chat_kind kind;
+    struct chat_adapter_ops ops; /* base.ops: the kind's */
     bool busy; /* the out-queue holds lines (idle() says false) */
     int n;     /* lines so far */
     int cap;
