@@ -69,6 +69,22 @@ static void seated_names(struct sbuf *sb, const struct table *t)
     }
 }
 
+/* Whether the caller sits at a table in another room of the network
+ * (one table at a time), replying so if they do. */
+static bool seated_elsewhere(struct cmd *c)
+{
+    int seat;
+    struct table *other = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (!other)
+        return false;
+    char label[256];
+    mgr_cmd_reply(c,
+                  "You sit at the table in %s already; one table at a time "
+                  "on a network (!leave there first).",
+                  mgr_room_label(c->a, other->room, label, sizeof label));
+    return true;
+}
+
 void mgr_cmd_hearts(struct cmd *c)
 {
     struct table *t = mgr_table_find(c->m, c->a, c->room);
@@ -89,16 +105,8 @@ void mgr_cmd_hearts(struct cmd *c)
         mgr_cmd_reply(c, "%s", sb.buf);
         return;
     }
-    int seat;
-    struct table *other = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
-    if (other) {
-        char label[256];
-        mgr_cmd_reply(c,
-                      "You sit at the table in %s already; one table at a time "
-                      "on a network (!leave there first).",
-                      mgr_room_label(c->a, other->room, label, sizeof label));
+    if (seated_elsewhere(c))
         return;
-    }
     const char *base = mgr_cmd_room_rules(c->m, c->a, c->room);
     char text[600];
     const char *args = c->rest;
@@ -160,16 +168,8 @@ void mgr_cmd_join(struct cmd *c)
                       "next one.");
         return;
     }
-    int seat;
-    struct table *other = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
-    if (other) {
-        char label[256];
-        mgr_cmd_reply(c,
-                      "You sit at the table in %s already; one table at a time "
-                      "on a network (!leave there first).",
-                      mgr_room_label(c->a, other->room, label, sizeof label));
+    if (seated_elsewhere(c))
         return;
-    }
     int sat = mgr_table_sit(t, c->u);
     if (sat < 0) {
         mgr_cmd_reply(c, "The table is full (%d seats).", t->capacity);
