@@ -6,29 +6,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "storage/fail.h"
+#include "bot/common/err.h"
+#include "bot/common/xalloc.h"
+#include "bot/common/xjson.h"
 #include "storage/record/record.h"
 #include "storage/storage.h"
-
-static struct json_object *jnew(struct json_object *o)
-{
-    if (!o)
-        abort();
-    return o;
-}
-
-static void jput(struct json_object *o, const char *key, struct json_object *v)
-{
-    if (json_object_object_add(o, key, v))
-        abort();
-}
 
 uint64_t archive_record_hash(const char *record, size_t len)
 {
@@ -37,35 +25,30 @@ uint64_t archive_record_hash(const char *record, size_t len)
 
 char *archive_result_json(const struct archive_result *r)
 {
-    struct json_object *o = jnew(json_object_new_object());
-    jput(o, "format", jnew(json_object_new_string(ARCHIVE_RESULTS_FORMAT)));
-    jput(o, "game", jnew(json_object_new_string(r->game)));
-    jput(o, "time", jnew(json_object_new_int64(r->time)));
-    jput(o, "preset", jnew(json_object_new_string(r->preset)));
-    jput(o, "custom", jnew(json_object_new_boolean(r->custom)));
-    jput(o, "finished", jnew(json_object_new_boolean(r->finished)));
-    jput(o, "offset", jnew(json_object_new_int64(r->offset)));
+    struct json_object *o = xjson(json_object_new_object());
+    xjson_set(o, "format", json_object_new_string(ARCHIVE_RESULTS_FORMAT));
+    xjson_set(o, "game", json_object_new_string(r->game));
+    xjson_set(o, "time", json_object_new_int64(r->time));
+    xjson_set(o, "preset", json_object_new_string(r->preset));
+    xjson_set(o, "custom", json_object_new_boolean(r->custom));
+    xjson_set(o, "finished", json_object_new_boolean(r->finished));
+    xjson_set(o, "offset", json_object_new_int64(r->offset));
     char hash[17];
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)r->record_hash);
-    jput(o, "record", jnew(json_object_new_string(hash)));
-    struct json_object *seats = jnew(json_object_new_array());
+    xjson_set(o, "record", json_object_new_string(hash));
+    struct json_object *seats = xjson(json_object_new_array());
     for (int s = 0; s < r->n; s++) {
         const struct archive_seat *st = &r->seats[s];
-        struct json_object *so = jnew(json_object_new_object());
-        jput(so, "name", jnew(json_object_new_string(st->name)));
-        jput(so, "key", jnew(json_object_new_string(st->key)));
-        jput(so, "computer", jnew(json_object_new_boolean(st->computer)));
-        jput(so, "left", jnew(json_object_new_boolean(st->left)));
-        if (json_object_array_add(seats, so))
-            abort();
+        struct json_object *so = xjson(json_object_new_object());
+        xjson_set(so, "name", json_object_new_string(st->name));
+        xjson_set(so, "key", json_object_new_string(st->key));
+        xjson_set(so, "computer", json_object_new_boolean(st->computer));
+        xjson_set(so, "left", json_object_new_boolean(st->left));
+        xjson_push(seats, so);
     }
-    jput(o, "seats", seats);
-    const char *text = json_object_to_json_string_ext(
-        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-    char *out = text ? strdup(text) : NULL;
+    xjson_set(o, "seats", seats);
+    char *out = xstrdup(xjson_plain(o));
     json_object_put(o);
-    if (!out)
-        abort();
     return out;
 }
 
@@ -76,12 +59,12 @@ static int get_string(struct json_object *o, const char *key, char *buf,
     struct json_object *v;
     if (!json_object_object_get_ex(o, key, &v) ||
         !json_object_is_type(v, json_type_string))
-        return store_fail(err, errlen, "%s: a string is missing", key);
+        return err_set(err, errlen, "%s: a string is missing", key);
     const char *s = json_object_get_string(v);
     size_t len = (size_t)json_object_get_string_len(v);
     if (len >= bufsize || memchr(s, '\0', len))
-        return store_fail(err, errlen, "%s: too long (at most %zu bytes)", key,
-                          bufsize - 1);
+        return err_set(err, errlen, "%s: too long (at most %zu bytes)", key,
+                       bufsize - 1);
     memcpy(buf, s, len + 1);
     return 0;
 }
@@ -92,7 +75,7 @@ static int get_bool(struct json_object *o, const char *key, bool *out,
     struct json_object *v;
     if (!json_object_object_get_ex(o, key, &v) ||
         !json_object_is_type(v, json_type_boolean))
-        return store_fail(err, errlen, "%s: true or false is missing", key);
+        return err_set(err, errlen, "%s: true or false is missing", key);
     *out = json_object_get_boolean(v);
     return 0;
 }
@@ -103,11 +86,11 @@ static int get_int(struct json_object *o, const char *key, int64_t *out,
     struct json_object *v;
     if (!json_object_object_get_ex(o, key, &v) ||
         !json_object_is_type(v, json_type_int))
-        return store_fail(err, errlen, "%s: a whole number is missing", key);
+        return err_set(err, errlen, "%s: a whole number is missing", key);
     errno = 0;
     int64_t x = json_object_get_int64(v);
     if (errno || x < 0)
-        return store_fail(err, errlen, "%s: out of range", key);
+        return err_set(err, errlen, "%s: out of range", key);
     *out = x;
     return 0;
 }
@@ -127,16 +110,15 @@ static int parse_seat(struct json_object *so, struct archive_seat *st, int i,
 {
     char msg[200];
     if (!json_object_is_type(so, json_type_object))
-        return store_fail(err, errlen, "seats[%d]: an object, please", i);
+        return err_set(err, errlen, "seats[%d]: an object, please", i);
     if (get_string(so, "name", st->name, sizeof st->name, msg, sizeof msg) ||
         get_string(so, "key", st->key, sizeof st->key, msg, sizeof msg) ||
         get_bool(so, "computer", &st->computer, msg, sizeof msg) ||
         get_bool(so, "left", &st->left, msg, sizeof msg))
-        return store_fail(err, errlen, "seats[%d].%s", i, msg);
+        return err_set(err, errlen, "seats[%d].%s", i, msg);
     if (st->computer != (st->key[0] == '\0'))
-        return store_fail(err, errlen,
-                          "seats[%d]: a computer has no key, a person has one",
-                          i);
+        return err_set(err, errlen,
+                       "seats[%d]: a computer has no key, a person has one", i);
     return 0;
 }
 
@@ -145,16 +127,16 @@ static int parse_object(struct json_object *o, struct archive_result *r,
 {
     char format[64];
     if (!json_object_is_type(o, json_type_object))
-        return store_fail(err, errlen, "not a JSON object");
+        return err_set(err, errlen, "not a JSON object");
     if (get_string(o, "format", format, sizeof format, err, errlen))
         return -1;
     bool v1 = !strcmp(format, ARCHIVE_RESULTS_FORMAT_V1);
     if (!v1 && strcmp(format, ARCHIVE_RESULTS_FORMAT))
-        return store_fail(err, errlen,
-                          "format: unknown version '%s' (this bot reads %s "
-                          "and %s)",
-                          format, ARCHIVE_RESULTS_FORMAT,
-                          ARCHIVE_RESULTS_FORMAT_V1);
+        return err_set(err, errlen,
+                       "format: unknown version '%s' (this bot reads %s "
+                       "and %s)",
+                       format, ARCHIVE_RESULTS_FORMAT,
+                       ARCHIVE_RESULTS_FORMAT_V1);
     if (get_string(o, "game", r->game, sizeof r->game, err, errlen) ||
         get_int(o, "time", &r->time, err, errlen) ||
         get_string(o, "preset", r->preset, sizeof r->preset, err, errlen) ||
@@ -163,27 +145,26 @@ static int parse_object(struct json_object *o, struct archive_result *r,
         get_int(o, "offset", &r->offset, err, errlen))
         return -1;
     if (!hex16(r->game))
-        return store_fail(err, errlen, "game: 16 hex digits, please");
+        return err_set(err, errlen, "game: 16 hex digits, please");
     r->has_hash = !v1;
     if (!v1) {
         char hash[17];
         if (get_string(o, "record", hash, sizeof hash, err, errlen))
             return -1;
         if (!hex16(hash))
-            return store_fail(err, errlen, "record: 16 hex digits, please");
+            return err_set(err, errlen, "record: 16 hex digits, please");
         r->record_hash = strtoull(hash, NULL, 16);
     }
     if (engine_preset_find(r->preset) < 0)
-        return store_fail(err, errlen, "preset: unknown preset '%s'",
-                          r->preset);
+        return err_set(err, errlen, "preset: unknown preset '%s'", r->preset);
     struct json_object *seats;
     if (!json_object_object_get_ex(o, "seats", &seats) ||
         !json_object_is_type(seats, json_type_array))
-        return store_fail(err, errlen, "seats: a list is missing");
+        return err_set(err, errlen, "seats: a list is missing");
     size_t n = json_object_array_length(seats);
     if (n < 2 || n > ENGINE_MAX_PLAYERS)
-        return store_fail(err, errlen, "seats: 2 to %d, not %zu",
-                          ENGINE_MAX_PLAYERS, n);
+        return err_set(err, errlen, "seats: 2 to %d, not %zu",
+                       ENGINE_MAX_PLAYERS, n);
     r->n = (int)n;
     for (size_t i = 0; i < n; i++)
         if (parse_seat(json_object_array_get_idx(seats, i), &r->seats[i],
@@ -196,24 +177,22 @@ int archive_result_parse(const char *text, size_t len,
                          struct archive_result *out, char *err, size_t errlen)
 {
     if (len > ARCHIVE_RESULTS_MAX_LINE)
-        return store_fail(err, errlen, "longer than %d bytes",
-                          ARCHIVE_RESULTS_MAX_LINE);
-    struct json_tokener *tok = json_tokener_new();
-    if (!tok)
-        abort();
+        return err_set(err, errlen, "longer than %d bytes",
+                       ARCHIVE_RESULTS_MAX_LINE);
+    struct json_tokener *tok = xjson_tokener(JSON_TOKENER_DEFAULT_DEPTH);
     struct json_object *o = json_tokener_parse_ex(tok, text, (int)len);
     enum json_tokener_error jerr = json_tokener_get_error(tok);
     size_t used = json_tokener_get_parse_end(tok);
     json_tokener_free(tok);
     if (!o || jerr != json_tokener_success) {
         json_object_put(o);
-        return store_fail(err, errlen, "not JSON: %s",
-                          json_tokener_error_desc(jerr));
+        return err_set(err, errlen, "not JSON: %s",
+                       json_tokener_error_desc(jerr));
     }
     for (size_t i = used; i < len; i++) {
         if (!strchr(" \t\r\n", text[i])) {
             json_object_put(o);
-            return store_fail(err, errlen, "text after the JSON object");
+            return err_set(err, errlen, "text after the JSON object");
         }
     }
     struct archive_result r;
@@ -237,18 +216,16 @@ static int read_tail(const char *path, size_t want, char **out, size_t *len,
     if (fd < 0) {
         if (errno == ENOENT)
             return 0;
-        return store_fail(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
     }
     struct stat sb;
     if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
         close(fd);
-        return store_fail(err, errlen, "%s: not a file", path);
+        return err_set(err, errlen, "%s: not a file", path);
     }
     *size = sb.st_size;
     size_t n = (size_t)sb.st_size < want ? (size_t)sb.st_size : want;
-    char *buf = malloc(n + 1);
-    if (!buf)
-        abort();
+    char *buf = xmalloc(n + 1);
     size_t done = 0;
     while (done < n) {
         ssize_t r = pread(fd, buf + done, n - done,
@@ -259,7 +236,7 @@ static int read_tail(const char *path, size_t want, char **out, size_t *len,
             int e = r < 0 ? errno : EIO;
             free(buf);
             close(fd);
-            return store_fail(err, errlen, "%s: %s", path, strerror(e));
+            return err_set(err, errlen, "%s: %s", path, strerror(e));
         }
         done += (size_t)r;
     }
@@ -306,9 +283,7 @@ static int results_has(const char *path, const struct archive_result *r,
 static int append(const char *path, const char *text, char *err, size_t errlen)
 {
     size_t len = strlen(text);
-    char *line = malloc(len + 2);
-    if (!line)
-        abort();
+    char *line = xmalloc(len + 2);
     memcpy(line, text, len);
     line[len] = '\n';
     line[len + 1] = '\0';
@@ -369,7 +344,7 @@ int archive_add(const char *room_dir, struct archive_result *r,
     if (archive_paths(room_dir, apath, rpath, err, errlen))
         return -1;
     if (strchr(record, '\n'))
-        return store_fail(err, errlen, "a record is one line");
+        return err_set(err, errlen, "a record is one line");
     bool has = false;
     if (results_has(rpath, r, &has, err, errlen))
         return -1;
@@ -400,7 +375,7 @@ int archive_add(const char *room_dir, struct archive_result *r,
             return -1;
         struct stat sb;
         if (lstat(apath, &sb))
-            return store_fail(err, errlen, "%s: %s", apath, strerror(errno));
+            return err_set(err, errlen, "%s: %s", apath, strerror(errno));
         r->offset = (int64_t)sb.st_size - (int64_t)len - 1;
     }
     char *line = archive_result_json(r);

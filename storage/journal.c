@@ -4,49 +4,31 @@
  */
 #include "storage/journal.h"
 
-#include "storage/fail.h"
-
 #include <json-c/json.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/err.h"
+#include "bot/common/xalloc.h"
+#include "bot/common/xjson.h"
+
 /* ---- Writing ---------------------------------------------------------- */
-
-static struct json_object *jnew(struct json_object *o)
-{
-    if (!o)
-        abort();
-    return o;
-}
-
-static void jput(struct json_object *obj, const char *key,
-                 struct json_object *v)
-{
-    if (json_object_object_add(obj, key, jnew(v)))
-        abort();
-}
 
 static struct json_object *jcards(const uint8_t *cards, int n)
 {
-    struct json_object *a = jnew(json_object_new_array());
+    struct json_object *a = xjson(json_object_new_array());
     for (int i = 0; i < n; i++)
-        if (json_object_array_add(
-                a, jnew(json_object_new_string(engine_card_name(cards[i])))))
-            abort();
+        xjson_push(a, json_object_new_string(engine_card_name(cards[i])));
     return a;
 }
 
 /* The object as one line with its '\n'; the object is freed. */
 static char *line_of(struct json_object *o)
 {
-    const char *s = json_object_to_json_string_ext(
-        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-    size_t len = s ? strlen(s) : 0;
-    char *out = malloc(len + 2);
-    if (!s || !out)
-        abort();
+    const char *s = xjson_plain(o);
+    size_t len = strlen(s);
+    char *out = xmalloc(len + 2);
     memcpy(out, s, len);
     out[len] = '\n';
     out[len + 1] = '\0';
@@ -57,55 +39,56 @@ static char *line_of(struct json_object *o)
 char *journal_header(const char *game, const char *network, const char *room,
                      const char *rules, long long opened)
 {
-    struct json_object *o = jnew(json_object_new_object());
-    jput(o, "format", json_object_new_string(JOURNAL_FORMAT));
-    jput(o, "game", json_object_new_string(game));
-    jput(o, "network", json_object_new_string(network));
-    jput(o, "room", json_object_new_string(room));
-    jput(o, "rules", json_object_new_string(rules));
-    jput(o, "opened", json_object_new_int64(opened));
+    struct json_object *o = xjson(json_object_new_object());
+    xjson_set(o, "format", json_object_new_string(JOURNAL_FORMAT));
+    xjson_set(o, "game", json_object_new_string(game));
+    xjson_set(o, "network", json_object_new_string(network));
+    xjson_set(o, "room", json_object_new_string(room));
+    xjson_set(o, "rules", json_object_new_string(rules));
+    xjson_set(o, "opened", json_object_new_int64(opened));
     return line_of(o);
 }
 
 char *journal_seats(const struct journal_seat *seats, int n, int opener)
 {
-    struct json_object *o = jnew(json_object_new_object());
-    struct json_object *a = jnew(json_object_new_array());
+    struct json_object *o = xjson(json_object_new_object());
+    struct json_object *a = xjson(json_object_new_array());
     for (int s = 0; s < n; s++) {
         const struct journal_seat *st = &seats[s];
         struct json_object *v = NULL;
         if (st->used) {
-            v = jnew(json_object_new_object());
-            jput(v, "nick", json_object_new_string(st->nick));
+            v = xjson(json_object_new_object());
+            xjson_set(v, "nick", json_object_new_string(st->nick));
             if (st->display[0])
-                jput(v, "display", json_object_new_string(st->display));
+                xjson_set(v, "display", json_object_new_string(st->display));
             /* a person replaced by a computer keeps who they were: the
              * results count the game for them */
             if (st->id[0])
-                jput(v, "id", json_object_new_string(st->id));
+                xjson_set(v, "id", json_object_new_string(st->id));
             if (st->key[0])
-                jput(v, "key", json_object_new_string(st->key));
+                xjson_set(v, "key", json_object_new_string(st->key));
             if (st->away)
-                jput(v, "away", json_object_new_boolean(1));
+                xjson_set(v, "away", json_object_new_boolean(1));
             if (st->autoplay)
-                jput(v, "autoplay", json_object_new_int(st->autoplay));
+                xjson_set(v, "autoplay", json_object_new_int(st->autoplay));
             /* a computer is a seat with a level */
             if (!st->human)
-                jput(v, "level", json_object_new_int(st->level));
+                xjson_set(v, "level", json_object_new_int(st->level));
         }
+        /* an empty seat is null */
         if (json_object_array_add(a, v))
             abort();
     }
-    jput(o, "seats", a);
+    xjson_set(o, "seats", a);
     if (opener >= 0)
-        jput(o, "opener", json_object_new_int(opener));
+        xjson_set(o, "opener", json_object_new_int(opener));
     return line_of(o);
 }
 
 char *journal_start(void)
 {
-    struct json_object *o = jnew(json_object_new_object());
-    jput(o, "start", json_object_new_boolean(1));
+    struct json_object *o = xjson(json_object_new_object());
+    xjson_set(o, "start", json_object_new_boolean(1));
     return line_of(o);
 }
 
@@ -118,63 +101,62 @@ char *journal_event(const struct engine_game *g, const struct engine_event *ev)
         int len, rest_len;
         const uint8_t *pack = engine_deal_order(g, &len);
         engine_rest(g, &rest_len);
-        o = jnew(json_object_new_object());
-        jput(o, "dealer", json_object_new_int(g->dealer));
-        struct json_object *deal = jnew(json_object_new_array());
+        o = xjson(json_object_new_object());
+        xjson_set(o, "dealer", json_object_new_int(g->dealer));
+        struct json_object *deal = xjson(json_object_new_array());
         int dealt = len - rest_len;
         for (int s = 0; s < g->n; s++) {
             int k = 0;
             for (int i = 0; i < dealt; i++)
                 if ((g->dealer + 1 + i) % g->n == s)
                     cards[k++] = pack[i];
-            if (json_object_array_add(deal, jcards(cards, k)))
-                abort();
+            xjson_push(deal, jcards(cards, k));
         }
-        jput(o, "deal", deal);
-        jput(o, "rest", jcards(pack + dealt, rest_len));
+        xjson_set(o, "deal", deal);
+        xjson_set(o, "rest", jcards(pack + dealt, rest_len));
         return line_of(o);
     }
     case ENGINE_EV_PASS_CHOSEN:
-        o = jnew(json_object_new_object());
-        jput(o, "pass", json_object_new_int(ev->seat));
+        o = xjson(json_object_new_object());
+        xjson_set(o, "pass", json_object_new_int(ev->seat));
         if (g->blind_mask >> ev->seat & 1) {
-            jput(o, "blind", json_object_new_boolean(1));
+            xjson_set(o, "blind", json_object_new_boolean(1));
         } else {
             int k = engine_passed_cards(g, ev->seat, cards);
-            jput(o, "cards", jcards(cards, k));
+            xjson_set(o, "cards", jcards(cards, k));
         }
         return line_of(o);
     case ENGINE_EV_PASSED: {
         /* only a blind seat's cards are new: what reached it */
         if (!g->blind_mask)
             return NULL;
-        o = jnew(json_object_new_object());
-        struct json_object *a = jnew(json_object_new_array());
+        o = xjson(json_object_new_object());
+        struct json_object *a = xjson(json_object_new_array());
         for (int s = 0; s < g->n; s++) {
             int k =
                 g->blind_mask >> s & 1 ? engine_passed_cards(g, s, cards) : 0;
-            if (json_object_array_add(a, jcards(cards, k)))
-                abort();
+            xjson_push(a, jcards(cards, k));
         }
-        jput(o, "blind", a);
+        xjson_set(o, "blind", a);
         return line_of(o);
     }
     case ENGINE_EV_PLAYED:
-        o = jnew(json_object_new_object());
-        jput(o, "play", json_object_new_string(engine_card_name(ev->card)));
+        o = xjson(json_object_new_object());
+        xjson_set(o, "play",
+                  json_object_new_string(engine_card_name(ev->card)));
         return line_of(o);
     case ENGINE_EV_DISCARDED:
-        o = jnew(json_object_new_object());
-        jput(o, "discard", jcards(g->discard, g->ndiscard));
+        o = xjson(json_object_new_object());
+        xjson_set(o, "discard", jcards(g->discard, g->ndiscard));
         return line_of(o);
     case ENGINE_EV_MOON:
         if (g->rules->moon != ENGINE_MOON_CHOICE)
             return NULL;
-        o = jnew(json_object_new_object());
-        jput(o, "moon",
-             json_object_new_string(ev->value == ENGINE_MOON_ADD_OTHERS
-                                        ? "add_others"
-                                        : "subtract"));
+        o = xjson(json_object_new_object());
+        xjson_set(o, "moon",
+                  json_object_new_string(ev->value == ENGINE_MOON_ADD_OTHERS
+                                             ? "add_others"
+                                             : "subtract"));
         return line_of(o);
     default:
         return NULL;
@@ -189,16 +171,16 @@ static int get_string(struct json_object *o, const char *key, char *out,
     struct json_object *v;
     if (!json_object_object_get_ex(o, key, &v) || !v) {
         if (required)
-            return store_fail(err, errlen, "%s: missing", key);
+            return err_set(err, errlen, "%s: missing", key);
         out[0] = '\0';
         return 0;
     }
     if (!json_object_is_type(v, json_type_string))
-        return store_fail(err, errlen, "%s: not a string", key);
+        return err_set(err, errlen, "%s: not a string", key);
     size_t len = (size_t)json_object_get_string_len(v);
     const char *s = json_object_get_string(v);
     if (len >= outlen || memchr(s, '\0', len))
-        return store_fail(err, errlen, "%s: too long", key);
+        return err_set(err, errlen, "%s: too long", key);
     memcpy(out, s, len + 1);
     return 0;
 }
@@ -209,10 +191,10 @@ static int get_int(struct json_object *o, const char *key, long long min,
     struct json_object *v;
     if (!json_object_object_get_ex(o, key, &v) || !v ||
         !json_object_is_type(v, json_type_int))
-        return store_fail(err, errlen, "%s: not a number", key);
+        return err_set(err, errlen, "%s: not a number", key);
     long long x = json_object_get_int64(v);
     if (x < min || x > max)
-        return store_fail(err, errlen, "%s: out of range", key);
+        return err_set(err, errlen, "%s: out of range", key);
     *out = x;
     return 0;
 }
@@ -221,17 +203,17 @@ static int get_cards(struct json_object *v, const char *what, uint8_t *cards,
                      int max, int *n, char *err, size_t errlen)
 {
     if (!v || !json_object_is_type(v, json_type_array))
-        return store_fail(err, errlen, "%s: not a list of cards", what);
+        return err_set(err, errlen, "%s: not a list of cards", what);
     size_t len = json_object_array_length(v);
     if (len > (size_t)max)
-        return store_fail(err, errlen, "%s: too many cards", what);
+        return err_set(err, errlen, "%s: too many cards", what);
     for (size_t i = 0; i < len; i++) {
         struct json_object *c = json_object_array_get_idx(v, i);
         int card;
         if (!c || !json_object_is_type(c, json_type_string) ||
             engine_card_parse(json_object_get_string(c),
                               (size_t)json_object_get_string_len(c), &card))
-            return store_fail(err, errlen, "%s: not a card", what);
+            return err_set(err, errlen, "%s: not a card", what);
         cards[i] = (uint8_t)card;
     }
     *n = (int)len;
@@ -249,9 +231,9 @@ static int parse_header(struct json_object *o, struct journal_line *out,
     if (get_string(o, "format", format, sizeof format, true, err, errlen))
         return -1;
     if (strcmp(format, JOURNAL_FORMAT) != 0)
-        return store_fail(err, errlen,
-                          "format \"%s\" is not one this bot reads (%s)",
-                          format, JOURNAL_FORMAT);
+        return err_set(err, errlen,
+                       "format \"%s\" is not one this bot reads (%s)", format,
+                       JOURNAL_FORMAT);
     out->kind = JOURNAL_HEADER;
     if (get_string(o, "game", out->game, sizeof out->game, true, err, errlen) ||
         get_string(o, "network", out->network, sizeof out->network, true, err,
@@ -262,7 +244,7 @@ static int parse_header(struct json_object *o, struct journal_line *out,
         get_int(o, "opened", 0, INT64_MAX, &out->opened, err, errlen))
         return -1;
     if (!out->room[0])
-        return store_fail(err, errlen, "room: empty");
+        return err_set(err, errlen, "room: empty");
     return 0;
 }
 
@@ -272,7 +254,7 @@ static int parse_seats(struct json_object *a, struct json_object *o,
     if (!json_object_is_type(a, json_type_array) ||
         json_object_array_length(a) < 1 ||
         json_object_array_length(a) > ENGINE_MAX_PLAYERS)
-        return store_fail(err, errlen, "seats: not a list of seats");
+        return err_set(err, errlen, "seats: not a list of seats");
     out->kind = JOURNAL_SEATS;
     out->nseats = (int)json_object_array_length(a);
     for (int s = 0; s < out->nseats; s++) {
@@ -282,7 +264,7 @@ static int parse_seats(struct json_object *a, struct json_object *o,
         if (!v)
             continue;
         if (!json_object_is_type(v, json_type_object))
-            return store_fail(err, errlen, "seats: seat %d: not an object", s);
+            return err_set(err, errlen, "seats: seat %d: not an object", s);
         st->used = true;
         if (get_string(v, "nick", st->nick, sizeof st->nick, true, err,
                        errlen) ||
@@ -292,13 +274,13 @@ static int parse_seats(struct json_object *a, struct json_object *o,
             get_string(v, "key", st->key, sizeof st->key, false, err, errlen))
             return -1;
         if (!st->nick[0])
-            return store_fail(err, errlen, "seats: seat %d: no nick", s);
+            return err_set(err, errlen, "seats: seat %d: no nick", s);
         struct json_object *x;
         long long k;
         st->human = !json_object_object_get_ex(v, "level", &x);
         if (st->human && !st->id[0])
-            return store_fail(err, errlen,
-                              "seats: seat %d: a person without id", s);
+            return err_set(err, errlen, "seats: seat %d: a person without id",
+                           s);
         if (json_object_object_get_ex(v, "away", &x))
             st->away = json_object_get_boolean(x);
         if (json_object_object_get_ex(v, "autoplay", &x)) {
@@ -336,7 +318,7 @@ static int parse_deal(struct json_object *o, struct journal_line *out,
     if (!deal || !json_object_is_type(deal, json_type_array) ||
         json_object_array_length(deal) < 1 ||
         json_object_array_length(deal) > ENGINE_MAX_PLAYERS)
-        return store_fail(err, errlen, "deal: not a list of hands");
+        return err_set(err, errlen, "deal: not a list of hands");
     out->n = (int)json_object_array_length(deal);
     for (int s = 0; s < out->n; s++)
         if (get_cards(json_object_array_get_idx(deal, (size_t)s), "deal",
@@ -373,7 +355,7 @@ static int parse_blind(struct json_object *a, struct journal_line *out,
 {
     out->kind = JOURNAL_BLIND;
     if (json_object_array_length(a) > ENGINE_MAX_PLAYERS)
-        return store_fail(err, errlen, "blind: too many seats");
+        return err_set(err, errlen, "blind: too many seats");
     out->n = (int)json_object_array_length(a);
     for (int s = 0; s < out->n; s++)
         if (get_cards(json_object_array_get_idx(a, (size_t)s), "blind",
@@ -405,7 +387,7 @@ static int parse_object(struct json_object *o, struct journal_line *out,
     if (json_object_object_get_ex(o, "play", &x)) {
         int n;
         out->kind = JOURNAL_PLAY;
-        struct json_object *one = jnew(json_object_new_array());
+        struct json_object *one = xjson(json_object_new_array());
         json_object_array_add(one, json_object_get(x));
         int rc = get_cards(one, "play", out->cards, 1, &n, err, errlen);
         json_object_put(one);
@@ -427,27 +409,25 @@ static int parse_object(struct json_object *o, struct journal_line *out,
         else if (!strcmp(mode, "add_others"))
             out->moon = ENGINE_MOON_ADD_OTHERS;
         else
-            return store_fail(err, errlen, "moon: \"%s\" is no choice", mode);
+            return err_set(err, errlen, "moon: \"%s\" is no choice", mode);
         return 0;
     }
-    return store_fail(err, errlen, "a line of no known kind");
+    return err_set(err, errlen, "a line of no known kind");
 }
 
 int journal_parse(const char *text, size_t len, struct journal_line *out,
                   char *err, size_t errlen)
 {
     if (len > JOURNAL_MAX_LINE)
-        return store_fail(err, errlen, "line too long");
-    struct json_tokener *tok = json_tokener_new();
-    if (!tok)
-        abort();
+        return err_set(err, errlen, "line too long");
+    struct json_tokener *tok = xjson_tokener(JSON_TOKENER_DEFAULT_DEPTH);
     struct json_object *o = json_tokener_parse_ex(tok, text, (int)len);
     bool whole = json_tokener_get_error(tok) == json_tokener_success &&
                  (size_t)json_tokener_get_parse_end(tok) == len;
     json_tokener_free(tok);
     int rc;
     if (!o || !whole || !json_object_is_type(o, json_type_object))
-        rc = store_fail(err, errlen, "not a JSON object");
+        rc = err_set(err, errlen, "not a JSON object");
     else
         rc = parse_object(o, out, err, errlen);
     json_object_put(o);
@@ -461,14 +441,12 @@ int journal_record_add(struct record *rec, const struct journal_line *l,
 {
     if (l->kind == JOURNAL_DEAL) {
         if (rec->nhands == RECORD_MAX_HANDS)
-            return store_fail(err, errlen, "too many hands");
+            return err_set(err, errlen, "too many hands");
         if (l->n != rec->n || l->dealer >= rec->n)
-            return store_fail(err, errlen, "deal: %d seats at a table of %d",
-                              l->n, rec->n);
+            return err_set(err, errlen, "deal: %d seats at a table of %d", l->n,
+                           rec->n);
         struct record_hand *hands =
-            realloc(rec->hands, sizeof *hands * (size_t)(rec->nhands + 1));
-        if (!hands)
-            abort();
+            xrealloc(rec->hands, sizeof *hands * (size_t)(rec->nhands + 1));
         rec->hands = hands;
         struct record_hand *h = &hands[rec->nhands++];
         memset(h, 0, sizeof *h);
@@ -484,12 +462,12 @@ int journal_record_add(struct record *rec, const struct journal_line *l,
     if (l->kind < JOURNAL_PASS)
         return 0;
     if (rec->nhands == 0)
-        return store_fail(err, errlen, "an action before the first deal");
+        return err_set(err, errlen, "an action before the first deal");
     struct record_hand *h = &rec->hands[rec->nhands - 1];
     switch (l->kind) {
     case JOURNAL_PASS:
         if (l->seat >= rec->n)
-            return store_fail(err, errlen, "pass: no seat %d", l->seat);
+            return err_set(err, errlen, "pass: no seat %d", l->seat);
         if (l->blind)
             h->blind |= (uint16_t)(1u << l->seat);
         h->npassed[l->seat] = l->ncards;
@@ -497,8 +475,8 @@ int journal_record_add(struct record *rec, const struct journal_line *l,
         break;
     case JOURNAL_BLIND:
         if (l->n != rec->n)
-            return store_fail(err, errlen, "blind: %d seats at a table of %d",
-                              l->n, rec->n);
+            return err_set(err, errlen, "blind: %d seats at a table of %d",
+                           l->n, rec->n);
         for (int s = 0; s < l->n; s++) {
             if (!(h->blind >> s & 1))
                 continue;
@@ -508,7 +486,7 @@ int journal_record_add(struct record *rec, const struct journal_line *l,
         break;
     case JOURNAL_PLAY:
         if (h->nplays == ENGINE_MAX_CARDS)
-            return store_fail(err, errlen, "too many plays");
+            return err_set(err, errlen, "too many plays");
         h->plays[h->nplays++] = l->cards[0];
         break;
     case JOURNAL_DISCARD:

@@ -7,27 +7,21 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bot/common/err.h"
+#include "bot/common/strbuf.h"
+#include "bot/common/xalloc.h"
+#include "bot/common/xjson.h"
 #include "storage/record/record.h"
-#include "storage/fail.h"
 #include "storage/storage.h"
 
 /* The largest leaderboard.json read back. */
 #define STATS_MAX_FILE (256u << 20)
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        abort();
-    return p;
-}
 
 struct stats *stats_new(void)
 {
@@ -88,10 +82,8 @@ static int player_at(struct stats_board *b, const char *key, const char *name)
         return i;
     if (b->n == b->cap) {
         b->cap = b->cap ? b->cap * 2 : 16;
-        b->p = realloc(b->p, sizeof *b->p * (size_t)b->cap);
-        b->order = realloc(b->order, sizeof *b->order * (size_t)b->cap);
-        if (!b->p || !b->order)
-            abort();
+        b->p = xrealloc(b->p, sizeof *b->p * (size_t)b->cap);
+        b->order = xrealloc(b->order, sizeof *b->order * (size_t)b->cap);
     }
     if ((b->n + 1) * 2 > b->nslots) {
         free(b->slots);
@@ -119,9 +111,7 @@ static struct stats_board *board_at(struct stats *s, const char *preset)
         if (!strcmp(s->boards[i].preset, preset))
             return &s->boards[i];
     s->boards =
-        realloc(s->boards, sizeof *s->boards * (size_t)(s->nboards + 1));
-    if (!s->boards)
-        abort();
+        xrealloc(s->boards, sizeof *s->boards * (size_t)(s->nboards + 1));
     struct stats_board *b = &s->boards[s->nboards++];
     memset(b, 0, sizeof *b);
     snprintf(b->preset, sizeof b->preset, "%s", preset);
@@ -347,127 +337,93 @@ void stats_add(struct stats *s, const struct archive_result *r,
 
 /* ---- leaderboard.json ------------------------------------------------- */
 
-/* A growing text. */
-struct text {
-    char *buf;
-    size_t len, cap;
-};
-
-static void put(struct text *t, const char *s, size_t n)
-{
-    if (t->len + n + 1 > t->cap) {
-        while (t->len + n + 1 > t->cap)
-            t->cap = t->cap ? t->cap * 2 : 4096;
-        t->buf = realloc(t->buf, t->cap);
-        if (!t->buf)
-            abort();
-    }
-    memcpy(t->buf + t->len, s, n);
-    t->len += n;
-    t->buf[t->len] = '\0';
-}
-
-static void putf(struct text *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void putf(struct text *t, const char *fmt, ...)
-{
-    char buf[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        put(t, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
 /* A JSON string: quotes, backslashes and control bytes escaped. */
-static void put_str(struct text *t, const char *s)
+static void put_str(struct strbuf *t, const char *s)
 {
-    put(t, "\"", 1);
+    strbuf_addstr(t, "\"");
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\') {
             char e[2] = {'\\', (char)c};
-            put(t, e, 2);
+            strbuf_add(t, e, 2);
         } else if (c < 0x20) {
-            putf(t, "\\u%04x", c);
+            strbuf_addf(t, "\\u%04x", c);
         } else {
-            put(t, s, 1);
+            strbuf_addc(t, *s);
         }
     }
-    put(t, "\"", 1);
+    strbuf_addstr(t, "\"");
 }
 
-static void put_last(struct text *t, const struct stats_last *l)
+static void put_last(struct strbuf *t, const struct stats_last *l)
 {
-    put(t, "{\"game\":", 8);
+    strbuf_addstr(t, "{\"game\":");
     put_str(t, l->game);
-    putf(t, ",\"time\":%lld,\"preset\":", (long long)l->time);
+    strbuf_addf(t, ",\"time\":%lld,\"preset\":", (long long)l->time);
     put_str(t, l->preset);
-    putf(t, ",\"custom\":%s,\"hands\":%d,\"seats\":[",
-         l->custom ? "true" : "false", l->nhands);
+    strbuf_addf(t, ",\"custom\":%s,\"hands\":%d,\"seats\":[",
+                l->custom ? "true" : "false", l->nhands);
     for (int s = 0; s < l->n; s++) {
-        put(t, s ? ",{\"name\":" : "{\"name\":", s ? 9 : 8);
+        strbuf_addstr(t, s ? ",{\"name\":" : "{\"name\":");
         put_str(t, l->names[s]);
-        putf(t, ",\"computer\":%s,\"left\":%s,\"total\":%d,\"won\":%s}",
-             l->computer[s] ? "true" : "false", l->left[s] ? "true" : "false",
-             (int)l->totals[s], l->winners >> s & 1 ? "true" : "false");
+        strbuf_addf(t, ",\"computer\":%s,\"left\":%s,\"total\":%d,\"won\":%s}",
+                    l->computer[s] ? "true" : "false",
+                    l->left[s] ? "true" : "false", (int)l->totals[s],
+                    l->winners >> s & 1 ? "true" : "false");
     }
-    put(t, "],\"last_hands\":[", 16);
+    strbuf_addstr(t, "],\"last_hands\":[");
     for (int h = 0; h < l->nlast; h++) {
-        put(t, h ? ",[" : "[", h ? 2 : 1);
+        strbuf_addstr(t, h ? ",[" : "[");
         for (int s = 0; s < l->n; s++)
-            putf(t, "%s%d", s ? "," : "", (int)l->hands[h][s]);
-        put(t, "]", 1);
+            strbuf_addf(t, "%s%d", s ? "," : "", (int)l->hands[h][s]);
+        strbuf_addstr(t, "]");
     }
-    put(t, "]}", 2);
+    strbuf_addstr(t, "]}");
 }
 
 char *stats_json(const struct stats *s)
 {
-    struct text t = {NULL, 0, 0};
-    putf(&t,
-         "{\"format\":\"%s\",\"archive_games\":%lld,\"archive_bytes\":%lld,"
-         "\"results_bytes\":%lld,\"results_last\":",
-         STATS_FORMAT, (long long)s->games, (long long)s->archive_bytes,
-         (long long)s->results_bytes);
+    struct strbuf t;
+    strbuf_init_heap(&t, STRBUF_NO_CAP);
+    strbuf_addf(
+        &t,
+        "{\"format\":\"%s\",\"archive_games\":%lld,\"archive_bytes\":%lld,"
+        "\"results_bytes\":%lld,\"results_last\":",
+        STATS_FORMAT, (long long)s->games, (long long)s->archive_bytes,
+        (long long)s->results_bytes);
     if (s->results_last[0])
         put_str(&t, s->results_last);
     else
-        put(&t, "null", 4);
-    put(&t, ",", 1);
-    put(&t, "\"last\":", 7);
+        strbuf_addstr(&t, "null");
+    strbuf_addstr(&t, ",");
+    strbuf_addstr(&t, "\"last\":");
     if (s->last.has)
         put_last(&t, &s->last);
     else
-        put(&t, "null", 4);
-    put(&t,
-        ",\"fields\":[\"key\",\"name\",\"games\",\"wins\",\"hands\",\"points\","
-        "\"moons\",\"suns\",\"queens\",\"rating\"],\"boards\":{",
-        strlen(",\"fields\":[\"key\",\"name\",\"games\",\"wins\",\"hands\","
-               "\"points\",\"moons\",\"suns\",\"queens\",\"rating\"],"
-               "\"boards\":{"));
+        strbuf_addstr(&t, "null");
+    strbuf_addstr(&t, ",\"fields\":[\"key\",\"name\",\"games\",\"wins\","
+                      "\"hands\",\"points\",\"moons\",\"suns\",\"queens\","
+                      "\"rating\"],\"boards\":{");
     for (int i = 0; i < s->nboards; i++) {
         const struct stats_board *b = &s->boards[i];
         if (i)
-            put(&t, ",", 1);
+            strbuf_addstr(&t, ",");
         put_str(&t, b->preset);
-        put(&t, ":[", 2);
+        strbuf_addstr(&t, ":[");
         for (int k = 0; k < b->n; k++) {
             const struct stats_player *p = &b->p[k];
-            put(&t, k ? ",\n[" : "\n[", k ? 3 : 2);
+            strbuf_addstr(&t, k ? ",\n[" : "\n[");
             put_str(&t, p->key);
-            put(&t, ",", 1);
+            strbuf_addstr(&t, ",");
             put_str(&t, p->name);
-            putf(&t, ",%d,%d,%d,%lld,%d,%d,%d,%.17g]", p->games, p->wins,
-                 p->hands, (long long)p->points, p->moons, p->suns, p->queens,
-                 p->rating);
+            strbuf_addf(&t, ",%d,%d,%d,%lld,%d,%d,%d,%.17g]", p->games, p->wins,
+                        p->hands, (long long)p->points, p->moons, p->suns,
+                        p->queens, p->rating);
         }
-        put(&t, "]", 1);
+        strbuf_addstr(&t, "]");
     }
-    put(&t, "}}\n", 3);
-    return t.buf;
+    strbuf_addstr(&t, "}}\n");
+    return strbuf_take(&t);
 }
 
 static int64_t jint(struct json_object *o, const char *key, bool *ok)
@@ -511,7 +467,7 @@ static int parse_last(struct json_object *o, struct stats_last *l, char *err,
     if (json_object_is_type(o, json_type_null))
         return 0;
     if (!json_object_is_type(o, json_type_object))
-        return store_fail(err, errlen, "last: an object or null");
+        return err_set(err, errlen, "last: an object or null");
     snprintf(l->game, sizeof l->game, "%s", jstr(o, "game", &ok));
     l->time = jint(o, "time", &ok);
     snprintf(l->preset, sizeof l->preset, "%s", jstr(o, "preset", &ok));
@@ -523,18 +479,18 @@ static int parse_last(struct json_object *o, struct stats_last *l, char *err,
         !json_object_is_type(seats, json_type_array) ||
         !json_object_object_get_ex(o, "last_hands", &hands) ||
         !json_object_is_type(hands, json_type_array))
-        return store_fail(err, errlen, "last: a field is missing or wrong");
+        return err_set(err, errlen, "last: a field is missing or wrong");
     l->nhands = (int)nh;
     size_t n = json_object_array_length(seats);
     size_t nl = json_object_array_length(hands);
     if (n < 2 || n > ENGINE_MAX_PLAYERS || nl > STATS_LAST_HANDS ||
         (int64_t)nl > nh)
-        return store_fail(err, errlen, "last: too many seats or hands");
+        return err_set(err, errlen, "last: too many seats or hands");
     l->n = (int)n;
     for (size_t s = 0; s < n; s++) {
         struct json_object *so = json_object_array_get_idx(seats, s);
         if (!json_object_is_type(so, json_type_object))
-            return store_fail(err, errlen, "last.seats: objects");
+            return err_set(err, errlen, "last.seats: objects");
         snprintf(l->names[s], sizeof l->names[s], "%s", jstr(so, "name", &ok));
         l->computer[s] = jbool(so, "computer", &ok);
         l->left[s] = jbool(so, "left", &ok);
@@ -550,7 +506,7 @@ static int parse_last(struct json_object *o, struct stats_last *l, char *err,
         struct json_object *row = json_object_array_get_idx(hands, h);
         if (!json_object_is_type(row, json_type_array) ||
             json_object_array_length(row) != n)
-            return store_fail(err, errlen, "last.last_hands: a row per hand");
+            return err_set(err, errlen, "last.last_hands: a row per hand");
         for (size_t s = 0; s < n; s++) {
             struct json_object *v = json_object_array_get_idx(row, s);
             if (!json_object_is_type(v, json_type_int))
@@ -562,7 +518,7 @@ static int parse_last(struct json_object *o, struct stats_last *l, char *err,
         }
     }
     if (!ok)
-        return store_fail(err, errlen, "last: a field is missing or wrong");
+        return err_set(err, errlen, "last: a field is missing or wrong");
     l->has = true;
     return 0;
 }
@@ -574,8 +530,8 @@ static int parse_player(struct stats_board *b, struct json_object *row,
 {
     if (!json_object_is_type(row, json_type_array) ||
         json_object_array_length(row) != 10)
-        return store_fail(
-            err, errlen, "boards.%s: a row of 10 fields per player", b->preset);
+        return err_set(err, errlen, "boards.%s: a row of 10 fields per player",
+                       b->preset);
     struct json_object *f[10];
     for (int i = 0; i < 10; i++)
         f[i] = json_object_array_get_idx(row, (size_t)i);
@@ -583,32 +539,31 @@ static int parse_player(struct stats_board *b, struct json_object *row,
         !json_object_is_type(f[1], json_type_string) ||
         json_object_get_string_len(f[0]) >= 200 ||
         !json_object_get_string_len(f[0]))
-        return store_fail(err, errlen,
-                          "boards.%s: a player's key or name is wrong",
-                          b->preset);
+        return err_set(err, errlen,
+                       "boards.%s: a player's key or name is wrong", b->preset);
     int64_t v[7];
     for (int i = 0; i < 7; i++) {
         if (!json_object_is_type(f[2 + i], json_type_int))
-            return store_fail(err, errlen, "boards.%s: a count is not a number",
-                              b->preset);
+            return err_set(err, errlen, "boards.%s: a count is not a number",
+                           b->preset);
         v[i] = json_object_get_int64(f[2 + i]);
         if (v[i] < (i == 3 ? -INT64_MAX / 2 : 0) ||
             v[i] > (i == 3 ? INT64_MAX / 2 : INT32_MAX))
-            return store_fail(err, errlen, "boards.%s: a count is out of range",
-                              b->preset);
+            return err_set(err, errlen, "boards.%s: a count is out of range",
+                           b->preset);
     }
     if (!json_object_is_type(f[9], json_type_double) &&
         !json_object_is_type(f[9], json_type_int))
-        return store_fail(err, errlen, "boards.%s: a rating is not a number",
-                          b->preset);
+        return err_set(err, errlen, "boards.%s: a rating is not a number",
+                       b->preset);
     double rating = json_object_get_double(f[9]);
     if (!isfinite(rating))
-        return store_fail(err, errlen, "boards.%s: a rating is not finite",
-                          b->preset);
+        return err_set(err, errlen, "boards.%s: a rating is not finite",
+                       b->preset);
     const char *key = json_object_get_string(f[0]);
     if (find_index(b, key) >= 0)
-        return store_fail(err, errlen, "boards.%s: '%s' is there twice",
-                          b->preset, key);
+        return err_set(err, errlen, "boards.%s: '%s' is there twice", b->preset,
+                       key);
     int at = player_at(b, key, json_object_get_string(f[1]));
     struct stats_player *p = &b->p[at];
     p->games = (int)v[0];
@@ -627,26 +582,25 @@ static int parse_root(struct json_object *root, struct stats *s, char *err,
 {
     bool ok = true;
     if (!json_object_is_type(root, json_type_object))
-        return store_fail(err, errlen, "not a JSON object");
+        return err_set(err, errlen, "not a JSON object");
     const char *format = jstr(root, "format", &ok);
     if (!ok)
-        return store_fail(err, errlen, "format: missing");
+        return err_set(err, errlen, "format: missing");
     s->exact = !strcmp(format, STATS_FORMAT_V1);
     if (!s->exact && strcmp(format, STATS_FORMAT))
-        return store_fail(err, errlen,
-                          "format: unknown version '%.60s' (this bot reads %s "
-                          "and %s)",
-                          format, STATS_FORMAT, STATS_FORMAT_V1);
+        return err_set(err, errlen,
+                       "format: unknown version '%.60s' (this bot reads %s "
+                       "and %s)",
+                       format, STATS_FORMAT, STATS_FORMAT_V1);
     struct json_object *lastid;
     if (!s->exact) {
         if (!json_object_object_get_ex(root, "results_last", &lastid))
-            return store_fail(err, errlen, "results_last: missing");
+            return err_set(err, errlen, "results_last: missing");
         if (!json_object_is_type(lastid, json_type_null)) {
             const char *id = json_object_get_string(lastid);
             if (!json_object_is_type(lastid, json_type_string) ||
                 strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16)
-                return store_fail(err, errlen,
-                                  "results_last: a game ID or null");
+                return err_set(err, errlen, "results_last: a game ID or null");
             memcpy(s->results_last, id, 17);
         }
     }
@@ -658,18 +612,16 @@ static int parse_root(struct json_object *root, struct stats *s, char *err,
         !json_object_object_get_ex(root, "last", &last) ||
         !json_object_object_get_ex(root, "boards", &boards) ||
         !json_object_is_type(boards, json_type_object))
-        return store_fail(err, errlen, "a count, last or boards is missing");
+        return err_set(err, errlen, "a count, last or boards is missing");
     if (parse_last(last, &s->last, err, errlen))
         return -1;
     json_object_object_foreach(boards, name, rows)
     {
         if (strlen(name) >= sizeof s->boards[0].preset ||
             (strcmp(name, STATS_CUSTOM) && engine_preset_find(name) < 0))
-            return store_fail(err, errlen, "boards: unknown preset '%.40s'",
-                              name);
+            return err_set(err, errlen, "boards: unknown preset '%.40s'", name);
         if (!json_object_is_type(rows, json_type_array))
-            return store_fail(err, errlen, "boards.%s: a list of players",
-                              name);
+            return err_set(err, errlen, "boards.%s: a list of players", name);
         struct stats_board *b = board_at(s, name);
         size_t n = json_object_array_length(rows);
         for (size_t i = 0; i < n; i++)
@@ -684,16 +636,14 @@ static int parse_root(struct json_object *root, struct stats *s, char *err,
 int stats_parse(const char *text, size_t len, struct stats **out, char *err,
                 size_t errlen)
 {
-    struct json_tokener *tok = json_tokener_new_ex(64);
-    if (!tok)
-        abort();
+    struct json_tokener *tok = xjson_tokener(64);
     struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
     enum json_tokener_error jerr = json_tokener_get_error(tok);
     json_tokener_free(tok);
     if (!root || jerr != json_tokener_success) {
         json_object_put(root);
-        return store_fail(err, errlen, "not JSON: %s",
-                          json_tokener_error_desc(jerr));
+        return err_set(err, errlen, "not JSON: %s",
+                       json_tokener_error_desc(jerr));
     }
     struct stats *s = stats_new();
     int rc = parse_root(root, s, err, errlen);
@@ -799,12 +749,10 @@ static int on_record(void *ctx, char *line, size_t len, long lineno,
     struct figures *f = ctx;
     if (f->n == f->cap) {
         f->cap = f->cap ? f->cap * 2 : 1024;
-        f->offset = realloc(f->offset, sizeof *f->offset * f->cap);
-        f->games = realloc(f->games, sizeof *f->games * f->cap);
-        f->good = realloc(f->good, sizeof *f->good * f->cap);
-        f->hash = realloc(f->hash, sizeof *f->hash * f->cap);
-        if (!f->offset || !f->games || !f->good || !f->hash)
-            abort();
+        f->offset = xrealloc(f->offset, sizeof *f->offset * f->cap);
+        f->games = xrealloc(f->games, sizeof *f->games * f->cap);
+        f->good = xrealloc(f->good, sizeof *f->good * f->cap);
+        f->hash = xrealloc(f->hash, sizeof *f->hash * f->cap);
     }
     char msg[300];
     f->offset[f->n] = offset;
@@ -911,9 +859,7 @@ static int record_at(const char *path, int64_t offset, char **out, size_t *len)
     if (fd < 0)
         return -1;
     size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        abort();
+    char *buf = xmalloc(cap);
     for (;;) {
         ssize_t r = pread(fd, buf + n, cap - n, (off_t)(offset + (int64_t)n));
         if (r < 0 && errno == EINTR)
@@ -939,9 +885,7 @@ static int record_at(const char *path, int64_t offset, char **out, size_t *len)
             if (cap > RECORD_MAX_LINE)
                 break;
             cap *= 2;
-            buf = realloc(buf, cap);
-            if (!buf)
-                abort();
+            buf = xrealloc(buf, cap);
         }
     }
     close(fd);
@@ -1075,9 +1019,7 @@ static bool ends_with_game(const char *rpath, int64_t end, const char *id)
         return false;
     size_t want = ARCHIVE_RESULTS_MAX_LINE + 2;
     size_t n = end < (int64_t)want ? (size_t)end : want;
-    char *buf = malloc(n + 1);
-    if (!buf)
-        abort();
+    char *buf = xmalloc(n + 1);
     ssize_t r = pread(fd, buf, n, (off_t)(end - (int64_t)n));
     close(fd);
     bool ok = r == (ssize_t)n && n > 0 && buf[n - 1] == '\n';

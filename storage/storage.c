@@ -25,22 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bot/common/err.h"
+#include "bot/common/xjson.h"
+
 /* ---- Errors and the log hook ------------------------------------------ */
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    int e = errno; /* the caller's cause, for storage_reason */
-    if (err && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    errno = e;
-}
 
 /* close() that keeps errno: the cause of a failure is the earlier call. */
 static void close_keep(int fd)
@@ -167,15 +155,13 @@ int storage_path(char *out, size_t outlen, char *err, size_t errlen,
     size_t cap = outlen < sizeof buf ? outlen : sizeof buf;
     if (!dir || !*dir) {
         errno = EINVAL;
-        set_err(err, errlen, "no directory given");
-        return -1;
+        return err_set(err, errlen, "no directory given");
     }
     size_t n = strlen(dir);
     if (n + 1 > cap) {
         errno = ENAMETOOLONG;
-        set_err(err, errlen, "path too long (over %zu bytes): %.60s...",
-                cap - 1, dir);
-        return -1;
+        return err_set(err, errlen, "path too long (over %zu bytes): %.60s...",
+                       cap - 1, dir);
     }
     memcpy(buf, dir, n + 1);
     va_list ap;
@@ -185,14 +171,14 @@ int storage_path(char *out, size_t outlen, char *err, size_t errlen,
     while ((part = va_arg(ap, const char *)) != NULL) {
         if (bad_part(part)) {
             errno = EINVAL;
-            set_err(err, errlen, "%s: refused path part \"%.60s\"", dir, part);
+            err_set(err, errlen, "%s: refused path part \"%.60s\"", dir, part);
             rc = -1;
             break;
         }
         size_t k = strlen(part);
         if (n + 1 + k + 1 > cap) {
             errno = ENAMETOOLONG;
-            set_err(err, errlen, "path too long (over %zu bytes): %.60s...",
+            err_set(err, errlen, "path too long (over %zu bytes): %.60s...",
                     cap - 1, dir);
             rc = -1;
             break;
@@ -227,12 +213,12 @@ static bool path_fits(const char *path, char *err, size_t errlen)
 {
     if (!path || !*path) {
         errno = EINVAL;
-        set_err(err, errlen, "no file given");
+        err_set(err, errlen, "no file given");
         return false;
     }
     if (strlen(path) >= STORAGE_PATH_MAX) {
         errno = ENAMETOOLONG;
-        set_err(err, errlen, "path too long (over %d bytes): %.60s...",
+        err_set(err, errlen, "path too long (over %d bytes): %.60s...",
                 STORAGE_PATH_MAX - 1, path);
         return false;
     }
@@ -246,17 +232,15 @@ static int sync_dir_of(const char *path, char *err, size_t errlen)
     char dir[STORAGE_PATH_MAX];
     if (dir_of(path, dir, sizeof dir)) {
         errno = ENAMETOOLONG;
-        set_err(err, errlen, "%s: path too long", path);
-        return -1;
+        return err_set(err, errlen, "%s: path too long", path);
     }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-        set_err(err, errlen, "%s: %s", dir, strerror(errno));
-        return -1;
+        return err_set(err, errlen, "%s: %s", dir, strerror(errno));
     }
     int rc = 0;
     if (fsync(fd) && errno != EINVAL) {
-        set_err(err, errlen, "%s: fsync: %s", dir, strerror(errno));
+        err_set(err, errlen, "%s: fsync: %s", dir, strerror(errno));
         rc = -1;
     }
     close_keep(fd);
@@ -275,9 +259,8 @@ static int walk_dirs(const char *data_dir, const char *dir, bool make,
         n--;
     if (strncmp(dir, data_dir, n) != 0 || (dir[n] != '\0' && dir[n] != '/')) {
         errno = EINVAL;
-        set_err(err, errlen, "%s is not inside the data directory %s", dir,
-                data_dir);
-        return -1;
+        return err_set(err, errlen, "%s is not inside the data directory %s",
+                       dir, data_dir);
     }
     /* data_dir is the host's choice and may be reached through links;
      * only what the bot makes under it must be real directories */
@@ -289,8 +272,8 @@ static int walk_dirs(const char *data_dir, const char *dir, bool make,
         char c = *p;
         *p = '\0';
         if (mkdir(top, 0700) && errno != EEXIST) {
-            set_err(err, errlen, "cannot make %s: %s", top, strerror(errno));
-            return -1;
+            return err_set(err, errlen, "cannot make %s: %s", top,
+                           strerror(errno));
         }
         *p = c;
         if (!c)
@@ -302,8 +285,7 @@ static int walk_dirs(const char *data_dir, const char *dir, bool make,
         return 0;
     }
     if (fd < 0) {
-        set_err(err, errlen, "%s: %s", data_dir, strerror(errno));
-        return -1;
+        return err_set(err, errlen, "%s: %s", data_dir, strerror(errno));
     }
     char rest[STORAGE_PATH_MAX];
     snprintf(rest, sizeof rest, "%s", dir + n);
@@ -312,12 +294,12 @@ static int walk_dirs(const char *data_dir, const char *dir, bool make,
          p = strtok_r(NULL, "/", &save)) {
         if (!strcmp(p, ".") || !strcmp(p, "..")) {
             errno = EINVAL;
-            set_err(err, errlen, "%s: refused path part \"%s\"", dir, p);
+            err_set(err, errlen, "%s: refused path part \"%s\"", dir, p);
             close_keep(fd);
             return -1;
         }
         if (make && mkdirat(fd, p, 0700) && errno != EEXIST) {
-            set_err(err, errlen, "cannot make %s (at %s): %s", dir, p,
+            err_set(err, errlen, "cannot make %s (at %s): %s", dir, p,
                     strerror(errno));
             close_keep(fd);
             return -1;
@@ -332,7 +314,7 @@ static int walk_dirs(const char *data_dir, const char *dir, bool make,
         if (next < 0) {
             int e = errno == ELOOP ? ENOTDIR : errno;
             errno = e;
-            set_err(err, errlen, "%s (at %s): %s", dir, p,
+            err_set(err, errlen, "%s (at %s): %s", dir, p,
                     e == ELOOP || e == ENOTDIR
                         ? "not a directory (a link or a file is there)"
                         : strerror(e));
@@ -397,23 +379,22 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
     struct stat st;
     if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         errno = S_ISLNK(st.st_mode) ? ELOOP : EINVAL;
-        set_err(err, errlen, "%s: not a regular file (%s)", path,
-                S_ISLNK(st.st_mode) ? "a symbolic link" : "something else");
-        return -1;
+        return err_set(err, errlen, "%s: not a regular file (%s)", path,
+                       S_ISLNK(st.st_mode) ? "a symbolic link"
+                                           : "something else");
     }
     char tmp[STORAGE_PATH_MAX];
     int n = snprintf(tmp, sizeof tmp, "%s.tmp-%ld-%u", path, (long)getpid(),
                      ++counter);
     if (n < 0 || (size_t)n >= sizeof tmp) {
         errno = ENAMETOOLONG;
-        set_err(err, errlen, "%s: path too long for its temporary file", path);
-        return -1;
+        return err_set(err, errlen, "%s: path too long for its temporary file",
+                       path);
     }
     int fd =
         open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        set_err(err, errlen, "%s: %s", tmp, open_reason(errno));
-        return -1;
+        return err_set(err, errlen, "%s: %s", tmp, open_reason(errno));
     }
     size_t done;
     const char *what = NULL;
@@ -435,9 +416,8 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
     if (what) {
         unlink(tmp);
         errno = e;
-        set_err(err, errlen, "%s: %s: %s (the old file is kept)", path, what,
-                strerror(e));
-        return -1;
+        return err_set(err, errlen, "%s: %s: %s (the old file is kept)", path,
+                       what, strerror(e));
     }
     return sync_dir_of(path, err, errlen);
 }
@@ -456,13 +436,12 @@ static int open_append(const char *path, bool *created, char *err,
         fd = open(path, flags);
     }
     if (fd < 0) {
-        set_err(err, errlen, "%s: %s", path, open_reason(errno));
-        return -1;
+        return err_set(err, errlen, "%s: %s", path, open_reason(errno));
     }
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         errno = EINVAL;
-        set_err(err, errlen, "%s: not a regular file", path);
+        err_set(err, errlen, "%s: not a regular file", path);
         close_keep(fd);
         return -1;
     }
@@ -501,9 +480,7 @@ bool storage_whole_json(const char *text, size_t len)
 {
     if (len == 0 || len > INT_MAX || memchr(text, '\0', len))
         return false;
-    struct json_tokener *tok = json_tokener_new();
-    if (!tok)
-        abort();
+    struct json_tokener *tok = xjson_tokener(JSON_TOKENER_DEFAULT_DEPTH);
     struct json_object *o = json_tokener_parse_ex(tok, text, (int)len);
     bool whole = o && json_tokener_get_error(tok) == json_tokener_success &&
                  json_object_is_type(o, json_type_object);
@@ -575,8 +552,7 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
     if (!line || len == 0 || line[len - 1] != '\n' ||
         memchr(line, '\n', len - 1)) {
         errno = EINVAL;
-        set_err(err, errlen, "%s: refused: not one whole line", path);
-        return -1;
+        return err_set(err, errlen, "%s: refused: not one whole line", path);
     }
     bool created;
     int fd = open_append(path, &created, err, errlen);
@@ -584,14 +560,14 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         return -1;
     struct stat st;
     if (fstat(fd, &st)) {
-        set_err(err, errlen, "%s: %s", path, strerror(errno));
+        err_set(err, errlen, "%s: %s", path, strerror(errno));
         close_keep(fd);
         return -1;
     }
     bool newline;
     off_t old = end_lines_fd(fd, path, st.st_size, &newline);
     if (old < 0) {
-        set_err(err, errlen, "%s: cannot cut its torn last line: %s", path,
+        err_set(err, errlen, "%s: cannot cut its torn last line: %s", path,
                 strerror(errno));
         close_keep(fd);
         return -1;
@@ -612,14 +588,14 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         if (ftruncate(fd, old) || fsync(fd))
             slog(true, "%s: cannot cut a failed append back to %lld bytes: %s",
                  path, (long long)old, strerror(errno));
-        set_err(err, errlen,
+        err_set(err, errlen,
                 "%s: %s: %s (%zu of %zu bytes written, cut back to %lld)", path,
                 what, strerror(e), done, len, (long long)old);
     }
     if (close(fd) && !what) {
         e = errno;
         what = "close";
-        set_err(err, errlen, "%s: close: %s", path, strerror(e));
+        err_set(err, errlen, "%s: close: %s", path, strerror(e));
     }
     if (what) {
         errno = e;
@@ -643,12 +619,12 @@ static int open_read(const char *path, struct stat *st, bool *missing,
     if (fd < 0) {
         if (errno == ENOENT && missing)
             *missing = true;
-        set_err(err, errlen, "%s: %s", path, open_reason(errno));
+        err_set(err, errlen, "%s: %s", path, open_reason(errno));
         return errno == ENOENT ? -2 : -1;
     }
     if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
         errno = EINVAL;
-        set_err(err, errlen, "%s: not a regular file", path);
+        err_set(err, errlen, "%s: not a regular file", path);
         close_keep(fd);
         return -1;
     }
@@ -706,7 +682,7 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
     if (from < 0 || from > (int64_t)st.st_size ||
         lseek(fd, (off_t)from, SEEK_SET) < 0) {
         errno = EINVAL;
-        set_err(err, errlen, "%s: no byte %lld to read from", path,
+        err_set(err, errlen, "%s: no byte %lld to read from", path,
                 (long long)from);
         close_keep(fd);
         return -1;
@@ -715,7 +691,7 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
     char *buf = malloc(cap + 1);
     char chunk[8192];
     if (!buf) {
-        set_err(err, errlen, "%s: out of memory", path);
+        err_set(err, errlen, "%s: out of memory", path);
         close_keep(fd);
         return -1;
     }
@@ -728,7 +704,7 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            set_err(err, errlen, "%s: read: %s", path, strerror(errno));
+            err_set(err, errlen, "%s: read: %s", path, strerror(errno));
             rc = -1;
             break;
         }
@@ -744,7 +720,7 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
                     too_long = (int64_t)have + 1;
                     have = 0;
                 } else {
-                    set_err(err, errlen, "%s:%ld: line longer than %zu bytes",
+                    err_set(err, errlen, "%s:%ld: line longer than %zu bytes",
                             path, lineno + 1, max_line);
                     rc = -1;
                     break;
@@ -802,7 +778,7 @@ int storage_read_file(const char *path, size_t max, char **out, size_t *len,
     for (;;) {
         if (n == cap && cap == max + 1) {
             errno = EFBIG;
-            set_err(err, errlen, "%s: larger than %zu bytes", path, max);
+            err_set(err, errlen, "%s: larger than %zu bytes", path, max);
             rc = -1;
             break;
         }
@@ -811,7 +787,7 @@ int storage_read_file(const char *path, size_t max, char **out, size_t *len,
             char *grown = realloc(buf, cap + 1);
             if (!grown) {
                 errno = ENOMEM;
-                set_err(err, errlen, "%s: out of memory", path);
+                err_set(err, errlen, "%s: out of memory", path);
                 rc = -1;
                 break;
             }
@@ -821,7 +797,7 @@ int storage_read_file(const char *path, size_t max, char **out, size_t *len,
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            set_err(err, errlen, "%s: read: %s", path, strerror(errno));
+            err_set(err, errlen, "%s: read: %s", path, strerror(errno));
             rc = -1;
             break;
         }
@@ -858,20 +834,18 @@ int storage_move_aside(const char *path, char *err, size_t errlen)
                     ? snprintf(to, sizeof to, "%s.bad-%s", path, stamp)
                     : snprintf(to, sizeof to, "%s.bad-%s-%d", path, stamp, k);
         if (n < 0 || (size_t)n >= sizeof to) {
-            set_err(err, errlen, "%s: path too long to move aside", path);
-            return -1;
+            return err_set(err, errlen, "%s: path too long to move aside",
+                           path);
         }
         if (lstat(to, &st) && errno == ENOENT) {
             if (rename(path, to)) {
-                set_err(err, errlen, "%s: cannot move aside to %s: %s", path,
-                        to, strerror(errno));
-                return -1;
+                return err_set(err, errlen, "%s: cannot move aside to %s: %s",
+                               path, to, strerror(errno));
             }
             return sync_dir_of(path, err, errlen);
         }
     }
-    set_err(err, errlen, "%s: too many files moved aside already", path);
-    return -1;
+    return err_set(err, errlen, "%s: too many files moved aside already", path);
 }
 
 int storage_remove(const char *path, char *err, size_t errlen)
@@ -881,8 +855,8 @@ int storage_remove(const char *path, char *err, size_t errlen)
     if (unlink(path)) {
         if (errno == ENOENT)
             return 0;
-        set_err(err, errlen, "%s: cannot remove: %s", path, strerror(errno));
-        return -1;
+        return err_set(err, errlen, "%s: cannot remove: %s", path,
+                       strerror(errno));
     }
     return sync_dir_of(path, err, errlen);
 }
@@ -900,14 +874,13 @@ int storage_lock(const char *data_dir, char *err, size_t errlen)
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
                   0600);
     if (fd < 0) {
-        set_err(err, errlen, "cannot open the lock %s: %s", path,
-                open_reason(errno));
-        return -1;
+        return err_set(err, errlen, "cannot open the lock %s: %s", path,
+                       open_reason(errno));
     }
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         errno = EINVAL;
-        set_err(err, errlen, "the lock %s is not a regular file", path);
+        err_set(err, errlen, "the lock %s is not a regular file", path);
         close_keep(fd);
         return -1;
     }
@@ -921,14 +894,14 @@ int storage_lock(const char *data_dir, char *err, size_t errlen)
             n = n < 100000000 ? n * 10 + (pid[i] - '0') : n;
         errno = e;
         if (e != EWOULDBLOCK) {
-            set_err(err, errlen, "cannot lock %s: %s", path, strerror(e));
+            err_set(err, errlen, "cannot lock %s: %s", path, strerror(e));
         } else if (n > 0) {
-            set_err(err, errlen,
+            err_set(err, errlen,
                     "another heartsbot (pid %ld) is already using data "
                     "directory %s",
                     n, data_dir);
         } else {
-            set_err(err, errlen,
+            err_set(err, errlen,
                     "another heartsbot is already using data directory %s",
                     data_dir);
         }
@@ -969,8 +942,7 @@ int storage_check(const char *data_dir, char *err, size_t errlen)
     static const char probe[] = "heartsbot probe\n";
     if (storage_replace(path, probe, sizeof probe - 1, why, sizeof why) ||
         storage_remove(path, why, sizeof why)) {
-        set_err(err, errlen, "cannot write in %s: %s", data_dir, why);
-        return -1;
+        return err_set(err, errlen, "cannot write in %s: %s", data_dir, why);
     }
     return 0;
 }
@@ -1034,14 +1006,13 @@ int storage_clean_temps(const char *dir, int *removed, char *err, size_t errlen)
         return -1;
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
-        set_err(err, errlen, "%s: %s", dir,
-                errno == ELOOP ? "a symbolic link, not a directory"
-                               : strerror(errno));
-        return -1;
+        return err_set(err, errlen, "%s: %s", dir,
+                       errno == ELOOP ? "a symbolic link, not a directory"
+                                      : strerror(errno));
     }
     DIR *d = fdopendir(fd);
     if (!d) {
-        set_err(err, errlen, "%s: %s", dir, strerror(errno));
+        err_set(err, errlen, "%s: %s", dir, strerror(errno));
         close_keep(fd);
         return -1;
     }
@@ -1057,7 +1028,7 @@ int storage_clean_temps(const char *dir, int *removed, char *err, size_t errlen)
             !S_ISREG(st.st_mode))
             continue;
         if (unlinkat(fd, e->d_name, 0)) {
-            set_err(err, errlen, "%s/%s: cannot remove: %s", dir, e->d_name,
+            err_set(err, errlen, "%s/%s: cannot remove: %s", dir, e->d_name,
                     strerror(errno));
             rc = -1;
             continue;
@@ -1069,7 +1040,7 @@ int storage_clean_temps(const char *dir, int *removed, char *err, size_t errlen)
         ++*removed;
     }
     if (*removed && fsync(fd) && errno != EINVAL) {
-        set_err(err, errlen, "%s: fsync: %s", dir, strerror(errno));
+        err_set(err, errlen, "%s: fsync: %s", dir, strerror(errno));
         rc = -1;
     }
     closedir(d);

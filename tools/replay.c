@@ -15,6 +15,7 @@
  * RECORD_MAX_LINE (a longer line is refused, not stored), NUL bytes are
  * kept and refused by the reader, and nothing else is assumed about them.
  */
+#include "bot/common/xalloc.h"
 #include "engine/engine.h"
 #include "storage/record/record.h"
 #include "tools/sim.h"
@@ -57,10 +58,7 @@ static int read_line(FILE *f, struct line *l)
             size_t cap = l->cap ? l->cap * 2 : 4096;
             if (cap > RECORD_MAX_LINE)
                 cap = RECORD_MAX_LINE;
-            char *p = realloc(l->buf, cap);
-            if (!p)
-                abort();
-            l->buf = p;
+            l->buf = xrealloc(l->buf, cap);
             l->cap = cap;
         }
         l->buf[l->len++] = (char)c;

@@ -4,6 +4,7 @@
  * game records (replay.c); `bench` measures the engine's speed (bench.c);
  * `leaderboard` rebuilds a channel's leaderboards (leaderboard.c).
  */
+#include "bot/common/strbuf.h"
 #include "engine/ai/ai.h"
 #include "engine/engine.h"
 #include "storage/record/record.h"
@@ -166,8 +167,9 @@ static int play_game(struct engine_game *g, const int *levels, int budget,
 int sim_play(int argc, char **argv)
 {
     const char *preset = NULL, *records = NULL;
-    char text[1024] = "";
-    size_t tlen = 0;
+    char text[1024];
+    struct strbuf tb; /* " KEY=VALUE" for each --set */
+    strbuf_init(&tb, text, sizeof text);
     long players = 0, games = 100, seed = 1, budget = 0;
     int levels[ENGINE_MAX_PLAYERS];
     int nlevels = 0;
@@ -183,12 +185,11 @@ int sim_play(int argc, char **argv)
             preset = val;
         } else if (!strcmp(arg, "--set")) {
             if (!strchr(val, '=') || strchr(val, ' ') ||
-                tlen + strlen(val) + 2 >= sizeof text) {
+                tb.len + strlen(val) + 2 >= sizeof text) {
                 fprintf(stderr, "hearts-sim play: --set takes KEY=VALUE\n");
                 return 2;
             }
-            tlen +=
-                (size_t)snprintf(text + tlen, sizeof text - tlen, " %s", val);
+            strbuf_addf(&tb, " %s", val);
         } else if (!strcmp(arg, "--players")) {
             if (sim_parse_count(val, 2, ENGINE_MAX_PLAYERS, &players)) {
                 fprintf(stderr, "hearts-sim play: --players is 2 to 10\n");

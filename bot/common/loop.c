@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "bot/common/log.h"
+#include "bot/common/xalloc.h"
 
 struct watch {
     int fd;
@@ -55,14 +56,6 @@ struct loop {
     bool stopping;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q)
-        abort();
-    return q;
-}
-
 /* Grows an array to hold `need` elements of `size` bytes. */
 static void grow(void **arr, size_t *cap, size_t need, size_t size)
 {
@@ -77,9 +70,7 @@ static void grow(void **arr, size_t *cap, size_t need, size_t size)
 
 struct loop *loop_new(void)
 {
-    struct loop *l = calloc(1, sizeof *l);
-    if (!l)
-        abort();
+    struct loop *l = xcalloc(1, sizeof *l);
     l->next_id = 1;
     return l;
 }
