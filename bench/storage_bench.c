@@ -242,9 +242,11 @@ static int load(const char *dir, long calls)
     struct results_room room = {.a = a, .stats = s};
     snprintf(room.room, sizeof room.room, "#bench");
     double *t = calloc((size_t)calls, sizeof *t);
-    struct sbuf sb;
+    char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
     for (long i = 0; i < calls; i++) {
-        sb.len = 0;
+        strbuf_reset(&sb);
         double a0 = now_s();
         mgr_results_top(&room, i % 2 ? "10" : NULL, NULL, "standard", &sb);
         t[i] = now_s() - a0;
@@ -254,7 +256,7 @@ static int load(const char *dir, long calls)
     char key[64], nick[64];
     struct played *pl = played_new();
     for (long i = 0; i < calls; i++) {
-        sb.len = 0;
+        strbuf_reset(&sb);
         long who = (i * 7919) % (b ? b->n : 1);
         snprintf(key, sizeof key, "n:player%ld", who);
         snprintf(nick, sizeof nick, "player%ld", who);
@@ -268,7 +270,7 @@ static int load(const char *dir, long calls)
     printf("  %s\n", sb.buf);
     report("!stats (yourself)", t, calls);
     for (long i = 0; i < calls; i++) {
-        sb.len = 0;
+        strbuf_reset(&sb);
         snprintf(key, sizeof key, "PLAYER%ld", (i * 7919) % (b ? b->n : 1));
         double a0 = now_s();
         mgr_results_stats(&room, pl,

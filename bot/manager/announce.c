@@ -13,12 +13,12 @@
 #include "bot/manager/say.h"
 #include "storage/record/record.h"
 
-void mgr_table_scoreline(struct table *t, struct sbuf *sb)
+void mgr_table_scoreline(struct table *t, struct strbuf *sb)
 {
     const struct engine_game *g = &t->game;
     for (int s = 0; s < g->n; s++)
-        mgr_sb_printf(sb, "%s%s %d", s ? ", " : "", mgr_seat_name(t, s),
-                      (int)g->totals[s]);
+        strbuf_addf(sb, "%s%s %d", s ? ", " : "", mgr_seat_name(t, s),
+                    (int)g->totals[s]);
 }
 
 void mgr_table_send_scores(struct table *t, const char *nick)
@@ -63,7 +63,9 @@ static void keep_history(struct table *t, const struct engine_game *g)
  * cards. */
 static void announce_dealt(struct table *t, const struct engine_game *g)
 {
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     t->last_trick_no = 0;
     for (int s = 0; s < g->n; s++) {
         t->seats[s].queued = false;
@@ -73,14 +75,14 @@ static void announce_dealt(struct table *t, const struct engine_game *g)
         t->seats[s].passing_untold = false;
     }
     if (g->pass_dir == ENGINE_PASS_HOLD)
-        mgr_sb_printf(&sb, "Hand %d: no passing.", g->hand_no);
+        strbuf_addf(&sb, "Hand %d: no passing.", g->hand_no);
     else
-        mgr_sb_printf(&sb, "Hand %d: pass %d %s.", g->hand_no,
-                      t->rules.pass_count, mgr_dir_word(g->pass_dir));
+        strbuf_addf(&sb, "Hand %d: pass %d %s.", g->hand_no,
+                    t->rules.pass_count, mgr_dir_word(g->pass_dir));
     if (!t->a->solo)
-        mgr_sb_printf(&sb, " Your cards are in private messages%s",
-                      g->pass_dir == ENGINE_PASS_HOLD ? "."
-                                                      : "; pass privately.");
+        strbuf_addf(&sb, " Your cards are in private messages%s",
+                    g->pass_dir == ENGINE_PASS_HOLD ? "."
+                                                    : "; pass privately.");
     mgr_table_say(t, sb.buf);
     for (int s = 0; s < g->n; s++)
         if (!mgr_seat_computer(t, s))
@@ -95,7 +97,9 @@ static void announce_pass_chosen(struct table *t, const struct engine_game *g,
 {
     if (mgr_seat_computer(t, seat) || g->passed_mask == (1u << g->n) - 1)
         return;
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     struct seat *st = &t->seats[seat];
     mgr_sb_passing(t, seat, &sb);
     mgr_sb_waiting_for_passes(&sb, t);
@@ -123,7 +127,9 @@ static void announce_passed(struct table *t, const struct engine_game *g)
 static void announce_trick(struct table *t, const struct engine_game *g,
                            const struct engine_event *ev)
 {
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     /* the trick's cards are the last ones played */
     int n = g->trick_size ? g->trick_size : g->n;
     if (n > g->nplays)
@@ -139,12 +145,14 @@ static void announce_trick(struct table *t, const struct engine_game *g,
         names[s] = mgr_seat_name(t, s);
         ids[s] = mgr_seat_user_id(t, s);
     }
-    mgr_sb_advance(
-        &sb, render_trick_ids(sb.buf, sizeof sb.buf, g->trick_no,
-                              g->plays + g->nplays - n,
-                              g->play_seat + g->nplays - n, n, names, ids,
-                              ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
-                              ev->value, mgr_table_style(t)));
+    char trick[MGR_TEXT_SIZE];
+    mgr_sb_rendered(
+        &sb, trick,
+        render_trick_ids(trick, mgr_sb_room(&sb, sizeof trick), g->trick_no,
+                         g->plays + g->nplays - n, g->play_seat + g->nplays - n,
+                         n, names, ids,
+                         ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
+                         ev->value, mgr_table_style(t)));
     mgr_table_say(t, sb.buf);
     if (!t->m->restoring) {
         t->trick_said[0] = t->trick_said[1];
@@ -156,21 +164,24 @@ static void announce_trick(struct table *t, const struct engine_game *g,
 static void announce_rest_taken(struct table *t, const struct engine_game *g,
                                 int seat)
 {
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     int len;
     const uint8_t *rest = engine_rest(g, &len);
     if (t->rules.odd_cards == ENGINE_ODD_FACEUP_LEFTOVER) {
-        mgr_sb_printf(&sb,
-                      "%s takes the leftover cards: ", mgr_seat_name(t, seat));
+        strbuf_addf(&sb,
+                    "%s takes the leftover cards: ", mgr_seat_name(t, seat));
         mgr_sb_cards(&sb, t, rest, len);
     } else {
-        mgr_sb_printf(
-            &sb, "%s takes the %s (%d cards).", mgr_seat_name(t, seat),
-            t->rules.odd_cards == ENGINE_ODD_WIDOW ? "widow" : "kitty", len);
-        struct sbuf p = {.len = 0};
-        mgr_sb_printf(&p, "The %s holds: ",
-                      t->rules.odd_cards == ENGINE_ODD_WIDOW ? "widow"
-                                                             : "kitty");
+        strbuf_addf(&sb, "%s takes the %s (%d cards).", mgr_seat_name(t, seat),
+                    t->rules.odd_cards == ENGINE_ODD_WIDOW ? "widow" : "kitty",
+                    len);
+        char p_text[MGR_TEXT_SIZE];
+        struct strbuf p;
+        strbuf_init(&p, p_text, sizeof p_text);
+        strbuf_addf(&p, "The %s holds: ",
+                    t->rules.odd_cards == ENGINE_ODD_WIDOW ? "widow" : "kitty");
         mgr_sb_cards(&p, t, rest, len);
         mgr_table_tell(t, seat, p.buf, CHAT_NORMAL);
     }
@@ -180,13 +191,15 @@ static void announce_rest_taken(struct table *t, const struct engine_game *g,
 /* A hand is scored: its points and the totals in the room. */
 static void announce_hand_scored(struct table *t, const struct engine_game *g)
 {
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     keep_history(t, g);
-    mgr_sb_printf(&sb, "Hand %d scores:", g->hand_no);
+    strbuf_addf(&sb, "Hand %d scores:", g->hand_no);
     for (int s = 0; s < g->n; s++)
-        mgr_sb_printf(&sb, "%s %s %+d", s ? "," : "", mgr_seat_name(t, s),
-                      (int)g->points[s]);
-    mgr_sb_printf(&sb, " | Totals: ");
+        strbuf_addf(&sb, "%s %s %+d", s ? "," : "", mgr_seat_name(t, s),
+                    (int)g->points[s]);
+    strbuf_addf(&sb, " | Totals: ");
     mgr_table_scoreline(t, &sb);
     mgr_table_say(t, sb.buf);
 }
@@ -194,56 +207,59 @@ static void announce_hand_scored(struct table *t, const struct engine_game *g)
 /* The game is over: the winners, the sheet, and how to play again. */
 static void announce_game_over(struct table *t, const struct engine_game *g)
 {
-    struct sbuf sb = {.len = 0};
-    mgr_sb_printf(&sb, "Game over! ");
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
+    strbuf_addf(&sb, "Game over! ");
     for (int i = 0; i < g->nwinners; i++)
-        mgr_sb_printf(&sb, "%s%s",
-                      i ? (i + 1 == g->nwinners ? " and " : ", ") : "",
-                      mgr_seat_name(t, g->winners[i]));
-    mgr_sb_printf(&sb, " win%s. Final: ",
-                  g->nwinners == 1 && !mgr_seat_is_you(t, g->winners[0]) ? "s"
-                                                                         : "");
+        strbuf_addf(&sb, "%s%s",
+                    i ? (i + 1 == g->nwinners ? " and " : ", ") : "",
+                    mgr_seat_name(t, g->winners[i]));
+    strbuf_addf(&sb, " win%s. Final: ",
+                g->nwinners == 1 && !mgr_seat_is_you(t, g->winners[0]) ? "s"
+                                                                       : "");
     mgr_table_scoreline(t, &sb);
     mgr_table_say(t, sb.buf);
     mgr_table_send_scores(t, NULL);
-    sb.len = 0;
-    mgr_sb_printf(&sb, "Another game? %shearts opens a table.",
-                  t->m->cfg->command_prefix);
+    strbuf_reset(&sb);
+    strbuf_addf(&sb, "Another game? %shearts opens a table.",
+                t->m->cfg->command_prefix);
     mgr_table_say(t, sb.buf);
 }
 
 /* The one-line events: a card drawn, a seat out, a moon. */
 static void announce_other(struct table *t, const struct engine_event *ev)
 {
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     switch (ev->kind) {
     case ENGINE_EV_DRAWN:
         if (!mgr_seat_computer(t, ev->seat)) {
-            mgr_sb_printf(&sb, "You drew ");
+            strbuf_addf(&sb, "You drew ");
             mgr_sb_card(&sb, t, ev->card);
-            mgr_sb_printf(&sb, " from the stock.");
+            strbuf_addf(&sb, " from the stock.");
             mgr_table_tell(t, ev->seat, sb.buf, CHAT_NORMAL);
         }
         break;
     case ENGINE_EV_OUT:
-        mgr_sb_printf(&sb, "%s has played out.", mgr_seat_name(t, ev->seat));
+        strbuf_addf(&sb, "%s has played out.", mgr_seat_name(t, ev->seat));
         mgr_table_say(t, sb.buf);
         break;
     case ENGINE_EV_MOON_PENDING:
         if (mgr_seat_is_you(t, ev->seat))
             break; /* their prompt says it */
-        mgr_sb_printf(&sb, "%s shot the %s! Waiting for their choice.",
-                      mgr_seat_name(t, ev->seat), ev->value ? "sun" : "moon");
+        strbuf_addf(&sb, "%s shot the %s! Waiting for their choice.",
+                    mgr_seat_name(t, ev->seat), ev->value ? "sun" : "moon");
         mgr_table_say(t, sb.buf);
         break;
     case ENGINE_EV_MOON: {
         int amount = t->rules.moon_points * (ev->card ? 2 : 1);
-        mgr_sb_printf(&sb, "%s shot the %s: %s.", mgr_seat_name(t, ev->seat),
-                      ev->card ? "sun" : "moon",
-                      ev->value == ENGINE_MOON_SUBTRACT
-                          ? "their score drops"
-                          : "everyone else scores");
-        mgr_sb_printf(&sb, " (%d)", amount);
+        strbuf_addf(&sb, "%s shot the %s: %s.", mgr_seat_name(t, ev->seat),
+                    ev->card ? "sun" : "moon",
+                    ev->value == ENGINE_MOON_SUBTRACT ? "their score drops"
+                                                      : "everyone else scores");
+        strbuf_addf(&sb, " (%d)", amount);
         mgr_table_say(t, sb.buf);
         break;
     }

@@ -14,7 +14,7 @@
 void mgr_announce(void *ctx, const struct engine_game *g,
                   const struct engine_event *ev);
 /* "alice 12, bob 30, ..." : the totals. */
-void mgr_table_scoreline(struct table *t, struct sbuf *sb);
+void mgr_table_scoreline(struct table *t, struct strbuf *sb);
 /* The score sheet, a message a line: to nick, or (NULL) the last hands
  * in the room. */
 void mgr_table_send_scores(struct table *t, const char *nick);

@@ -62,7 +62,9 @@ static struct table *my_table(struct cmd *c, int *seat)
 static void explain(struct cmd *c, struct table *t, enum engine_refusal why,
                     const struct engine_refusal_detail *d)
 {
-    struct sbuf card = {.len = 0};
+    char card_text[MGR_TEXT_SIZE];
+    struct strbuf card;
+    strbuf_init(&card, card_text, sizeof card_text);
     if (d->card >= 0 && d->card < 64 && engine_card_valid(d->card))
         mgr_sb_card(&card, t, d->card);
     const struct engine_game *g = &t->game;
@@ -202,7 +204,9 @@ static bool queue_play(struct cmd *c, struct table *t, int seat, int card)
     struct seat *st = &t->seats[seat];
     st->queued = true;
     st->queued_card = (uint8_t)card;
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     mgr_sb_card(&sb, t, card);
     mgr_cmd_reply(
         c,
@@ -342,7 +346,9 @@ void mgr_cmd_hand(struct cmd *c)
             mgr_cmd_reply(c, "You hold no cards until the next deal.");
         return;
     }
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     /* while the others choose, the cards passed are no longer ours */
     bool passing =
         engine_phase(g) == ENGINE_PHASE_PASS && !engine_may_act(g, seat);
@@ -355,20 +361,20 @@ void mgr_cmd_hand(struct cmd *c)
             else
                 hand.one &= ~bit;
         }
-    mgr_sb_printf(&sb, "Your hand: ");
+    strbuf_addf(&sb, "Your hand: ");
     uint64_t legal = engine_turn(g) == seat ? engine_legal_plays(g) : 0;
     mgr_sb_hand(&sb, t, &hand, legal);
     if (legal)
-        mgr_sb_printf(&sb, " (your turn: the marked cards are playable)");
+        strbuf_addf(&sb, " (your turn: the marked cards are playable)");
     if (passing) {
-        mgr_sb_printf(&sb, " (");
+        strbuf_addf(&sb, " (");
         mgr_sb_passing(t, seat, &sb);
-        mgr_sb_printf(&sb, ")");
+        strbuf_addf(&sb, ")");
     }
     if (t->seats[seat].queued) {
-        mgr_sb_printf(&sb, " (waiting to play ");
+        strbuf_addf(&sb, " (waiting to play ");
         mgr_sb_card(&sb, t, t->seats[seat].queued_card);
-        mgr_sb_printf(&sb, ")");
+        strbuf_addf(&sb, ")");
     }
     mgr_cmd_reply(c, "%s", sb.buf);
 }

@@ -92,7 +92,9 @@ void mgr_cmd_top(struct cmd *c)
         else
             preset = c->words[i];
     }
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     if (!mgr_results_top(r, n, preset, default_preset(c, r), &sb)) {
         mgr_cmd_reply(c, "%s", sb.buf);
         return;
@@ -107,7 +109,9 @@ void mgr_cmd_stats(struct cmd *c)
         return;
     const char *name = c->nwords > 1 ? c->words[1] : NULL;
     const char *preset = c->nwords > 2 ? c->words[2] : NULL;
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     if (!mgr_results_stats(r, c->m->played, c->u, name, preset,
                            default_preset(c, r), &sb)) {
         mgr_cmd_reply(c, "%s", sb.buf);
@@ -121,7 +125,9 @@ void mgr_cmd_last(struct cmd *c)
     struct results_room *r = asked_room(c);
     if (!r)
         return;
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     mgr_results_last(r, (int64_t)time(NULL), &sb);
     answer(c, r, 2, sb.buf);
 }

@@ -21,7 +21,7 @@ enum { ECHO_STATUS, ECHO_SCORES };
 
 /* What differs from the preset, after `lead` and before `end`: " with
  * target=50 hands=1"; nothing if nothing differs. */
-static void rules_changes(struct sbuf *sb, const struct engine_rules *r,
+static void rules_changes(struct strbuf *sb, const struct engine_rules *r,
                           const char *lead, const char *end)
 {
     bool first = true;
@@ -31,40 +31,40 @@ static void rules_changes(struct sbuf *sb, const struct engine_rules *r,
             continue;
         char v[ENGINE_OPTION_TEXT_MAX];
         engine_rules_get(r, o, v, sizeof v);
-        mgr_sb_printf(sb, "%s %s=%s", first ? lead : "", engine_option_name(o),
-                      v);
+        strbuf_addf(sb, "%s %s=%s", first ? lead : "", engine_option_name(o),
+                    v);
         first = false;
     }
     if (!first)
-        mgr_sb_printf(sb, "%s", end);
+        strbuf_addf(sb, "%s", end);
 }
 
 /* The rules in a few words, for one-line announcements: "standard for 4
  * with target=50". */
-static void rules_short(struct sbuf *sb, const struct engine_rules *r)
+static void rules_short(struct strbuf *sb, const struct engine_rules *r)
 {
-    mgr_sb_printf(sb, "%s for %d", engine_preset_name(r->preset), r->players);
+    strbuf_addf(sb, "%s for %d", engine_preset_name(r->preset), r->players);
     rules_changes(sb, r, " with", "");
 }
 
 /* The full rules, for !rules: at most two IRC lines. */
-static void describe_rules(struct sbuf *sb, const struct engine_rules *r)
+static void describe_rules(struct strbuf *sb, const struct engine_rules *r)
 {
-    mgr_sb_printf(sb, "%s for %d players: %s.", engine_preset_name(r->preset),
-                  r->players, engine_preset_summary(r->preset));
+    strbuf_addf(sb, "%s for %d players: %s.", engine_preset_name(r->preset),
+                r->players, engine_preset_summary(r->preset));
     rules_changes(sb, r, " Changed here:", ".");
-    mgr_sb_printf(sb, " Plays against the rules are refused, so the rules' "
-                      "penalties never arise.");
+    strbuf_addf(sb, " Plays against the rules are refused, so the rules' "
+                    "penalties never arise.");
 }
 
 /* The people seated: "alice, bob, bot1". */
-static void seated_names(struct sbuf *sb, const struct table *t)
+static void seated_names(struct strbuf *sb, const struct table *t)
 {
     bool first = true;
     for (int s = 0; s < t->capacity; s++) {
         if (!t->seats[s].used)
             continue;
-        mgr_sb_printf(sb, "%s%s", first ? "" : ", ", mgr_seat_name(t, s));
+        strbuf_addf(sb, "%s%s", first ? "" : ", ", mgr_seat_name(t, s));
         first = false;
     }
 }
@@ -89,19 +89,19 @@ void mgr_cmd_hearts(struct cmd *c)
 {
     struct table *t = mgr_table_find(c->m, c->a, c->room);
     if (t) {
-        struct sbuf sb = {.len = 0};
-        mgr_sb_printf(
+        char sb_text[MGR_TEXT_SIZE];
+        struct strbuf sb;
+        strbuf_init(&sb, sb_text, sizeof sb_text);
+        strbuf_addf(
             &sb, "%s here: ", t->playing ? "A game is on" : "A table is open");
         rules_short(&sb, &t->rules);
-        mgr_sb_printf(&sb, "; ");
+        strbuf_addf(&sb, "; ");
         seated_names(&sb, t);
         if (t->playing)
-            mgr_sb_printf(&sb, ". %srules for the rules.",
-                          mgr_cmd_prefix(c->m));
+            strbuf_addf(&sb, ". %srules for the rules.", mgr_cmd_prefix(c->m));
         else
-            mgr_sb_printf(&sb, " (%d/%d). %sjoin to sit down.",
-                          mgr_table_seated(t), t->capacity,
-                          mgr_cmd_prefix(c->m));
+            strbuf_addf(&sb, " (%d/%d). %sjoin to sit down.",
+                        mgr_table_seated(t), t->capacity, mgr_cmd_prefix(c->m));
         mgr_cmd_reply(c, "%s", sb.buf);
         return;
     }
@@ -129,17 +129,19 @@ void mgr_cmd_hearts(struct cmd *c)
     }
     t = mgr_table_open(c->m, c->a, c->room, &r, text);
     mgr_table_sit(t, c->u);
-    struct sbuf sb = {.len = 0};
-    mgr_sb_printf(&sb, "%s %s a Hearts table: ", mgr_cmd_subject(c),
-                  mgr_cmd_verb(c, "opens", "open"));
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
+    strbuf_addf(&sb, "%s %s a Hearts table: ", mgr_cmd_subject(c),
+                mgr_cmd_verb(c, "opens", "open"));
     rules_short(&sb, &r);
     if (c->a->solo)
-        mgr_sb_printf(&sb, ". Computer players take the other seats.");
+        strbuf_addf(&sb, ". Computer players take the other seats.");
     else
-        mgr_sb_printf(&sb,
-                      ". %sjoin to sit down, %sstart to deal (computers fill "
-                      "empty seats).",
-                      mgr_cmd_prefix(c->m), mgr_cmd_prefix(c->m));
+        strbuf_addf(&sb,
+                    ". %sjoin to sit down, %sstart to deal (computers fill "
+                    "empty seats).",
+                    mgr_cmd_prefix(c->m), mgr_cmd_prefix(c->m));
     mgr_table_say(t, sb.buf);
     mgr_table_storage_ok(t, false);
 }
@@ -335,47 +337,46 @@ void mgr_cmd_stop(struct cmd *c)
     mgr_table_say(t, text);
 }
 
-static void status_text(struct sbuf *sb, struct table *t)
+static void status_text(struct strbuf *sb, struct table *t)
 {
     char label[256];
-    mgr_sb_printf(sb, "Table at %s: %s. ",
-                  mgr_room_label(t->a, t->room, label, sizeof label),
-                  t->rules_text);
+    strbuf_addf(sb, "Table at %s: %s. ",
+                mgr_room_label(t->a, t->room, label, sizeof label),
+                t->rules_text);
     if (!t->playing) {
-        mgr_sb_printf(sb, "Waiting to start (%d/%d):", mgr_table_seated(t),
-                      t->capacity);
+        strbuf_addf(sb, "Waiting to start (%d/%d):", mgr_table_seated(t),
+                    t->capacity);
         for (int s = 0; s < t->capacity; s++)
             if (t->seats[s].used)
-                mgr_sb_printf(sb, " %s", mgr_seat_name(t, s));
-        mgr_sb_printf(sb, ".");
+                strbuf_addf(sb, " %s", mgr_seat_name(t, s));
+        strbuf_addf(sb, ".");
         return;
     }
     const struct engine_game *g = &t->game;
-    mgr_sb_printf(sb, "Hand %d, trick %d. Scores: ", g->hand_no,
-                  g->trick_no + 1);
+    strbuf_addf(sb, "Hand %d, trick %d. Scores: ", g->hand_no, g->trick_no + 1);
     mgr_table_scoreline(t, sb);
     int turn = engine_turn(g);
     if (engine_phase(g) == ENGINE_PHASE_PASS) {
-        mgr_sb_printf(sb, ". Passing; waiting for:");
+        strbuf_addf(sb, ". Passing; waiting for:");
         for (int s = 0; s < g->n; s++) {
             if (engine_may_act(g, s)) {
-                mgr_sb_printf(sb, " ");
+                strbuf_addf(sb, " ");
                 mgr_sb_seat(sb, t, s, false);
             }
         }
     } else if (turn >= 0) {
-        mgr_sb_printf(sb, ". ");
+        strbuf_addf(sb, ". ");
         mgr_sb_seat(sb, t, turn, false);
-        mgr_sb_printf(sb, " to play");
+        strbuf_addf(sb, " to play");
         if (g->trick_len) {
-            mgr_sb_printf(sb, "; on the trick:");
+            strbuf_addf(sb, "; on the trick:");
             for (int i = 0; i < g->trick_len; i++) {
-                mgr_sb_printf(sb, " ");
+                strbuf_addf(sb, " ");
                 mgr_sb_card(sb, t, g->trick[i]);
             }
         }
     }
-    mgr_sb_printf(sb, ".");
+    strbuf_addf(sb, ".");
 }
 
 static enum echo echo(struct cmd *c, struct table *t, int which)
@@ -398,7 +399,9 @@ void mgr_cmd_status(struct cmd *c)
     enum echo where = echo(c, t, ECHO_STATUS);
     if (where == ECHO_NONE)
         return;
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     status_text(&sb, t);
     if (where == ECHO_ROOM)
         mgr_table_say(t, sb.buf);
@@ -424,7 +427,9 @@ void mgr_cmd_scores(struct cmd *c)
 
 void mgr_cmd_rules(struct cmd *c)
 {
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     if (c->nwords > 1) {
         struct engine_rules r;
         char err[300];
@@ -455,21 +460,23 @@ void mgr_cmd_rules(struct cmd *c)
 
 void mgr_cmd_presets(struct cmd *c)
 {
-    struct sbuf sb = {.len = 0};
-    mgr_sb_printf(&sb, "Presets:");
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
+    strbuf_addf(&sb, "Presets:");
     for (int p = 0; p < engine_preset_count(); p++) {
         int lo, hi;
         engine_preset_players(p, &lo, &hi);
         if (lo == hi)
-            mgr_sb_printf(&sb, "%s %s (%d)", p ? "," : "",
-                          engine_preset_name(p), lo);
+            strbuf_addf(&sb, "%s %s (%d)", p ? "," : "", engine_preset_name(p),
+                        lo);
         else
-            mgr_sb_printf(&sb, "%s %s (%d-%d)", p ? "," : "",
-                          engine_preset_name(p), lo, hi);
+            strbuf_addf(&sb, "%s %s (%d-%d)", p ? "," : "",
+                        engine_preset_name(p), lo, hi);
     }
-    mgr_sb_printf(&sb,
-                  ". %srules NAME tells one; %shearts NAME KEY=VALUE opens "
-                  "a table.",
-                  mgr_cmd_prefix(c->m), mgr_cmd_prefix(c->m));
+    strbuf_addf(&sb,
+                ". %srules NAME tells one; %shearts NAME KEY=VALUE opens "
+                "a table.",
+                mgr_cmd_prefix(c->m), mgr_cmd_prefix(c->m));
     mgr_cmd_reply(c, "%s", sb.buf);
 }

@@ -74,10 +74,12 @@ static void cmd_help(struct cmd *c)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
             if (!commands[i].help || strcasecmp(commands[i].name, w) != 0)
                 continue;
-            struct sbuf sb = {.len = 0};
+            char sb_text[MGR_TEXT_SIZE];
+            struct strbuf sb;
+            strbuf_init(&sb, sb_text, sizeof sb_text);
             if (c->a->solo && commands[i].in_private) {
                 /* at a terminal everything is "private": not worth saying */
-                mgr_sb_printf(&sb, "%s", commands[i].help);
+                strbuf_addf(&sb, "%s", commands[i].help);
                 static const char *const noise[] = {" (privately)",
                                                     ", privately"};
                 for (int k = 0; k < 2; k++) {
@@ -88,15 +90,15 @@ static void cmd_help(struct cmd *c)
                 }
                 sb.len = strlen(sb.buf);
             } else {
-                mgr_sb_printf(&sb, "%s%s", commands[i].in_room ? p : "",
-                              commands[i].help);
+                strbuf_addf(&sb, "%s%s", commands[i].in_room ? p : "",
+                            commands[i].help);
             }
             if (commands[i].fn == mgr_cmd_bot) {
-                mgr_sb_printf(&sb, ". Levels:");
+                strbuf_addf(&sb, ". Levels:");
                 for (int l = 0; l < AI_LEVEL_COUNT; l++)
-                    mgr_sb_printf(&sb, "%s %s", l ? "," : "", ai_level_name(l));
-                mgr_sb_printf(&sb, " (%s unless named)",
-                              ai_level_name(c->m->ai_level));
+                    strbuf_addf(&sb, "%s %s", l ? "," : "", ai_level_name(l));
+                strbuf_addf(&sb, " (%s unless named)",
+                            ai_level_name(c->m->ai_level));
             }
             mgr_cmd_reply(c, "%s", sb.buf);
             return;
@@ -105,45 +107,46 @@ static void cmd_help(struct cmd *c)
         return;
     }
     /* every command, from the table, so none is left out */
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     if (c->a->solo) {
         /* one person at a terminal: what they type, nothing of channels */
-        mgr_sb_printf(&sb,
-                      "Type a card to play it (QS, 10h, t♦), or: hand, pass "
-                      "C1 C2 C3");
+        strbuf_addf(&sb, "Type a card to play it (QS, 10h, t♦), or: hand, pass "
+                         "C1 C2 C3");
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
             const struct command *k = &commands[i];
             if (k->in_private && k->help && strcmp(k->name, "hand") &&
                 strcmp(k->name, "pass") && strcmp(k->name, "back") &&
                 strcmp(k->name, "top") && strcmp(k->name, "stats"))
-                mgr_sb_printf(&sb, ", %s", k->name);
+                strbuf_addf(&sb, ", %s", k->name);
         }
-        mgr_sb_printf(&sb,
-                      ". %sstop ends the game, %shearts [PRESET] opens a new "
-                      "table, %sstart deals. help COMMAND for one.",
-                      p, p, p);
+        strbuf_addf(&sb,
+                    ". %sstop ends the game, %shearts [PRESET] opens a new "
+                    "table, %sstart deals. help COMMAND for one.",
+                    p, p, p);
         mgr_cmd_reply(c, "%s", sb.buf);
         return;
     }
-    mgr_sb_printf(&sb,
-                  "Hearts: %shearts opens a table, %sjoin sits down, %sstart "
-                  "deals. In the channel also:",
-                  p, p, p);
+    strbuf_addf(&sb,
+                "Hearts: %shearts opens a table, %sjoin sits down, %sstart "
+                "deals. In the channel also:",
+                p, p, p);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *k = &commands[i];
         if (k->in_room && k->help && strcmp(k->name, "hearts") &&
             strcmp(k->name, "join") && strcmp(k->name, "start"))
-            mgr_sb_printf(&sb, " %s%s", p, k->name);
+            strbuf_addf(&sb, " %s%s", p, k->name);
     }
-    mgr_sb_printf(&sb, ". Privately: hand, pass C1 C2 C3, play CARD (or just "
-                       "CARD)");
+    strbuf_addf(&sb, ". Privately: hand, pass C1 C2 C3, play CARD (or just "
+                     "CARD)");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *k = &commands[i];
         if (k->in_private && !k->in_room && k->help &&
             strcmp(k->name, "hand") && strcmp(k->name, "pass"))
-            mgr_sb_printf(&sb, ", %s", k->name);
+            strbuf_addf(&sb, ", %s", k->name);
     }
-    mgr_sb_printf(&sb, ". %shelp COMMAND for one.", p);
+    strbuf_addf(&sb, ". %shelp COMMAND for one.", p);
     mgr_cmd_reply(c, "%s", sb.buf);
 }
 

@@ -8,7 +8,7 @@
 
 #include "bot/manager/say.h"
 
-static void passing_text(struct table *t, int seat, struct sbuf *sb,
+static void passing_text(struct table *t, int seat, struct strbuf *sb,
                          const char *verb);
 
 /* Who passed the cards a seat received (through seats that pass blind),
@@ -34,13 +34,13 @@ static int passer_of(const struct engine_game *g, int seat)
 
 /* "You received Q♣ K♣ K♦ from bob. " (nothing when nothing came), after
  * "You passed ... to carol. " when that confirmation was taken back. */
-void mgr_sb_received(struct sbuf *sb, struct table *t, int seat)
+void mgr_sb_received(struct strbuf *sb, struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
     if (t->seats[seat].passing_untold) {
         t->seats[seat].passing_untold = false;
         passing_text(t, seat, sb, "You passed");
-        mgr_sb_printf(sb, ". ");
+        strbuf_addf(sb, ". ");
     }
     uint8_t got[ENGINE_MAX_ACT_CARDS];
     int k = engine_received_cards(g, seat, got);
@@ -48,11 +48,11 @@ void mgr_sb_received(struct sbuf *sb, struct table *t, int seat)
         return;
     int from = passer_of(g, seat);
     render_sort(got, k);
-    mgr_sb_printf(sb, "You received ");
+    strbuf_addf(sb, "You received ");
     mgr_sb_cards(sb, t, got, k);
     if (from >= 0)
-        mgr_sb_printf(sb, " from %s", mgr_seat_name(t, from));
-    mgr_sb_printf(sb, ". ");
+        strbuf_addf(sb, " from %s", mgr_seat_name(t, from));
+    strbuf_addf(sb, ". ");
 }
 
 /* After the passes: every person but `except` (about to be prompted, which
@@ -70,10 +70,12 @@ void mgr_tell_received(struct table *t, int except)
             continue;
         }
         st->received_untold = false;
-        struct sbuf sb = {.len = 0};
+        char sb_text[MGR_TEXT_SIZE];
+        struct strbuf sb;
+        strbuf_init(&sb, sb_text, sizeof sb_text);
         struct engine_cards hand = engine_hand(g, s);
         mgr_sb_received(&sb, t, s);
-        mgr_sb_printf(&sb, "Your hand: ");
+        strbuf_addf(&sb, "Your hand: ");
         mgr_sb_hand(&sb, t, &hand, 0);
         uint64_t before = st->pending;
         mgr_table_tell(t, s, sb.buf, CHAT_NORMAL);
@@ -109,22 +111,24 @@ bool mgr_received_to_tell(struct table *t, int seat)
 void mgr_tell_deal(struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     struct engine_cards hand = engine_hand(g, seat);
     char label[256];
-    mgr_sb_printf(&sb, "Hand %d at %s. Your cards: ", g->hand_no,
-                  mgr_room_label(t->a, t->room, label, sizeof label));
+    strbuf_addf(&sb, "Hand %d at %s. Your cards: ", g->hand_no,
+                mgr_room_label(t->a, t->room, label, sizeof label));
     mgr_sb_hand(&sb, t, &hand, 0);
     bool blind;
     int k = engine_pass_count(g, seat, &blind);
     if (k > 0) {
         if (g->pass_dir == ENGINE_PASS_SCATTER)
-            mgr_sb_printf(&sb,
-                          " | Pass %d cards, %d to each other player from your "
-                          "left on: pass C1 C2 ...",
-                          k, k / (g->n - 1));
+            strbuf_addf(&sb,
+                        " | Pass %d cards, %d to each other player from your "
+                        "left on: pass C1 C2 ...",
+                        k, k / (g->n - 1));
         else
-            mgr_sb_printf(
+            strbuf_addf(
                 &sb, " | Pass %d cards to %s: pass C1 C2 ...%s", k,
                 mgr_seat_name(t, engine_pass_target(g, seat, g->pass_dir)),
                 blind ? " (or \"pass blind\")" : "");
@@ -155,47 +159,46 @@ const char *mgr_dir_word(int dir)
     }
 }
 
-void mgr_sb_passing(struct table *t, int seat, struct sbuf *sb)
+void mgr_sb_passing(struct table *t, int seat, struct strbuf *sb)
 {
     passing_text(t, seat, sb, "Passing");
 }
 
 /* "<verb> Q♣ K♣ K♦ to bob" (or "<verb> blind ..."). */
-static void passing_text(struct table *t, int seat, struct sbuf *sb,
+static void passing_text(struct table *t, int seat, struct strbuf *sb,
                          const char *verb)
 {
     const struct engine_game *g = &t->game;
     int k = t->rules.pass_count;
     if (g->blind_mask >> seat & 1) {
-        mgr_sb_printf(sb, "%s blind", verb);
+        strbuf_addf(sb, "%s blind", verb);
     } else {
         uint8_t cards[ENGINE_MAX_ACT_CARDS];
         if (k > ENGINE_MAX_ACT_CARDS)
             k = ENGINE_MAX_ACT_CARDS;
         memcpy(cards, g->pass_cards[seat], (size_t)k);
         render_sort(cards, k);
-        mgr_sb_printf(sb, "%s ", verb);
+        strbuf_addf(sb, "%s ", verb);
         mgr_sb_cards(sb, t, cards, k);
     }
     if (g->pass_dir == ENGINE_PASS_SCATTER)
-        mgr_sb_printf(sb, " to the others");
+        strbuf_addf(sb, " to the others");
     else
-        mgr_sb_printf(
-            sb, " to %s",
-            mgr_seat_name(t, engine_pass_target(g, seat, g->pass_dir)));
+        strbuf_addf(sb, " to %s",
+                    mgr_seat_name(t, engine_pass_target(g, seat, g->pass_dir)));
 }
 
 /* "; waiting for carol, dave." or "." when every seat has passed. */
-void mgr_sb_waiting_for_passes(struct sbuf *sb, const struct table *t)
+void mgr_sb_waiting_for_passes(struct strbuf *sb, const struct table *t)
 {
     const struct engine_game *g = &t->game;
     bool first = true;
     for (int s = 0; s < g->n; s++) {
         if (!engine_may_act(g, s))
             continue;
-        mgr_sb_printf(sb, "%s%s", first ? "; waiting for " : ", ",
-                      mgr_seat_name(t, s));
+        strbuf_addf(sb, "%s%s", first ? "; waiting for " : ", ",
+                    mgr_seat_name(t, s));
         first = false;
     }
-    mgr_sb_printf(sb, ".");
+    strbuf_addf(sb, ".");
 }

@@ -16,7 +16,7 @@
 void mgr_tell_deal(struct table *t, int seat);
 /* "You received Q♣ K♣ K♦ from bob. " (nothing when nothing came), after
  * "You passed ... to carol. " when that confirmation was taken back. */
-void mgr_sb_received(struct sbuf *sb, struct table *t, int seat);
+void mgr_sb_received(struct strbuf *sb, struct table *t, int seat);
 /* After the passes: every person but `except` (about to be prompted,
  * which says it) hears what they received and their hand. */
 void mgr_tell_received(struct table *t, int except);
@@ -25,9 +25,9 @@ void mgr_tell_received(struct table *t, int except);
  * the prompt does not wait behind it (one line instead of two). */
 bool mgr_received_to_tell(struct table *t, int seat);
 /* "Passing Q♣ K♣ K♦ to bob" for a seat that has chosen its pass. */
-void mgr_sb_passing(struct table *t, int seat, struct sbuf *sb);
+void mgr_sb_passing(struct table *t, int seat, struct strbuf *sb);
 /* "; waiting for carol, dave." or "." when every seat has passed. */
-void mgr_sb_waiting_for_passes(struct sbuf *sb, const struct table *t);
+void mgr_sb_waiting_for_passes(struct strbuf *sb, const struct table *t);
 /* "left", "across", "to everyone"... for an engine passing direction. */
 const char *mgr_dir_word(int dir);
 

@@ -274,12 +274,12 @@ void mgr_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie)
 }
 
 /* "alice to play", "waiting for the passes of alice and bob". */
-static void whose_turn(struct table *t, struct sbuf *sb)
+static void whose_turn(struct table *t, struct strbuf *sb)
 {
     const struct engine_game *g = &t->game;
     if (!t->playing) {
-        mgr_sb_printf(sb, "the table is open (%d/%d seated). !start deals.",
-                      mgr_table_seated(t), t->capacity);
+        strbuf_addf(sb, "the table is open (%d/%d seated). !start deals.",
+                    mgr_table_seated(t), t->capacity);
         return;
     }
     switch (engine_phase(g)) {
@@ -287,23 +287,23 @@ static void whose_turn(struct table *t, struct sbuf *sb)
         int k = 0;
         for (int s = 0; s < g->n; s++)
             if (engine_may_act(g, s))
-                mgr_sb_printf(sb, "%s%s",
-                              k++ ? ", " : "waiting for the passes of ",
-                              mgr_seat_name(t, s));
-        mgr_sb_printf(sb, ".");
+                strbuf_addf(sb, "%s%s",
+                            k++ ? ", " : "waiting for the passes of ",
+                            mgr_seat_name(t, s));
+        strbuf_addf(sb, ".");
         return;
     }
     case ENGINE_PHASE_PLAY:
     case ENGINE_PHASE_DISCARD:
     case ENGINE_PHASE_MOON:
-        mgr_sb_printf(sb, "hand %d, %s to %s.", g->hand_no,
-                      mgr_seat_name(t, engine_turn(g)),
-                      engine_phase(g) == ENGINE_PHASE_PLAY      ? "play"
-                      : engine_phase(g) == ENGINE_PHASE_DISCARD ? "discard"
-                                                                : "choose");
+        strbuf_addf(sb, "hand %d, %s to %s.", g->hand_no,
+                    mgr_seat_name(t, engine_turn(g)),
+                    engine_phase(g) == ENGINE_PHASE_PLAY      ? "play"
+                    : engine_phase(g) == ENGINE_PHASE_DISCARD ? "discard"
+                                                              : "choose");
         return;
     default:
-        mgr_sb_printf(sb, "the next hand is dealt.");
+        strbuf_addf(sb, "the next hand is dealt.");
         return;
     }
 }
@@ -320,9 +320,11 @@ static void restored_seat_ready(struct table *t, int seat)
     if (engine_phase(&t->game) == ENGINE_PHASE_PASS &&
         engine_may_act(&t->game, seat))
         return;
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     struct engine_cards hand = engine_hand(&t->game, seat);
-    mgr_sb_printf(&sb, "Your hand: ");
+    strbuf_addf(&sb, "Your hand: ");
     mgr_sb_hand(&sb, t, &hand, 0);
     mgr_table_tell(t, seat, sb.buf, CHAT_NORMAL);
 }
@@ -335,8 +337,10 @@ static void restored_online(struct table *t)
     if (!t->restored)
         return;
     t->restored = false;
-    struct sbuf sb = {.len = 0};
-    mgr_sb_printf(
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
+    strbuf_addf(
         &sb, "The %s goes on after a restart: ", t->playing ? "game" : "table");
     whose_turn(t, &sb);
     mgr_table_say(t, sb.buf);

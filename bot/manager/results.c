@@ -386,16 +386,16 @@ int mgr_results_archive(struct table *t, const char *dir, const char *json,
 }
 
 /* "1532" or "1510?" (provisional). */
-static void sb_rating(struct sbuf *sb, const struct stats_player *p)
+static void sb_rating(struct strbuf *sb, const struct stats_player *p)
 {
-    mgr_sb_printf(sb, "%ld%s", lround(p->rating),
-                  stats_provisional(p) ? "?" : "");
+    strbuf_addf(sb, "%ld%s", lround(p->rating),
+                stats_provisional(p) ? "?" : "");
 }
 
 /* The preset a word names ("custom" too), into *preset; or false with a
  * refusal naming the nearest. */
 static bool preset_word_ok(const char *word, const char **preset,
-                           struct sbuf *sb)
+                           struct strbuf *sb)
 {
     if (!strcmp(word, STATS_CUSTOM)) {
         *preset = STATS_CUSTOM;
@@ -410,7 +410,7 @@ static bool preset_word_ok(const char *word, const char **preset,
     char err[300];
     if (engine_rules_init(&r, word, err, sizeof err) == 0)
         snprintf(err, sizeof err, "unknown preset '%s'", word);
-    mgr_sb_printf(sb, "%s (or custom). !presets lists them.", err);
+    strbuf_addf(sb, "%s (or custom). !presets lists them.", err);
     return false;
 }
 
@@ -418,20 +418,20 @@ static bool preset_word_ok(const char *word, const char **preset,
  * default preset): 0 with *b, 1 with an answer in sb (nothing counted
  * there), -1 with a refusal in sb. */
 static int board_for(struct results_room *r, const char *preset_word,
-                     const char *fallback, struct sbuf *sb,
+                     const char *fallback, struct strbuf *sb,
                      const struct stats_board **b)
 {
     const char *preset = fallback;
     if (preset_word && !preset_word_ok(preset_word, &preset, sb))
         return -1;
     if (!r->stats) {
-        mgr_sb_printf(sb, "The leaderboards here can't be read (see the bot's "
-                          "log).");
+        strbuf_addf(sb, "The leaderboards here can't be read (see the bot's "
+                        "log).");
         return 1;
     }
     *b = stats_board(r->stats, preset);
     if (!*b || !(*b)->n) {
-        mgr_sb_printf(sb, "Nobody has finished a %s game here yet.", preset);
+        strbuf_addf(sb, "Nobody has finished a %s game here yet.", preset);
         return 1;
     }
     return 0;
@@ -453,14 +453,14 @@ static void row_shown(struct results_room *r, const struct stats_board *b,
 
 bool mgr_results_top(struct results_room *r, const char *n_word,
                      const char *preset_word, const char *fallback,
-                     struct sbuf *sb)
+                     struct strbuf *sb)
 {
     int n = TOP_DEFAULT;
     if (n_word) {
         char *end;
         long v = strtol(n_word, &end, 10);
         if (*end || v < 1 || v > TOP_MAX) {
-            mgr_sb_printf(sb, "How many? 1 to %d.", TOP_MAX);
+            strbuf_addf(sb, "How many? 1 to %d.", TOP_MAX);
             return false;
         }
         n = (int)v;
@@ -472,24 +472,22 @@ bool mgr_results_top(struct results_room *r, const char *n_word,
     if (n > b->n)
         n = b->n;
     bool provisional = false;
-    mgr_sb_printf(sb, "Top %d (%s):", n, b->preset);
+    strbuf_addf(sb, "Top %d (%s):", n, b->preset);
     for (int i = 0; i < n; i++) {
         const struct stats_player *p = &b->p[b->order[i]];
         if (i && i % TOP_PER_LINE == 0)
-            mgr_sb_printf(sb, "\n");
+            strbuf_addf(sb, "\n");
         char shown[RENDER_SHOWN_SIZE + 16];
         row_shown(r, b, b->order[i], shown, sizeof shown);
-        mgr_sb_printf(sb, " %d. %s ", i + 1, shown);
+        strbuf_addf(sb, " %d. %s ", i + 1, shown);
         sb_rating(sb, p);
-        mgr_sb_printf(sb, " (%d game%s, %d win%s)%s", p->games,
-                      p->games == 1 ? "" : "s", p->wins,
-                      p->wins == 1 ? "" : "s",
-                      i + 1 < n && (i + 1) % TOP_PER_LINE ? "," : "");
+        strbuf_addf(sb, " (%d game%s, %d win%s)%s", p->games,
+                    p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s",
+                    i + 1 < n && (i + 1) % TOP_PER_LINE ? "," : "");
         provisional |= stats_provisional(p);
     }
     if (provisional)
-        mgr_sb_printf(sb, " ?: provisional, under %d games.",
-                      STATS_PROVISIONAL);
+        strbuf_addf(sb, " ?: provisional, under %d games.", STATS_PROVISIONAL);
     return true;
 }
 
@@ -539,13 +537,12 @@ static const struct stats_player *own_row(struct results_room *r,
 /* The row shown as `name` ("bob", "bob(2)"), with the shown names of the
  * other rows of its name in `also`; else an account "a:NAME"; else the
  * latest key of whoever holds the nick now. */
-static const struct stats_player *named_row(struct results_room *r,
-                                            const struct played *pl,
-                                            const struct stats_board *b,
-                                            const char *name, struct sbuf *also)
+static const struct stats_player *
+named_row(struct results_room *r, const struct played *pl,
+          const struct stats_board *b, const char *name, struct strbuf *also)
 {
     int i = board_names_find(&r->names, r->a, r->stats, b, name, also->buf,
-                             sizeof also->buf);
+                             also->size);
     also->len = strlen(also->buf);
     if (i >= 0)
         return &b->p[i];
@@ -562,85 +559,86 @@ static const struct stats_player *named_row(struct results_room *r,
 bool mgr_results_stats(struct results_room *r, const struct played *pl,
                        const struct chat_user *u, const char *name,
                        const char *preset_word, const char *fallback,
-                       struct sbuf *sb)
+                       struct strbuf *sb)
 {
     const struct stats_board *b;
     int found = board_for(r, preset_word, fallback, sb, &b);
     if (found)
         return found > 0;
     const char *preset = b->preset;
-    struct sbuf also = {.len = 0};
+    char also_text[MGR_TEXT_SIZE];
+    struct strbuf also;
+    strbuf_init(&also, also_text, sizeof also_text);
     const struct stats_player *p =
         name ? named_row(r, pl, b, name, &also) : own_row(r, pl, u, b);
     if (!p) {
         if (name)
-            mgr_sb_printf(sb, "%s has not finished a %s game here.", name,
-                          preset);
+            strbuf_addf(sb, "%s has not finished a %s game here.", name,
+                        preset);
         else
-            mgr_sb_printf(sb, "You have not finished a %s game here.", preset);
+            strbuf_addf(sb, "You have not finished a %s game here.", preset);
         return true;
     }
     char shown[RENDER_SHOWN_SIZE + 16];
     row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
-    mgr_sb_printf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, preset,
-                  p->games, p->games == 1 ? "" : "s", p->wins,
-                  p->wins == 1 ? "" : "s");
-    mgr_sb_printf(sb, "%ld%s, rank %d of %d", lround(p->rating),
-                  stats_provisional(p) ? " (provisional)" : "", p->rank, b->n);
-    mgr_sb_printf(sb, ", %.1f points a hand, %d moon%s",
-                  p->hands ? (double)p->points / p->hands : 0.0, p->moons,
-                  p->moons == 1 ? "" : "s");
+    strbuf_addf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, preset,
+                p->games, p->games == 1 ? "" : "s", p->wins,
+                p->wins == 1 ? "" : "s");
+    strbuf_addf(sb, "%ld%s, rank %d of %d", lround(p->rating),
+                stats_provisional(p) ? " (provisional)" : "", p->rank, b->n);
+    strbuf_addf(sb, ", %.1f points a hand, %d moon%s",
+                p->hands ? (double)p->points / p->hands : 0.0, p->moons,
+                p->moons == 1 ? "" : "s");
     if (p->suns)
-        mgr_sb_printf(sb, ", %d sun%s", p->suns, p->suns == 1 ? "" : "s");
-    mgr_sb_printf(sb, ", %d quee%s of spades.", p->queens,
-                  p->queens == 1 ? "n" : "ns");
+        strbuf_addf(sb, ", %d sun%s", p->suns, p->suns == 1 ? "" : "s");
+    strbuf_addf(sb, ", %d quee%s of spades.", p->queens,
+                p->queens == 1 ? "n" : "ns");
     if (also.len)
-        mgr_sb_printf(sb, " Other people played here as %s too: !stats %s.",
-                      shown, also.buf);
+        strbuf_addf(sb, " Other people played here as %s too: !stats %s.",
+                    shown, also.buf);
     return true;
 }
 
-static void sb_ago(struct sbuf *sb, int64_t seconds)
+static void sb_ago(struct strbuf *sb, int64_t seconds)
 {
     if (seconds < 60)
-        mgr_sb_printf(sb, "just now");
+        strbuf_addf(sb, "just now");
     else if (seconds < 3600)
-        mgr_sb_printf(sb, "%lld min ago", (long long)(seconds / 60));
+        strbuf_addf(sb, "%lld min ago", (long long)(seconds / 60));
     else if (seconds < 86400 * 2)
-        mgr_sb_printf(sb, "%lld h ago", (long long)(seconds / 3600));
+        strbuf_addf(sb, "%lld h ago", (long long)(seconds / 3600));
     else
-        mgr_sb_printf(sb, "%lld days ago", (long long)(seconds / 86400));
+        strbuf_addf(sb, "%lld days ago", (long long)(seconds / 86400));
 }
 
-bool mgr_results_last(struct results_room *r, int64_t now, struct sbuf *sb)
+bool mgr_results_last(struct results_room *r, int64_t now, struct strbuf *sb)
 {
     if (!r->stats) {
-        mgr_sb_printf(sb,
-                      "The results here can't be read (see the bot's log).");
+        strbuf_addf(sb, "The results here can't be read (see the bot's log).");
         return true;
     }
     if (!r->stats->last.has) {
-        mgr_sb_printf(sb, "No game has finished here yet.");
+        strbuf_addf(sb, "No game has finished here yet.");
         return true;
     }
     const struct stats_last *l = &r->stats->last;
-    mgr_sb_printf(sb, "Last game (");
+    strbuf_addf(sb, "Last game (");
     sb_ago(sb, now - l->time);
-    mgr_sb_printf(sb, ", %s%s, %d hand%s): ", l->preset,
-                  l->custom ? " custom" : "", l->nhands,
-                  l->nhands == 1 ? "" : "s");
+    strbuf_addf(sb, ", %s%s, %d hand%s): ", l->preset,
+                l->custom ? " custom" : "", l->nhands,
+                l->nhands == 1 ? "" : "s");
     for (int s = 0; s < l->n; s++)
-        mgr_sb_printf(sb, "%s%s %d%s", s ? ", " : "", l->names[s],
-                      (int)l->totals[s], l->left[s] ? " (left)" : "");
+        strbuf_addf(sb, "%s%s %d%s", s ? ", " : "", l->names[s],
+                    (int)l->totals[s], l->left[s] ? " (left)" : "");
     int nw = 0;
     for (int s = 0; s < l->n; s++)
         nw += l->winners >> s & 1;
     int k = 0;
     for (int s = 0; s < l->n; s++)
         if (l->winners >> s & 1)
-            mgr_sb_printf(sb, "%s%s", k++ ? (k == nw ? " and " : ", ") : ". ",
-                          l->names[s]);
-    mgr_sb_printf(sb, " %s.", nw == 1 ? "won" : "shared the win");
+            strbuf_addf(sb, "%s%s", k++ ? (k == nw ? " and " : ", ") : ". ",
+                        l->names[s]);
+    strbuf_addf(sb, " %s.", nw == 1 ? "won" : "shared the win");
     return true;
 }
 

@@ -92,12 +92,12 @@ int mgr_results_archive(struct table *t, const char *dir, const char *json,
  */
 bool mgr_results_top(struct results_room *r, const char *n_word,
                      const char *preset_word, const char *fallback,
-                     struct sbuf *sb);
+                     struct strbuf *sb);
 bool mgr_results_stats(struct results_room *r, const struct played *pl,
                        const struct chat_user *u, const char *name,
                        const char *preset_word, const char *fallback,
-                       struct sbuf *sb);
-bool mgr_results_last(struct results_room *r, int64_t now, struct sbuf *sb);
+                       struct strbuf *sb);
+bool mgr_results_last(struct results_room *r, int64_t now, struct strbuf *sb);
 /* The last finished game's score sheet (render_scores), or false. */
 bool mgr_results_sheet(struct results_room *r, bool in_room,
                        enum chat_style style, char *buf, size_t len);

@@ -3,55 +3,54 @@
  */
 #include "bot/manager/text.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "bot/manager/render.h"
 
-void mgr_sb_printf(struct sbuf *sb, const char *fmt, ...)
+/* The bytes a renderer may write at the end of sb (its NUL aside). */
+static size_t room(const struct strbuf *sb)
 {
-    if (sb->len >= sizeof sb->buf - 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(sb->buf + sb->len, sizeof sb->buf - sb->len, fmt, ap);
-    va_end(ap);
-    if (w < 0)
-        return;
-    sb->len += (size_t)w;
-    if (sb->len >= sizeof sb->buf)
-        sb->len = sizeof sb->buf - 1;
+    return sb->cut ? 0 : sb->max - sb->len - sb->held;
 }
 
-/* After a render_* call at sb->len that returned `need`: the renderers
- * may cut shorter than the room left, so a cut is measured. */
-void mgr_sb_advance(struct sbuf *sb, size_t need)
+void mgr_sb_rendered(struct strbuf *sb, const char *text, size_t need)
 {
-    if (sb->len + need < sizeof sb->buf)
-        sb->len += need;
-    else
-        sb->len = strlen(sb->buf);
+    size_t len = strlen(text);
+    strbuf_add(sb, text, len);
+    if (need > len) /* the renderer cut it where it may be cut */
+        sb->cut = true;
 }
 
-void mgr_sb_card(struct sbuf *sb, const struct table *t, int card)
+size_t mgr_sb_room(const struct strbuf *sb, size_t most)
 {
-    mgr_sb_advance(sb, render_card(sb->buf + sb->len, sizeof sb->buf - sb->len,
-                                   card, mgr_table_style(t)));
+    size_t n = room(sb) + 1;
+    return n < most ? n : most;
 }
 
-void mgr_sb_cards(struct sbuf *sb, const struct table *t, const uint8_t *cards,
-                  int n)
+void mgr_sb_card(struct strbuf *sb, const struct table *t, int card)
 {
-    mgr_sb_advance(sb, render_cards(sb->buf + sb->len, sizeof sb->buf - sb->len,
-                                    cards, n, mgr_table_style(t)));
+    char text[MGR_TEXT_SIZE];
+    mgr_sb_rendered(sb, text,
+                    render_card(text, mgr_sb_room(sb, sizeof text), card,
+                                mgr_table_style(t)));
 }
 
-void mgr_sb_hand(struct sbuf *sb, const struct table *t,
+void mgr_sb_cards(struct strbuf *sb, const struct table *t,
+                  const uint8_t *cards, int n)
+{
+    char text[MGR_TEXT_SIZE];
+    mgr_sb_rendered(sb, text,
+                    render_cards(text, mgr_sb_room(sb, sizeof text), cards, n,
+                                 mgr_table_style(t)));
+}
+
+void mgr_sb_hand(struct strbuf *sb, const struct table *t,
                  const struct engine_cards *hand, uint64_t mark)
 {
-    mgr_sb_advance(sb, render_hand(sb->buf + sb->len, sizeof sb->buf - sb->len,
-                                   hand, mark, mgr_table_style(t)));
+    char text[MGR_TEXT_SIZE];
+    mgr_sb_rendered(sb, text,
+                    render_hand(text, mgr_sb_room(sb, sizeof text), hand, mark,
+                                mgr_table_style(t)));
 }
 
 /* A person's user ID for a pill (render.h), NULL for a computer. On
@@ -65,16 +64,19 @@ const char *mgr_seat_user_id(const struct table *t, int seat)
     return st->id[0] == '@' ? st->id : st->nick;
 }
 
-void mgr_sb_seat(struct sbuf *sb, const struct table *t, int seat, bool notify)
+void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
+                 bool notify)
 {
     if (mgr_table_style(t) != CHAT_STYLE_MARKUP || !mgr_seat_user_id(t, seat)) {
-        mgr_sb_printf(sb, "%s", mgr_seat_name(t, seat));
+        strbuf_addf(sb, "%s", mgr_seat_name(t, seat));
         return;
     }
-    mgr_sb_advance(
-        sb, render_mention(sb->buf + sb->len, sizeof sb->buf - sb->len,
-                           mgr_seat_user_id(t, seat), mgr_seat_name(t, seat),
-                           notify, CHAT_STYLE_MARKUP));
+    char text[MGR_TEXT_SIZE];
+    mgr_sb_rendered(sb, text,
+                    render_mention(text, mgr_sb_room(sb, sizeof text),
+                                   mgr_seat_user_id(t, seat),
+                                   mgr_seat_name(t, seat), notify,
+                                   CHAT_STYLE_MARKUP));
 }
 
 enum chat_style mgr_table_style(const struct table *t)

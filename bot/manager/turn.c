@@ -17,7 +17,7 @@
 #include "engine/ai/ai.h"
 
 static void thought(void *ctx, const struct think_result *r);
-static void sb_action(struct sbuf *sb, const struct table *t,
+static void sb_action(struct strbuf *sb, const struct table *t,
                       const struct engine_action *a);
 /* The prompt of the seat to act. */
 static void prompt(struct table *t, int seat);
@@ -66,16 +66,18 @@ static void computer_applies(struct table *t, int seat,
     struct seat *st = &t->seats[seat];
     if (st->human && st->overdue != SEAT_ON_TIME) {
         bool away = st->overdue == SEAT_OVERDUE_AWAY;
-        struct sbuf sb = {.len = 0};
-        mgr_sb_printf(&sb, "%s: a computer player ",
-                      away ? "You timed out again" : "Time is up");
+        char sb_text[MGR_TEXT_SIZE];
+        struct strbuf sb;
+        strbuf_init(&sb, sb_text, sizeof sb_text);
+        strbuf_addf(&sb, "%s: a computer player ",
+                    away ? "You timed out again" : "Time is up");
         sb_action(&sb, t, a);
-        mgr_sb_printf(&sb, " for you");
+        strbuf_addf(&sb, " for you");
         if (away)
-            mgr_sb_printf(&sb, " and has your seat now. Tell me \"back\" to "
-                               "take it again.");
+            strbuf_addf(&sb, " and has your seat now. Tell me \"back\" to "
+                             "take it again.");
         else
-            mgr_sb_printf(&sb, ".");
+            strbuf_addf(&sb, ".");
         mgr_table_tell(t, seat, sb.buf, CHAT_HIGH);
     }
     st->overdue = SEAT_ON_TIME;
@@ -150,21 +152,21 @@ static void thought(void *ctx, const struct think_result *r)
 }
 
 /* What a computer player did for a person: "played 5♣". */
-static void sb_action(struct sbuf *sb, const struct table *t,
+static void sb_action(struct strbuf *sb, const struct table *t,
                       const struct engine_action *a)
 {
     switch (a->kind) {
     case ENGINE_ACT_PLAY:
-        mgr_sb_printf(sb, "played ");
+        strbuf_addf(sb, "played ");
         mgr_sb_card(sb, t, a->cards[0]);
         break;
     case ENGINE_ACT_DISCARD:
-        mgr_sb_printf(sb, "discarded ");
+        strbuf_addf(sb, "discarded ");
         mgr_sb_cards(sb, t, a->cards, a->ncards);
         break;
     case ENGINE_ACT_MOON:
-        mgr_sb_printf(sb, "chose \"moon %s\"",
-                      a->moon == ENGINE_MOON_SUBTRACT ? "subtract" : "add");
+        strbuf_addf(sb, "chose \"moon %s\"",
+                    a->moon == ENGINE_MOON_SUBTRACT ? "subtract" : "add");
         break;
     case ENGINE_ACT_PASS: {
         uint8_t cards[ENGINE_MAX_ACT_CARDS];
@@ -172,12 +174,12 @@ static void sb_action(struct sbuf *sb, const struct table *t,
             a->ncards < ENGINE_MAX_ACT_CARDS ? a->ncards : ENGINE_MAX_ACT_CARDS;
         memcpy(cards, a->cards, (size_t)n);
         render_sort(cards, n);
-        mgr_sb_printf(sb, "passes ");
+        strbuf_addf(sb, "passes ");
         mgr_sb_cards(sb, t, cards, n);
         break;
     }
     default:
-        mgr_sb_printf(sb, "passes");
+        strbuf_addf(sb, "passes");
         break;
     }
 }
@@ -200,7 +202,9 @@ static bool plays_unasked(struct table *t, int seat)
     uint64_t legal = engine_legal_plays(g);
     struct engine_action a = {.kind = ENGINE_ACT_PLAY, .ncards = 1};
     a.seat = (uint8_t)seat;
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     if (st->queued) {
         st->queued = false;
         a.cards[0] = st->queued_card;
@@ -208,9 +212,9 @@ static bool plays_unasked(struct table *t, int seat)
             act(t, &a);
             return true;
         }
-        mgr_sb_printf(&sb, "You queued ");
+        strbuf_addf(&sb, "You queued ");
         mgr_sb_card(&sb, t, st->queued_card);
-        mgr_sb_printf(&sb, ", but it is not a legal play now: dropped.");
+        strbuf_addf(&sb, ", but it is not a legal play now: dropped.");
         mgr_table_tell(t, seat, sb.buf, CHAT_HIGH);
         return false;
     }
@@ -225,9 +229,9 @@ static bool plays_unasked(struct table *t, int seat)
         /* the last card shows in the trick line; a forced one is told */
         if (mgr_received_to_tell(t, seat))
             mgr_sb_received(&sb, t, seat);
-        mgr_sb_printf(&sb, "Autoplay: ");
+        strbuf_addf(&sb, "Autoplay: ");
         mgr_sb_card(&sb, t, a.cards[0]);
-        mgr_sb_printf(&sb, ", your only legal card.");
+        strbuf_addf(&sb, ", your only legal card.");
         mgr_table_tell(t, seat, sb.buf, CHAT_HIGH);
     }
     act(t, &a);
@@ -387,7 +391,9 @@ static void reminder(struct loop *l, void *ctx)
     struct table *t = ctx;
     t->reminder_timer = 0;
     int left = t->m->cfg->turn_timeout - t->m->cfg->turn_timeout / 2;
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     for (int s = 0; s < t->game.n; s++) {
         if (engine_may_act(&t->game, s) && !mgr_seat_computer(t, s)) {
             char text[800], label[256];
@@ -395,13 +401,13 @@ static void reminder(struct loop *l, void *ctx)
                      "Reminder: the table at %s waits for you (%d s left).",
                      mgr_room_label(t->a, t->room, label, sizeof label), left);
             mgr_table_tell(t, s, text, CHAT_HIGH);
-            mgr_sb_printf(&sb, "%s", sb.len ? ", " : "The table waits for ");
+            strbuf_addf(&sb, "%s", sb.len ? ", " : "The table waits for ");
             mgr_sb_seat(&sb, t, s, true);
         }
     }
     /* once a turn, the channel knows whom it waits for */
     if (sb.len) {
-        mgr_sb_printf(&sb, " (%d s left).", left);
+        strbuf_addf(&sb, " (%d s left).", left);
         mgr_table_say(t, sb.buf);
     }
 }
@@ -466,53 +472,54 @@ void mgr_arm_turn(struct table *t)
 }
 
 /* "Trick 5: alice 7♣, bob K♣. " for the trick in progress. */
-static void trick_so_far(struct sbuf *sb, const struct table *t)
+static void trick_so_far(struct strbuf *sb, const struct table *t)
 {
     const struct engine_game *g = &t->game;
     if (g->trick_len == 0) {
-        mgr_sb_printf(sb, "You lead trick %d.", g->trick_no + 1);
+        strbuf_addf(sb, "You lead trick %d.", g->trick_no + 1);
         return;
     }
-    mgr_sb_printf(sb, "Trick %d:", g->trick_no + 1);
+    strbuf_addf(sb, "Trick %d:", g->trick_no + 1);
     for (int i = 0; i < g->trick_len; i++) {
-        mgr_sb_printf(sb, "%s %s ", i ? "," : "",
-                      mgr_seat_name(t, g->trick_seat[i]));
+        strbuf_addf(sb, "%s %s ", i ? "," : "",
+                    mgr_seat_name(t, g->trick_seat[i]));
         mgr_sb_card(sb, t, g->trick[i]);
     }
-    mgr_sb_printf(sb, ".");
+    strbuf_addf(sb, ".");
 }
 
 /* "bob took trick 3 with A♠. " while trick 4 is played. */
-static void last_trick(struct sbuf *sb, const struct table *t, int seat)
+static void last_trick(struct strbuf *sb, const struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
     if (t->last_trick_no == 0 || t->last_trick_no != g->trick_no)
         return;
     if (t->last_winner < 0) {
-        mgr_sb_printf(sb, "Trick %d was set aside. ", t->last_trick_no);
+        strbuf_addf(sb, "Trick %d was set aside. ", t->last_trick_no);
         return;
     }
-    mgr_sb_printf(sb, "%s took trick %d with ",
-                  t->last_winner == seat ? "You"
-                                         : mgr_seat_name(t, t->last_winner),
-                  t->last_trick_no);
+    strbuf_addf(sb, "%s took trick %d with ",
+                t->last_winner == seat ? "You"
+                                       : mgr_seat_name(t, t->last_winner),
+                t->last_trick_no);
     mgr_sb_card(sb, t, t->last_card);
-    mgr_sb_printf(sb, ". ");
+    strbuf_addf(sb, ". ");
 }
 
 /* The legal cards in words, not only marked: "Play one of: ♣ 2 8." or
  * "Only legal: 2♣." */
-static void legal_cards(struct sbuf *sb, const struct table *t, uint64_t legal)
+static void legal_cards(struct strbuf *sb, const struct table *t,
+                        uint64_t legal)
 {
     if ((legal & (legal - 1)) == 0) {
-        mgr_sb_printf(sb, "Only legal: ");
+        strbuf_addf(sb, "Only legal: ");
         mgr_sb_card(sb, t, __builtin_ctzll(legal));
     } else {
         struct engine_cards set = {.one = legal, .two = 0};
-        mgr_sb_printf(sb, "Play one of: ");
+        strbuf_addf(sb, "Play one of: ");
         mgr_sb_hand(sb, t, &set, 0);
     }
-    mgr_sb_printf(sb, ".");
+    strbuf_addf(sb, ".");
 }
 
 static void prompt(struct table *t, int seat)
@@ -522,7 +529,9 @@ static void prompt(struct table *t, int seat)
                    (uint32_t)engine_phase(g);
     if (t->prompted_seat == seat && t->prompted_key == key)
         return; /* this turn was prompted already */
-    struct sbuf sb = {.len = 0};
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     struct engine_cards hand = engine_hand(g, seat);
     switch (engine_phase(g)) {
     case ENGINE_PHASE_PLAY: {
@@ -530,30 +539,30 @@ static void prompt(struct table *t, int seat)
         if (mgr_received_to_tell(t, seat))
             mgr_sb_received(&sb, t, seat);
         char label[256];
-        mgr_sb_printf(&sb, "Your turn at %s. ",
-                      mgr_room_label(t->a, t->room, label, sizeof label));
+        strbuf_addf(&sb, "Your turn at %s. ",
+                    mgr_room_label(t->a, t->room, label, sizeof label));
         last_trick(&sb, t, seat);
         trick_so_far(&sb, t);
-        mgr_sb_printf(&sb, " ");
+        strbuf_addf(&sb, " ");
         legal_cards(&sb, t, legal);
-        mgr_sb_printf(&sb, " Your hand: ");
+        strbuf_addf(&sb, " Your hand: ");
         mgr_sb_hand(&sb, t, &hand, legal);
         break;
     }
     case ENGINE_PHASE_DISCARD:
-        mgr_sb_printf(&sb,
-                      "You took the kitty. Discard %d cards into your tricks "
-                      "(discard C1 C2 ...): ",
-                      engine_discard_count(g));
+        strbuf_addf(&sb,
+                    "You took the kitty. Discard %d cards into your tricks "
+                    "(discard C1 C2 ...): ",
+                    engine_discard_count(g));
         mgr_sb_hand(&sb, t, &hand, 0);
         break;
     case ENGINE_PHASE_MOON:
-        mgr_sb_printf(&sb,
-                      "You shot the %s! Tell me \"moon subtract\" (you score "
-                      "-%d) or \"moon add\" (everyone else +%d).",
-                      g->moon_sun ? "sun" : "moon",
-                      t->rules.moon_points * (g->moon_sun ? 2 : 1),
-                      t->rules.moon_points * (g->moon_sun ? 2 : 1));
+        strbuf_addf(&sb,
+                    "You shot the %s! Tell me \"moon subtract\" (you score "
+                    "-%d) or \"moon add\" (everyone else +%d).",
+                    g->moon_sun ? "sun" : "moon",
+                    t->rules.moon_points * (g->moon_sun ? 2 : 1),
+                    t->rules.moon_points * (g->moon_sun ? 2 : 1));
         break;
     default:
         return;
@@ -577,24 +586,26 @@ void mgr_table_start(struct table *t)
     int lost;
     if (mgr_journal_started(t, &lost))
         mgr_table_journal_lost(t, lost);
-    struct sbuf sb = {.len = 0};
-    mgr_sb_printf(&sb, "The game begins: ");
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
+    strbuf_addf(&sb, "The game begins: ");
     for (int s = 0; s < t->capacity; s++) {
         const struct seat *st = &t->seats[s];
-        mgr_sb_printf(&sb, "%s%s", s ? ", " : "", st->shown);
+        strbuf_addf(&sb, "%s%s", s ? ", " : "", st->shown);
         if (!st->human)
-            mgr_sb_printf(&sb, " (%s)", ai_level_name(st->level));
+            strbuf_addf(&sb, " (%s)", ai_level_name(st->level));
     }
     if (t->a->solo)
-        mgr_sb_printf(&sb,
-                      ". Rules: %s. Type \"help\" for the commands, a card "
-                      "to play it.",
-                      t->rules_text);
+        strbuf_addf(&sb,
+                    ". Rules: %s. Type \"help\" for the commands, a card "
+                    "to play it.",
+                    t->rules_text);
     else
-        mgr_sb_printf(&sb,
-                      ". Rules: %s. Hands, passes and plays go by private "
-                      "message to me.",
-                      t->rules_text);
+        strbuf_addf(&sb,
+                    ". Rules: %s. Hands, passes and plays go by private "
+                    "message to me.",
+                    t->rules_text);
     mgr_table_say(t, sb.buf);
     engine_deal(&t->game, &t->sink);
     mgr_advance(t);

@@ -137,8 +137,10 @@ static void test_a_play_before_ones_turn_waits_for_it(void **state)
     assert_true(any_contains(me, from, "Taken back"));
     said(me, NULL, cmd);
     said(me, NULL, "hand");
-    struct sbuf shown = {.len = 0};
-    mgr_sb_printf(&shown, "(waiting to play ");
+    char shown_text[MGR_TEXT_SIZE];
+    struct strbuf shown;
+    strbuf_init(&shown, shown_text, sizeof shown_text);
+    strbuf_addf(&shown, "(waiting to play ");
     mgr_sb_card(&shown, t, card4);
     assert_true(any_contains(me, from, shown.buf));
     snprintf(cmd, sizeof cmd, "play %s", engine_card_name(card3));

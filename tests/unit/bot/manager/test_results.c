@@ -22,6 +22,7 @@
 #include "bot/manager/results.h"
 #include "storage/stats.h"
 #include "bot/manager/table.h"
+#include "bot/manager/text.h"
 #include "tests/support/fake_chat.h"
 
 /* A network that folds nicks as rfc1459. */
@@ -79,9 +80,9 @@ static struct results_room room(struct stats *s)
 static const char *stats_of(struct results_room *r, const struct played *pl,
                             const char *nick, const char *id, const char *name)
 {
-    static struct sbuf sb;
-    sb.len = 0;
-    sb.buf[0] = '\0';
+    static char text[MGR_TEXT_SIZE];
+    static struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
     struct chat_user u = {.nick = nick, .id = id};
     assert_true(mgr_results_stats(r, pl, &u, name, NULL, "standard", &sb));
     return sb.buf;
@@ -89,9 +90,9 @@ static const char *stats_of(struct results_room *r, const struct played *pl,
 
 static const char *top_of(struct results_room *r)
 {
-    static struct sbuf sb;
-    sb.len = 0;
-    sb.buf[0] = '\0';
+    static char text[MGR_TEXT_SIZE];
+    static struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
     assert_true(mgr_results_top(r, "10", NULL, "standard", &sb));
     return sb.buf;
 }

@@ -270,7 +270,9 @@ static void test_timeout_computer_acts_then_back(void **state)
     run_for(600); /* past the timeout */
     assert_true(t->game.nplays > before);
     /* what was played for them, by name */
-    struct sbuf card = {.len = 0};
+    char card_text[MGR_TEXT_SIZE];
+    struct strbuf card;
+    strbuf_init(&card, card_text, sizeof card_text);
     mgr_sb_card(&card, t, t->game.plays[before]);
     snprintf(want, sizeof want,
              "Time is up: a computer player played %s "
@@ -570,7 +572,9 @@ static void test_a_decision_for_a_timed_out_person_is_told(void **state)
         run_for(5);
     assert_true(t->game.nplays > plays);
     assert_int_equal(t->game.play_seat[plays], me);
-    struct sbuf card = {.len = 0};
+    char card_text[MGR_TEXT_SIZE];
+    struct strbuf card;
+    strbuf_init(&card, card_text, sizeof card_text);
     mgr_sb_card(&card, t, t->game.plays[plays]);
     char want[2200];
     snprintf(want, sizeof want,
