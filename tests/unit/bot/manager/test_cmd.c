@@ -6,31 +6,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
-#include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "bot/manager/announce.h"
-#include "bot/manager/deal.h"
-#include "bot/manager/life.h"
-#include "bot/manager/presence.h"
-#include "bot/manager/say.h"
-#include "bot/manager/text.h"
-#include "bot/manager/turn.h"
-#include "engine/ai/ai.h"
-#include "storage/record/record.h"
-#include "storage/storage.h"
 #include "tests/unit/bot/manager/world.h"
 
 static void test_channel_status_repeats_are_damped(void **state)

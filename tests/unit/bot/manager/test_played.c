@@ -6,10 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <cmocka.h>
-
-#include <stdio.h>
 
 #include "bot/manager/played.h"
 #include "tests/support/fake_chat.h"

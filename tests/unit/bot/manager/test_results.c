@@ -8,21 +8,14 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <cmocka.h>
 
 #include <ctype.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "bot/manager/board_names.h"
 #include "bot/manager/played.h"
 #include "bot/manager/results.h"
-#include "storage/stats.h"
-#include "bot/manager/table.h"
-#include "bot/manager/text.h"
 #include "tests/support/fake_chat.h"
 
 /* A network that folds nicks as rfc1459. */

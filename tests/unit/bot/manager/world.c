@@ -7,25 +7,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
-#include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "bot/manager/life.h"
-#include "bot/manager/restore.h"
-#include "bot/manager/text.h"
-#include "engine/ai/ai.h"
 #include "storage/record/record.h"
-#include "storage/storage.h"
 
 struct world *w;
 
