@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/xalloc.h"
 #include "bot/manager/deal.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/say.h"
@@ -52,9 +53,7 @@ static void keep_history(struct table *t, const struct engine_game *g)
 {
     if (t->nhist == t->caphist) {
         t->caphist = t->caphist ? t->caphist * 2 : 16;
-        t->hist = realloc(t->hist, sizeof *t->hist * (size_t)t->caphist);
-        if (!t->hist)
-            abort();
+        t->hist = xrealloc(t->hist, sizeof *t->hist * (size_t)t->caphist);
     }
     memcpy(t->hist[t->nhist++], g->points, sizeof t->hist[0]);
 }

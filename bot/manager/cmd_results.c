@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bot/common/xalloc.h"
 #include "bot/manager/results.h"
 #include "bot/manager/text.h"
 
@@ -37,9 +38,7 @@ static void answer(struct cmd *c, struct results_room *r, int which,
                                       sizeof r->echo_by[which]);
     if (where == ECHO_NONE)
         return;
-    char *buf = strdup(text);
-    if (!buf)
-        abort();
+    char *buf = xstrdup(text);
     for (char *line = buf, *nl; line; line = nl) {
         nl = strchr(line, '\n');
         if (nl)

@@ -42,9 +42,7 @@ struct table *mgr_table_open(struct manager *m, struct chat_adapter *a,
     if (m->ntables == m->captables) {
         m->captables = m->captables ? m->captables * 2 : 8;
         m->tables =
-            realloc(m->tables, sizeof *m->tables * (size_t)m->captables);
-        if (!m->tables)
-            abort();
+            xrealloc(m->tables, sizeof *m->tables * (size_t)m->captables);
     }
     struct table *t = xcalloc(1, sizeof *t);
     t->m = m;

@@ -115,9 +115,7 @@ static int restore_start(struct restore *r)
     r->rec->rules = t->rules;
     r->rec->n = t->capacity;
     for (int s = 0; s < t->capacity; s++) {
-        r->rec->names[s] = strdup(t->seats[s].nick);
-        if (!r->rec->names[s])
-            abort();
+        r->rec->names[s] = xstrdup(t->seats[s].nick);
     }
     return 0;
 }
@@ -214,9 +212,7 @@ static void refuse(struct restore *r, const char *path)
     /* said once the bot is in the room (mgr_restore_connected) */
     struct manager *m = r->m;
     struct notice *nt =
-        realloc(m->notices, sizeof *nt * (size_t)(m->nnotices + 1));
-    if (!nt)
-        abort();
+        xrealloc(m->notices, sizeof *nt * (size_t)(m->nnotices + 1));
     m->notices = nt;
     nt += m->nnotices++;
     nt->a = r->a;
@@ -367,9 +363,7 @@ void mgr_restore(struct manager *m, struct chat_adapter *a)
                              f->d_name, (char *)NULL) ||
                 lstat(path, &sb))
                 continue;
-            found = realloc(found, sizeof *found * (n + 1));
-            if (!found)
-                abort();
+            found = xrealloc(found, sizeof *found * (n + 1));
             snprintf(found[n].path, sizeof found[n].path, "%s", path);
             found[n++].mtime = sb.st_mtim;
         }

@@ -73,9 +73,7 @@ static struct results_room *add_room(struct manager *m, const char *dir)
 {
     if (m->nrooms == m->caprooms) {
         m->caprooms = m->caprooms ? m->caprooms * 2 : 8;
-        m->rooms = realloc(m->rooms, sizeof *m->rooms * (size_t)m->caprooms);
-        if (!m->rooms)
-            abort();
+        m->rooms = xrealloc(m->rooms, sizeof *m->rooms * (size_t)m->caprooms);
     }
     struct results_room *r = xcalloc(1, sizeof *r);
     snprintf(r->dir, sizeof r->dir, "%s", dir);
@@ -371,13 +369,9 @@ int mgr_results_archive(struct table *t, const char *dir, const char *json,
     /* kept to be tried again: at the room's next archiving, and from its
      * journal at the next start */
     r->pending =
-        realloc(r->pending, sizeof *r->pending * (size_t)(r->npending + 1));
-    if (!r->pending)
-        abort();
+        xrealloc(r->pending, sizeof *r->pending * (size_t)(r->npending + 1));
     struct results_pending *p = &r->pending[r->npending++];
-    p->json = strdup(json);
-    if (!p->json)
-        abort();
+    p->json = xstrdup(json);
     p->res = res;
     snprintf(p->journal, sizeof p->journal, "%s", t->journal);
     *keep_journal = t->journal[0] != '\0';

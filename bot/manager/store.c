@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bot/common/log.h"
+#include "bot/common/xalloc.h"
 #include "bot/manager/results.h"
 #include "storage/record/record.h"
 #include "storage/storage.h"
@@ -104,13 +105,9 @@ static bool tell_once(struct table *t, char kind, const char *text, char *say,
     for (int i = 0; i < m->ntold; i++)
         if (!strcmp(m->storage_told[i], key))
             return false;
-    char **grown =
-        realloc(m->storage_told, sizeof *grown * (size_t)(m->ntold + 1));
-    char *copy = strdup(key);
-    if (!grown || !copy)
-        abort();
-    m->storage_told = grown;
-    m->storage_told[m->ntold++] = copy;
+    m->storage_told = xrealloc(m->storage_told, sizeof *m->storage_told *
+                                                    (size_t)(m->ntold + 1));
+    m->storage_told[m->ntold++] = xstrdup(key);
     snprintf(say, len, "%s", text);
     return true;
 }
