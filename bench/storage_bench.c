@@ -30,10 +30,12 @@
 #include "bot/manager/board_names.h"
 #include "storage/record/record.h"
 #include "bot/manager/played.h"
-#include "bot/manager/records.h"
+#include "bot/manager/results.h"
 #include "storage/stats.h"
 #include "storage/storage.h"
 #include "bot/manager/table.h"
+#include "bot/manager/text.h"
+#include "tests/support/fake_chat.h"
 
 static double now_s(void)
 {
@@ -202,13 +204,6 @@ static int rebuild(const char *dir)
     return 0;
 }
 
-/* The adapter the answers need: names compared without case. */
-static bool same(const struct chat_adapter *a, const char *x, const char *y)
-{
-    (void)a;
-    return strcasecmp(x, y) == 0;
-}
-
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -240,16 +235,20 @@ static int load(const char *dir, long calls)
            "(+%ld KiB)%s%s\n",
            rebuilt ? "REBUILT" : "current", b ? b->n : 0, t1 - t0, before,
            rss_kb(), rss_kb() - before, why[0] ? ": " : "", why);
-    static const struct chat_adapter_ops ops = {.same_nick = same};
-    struct chat_adapter a = {.ops = &ops, .network = "bench"};
-    struct records_room room = {.a = &a, .stats = s};
+    /* the adapter the answers need: names compared without case */
+    struct fake_chat fake;
+    fake_chat_init(&fake, FAKE_CHAT_UNFOLDED, "bench", NULL, NULL);
+    struct chat_adapter *a = &fake.base;
+    struct results_room room = {.a = a, .stats = s};
     snprintf(room.room, sizeof room.room, "#bench");
     double *t = calloc((size_t)calls, sizeof *t);
-    struct sbuf sb;
+    char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
     for (long i = 0; i < calls; i++) {
-        sb.len = 0;
+        strbuf_reset(&sb);
         double a0 = now_s();
-        records_top(&room, i % 2 ? "10" : NULL, NULL, "standard", &sb);
+        mgr_results_top(&room, i % 2 ? "10" : NULL, NULL, "standard", &sb);
         t[i] = now_s() - a0;
     }
     printf("  %s\n", sb.buf);
@@ -257,25 +256,26 @@ static int load(const char *dir, long calls)
     char key[64], nick[64];
     struct played *pl = played_new();
     for (long i = 0; i < calls; i++) {
-        sb.len = 0;
+        strbuf_reset(&sb);
         long who = (i * 7919) % (b ? b->n : 1);
         snprintf(key, sizeof key, "n:player%ld", who);
         snprintf(nick, sizeof nick, "player%ld", who);
         /* the key they played under this session, as after a game */
-        played_add(pl, &a, nick, "u@bench", key);
+        played_add(pl, a, nick, "u@bench", key);
         struct chat_user u = {.nick = nick, .id = "u@bench"};
         double a0 = now_s();
-        records_stats(&room, pl, &u, NULL, NULL, "standard", &sb);
+        mgr_results_stats(&room, pl, &u, NULL, NULL, "standard", &sb);
         t[i] = now_s() - a0;
     }
     printf("  %s\n", sb.buf);
     report("!stats (yourself)", t, calls);
     for (long i = 0; i < calls; i++) {
-        sb.len = 0;
+        strbuf_reset(&sb);
         snprintf(key, sizeof key, "PLAYER%ld", (i * 7919) % (b ? b->n : 1));
         double a0 = now_s();
-        records_stats(&room, pl, &(struct chat_user){.nick = "x", .id = "u@h"},
-                      key, NULL, "standard", &sb);
+        mgr_results_stats(&room, pl,
+                          &(struct chat_user){.nick = "x", .id = "u@h"}, key,
+                          NULL, "standard", &sb);
         t[i] = now_s() - a0;
     }
     printf("  %s\n", sb.buf);
@@ -284,12 +284,13 @@ static int load(const char *dir, long calls)
     printf("RSS after the answers: %ld KiB\n", rss_kb());
     board_names_free(room.names);
     played_free(pl);
+    fake_chat_free(&fake);
     free(t);
     stats_free(s);
     return 0;
 }
 
-/* As the bot does at a game's end (records.c): archive_add, then
+/* As the bot does at a game's end (results.c): archive_add, then
  * stats_counted, which writes leaderboard.json only every
  * stats_checkpoint_every games. Bytes written: the record, the results
  * line, and leaderboard.json each time it is written. */

@@ -25,41 +25,9 @@
 #include "bot/common/loop.h"
 #include "bot/manager/manager.h"
 #include "bot/manager/table.h"
+#include "bot/manager/turn.h"
 #include "bot/think.h"
-
-static void nop_say(struct chat_adapter *a, const char *room, const char *text,
-                    enum chat_priority p)
-{
-    (void)a;
-    (void)room;
-    (void)text;
-    (void)p;
-}
-
-static bool nop_same(const struct chat_adapter *a, const char *x, const char *y)
-{
-    (void)a;
-    return strcmp(x, y) == 0;
-}
-
-static bool nop_idle(const struct chat_adapter *a)
-{
-    (void)a;
-    return true;
-}
-
-static void nop_fold(const struct chat_adapter *a, const char *name, char *out,
-                     size_t outlen)
-{
-    (void)a;
-    snprintf(out, outlen, "%s", name);
-}
-
-static const struct chat_adapter_ops nop_ops = {.fold = nop_fold,
-                                                .say = nop_say,
-                                                .tell = nop_say,
-                                                .same_nick = nop_same,
-                                                .idle = nop_idle};
+#include "tests/support/fake_chat.h"
 
 static int decision_ms;
 static long decisions;
@@ -131,7 +99,7 @@ static int played(struct manager *m, struct chat_adapter *a, int tables)
     for (int i = 0; i < tables; i++) {
         char room[16];
         snprintf(room, sizeof room, "#t%d", i);
-        struct table *t = table_find(m, a, room);
+        struct table *t = mgr_table_find(m, a, room);
         n += t ? t->game.nplays : 0;
     }
     return n;
@@ -142,7 +110,7 @@ static bool all_paused(struct manager *m, struct chat_adapter *a, int tables)
     for (int i = 0; i < tables; i++) {
         char room[16];
         snprintf(room, sizeof room, "#t%d", i);
-        struct table *t = table_find(m, a, room);
+        struct table *t = mgr_table_find(m, a, room);
         if (t && !t->paused)
             return false;
     }
@@ -169,9 +137,11 @@ static void run(const char *name, int tables)
     cfg.next_hand_delay = 0;
     struct loop *l = loop_new();
     struct manager *m = manager_new(l, &cfg);
-    struct chat_adapter a = {.ops = &nop_ops, .network = "bench"};
-    a.on_event = manager_on_event;
-    a.ctx = m;
+    /* an adapter that says nothing anywhere: lines are counted only */
+    struct fake_chat fake;
+    fake_chat_init(&fake, FAKE_CHAT_PLAIN, "bench", manager_on_event, m);
+    fake.discard = true;
+    struct chat_adapter *a = &fake.base;
     decisions = 0;
     worst_entry = 0;
     struct timespec t0, t1;
@@ -180,19 +150,19 @@ static void run(const char *name, int tables)
         char room[16], nick[16];
         snprintf(room, sizeof room, "#t%d", i);
         snprintf(nick, sizeof nick, "p%d", i);
-        said(m, &a, nick, room, "!hearts standard");
-        said(m, &a, nick, room, "!start");
-        struct table *t = table_find(m, &a, room);
+        said(m, a, nick, room, "!hearts standard");
+        said(m, a, nick, room, "!start");
+        struct table *t = mgr_table_find(m, a, room);
         for (int s = 0; s < t->capacity; s++)
             if (t->seats[s].human)
                 t->seats[s].away = true;
         double t2 = now_ms();
-        table_resume(t);
+        mgr_table_resume(t);
         entered(t2);
     }
     struct probe p = {.due = loop_now(l) + 1};
     loop_timer(l, 1, probe_fire, &p);
-    for (int guard = 0; guard < 6000 && !all_paused(m, &a, tables); guard++) {
+    for (int guard = 0; guard < 6000 && !all_paused(m, a, tables); guard++) {
         loop_timer(l, 10, stop_loop, NULL);
         loop_run(l);
     }
@@ -202,9 +172,10 @@ static void run(const char *name, int tables)
     printf("%-7s %d tables: %d cards played in %.2f s, %ld slow decisions; "
            "longest command %.2f ms; loop probes %ld, late > 5 ms %ld, "
            "worst %lld ms\n",
-           name, tables, played(m, &a, tables), secs, decisions, worst_entry,
+           name, tables, played(m, a, tables), secs, decisions, worst_entry,
            p.n, p.late5, (long long)p.worst);
     manager_free(m);
+    fake_chat_free(&fake);
     loop_free(l);
     config_free(&cfg);
 }

@@ -30,7 +30,6 @@
 #include "bot/common/loop.h"
 #include "bot/manager/manager.h"
 #include "adapters/matrix/matrix_config.h"
-#include "bot/manager/records.h"
 #include "adapters/matrix/registration.h"
 #include "adapters/registry.h"
 
@@ -276,7 +275,7 @@ int main(int argc, char **argv)
             console = true;
         } else if (!strcmp(argv[i], "--rebuild-stats") && i + 1 < argc) {
             /* every channel's leaderboards from its archive, and exit */
-            return records_rebuild_all(argv[i + 1]);
+            return manager_rebuild_stats(argv[i + 1]);
         } else if (!strcmp(argv[i], "--appservice-registration") &&
                    i + 1 < argc && argc == 3) {
             return registration_command(argv[i + 1]);

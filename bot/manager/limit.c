@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/xalloc.h"
+
 struct person {
     bool used;
     bool warned;     /* told to slow down since the bucket was last full */
@@ -26,9 +28,7 @@ struct limit {
 
 struct limit *limit_new(void)
 {
-    struct limit *l = calloc(1, sizeof *l);
-    if (!l)
-        abort();
+    struct limit *l = xcalloc(1, sizeof *l);
     return l;
 }
 

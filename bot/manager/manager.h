@@ -1,17 +1,31 @@
 /*
  * The game manager: one Hearts table per room per network, driven by the
  * neutral chat events of the adapters (chat.h) and by the loop's timers.
- * It parses the commands of shared/spec/chat.md, runs the rules engine,
- * lets computer players act for empty and absent seats, deals hands and
- * prompts by private message, announces tricks and scores in the room, and
- * writes every finished game's record to the data directory.
+ * It parses the commands of docs/playing.md, runs the rules engine, lets
+ * computer players act for empty and absent seats, deals hands and prompts
+ * by private message, announces tricks and scores in the room, journals
+ * every game so that it survives a restart, and archives every finished
+ * game with the room's leaderboards under the data directory.
+ *
+ * This header is all the rest of the bot needs. The functions here are
+ * manager_*; inside the manager (bot/manager/, not for adapters) every
+ * function another file of the manager calls is mgr_* (mgr_table_*,
+ * mgr_seat_*, mgr_journal_*, mgr_store_*, mgr_results_*, mgr_cmd_*,
+ * mgr_sb_* ...), declared in the internal header of the file that defines
+ * it: table.h (the structs, tables and seats), text.h, say.h, deal.h,
+ * announce.h, turn.h, life.h, presence.h, journaling.h, restore.h,
+ * store.h, results.h, cmd.h and the command groups, commands.h. The
+ * manager's small helpers keep their own prefixes: render_, limit_,
+ * played_, board_names_.
  */
 #ifndef HEARTS_BOT_MANAGER_H
 #define HEARTS_BOT_MANAGER_H
 
+#include <stddef.h>
+
 #include "bot/common/chat.h"
-#include "bot/config.h"
 #include "bot/common/loop.h"
+#include "bot/config.h"
 
 struct manager;
 
@@ -20,7 +34,7 @@ struct manager;
 struct manager *manager_new(struct loop *l, const struct config *cfg);
 
 /* Rebuilds every table of this adapter's network from its journal in
- * data_dir (bot/manager/journal.c). Call once per adapter at start, before it
+ * data_dir (restore.c). Call once per adapter at start, before it
  * connects; a journal that cannot be replayed is moved aside. */
 void manager_restore(struct manager *m, struct chat_adapter *a);
 
@@ -53,5 +67,13 @@ int manager_thinking(const struct manager *m);
 
 /* Frees the manager and its tables; NULL is a no-op. */
 void manager_free(struct manager *m);
+
+/*
+ * heartsbot --rebuild-stats DATA_DIR (results.c): takes the directory's
+ * lock (no bot may be using it), rebuilds every channel's leaderboard.json
+ * from its archive, and says what it did on stdout (problems on stderr).
+ * Returns the exit code.
+ */
+int manager_rebuild_stats(const char *data_dir);
 
 #endif

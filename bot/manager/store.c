@@ -1,22 +1,18 @@
 /*
- * The game manager's side of storage/ (docs/storage.md): where a room's
- * files live (data_dir/<network>/<folded room>/), the data directory's
- * lock and writability (checked at start, retried at each later need so
- * that a disk that recovers is used again), telling a channel once that
- * results can't be saved while play goes on, and archiving a game that
- * ended in its room's archive (records.c counts it).
+ * The game manager's side of storage/ (store.h).
  */
+#include "bot/manager/store.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot/common/log.h"
-#include "bot/manager/manager.h"
+#include "bot/common/xalloc.h"
+#include "bot/manager/results.h"
 #include "storage/record/record.h"
-#include "bot/manager/records.h"
 #include "storage/storage.h"
-#include "bot/manager/table.h"
 
 /* storage/ reports torn or damaged lines dropped, temporary files
  * removed, and failed cut-backs here: lost or damaged data, never
@@ -38,40 +34,6 @@ static void fold_room(const struct table *t, char *out, size_t outlen)
         snprintf(out, outlen, "%s", t->room);
 }
 
-int manager_room_dir(const struct manager *m, struct chat_adapter *a,
-                     const char *room, bool make, char *out, size_t outlen,
-                     char *err, size_t errlen)
-{
-    const char *data = m->cfg->data_dir;
-    char folded[64];
-    if (a->ops->fold)
-        a->ops->fold(a, room, folded, sizeof folded);
-    else
-        snprintf(folded, sizeof folded, "%s", room);
-    char net[STORAGE_NAME_MAX + 1], name[STORAGE_NAME_MAX + 1];
-    storage_name_encode(a->network ? a->network : "", net, sizeof net);
-    storage_name_encode(folded, name, sizeof name);
-    char dir[STORAGE_PATH_MAX];
-    if (storage_path(dir, sizeof dir, err, errlen, data, net, name,
-                     (char *)NULL) ||
-        (make && storage_mkdirs(data, dir, err, errlen)))
-        return -1;
-    if (strlen(dir) >= outlen) {
-        errno = ENAMETOOLONG;
-        snprintf(err, errlen, "%s: longer than %zu bytes", dir, outlen - 1);
-        return -1;
-    }
-    memcpy(out, dir, strlen(dir) + 1);
-    return 0;
-}
-
-int table_room_dir(const struct table *t, char *out, size_t outlen, char *err,
-                   size_t errlen)
-{
-    return manager_room_dir(t->m, t->a, t->room, true, out, outlen, err,
-                            errlen);
-}
-
 /* Makes the data directory, takes its lock (if this manager keeps one)
  * and checks it can be written: 0, -2 (another bot holds the lock) or -1,
  * errno the cause, err the message. */
@@ -88,13 +50,13 @@ static int storage_try(struct manager *m, char *err, size_t errlen)
     return storage_check(data, err, errlen);
 }
 
-void manager_storage_init(struct manager *m)
+void mgr_store_init(struct manager *m)
 {
     m->storage_ok = true;
     storage_set_log(store_log);
 }
 
-void manager_storage_free(struct manager *m)
+void mgr_store_free(struct manager *m)
 {
     for (int i = 0; i < m->ntold; i++)
         free(m->storage_told[i]);
@@ -103,7 +65,7 @@ void manager_storage_free(struct manager *m)
     m->ntold = 0;
 }
 
-int manager_storage_start(struct manager *m, char *err, size_t errlen)
+int mgr_store_start(struct manager *m, char *err, size_t errlen)
 {
     char why[STORAGE_PATH_MAX + 200];
     m->storage_locking = true;
@@ -117,7 +79,7 @@ int manager_storage_start(struct manager *m, char *err, size_t errlen)
         log_error("results can't be saved: %s (the bot runs on, and tries "
                   "again when a table needs it)",
                   why);
-    records_start(m);
+    mgr_results_start(m);
     return 0;
 }
 
@@ -131,27 +93,26 @@ static void told_key(const struct table *t, char kind, char *key, size_t len)
              folded);
 }
 
-/* Says text once per channel, until storage works again: why results or
- * a game are not kept. */
-static void tell_once(struct table *t, char kind, const char *text)
+/* Whether text is to be said in t's channel: once per channel, until
+ * storage works again (why results or a game are not kept). Copies text
+ * into say (sized `len`) if so. */
+static bool tell_once(struct table *t, char kind, const char *text, char *say,
+                      size_t len)
 {
     struct manager *m = t->m;
     char key[STORAGE_NAME_MAX + sizeof t->room + 3];
     told_key(t, kind, key, sizeof key);
     for (int i = 0; i < m->ntold; i++)
         if (!strcmp(m->storage_told[i], key))
-            return;
-    char **grown =
-        realloc(m->storage_told, sizeof *grown * (size_t)(m->ntold + 1));
-    char *copy = strdup(key);
-    if (!grown || !copy)
-        abort();
-    m->storage_told = grown;
-    m->storage_told[m->ntold++] = copy;
-    table_say(t, text);
+            return false;
+    m->storage_told = xrealloc(m->storage_told, sizeof *m->storage_told *
+                                                    (size_t)(m->ntold + 1));
+    m->storage_told[m->ntold++] = xstrdup(key);
+    snprintf(say, len, "%s", text);
+    return true;
 }
 
-void table_storage_works(struct table *t)
+void mgr_store_works(struct table *t)
 {
     struct manager *m = t->m;
     char key[STORAGE_NAME_MAX + sizeof t->room + 3];
@@ -165,15 +126,16 @@ void table_storage_works(struct table *t)
     }
 }
 
-static void tell_unsaved(struct table *t, int cause, bool game_over)
+static void tell_unsaved(struct table *t, int cause, bool game_over, char *say,
+                         size_t len)
 {
     char text[300];
     snprintf(text, sizeof text, "Results can't be saved: %s.%s",
              storage_reason(cause), game_over ? "" : " The game goes on.");
-    tell_once(t, 'r', text);
+    tell_once(t, 'r', text, say, len);
 }
 
-void table_journal_lost(struct table *t, int cause)
+bool mgr_store_journal_lost(struct table *t, int cause, char *say, size_t len)
 {
     char text[300];
     snprintf(text, sizeof text,
@@ -182,11 +144,10 @@ void table_journal_lost(struct table *t, int cause)
              storage_reason(cause));
     /* once, until a journal is written here again; while storage is
      * known not to work, "Results can't be saved" says it already */
-    if (t->m->storage_ok)
-        tell_once(t, 'j', text);
+    return t->m->storage_ok && tell_once(t, 'j', text, say, len);
 }
 
-bool table_storage_ok(struct table *t, bool game_over)
+bool mgr_store_ok(struct table *t, bool game_over, char *say, size_t len)
 {
     struct manager *m = t->m;
     if (m->storage_ok)
@@ -195,37 +156,39 @@ bool table_storage_ok(struct table *t, bool game_over)
     if (storage_try(m, why, sizeof why)) {
         int cause = errno;
         log_error("table %s: results can't be saved: %s", t->room, why);
-        tell_unsaved(t, cause, game_over);
+        tell_unsaved(t, cause, game_over, say, len);
         return false;
     }
     log_info("the data directory %s can be written again", m->cfg->data_dir);
     m->storage_ok = true;
-    manager_storage_free(m); /* a later failure is told again */
+    mgr_store_free(m); /* a later failure is told again */
     return true;
 }
 
-void table_archive(struct table *t, bool finished)
+char *mgr_store_record(struct table *t)
 {
     if (!t->rec) {
         log_error("table %s: no record of this game to write", t->room);
-        return;
+        return NULL;
     }
     char *json = record_writer_json(t->rec);
-    if (!json) {
+    if (!json)
         log_error("table %s: the game's record is lost: it is longer than "
                   "a record holds (%d hands)",
                   t->room, RECORD_MAX_HANDS);
-        return;
-    }
+    return json;
+}
+
+void mgr_store_archive(struct table *t, const char *json, bool finished,
+                       bool now, char *say, size_t len)
+{
     char dir[STORAGE_PATH_MAX];
     char err[STORAGE_PATH_MAX + 200] = "";
-    /* storage known not to work (told): the game waits without a try */
-    bool now = table_storage_ok(t, true);
-    int rc = now ? table_room_dir(t, dir, sizeof dir, err, sizeof err) : 0;
+    int rc = now ? mgr_table_dir(t, dir, sizeof dir, err, sizeof err) : 0;
     bool keep = false;
     if (rc == 0)
-        rc = records_archive(t, now ? dir : NULL, json, finished,
-                             t->m->restoring, &keep, err, sizeof err);
+        rc = mgr_results_archive(t, now ? dir : NULL, json, finished,
+                                 t->m->restoring, &keep, err, sizeof err);
     if (keep) /* the journal stays for the next start: not removed */
         t->journal[0] = '\0';
     if (rc == 0) {
@@ -241,10 +204,9 @@ void table_archive(struct table *t, bool finished)
         if (*err) {
             /* it failed now, not before: the next need checks again */
             t->m->storage_ok = false;
-            tell_unsaved(t, cause, true);
+            tell_unsaved(t, cause, true, say, len);
         }
         /* a game's record is the only trace it leaves: keep it in the log */
         log_error("table %s: the record not written: %s", t->room, json);
     }
-    free(json);
 }

@@ -12,6 +12,11 @@ static struct fake_chat_line *add_line(struct fake_chat *f, const char *to,
                                        bool private_, const char *text,
                                        enum chat_priority p)
 {
+    if (f->discard) { /* counted, not kept */
+        f->n++;
+        memset(&f->scratch, 0, sizeof f->scratch);
+        return &f->scratch;
+    }
     if (f->n == f->cap) {
         int cap = f->cap ? f->cap * 2 : 256;
         struct fake_chat_line *l = realloc(f->lines, (size_t)cap * sizeof *l);
@@ -113,6 +118,31 @@ static void fake_verify(struct chat_adapter *a, const char *nick)
         fprintf(f->echo, "-- verify %s\n", nick);
 }
 
+/* Names folded as rfc1459 CASEMAPPING: "[]\\" are the capitals of "{}|". */
+static void fake_fold_rfc1459(const struct chat_adapter *a, const char *name,
+                              char *out, size_t outlen)
+{
+    (void)a;
+    size_t i = 0;
+    for (; name[i] && i + 1 < outlen; i++) {
+        char c = name[i];
+        out[i] = c == '['    ? '{'
+                 : c == ']'  ? '}'
+                 : c == '\\' ? '|'
+                             : (char)tolower((unsigned char)c);
+    }
+    out[i] = '\0';
+}
+
+static bool fake_same_rfc1459(const struct chat_adapter *a, const char *x,
+                              const char *y)
+{
+    char fx[200], fy[200];
+    fake_fold_rfc1459(a, x, fx, sizeof fx);
+    fake_fold_rfc1459(a, y, fy, sizeof fy);
+    return strcmp(fx, fy) == 0;
+}
+
 /* A tracked line not yet reported written can be taken back. */
 static bool fake_retract(struct chat_adapter *a, uint64_t cookie)
 {
@@ -153,83 +183,56 @@ static bool fake_limited(const struct chat_adapter *a)
     return true;
 }
 
-static const struct chat_adapter_ops plain_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same,
-    .idle = fake_idle,
-    .free = fake_free,
-    .fold = fake_fold,
-};
-
-static const struct chat_adapter_ops irc_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same,
-    .idle = fake_idle,
-    .free = fake_free,
-    .verify = fake_verify,
-    .tell_tracked = fake_tell_tracked,
-    .fold = fake_fold,
-    .retract = fake_retract,
-};
-
-static const struct chat_adapter_ops matrix_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same,
-    .idle = fake_idle,
-    .free = fake_free,
-    .tell_tracked = fake_tell_tracked,
-    .retract = fake_retract,
-    .prepare = fake_prepare,
-    .room_label = fake_room_label,
-};
-
-static const struct chat_adapter_ops matrix_limited_ops = {
-    .start = fake_start,
-    .stop = fake_stop,
-    .say = fake_say,
-    .tell = fake_tell,
-    .same_nick = fake_same,
-    .idle = fake_idle,
-    .free = fake_free,
-    .tell_tracked = fake_tell_tracked,
-    .retract = fake_retract,
-    .prepare = fake_prepare,
-    .room_label = fake_room_label,
-    .limited = fake_limited,
-};
-
 void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
                     const char *network, chat_event_fn on_event, void *ctx)
 {
     memset(f, 0, sizeof *f);
-    f->kind = kind;
-    switch (kind) {
-    case FAKE_CHAT_IRC:
-        f->base.ops = &irc_ops;
-        break;
-    case FAKE_CHAT_MATRIX:
-        f->base.ops = &matrix_ops;
-        break;
-    case FAKE_CHAT_MATRIX_LIMITED:
-        f->base.ops = &matrix_limited_ops;
-        break;
-    default:
-        f->base.ops = &plain_ops;
-        break;
-    }
+    fake_chat_set_kind(f, kind);
     f->base.network = network;
     f->base.style = CHAT_STYLE_PLAIN;
     f->base.on_event = on_event;
     f->base.ctx = ctx;
+}
+
+void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind)
+{
+    f->kind = kind;
+    f->ops = (struct chat_adapter_ops){.start = fake_start,
+                                       .stop = fake_stop,
+                                       .say = fake_say,
+                                       .tell = fake_tell,
+                                       .same_nick = fake_same,
+                                       .idle = fake_idle,
+                                       .free = fake_free,
+                                       .fold = fake_fold};
+    switch (kind) {
+    case FAKE_CHAT_UNFOLDED:
+        f->ops.fold = NULL;
+        break;
+    case FAKE_CHAT_RFC1459:
+        f->ops.same_nick = fake_same_rfc1459;
+        f->ops.fold = fake_fold_rfc1459;
+        break;
+    case FAKE_CHAT_IRC:
+        f->ops.verify = fake_verify;
+        f->ops.tell_tracked = fake_tell_tracked;
+        f->ops.retract = fake_retract;
+        break;
+    case FAKE_CHAT_MATRIX:
+    case FAKE_CHAT_MATRIX_LIMITED:
+        /* Matrix folds no names: room IDs and user IDs as they are */
+        f->ops.fold = NULL;
+        f->ops.tell_tracked = fake_tell_tracked;
+        f->ops.retract = fake_retract;
+        f->ops.prepare = fake_prepare;
+        f->ops.room_label = fake_room_label;
+        if (kind == FAKE_CHAT_MATRIX_LIMITED)
+            f->ops.limited = fake_limited;
+        break;
+    default:
+        break;
+    }
+    f->base.ops = &f->ops;
 }
 
 void fake_chat_clear(struct fake_chat *f)

@@ -4,7 +4,8 @@
  * like one of the real adapters in what the manager can see: a plain one,
  * one like IRC (identities to confirm after a reconnect, lines reported as
  * written later than queued) or one like Matrix (direct rooms made ready,
- * rooms named by a label, optionally rate-limited by its server).
+ * rooms named by a label, optionally rate-limited by its server), or a
+ * plain one that folds no names, or names as rfc1459.
  */
 #ifndef HEARTS_TESTS_FAKE_CHAT_H
 #define HEARTS_TESTS_FAKE_CHAT_H
@@ -19,7 +20,9 @@ enum fake_chat_kind {
     FAKE_CHAT_PLAIN,
     FAKE_CHAT_IRC,
     FAKE_CHAT_MATRIX,
-    FAKE_CHAT_MATRIX_LIMITED
+    FAKE_CHAT_MATRIX_LIMITED,
+    FAKE_CHAT_UNFOLDED, /* plain, with no fold of names */
+    FAKE_CHAT_RFC1459   /* plain, names folded as rfc1459 ("[" is "{") */
 };
 
 #define FAKE_CHAT_NAMES 16
@@ -37,11 +40,16 @@ struct fake_chat_line {
 struct fake_chat {
     struct chat_adapter base; /* first: the manager sees this */
     enum fake_chat_kind kind;
+    struct chat_adapter_ops ops; /* base.ops: the kind's */
     bool busy; /* the out-queue holds lines (idle() says false) */
     int n;     /* lines so far */
     int cap;
     struct fake_chat_line *lines;
     FILE *echo; /* if set, every line and call is written here too */
+    /* if set, lines are only counted (n), not kept: a benchmark's long
+     * runs */
+    bool discard;
+    struct fake_chat_line scratch;      /* the line being discarded */
     char verified[FAKE_CHAT_NAMES][64]; /* nicks verify was asked about */
     int nverified;
     char prepared[FAKE_CHAT_NAMES][64]; /* nicks prepare was given */
@@ -53,6 +61,10 @@ struct fake_chat {
  * going to on_event with ctx. */
 void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
                     const char *network, chat_event_fn on_event, void *ctx);
+
+/* Makes f behave as an adapter of another kind from now on (its lines
+ * stay). */
+void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind);
 
 /* Forgets the lines (the adapter stays). */
 void fake_chat_clear(struct fake_chat *f);

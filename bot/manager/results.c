@@ -1,8 +1,8 @@
 /*
  * Each channel's archive and leaderboards, as the game manager keeps
- * them (records.h, docs/storage.md).
+ * them (results.h, docs/storage.md).
  */
-#include "bot/manager/records.h"
+#include "bot/manager/results.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -15,16 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "storage/archive.h"
-#include "bot/manager/board_names.h"
 #include "bot/common/log.h"
-#include "bot/manager/manager.h"
+#include "bot/common/xalloc.h"
+#include "bot/manager/board_names.h"
 #include "bot/manager/played.h"
-#include "storage/record/record.h"
 #include "bot/manager/render.h"
+#include "storage/archive.h"
 #include "storage/stats.h"
 #include "storage/storage.h"
-#include "bot/manager/table.h"
 
 /* The most people !top lists. */
 #define TOP_MAX 10
@@ -32,53 +30,10 @@
 /* People a !top line names. */
 #define TOP_PER_LINE 4
 
-/* A host too long for a key is named by this hash (64-bit FNV-1a). */
-static uint64_t host_hash(const char *host)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (; *host; host++)
-        h = (h ^ (uint8_t)*host) * 1099511628211ull;
-    return h;
-}
-
-void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
-                 size_t outlen)
-{
-    if (u->account && *u->account) {
-        snprintf(out, outlen, "a:%s", u->account);
-        return;
-    }
-    char folded[160];
-    if (a->ops->fold)
-        a->ops->fold(a, u->nick, folded, sizeof folded);
-    else
-        snprintf(folded, sizeof folded, "%s", u->nick);
-    /* one person at a terminal: nobody else can take the nick, and the
-     * console's records stay the ones it always kept */
-    if (a->solo) {
-        snprintf(out, outlen, "n:%s", folded);
-        return;
-    }
-    /* the host the network showed (user@host: not the user part, which
-     * the client chooses), ASCII case aside; it holds no '@', so the
-     * key's last '@' ends the nick, whatever the nick holds */
-    const char *at = u->id ? strrchr(u->id, '@') : NULL;
-    const char *host = at ? at + 1 : u->id ? u->id : "";
-    char low[192];
-    size_t n = 0;
-    for (; host[n] && n + 1 < sizeof low; n++)
-        low[n] = (char)tolower((unsigned char)host[n]);
-    low[n] = '\0';
-    if (host[n] || strlen(folded) + strlen(low) + 4 > outlen)
-        snprintf(low, sizeof low, "~%016llx",
-                 (unsigned long long)host_hash(host));
-    snprintf(out, outlen, "n:%s@%s", folded, low);
-}
-
 /* Reads r->dir's boards (caught up, or rebuilt if need be); r->stats
  * NULL if not, the reason in r->unreadable. The room's directory is
  * checked first: a link where it should be is never followed. */
-static void load(struct manager *m, struct records_room *r)
+static void load(struct manager *m, struct results_room *r)
 {
     char err[400], why[700] = "";
     bool rebuilt, missing;
@@ -103,7 +58,7 @@ static void load(struct manager *m, struct records_room *r)
 
 /* Tells the channel once, while its boards can't be read, that its
  * results can't be read. */
-static void tell_unreadable(struct records_room *r)
+static void tell_unreadable(struct results_room *r)
 {
     if (r->stats || r->told || !r->a || !r->room[0])
         return;
@@ -114,30 +69,28 @@ static void tell_unreadable(struct records_room *r)
                    CHAT_NORMAL);
 }
 
-static struct records_room *add_room(struct manager *m, const char *dir)
+static struct results_room *add_room(struct manager *m, const char *dir)
 {
     if (m->nrooms == m->caprooms) {
         m->caprooms = m->caprooms ? m->caprooms * 2 : 8;
-        m->rooms = realloc(m->rooms, sizeof *m->rooms * (size_t)m->caprooms);
-        if (!m->rooms)
-            abort();
+        m->rooms = xrealloc(m->rooms, sizeof *m->rooms * (size_t)m->caprooms);
     }
-    struct records_room *r = mgr_xcalloc(1, sizeof *r);
+    struct results_room *r = xcalloc(1, sizeof *r);
     snprintf(r->dir, sizeof r->dir, "%s", dir);
     m->rooms[m->nrooms++] = r;
     return r;
 }
 
-struct records_room *records_room(struct manager *m, struct chat_adapter *a,
-                                  const char *room)
+struct results_room *mgr_results_room(struct manager *m, struct chat_adapter *a,
+                                      const char *room)
 {
     char dir[sizeof m->rooms[0]->dir], err[400];
-    if (manager_room_dir(m, a, room, false, dir, sizeof dir, err, sizeof err)) {
+    if (mgr_room_dir(m, a, room, false, dir, sizeof dir, err, sizeof err)) {
         log_error("%s: no leaderboards: %s", room, err);
         dir[0] = '\0';
     }
     for (int i = 0; i < m->nrooms; i++) {
-        struct records_room *r = m->rooms[i];
+        struct results_room *r = m->rooms[i];
         if (dir[0] ? !strcmp(r->dir, dir)
                    : r->a == a && a->ops->same_nick(a, r->room, room)) {
             if (!r->a) { /* loaded at start: now it has a name */
@@ -151,7 +104,7 @@ struct records_room *records_room(struct manager *m, struct chat_adapter *a,
             return r;
         }
     }
-    struct records_room *r = add_room(m, dir);
+    struct results_room *r = add_room(m, dir);
     r->a = a;
     snprintf(r->room, sizeof r->room, "%s", room);
     if (dir[0])
@@ -217,7 +170,7 @@ static void load_at_start(void *ctx, const char *dir)
     load(ctx, add_room(ctx, dir));
 }
 
-void records_start(struct manager *m)
+void mgr_results_start(struct manager *m)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -263,7 +216,7 @@ static void rebuild_one(void *ctx, const char *dir)
     stats_free(s);
 }
 
-int records_rebuild_all(const char *data_dir)
+int mgr_results_rebuild_all(const char *data_dir)
 {
     char err[600];
     if (storage_lock(data_dir, err, sizeof err)) {
@@ -276,7 +229,7 @@ int records_rebuild_all(const char *data_dir)
     return failed ? 1 : 0;
 }
 
-static void pending_free(struct records_room *r)
+static void pending_free(struct results_room *r)
 {
     for (int i = 0; i < r->npending; i++)
         free(r->pending[i].json);
@@ -285,10 +238,10 @@ static void pending_free(struct records_room *r)
     r->npending = 0;
 }
 
-void records_free(struct manager *m)
+void mgr_results_free(struct manager *m)
 {
     for (int i = 0; i < m->nrooms; i++) {
-        struct records_room *r = m->rooms[i];
+        struct results_room *r = m->rooms[i];
         char err[600];
         /* the games counted since the last checkpoint: the next start
          * need not catch up */
@@ -306,8 +259,6 @@ void records_free(struct manager *m)
     m->rooms = NULL;
     m->nrooms = m->caprooms = 0;
 }
-
-/* ---- A game ends ------------------------------------------------------ */
 
 static bool custom_rules(const struct engine_rules *r)
 {
@@ -332,7 +283,7 @@ static void result_of(const struct table *t, bool finished,
     for (int s = 0; s < t->game.n; s++) {
         const struct seat *st = &t->seats[s];
         struct archive_seat *as = &res->seats[s];
-        snprintf(as->name, sizeof as->name, "%s", seat_name(t, s));
+        snprintf(as->name, sizeof as->name, "%s", mgr_seat_name(t, s));
         snprintf(as->key, sizeof as->key, "%s", st->key);
         as->computer = !st->key[0];
         /* left with !leave (no longer human), or a computer took the
@@ -344,7 +295,7 @@ static void result_of(const struct table *t, bool finished,
 
 /* Archives one game and counts it on r's boards. 0, or -1 with a
  * message (not archived). */
-static int archive_one(struct records_room *r, const char *dir,
+static int archive_one(struct results_room *r, const char *dir,
                        struct archive_result *res, const char *json, bool retry,
                        char *err, size_t errlen)
 {
@@ -375,12 +326,12 @@ static int archive_one(struct records_room *r, const char *dir,
 
 /* The room's games whose archiving failed before, in order; stops at the
  * first that fails again. */
-static int archive_pending(struct records_room *r, const char *dir, char *err,
+static int archive_pending(struct results_room *r, const char *dir, char *err,
                            size_t errlen)
 {
     int done = 0, rc = 0;
     while (done < r->npending) {
-        struct records_pending *p = &r->pending[done];
+        struct results_pending *p = &r->pending[done];
         if (archive_one(r, dir, &p->res, p->json, true, err, errlen)) {
             rc = -1;
             break;
@@ -401,11 +352,11 @@ static int archive_pending(struct records_room *r, const char *dir, char *err,
     return rc;
 }
 
-int records_archive(struct table *t, const char *dir, const char *json,
-                    bool finished, bool retry, bool *keep_journal, char *err,
-                    size_t errlen)
+int mgr_results_archive(struct table *t, const char *dir, const char *json,
+                        bool finished, bool retry, bool *keep_journal,
+                        char *err, size_t errlen)
 {
-    struct records_room *r = records_room(t->m, t->a, t->room);
+    struct results_room *r = mgr_results_room(t->m, t->a, t->room);
     struct archive_result res;
     result_of(t, finished, &res);
     *keep_journal = false;
@@ -418,13 +369,9 @@ int records_archive(struct table *t, const char *dir, const char *json,
     /* kept to be tried again: at the room's next archiving, and from its
      * journal at the next start */
     r->pending =
-        realloc(r->pending, sizeof *r->pending * (size_t)(r->npending + 1));
-    if (!r->pending)
-        abort();
-    struct records_pending *p = &r->pending[r->npending++];
-    p->json = strdup(json);
-    if (!p->json)
-        abort();
+        xrealloc(r->pending, sizeof *r->pending * (size_t)(r->npending + 1));
+    struct results_pending *p = &r->pending[r->npending++];
+    p->json = xstrdup(json);
     p->res = res;
     snprintf(p->journal, sizeof p->journal, "%s", t->journal);
     *keep_journal = t->journal[0] != '\0';
@@ -432,18 +379,17 @@ int records_archive(struct table *t, const char *dir, const char *json,
     return -1;
 }
 
-/* ---- Answers ---------------------------------------------------------- */
-
 /* "1532" or "1510?" (provisional). */
-static void sb_rating(struct sbuf *sb, const struct stats_player *p)
+static void sb_rating(struct strbuf *sb, const struct stats_player *p)
 {
-    sb_printf(sb, "%ld%s", lround(p->rating), stats_provisional(p) ? "?" : "");
+    strbuf_addf(sb, "%ld%s", lround(p->rating),
+                stats_provisional(p) ? "?" : "");
 }
 
 /* The preset a word names ("custom" too), into *preset; or false with a
  * refusal naming the nearest. */
 static bool preset_word_ok(const char *word, const char **preset,
-                           struct sbuf *sb)
+                           struct strbuf *sb)
 {
     if (!strcmp(word, STATS_CUSTOM)) {
         *preset = STATS_CUSTOM;
@@ -458,28 +404,28 @@ static bool preset_word_ok(const char *word, const char **preset,
     char err[300];
     if (engine_rules_init(&r, word, err, sizeof err) == 0)
         snprintf(err, sizeof err, "unknown preset '%s'", word);
-    sb_printf(sb, "%s (or custom). !presets lists them.", err);
+    strbuf_addf(sb, "%s (or custom). !presets lists them.", err);
     return false;
 }
 
 /* The board a command asks about (preset_word, else the channel's
  * default preset): 0 with *b, 1 with an answer in sb (nothing counted
  * there), -1 with a refusal in sb. */
-static int board_for(struct records_room *r, const char *preset_word,
-                     const char *fallback, struct sbuf *sb,
+static int board_for(struct results_room *r, const char *preset_word,
+                     const char *fallback, struct strbuf *sb,
                      const struct stats_board **b)
 {
     const char *preset = fallback;
     if (preset_word && !preset_word_ok(preset_word, &preset, sb))
         return -1;
     if (!r->stats) {
-        sb_printf(sb, "The leaderboards here can't be read (see the bot's "
-                      "log).");
+        strbuf_addf(sb, "The leaderboards here can't be read (see the bot's "
+                        "log).");
         return 1;
     }
     *b = stats_board(r->stats, preset);
     if (!*b || !(*b)->n) {
-        sb_printf(sb, "Nobody has finished a %s game here yet.", preset);
+        strbuf_addf(sb, "Nobody has finished a %s game here yet.", preset);
         return 1;
     }
     return 0;
@@ -493,21 +439,22 @@ static const char *key_host(const char *key)
 }
 
 /* How a row is shown on its board (board_names.h). */
-static void row_shown(struct records_room *r, const struct stats_board *b,
+static void row_shown(struct results_room *r, const struct stats_board *b,
                       int index, char *out, size_t outlen)
 {
     board_names_shown(&r->names, r->a, r->stats, b, index, out, outlen);
 }
 
-bool records_top(struct records_room *r, const char *n_word,
-                 const char *preset_word, const char *fallback, struct sbuf *sb)
+bool mgr_results_top(struct results_room *r, const char *n_word,
+                     const char *preset_word, const char *fallback,
+                     struct strbuf *sb)
 {
     int n = TOP_DEFAULT;
     if (n_word) {
         char *end;
         long v = strtol(n_word, &end, 10);
         if (*end || v < 1 || v > TOP_MAX) {
-            sb_printf(sb, "How many? 1 to %d.", TOP_MAX);
+            strbuf_addf(sb, "How many? 1 to %d.", TOP_MAX);
             return false;
         }
         n = (int)v;
@@ -519,26 +466,24 @@ bool records_top(struct records_room *r, const char *n_word,
     if (n > b->n)
         n = b->n;
     bool provisional = false;
-    sb_printf(sb, "Top %d (%s):", n, b->preset);
+    strbuf_addf(sb, "Top %d (%s):", n, b->preset);
     for (int i = 0; i < n; i++) {
         const struct stats_player *p = &b->p[b->order[i]];
         if (i && i % TOP_PER_LINE == 0)
-            sb_printf(sb, "\n");
+            strbuf_addf(sb, "\n");
         char shown[RENDER_SHOWN_SIZE + 16];
         row_shown(r, b, b->order[i], shown, sizeof shown);
-        sb_printf(sb, " %d. %s ", i + 1, shown);
+        strbuf_addf(sb, " %d. %s ", i + 1, shown);
         sb_rating(sb, p);
-        sb_printf(sb, " (%d game%s, %d win%s)%s", p->games,
-                  p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s",
-                  i + 1 < n && (i + 1) % TOP_PER_LINE ? "," : "");
+        strbuf_addf(sb, " (%d game%s, %d win%s)%s", p->games,
+                    p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s",
+                    i + 1 < n && (i + 1) % TOP_PER_LINE ? "," : "");
         provisional |= stats_provisional(p);
     }
     if (provisional)
-        sb_printf(sb, " ?: provisional, under %d games.", STATS_PROVISIONAL);
+        strbuf_addf(sb, " ?: provisional, under %d games.", STATS_PROVISIONAL);
     return true;
 }
-
-/* ---- Finding a row ---------------------------------------------------- */
 
 /* The first of keys found on b. */
 static const struct stats_player *first_found(const struct stats_board *b,
@@ -554,7 +499,7 @@ static const struct stats_player *first_found(const struct stats_board *b,
 
 /* The asker's own row: the keys they played under this session (the
  * latest first), their key now, else the only nick row of their host. */
-static const struct stats_player *own_row(struct records_room *r,
+static const struct stats_player *own_row(struct results_room *r,
                                           const struct played *pl,
                                           const struct chat_user *u,
                                           const struct stats_board *b)
@@ -565,11 +510,11 @@ static const struct stats_player *own_row(struct records_room *r,
     if (p)
         return p;
     char key[200];
-    records_key(r->a, u, key, sizeof key);
+    mgr_seat_key(r->a, u, key, sizeof key);
     if ((p = stats_find(b, key)))
         return p;
     struct chat_user bare = {.nick = u->nick, .id = u->id};
-    records_key(r->a, &bare, key, sizeof key);
+    mgr_seat_key(r->a, &bare, key, sizeof key);
     const char *host = key_host(key);
     const struct stats_player *only = NULL;
     for (int i = 0; host && i < b->n; i++) {
@@ -586,13 +531,12 @@ static const struct stats_player *own_row(struct records_room *r,
 /* The row shown as `name` ("bob", "bob(2)"), with the shown names of the
  * other rows of its name in `also`; else an account "a:NAME"; else the
  * latest key of whoever holds the nick now. */
-static const struct stats_player *named_row(struct records_room *r,
-                                            const struct played *pl,
-                                            const struct stats_board *b,
-                                            const char *name, struct sbuf *also)
+static const struct stats_player *
+named_row(struct results_room *r, const struct played *pl,
+          const struct stats_board *b, const char *name, struct strbuf *also)
 {
     int i = board_names_find(&r->names, r->a, r->stats, b, name, also->buf,
-                             sizeof also->buf);
+                             also->size);
     also->len = strlen(also->buf);
     if (i >= 0)
         return &b->p[i];
@@ -606,90 +550,94 @@ static const struct stats_player *named_row(struct records_room *r,
     return first_found(b, keys, n);
 }
 
-bool records_stats(struct records_room *r, const struct played *pl,
-                   const struct chat_user *u, const char *name,
-                   const char *preset_word, const char *fallback,
-                   struct sbuf *sb)
+bool mgr_results_stats(struct results_room *r, const struct played *pl,
+                       const struct chat_user *u, const char *name,
+                       const char *preset_word, const char *fallback,
+                       struct strbuf *sb)
 {
     const struct stats_board *b;
     int found = board_for(r, preset_word, fallback, sb, &b);
     if (found)
         return found > 0;
     const char *preset = b->preset;
-    struct sbuf also = {.len = 0};
+    char also_text[MGR_TEXT_SIZE];
+    struct strbuf also;
+    strbuf_init(&also, also_text, sizeof also_text);
     const struct stats_player *p =
         name ? named_row(r, pl, b, name, &also) : own_row(r, pl, u, b);
     if (!p) {
         if (name)
-            sb_printf(sb, "%s has not finished a %s game here.", name, preset);
+            strbuf_addf(sb, "%s has not finished a %s game here.", name,
+                        preset);
         else
-            sb_printf(sb, "You have not finished a %s game here.", preset);
+            strbuf_addf(sb, "You have not finished a %s game here.", preset);
         return true;
     }
     char shown[RENDER_SHOWN_SIZE + 16];
     row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
-    sb_printf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, preset,
-              p->games, p->games == 1 ? "" : "s", p->wins,
-              p->wins == 1 ? "" : "s");
-    sb_printf(sb, "%ld%s, rank %d of %d", lround(p->rating),
-              stats_provisional(p) ? " (provisional)" : "", p->rank, b->n);
-    sb_printf(sb, ", %.1f points a hand, %d moon%s",
-              p->hands ? (double)p->points / p->hands : 0.0, p->moons,
-              p->moons == 1 ? "" : "s");
+    strbuf_addf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, preset,
+                p->games, p->games == 1 ? "" : "s", p->wins,
+                p->wins == 1 ? "" : "s");
+    strbuf_addf(sb, "%ld%s, rank %d of %d", lround(p->rating),
+                stats_provisional(p) ? " (provisional)" : "", p->rank, b->n);
+    strbuf_addf(sb, ", %.1f points a hand, %d moon%s",
+                p->hands ? (double)p->points / p->hands : 0.0, p->moons,
+                p->moons == 1 ? "" : "s");
     if (p->suns)
-        sb_printf(sb, ", %d sun%s", p->suns, p->suns == 1 ? "" : "s");
-    sb_printf(sb, ", %d quee%s of spades.", p->queens,
-              p->queens == 1 ? "n" : "ns");
+        strbuf_addf(sb, ", %d sun%s", p->suns, p->suns == 1 ? "" : "s");
+    strbuf_addf(sb, ", %d quee%s of spades.", p->queens,
+                p->queens == 1 ? "n" : "ns");
     if (also.len)
-        sb_printf(sb, " Other people played here as %s too: !stats %s.", shown,
-                  also.buf);
+        strbuf_addf(sb, " Other people played here as %s too: !stats %s.",
+                    shown, also.buf);
     return true;
 }
 
-static void sb_ago(struct sbuf *sb, int64_t seconds)
+static void sb_ago(struct strbuf *sb, int64_t seconds)
 {
     if (seconds < 60)
-        sb_printf(sb, "just now");
+        strbuf_addf(sb, "just now");
     else if (seconds < 3600)
-        sb_printf(sb, "%lld min ago", (long long)(seconds / 60));
+        strbuf_addf(sb, "%lld min ago", (long long)(seconds / 60));
     else if (seconds < 86400 * 2)
-        sb_printf(sb, "%lld h ago", (long long)(seconds / 3600));
+        strbuf_addf(sb, "%lld h ago", (long long)(seconds / 3600));
     else
-        sb_printf(sb, "%lld days ago", (long long)(seconds / 86400));
+        strbuf_addf(sb, "%lld days ago", (long long)(seconds / 86400));
 }
 
-bool records_last(struct records_room *r, int64_t now, struct sbuf *sb)
+bool mgr_results_last(struct results_room *r, int64_t now, struct strbuf *sb)
 {
     if (!r->stats) {
-        sb_printf(sb, "The results here can't be read (see the bot's log).");
+        strbuf_addf(sb, "The results here can't be read (see the bot's log).");
         return true;
     }
     if (!r->stats->last.has) {
-        sb_printf(sb, "No game has finished here yet.");
+        strbuf_addf(sb, "No game has finished here yet.");
         return true;
     }
     const struct stats_last *l = &r->stats->last;
-    sb_printf(sb, "Last game (");
+    strbuf_addf(sb, "Last game (");
     sb_ago(sb, now - l->time);
-    sb_printf(sb, ", %s%s, %d hand%s): ", l->preset, l->custom ? " custom" : "",
-              l->nhands, l->nhands == 1 ? "" : "s");
+    strbuf_addf(sb, ", %s%s, %d hand%s): ", l->preset,
+                l->custom ? " custom" : "", l->nhands,
+                l->nhands == 1 ? "" : "s");
     for (int s = 0; s < l->n; s++)
-        sb_printf(sb, "%s%s %d%s", s ? ", " : "", l->names[s],
-                  (int)l->totals[s], l->left[s] ? " (left)" : "");
+        strbuf_addf(sb, "%s%s %d%s", s ? ", " : "", l->names[s],
+                    (int)l->totals[s], l->left[s] ? " (left)" : "");
     int nw = 0;
     for (int s = 0; s < l->n; s++)
         nw += l->winners >> s & 1;
     int k = 0;
     for (int s = 0; s < l->n; s++)
         if (l->winners >> s & 1)
-            sb_printf(sb, "%s%s", k++ ? (k == nw ? " and " : ", ") : ". ",
-                      l->names[s]);
-    sb_printf(sb, " %s.", nw == 1 ? "won" : "shared the win");
+            strbuf_addf(sb, "%s%s", k++ ? (k == nw ? " and " : ", ") : ". ",
+                        l->names[s]);
+    strbuf_addf(sb, " %s.", nw == 1 ? "won" : "shared the win");
     return true;
 }
 
-bool records_sheet(struct records_room *r, bool in_room, enum chat_style style,
-                   char *buf, size_t len)
+bool mgr_results_sheet(struct results_room *r, bool in_room,
+                       enum chat_style style, char *buf, size_t len)
 {
     if (!r->stats || !r->stats->last.has)
         return false;

@@ -1,8 +1,8 @@
 /*
- * Game journals at the table (journal.h): writing them as the table goes,
- * and rebuilding every table from them at start.
+ * Rebuilding every table from its journal at start (restore.h): the
+ * journals storage/journal.h reads, replayed into tables as they were.
  */
-#include "bot/manager/journal.h"
+#include "bot/manager/restore.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,230 +13,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "storage/journal.h"
 #include "bot/common/log.h"
-#include "bot/manager/manager.h"
+#include "bot/common/xalloc.h"
+#include "bot/manager/journaling.h"
+#include "bot/manager/life.h"
+#include "storage/journal.h"
 #include "storage/record/record.h"
 #include "storage/storage.h"
-#include "bot/common/xalloc.h"
-
-/* ---- Writing ---------------------------------------------------------- */
-
-/* Whether the table's journal is written now. */
-static bool journaling(const struct table *t)
-{
-    return t->journal[0] && !t->m->restoring;
-}
-
-/* Appends a line (ending in '\n') and frees it. A journal that cannot be
- * written is given up: a gap would replay as another game. */
-static void append(struct table *t, char *line)
-{
-    if (!line)
-        return;
-    char err[300];
-    if (storage_append(t->journal, line, strlen(line), err, sizeof err)) {
-        int cause = errno;
-        log_error("table %s: journal given up, this game will not survive a "
-                  "restart: %s",
-                  t->room, err);
-        if (storage_remove(t->journal, err, sizeof err))
-            log_error("table %s: %s", t->room, err);
-        t->journal[0] = '\0';
-        table_journal_lost(t, cause);
-    }
-    free(line);
-}
-
-void journal_table_opened(struct table *t)
-{
-    t->journal[0] = '\0';
-    /* a console table lives as long as its terminal */
-    if (t->m->restoring || t->a->solo || !t->m->cfg->data_dir ||
-        !*t->m->cfg->data_dir)
-        return;
-    char dir[STORAGE_PATH_MAX], name[64], err[300];
-    snprintf(name, sizeof name, "journal-%s.jsonl", t->game_id);
-    if (table_room_dir(t, dir, sizeof dir, err, sizeof err) ||
-        storage_path(t->journal, sizeof t->journal, err, sizeof err, dir, name,
-                     (char *)NULL)) {
-        int cause = errno;
-        t->journal[0] = '\0';
-        log_error("table %s: no journal, this game will not survive a "
-                  "restart: %s",
-                  t->room, err);
-        table_journal_lost(t, cause);
-        return;
-    }
-    append(t, journal_header(t->game_id, t->a->network ? t->a->network : "",
-                             t->room, t->rules_text, (long long)time(NULL)));
-    if (t->journal[0])
-        table_storage_works(t);
-}
-
-/* Whether two snapshots of n seats make the same seats line: what
- * journal_seats writes of them. */
-static bool same_seats(const struct journal_seat *x,
-                       const struct journal_seat *y, int n)
-{
-    for (int s = 0; s < n; s++) {
-        const struct journal_seat *a = &x[s], *b = &y[s];
-        if (a->used != b->used)
-            return false;
-        if (!a->used)
-            continue;
-        if (a->human != b->human || a->away != b->away ||
-            a->autoplay != b->autoplay || (!a->human && a->level != b->level) ||
-            strcmp(a->nick, b->nick) || strcmp(a->display, b->display) ||
-            strcmp(a->id, b->id) || strcmp(a->key, b->key))
-            return false;
-    }
-    return true;
-}
-
-/* Notes the seats the journal's last seats line says. */
-static void keep_seats(struct table *t, const struct journal_seat *seats, int n,
-                       int opener)
-{
-    if (!t->journal_seats)
-        t->journal_seats = xcalloc(ENGINE_MAX_PLAYERS, sizeof *seats);
-    memcpy(t->journal_seats, seats, sizeof *seats * (size_t)n);
-    t->journal_opener = opener;
-}
-
-/* Called before every sleep for every table: the seats are compared as
- * they are, and a line is made only when they changed. */
-void journal_sync_seats(struct table *t)
-{
-    if (!journaling(t) || t->closing)
-        return;
-    struct journal_seat seats[ENGINE_MAX_PLAYERS];
-    memset(seats, 0, sizeof seats);
-    for (int s = 0; s < t->capacity; s++) {
-        const struct seat *st = &t->seats[s];
-        struct journal_seat *js = &seats[s];
-        js->used = st->used;
-        js->human = st->human;
-        js->away = st->away;
-        js->level = st->human ? 0 : st->level;
-        js->autoplay = (int)st->autoplay;
-        snprintf(js->nick, sizeof js->nick, "%s", st->nick);
-        snprintf(js->display, sizeof js->display, "%s", st->display);
-        snprintf(js->id, sizeof js->id, "%s", st->id);
-        snprintf(js->key, sizeof js->key, "%s", st->key);
-    }
-    if (t->journal_seats && t->journal_opener == t->opener &&
-        same_seats(seats, t->journal_seats, t->capacity))
-        return;
-    keep_seats(t, seats, t->capacity, t->opener);
-    append(t, journal_seats(seats, t->capacity, t->opener));
-}
-
-void journal_game_started(struct table *t)
-{
-    if (!journaling(t))
-        return;
-    journal_sync_seats(t);
-    append(t, journal_start());
-}
-
-void journal_game_event(struct table *t, const struct engine_game *g,
-                        const struct engine_event *ev)
-{
-    if (!journaling(t))
-        return;
-    char *line = journal_event(g, ev);
-    if (!line)
-        return;
-    journal_sync_seats(t);
-    append(t, line);
-}
-
-void journal_table_closed(struct table *t)
-{
-    free(t->journal_seats);
-    t->journal_seats = NULL;
-    if (!t->journal[0] || t->m->keep_journals)
-        return;
-    char err[300];
-    if (storage_remove(t->journal, err, sizeof err))
-        log_error("table %s: %s", t->room, err);
-    t->journal[0] = '\0';
-}
-
-/* ---- Back in the room ------------------------------------------------- */
-
-/* "alice to play", "waiting for the passes of alice and bob". */
-static void whose_turn(struct table *t, struct sbuf *sb)
-{
-    const struct engine_game *g = &t->game;
-    if (!t->playing) {
-        sb_printf(sb, "the table is open (%d/%d seated). !start deals.",
-                  table_seated(t), t->capacity);
-        return;
-    }
-    switch (engine_phase(g)) {
-    case ENGINE_PHASE_PASS: {
-        int k = 0;
-        for (int s = 0; s < g->n; s++)
-            if (engine_may_act(g, s))
-                sb_printf(sb, "%s%s", k++ ? ", " : "waiting for the passes of ",
-                          seat_name(t, s));
-        sb_printf(sb, ".");
-        return;
-    }
-    case ENGINE_PHASE_PLAY:
-    case ENGINE_PHASE_DISCARD:
-    case ENGINE_PHASE_MOON:
-        sb_printf(sb, "hand %d, %s to %s.", g->hand_no,
-                  seat_name(t, engine_turn(g)),
-                  engine_phase(g) == ENGINE_PHASE_PLAY      ? "play"
-                  : engine_phase(g) == ENGINE_PHASE_DISCARD ? "discard"
-                                                            : "choose");
-        return;
-    default:
-        sb_printf(sb, "the next hand is dealt.");
-        return;
-    }
-}
-
-void journal_seat_ready(struct table *t, int seat)
-{
-    struct seat *st = &t->seats[seat];
-    if (!st->restored || !t->playing || seat_computer(t, seat) ||
-        st->unconfirmed || st->gone)
-        return;
-    st->restored = false;
-    /* one who must pass gets the deal again (table_seat_ready) */
-    if (engine_phase(&t->game) == ENGINE_PHASE_PASS &&
-        engine_may_act(&t->game, seat))
-        return;
-    struct sbuf sb = {.len = 0};
-    struct engine_cards hand = engine_hand(&t->game, seat);
-    sb_printf(&sb, "Your hand: ");
-    sb_hand(&sb, t, &hand, 0);
-    table_tell(t, seat, sb.buf, CHAT_NORMAL);
-}
-
-void journal_back_online(struct table *t)
-{
-    if (!t->restored)
-        return;
-    t->restored = false;
-    struct sbuf sb = {.len = 0};
-    sb_printf(
-        &sb, "The %s goes on after a restart: ", t->playing ? "game" : "table");
-    whose_turn(t, &sb);
-    table_say(t, sb.buf);
-    /* those the adapter need not confirm get their hand (or deal) now */
-    for (int s = 0; s < t->capacity && !t->closing; s++) {
-        const struct seat *st = &t->seats[s];
-        if (st->used && st->human && !st->unconfirmed && !st->gone)
-            table_seat_ready(t, s);
-    }
-}
-
-/* ---- Rebuilding at start ---------------------------------------------- */
 
 struct restore {
     struct manager *m;
@@ -275,7 +58,7 @@ static int restore_seats(struct restore *r, const struct journal_line *l)
         st->away = js->away;
         st->level = js->level;
         st->autoplay = (enum seat_autoplay)js->autoplay;
-        seat_set_name(st, js->nick, js->display);
+        mgr_seat_set_name(st, js->nick, js->display);
         snprintf(st->id, sizeof st->id, "%s", js->id);
         snprintf(st->key, sizeof st->key, "%s", js->key);
         /* the account is not journaled apart: an "a:" key names it */
@@ -285,8 +68,8 @@ static int restore_seats(struct restore *r, const struct journal_line *l)
     t->opener = l->opener;
     if (t->opener >= 0 && !t->seats[t->opener].used)
         t->opener = -1;
-    table_names_unique(t);
-    keep_seats(t, l->seats, l->nseats, l->opener);
+    mgr_table_names_unique(t);
+    mgr_journal_keep_seats(t, l->seats, l->nseats, l->opener);
     return 0;
 }
 
@@ -304,7 +87,7 @@ static int restore_header(struct restore *r, const struct journal_line *l,
                  err);
         return -1;
     }
-    if (table_find(r->m, r->a, l->room)) {
+    if (mgr_table_find(r->m, r->a, l->room)) {
         snprintf(r->err, sizeof r->err, "%s has a table already", l->room);
         return -1;
     }
@@ -312,7 +95,7 @@ static int restore_header(struct restore *r, const struct journal_line *l,
         snprintf(r->err, sizeof r->err, "game: not a game id");
         return -1;
     }
-    r->t = table_open(r->m, r->a, l->room, &rules, text);
+    r->t = mgr_table_open(r->m, r->a, l->room, &rules, text);
     snprintf(r->t->game_id, sizeof r->t->game_id, "%s", l->game);
     snprintf(r->t->journal, sizeof r->t->journal, "%s", path);
     return 0;
@@ -327,14 +110,12 @@ static int restore_start(struct restore *r)
             return -1;
         }
     }
-    table_begin(t);
-    r->rec = mgr_xcalloc(1, sizeof *r->rec);
+    mgr_table_begin(t);
+    r->rec = xcalloc(1, sizeof *r->rec);
     r->rec->rules = t->rules;
     r->rec->n = t->capacity;
     for (int s = 0; s < t->capacity; s++) {
-        r->rec->names[s] = strdup(t->seats[s].nick);
-        if (!r->rec->names[s])
-            abort();
+        r->rec->names[s] = xstrdup(t->seats[s].nick);
     }
     return 0;
 }
@@ -424,16 +205,14 @@ static void refuse(struct restore *r, const char *path)
     if (r->t) {
         r->t->journal[0] = '\0';
         r->t->restored = false;
-        table_close(r->t);
+        mgr_table_close(r->t);
     }
     if (!r->room[0])
         return; /* no room known: the log says it */
-    /* said once the bot is in the room (journal_connected) */
+    /* said once the bot is in the room (mgr_restore_connected) */
     struct manager *m = r->m;
     struct notice *nt =
-        realloc(m->notices, sizeof *nt * (size_t)(m->nnotices + 1));
-    if (!nt)
-        abort();
+        xrealloc(m->notices, sizeof *nt * (size_t)(m->nnotices + 1));
     m->notices = nt;
     nt += m->nnotices++;
     nt->a = r->a;
@@ -444,7 +223,7 @@ static void refuse(struct restore *r, const char *path)
              r->err);
 }
 
-void journal_connected(struct manager *m, struct chat_adapter *a)
+void mgr_restore_connected(struct manager *m, struct chat_adapter *a)
 {
     int k = 0;
     for (int i = 0; i < m->nnotices; i++) {
@@ -459,7 +238,7 @@ void journal_connected(struct manager *m, struct chat_adapter *a)
 static void restore_file(struct manager *m, struct chat_adapter *a,
                          const char *path)
 {
-    struct restore *r = mgr_xcalloc(1, sizeof *r);
+    struct restore *r = xcalloc(1, sizeof *r);
     r->m = m;
     r->a = a;
     r->path = path;
@@ -486,7 +265,7 @@ static void restore_file(struct manager *m, struct chat_adapter *a,
         /* the bot died between the game's end and its archive */
         log_info("table %s: a finished game found in %s: archived", r->t->room,
                  path);
-        table_game_over(r->t);
+        mgr_table_game_over(r->t);
     } else {
         struct table *t = r->t;
         t->restored = true;
@@ -540,7 +319,7 @@ static bool real_dir(const char *path)
     return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
 }
 
-void manager_restore(struct manager *m, struct chat_adapter *a)
+void mgr_restore(struct manager *m, struct chat_adapter *a)
 {
     if (!m->cfg->data_dir || !*m->cfg->data_dir)
         return;
@@ -584,9 +363,7 @@ void manager_restore(struct manager *m, struct chat_adapter *a)
                              f->d_name, (char *)NULL) ||
                 lstat(path, &sb))
                 continue;
-            found = realloc(found, sizeof *found * (n + 1));
-            if (!found)
-                abort();
+            found = xrealloc(found, sizeof *found * (n + 1));
             snprintf(found[n].path, sizeof found[n].path, "%s", path);
             found[n++].mtime = sb.st_mtim;
         }

@@ -1,35 +1,35 @@
 /*
- * The game manager's side of storage (docs/storage.md): each channel's
- * archive and leaderboards under data_dir/<network>/<room>/, loaded on
- * the channel's first use, a game archived and counted when it ends, and
- * the texts of !top, !stats, !last and of !scores after a game.
+ * Results and leaderboards, the manager's side (docs/storage.md): each
+ * channel's archive and leaderboards under data_dir/<network>/<room>/,
+ * loaded on the channel's first use, a game archived and counted when it
+ * ends (store.h), and the texts of !top, !stats, !last and of !scores
+ * after a game.
  */
-#ifndef HEARTS_BOT_RECORDS_H
-#define HEARTS_BOT_RECORDS_H
+#ifndef HEARTS_BOT_MANAGER_RESULTS_H
+#define HEARTS_BOT_MANAGER_RESULTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "storage/archive.h"
 #include "bot/common/chat.h"
+#include "bot/manager/table.h"
+#include "bot/manager/text.h"
+#include "storage/archive.h"
 
 struct board_names;
-struct manager;
 struct played;
-struct table;
-struct sbuf;
 
 /* A game whose archiving failed (a full disk), tried again first at the
  * room's next archiving; its journal is kept until it is archived. */
-struct records_pending {
+struct results_pending {
     char *json;                /* its record */
     struct archive_result res; /* its results line */
     char journal[1024];        /* "" if it has none */
 };
 
 /* Per channel: its directory, boards and the damping of its answers. */
-struct records_room {
+struct results_room {
     struct chat_adapter *a; /* NULL: read at start, not asked about yet */
     char room[64];
     char dir[1024];
@@ -38,7 +38,7 @@ struct records_room {
     char unreadable[400]; /* why, while stats is NULL */
     bool told;            /* the channel was told its results can't be
                              read */
-    struct records_pending *pending;
+    struct results_pending *pending;
     int npending;
     struct board_names *names; /* the names rows are shown by */
     /* the last !top, !stats, !last and !scores (after a game) said here */
@@ -46,23 +46,8 @@ struct records_room {
     char echo_by[4][192];
 };
 
-/*
- * At start: reads the boards of every channel directory under data_dir
- * that has an archive, rebuilding those missing or out of date, so that
- * no rebuild waits for a channel's first command. Logs what it did.
- */
-void records_start(struct manager *m);
-
-/*
- * heartsbot --rebuild-stats DATA_DIR: takes the directory's lock (no bot
- * may be using it), rebuilds every channel's leaderboard.json from its
- * archive, and says what it did on stdout (problems on stderr). Returns
- * the exit code.
- */
-int records_rebuild_all(const char *data_dir);
-
 /* Frees every room the manager keeps. */
-void records_free(struct manager *m);
+void mgr_results_free(struct manager *m);
 
 /*
  * The room's records (found by its directory), read at start or on
@@ -70,8 +55,8 @@ void records_free(struct manager *m);
  * missing or out of date (logged). Never NULL; ->stats is NULL if
  * nothing could be read.
  */
-struct records_room *records_room(struct manager *m, struct chat_adapter *a,
-                                  const char *room);
+struct results_room *mgr_results_room(struct manager *m, struct chat_adapter *a,
+                                      const char *room);
 
 /*
  * Archives the table's game, which ended (finished, or stopped: then it
@@ -84,11 +69,11 @@ struct records_room *records_room(struct manager *m, struct chat_adapter *a,
  * message: then this game (json copied, its journal t->journal kept:
  * *keep_journal set) waits to be tried again at the room's next
  * archiving, and at the next start from its journal. For store.c's
- * table_archive.
+ * mgr_store_archive.
  */
-int records_archive(struct table *t, const char *dir, const char *json,
-                    bool finished, bool retry, bool *keep_journal, char *err,
-                    size_t errlen);
+int mgr_results_archive(struct table *t, const char *dir, const char *json,
+                        bool finished, bool retry, bool *keep_journal,
+                        char *err, size_t errlen);
 
 /*
  * The answers. Each writes one to three lines (separated by '\n') into
@@ -99,31 +84,33 @@ int records_archive(struct table *t, const char *dir, const char *json,
  * earlier row of the board shows too by that name and "(2)", "(3)"...
  * (docs/playing.md, "Who is who").
  *
- * records_stats: `name` is looked up as a row's shown name, then as an
+ * mgr_results_stats: `name` is looked up as a row's shown name, then as an
  * account, then as the nick of whoever holds it now and played this
  * session (pl); without a name the row is the asker's (u): a key they
  * played under this session, their key now, else the only nick row
  * with their host.
  */
-bool records_top(struct records_room *r, const char *n_word,
-                 const char *preset_word, const char *fallback,
-                 struct sbuf *sb);
-bool records_stats(struct records_room *r, const struct played *pl,
-                   const struct chat_user *u, const char *name,
-                   const char *preset_word, const char *fallback,
-                   struct sbuf *sb);
-bool records_last(struct records_room *r, int64_t now, struct sbuf *sb);
+bool mgr_results_top(struct results_room *r, const char *n_word,
+                     const char *preset_word, const char *fallback,
+                     struct strbuf *sb);
+bool mgr_results_stats(struct results_room *r, const struct played *pl,
+                       const struct chat_user *u, const char *name,
+                       const char *preset_word, const char *fallback,
+                       struct strbuf *sb);
+bool mgr_results_last(struct results_room *r, int64_t now, struct strbuf *sb);
 /* The last finished game's score sheet (render_scores), or false. */
-bool records_sheet(struct records_room *r, bool in_room, enum chat_style style,
-                   char *buf, size_t len);
+bool mgr_results_sheet(struct results_room *r, bool in_room,
+                       enum chat_style style, char *buf, size_t len);
 
-/* A person's results key, as struct seat.key says: "a:ACCOUNT" when the
- * network tells an account, else "n:" the nick folded as the network
- * folds nicks, '@', and the host of u->id (after its last '@', ASCII
- * lower case; "~" and 16 hex digits of its hash when the key would not
- * fit). At the console (one person at a terminal) "n:" and the nick
- * alone, as before hosts. */
-void records_key(struct chat_adapter *a, const struct chat_user *u, char *out,
-                 size_t outlen);
+/* heartsbot --rebuild-stats DATA_DIR (manager_rebuild_stats): the exit
+ * code. */
+int mgr_results_rebuild_all(const char *data_dir);
+
+/*
+ * At start: reads the boards of every channel directory under data_dir
+ * that has an archive, rebuilding those missing or out of date, so that
+ * no rebuild waits for a channel's first command. Logs what it did.
+ */
+void mgr_results_start(struct manager *m);
 
 #endif

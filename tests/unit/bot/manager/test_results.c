@@ -1,58 +1,25 @@
 /*
- * The answers of bot/manager/records.c on boards built by hand (stats_add):
- * results keys bound to a nick and a host, rows shown by the nick their
- * key was made under, no two rows of a board shown by one name (a
- * number tells them apart, and !stats takes it back), and !stats of
- * yourself: the keys played under this session (bot/manager/played.c), your key
- * now, else the only nick row of your host.
+ * The answers of bot/manager/results.c on boards built by hand (stats_add):
+ * rows shown by the nick their key was made under, no two rows of a board shown
+ * by one name (a number tells them apart, and !stats takes it back), and !stats
+ * of yourself: the keys played under this session (bot/manager/played.c), your
+ * key now, else the only nick row of your host.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <cmocka.h>
 
 #include <ctype.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "bot/manager/board_names.h"
 #include "bot/manager/played.h"
-#include "bot/manager/records.h"
-#include "storage/stats.h"
-#include "bot/manager/table.h"
+#include "bot/manager/results.h"
+#include "tests/support/fake_chat.h"
 
-/* ---- A network that folds nicks as rfc1459 ---------------------------- */
-
-static void fold(const struct chat_adapter *a, const char *name, char *out,
-                 size_t outlen)
-{
-    (void)a;
-    size_t i = 0;
-    for (; name[i] && i + 1 < outlen; i++) {
-        char c = name[i];
-        out[i] = c == '['    ? '{'
-                 : c == ']'  ? '}'
-                 : c == '\\' ? '|'
-                             : (char)tolower((unsigned char)c);
-    }
-    out[i] = '\0';
-}
-
-static bool same_nick(const struct chat_adapter *a, const char *x,
-                      const char *y)
-{
-    char fx[200], fy[200];
-    fold(a, x, fx, sizeof fx);
-    fold(a, y, fy, sizeof fy);
-    return strcmp(fx, fy) == 0;
-}
-
-static const struct chat_adapter_ops ops = {.same_nick = same_nick,
-                                            .fold = fold};
-static struct chat_adapter net = {.ops = &ops, .network = "test"};
+/* A network that folds nicks as rfc1459. */
+static struct fake_chat net;
 
 /* ---- Boards ------------------------------------------------------------ */
 
@@ -93,85 +60,34 @@ static void played(struct stats *s, const char *key, const char *name)
     game(s, keys, names, 2);
 }
 
-static struct records_room room(struct stats *s)
+static struct results_room room(struct stats *s)
 {
-    struct records_room r;
+    struct results_room r;
     memset(&r, 0, sizeof r);
-    r.a = &net;
+    r.a = &net.base;
     r.stats = s;
     snprintf(r.room, sizeof r.room, "#h");
     return r;
 }
 
-static const char *stats_of(struct records_room *r, const struct played *pl,
+static const char *stats_of(struct results_room *r, const struct played *pl,
                             const char *nick, const char *id, const char *name)
 {
-    static struct sbuf sb;
-    sb.len = 0;
-    sb.buf[0] = '\0';
+    static char text[MGR_TEXT_SIZE];
+    static struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
     struct chat_user u = {.nick = nick, .id = id};
-    assert_true(records_stats(r, pl, &u, name, NULL, "standard", &sb));
+    assert_true(mgr_results_stats(r, pl, &u, name, NULL, "standard", &sb));
     return sb.buf;
 }
 
-static const char *top_of(struct records_room *r)
+static const char *top_of(struct results_room *r)
 {
-    static struct sbuf sb;
-    sb.len = 0;
-    sb.buf[0] = '\0';
-    assert_true(records_top(r, "10", NULL, "standard", &sb));
+    static char text[MGR_TEXT_SIZE];
+    static struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    assert_true(mgr_results_top(r, "10", NULL, "standard", &sb));
     return sb.buf;
-}
-
-/* ---- Keys -------------------------------------------------------------- */
-
-static void test_records_key_binds_nick_and_host(void **state)
-{
-    (void)state;
-    char key[200];
-    struct chat_user u = {.nick = "Bob[1]", .id = "~whatever@Host.Example"};
-    records_key(&net, &u, key, sizeof key);
-    assert_string_equal(key, "n:bob{1}@host.example");
-    /* the ident is the client's choice: not part of the key */
-    u.id = "other@host.example";
-    char again[200];
-    records_key(&net, &u, again, sizeof again);
-    assert_string_equal(again, key);
-    /* another host, another key */
-    u.id = "whatever@cloak/bob";
-    records_key(&net, &u, key, sizeof key);
-    assert_string_equal(key, "n:bob{1}@cloak/bob");
-    /* an account decides alone */
-    u.account = "Robert";
-    records_key(&net, &u, key, sizeof key);
-    assert_string_equal(key, "a:Robert");
-    /* at the console, the nick alone: one person, as it always was */
-    struct chat_adapter console = {
-        .ops = &ops, .network = "console", .solo = true};
-    struct chat_user you = {.nick = "you", .id = "console"};
-    records_key(&console, &you, key, sizeof key);
-    assert_string_equal(key, "n:you");
-    /* a nick holding '@' (a server's, hostile): the last '@' ends it */
-    struct chat_user odd = {.nick = "a@b", .id = "u@c"};
-    records_key(&net, &odd, key, sizeof key);
-    assert_string_equal(key, "n:a@b@c");
-    struct chat_user odd2 = {.nick = "a", .id = "u@b@c"};
-    records_key(&net, &odd2, key, sizeof key);
-    assert_string_equal(key, "n:a@c");
-    /* a host too long for the key: its hash, never a cut host */
-    char host[300];
-    memset(host, 'h', sizeof host - 1);
-    host[sizeof host - 1] = '\0';
-    char id[320];
-    snprintf(id, sizeof id, "u@%s", host);
-    struct chat_user longhost = {.nick = "bob", .id = id};
-    records_key(&net, &longhost, key, sizeof key);
-    assert_int_equal(strlen(key), strlen("n:bob@~") + 16);
-    assert_memory_equal(key, "n:bob@~", 7);
-    host[0] = 'H'; /* ASCII case aside, yet another host hashed */
-    snprintf(id, sizeof id, "u@%s", host);
-    records_key(&net, &longhost, again, sizeof again);
-    assert_string_not_equal(again, key);
 }
 
 /* ---- Names on a board --------------------------------------------------- */
@@ -185,7 +101,7 @@ static void test_row_shows_the_nick_of_its_key(void **state)
     played(s, "n:bob@h1", "Bob");
     played(s, "n:carol@h1", "zoe"); /* carol renamed to zoe mid-game */
     played(s, "a:Dave", "davey");   /* an account: the name played under */
-    struct records_room r = room(s);
+    struct results_room r = room(s);
     const char *top = top_of(&r);
     assert_non_null(strstr(top, ". Bob "));
     assert_non_null(strstr(top, ". carol "));
@@ -198,7 +114,7 @@ static void test_row_shows_the_nick_of_its_key(void **state)
     assert_non_null(strstr(stats_of(&r, pl, "x", "x@h9", "zoe"),
                            "zoe has not finished a standard game here."));
     /* ... but once the person who is zoe now played under carol's key */
-    played_add(pl, &net, "zoe", "u@h1", "n:carol@h1");
+    played_add(pl, &net.base, "zoe", "u@h1", "n:carol@h1");
     assert_non_null(strstr(stats_of(&r, pl, "x", "x@h9", "zoe"),
                            "carol (standard): 1 game"));
     played_free(pl);
@@ -218,7 +134,7 @@ static void test_no_two_rows_show_one_name(void **state)
     played(s, "a:x", "bob(2)");       /* an account that plays as "bob(2)" */
     played(s, "n:bob@h2", "bobby");   /* bob from h2, renamed mid-game */
     played(s, "n:b{o}b@h1", "b[o]b"); /* rfc1459: not bob */
-    struct records_room r = room(s);
+    struct results_room r = room(s);
     const char *top = top_of(&r);
     static const char *const shown[] = {". bob ", ". Bob(3) ", ". bob(2) ",
                                         ". bob(4) ", ". b[o]b "};
@@ -277,13 +193,13 @@ static void test_shown_names_are_unique_and_found(void **state)
                 *p = *p == '[' ? '{' : *p == ']' ? '}' : (char)tolower(*p);
             played(s, key, name);
         }
-        struct records_room r = room(s);
+        struct results_room r = room(s);
         const struct stats_board *b = stats_board(s, "standard");
         char seen[16][64];
         for (int i = 0; i < b->n; i++) {
             /* the row's shown name, as !stats of its own key says it */
             struct played *pl = played_new();
-            played_add(pl, &net, "me", "me@h99", b->p[i].key);
+            played_add(pl, &net.base, "me", "me@h99", b->p[i].key);
             const char *mine = stats_of(&r, pl, "me", "me@h99", NULL);
             played_free(pl);
             const char *paren = strstr(mine, " (standard)");
@@ -291,7 +207,7 @@ static void test_shown_names_are_unique_and_found(void **state)
             snprintf(seen[i], sizeof seen[i], "%.*s", (int)(paren - mine),
                      mine);
             for (int k = 0; k < i; k++)
-                if (same_nick(&net, seen[k], seen[i]))
+                if (net.base.ops->same_nick(&net.base, seen[k], seen[i]))
                     fail_msg("round %d: rows %d and %d both '%s'", round, k, i,
                              seen[i]);
         }
@@ -317,10 +233,10 @@ static void test_own_stats_finds_the_record_played_under(void **state)
     played(s, "n:bob@h2", "bob");   /* another bob */
     played(s, "n:ann@h3", "ann");
     played(s, "n:ann@h3", "ann");
-    struct records_room r = room(s);
+    struct results_room r = room(s);
     struct played *pl = played_new();
     /* bobby from h1, this session: the key they played under */
-    played_add(pl, &net, "bobby", "u@h1", "n:bob@h1");
+    played_add(pl, &net.base, "bobby", "u@h1", "n:bob@h1");
     assert_non_null(strstr(stats_of(&r, pl, "bobby", "u@h1", NULL),
                            "bob (standard): 1 game"));
     /* the bob of h2 asks: their own key */
@@ -345,88 +261,14 @@ static void test_own_stats_finds_the_record_played_under(void **state)
     stats_free(s);
 }
 
-/* ---- The map of this session ------------------------------------------- */
-
-static void test_played_follows_nicks_and_forgets(void **state)
-{
-    (void)state;
-    static const struct chat_adapter_ops ops2 = {.same_nick = same_nick};
-    struct chat_adapter other = {.ops = &ops2, .network = "other"};
-    struct played *pl = played_new();
-    const char *keys[PLAYED_KEYS];
-    played_add(pl, &net, "bob", "u@h1", "n:bob@h1");
-    played_nick(pl, &net, "BOB", "u@h1", "bobby");
-    assert_int_equal(played_keys(pl, &net, "bob", "u@h1", keys, 4), 0);
-    assert_int_equal(played_keys(pl, &net, "Bobby", "u@h1", keys, 4), 1);
-    assert_string_equal(keys[0], "n:bob@h1");
-    /* someone else's nick change does not move bob's entry */
-    played_nick(pl, &net, "bobby", "mal@h9", "x");
-    assert_int_equal(played_keys(pl, &net, "bobby", NULL, keys, 4), 1);
-    /* the latest key first, at most PLAYED_KEYS */
-    for (int i = 0; i < PLAYED_KEYS + 2; i++) {
-        char key[32];
-        snprintf(key, sizeof key, "k%d", i);
-        played_add(pl, &net, "bobby", "u@h1", key);
-    }
-    played_add(pl, &net, "bobby", "u@h1", "k3");
-    assert_int_equal(played_keys(pl, &net, "bobby", "u@h1", keys, 4),
-                     PLAYED_KEYS);
-    assert_string_equal(keys[0], "k3");
-    assert_string_equal(keys[1], "k5");
-    assert_string_equal(keys[2], "k4");
-    assert_string_equal(keys[3], "k2");
-    /* networks apart */
-    assert_int_equal(played_keys(pl, &other, "bobby", "u@h1", keys, 4), 0);
-    played_add(pl, &other, "bobby", "u@h1", "n:o");
-    played_quit(pl, &net, "bobby", "u@h1");
-    assert_int_equal(played_keys(pl, &net, "bobby", "u@h1", keys, 4), 0);
-    assert_int_equal(played_keys(pl, &other, "bobby", "u@h1", keys, 4), 1);
-    played_forget(pl, &other);
-    assert_int_equal(played_keys(pl, &other, "bobby", "u@h1", keys, 4), 0);
-    played_free(pl);
-    played_free(NULL);
-}
-
-/* Churn cannot grow it: PLAYED_PEOPLE per network, the least recently
- * seen going first. */
-static void test_played_is_bounded(void **state)
-{
-    (void)state;
-    struct played *pl = played_new();
-    const char *keys[PLAYED_KEYS];
-    played_add(pl, &net, "first", "u@h", "n:first@h");
-    for (int i = 0; i < PLAYED_PEOPLE * 3; i++) {
-        char nick[32];
-        snprintf(nick, sizeof nick, "p%d", i);
-        played_add(pl, &net, nick, "u@h", "k");
-        if (i == PLAYED_PEOPLE / 2) /* seen again: kept longer */
-            played_nick(pl, &net, "first", "u@h", "first");
-    }
-    assert_int_equal(played_keys(pl, &net, "first", "u@h", keys, 4), 0);
-    assert_int_equal(played_keys(pl, &net, "p0", "u@h", keys, 4), 0);
-    char last[32];
-    snprintf(last, sizeof last, "p%d", PLAYED_PEOPLE * 3 - 1);
-    assert_int_equal(played_keys(pl, &net, last, "u@h", keys, 4), 1);
-    int kept = 0;
-    for (int i = 0; i < PLAYED_PEOPLE * 3; i++) {
-        char nick[32];
-        snprintf(nick, sizeof nick, "p%d", i);
-        kept += played_keys(pl, &net, nick, "u@h", keys, 4);
-    }
-    assert_int_equal(kept, PLAYED_PEOPLE);
-    played_free(pl);
-}
-
 int main(void)
 {
+    fake_chat_init(&net, FAKE_CHAT_RFC1459, "test", NULL, NULL);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_records_key_binds_nick_and_host),
         cmocka_unit_test(test_row_shows_the_nick_of_its_key),
         cmocka_unit_test(test_no_two_rows_show_one_name),
         cmocka_unit_test(test_shown_names_are_unique_and_found),
         cmocka_unit_test(test_own_stats_finds_the_record_played_under),
-        cmocka_unit_test(test_played_follows_nicks_and_forgets),
-        cmocka_unit_test(test_played_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

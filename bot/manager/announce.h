@@ -1,0 +1,22 @@
+/*
+ * What the engine tells of a table's game (its sink, engine.h): each
+ * event is recorded and journaled, then said in the room (the deal, each
+ * trick, the scores, the end) and told to the people it concerns; and the
+ * scores of a running game on demand.
+ */
+#ifndef HEARTS_BOT_MANAGER_ANNOUNCE_H
+#define HEARTS_BOT_MANAGER_ANNOUNCE_H
+
+#include "bot/manager/table.h"
+#include "bot/manager/text.h"
+
+/* The table's engine sink (ctx: the table). */
+void mgr_announce(void *ctx, const struct engine_game *g,
+                  const struct engine_event *ev);
+/* "alice 12, bob 30, ..." : the totals. */
+void mgr_table_scoreline(struct table *t, struct strbuf *sb);
+/* The score sheet, a message a line: to nick, or (NULL) the last hands
+ * in the room. */
+void mgr_table_send_scores(struct table *t, const char *nick);
+
+#endif

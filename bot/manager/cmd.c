@@ -1,0 +1,136 @@
+/*
+ * What every group of commands uses (cmd.h).
+ */
+#include "bot/manager/cmd.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Splits text into words (blank-separated) into c->storage. */
+void mgr_cmd_split_words(struct cmd *c, const char *text)
+{
+    snprintf(c->storage, sizeof c->storage, "%s", text);
+    c->nwords = 0;
+    char *p = c->storage;
+    while (*p && c->nwords < MAX_WORDS) {
+        while (*p && isspace((unsigned char)*p))
+            *p++ = '\0';
+        if (!*p)
+            break;
+        c->words[c->nwords++] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+    }
+}
+
+void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
+{
+    char text[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    /* chatter waits behind the game's own lines */
+    c->a->ops->tell(c->a, c->u->nick, text, c->game ? CHAT_NORMAL : CHAT_LOW);
+}
+
+const char *mgr_cmd_prefix(const struct manager *m)
+{
+    return m->cfg->command_prefix;
+}
+
+/* The caller as the subject of a line in the room, and the verb to match:
+ * "alice opens", or "You open" for one person at a terminal. */
+const char *mgr_cmd_subject(const struct cmd *c)
+{
+    return c->a->solo ? "You" : c->shown;
+}
+
+const char *mgr_cmd_verb(const struct cmd *c, const char *third,
+                         const char *second)
+{
+    return c->a->solo ? second : third;
+}
+
+/* Glob match, * and ?, case-insensitive (hostmasks). */
+static bool glob(const char *p, const char *s)
+{
+    for (; *p; p++, s++) {
+        if (*p == '*') {
+            while (p[1] == '*')
+                p++;
+            if (!p[1])
+                return true;
+            for (; *s; s++)
+                if (glob(p + 1, s))
+                    return true;
+            return false;
+        }
+        if (!*s)
+            return false;
+        if (*p != '?' &&
+            tolower((unsigned char)*p) != tolower((unsigned char)*s))
+            return false;
+    }
+    return !*s;
+}
+
+bool mgr_cmd_is_admin(const struct manager *m, const struct chat_user *u)
+{
+    char mask[300];
+    snprintf(mask, sizeof mask, "%s!%s", u->nick, u->id);
+    for (int i = 0; i < m->cfg->nadmins; i++) {
+        const char *a = m->cfg->admins[i];
+        if (strncmp(a, "account:", 8) == 0) {
+            if (u->account && strcasecmp(a + 8, u->account) == 0)
+                return true;
+        } else if (glob(a, mask) || strcmp(a, u->id) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The seat this person holds at t, or -1. */
+int mgr_cmd_seat_of(const struct table *t, const struct chat_user *u)
+{
+    for (int s = 0; s < t->capacity; s++)
+        if (t->seats[s].used && mgr_same_person(t, s, u))
+            return s;
+    return -1;
+}
+
+/* The caller is named as their seat shows them (unique at the table). */
+void mgr_cmd_shown_as_seat(struct cmd *c, const struct table *t, int s)
+{
+    if (s >= 0)
+        snprintf(c->shown, sizeof c->shown, "%s", mgr_seat_name(t, s));
+}
+
+/* The default rules of a room: its own from the config, else the bot's. */
+const char *mgr_cmd_room_rules(const struct manager *m,
+                               const struct chat_adapter *a, const char *room)
+{
+    const char *rules = config_room_rules(m->cfg, a, room);
+    return rules ? rules : m->cfg->default_rules;
+}
+
+/* A channel !status or !scores said in the room within channel_repeat
+ * seconds is not said there again: the asker is told privately, or, if
+ * they asked last time, not at all. Twenty !status would otherwise be
+ * twenty channel lines naming every player. */
+enum echo mgr_cmd_echo_at(struct cmd *c, int64_t *at, char *by, size_t bylen)
+{
+    if (!c->room)
+        return ECHO_PRIVATE;
+    int64_t now = loop_now(c->m->loop);
+    int64_t window = c->m->cfg->channel_repeat * 1000LL;
+    if (*at && now - *at < window)
+        return strcmp(by, c->u->id) == 0 ? ECHO_NONE : ECHO_PRIVATE;
+    *at = now;
+    snprintf(by, bylen, "%s", c->u->id);
+    return ECHO_ROOM;
+}

@@ -1,0 +1,64 @@
+/*
+ * One command being handled, and what every group of commands uses:
+ * the reply to the asker, the prefix, how the asker is named in the room,
+ * who is an admin, the asker's seat, a room's default rules, and the
+ * damping of answers said in a channel. The commands themselves:
+ * cmd_table.h, cmd_results.h, cmd_play.h; their table and dispatch:
+ * commands.h.
+ */
+#ifndef HEARTS_BOT_MANAGER_CMD_H
+#define HEARTS_BOT_MANAGER_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bot/manager/table.h"
+
+#define MAX_WORDS 16
+
+/* One command being handled. */
+struct cmd {
+    struct manager *m;
+    struct chat_adapter *a;
+    const char *room; /* NULL when private */
+    const struct chat_user *u;
+    int nwords;
+    char *words[MAX_WORDS];
+    const char *rest;              /* the text after the command word */
+    char shown[RENDER_SHOWN_SIZE]; /* the caller's display name or nick,
+                                      cleaned */
+    bool game; /* a seated player's game action: never limited */
+    char storage[512];
+};
+
+/* Where an answer said in a channel goes (mgr_cmd_echo_at). */
+enum echo { ECHO_ROOM, ECHO_PRIVATE, ECHO_NONE };
+
+/* Splits text into words (blank-separated) into c->storage. */
+void mgr_cmd_split_words(struct cmd *c, const char *text);
+/* A private reply to the asker; chatter waits behind the game's lines. */
+void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The command prefix of the config ("!"). */
+const char *mgr_cmd_prefix(const struct manager *m);
+/* The caller as the subject of a line in the room, and the verb to match:
+ * "alice opens", or "You open" for one person at a terminal. */
+const char *mgr_cmd_subject(const struct cmd *c);
+const char *mgr_cmd_verb(const struct cmd *c, const char *third,
+                         const char *second);
+/* Whether u is one of the config's admins (a hostmask or an account). */
+bool mgr_cmd_is_admin(const struct manager *m, const struct chat_user *u);
+/* The seat this person holds at t, or -1. */
+int mgr_cmd_seat_of(const struct table *t, const struct chat_user *u);
+/* The caller is named as their seat shows them (unique at the table). */
+void mgr_cmd_shown_as_seat(struct cmd *c, const struct table *t, int s);
+/* The default rules of a room: its own from the config, else the bot's. */
+const char *mgr_cmd_room_rules(const struct manager *m,
+                               const struct chat_adapter *a, const char *room);
+/* A channel answer said in the room within channel_repeat seconds (*at,
+ * by whom: by) is not said there again: the asker is told privately, or,
+ * if they asked last time, not at all. */
+enum echo mgr_cmd_echo_at(struct cmd *c, int64_t *at, char *by, size_t bylen);
+
+#endif

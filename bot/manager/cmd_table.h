@@ -1,0 +1,22 @@
+/*
+ * The commands about a room's table: open it (!hearts), sit down and
+ * stand up, add computer players, start and stop, and what it is
+ * (!status, !scores, !rules, !presets).
+ */
+#ifndef HEARTS_BOT_MANAGER_CMD_TABLE_H
+#define HEARTS_BOT_MANAGER_CMD_TABLE_H
+
+#include "bot/manager/cmd.h"
+
+void mgr_cmd_hearts(struct cmd *c);
+void mgr_cmd_join(struct cmd *c);
+void mgr_cmd_leave(struct cmd *c);
+void mgr_cmd_bot(struct cmd *c);
+void mgr_cmd_start(struct cmd *c);
+void mgr_cmd_stop(struct cmd *c);
+void mgr_cmd_status(struct cmd *c);
+void mgr_cmd_scores(struct cmd *c);
+void mgr_cmd_rules(struct cmd *c);
+void mgr_cmd_presets(struct cmd *c);
+
+#endif

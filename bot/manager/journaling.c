@@ -1,0 +1,168 @@
+/*
+ * Writing the game journals as the table goes (journaling.h).
+ */
+#include "bot/manager/journaling.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bot/common/log.h"
+#include "bot/common/xalloc.h"
+#include "bot/manager/store.h"
+#include "storage/journal.h"
+#include "storage/storage.h"
+
+/* Whether the table's journal is written now. */
+static bool journaling(const struct table *t)
+{
+    return t->journal[0] && !t->m->restoring;
+}
+
+/* Appends a line (ending in '\n') and frees it. A journal that cannot be
+ * written is given up: a gap would replay as another game. -1 then, the
+ * cause in *lost unless an earlier failure of the same call set it
+ * (`failed`). */
+static int append(struct table *t, char *line, int *lost, bool failed)
+{
+    int rc = 0;
+    if (!line)
+        return 0;
+    char err[300];
+    if (storage_append(t->journal, line, strlen(line), err, sizeof err)) {
+        int cause = errno;
+        log_error("table %s: journal given up, this game will not survive a "
+                  "restart: %s",
+                  t->room, err);
+        if (storage_remove(t->journal, err, sizeof err))
+            log_error("table %s: %s", t->room, err);
+        t->journal[0] = '\0';
+        if (!failed)
+            *lost = cause;
+        rc = -1;
+    }
+    free(line);
+    return rc;
+}
+
+int mgr_journal_opened(struct table *t, int *lost)
+{
+    t->journal[0] = '\0';
+    /* a console table lives as long as its terminal */
+    if (t->m->restoring || t->a->solo || !t->m->cfg->data_dir ||
+        !*t->m->cfg->data_dir)
+        return 0;
+    char dir[STORAGE_PATH_MAX], name[64], err[300];
+    snprintf(name, sizeof name, "journal-%s.jsonl", t->game_id);
+    if (mgr_table_dir(t, dir, sizeof dir, err, sizeof err) ||
+        storage_path(t->journal, sizeof t->journal, err, sizeof err, dir, name,
+                     (char *)NULL)) {
+        int cause = errno;
+        t->journal[0] = '\0';
+        log_error("table %s: no journal, this game will not survive a "
+                  "restart: %s",
+                  t->room, err);
+        *lost = cause;
+        return -1;
+    }
+    int rc =
+        append(t,
+               journal_header(t->game_id, t->a->network ? t->a->network : "",
+                              t->room, t->rules_text, (long long)time(NULL)),
+               lost, false);
+    if (t->journal[0])
+        mgr_store_works(t);
+    return rc;
+}
+
+/* Whether two snapshots of n seats make the same seats line: what
+ * journal_seats writes of them. */
+static bool same_seats(const struct journal_seat *x,
+                       const struct journal_seat *y, int n)
+{
+    for (int s = 0; s < n; s++) {
+        const struct journal_seat *a = &x[s], *b = &y[s];
+        if (a->used != b->used)
+            return false;
+        if (!a->used)
+            continue;
+        if (a->human != b->human || a->away != b->away ||
+            a->autoplay != b->autoplay || (!a->human && a->level != b->level) ||
+            strcmp(a->nick, b->nick) || strcmp(a->display, b->display) ||
+            strcmp(a->id, b->id) || strcmp(a->key, b->key))
+            return false;
+    }
+    return true;
+}
+
+/* Notes the seats the journal's last seats line says. */
+void mgr_journal_keep_seats(struct table *t, const struct journal_seat *seats,
+                            int n, int opener)
+{
+    if (!t->journal_seats)
+        t->journal_seats = xcalloc(ENGINE_MAX_PLAYERS, sizeof *seats);
+    memcpy(t->journal_seats, seats, sizeof *seats * (size_t)n);
+    t->journal_opener = opener;
+}
+
+/* Called before every sleep for every table: the seats are compared as
+ * they are, and a line is made only when they changed. */
+int mgr_journal_sync_seats(struct table *t, int *lost)
+{
+    if (!journaling(t) || t->closing)
+        return 0;
+    struct journal_seat seats[ENGINE_MAX_PLAYERS];
+    memset(seats, 0, sizeof seats);
+    for (int s = 0; s < t->capacity; s++) {
+        const struct seat *st = &t->seats[s];
+        struct journal_seat *js = &seats[s];
+        js->used = st->used;
+        js->human = st->human;
+        js->away = st->away;
+        js->level = st->human ? 0 : st->level;
+        js->autoplay = (int)st->autoplay;
+        snprintf(js->nick, sizeof js->nick, "%s", st->nick);
+        snprintf(js->display, sizeof js->display, "%s", st->display);
+        snprintf(js->id, sizeof js->id, "%s", st->id);
+        snprintf(js->key, sizeof js->key, "%s", st->key);
+    }
+    if (t->journal_seats && t->journal_opener == t->opener &&
+        same_seats(seats, t->journal_seats, t->capacity))
+        return 0;
+    mgr_journal_keep_seats(t, seats, t->capacity, t->opener);
+    return append(t, journal_seats(seats, t->capacity, t->opener), lost, false);
+}
+
+int mgr_journal_started(struct table *t, int *lost)
+{
+    if (!journaling(t))
+        return 0;
+    int rc = mgr_journal_sync_seats(t, lost);
+    return append(t, journal_start(), lost, rc != 0) | rc;
+}
+
+int mgr_journal_event(struct table *t, const struct engine_game *g,
+                      const struct engine_event *ev, int *lost)
+{
+    if (!journaling(t))
+        return 0;
+    char *line = journal_event(g, ev);
+    if (!line)
+        return 0;
+    int rc = mgr_journal_sync_seats(t, lost);
+    return append(t, line, lost, rc != 0) | rc;
+}
+
+void mgr_journal_closed(struct table *t)
+{
+    free(t->journal_seats);
+    t->journal_seats = NULL;
+    if (!t->journal[0] || t->m->keep_journals)
+        return;
+    char err[300];
+    if (storage_remove(t->journal, err, sizeof err))
+        log_error("table %s: %s", t->room, err);
+    t->journal[0] = '\0';
+}

@@ -1,0 +1,109 @@
+/*
+ * Tests of the table's commands (bot/manager/cmd_table.c),
+ * through the fake adapter of the manager's test world (world.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "tests/unit/bot/manager/world.h"
+
+static void test_hearts_opens_and_join_fills(void **state)
+{
+    (void)state;
+    said("alice", "#h", "!hearts omnibus");
+    assert_non_null(the_table());
+    assert_true(any_contains("#h", 0, "alice opens a Hearts table: omnibus"));
+    said("bob", "#h", "!join");
+    assert_true(any_contains("#h", 0, "bob sits down (2/4)"));
+    refused("bob", "#h", "!join", "seated here already");
+    refused("bob", "#h", "!start", "Only alice");
+    said("bob", "#h", "!bot 2");
+    assert_true(any_contains("#h", 0, "2 computer players (easy) sit down"));
+    refused("erin", "#h", "!join", "full");
+    /* one seat per person per network */
+    refused("bob", "#other", "!hearts", "in #h already");
+    said("bob", "#h", "!leave");
+    assert_true(any_contains("#h", 0, "bob stands up (3/4)"));
+}
+
+static void test_hearts_refuses_bad_rules_with_nearest(void **state)
+{
+    (void)state;
+    refused("alice", "#h", "!hearts omnibuss", "did you mean 'omnibus'");
+    assert_null(the_table());
+    refused("alice", "#h", "!hearts standard tagret=5", "'target'");
+    refused("alice", "#h", "!hearts partners players=5", "for 4 players");
+    assert_null(the_table());
+}
+
+static void test_stop_by_opener_and_by_votes(void **state)
+{
+    (void)state;
+    four_people("standard");
+    refused("erin", "#h", "!stop", "Only the opener");
+    said("bob", "#h", "!stop");
+    assert_true(any_contains("#h", 0, "bob votes to stop the game (1 of 4)"));
+    assert_false(the_table()->closing);
+    said("carol", "#h", "!stop");
+    assert_false(the_table() == NULL);
+    said("dave", "#h", "!stop"); /* three of four: a majority */
+    assert_null(the_table());
+    assert_true(any_contains("#h", 0, "ends unscored"));
+    run_for(10);
+    assert_int_equal(manager_tables(w->m), 0);
+    said("alice", "#h", "!hearts");
+    said("alice", "#h", "!stop");
+    assert_null(the_table());
+}
+
+static void test_status_scores_rules_presets_help(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0; /* many commands from one person */
+    int from = w->fake.n;
+    said("alice", NULL, "help");
+    assert_true(any_contains("alice", from, "!hearts opens a table"));
+    said("alice", "#h", "!presets");
+    assert_true(any_contains("alice", from, "black-maria (3-7)"));
+    said("alice", "#h", "!rules greek");
+    assert_true(any_contains("alice", from, "greek"));
+    said("alice", "#h", "!help stop");
+    assert_true(any_contains("alice", from, "end the game unscored"));
+    /* help names every command, and the computer players' levels */
+    static const char *const every[] = {
+        "!hearts",  "!join",   "!start",  "!leave", "!bot",  "!stop",
+        "!status",  "!scores", "!top",    "!stats", "!last", "!rules",
+        "!presets", "!play",   "!help",   "hand",   "pass",  "moon",
+        "discard",  "back",    "autoplay"};
+    said("alice", NULL, "help");
+    const struct fake_chat_line *l = last_to("alice", from);
+    for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
+        if (!strstr(l->text, every[i]))
+            fail_msg("help without %s: %s", every[i], l->text);
+    said("alice", "#h", "!help bot");
+    assert_true(any_contains("alice", from, "Levels: random, easy"));
+    four_people("standard");
+    said("bob", "#h", "!status");
+    assert_true(any_contains("#h", from, "Passing; waiting for"));
+    said("bob", "#h", "!top");
+    assert_true(
+        any_contains("#h", from, "Nobody has finished a standard game"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_hearts_opens_and_join_fills, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_hearts_refuses_bad_rules_with_nearest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stop_by_opener_and_by_votes, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_status_scores_rules_presets_help,
+                                        setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

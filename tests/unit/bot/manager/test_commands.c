@@ -1,0 +1,216 @@
+/*
+ * Tests of the dispatch of commands and the answer limit
+ * (bot/manager/commands.c), through the fake adapter of the manager's test
+ * world (world.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "tests/unit/bot/manager/world.h"
+
+static void test_commands_without_a_table(void **state)
+{
+    (void)state;
+    refused("alice", "#h", "!join", "No table here");
+    refused("alice", "#h", "!start", "No table here");
+    refused("alice", NULL, "play QS", "not at a table");
+    refused("alice", NULL, "hand", "not at a table");
+    refused("alice", NULL, "xyzzy", "I don't know");
+    /* others' commands in a channel are left alone */
+    int from = w->fake.n;
+    said("alice", "#h", "!weather");
+    said("alice", "#h", "hello everyone");
+    assert_int_equal(w->fake.n, from);
+}
+
+static void test_input_typos_and_misplaced_commands(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0; /* many commands from one person */
+    refused("alice", NULL, "plya QS",
+            "I don't know 'plya' — did you mean 'play'?");
+    refused("alice", NULL, "hnad", "did you mean 'hand'?");
+    refused("alice", NULL, "jion", "did you mean '!join' (in the channel)?");
+    refused("alice", NULL, "xyzzy", "I don't know 'xyzzy'. Try \"help\".");
+    /* a channel command sent privately */
+    refused("alice", NULL, "join", "!join works in the channel");
+    refused("alice", NULL, "!start", "!start works in the channel");
+    /* formatting is not read, nor echoed */
+    refused("alice", NULL,
+            "\x02xy\x02zz\x03"
+            "04,01y",
+            "I don't know 'xyzzy'");
+    assert_null(strchr(w->fake.lines[w->fake.n - 1].text, '\x02'));
+    assert_null(strchr(w->fake.lines[w->fake.n - 1].text, '\x03'));
+    said("alice", "#h", "\x02!hearts\x0F standard");
+    assert_non_null(the_table());
+}
+
+static void test_pass_or_play_said_in_the_channel(void **state)
+{
+    (void)state;
+    four_people("standard");
+    struct table *t = the_table();
+    char cmd[100];
+    first_three(t, 1, cmd, sizeof cmd);
+    const char *bob = t->seats[1].nick;
+    /* meant for the bot: a private hint that repeats no card */
+    refused(bob, "#h", cmd, "passes are secret, tell me privately");
+    const struct fake_chat_line *l = &w->fake.lines[w->fake.n - 1];
+    for (const char *sym = "♣♦♥♠"; *sym; sym += 3) {
+        char s3[4] = {sym[0], sym[1], sym[2], 0};
+        assert_null(strstr(l->text, s3));
+    }
+    assert_null(strstr(l->text, cmd + 5));
+    assert_true(engine_may_act(&t->game, 1));
+    refused(bob, "#h", "play QS", "tell me privately, or say !play");
+    /* chat is chat: not cards, or not a player */
+    int from = w->fake.n;
+    said(bob, "#h", "pass the salt");
+    said(bob, "#h", "play on, folks");
+    said("erin", "#h", "pass 2C 3C 4C");
+    assert_int_equal(w->fake.n, from);
+    /* the hint is chatter: the same text again gets nothing, and many
+     * texts no more hints than the answer budget allows */
+    w->cfg.reply_interval = 60;
+    said(bob, "#h", "play QS");
+    assert_int_equal(w->fake.n, from);
+    char text[32];
+    for (int i = 0; i < 30; i++) {
+        snprintf(text, sizeof text, "play %s",
+                 engine_card_name(ENGINE_CARD(i % 4, i / 4)));
+        said(bob, "#h", text);
+    }
+    assert_true(lines_to(bob, from) <= w->cfg.reply_burst);
+}
+
+static void test_private_spam_gets_few_low_answers(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 1;
+    int from = w->fake.n;
+    char text[32];
+    for (int i = 0; i < 60; i++) {
+        snprintf(text, sizeof text, "x%d", i);
+        said("mallory", NULL, text);
+    }
+    /* the burst, and one word to slow down */
+    assert_int_equal(lines_to("mallory", from), w->cfg.reply_burst + 1);
+    assert_true(any_contains("mallory", from, "too much"));
+    for (int i = from; i < w->fake.n; i++)
+        assert_int_equal(w->fake.lines[i].prio, CHAT_LOW);
+    /* a token back after the interval */
+    run_for(1100);
+    from = w->fake.n;
+    said("mallory", NULL, "y");
+    said("mallory", NULL, "z");
+    assert_int_equal(lines_to("mallory", from), 1);
+    /* other bots' commands are not counted (nor answered) */
+    from = w->fake.n;
+    for (int i = 0; i < 30; i++)
+        said("erin", "#h", "!weather");
+    said("erin", "#h", "!hearts");
+    assert_int_equal(lines_to("erin", from), 0);
+    assert_non_null(the_table());
+    said("erin", "#h", "!stop");
+    /* a channel command over the limit says nothing in the channel */
+    said("mallory", "#h", "!hearts");
+    assert_null(the_table());
+}
+
+static void test_many_flooders_share_one_budget(void **state)
+{
+    (void)state;
+    char nick[16], text[16];
+    /* with the out-queue empty, only each person's limit applies */
+    int from = w->fake.n;
+    for (int i = 0; i < 20; i++) {
+        snprintf(nick, sizeof nick, "idle%d", i % 5);
+        snprintf(text, sizeof text, "x%d", i);
+        said(nick, NULL, text);
+    }
+    assert_int_equal(w->fake.n - from, 20);
+    /* while the games' lines wait, everyone's chatter shares a budget */
+    w->fake.busy = true;
+    from = w->fake.n;
+    for (int i = 0; i < 20; i++) {
+        snprintf(nick, sizeof nick, "flood%d", i % 5);
+        snprintf(text, sizeof text, "x%d", i);
+        said(nick, NULL, text);
+    }
+    assert_int_equal(w->fake.n - from, w->cfg.chatter_burst);
+    /* channel commands are not in the shared budget */
+    said("alice", "#h", "!hearts");
+    assert_non_null(the_table());
+}
+
+static void test_private_repeat_answered_once(void **state)
+{
+    (void)state;
+    int from = w->fake.n;
+    for (int i = 0; i < 5; i++)
+        said("mallory", NULL, "help");
+    assert_int_equal(lines_to("mallory", from), 1);
+    said("mallory", NULL, "status");
+    assert_int_equal(lines_to("mallory", from),
+                     2); /* one person alone at a terminal is never limited */
+    w->fake.base.solo = true;
+    from = w->fake.n;
+    for (int i = 0; i < 20; i++)
+        said("mallory", NULL, "help");
+    assert_int_equal(lines_to("mallory", from), 20);
+}
+
+static void test_game_actions_are_never_limited(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    int turn = engine_turn(&t->game);
+    const char *me = t->seats[turn].nick;
+    int from = w->fake.n;
+    for (int i = 0; i < 40; i++)
+        said(me, NULL, "play ZZ");
+    assert_int_equal(lines_to(me, from), 40);
+    assert_int_equal(w->fake.lines[from].prio, CHAT_NORMAL);
+    for (int i = 0; i < 20; i++)
+        said(me, NULL, "hand");
+    assert_int_equal(lines_to(me, from), 60);
+    /* and the move still goes through */
+    said(me, NULL, "2C");
+    assert_int_equal(t->game.nplays, 1);
+    /* chatter from the same player is limited */
+    from = w->fake.n;
+    for (int i = 0; i < 30; i++) {
+        char text[16];
+        snprintf(text, sizeof text, "x%d", i);
+        said(me, NULL, text);
+    }
+    /* (their !join counted too) */
+    assert_true(lines_to(me, from) <= w->cfg.reply_burst + 1);
+    assert_true(any_contains(me, from, "too much"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_commands_without_a_table, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_input_typos_and_misplaced_commands,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pass_or_play_said_in_the_channel,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_private_spam_gets_few_low_answers,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_private_repeat_answered_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_many_flooders_share_one_budget,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_game_actions_are_never_limited,
+                                        setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
