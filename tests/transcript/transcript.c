@@ -8,10 +8,14 @@
  *   transcript SCRIPT            writes the transcript to stdout
  *   transcript SCRIPT EXPECTED   compares; prints the first difference
  *
- * Randomness and the wall clock are the script's: getrandom() and time()
- * are replaced in this program by a fixed sequence and a clock the script
- * sets, and computer players decide at once (think_test_inline). Turn
- * timers run on the real monotonic clock; the scripts wait well past them.
+ * Randomness and both clocks are the script's: getrandom() and time() are
+ * replaced in this program by a fixed sequence and a clock the script sets,
+ * and the monotonic clock the loop's timers run on is virtual: it stands
+ * still while the bot works and moves only while the loop would sleep
+ * (poll() is replaced too: it looks without waiting, and when nothing is
+ * ready the clock jumps by the time poll was given). Computer players
+ * decide at once (think_test_inline). So the transcript does not depend on
+ * how fast the machine is, or how loaded.
  *
  * A script is one directive a line ('#' starts a comment):
  *   config TOML-LINE       before the first event: a line of the config
@@ -44,14 +48,19 @@
  *   shutdown TEXT          the bot stops cleanly and starts again
  *   reload TOML-LINE       a new config: the old one plus this line
  */
+/* ppoll and syscall: the replaced poll and clock_gettime call through */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,6 +97,30 @@ time_t time(time_t *t)
     if (t)
         *t = script_clock;
     return script_clock;
+}
+
+static int64_t virtual_ms = 1000000; /* the monotonic clock */
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+    if (id != CLOCK_MONOTONIC)
+        return (int)syscall(SYS_clock_gettime, id, ts);
+    ts->tv_sec = (time_t)(virtual_ms / 1000);
+    ts->tv_nsec = (long)(virtual_ms % 1000) * 1000000L;
+    return 0;
+}
+
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+    struct timespec now = {0, 0};
+    int rc = ppoll(fds, n, &now, NULL);
+    if (rc == 0 && timeout > 0)
+        virtual_ms += timeout;
+    else if (rc == 0 && timeout < 0) {
+        fprintf(stderr, "transcript: the loop would wait forever\n");
+        exit(2);
+    }
+    return rc;
 }
 
 /* ---- The world ----------------------------------------------------------- */
