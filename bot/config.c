@@ -111,7 +111,7 @@ static int check_level(struct section *s, const struct section_key *k,
         return 0;
     char all[128] = "";
     size_t n = 0;
-    for (int i = 0; ai_level_name(i) && n < sizeof all; i++)
+    for (int i = 0; i < ai_level_count() && n < sizeof all; i++)
         n += (size_t)snprintf(all + n, sizeof all - n, "%s%s", i ? ", " : "",
                               ai_level_name(i));
     return TOML_FAIL(s->r, v->pos, "'%s' must be a computer level: %s", k->name,
@@ -162,26 +162,57 @@ static const struct section_key bot_keys[] = {
     {"chatter_interval", TOML_INT, BOT(chatter_interval), 0, 3600, NULL},
 };
 
-static const struct section_key game_keys[] = {
+/* [game]: these keys, with each searching level's playouts key (its row
+ * of engine/ai/ai.c names it) after bot_level. */
+static const struct section_key game_head[] = {
     {"default_rules", TOML_STRING, BOT(default_rules), 0, 0, check_rules},
     {"turn_timeout", TOML_INT, BOT(turn_timeout), 5, 86400, NULL},
     {"max_timeouts", TOML_INT, BOT(max_timeouts), 1, 100, NULL},
     {"lobby_timeout", TOML_INT, BOT(lobby_timeout), 10, 86400, NULL},
     {"grace_period", TOML_INT, BOT(grace_period), 0, 86400, NULL},
     {"bot_level", TOML_STRING, BOT(bot_level), 0, 0, check_level},
-    {"normal_playouts", TOML_INT, BOT(normal_playouts), 0, 100000, NULL},
-    {"hard_playouts", TOML_INT, BOT(hard_playouts), 0, 100000, NULL},
+};
+
+static const struct section_key game_tail[] = {
     {"think_threads", TOML_INT, BOT(think_threads), 1, THINK_MAX_WORKERS, NULL},
     {"next_hand_delay", TOML_INT, BOT(next_hand_delay), 0, 60, NULL},
     {"unattended_pause", TOML_INT, BOT(unattended_pause), 0, 86400, NULL},
     {"unattended_end", TOML_INT, BOT(unattended_end), 1, 86400, NULL},
 };
 
+/* The most playouts a config may ask of a level per decision. */
+#define PLAYOUTS_MAX 100000
+
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 _Static_assert(COUNT(bot_keys) <= SECTION_MAX_KEYS &&
-                   COUNT(game_keys) <= SECTION_MAX_KEYS,
+                   COUNT(game_head) + AI_LEVEL_MAX + COUNT(game_tail) <=
+                       SECTION_MAX_KEYS,
                "a section has room for every key of [bot] and [game]");
+
+/* The keys of [game], made once from the two lists and the levels. */
+static int game_keys(const struct section_key **keys)
+{
+    static struct section_key all[SECTION_MAX_KEYS];
+    static int n;
+    if (n == 0) {
+        int k = 0;
+        for (int i = 0; i < COUNT(game_head); i++)
+            all[k++] = game_head[i];
+        for (int l = 0; l < ai_level_count(); l++) {
+            const struct ai_level_info *info = ai_level_get(l);
+            if (info->playouts_key)
+                all[k++] = (struct section_key){info->playouts_key, TOML_INT,
+                                                BOT(playouts[l]),   0,
+                                                PLAYOUTS_MAX,       NULL};
+        }
+        for (int i = 0; i < COUNT(game_tail); i++)
+            all[k++] = game_tail[i];
+        n = k;
+    }
+    *keys = all;
+    return n;
+}
 
 static void config_defaults(struct config *c)
 {
@@ -227,8 +258,9 @@ static int tables_list(const struct protocol *const *protocols,
     int n = 0;
     t[n++] =
         (struct table_def){"bot", "[bot]", bot_keys, COUNT(bot_keys), NULL};
-    t[n++] =
-        (struct table_def){"game", "[game]", game_keys, COUNT(game_keys), NULL};
+    t[n] = (struct table_def){"game", "[game]", NULL, 0, NULL};
+    t[n].nkeys = game_keys(&t[n].keys);
+    n++;
     for (int i = 0; protocols && protocols[i] && n < MAX_TABLES; i++) {
         const struct protocol *p = protocols[i];
         t[n] = (struct table_def){p->name, "", p->keys, p->nkeys, p};

@@ -16,6 +16,7 @@
 
 #include "bot/common/chat.h"
 #include "bot/common/protocol.h"
+#include "engine/ai/ai.h"
 
 /* A network of the config: one [[NAME]] table of a protocol. */
 struct config_network {
@@ -46,10 +47,9 @@ struct config {
     int lobby_timeout; /* seconds */
     int grace_period;  /* seconds */
     char *bot_level;
-    /* playouts per decision of the searching levels (ai.h), 0 for the
-     * level's own default (ai_default_budget) */
-    int normal_playouts;
-    int hard_playouts;
+    /* playouts per decision, by level (engine/ai/ai.h; a searching level's
+     * row names its key, "hard_playouts"); 0: the level's own budget */
+    int playouts[AI_LEVEL_MAX];
     int think_threads;   /* worker threads for those decisions (think.h) */
     int next_hand_delay; /* seconds */
     /* a table with no person present pauses, then ends (seconds) */

@@ -95,7 +95,7 @@ static void cmd_help(struct cmd *c)
             }
             if (commands[i].fn == mgr_cmd_bot) {
                 strbuf_addf(&sb, ". Levels:");
-                for (int l = 0; l < AI_LEVEL_COUNT; l++)
+                for (int l = 0; l < ai_level_count(); l++)
                     strbuf_addf(&sb, "%s %s", l ? "," : "", ai_level_name(l));
                 strbuf_addf(&sb, " (%s unless named)",
                             ai_level_name(c->m->ai_level));

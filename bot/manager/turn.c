@@ -47,14 +47,7 @@ static int seat_level(const struct table *t, int seat)
 
 static int level_budget(const struct config *cfg, int level)
 {
-    switch (level) {
-    case AI_NORMAL:
-        return cfg->normal_playouts;
-    case AI_HARD:
-        return cfg->hard_playouts;
-    default:
-        return 0;
-    }
+    return level >= 0 && level < ai_level_count() ? cfg->playouts[level] : 0;
 }
 
 /* A computer's decision for the seat is made: for a person whose time was

@@ -50,9 +50,6 @@ int ai_level_find(const char *name);
  * are), or -1. */
 int ai_level_find_playouts_key(const char *key);
 
-/* Until every caller counts with ai_level_count(). */
-#define AI_LEVEL_COUNT ai_level_count()
-
 /*
  * Decides the action of the view's seat: a pass (or blind pass), a play,
  * a discard or a moon choice, whichever the phase asks of it. Returns 0 and

@@ -95,8 +95,8 @@ static void test_config_load_example(void **state)
     assert_int_equal(c.grace_period, 120);
     assert_string_equal(c.bot_level, "easy");
     assert_int_equal(c.next_hand_delay, 3);
-    assert_int_equal(c.normal_playouts, 0);
-    assert_int_equal(c.hard_playouts, 0);
+    assert_int_equal(c.playouts[AI_NORMAL], 0);
+    assert_int_equal(c.playouts[AI_HARD], 0);
     assert_int_equal(c.think_threads, 1);
     assert_int_equal(c.reply_burst, 6);
     assert_int_equal(c.reply_interval, 5);
@@ -330,9 +330,9 @@ static void test_config_parse_range_bounds(void **state)
         {"[game]", "next_hand_delay", 0, 60,
          offsetof(struct config, next_hand_delay), false},
         {"[game]", "normal_playouts", 0, 100000,
-         offsetof(struct config, normal_playouts), false},
+         offsetof(struct config, playouts[AI_NORMAL]), false},
         {"[game]", "hard_playouts", 0, 100000,
-         offsetof(struct config, hard_playouts), false},
+         offsetof(struct config, playouts[AI_HARD]), false},
         {"[game]", "think_threads", 1, 8,
          offsetof(struct config, think_threads), false},
         {"[game]", "unattended_pause", 0, 86400,

@@ -593,7 +593,7 @@ static void test_a_levels_playouts_reach_its_decisions(void **state)
      * in, there is no level to configure */
     if (ai_level_find("hard") < 0)
         skip();
-    w->cfg.hard_playouts = 123;
+    w->cfg.playouts[AI_HARD] = 123;
     __atomic_store_n(&last_budget, -1, __ATOMIC_RELAXED);
     gate(true);
     said("alice", "#h", "!hearts standard pass_count=0");
