@@ -4,13 +4,13 @@
  * (docs/bot.md, "Adding a chat protocol").
  */
 #include "adapters/registry.h"
-#include "adapters/irc/irc_config.h"
-#include "adapters/matrix/matrix_config.h"
+#include "adapters/irc/irc_protocol.h"
+#include "adapters/matrix/matrix_protocol.h"
 
 #include <stddef.h>
 
 const struct protocol *const registry_protocols[] = {
-    &irc_config_protocol,
-    &matrix_config_protocol,
+    &irc_protocol,
+    &matrix_protocol,
     NULL,
 };

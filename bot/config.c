@@ -263,8 +263,9 @@ static int tables_list(const struct protocol *const *protocols,
     n++;
     for (int i = 0; protocols && protocols[i] && n < MAX_TABLES; i++) {
         const struct protocol *p = protocols[i];
-        t[n] = (struct table_def){p->name, "", p->keys, p->nkeys, p};
-        snprintf(t[n].header, sizeof t[n].header, "[[%s]]", p->name);
+        const struct protocol_config *pc = p->config;
+        t[n] = (struct table_def){pc->name, "", pc->keys, pc->nkeys, p};
+        snprintf(t[n].header, sizeof t[n].header, "[[%s]]", pc->name);
         n++;
     }
     return n;
@@ -320,7 +321,7 @@ static int name_taken(void *ctx, struct section *s, const struct toml_value *v)
         if (net->name && strcasecmp(net->name, v->s) == 0)
             return TOML_FAIL(s->r, v->pos,
                              "another [[%s]] is already named '%s'",
-                             net->protocol->name, v->s);
+                             net->protocol->config->name, v->s);
     }
     return 0;
 }
@@ -334,7 +335,7 @@ static int on_table_end(void *ctx, struct toml_reader *r)
     if (rd->where != IN_NETWORK)
         return 0;
     struct config_network *net = &rd->c->networks[rd->c->nnetworks - 1];
-    if (net->protocol->finish(&rd->sec))
+    if (net->protocol->config->finish(&rd->sec))
         return -1;
     int k = section_index(&rd->sec, "name", 4);
     assert(k >= 0); /* every protocol's networks are named */
@@ -366,9 +367,9 @@ static void network_push(struct config *c, const struct protocol *p)
         xrealloc(c->networks, ((size_t)c->nnetworks + 1) * sizeof *c->networks);
     struct config_network *net = &c->networks[c->nnetworks++];
     net->protocol = p;
-    net->cfg = xcalloc(1, p->size);
+    net->cfg = xcalloc(1, p->config->size);
     net->name = NULL;
-    p->defaults(net->cfg);
+    p->config->defaults(net->cfg);
 }
 
 static int on_table(void *ctx, struct toml_reader *r, const char *name,
@@ -587,7 +588,8 @@ const char *config_room_rules(const struct config *c,
         if (strcmp(net->name, a->network) != 0)
             continue;
         int n;
-        const struct protocol_room *rooms = net->protocol->rooms(net->cfg, &n);
+        const struct protocol_room *rooms =
+            net->protocol->config->rooms(net->cfg, &n);
         for (int k = 0; k < n; k++)
             if (rooms[k].rules && a->ops->same_nick(a, rooms[k].name, room))
                 return rooms[k].rules;
@@ -608,7 +610,7 @@ void config_free(struct config *c)
     free(c->default_rules);
     free(c->bot_level);
     for (int i = 0; i < c->nnetworks; i++) {
-        c->networks[i].protocol->free(c->networks[i].cfg);
+        c->networks[i].protocol->config->free(c->networks[i].cfg);
         free(c->networks[i].cfg);
     }
     free(c->networks);

@@ -30,6 +30,7 @@
 #include "bot/common/loop.h"
 #include "bot/manager/manager.h"
 #include "adapters/matrix/matrix_config.h"
+#include "adapters/matrix/matrix_protocol.h"
 #include "adapters/matrix/registration.h"
 #include "adapters/registry.h"
 
@@ -119,9 +120,9 @@ static int registration_command(const char *config_path)
         return 1;
     }
     int n = 0, failed = 0;
-    for (int i = 0; i < config_count(&cfg, &matrix_config_protocol); i++) {
+    for (int i = 0; i < config_count(&cfg, &matrix_protocol); i++) {
         const struct matrix_config *mx =
-            config_section(&cfg, &matrix_config_protocol, i);
+            config_section(&cfg, &matrix_protocol, i);
         if (!mx->appservice)
             continue;
         n++;

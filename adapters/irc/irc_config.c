@@ -3,7 +3,6 @@
  * checks, its defaults, and the protocol's row for the registry.
  */
 #include "adapters/irc/irc_config.h"
-#include "adapters/irc/irc_adapter.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,13 +242,7 @@ static const struct protocol_room *rooms(const void *cfg, int *n)
     return irc->channels;
 }
 
-static struct chat_adapter *create(struct loop *l, const void *cfg,
-                                   const struct protocol_env *env)
-{
-    return ircad_new(l, cfg, env->on_event, env->ctx);
-}
-
-const struct protocol irc_config_protocol = {
+const struct protocol_config irc_config_section = {
     .name = "irc",
     .keys = irc_keys,
     .nkeys = sizeof irc_keys / sizeof irc_keys[0],
@@ -258,7 +251,4 @@ const struct protocol irc_config_protocol = {
     .finish = finish,
     .free = free_cfg,
     .rooms = rooms,
-    .create = create,
-    .start_failed = "cannot start with these settings (see the message "
-                    "above)",
 };

@@ -46,7 +46,8 @@ struct irc_config {
 };
 
 /* The [[irc]] protocol: its section, and its adapter (irc_adapter.h). */
-extern const struct protocol irc_config_protocol;
+/* The [[irc]] table: its keys, defaults, checks and free. */
+extern const struct protocol_config irc_config_section;
 
 /* Frees what an irc_config holds (not the struct). */
 void irc_config_free(struct irc_config *c);

@@ -3,7 +3,6 @@
  * their checks, its defaults, and the protocol's row for the registry.
  */
 #include "adapters/matrix/matrix_config.h"
-#include "adapters/matrix/matrix_adapter.h"
 #include "bot/common/xalloc.h"
 
 #include <arpa/inet.h>
@@ -362,13 +361,7 @@ static const struct protocol_room *rooms(const void *cfg, int *n)
     return mx->rooms;
 }
 
-static struct chat_adapter *create(struct loop *l, const void *cfg,
-                                   const struct protocol_env *env)
-{
-    return mxad_new(l, cfg, env->data_dir, env->on_event, env->ctx);
-}
-
-const struct protocol matrix_config_protocol = {
+const struct protocol_config matrix_config_section = {
     .name = "matrix",
     .keys = matrix_keys,
     .nkeys = sizeof matrix_keys / sizeof matrix_keys[0],
@@ -377,6 +370,4 @@ const struct protocol matrix_config_protocol = {
     .finish = finish,
     .free = free_cfg,
     .rooms = rooms,
-    .create = create,
-    .start_failed = "cannot start",
 };

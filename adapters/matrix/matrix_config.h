@@ -40,7 +40,8 @@ struct matrix_config {
 
 /* The [[matrix]] protocol: its section, and its adapter
  * (matrix_adapter.h). */
-extern const struct protocol matrix_config_protocol;
+/* The [[matrix]] table: its keys, defaults, checks and free. */
+extern const struct protocol_config matrix_config_section;
 
 /* Frees what a matrix_config holds (not the struct). */
 void matrix_config_free(struct matrix_config *c);

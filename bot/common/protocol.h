@@ -17,12 +17,6 @@
 
 struct loop;
 
-/* A channel or room to join, with its own default rules (or NULL). */
-struct protocol_room {
-    char *name;
-    char *rules;
-};
-
 /* What an adapter is started with besides its network's config. */
 struct protocol_env {
     const char *data_dir; /* the bot's data directory */
@@ -30,7 +24,10 @@ struct protocol_env {
     void *ctx; /* on_event's */
 };
 
-struct protocol {
+/* A protocol's table of the config: what its folder's NAME_config.c
+ * defines, apart from the adapter, so that reading the config needs no
+ * adapter. */
+struct protocol_config {
     /* the section's name: a network is a [[name]] table */
     const char *name;
     /* the section's keys, into its config struct; one of them is "name"
@@ -49,6 +46,12 @@ struct protocol {
     void (*free)(void *cfg);
     /* the channels or rooms of a network, and their count */
     const struct protocol_room *(*rooms)(const void *cfg, int *n);
+};
+
+/* A protocol: its table of the config and its adapter. Each protocol's
+ * NAME_protocol.c defines one, the only file that sees both. */
+struct protocol {
+    const struct protocol_config *config;
     /* a new adapter for a network (the config is copied), not started */
     struct chat_adapter *(*create)(struct loop *l, const void *cfg,
                                    const struct protocol_env *env);

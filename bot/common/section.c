@@ -2,7 +2,6 @@
  * A table of the config as a list of keys (section.h).
  */
 #include "bot/common/section.h"
-#include "bot/common/protocol.h"
 #include "bot/common/xalloc.h"
 
 #include <stdio.h>

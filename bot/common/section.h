@@ -20,7 +20,12 @@
 
 struct section;
 struct section_key;
-struct protocol_room;
+/* A channel or room to join, with its own default rules (or NULL): the
+ * list of a protocol's table (protocol.h). */
+struct protocol_room {
+    char *name;
+    char *rules;
+};
 
 /* Checks a string value beyond its type (and may rewrite it in place);
  * for arrays, checks and stores. */
