@@ -20,6 +20,7 @@
 
 #include "bot/common/chat.h"
 #include "adapters/irc/irc_config.h"
+#include "adapters/irc/timing.h"
 #include "bot/common/loop.h"
 
 /*
@@ -57,20 +58,6 @@ int64_t ircad_interval_ms(const struct chat_adapter *a);
 /* The fastest pause the lag may bring it down to: flood_min_interval_ms,
  * or with 0 what the server's software allows (flood.h). */
 int64_t ircad_floor_ms(const struct chat_adapter *a);
-
-/*
- * Timings, in milliseconds; the defaults are in brackets. Tests shorten
- * them; nothing else should need to.
- */
-struct ircad_timing {
-    int64_t ping_after_ms;   /* silence before we send PING [90 s] */
-    int64_t dead_after_ms;   /* silence before we drop the link [180 s] */
-    int64_t register_ms;     /* connect to 001 at most [60 s] */
-    int64_t regain_ms;       /* retry the wanted nick every [60 s] */
-    int64_t rejoin_ms;       /* rejoin a channel we were kicked from [30 s] */
-    int64_t backoff_base_ms; /* first reconnect delay [1 s] */
-    int64_t backoff_cap_ms;  /* longest reconnect delay [300 s] */
-};
 
 /* Replaces the timings (call before start). */
 void ircad_set_timing(struct chat_adapter *a, const struct ircad_timing *t);
