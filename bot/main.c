@@ -333,7 +333,7 @@ int main(int argc, char **argv)
         }
         for (int i = 0; i < b.cfg.nmatrix && b.nadapters < MAX_ADAPTERS; i++) {
             struct chat_adapter *a =
-                mxad_new(b.loop, &b.cfg.matrix[i], b.cfg.data_dir,
+                mx_adapter_new(b.loop, &b.cfg.matrix[i], b.cfg.data_dir,
                          manager_on_event, b.manager);
             b.adapters[b.nadapters++] = a;
             manager_restore(b.manager, a);
