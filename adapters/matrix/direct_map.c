@@ -54,7 +54,7 @@ static void direct_put_done(struct mx_adapter *a, struct mx_call *c,
 
 /* The rooms of one person in the m.direct map: `room` first (the one in
  * use), then the others that are not dead. */
-static void direct_entry(struct mx_adapter *a, struct json_object *map,
+static void direct_entry(const struct mx_adapter *a, struct json_object *map,
                          const char *user, const char *room)
 {
     struct json_object *old, *rooms = json_object_new_array();
@@ -74,23 +74,14 @@ static void direct_entry(struct mx_adapter *a, struct json_object *map,
     json_object_object_add(map, user, rooms);
 }
 
-/* GET m.direct answered (or 404: none yet): every direct room we use
- * goes first in its person's list, dead ones go; PUT back whole (a write
- * replaces the map). One read and write at a time: two at once would
- * each write back what the other did not add. */
-static void direct_got(struct mx_adapter *a, struct mx_call *c, long status,
-                       const char *body, size_t len)
+char *mx_direct_map_rewrite(const struct mx_adapter *a, const char *body,
+                            size_t len)
 {
-    if (status != 200 && status != 404) {
-        /* not read: the next room recorded writes this one's too */
-        direct_put_done(a, c, status, body, len);
-        return;
-    }
     struct json_tokener *tok = json_tokener_new_ex(16);
     if (!tok)
         abort();
     struct json_object *map =
-        status == 200 ? json_tokener_parse_ex(tok, body, (int)len) : NULL;
+        body ? json_tokener_parse_ex(tok, body, (int)len) : NULL;
     json_tokener_free(tok);
     if (!map || !json_object_is_type(map, json_type_object)) {
         json_object_put(map);
@@ -113,6 +104,21 @@ static void direct_got(struct mx_adapter *a, struct mx_call *c, long status,
     char *out = xstrdup(json_object_to_json_string_ext(
         map, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(map);
+    return out;
+}
+
+/* GET m.direct answered (or 404: none yet): the map rewritten, PUT back
+ * whole (a write replaces the map). One read and write at a time: two at
+ * once would each write back what the other did not add. */
+static void direct_got(struct mx_adapter *a, struct mx_call *c, long status,
+                       const char *body, size_t len)
+{
+    if (status != 200 && status != 404) {
+        /* not read: the next room recorded writes this one's too */
+        direct_put_done(a, c, status, body, len);
+        return;
+    }
+    char *out = mx_direct_map_rewrite(a, status == 200 ? body : NULL, len);
     mx_call_send(a, mx_call_new(a, "PUT", direct_path(a), out, c->key,
                                 direct_put_done, direct_put_done));
 }

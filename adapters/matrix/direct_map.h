@@ -27,6 +27,12 @@ void mx_direct_map_read(struct mx_adapter *a);
 /* Writes user's direct room (and every other) into the map. */
 void mx_direct_map_record(struct mx_adapter *a, const char *user);
 
+/* The map the homeserver holds (body; NULL: none yet) as it is to be
+ * written back: every direct room in use first in its person's list,
+ * dead rooms taken out of every list. New JSON text. */
+char *mx_direct_map_rewrite(const struct mx_adapter *a, const char *body,
+                            size_t len);
+
 /* Whether c reads or writes the map for a record (goes on after stop). */
 bool mx_direct_map_call(const struct mx_call *c);
 
