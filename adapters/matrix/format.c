@@ -7,13 +7,15 @@
  * end of the line or cell.
  */
 #include "adapters/matrix/format.h"
-#include "bot/common/chat.h"
-#include "adapters/matrix/sync.h"
-#include "bot/common/xalloc.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "adapters/matrix/sync.h"
+#include "bot/common/chat.h"
+#include "bot/common/utf8.h"
+#include "bot/common/xalloc.h"
 
 #define CODE_PILL CHAT_MARKUP_PILL
 #define CODE_BOLD CHAT_MARKUP_BOLD
@@ -57,15 +59,7 @@ static char *take(struct buf *b)
 
 size_t mx_utf8_seq_len(const char *s, size_t n)
 {
-    unsigned char c = (unsigned char)*s;
-    size_t len = c < 0x80             ? 1
-                 : (c & 0xe0) == 0xc0 ? 2
-                 : (c & 0xf0) == 0xe0 ? 3
-                 : (c & 0xf8) == 0xf0 ? 4
-                                      : 0;
-    if (len == 0 || len > n || !mx_utf8_valid(s, len))
-        return 0;
-    return len;
+    return *s ? utf8_decode(s, n, NULL) : 0;
 }
 
 /* Text into both outputs: escaped for HTML, control bytes dropped (a tab
