@@ -87,7 +87,7 @@ static void route_people(struct mx_adapter *a)
     }
 }
 
-/* The longest a room's lines wait behind people's (pick). */
+/* The longest a room's lines wait behind people's (mx_pick). */
 #define MX_ROOM_LAG_MS 60000
 
 /* The order of the queue (smaller first): a person's lines (what they
@@ -128,13 +128,6 @@ static bool room_open(const struct mx_adapter *a, const char *room)
     return !(cr && cr->out) && !(d && d->state != MX_DM_READY);
 }
 
-/* The most urgent thing that may start now (the oldest among equals):
- * a queued call, a room's next message, or a direct room to make (one
- * at a time, for someone with lines waiting or sitting down). Nothing
- * starts while something more urgent waits for its turn (a room's
- * message behind the one in flight, a creation behind another): should
- * the homeserver's limit be near, its slots go to what matters first, and
- * what waits meanwhile coalesces. */
 /* The rank of what waits for dest in the out-queue, into *rk (with the
  * order of its oldest line in *seq), if anything waits there: a room's
  * lines wait behind people's at most MX_ROOM_LAG_MS, so what the table
@@ -153,6 +146,13 @@ static bool waiting_rank(const struct mx_adapter *a, const char *dest,
     return true;
 }
 
+/* The most urgent thing that may start now (the oldest among equals):
+ * a queued call, a room's next message, or a direct room to make (one
+ * at a time, for someone with lines waiting or sitting down). Nothing
+ * starts while something more urgent waits for its turn (a room's
+ * message behind the one in flight, a creation behind another): should
+ * the homeserver's limit be near, its slots go to what matters first, and
+ * what waits meanwhile coalesces. */
 void mx_pick(struct mx_adapter *a, int64_t now, struct mx_next *n)
 {
     *n = (struct mx_next){.kind = MX_NEXT_NONE};
@@ -225,7 +225,7 @@ static void pace_arm(struct mx_adapter *a, int64_t when)
     a->pace_timer = loop_timer(a->loop, wait > 0 ? wait : 0, pace_due, a);
 }
 
-/* Starts what pick chose. */
+/* Starts what mx_pick chose. */
 static void go(struct mx_adapter *a, const struct mx_next *n, bool probe,
                int64_t now)
 {
