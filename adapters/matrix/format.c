@@ -7,13 +7,16 @@
  * end of the line or cell.
  */
 #include "adapters/matrix/format.h"
-#include "bot/common/chat.h"
-#include "adapters/matrix/sync.h"
-#include "bot/common/xalloc.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "adapters/matrix/sync.h"
+#include "bot/common/chat.h"
+#include "bot/common/strbuf.h"
+#include "bot/common/utf8.h"
+#include "bot/common/xalloc.h"
 
 #define CODE_PILL CHAT_MARKUP_PILL
 #define CODE_BOLD CHAT_MARKUP_BOLD
@@ -22,55 +25,16 @@
 #define CODE_RESET CHAT_MARKUP_RESET
 #define CODE_CELL CHAT_MARKUP_CELL
 
-/* ---- Growable strings -------------------------------------------------- */
-
-struct buf {
-    char *s;
-    size_t len, cap;
-};
-
-static void put(struct buf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        b->cap = (b->len + n + 1) * 2;
-        b->s = xrealloc(b->s, b->cap);
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void puts_(struct buf *b, const char *s)
-{
-    put(b, s, strlen(s));
-}
-
-/* A string that is never NULL: an empty buffer gives "". */
-static char *take(struct buf *b)
-{
-    if (!b->s)
-        put(b, "", 0);
-    return b->s;
-}
-
 /* ---- Text -------------------------------------------------------------- */
 
 size_t mx_utf8_seq_len(const char *s, size_t n)
 {
-    unsigned char c = (unsigned char)*s;
-    size_t len = c < 0x80             ? 1
-                 : (c & 0xe0) == 0xc0 ? 2
-                 : (c & 0xf0) == 0xe0 ? 3
-                 : (c & 0xf8) == 0xf0 ? 4
-                                      : 0;
-    if (len == 0 || len > n || !mx_utf8_valid(s, len))
-        return 0;
-    return len;
+    return *s ? utf8_decode(s, n, NULL) : 0;
 }
 
 /* Text into both outputs: escaped for HTML, control bytes dropped (a tab
  * is a space), what is not UTF-8 as U+FFFD. */
-static void put_text(struct buf *body, struct buf *html, const char *s,
+static void put_text(struct strbuf *body, struct strbuf *html, const char *s,
                      size_t n)
 {
     for (size_t i = 0; i < n;) {
@@ -78,16 +42,16 @@ static void put_text(struct buf *body, struct buf *html, const char *s,
         const char *esc = NULL;
         if (c < 0x20 || c == 0x7f) {
             if (c == '\t') {
-                put(body, " ", 1);
-                put(html, " ", 1);
+                strbuf_add(body, " ", 1);
+                strbuf_add(html, " ", 1);
             }
             i++;
             continue;
         }
         size_t len = mx_utf8_seq_len(s + i, n - i);
         if (len == 0) {
-            put(body, "\xef\xbf\xbd", 3);
-            put(html, "\xef\xbf\xbd", 3);
+            strbuf_add(body, "\xef\xbf\xbd", 3);
+            strbuf_add(html, "\xef\xbf\xbd", 3);
             i++;
             continue;
         }
@@ -110,11 +74,11 @@ static void put_text(struct buf *body, struct buf *html, const char *s,
         default:
             break;
         }
-        put(body, s + i, len);
+        strbuf_add(body, s + i, len);
         if (esc)
-            puts_(html, esc);
+            strbuf_addstr(html, esc);
         else
-            put(html, s + i, len);
+            strbuf_add(html, s + i, len);
         i += len;
     }
 }
@@ -124,7 +88,7 @@ static void put_text(struct buf *body, struct buf *html, const char *s,
 enum tag { TAG_RED, TAG_BOLD, TAG_CARD };
 
 struct line {
-    struct buf *body, *html;
+    struct strbuf *body, *html;
     struct mx_format *out;
     enum tag open[3]; /* the open tags, outermost first */
     int nopen;
@@ -134,16 +98,16 @@ struct line {
 
 static void open_tag(struct line *l, enum tag t)
 {
-    puts_(l->html, t == TAG_RED ? FONT_RED : "<b>");
+    strbuf_addstr(l->html, t == TAG_RED ? FONT_RED : "<b>");
     if (t == TAG_CARD)
-        puts_(l->body, "[");
+        strbuf_addstr(l->body, "[");
 }
 
 static void close_tag(struct line *l, enum tag t)
 {
-    puts_(l->html, t == TAG_RED ? "</font>" : "</b>");
+    strbuf_addstr(l->html, t == TAG_RED ? "</font>" : "</b>");
     if (t == TAG_CARD)
-        puts_(l->body, "]");
+        strbuf_addstr(l->body, "]");
 }
 
 static int find_open(const struct line *l, enum tag t)
@@ -170,10 +134,10 @@ static void pop(struct line *l, enum tag t)
     if (at < 0)
         return;
     for (int i = l->nopen - 1; i > at; i--)
-        puts_(l->html, l->open[i] == TAG_RED ? "</font>" : "</b>");
+        strbuf_addstr(l->html, l->open[i] == TAG_RED ? "</font>" : "</b>");
     close_tag(l, t);
     for (int i = at + 1; i < l->nopen; i++) {
-        puts_(l->html, l->open[i] == TAG_RED ? FONT_RED : "<b>");
+        strbuf_addstr(l->html, l->open[i] == TAG_RED ? FONT_RED : "<b>");
         l->open[i - 1] = l->open[i];
     }
     l->nopen--;
@@ -207,17 +171,17 @@ static void add_mention(struct mx_format *out, const char *id)
 
 /* A user ID in a matrix.to link: percent-encoded but for the characters
  * an ID commonly has, so nothing in it means anything to HTML either. */
-static void put_href_id(struct buf *html, const char *id)
+static void put_href_id(struct strbuf *html, const char *id)
 {
     static const char hex[] = "0123456789ABCDEF";
     for (const unsigned char *p = (const unsigned char *)id; *p; p++) {
         bool keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
                     (*p >= '0' && *p <= '9') || strchr("-._~:@", *p);
         if (keep) {
-            put(html, (const char *)p, 1);
+            strbuf_add(html, (const char *)p, 1);
         } else {
             char esc[3] = {'%', hex[*p >> 4], hex[*p & 15]};
-            put(html, esc, 3);
+            strbuf_add(html, esc, 3);
         }
     }
 }
@@ -250,16 +214,16 @@ static size_t put_pill(struct line *l, const char *s, size_t n)
         valid = strlen(idz) == idlen && mx_is_user_id(idz);
     }
     if (valid) {
-        puts_(l->html, "<a href=\"https://matrix.to/#/");
+        strbuf_addstr(l->html, "<a href=\"https://matrix.to/#/");
         put_href_id(l->html, idz);
-        puts_(l->html, "\">");
+        strbuf_addstr(l->html, "\">");
     }
     if (end > name)
         put_text(l->body, l->html, name, (size_t)(end - name));
     else if (valid)
         put_text(l->body, l->html, idz, idlen);
     if (valid) {
-        puts_(l->html, "</a>");
+        strbuf_addstr(l->html, "</a>");
         if (notify)
             add_mention(l->out, idz);
     }
@@ -320,7 +284,7 @@ static bool is_row(const char *s, size_t n)
 static void put_row(struct line *l, const char *s, size_t n, bool heading)
 {
     const char *cell = heading ? "th" : "td";
-    puts_(l->html, "<tr>");
+    strbuf_addstr(l->html, "<tr>");
     size_t at = 0;
     for (;;) {
         const char *gap = memchr(s + at, CODE_CELL, n - at);
@@ -331,25 +295,27 @@ static void put_row(struct line *l, const char *s, size_t n, bool heading)
             from++;
         while (to > from && s[to - 1] == ' ')
             to--;
-        put(l->body, s + at, from - at);
-        puts_(l->html, "<");
-        puts_(l->html, cell);
-        puts_(l->html, ">");
+        strbuf_add(l->body, s + at, from - at);
+        strbuf_addstr(l->html, "<");
+        strbuf_addstr(l->html, cell);
+        strbuf_addstr(l->html, ">");
         put_inline(l, s + from, to - from);
-        puts_(l->html, "</");
-        puts_(l->html, cell);
-        puts_(l->html, ">");
-        put(l->body, s + to, end - to);
+        strbuf_addstr(l->html, "</");
+        strbuf_addstr(l->html, cell);
+        strbuf_addstr(l->html, ">");
+        strbuf_add(l->body, s + to, end - to);
         if (!gap)
             break;
         at = end + 1;
     }
-    puts_(l->html, "</tr>");
+    strbuf_addstr(l->html, "</tr>");
 }
 
 void mx_format(const char *text, size_t len, struct mx_format *out)
 {
-    struct buf body = {0}, html = {0};
+    struct strbuf body, html;
+    strbuf_init_heap(&body, STRBUF_NO_CAP);
+    strbuf_init_heap(&html, STRBUF_NO_CAP);
     memset(out, 0, sizeof *out);
     struct line l = {.body = &body, .html = &html, .out = out};
     bool first = true; /* no line yet */
@@ -362,21 +328,21 @@ void mx_format(const char *text, size_t len, struct mx_format *out)
         const char *s = text + at;
         size_t n = end - at;
         if (!first)
-            put(&body, "\n", 1);
+            strbuf_add(&body, "\n", 1);
         if (is_row(s, n)) {
             if (!in_table)
-                puts_(&html, "<table><thead>");
+                strbuf_addstr(&html, "<table><thead>");
             put_row(&l, s, n, !in_table);
             if (!in_table)
-                puts_(&html, "</thead><tbody>");
+                strbuf_addstr(&html, "</thead><tbody>");
             in_table = true;
             after_text = false;
         } else {
             if (in_table)
-                puts_(&html, "</tbody></table>");
+                strbuf_addstr(&html, "</tbody></table>");
             in_table = false;
             if (after_text)
-                puts_(&html, "<br>");
+                strbuf_addstr(&html, "<br>");
             put_inline(&l, s, n);
             after_text = true;
         }
@@ -384,9 +350,9 @@ void mx_format(const char *text, size_t len, struct mx_format *out)
         at = end + 1;
     }
     if (in_table)
-        puts_(&html, "</tbody></table>");
-    out->body = take(&body);
-    out->html = take(&html);
+        strbuf_addstr(&html, "</tbody></table>");
+    out->body = strbuf_take(&body);
+    out->html = strbuf_take(&html);
 }
 
 void mx_format_free(struct mx_format *out)

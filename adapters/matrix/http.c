@@ -6,14 +6,15 @@
  * are non-blocking.
  */
 #include "adapters/matrix/http.h"
-#include "bot/common/curl_loop.h"
-#include "bot/common/xalloc.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <curl/curl.h>
+
+#include "bot/common/curl_loop.h"
+#include "bot/common/xalloc.h"
 
 struct mx_req {
     struct mx_http *h;
@@ -57,10 +58,7 @@ static size_t write_cb(char *data, size_t size, size_t n, void *userp)
         size_t cap = r->cap ? r->cap : 1024;
         while (cap < r->len + add + 1)
             cap *= 2;
-        char *p = realloc(r->buf, cap);
-        if (!p)
-            abort();
-        r->buf = p;
+        r->buf = xrealloc(r->buf, cap);
         r->cap = cap;
     }
     memcpy(r->buf + r->len, data, add);

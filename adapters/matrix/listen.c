@@ -20,6 +20,7 @@
 
 #include <microhttpd.h>
 
+#include "bot/common/err.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
 
@@ -394,8 +395,7 @@ static int bind_to(const char *host, int port, int *bound, char *err,
         v6->sin6_port = htons((uint16_t)port);
         len = sizeof *v6;
     } else {
-        snprintf(err, errlen, "%s is not a numeric IP address", host);
-        return -1;
+        return err_set(err, errlen, "%s is not a numeric IP address", host);
     }
     int fd =
         socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -404,8 +404,8 @@ static int bind_to(const char *host, int port, int *bound, char *err,
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
         bind(fd, (struct sockaddr *)&ss, len) != 0 || listen(fd, 32) != 0 ||
         getsockname(fd, (struct sockaddr *)&ss, &len) != 0) {
-        snprintf(err, errlen, "cannot listen on %s port %d: %s", host, port,
-                 strerror(errno));
+        err_set(err, errlen, "cannot listen on %s port %d: %s", host, port,
+                strerror(errno));
         if (fd >= 0)
             close(fd);
         return -1;
@@ -443,8 +443,8 @@ struct mx_listen *mx_listen_new(struct loop *l, const char *host, int port,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_END);
     if (!s->d) {
-        snprintf(err, errlen, "cannot start the HTTP listener on %s port %d",
-                 host, port);
+        err_set(err, errlen, "cannot start the HTTP listener on %s port %d",
+                host, port);
         close(fd);
         mx_listen_free(s);
         return NULL;
@@ -453,7 +453,7 @@ struct mx_listen *mx_listen_new(struct loop *l, const char *host, int port,
         MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_EPOLL_FD);
     s->epfd = di ? di->epoll_fd : -1;
     if (s->epfd < 0) {
-        snprintf(err, errlen, "the HTTP listener has no epoll descriptor");
+        err_set(err, errlen, "the HTTP listener has no epoll descriptor");
         mx_listen_free(s);
         return NULL;
     }

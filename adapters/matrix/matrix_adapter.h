@@ -20,7 +20,7 @@
  * A person is named by their user ID ("@alice:example.org") both as nick
  * and as id; say's room is a room ID.
  *
- * Inside: http.c, sync.c, retry.c, session.c, outbox.c, adapter.c.
+ * Inside: the files listed in matrix_internal.h.
  */
 #ifndef HEARTS_MX_ADAPTER_H
 #define HEARTS_MX_ADAPTER_H
@@ -41,11 +41,13 @@
  * once nothing waits or is under way. free cancels everything; not from
  * on_event.
  */
-struct chat_adapter *mxad_new(struct loop *l, const struct matrix_config *cfg,
-                              const char *data_dir, chat_event_fn on_event,
-                              void *ctx);
+struct chat_adapter *mx_adapter_new(struct loop *l,
+                                    const struct matrix_config *cfg,
+                                    const char *data_dir,
+                                    chat_event_fn on_event, void *ctx);
 
 /* Retry timings (tests shorten them; call before start). */
-void mxad_set_retry(struct chat_adapter *a, int64_t base_ms, int64_t cap_ms);
+void mx_adapter_set_retry(struct chat_adapter *a, int64_t base_ms,
+                          int64_t cap_ms);
 
 #endif

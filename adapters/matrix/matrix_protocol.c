@@ -9,7 +9,7 @@
 static struct chat_adapter *create(struct loop *l, const void *cfg,
                                    const struct protocol_env *env)
 {
-    return mxad_new(l, cfg, env->data_dir, env->on_event, env->ctx);
+    return mx_adapter_new(l, cfg, env->data_dir, env->on_event, env->ctx);
 }
 
 const struct protocol matrix_protocol = {

@@ -9,8 +9,8 @@
 
 #include <json-c/json.h>
 
-#include "bot/common/chat.h"
 #include "adapters/matrix/format.h"
+#include "bot/common/chat.h"
 #include "bot/common/xalloc.h"
 
 /* A tracked text: bytes [start, end) of its destination's text. */
@@ -42,10 +42,7 @@ struct mx_outbox {
 
 struct mx_outbox *mx_outbox_new(void)
 {
-    struct mx_outbox *o = calloc(1, sizeof *o);
-    if (!o)
-        abort();
-    return o;
+    return xcalloc(1, sizeof(struct mx_outbox));
 }
 
 void mx_outbox_free(struct mx_outbox *o)
@@ -78,9 +75,7 @@ static struct dest *get(struct mx_outbox *o, const char *name)
     o->d = xrealloc(o->d, (o->n + 1) * sizeof *o->d);
     d = &o->d[o->n++];
     memset(d, 0, sizeof *d);
-    d->name = strdup(name);
-    if (!d->name)
-        abort();
+    d->name = xstrdup(name);
     return d;
 }
 
@@ -258,10 +253,8 @@ static char *content(const char *text, size_t n)
         json_object_object_add(mentions, "user_ids", ids);
     }
     json_object_object_add(c, "m.mentions", mentions);
-    char *out = strdup(json_object_to_json_string_ext(
+    char *out = xstrdup(json_object_to_json_string_ext(
         c, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-    if (!out)
-        abort();
     json_object_put(c);
     mx_format_free(&f);
     return out;

@@ -15,7 +15,7 @@ void mx_retry_init(struct mx_retry *r, int64_t base_ms, int64_t cap_ms,
     r->base_ms = base_ms > 0 ? base_ms : 1;
     r->cap_ms = cap_ms >= r->base_ms ? cap_ms : r->base_ms;
     r->nominal_ms = r->base_ms;
-    engine_prng_seed(&r->rng, seed);
+    random_init(&r->rng, seed);
 }
 
 /* Between half and all of the nominal delay ("equal jitter"): bots that
@@ -26,7 +26,7 @@ static int64_t backoff(struct mx_retry *r)
     int64_t half = d / 2;
     int64_t delay = d - half;
     if (half > 0 && half < (int64_t)UINT32_MAX)
-        delay += (int64_t)engine_prng_below(&r->rng, (uint32_t)half + 1);
+        delay += (int64_t)random_below(&r->rng, (uint32_t)half + 1);
     r->nominal_ms = d > r->cap_ms / 2 ? r->cap_ms : d * 2;
     return delay > 0 ? delay : 1;
 }

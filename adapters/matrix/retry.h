@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
 #include "adapters/matrix/http.h"
+#include "bot/common/random.h"
 
 #define MX_RETRY_BASE_MS 1000
 #define MX_RETRY_CAP_MS 60000
@@ -33,7 +33,7 @@ enum mx_retry_action {
 struct mx_retry {
     int64_t base_ms, cap_ms;
     int64_t nominal_ms; /* the next backoff before jitter */
-    struct engine_prng rng;
+    struct random_state rng;
 };
 
 /* A fresh state: the first backoff is about base_ms (>= 1), never more

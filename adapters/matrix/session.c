@@ -10,20 +10,16 @@
 
 #include <json-c/json.h>
 
-#include "storage/storage.h"
 #include "adapters/matrix/sync.h"
+#include "bot/common/err.h"
 #include "bot/common/xalloc.h"
+#include "storage/storage.h"
 
 #define SESSION_MAX 65536
 
 void mx_session_set(char **field, const char *value)
 {
-    char *copy = NULL;
-    if (value) {
-        copy = strdup(value);
-        if (!copy)
-            abort();
-    }
+    char *copy = xstrdup(value); /* NULL stays NULL */
     free(*field);
     *field = copy;
 }
@@ -79,18 +75,14 @@ int mx_session_load(const char *path, struct mx_session *s, char *err,
     free(text);
     if (!o || !json_object_is_type(o, json_type_object)) {
         json_object_put(o);
-        if (err && errlen)
-            snprintf(err, errlen, "%s: not a JSON object", path);
-        return -1;
+        return err_set(err, errlen, "%s: not a JSON object", path);
     }
     struct json_object *v;
     if (!json_object_object_get_ex(o, "version", &v) ||
         !json_object_is_type(v, json_type_int) ||
         json_object_get_int64(v) != 1) {
         json_object_put(o);
-        if (err && errlen)
-            snprintf(err, errlen, "%s: not a version 1 session", path);
-        return -1;
+        return err_set(err, errlen, "%s: not a version 1 session", path);
     }
     mx_session_set(&s->homeserver, word(o, "homeserver", 1024));
     mx_session_set(&s->user_id, word(o, "user_id", MX_ID_MAX));
@@ -160,9 +152,7 @@ int mx_session_save(const char *path, const struct mx_session *s, char *err,
     size_t n;
     const char *text = json_object_to_json_string_length(
         o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
-    char *line = malloc(n + 2);
-    if (!line)
-        abort();
+    char *line = xmalloc(n + 2);
     memcpy(line, text, n);
     line[n] = '\n';
     int rc = storage_replace(path, line, n + 1, err, errlen);

@@ -5,13 +5,16 @@
  * copies it. What is malformed is skipped and counted, never trusted.
  */
 #include "adapters/matrix/sync.h"
-#include "bot/common/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
+
+#include "bot/common/err.h"
+#include "bot/common/utf8.h"
+#include "bot/common/xalloc.h"
 
 /* Deeper JSON than this is refused by the tokenizer (no stack blowing).
  * Deep enough for any event a homeserver passes on: an answer refused
@@ -21,41 +24,9 @@
  * than Python's recursion limit (1,000). */
 #define MX_JSON_DEPTH 1100
 
-bool mx_utf8_valid(const char *str, size_t n)
+bool mx_utf8_valid(const char *s, size_t n)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = s[i];
-        if (c == 0)
-            return false;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        unsigned cp, min;
-        if ((c & 0xe0) == 0xc0) {
-            len = 2, cp = c & 0x1f, min = 0x80;
-        } else if ((c & 0xf0) == 0xe0) {
-            len = 3, cp = c & 0x0f, min = 0x800;
-        } else if ((c & 0xf8) == 0xf0) {
-            len = 4, cp = c & 0x07, min = 0x10000;
-        } else {
-            return false;
-        }
-        if (n - i < len)
-            return false;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return false;
-            cp = (cp << 6) | (s[i + k] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return false;
-        i += len;
-    }
-    return true;
+    return utf8_valid(s, n, NULL) && !memchr(s, '\0', n);
 }
 
 void mx_utf8_trim(char *s)
@@ -460,7 +431,7 @@ static struct json_object *parse_json(const char *body, size_t len,
                                       size_t errlen)
 {
     if (len > (size_t)INT32_MAX) {
-        snprintf(err, errlen, "body too large");
+        err_set(err, errlen, "body too large");
         return NULL;
     }
     struct json_tokener *tok = json_tokener_new_ex(MX_JSON_DEPTH);
@@ -475,21 +446,21 @@ static struct json_object *parse_json(const char *body, size_t len,
     size_t used = json_tokener_get_parse_end(tok);
     json_tokener_free(tok);
     if (!o || e != json_tokener_success) {
-        snprintf(err, errlen, "not JSON: %s",
-                 json_tokener_error_desc(
-                     e == json_tokener_success ? json_tokener_continue : e));
+        err_set(err, errlen, "not JSON: %s",
+                json_tokener_error_desc(
+                    e == json_tokener_success ? json_tokener_continue : e));
         json_object_put(o);
         return NULL;
     }
     for (; used < len; used++)
         if (!strchr(" \t\r\n", body[used])) {
-            snprintf(err, errlen, "trailing bytes after the JSON");
+            err_set(err, errlen, "trailing bytes after the JSON");
             json_object_put(o);
             return NULL;
         }
     if (!json_object_is_type(o, want)) {
-        snprintf(err, errlen, "not a JSON %s",
-                 want == json_type_array ? "array" : "object");
+        err_set(err, errlen, "not a JSON %s",
+                want == json_type_array ? "array" : "object");
         json_object_put(o);
         return NULL;
     }
@@ -523,7 +494,7 @@ int mx_sync_parse(const char *body, size_t len, const char *self,
         return -1;
     const char *next = get_str(o, "next_batch", MX_TOKEN_MAX, false);
     if (!next || !*next) {
-        snprintf(err, errlen, "no valid next_batch");
+        err_set(err, errlen, "no valid next_batch");
         json_object_put(o);
         return -1;
     }
@@ -598,7 +569,7 @@ int mx_txn_parse(const char *body, size_t len, const char *self,
         return -1;
     struct json_object *events = get_type(o, "events", json_type_array);
     if (!events) {
-        snprintf(err, errlen, "no events array");
+        err_set(err, errlen, "no events array");
         json_object_put(o);
         return -1;
     }
@@ -708,8 +679,7 @@ int mx_state_parse(const char *body, size_t len, const char *room,
         errlen = sizeof dummy;
     }
     if (!mx_is_room_id(room)) {
-        snprintf(err, errlen, "not a room ID");
-        return -1;
+        return err_set(err, errlen, "not a room ID");
     }
     struct json_object *o = parse_json(body, len, json_type_array, err, errlen);
     if (!o)
