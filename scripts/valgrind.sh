@@ -1,6 +1,7 @@
 #!/bin/sh
-# Runs every unit test executable of a build tree, and each fuzz target's
-# seed corpus, under valgrind; fails on any error or definite leak.
+# Runs every unit test executable of a build tree, each fuzz target's
+# seed corpus and the transcript test's scripts under valgrind; fails on
+# any error or definite leak.
 # Property tests run with fewer games.
 set -eu
 dir=${1:-build}
@@ -34,5 +35,22 @@ for t in "$dir"/tests/fuzz_replay_*; do
         status=1
     fi
 done
+# the transcript test's scripts (tests/transcript/): the same output
+transcripts=$(dirname "$0")/../tests/transcript
+if [ -x "$dir/tests/transcript" ]; then
+    for script in "$transcripts"/*.script; do
+        name=$(basename "$script" .script)
+        rc=0
+        valgrind -q --error-exitcode=99 --leak-check=full \
+            --errors-for-leak-kinds=definite \
+            "$dir/tests/transcript" "$script" "$transcripts/$name.out" \
+            >"$dir/tests/transcript.$name.valgrind.log" 2>&1 || rc=$?
+        if [ $rc -ne 0 ]; then
+            echo "valgrind: transcript $name failed with $rc" \
+                 "(see $dir/tests/transcript.$name.valgrind.log)"
+            status=1
+        fi
+    done
+fi
 [ $status -eq 0 ] && echo "valgrind: clean"
 exit $status
