@@ -7,15 +7,12 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
 
 #include "tests/support/config_check.h"
 
-static void test_config_parse_minimal_defaults(void **state)
+static void test_irc_config_defaults(void **state)
 {
     (void)state;
     struct config c;
@@ -44,7 +41,7 @@ static void test_config_parse_minimal_defaults(void **state)
 }
 
 /* TLS moves the default port to 6697; a port written stays. */
-static void test_config_parse_tls_sasl(void **state)
+static void test_irc_config_tls_sasl(void **state)
 {
     (void)state;
     struct config c;
@@ -137,8 +134,8 @@ static void test_irc_config_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_config_parse_minimal_defaults),
-        cmocka_unit_test(test_config_parse_tls_sasl),
+        cmocka_unit_test(test_irc_config_defaults),
+        cmocka_unit_test(test_irc_config_tls_sasl),
         cmocka_unit_test(test_irc_config_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,7 +16,7 @@
 
 #include "tests/support/config_check.h"
 
-static void test_config_parse_matrix(void **state)
+static void test_matrix_config_keys(void **state)
 {
     (void)state;
     struct config c;
@@ -72,7 +72,7 @@ static void test_config_parse_matrix(void **state)
 
 /* mode, registration and listen: the defaults of the sync mode, and the
  * appservice mode with each form of listen. */
-static void test_config_parse_matrix_modes(void **state)
+static void test_matrix_config_modes(void **state)
 {
     (void)state;
     struct config c;
@@ -155,7 +155,7 @@ static void registration_at(const char *path, const char *reg, const char *want)
 
 /* A relative registration is beside the config file, made absolute: the
  * bot may run in another directory than the one it was started from. */
-static void test_config_parse_registration_beside_config(void **state)
+static void test_matrix_config_registration_beside_config(void **state)
 {
     (void)state;
     char cwd[4096], want[8192];
@@ -174,7 +174,7 @@ static void test_config_parse_registration_beside_config(void **state)
 }
 
 /* The same through config_load, from another directory than the file's. */
-static void test_config_load_registration_beside_config(void **state)
+static void test_matrix_config_load_registration_beside_config(void **state)
 {
     (void)state;
     char dir[] = "/tmp/test_config_dir_XXXXXX";
@@ -300,10 +300,10 @@ static void test_matrix_config_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_config_parse_matrix),
-        cmocka_unit_test(test_config_parse_matrix_modes),
-        cmocka_unit_test(test_config_parse_registration_beside_config),
-        cmocka_unit_test(test_config_load_registration_beside_config),
+        cmocka_unit_test(test_matrix_config_keys),
+        cmocka_unit_test(test_matrix_config_modes),
+        cmocka_unit_test(test_matrix_config_registration_beside_config),
+        cmocka_unit_test(test_matrix_config_load_registration_beside_config),
         cmocka_unit_test(test_matrix_config_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
