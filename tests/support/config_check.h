@@ -66,4 +66,51 @@ static inline void parse_bad_cases(const struct bad_case *cases, size_t n)
                   cases[i].fragment);
 }
 
+/* An integer key of a table and its range. */
+struct int_key {
+    const char *table, *key;
+    int min, max;
+    size_t off; /* in struct config, or in the protocol's struct */
+};
+
+/* Each key at both ends of its range, then just past them (refused at
+ * its value with the range in the message). With a protocol, the key is
+ * in the first network of it, whose table starts with the lines of
+ * `required` (its required keys). */
+static inline void check_int_ranges(const struct int_key *keys, size_t n,
+                                    const struct protocol *proto,
+                                    const char *required)
+{
+    int line = 2;
+    for (const char *p = required; *p; p++)
+        line += *p == '\n';
+    for (size_t i = 0; i < n; i++) {
+        const int ends[2] = {keys[i].min, keys[i].max};
+        for (int e = 0; e < 2; e++) {
+            char text[256], at[32];
+            snprintf(text, sizeof text, "%s\n%s%s = %d\n", keys[i].table,
+                     required, keys[i].key, ends[e]);
+            struct config c;
+            parse_ok(text, &c);
+            const char *base = proto
+                                   ? (const char *)config_section(&c, proto, 0)
+                                   : (const char *)&c;
+            int got;
+            memcpy(&got, base + keys[i].off, sizeof got);
+            assert_int_equal(got, ends[e]);
+            config_free(&c);
+
+            int past = e == 0 ? keys[i].min - 1 : keys[i].max + 1;
+            snprintf(text, sizeof text, "%s\n%s%s = %d\n", keys[i].table,
+                     required, keys[i].key, past);
+            snprintf(at, sizeof at, "%d:%d", line,
+                     (int)strlen(keys[i].key) + 4);
+            char want[128];
+            snprintf(want, sizeof want, "'%s' must be between %d and %d",
+                     keys[i].key, keys[i].min, keys[i].max);
+            parse_bad(text, strlen(text), at, want);
+        }
+    }
+}
+
 #endif

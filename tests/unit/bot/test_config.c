@@ -221,77 +221,40 @@ static void test_config_parse_values(void **state)
 static void test_config_parse_range_bounds(void **state)
 {
     (void)state;
-    static const struct {
-        const char *table, *key;
-        int min, max;
-        size_t off;
-        bool irc;
-    } keys[] = {
+    static const struct int_key keys[] = {
         {"[game]", "turn_timeout", 5, 86400,
-         offsetof(struct config, turn_timeout), false},
+         offsetof(struct config, turn_timeout)},
         {"[game]", "max_timeouts", 1, 100,
-         offsetof(struct config, max_timeouts), false},
+         offsetof(struct config, max_timeouts)},
         {"[game]", "lobby_timeout", 10, 86400,
-         offsetof(struct config, lobby_timeout), false},
+         offsetof(struct config, lobby_timeout)},
         {"[game]", "grace_period", 0, 86400,
-         offsetof(struct config, grace_period), false},
+         offsetof(struct config, grace_period)},
         {"[game]", "next_hand_delay", 0, 60,
-         offsetof(struct config, next_hand_delay), false},
+         offsetof(struct config, next_hand_delay)},
         {"[game]", "normal_playouts", 0, 100000,
-         offsetof(struct config, playouts[AI_NORMAL]), false},
+         offsetof(struct config, playouts[AI_NORMAL])},
         {"[game]", "hard_playouts", 0, 100000,
-         offsetof(struct config, playouts[AI_HARD]), false},
+         offsetof(struct config, playouts[AI_HARD])},
         {"[game]", "think_threads", 1, 8,
-         offsetof(struct config, think_threads), false},
+         offsetof(struct config, think_threads)},
         {"[game]", "unattended_pause", 0, 86400,
-         offsetof(struct config, unattended_pause), false},
+         offsetof(struct config, unattended_pause)},
         {"[game]", "unattended_end", 1, 86400,
-         offsetof(struct config, unattended_end), false},
-        {"[bot]", "reply_burst", 1, 100, offsetof(struct config, reply_burst),
-         false},
+         offsetof(struct config, unattended_end)},
+        {"[bot]", "reply_burst", 1, 100, offsetof(struct config, reply_burst)},
         {"[bot]", "reply_interval", 0, 3600,
-         offsetof(struct config, reply_interval), false},
+         offsetof(struct config, reply_interval)},
         {"[bot]", "repeat_quiet", 0, 86400,
-         offsetof(struct config, repeat_quiet), false},
+         offsetof(struct config, repeat_quiet)},
         {"[bot]", "channel_repeat", 0, 3600,
-         offsetof(struct config, channel_repeat), false},
+         offsetof(struct config, channel_repeat)},
         {"[bot]", "chatter_burst", 1, 1000,
-         offsetof(struct config, chatter_burst), false},
+         offsetof(struct config, chatter_burst)},
         {"[bot]", "chatter_interval", 0, 3600,
-         offsetof(struct config, chatter_interval), false},
-        {"[[irc]]", "port", 1, 65535, offsetof(struct irc_config, port), true},
-        {"[[irc]]", "flood_burst", 1, 100,
-         offsetof(struct irc_config, flood_burst), true},
-        {"[[irc]]", "flood_interval_ms", 1, 60000,
-         offsetof(struct irc_config, flood_interval_ms), true},
+         offsetof(struct config, chatter_interval)},
     };
-    const char *irc_keys = "name=\"n\"\nhost=\"h\"\nnick=\"k\"\n";
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        const int ends[2] = {keys[i].min, keys[i].max};
-        for (int e = 0; e < 2; e++) {
-            char text[256], at[16];
-            snprintf(text, sizeof text, "%s\n%s%s = %d\n", keys[i].table,
-                     keys[i].irc ? irc_keys : "", keys[i].key, ends[e]);
-            struct config c;
-            parse_ok(text, &c);
-            const char *base =
-                keys[i].irc ? (const char *)irc_at(&c, 0) : (const char *)&c;
-            int got;
-            memcpy(&got, base + keys[i].off, sizeof got);
-            assert_int_equal(got, ends[e]);
-            config_free(&c);
-
-            int past = e == 0 ? keys[i].min - 1 : keys[i].max + 1;
-            snprintf(text, sizeof text, "%s\n%s%s = %d\n", keys[i].table,
-                     keys[i].irc ? irc_keys : "", keys[i].key, past);
-            snprintf(at, sizeof at, "%d:%d", keys[i].irc ? 5 : 2,
-                     (int)strlen(keys[i].key) + 4);
-            char want[128];
-            snprintf(want, sizeof want, "'%s' must be between %d and %d",
-                     keys[i].key, keys[i].min, keys[i].max);
-            parse_bad(text, strlen(text), at, want);
-        }
-    }
+    check_int_ranges(keys, sizeof keys / sizeof keys[0], NULL, "");
 }
 
 static void test_config_parse_crlf(void **state)

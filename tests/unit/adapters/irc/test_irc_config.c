@@ -66,6 +66,21 @@ static void test_irc_config_tls_sasl(void **state)
     config_free(&c);
 }
 
+/* Every integer key at both ends of its range, then just past them. */
+static void test_irc_config_range_bounds(void **state)
+{
+    (void)state;
+    static const struct int_key keys[] = {
+        {"[[irc]]", "port", 1, 65535, offsetof(struct irc_config, port)},
+        {"[[irc]]", "flood_burst", 1, 100,
+         offsetof(struct irc_config, flood_burst)},
+        {"[[irc]]", "flood_interval_ms", 1, 60000,
+         offsetof(struct irc_config, flood_interval_ms)},
+    };
+    check_int_ranges(keys, sizeof keys / sizeof keys[0], &irc_config_protocol,
+                     "name=\"n\"\nhost=\"h\"\nnick=\"k\"\n");
+}
+
 static const struct bad_case bad_cases[] = {
     /* [[irc]] values */
     {"[[irc]]\nnick = \"a%sb\"\n", "2:8",
@@ -136,6 +151,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_irc_config_defaults),
         cmocka_unit_test(test_irc_config_tls_sasl),
+        cmocka_unit_test(test_irc_config_range_bounds),
         cmocka_unit_test(test_irc_config_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
