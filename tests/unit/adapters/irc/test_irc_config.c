@@ -66,6 +66,58 @@ static void test_irc_config_tls_sasl(void **state)
     config_free(&c);
 }
 
+/* Every [[irc]] key written, in two networks. */
+static void test_irc_config_values(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("[[irc]]\n"
+             "name = \"one\"\n"
+             "host = \"a.example\"\n"
+             "nick = \"hb\"\n"
+             "username = \"hbu\"\n"
+             "realname = \"q\\\"\\\\ \\u00e9 \\U0001F0A1 caf\xc3\xa9\"\n"
+             "password = \"s3%ncret\"\n"
+             "nickserv_password = \"100%\"\n"
+             "channels = [\"#a\", \"&b   omnibus  target=50  \"]\n"
+             "port = 6697\n"
+             "flood_burst = 100\n"
+             "flood_interval_ms = 60000\n"
+             "flood_min_interval_ms = 70\n"
+             "services_mask = \"NickServ!NickServ@localhost\"\n"
+             "nickserv_account = \"hb\"\n"
+             "[[irc]]\n"
+             "name = \"two\"\n"
+             "host = \"b.example\"\n"
+             "nick = \"hb2\"\n"
+             "channels = []\n",
+             &c);
+    assert_int_equal(count_irc(&c), 2);
+    assert_string_equal(irc_at(&c, 0)->username, "hbu");
+    assert_string_equal(irc_at(&c, 0)->realname,
+                        "q\"\\ \xc3\xa9 \xf0\x9f\x82\xa1 caf\xc3\xa9");
+    assert_string_equal(irc_at(&c, 0)->password, "s3%ncret");
+    assert_string_equal(irc_at(&c, 0)->nickserv_password, "100%");
+    assert_int_equal(irc_at(&c, 0)->nchannels, 2);
+    assert_string_equal(irc_at(&c, 0)->channels[0].name, "#a");
+    assert_null(irc_at(&c, 0)->channels[0].rules);
+    assert_string_equal(irc_at(&c, 0)->channels[1].name, "&b");
+    assert_string_equal(irc_at(&c, 0)->channels[1].rules, "omnibus  target=50");
+    assert_int_equal(irc_at(&c, 0)->port, 6697);
+    assert_int_equal(irc_at(&c, 0)->flood_burst, 100);
+    assert_int_equal(irc_at(&c, 0)->flood_interval_ms, 60000);
+    assert_int_equal(irc_at(&c, 0)->flood_min_interval_ms, 70);
+    assert_int_equal(irc_at(&c, 0)->flood_max_interval_ms, 60000);
+    assert_string_equal(irc_at(&c, 0)->services_mask,
+                        "NickServ!NickServ@localhost");
+    assert_string_equal(irc_at(&c, 0)->nickserv_account, "hb");
+    assert_string_equal(irc_at(&c, 1)->name, "two");
+    assert_string_equal(irc_at(&c, 1)->username, "hb2");
+    assert_int_equal(irc_at(&c, 1)->nchannels, 0);
+    assert_int_equal(irc_at(&c, 1)->port, 6667);
+    config_free(&c);
+}
+
 /* Every integer key at both ends of its range, then just past them. */
 static void test_irc_config_range_bounds(void **state)
 {
@@ -151,6 +203,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_irc_config_defaults),
         cmocka_unit_test(test_irc_config_tls_sasl),
+        cmocka_unit_test(test_irc_config_values),
         cmocka_unit_test(test_irc_config_range_bounds),
         cmocka_unit_test(test_irc_config_refused),
     };
