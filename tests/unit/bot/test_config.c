@@ -2,14 +2,14 @@
  * Tests of bot/config.c: config.example.toml reads as documented, keys
  * left out take their documented defaults, the TOML the subset allows
  * (escapes, underscores in integers, arrays over several lines, comments
- * anywhere, CRLF, a BOM) reads right, a [[matrix]] in appservice mode
- * has its registration file found beside the config, and a table of
- * malformed or invalid files is refused with the expected line, column
- * and message while the caller's struct stays as it was. Run under ASan and
- * valgrind by the CI.
+ * anywhere, CRLF, a BOM) reads right, networks of the protocols share
+ * no name, and a table of malformed or invalid files is refused with the
+ * expected line, column and message while the caller's struct stays as
+ * it was. The [[irc]] and [[matrix]] tables' own keys are tested beside
+ * their readers (tests/unit/adapters/irc/test_irc_config.c,
+ * ...matrix/test_matrix_config.c). Run under ASan and valgrind by the CI.
  */
 #include "bot/config.h"
-#include "tests/support/networks.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,44 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#define ERRLEN 512
-
-/* Parses text that must be accepted; the caller frees *c. */
-static void parse_ok(const char *text, struct config *c)
-{
-    char err[ERRLEN] = "";
-    int rc = config_parse(text, strlen(text), "test.toml", registry_protocols,
-                          c, err, sizeof err);
-    if (rc)
-        print_error("unexpected error: %s\n", err);
-    assert_int_equal(rc, 0);
-}
-
-/* Parses text that must be refused at "LINE:COL" with a message holding
- * `fragment`, and checks *out was not touched. */
-static void parse_bad(const char *text, size_t len, const char *at,
-                      const char *fragment)
-{
-    struct config c, sentinel;
-    memset(&c, 0xa5, sizeof c);
-    memset(&sentinel, 0xa5, sizeof sentinel);
-    char err[ERRLEN] = "";
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "test.toml:%s: ", at);
-    int rc = config_parse(text, len, "test.toml", registry_protocols, &c, err,
-                          sizeof err);
-    if (rc != -1 || strncmp(err, prefix, strlen(prefix)) != 0 ||
-        !strstr(err + strlen(prefix), fragment))
-        print_error("input:\n%s\nwant: %s...%s\ngot:  %s\n", text, prefix,
-                    fragment, err);
-    assert_int_equal(rc, -1);
-    assert_memory_equal(err, prefix, strlen(prefix));
-    assert_non_null(strstr(err + strlen(prefix), fragment));
-    assert_memory_equal(&c, &sentinel, sizeof c);
-}
-
-/* Literal text that must be refused, NUL bytes and all. */
-#define BAD(lit, at, fragment) parse_bad(lit, sizeof(lit) - 1, at, fragment)
+#include "tests/support/config_check.h"
 
 /* The repository's root, from where this file sits in it. */
 static void source_path(const char *rel, char *buf, size_t len)
@@ -155,61 +118,6 @@ static void check_bot_game_defaults(const struct config *c)
     assert_int_equal(c->unattended_end, 600);
 }
 
-static void test_config_parse_minimal_defaults(void **state)
-{
-    (void)state;
-    struct config c;
-    parse_ok("[[irc]]\nname = \"net\"\nhost = \"irc.example\"\n"
-             "nick = \"hb\"\n",
-             &c);
-    check_bot_game_defaults(&c);
-    assert_int_equal(count_irc(&c), 1);
-    assert_string_equal(irc_at(&c, 0)->name, "net");
-    assert_string_equal(irc_at(&c, 0)->host, "irc.example");
-    assert_string_equal(irc_at(&c, 0)->nick, "hb");
-    assert_int_equal(irc_at(&c, 0)->port, 6667);
-    assert_string_equal(irc_at(&c, 0)->username, "hb"); /* = nick */
-    assert_string_equal(irc_at(&c, 0)->realname, "heartsbot");
-    assert_string_equal(irc_at(&c, 0)->password, "");
-    assert_string_equal(irc_at(&c, 0)->nickserv_password, "");
-    assert_int_equal(irc_at(&c, 0)->nchannels, 0);
-    assert_null(irc_at(&c, 0)->channels);
-    assert_int_equal(irc_at(&c, 0)->flood_burst, 4);
-    assert_int_equal(irc_at(&c, 0)->flood_interval_ms, 1100);
-    assert_false(irc_at(&c, 0)->tls);
-    assert_true(irc_at(&c, 0)->tls_verify);
-    assert_string_equal(irc_at(&c, 0)->tls_ca_file, "");
-    assert_string_equal(irc_at(&c, 0)->sasl_mechanism, "none");
-    assert_true(irc_at(&c, 0)->sasl_required);
-    config_free(&c);
-}
-
-/* TLS moves the default port to 6697; a port written stays. */
-static void test_config_parse_tls_sasl(void **state)
-{
-    (void)state;
-    struct config c;
-    parse_ok("[[irc]]\nname = \"net\"\nhost = \"irc.example\"\n"
-             "nick = \"hb\"\ntls = true\nsasl_mechanism = \"plain\"\n"
-             "sasl_password = \"s3 cret\"\nsasl_required = false\n"
-             "tls_ca_file = \"/etc/my ca.pem\"\n",
-             &c);
-    assert_true(irc_at(&c, 0)->tls);
-    assert_int_equal(irc_at(&c, 0)->port, 6697);
-    assert_string_equal(irc_at(&c, 0)->sasl_mechanism, "plain");
-    assert_string_equal(irc_at(&c, 0)->sasl_password, "s3 cret");
-    assert_string_equal(irc_at(&c, 0)->tls_ca_file, "/etc/my ca.pem");
-    assert_false(irc_at(&c, 0)->sasl_required);
-    config_free(&c);
-    parse_ok("[[irc]]\nname = \"net\"\nhost = \"h\"\nnick = \"hb\"\n"
-             "port = 7000\ntls = true\ntls_cert_file = \"c.pem\"\n"
-             "sasl_mechanism = \"external\"\n",
-             &c);
-    assert_int_equal(irc_at(&c, 0)->port, 7000);
-    assert_string_equal(irc_at(&c, 0)->tls_cert_file, "c.pem");
-    config_free(&c);
-}
-
 static void test_config_parse_empty_file(void **state)
 {
     (void)state;
@@ -246,27 +154,7 @@ static void test_config_parse_values(void **state)
              "lobby_timeout = 86_400\n"
              "grace_period = 0\n"
              "bot_level = \"random\"\n"
-             "next_hand_delay = 60\n"
-             "[[irc]]\n"
-             "name = \"one\"\n"
-             "host = \"a.example\"\n"
-             "nick = \"hb\"\n"
-             "username = \"hbu\"\n"
-             "realname = \"q\\\"\\\\ \\u00e9 \\U0001F0A1 caf\xc3\xa9\"\n"
-             "password = \"s3%ncret\"\n"
-             "nickserv_password = \"100%\"\n"
-             "channels = [\"#a\", \"&b   omnibus  target=50  \"]\n"
-             "port = 6697\n"
-             "flood_burst = 100\n"
-             "flood_interval_ms = 60000\n"
-             "flood_min_interval_ms = 70\n"
-             "services_mask = \"NickServ!NickServ@localhost\"\n"
-             "nickserv_account = \"hb\"\n"
-             "[[irc]]\n"
-             "name = \"two\"\n"
-             "host = \"b.example\"\n"
-             "nick = \"hb2\"\n"
-             "channels = []\n",
+             "next_hand_delay = 60\n",
              &c);
     assert_string_equal(c.data_dir, "/var/lib/heartsbot");
     assert_string_equal(c.log_level, "debug");
@@ -283,29 +171,7 @@ static void test_config_parse_values(void **state)
     assert_int_equal(c.grace_period, 0);
     assert_string_equal(c.bot_level, "random");
     assert_int_equal(c.next_hand_delay, 60);
-    assert_int_equal(count_irc(&c), 2);
-    assert_string_equal(irc_at(&c, 0)->username, "hbu");
-    assert_string_equal(irc_at(&c, 0)->realname,
-                        "q\"\\ \xc3\xa9 \xf0\x9f\x82\xa1 caf\xc3\xa9");
-    assert_string_equal(irc_at(&c, 0)->password, "s3%ncret");
-    assert_string_equal(irc_at(&c, 0)->nickserv_password, "100%");
-    assert_int_equal(irc_at(&c, 0)->nchannels, 2);
-    assert_string_equal(irc_at(&c, 0)->channels[0].name, "#a");
-    assert_null(irc_at(&c, 0)->channels[0].rules);
-    assert_string_equal(irc_at(&c, 0)->channels[1].name, "&b");
-    assert_string_equal(irc_at(&c, 0)->channels[1].rules, "omnibus  target=50");
-    assert_int_equal(irc_at(&c, 0)->port, 6697);
-    assert_int_equal(irc_at(&c, 0)->flood_burst, 100);
-    assert_int_equal(irc_at(&c, 0)->flood_interval_ms, 60000);
-    assert_int_equal(irc_at(&c, 0)->flood_min_interval_ms, 70);
-    assert_int_equal(irc_at(&c, 0)->flood_max_interval_ms, 60000);
-    assert_string_equal(irc_at(&c, 0)->services_mask,
-                        "NickServ!NickServ@localhost");
-    assert_string_equal(irc_at(&c, 0)->nickserv_account, "hb");
-    assert_string_equal(irc_at(&c, 1)->name, "two");
-    assert_string_equal(irc_at(&c, 1)->username, "hb2");
-    assert_int_equal(irc_at(&c, 1)->nchannels, 0);
-    assert_int_equal(irc_at(&c, 1)->port, 6667);
+    assert_int_equal(count_irc(&c), 0);
     config_free(&c);
 }
 
@@ -313,77 +179,40 @@ static void test_config_parse_values(void **state)
 static void test_config_parse_range_bounds(void **state)
 {
     (void)state;
-    static const struct {
-        const char *table, *key;
-        int min, max;
-        size_t off;
-        bool irc;
-    } keys[] = {
+    static const struct int_key keys[] = {
         {"[game]", "turn_timeout", 5, 86400,
-         offsetof(struct config, turn_timeout), false},
+         offsetof(struct config, turn_timeout)},
         {"[game]", "max_timeouts", 1, 100,
-         offsetof(struct config, max_timeouts), false},
+         offsetof(struct config, max_timeouts)},
         {"[game]", "lobby_timeout", 10, 86400,
-         offsetof(struct config, lobby_timeout), false},
+         offsetof(struct config, lobby_timeout)},
         {"[game]", "grace_period", 0, 86400,
-         offsetof(struct config, grace_period), false},
+         offsetof(struct config, grace_period)},
         {"[game]", "next_hand_delay", 0, 60,
-         offsetof(struct config, next_hand_delay), false},
+         offsetof(struct config, next_hand_delay)},
         {"[game]", "normal_playouts", 0, 100000,
-         offsetof(struct config, playouts[AI_NORMAL]), false},
+         offsetof(struct config, playouts[AI_NORMAL])},
         {"[game]", "hard_playouts", 0, 100000,
-         offsetof(struct config, playouts[AI_HARD]), false},
+         offsetof(struct config, playouts[AI_HARD])},
         {"[game]", "think_threads", 1, 8,
-         offsetof(struct config, think_threads), false},
+         offsetof(struct config, think_threads)},
         {"[game]", "unattended_pause", 0, 86400,
-         offsetof(struct config, unattended_pause), false},
+         offsetof(struct config, unattended_pause)},
         {"[game]", "unattended_end", 1, 86400,
-         offsetof(struct config, unattended_end), false},
-        {"[bot]", "reply_burst", 1, 100, offsetof(struct config, reply_burst),
-         false},
+         offsetof(struct config, unattended_end)},
+        {"[bot]", "reply_burst", 1, 100, offsetof(struct config, reply_burst)},
         {"[bot]", "reply_interval", 0, 3600,
-         offsetof(struct config, reply_interval), false},
+         offsetof(struct config, reply_interval)},
         {"[bot]", "repeat_quiet", 0, 86400,
-         offsetof(struct config, repeat_quiet), false},
+         offsetof(struct config, repeat_quiet)},
         {"[bot]", "channel_repeat", 0, 3600,
-         offsetof(struct config, channel_repeat), false},
+         offsetof(struct config, channel_repeat)},
         {"[bot]", "chatter_burst", 1, 1000,
-         offsetof(struct config, chatter_burst), false},
+         offsetof(struct config, chatter_burst)},
         {"[bot]", "chatter_interval", 0, 3600,
-         offsetof(struct config, chatter_interval), false},
-        {"[[irc]]", "port", 1, 65535, offsetof(struct irc_config, port), true},
-        {"[[irc]]", "flood_burst", 1, 100,
-         offsetof(struct irc_config, flood_burst), true},
-        {"[[irc]]", "flood_interval_ms", 1, 60000,
-         offsetof(struct irc_config, flood_interval_ms), true},
+         offsetof(struct config, chatter_interval)},
     };
-    const char *irc_keys = "name=\"n\"\nhost=\"h\"\nnick=\"k\"\n";
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        const int ends[2] = {keys[i].min, keys[i].max};
-        for (int e = 0; e < 2; e++) {
-            char text[256], at[16];
-            snprintf(text, sizeof text, "%s\n%s%s = %d\n", keys[i].table,
-                     keys[i].irc ? irc_keys : "", keys[i].key, ends[e]);
-            struct config c;
-            parse_ok(text, &c);
-            const char *base =
-                keys[i].irc ? (const char *)irc_at(&c, 0) : (const char *)&c;
-            int got;
-            memcpy(&got, base + keys[i].off, sizeof got);
-            assert_int_equal(got, ends[e]);
-            config_free(&c);
-
-            int past = e == 0 ? keys[i].min - 1 : keys[i].max + 1;
-            snprintf(text, sizeof text, "%s\n%s%s = %d\n", keys[i].table,
-                     keys[i].irc ? irc_keys : "", keys[i].key, past);
-            snprintf(at, sizeof at, "%d:%d", keys[i].irc ? 5 : 2,
-                     (int)strlen(keys[i].key) + 4);
-            char want[128];
-            snprintf(want, sizeof want, "'%s' must be between %d and %d",
-                     keys[i].key, keys[i].min, keys[i].max);
-            parse_bad(text, strlen(text), at, want);
-        }
-    }
+    check_int_ranges(keys, sizeof keys / sizeof keys[0], NULL, "");
 }
 
 static void test_config_parse_crlf(void **state)
@@ -445,12 +274,6 @@ static void test_config_parse_comments_everywhere(void **state)
 }
 
 /* ---- What is refused -------------------------------------------------- */
-
-struct bad_case {
-    const char *text;
-    const char *at; /* LINE:COL */
-    const char *fragment;
-};
 
 static const struct bad_case bad_cases[] = {
     /* tables and keys */
@@ -591,84 +414,6 @@ static const struct bad_case bad_cases[] = {
      "'default_rules': unknown preset 'nosuch'"},
     {"[game]\nbot_level = \"expert\"\n", "2:13",
      "'bot_level' must be a computer level: random, easy, normal, hard"},
-    /* [[irc]] values */
-    {"[[irc]]\nnick = \"a%sb\"\n", "2:8",
-     "'nick' contains '%', the half-operator prefix, which IRC servers "
-     "refuse in a nick"},
-    {"[[irc]]\npassword = \"two words\"\n", "2:12", "contains a space"},
-    {"[[irc]]\nnick = \"\"\n", "2:8", "'nick' is empty"},
-    {"[[irc]]\nnick = \"a b\"\n", "2:8", "'nick' contains a space"},
-    {"[[irc]]\nnick = \"a\\r\\nQUIT\"\n", "2:8", "control character"},
-    {"[[irc]]\nnick = \"1234567890123456789012345678901\"\n", "2:8",
-     "longer than 30 bytes"},
-    {"[[irc]]\nusername = \"\"\n", "2:12", "'username' is empty"},
-    {"[[irc]]\nusername = \"a b\"\n", "2:12", "contains a space"},
-    {"[[irc]]\nhost = \"\"\n", "2:8", "'host' is empty"},
-    {"[[irc]]\nname = \"\"\n", "2:8", "'name' is empty"},
-    {"[[irc]]\nname = \"a/b\"\n", "2:8", "only letters, digits"},
-    {"[[irc]]\nname=\"a\"\nhost=\"h\"\nnick=\"n\"\n[[irc]]\nname = \"A\"\n",
-     "6:8", "another [[irc]] is already named 'A'"},
-    {"[[irc]]\nchannels = [\"hearts\"]\n", "2:13",
-     "channel 'hearts' must start with # or &"},
-    {"[[irc]]\nchannels = [\"#a,#b\"]\n", "2:13", "contains a ','"},
-    {"[[irc]]\nchannels = [\"#\"]\n", "2:13", "has no name"},
-    {"[[irc]]\nchannels = [\"\"]\n", "2:13", "must start with the channel"},
-    {"[[irc]]\nchannels = [\" #a\"]\n", "2:13", "must start with the channel"},
-    {"[[irc]]\nchannels = [\"#a\\u0007\"]\n", "2:13", "control character"},
-    {"[[irc]]\nchannels = [\"#12345678901234567890123456789012345678901234"
-     "567890\"]\n",
-     "2:13", "longer than 50 bytes"},
-    {"[[irc]]\nchannels = [\"#a\", \"#b\", \"#A\"]\n", "2:25",
-     "channel '#A' is listed twice"},
-    {"[[irc]]\nchannels = [\"#a omnibus bogus=1\"]\n", "2:13",
-     "the rules of #a: unknown option 'bogus'"},
-    {"[[irc]]\nchannels = [\"#a standard players=9\"]\n", "2:13",
-     "standard is for 3 to 7 players"},
-    {"[[irc]]\nchannels = 5\n", "2:12", "must be an array of strings"},
-    /* required [[irc]] keys */
-    {"[[irc]]\n", "1:1", "this [[irc]] has no 'name'"},
-    {"[[irc]]\nname = \"a\"\nnick = \"n\"\n", "1:1",
-     "this [[irc]] has no 'host'"},
-    {"[[irc]]\nname = \"a\"\nhost = \"h\"\n[game]\n", "1:1",
-     "this [[irc]] has no 'nick'"},
-    {"[bot]\n[[irc]]\nname = \"a\"\nhost = \"h\"\n[[irc]]\n", "2:1",
-     "has no 'nick'"},
-    /* TLS and SASL */
-    {"[[irc]]\nsasl_mechanism = \"scram\"\n", "2:18",
-     "must be none, plain or external"},
-    {"[[irc]]\nname = \"n\"\nhost = \"h\"\nnick = \"n\"\n"
-     "sasl_mechanism = \"plain\"\n",
-     "1:1", "no 'sasl_password'"},
-    {"[[irc]]\nname = \"n\"\nhost = \"h\"\nnick = \"n\"\ntls = true\n"
-     "sasl_mechanism = \"external\"\n",
-     "1:1", "no 'tls_cert_file'"},
-    {"[[irc]]\nname = \"n\"\nhost = \"h\"\nnick = \"n\"\n"
-     "tls_ca_file = \"ca.pem\"\n",
-     "1:1", "names TLS files but has tls = false"},
-    {"[[irc]]\ntls_cert_file = \"a\\tb\"\n", "2:17", "control character"},
-    {"[[irc]]\ntls = \"yes\"\n", "2:7", "true or false"},
-    /* [[matrix]] */
-    {"[matrix]\n", "1:1", "write [[matrix]], one per network"},
-    {"[[matrix]]\nname = \"m\"\nuser_id = \"@b:hs\"\npassword = \"p\"\n", "1:1",
-     "this [[matrix]] has no 'homeserver'"},
-    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://hs\"\n"
-     "user_id = \"@b:hs\"\n",
-     "1:1", "needs a 'password' or an 'access_token'"},
-    {"[[matrix]]\nhomeserver = \"hs.example\"\n", "2:14",
-     "must be a URL starting with https://"},
-    {"[[matrix]]\nhomeserver = \"https://\"\n", "2:14", "has no host"},
-    {"[[matrix]]\nhomeserver = \"https://h/?x\"\n", "2:14", "no ? or #"},
-    {"[[matrix]]\nuser_id = \"bot\"\n", "2:11", "\"@name:server\""},
-    {"[[matrix]]\nuser_id = \"@bot:\"\n", "2:11", "full Matrix user ID"},
-    {"[[matrix]]\naccess_token = \"a b\"\n", "2:16", "contains a space"},
-    {"[[matrix]]\nrooms = [\"hearts\"]\n", "2:10", "must start with a room ID"},
-    {"[[matrix]]\nrooms = [\"#hearts\"]\n", "2:10",
-     "must be written '#name:server'"},
-    {"[[matrix]]\nrooms = [\"!a:hs\", \"!a:hs\"]\n", "2:19", "is listed twice"},
-    {"[[matrix]]\nrooms = [\"#a:hs nosuchrule\"]\n", "2:10",
-     "the rules of #a:hs"},
-    {"[[matrix]]\nmax_body_bytes = 10\n", "2:18", "between 65536 and"},
-    {"[[matrix]]\nauto_join_invites = 1\n", "2:21", "true or false"},
     {"[[irc]]\nname = \"net\"\nhost = \"h\"\nnick = \"n\"\n"
      "[[matrix]]\nname = \"NET\"\n",
      "6:8", "another [[irc]] is already named 'NET'"},
@@ -676,72 +421,6 @@ static const struct bad_case bad_cases[] = {
      "user_id = \"@b:h\"\npassword = \"p\"\n"
      "[[irc]]\nname = \"m\"\n",
      "7:8", "another [[matrix]] is already named 'm'"},
-    /* [[matrix]] modes (docs/hosting.md, "Matrix as an application
-     * service") */
-    {"[[matrix]]\nmode = \"push\"\n", "2:8",
-     "'mode' must be \"sync\" or \"appservice\""},
-    {"[[matrix]]\nmode = \"AppService\"\n", "2:8", "must be \"sync\" or"},
-    {"[[matrix]]\nmode = true\n", "2:8", "'mode' must be a string"},
-    {"[[matrix]]\nregistration = \"\"\n", "2:16", "'registration' is empty"},
-    {"[[matrix]]\nregistration = \"a\\nb\"\n", "2:16", "control character"},
-    {"[[matrix]]\nlisten = \"127.0.0.1\"\n", "2:10",
-     "'listen' has no port: write \"ADDRESS:PORT\""},
-    {"[[matrix]]\nlisten = \"127.0.0.1:0\"\n", "2:10",
-     "'listen' must end in a port from 1 to 65535"},
-    {"[[matrix]]\nlisten = \"127.0.0.1:65536\"\n", "2:10", "from 1 to 65535"},
-    {"[[matrix]]\nlisten = \"127.0.0.1:123456\"\n", "2:10", "from 1 to 65535"},
-    {"[[matrix]]\nlisten = \"127.0.0.1:+80\"\n", "2:10", "from 1 to 65535"},
-    {"[[matrix]]\nlisten = \"127.0.0.1:\"\n", "2:10", "from 1 to 65535"},
-    {"[[matrix]]\nlisten = \"localhost:9009\"\n", "2:10",
-     "'listen' must name a numeric IPv4 address, not 'localhost'"},
-    {"[[matrix]]\nlisten = \"127.1:9009\"\n", "2:10", "numeric IPv4 address"},
-    {"[[matrix]]\nlisten = \"256.0.0.1:9009\"\n", "2:10", "numeric IPv4"},
-    {"[[matrix]]\nlisten = \":9009\"\n", "2:10",
-     "must be a numeric address and a port"},
-    {"[[matrix]]\nlisten = \"::1:9009\"\n", "2:10",
-     "an IPv6 address goes in brackets, as \"[::1]:9009\""},
-    {"[[matrix]]\nlisten = \"[::1]\"\n", "2:10",
-     "'listen' must be \"[IPv6]:PORT\""},
-    {"[[matrix]]\nlisten = \"[::1]9009\"\n", "2:10", "\"[IPv6]:PORT\""},
-    {"[[matrix]]\nlisten = \"[127.0.0.1]:9009\"\n", "2:10",
-     "numeric IPv6 address, not '127.0.0.1'"},
-    {"[[matrix]]\nlisten = \"[fe80::1%eth0]:9009\"\n", "2:10",
-     "numeric IPv6 address"},
-    {"[[matrix]]\nlisten = \"[]:9009\"\n", "2:10", "a numeric address and"},
-    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
-     "user_id = \"@b:h\"\nmode = \"appservice\"\n",
-     "1:1",
-     "this [[matrix]] has mode = \"appservice\" but no 'registration' (the "
-     "file `heartsbot --appservice-registration CONFIG` writes)"},
-    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
-     "user_id = \"@b:h\"\npassword = \"p\"\nmode = \"appservice\"\n"
-     "registration = \"r.yaml\"\n",
-     "5:1",
-     "'password' is not used with mode = \"appservice\": the bot acts with "
-     "the as_token of its registration file (remove 'password')"},
-    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
-     "user_id = \"@b:h\"\nmode = \"appservice\"\nregistration = \"r\"\n"
-     "access_token = \"\"\n",
-     "7:1", "'access_token' is not used with mode = \"appservice\""},
-    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
-     "user_id = \"@b:h\"\npassword = \"p\"\nregistration = \"r.yaml\"\n",
-     "6:1",
-     "'registration' is only for mode = \"appservice\" (this [[matrix]] is "
-     "in sync mode)"},
-    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
-     "user_id = \"@b:h\"\nmode = \"sync\"\npassword = \"p\"\n"
-     "listen = \"127.0.0.1:9009\"\n",
-     "7:1", "'listen' is only for mode = \"appservice\""},
-    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
-     "user_id = \"@HeartsBot:h\"\nmode = \"appservice\"\n"
-     "registration = \"r\"\n",
-     "4:1",
-     "with mode = \"appservice\" the homeserver registers 'user_id': its "
-     "name before ':' may hold only a-z, 0-9 and . _ = - / +"},
-    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
-     "user_id = \"@b\xc3\xa9:h\"\nmode = \"appservice\"\n"
-     "registration = \"r\"\n",
-     "4:1", "may hold only a-z"},
     /* bytes where a key should be */
     {"[bot]\n\x01\n", "2:1", "control character 0x01"},
     {"\xc3\xa9 = 1\n", "1:1", "non-ASCII character"},
@@ -750,9 +429,7 @@ static const struct bad_case bad_cases[] = {
 static void test_config_parse_refused(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++)
-        parse_bad(bad_cases[i].text, strlen(bad_cases[i].text), bad_cases[i].at,
-                  bad_cases[i].fragment);
+    parse_bad_cases(bad_cases, sizeof bad_cases / sizeof bad_cases[0]);
 }
 
 /* NUL bytes are not strings' ends to the reader: the length is. */
@@ -975,197 +652,11 @@ static void test_config_keep_networks_swaps(void **state)
     config_free(&fresh);
 }
 
-static void test_config_parse_matrix(void **state)
-{
-    (void)state;
-    struct config c;
-    parse_ok(
-        "[[irc]]\nname = \"libera\"\nhost = \"h\"\nnick = \"k\"\n"
-        "[[matrix]]\nname = \"mx\"\n"
-        "homeserver = \"https://matrix.example.org/\"\n"
-        "user_id = \"@hearts:example.org\"\npassword = \"pass word\"\n"
-        "rooms = [\"#hearts:example.org\", \"!abc:example.org omnibus\"]\n"
-        "[[matrix]]\nname = \"tok\"\nhomeserver = \"http://127.0.0.1:8008\"\n"
-        "user_id = \"@b:hs\"\naccess_token = \"syt_x\"\n"
-        "device_id = \"DEV\"\nauto_join_invites = false\n"
-        "max_body_bytes = 65536\nsync_timeout_ms = 0\n"
-        "request_timeout_ms = 1000\nrejoin_delay_ms = 0\n",
-        &c);
-    assert_int_equal(count_irc(&c), 1);
-    assert_int_equal(count_mx(&c), 2);
-    const struct matrix_config *m = mx_at(&c, 0);
-    assert_string_equal(m->name, "mx");
-    /* a trailing '/' would double in every request's path */
-    assert_string_equal(m->homeserver, "https://matrix.example.org");
-    assert_string_equal(m->user_id, "@hearts:example.org");
-    assert_string_equal(m->password, "pass word");
-    assert_string_equal(m->access_token, "");
-    assert_string_equal(m->device_id, "");
-    assert_int_equal(m->nrooms, 2);
-    assert_string_equal(m->rooms[0].name, "#hearts:example.org");
-    assert_null(m->rooms[0].rules);
-    assert_string_equal(m->rooms[1].name, "!abc:example.org");
-    assert_string_equal(m->rooms[1].rules, "omnibus");
-    assert_true(m->auto_join_invites);
-    assert_int_equal(m->max_body_bytes, 4 << 20);
-    assert_int_equal(m->sync_timeout_ms, 30000);
-    assert_int_equal(m->request_timeout_ms, 30000);
-    assert_int_equal(m->rejoin_delay_ms, 30000);
-    m = mx_at(&c, 1);
-    assert_string_equal(m->access_token, "syt_x");
-    assert_string_equal(m->password, "");
-    assert_string_equal(m->device_id, "DEV");
-    assert_false(m->auto_join_invites);
-    assert_int_equal(m->max_body_bytes, 65536);
-    assert_int_equal(m->sync_timeout_ms, 0);
-    assert_int_equal(m->request_timeout_ms, 1000);
-    assert_int_equal(m->rejoin_delay_ms, 0);
-    struct config fresh;
-    parse_ok("", &fresh);
-    config_keep_networks(&fresh, &c);
-    assert_int_equal(count_mx(&fresh), 2);
-    assert_int_equal(count_mx(&c), 0);
-    config_free(&c);
-    config_free(&fresh);
-}
-
-/* mode, registration and listen: the defaults of the sync mode, and the
- * appservice mode with each form of listen. */
-static void test_config_parse_matrix_modes(void **state)
-{
-    (void)state;
-    struct config c;
-    char err[ERRLEN] = "";
-    const char text[] =
-        "[[matrix]]\nname = \"s\"\nhomeserver = \"https://h\"\n"
-        "user_id = \"@b:h\"\npassword = \"p\"\nsync_timeout_ms = 5000\n"
-        "[[matrix]]\nname = \"a\"\nhomeserver = \"http://127.0.0.1:8008\"\n"
-        "user_id = \"@hearts.bot_1=x-y/z+w:example.org\"\n"
-        "mode = \"appservice\"\nregistration = \"/etc/hb/a.yaml\"\n"
-        "sync_timeout_ms = 1000 # unused, and accepted\n"
-        "[[matrix]]\nname = \"v4\"\nhomeserver = \"https://h\"\n"
-        "user_id = \"@b:h\"\nmode = \"appservice\"\n"
-        "registration = \"/r\"\nlisten = \"10.0.0.5:65535\"\n"
-        "[[matrix]]\nname = \"v6\"\nhomeserver = \"https://h\"\n"
-        "user_id = \"@b:h\"\nmode = \"appservice\"\n"
-        "registration = \"/r\"\nlisten = \"[::1]:1\"\n"
-        "[[matrix]]\nname = \"any6\"\nhomeserver = \"https://h\"\n"
-        "user_id = \"@b:h\"\nmode = \"appservice\"\n"
-        "registration = \"/r\"\nlisten = \"[0:0::0]:8080\"\n"
-        "[[matrix]]\nname = \"sync2\"\nhomeserver = \"https://h\"\n"
-        "user_id = \"@B:h\"\nmode = \"sync\"\naccess_token = \"t\"\n";
-    int rc = config_parse(text, sizeof text - 1, "/etc/hb/bot.toml",
-                          registry_protocols, &c, err, sizeof err);
-    if (rc)
-        print_error("%s\n", err);
-    assert_int_equal(rc, 0);
-    assert_int_equal(count_mx(&c), 6);
-    const struct matrix_config *m = mx_at(&c, 0);
-    assert_false(m->appservice);
-    assert_string_equal(m->registration, "");
-    assert_string_equal(m->listen_host, "127.0.0.1");
-    assert_int_equal(m->listen_port, 9009);
-    assert_string_equal(m->password, "p");
-    m = mx_at(&c, 1);
-    assert_true(m->appservice);
-    assert_string_equal(m->registration, "/etc/hb/a.yaml");
-    assert_string_equal(m->listen_host, "127.0.0.1");
-    assert_int_equal(m->listen_port, 9009);
-    assert_string_equal(m->password, "");
-    assert_string_equal(m->access_token, "");
-    assert_int_equal(m->sync_timeout_ms, 1000);
-    m = mx_at(&c, 2);
-    assert_string_equal(m->listen_host, "10.0.0.5");
-    assert_int_equal(m->listen_port, 65535);
-    m = mx_at(&c, 3);
-    assert_string_equal(m->listen_host, "::1");
-    assert_int_equal(m->listen_port, 1);
-    m = mx_at(&c, 4);
-    assert_string_equal(m->listen_host, "::");
-    assert_int_equal(m->listen_port, 8080);
-    m = mx_at(&c, 5);
-    assert_false(m->appservice);
-    assert_string_equal(m->user_id, "@B:h"); /* sync mode: any user ID */
-    config_free(&c);
-}
-
-/* Parses one appservice [[matrix]] whose registration is `reg`, read as
- * the file `path`, and checks where the registration ends up. */
-static void registration_at(const char *path, const char *reg, const char *want)
-{
-    char text[512], err[ERRLEN] = "";
-    snprintf(text, sizeof text,
-             "[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
-             "user_id = \"@b:h\"\nmode = \"appservice\"\n"
-             "registration = \"%s\"\n",
-             reg);
-    struct config c;
-    int rc = config_parse(text, strlen(text), path, registry_protocols, &c, err,
-                          sizeof err);
-    if (rc)
-        print_error("%s\n", err);
-    assert_int_equal(rc, 0);
-    if (strcmp(mx_at(&c, 0)->registration, want) != 0)
-        print_error("config %s, registration %s: want %s, got %s\n", path, reg,
-                    want, mx_at(&c, 0)->registration);
-    assert_string_equal(mx_at(&c, 0)->registration, want);
-    config_free(&c);
-}
-
-/* A relative registration is beside the config file, made absolute: the
- * bot may run in another directory than the one it was started from. */
-static void test_config_parse_registration_beside_config(void **state)
-{
-    (void)state;
-    char cwd[4096], want[8192];
-    assert_non_null(getcwd(cwd, sizeof cwd));
-    registration_at("/etc/hb/bot.toml", "reg.yaml", "/etc/hb/reg.yaml");
-    registration_at("/etc/hb/bot.toml", "as/reg.yaml", "/etc/hb/as/reg.yaml");
-    registration_at("/etc/hb/bot.toml", "/var/lib/r.yaml", "/var/lib/r.yaml");
-    registration_at("/bot.toml", "reg.yaml", "/reg.yaml");
-    snprintf(want, sizeof want, "%s/reg.yaml", cwd);
-    registration_at("bot.toml", "reg.yaml", want);
-    registration_at("./bot.toml", "reg.yaml", want);
-    snprintf(want, sizeof want, "%s/conf/reg.yaml", cwd);
-    registration_at("conf/bot.toml", "reg.yaml", want);
-    snprintf(want, sizeof want, "%s/../up/reg.yaml", cwd);
-    registration_at("bot.toml", "../up/reg.yaml", want);
-}
-
-/* The same through config_load, from another directory than the file's. */
-static void test_config_load_registration_beside_config(void **state)
-{
-    (void)state;
-    char dir[] = "/tmp/test_config_dir_XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[128], want[160], err[ERRLEN] = "";
-    snprintf(path, sizeof path, "%s/bot.toml", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("[[matrix]]\nname = \"m\"\nhomeserver = \"https://h\"\n"
-          "user_id = \"@b:h\"\nmode = \"appservice\"\n"
-          "registration = \"heartsbot-registration.yaml\"\n",
-          f);
-    assert_int_equal(fclose(f), 0);
-    struct config c;
-    int rc = config_load(path, registry_protocols, &c, err, sizeof err);
-    if (rc)
-        print_error("%s\n", err);
-    assert_int_equal(rc, 0);
-    snprintf(want, sizeof want, "%s/heartsbot-registration.yaml", dir);
-    assert_string_equal(mx_at(&c, 0)->registration, want);
-    config_free(&c);
-    unlink(path);
-    rmdir(dir);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_keep_networks_swaps),
         cmocka_unit_test(test_config_load_example),
-        cmocka_unit_test(test_config_parse_minimal_defaults),
-        cmocka_unit_test(test_config_parse_tls_sasl),
         cmocka_unit_test(test_config_parse_empty_file),
         cmocka_unit_test(test_config_parse_values),
         cmocka_unit_test(test_config_parse_range_bounds),
@@ -1180,10 +671,6 @@ int main(void)
         cmocka_unit_test(test_config_parse_limits),
         cmocka_unit_test(test_config_load_errors),
         cmocka_unit_test(test_config_free_zeroes),
-        cmocka_unit_test(test_config_parse_matrix),
-        cmocka_unit_test(test_config_parse_matrix_modes),
-        cmocka_unit_test(test_config_parse_registration_beside_config),
-        cmocka_unit_test(test_config_load_registration_beside_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
