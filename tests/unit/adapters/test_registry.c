@@ -16,7 +16,10 @@ static void test_registry_rows(void **state)
     (void)state;
     int n = 0;
     for (const struct protocol *const *p = registry_protocols; *p; p++, n++) {
-        const struct protocol *r = *p;
+        assert_non_null((*p)->config);
+        assert_non_null((*p)->create);
+        assert_non_null((*p)->start_failed);
+        const struct protocol_config *r = (*p)->config;
         assert_non_null(r->name);
         assert_true(r->name[0] != '\0');
         assert_non_null(r->keys);
@@ -26,8 +29,6 @@ static void test_registry_rows(void **state)
         assert_non_null(r->finish);
         assert_non_null(r->free);
         assert_non_null(r->rooms);
-        assert_non_null(r->create);
-        assert_non_null(r->start_failed);
         /* one of the keys is the network's name */
         bool named = false;
         for (int k = 0; k < r->nkeys; k++)
@@ -35,7 +36,7 @@ static void test_registry_rows(void **state)
                 named = true;
         assert_true(named);
         for (const struct protocol *const *q = registry_protocols; q != p; q++)
-            assert_string_not_equal((*q)->name, r->name);
+            assert_string_not_equal((*q)->config->name, r->name);
     }
     assert_true(n >= 2);
 }

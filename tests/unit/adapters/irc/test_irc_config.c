@@ -129,7 +129,7 @@ static void test_irc_config_range_bounds(void **state)
         {"[[irc]]", "flood_interval_ms", 1, 60000,
          offsetof(struct irc_config, flood_interval_ms)},
     };
-    check_int_ranges(keys, sizeof keys / sizeof keys[0], &irc_config_protocol,
+    check_int_ranges(keys, sizeof keys / sizeof keys[0], &irc_protocol,
                      "name=\"n\"\nhost=\"h\"\nnick=\"k\"\n");
 }
 
