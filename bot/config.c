@@ -12,6 +12,7 @@
  * edit before SIGHUP, say) changes nothing.
  */
 #include "bot/config.h"
+#include "bot/common/err.h"
 #include "bot/common/section.h"
 #include "bot/common/toml.h"
 #include "bot/common/xalloc.h"
@@ -36,19 +37,6 @@
 /* Far more than a bot joins, and the caps keep the checks for duplicate
  * names (quadratic, on a list this short) fast on any file. */
 #define CONFIG_MAX_NETWORKS 64 /* of one protocol */
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Edit distance for naming the nearest valid key or table: the engine's,
  * case-sensitive as TOML keys are. */
@@ -495,8 +483,8 @@ int config_parse(const char *text, size_t len, const char *path,
     if (!path)
         path = "config";
     if (len > CONFIG_MAX_BYTES) {
-        say(err, errlen, "%s: larger than 1 MiB, the most a config may be",
-            path);
+        err_set(err, errlen, "%s: larger than 1 MiB, the most a config may be",
+                path);
         return -1;
     }
     struct config c;
@@ -523,7 +511,7 @@ int config_load(const char *path, const struct protocol *const *protocols,
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        say(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        err_set(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     size_t cap = 4096, len = 0;
@@ -538,7 +526,7 @@ int config_load(const char *path, const struct protocol *const *protocols,
             continue;
         if (r < 0) {
             int e = errno;
-            say(err, errlen, "%s: cannot read: %s", path, strerror(e));
+            err_set(err, errlen, "%s: cannot read: %s", path, strerror(e));
             close(fd);
             free(buf);
             return -1;

@@ -23,6 +23,7 @@
  * or replaces one.
  */
 #include "adapters/matrix/registration.h"
+#include "bot/common/err.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -48,19 +49,6 @@ enum { K_ID, K_URL, K_AS, K_HS, K_LOCALPART, NKEYS };
 
 static const char *const key_names[NKEYS] = {"id", "url", "as_token",
                                              "hs_token", "sender_localpart"};
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* A growing string. */
 struct buf {
@@ -557,9 +545,9 @@ int mx_registration_parse(const char *text, size_t len, const char *path,
     if (!path)
         path = "registration";
     if (len > MX_REGISTRATION_MAX) {
-        say(err, errlen,
-            "%s: larger than 64 KiB, the most a registration file may be",
-            path);
+        err_set(err, errlen,
+                "%s: larger than 64 KiB, the most a registration file may be",
+                path);
         return -1;
     }
     if (!text)
@@ -586,10 +574,10 @@ int mx_registration_parse(const char *text, size_t len, const char *path,
         rc = FAIL(&ps, ps.flow.open, "this list or mapping is not closed");
     for (int i = 0; i < NKEYS && rc == 0; i++)
         if (!ps.values[i] && i != K_URL) {
-            say(err, errlen,
-                "%s: no '%s' (a registration needs id, as_token, hs_token "
-                "and sender_localpart)",
-                path, key_names[i]);
+            err_set(err, errlen,
+                    "%s: no '%s' (a registration needs id, as_token, hs_token "
+                    "and sender_localpart)",
+                    path, key_names[i]);
             rc = -1;
         }
     if (rc == 0 && strcmp(ps.values[K_AS], ps.values[K_HS]) == 0)
@@ -614,12 +602,12 @@ int mx_registration_load(const char *path, struct mx_registration *out,
     /* non-blocking: a FIFO at the path must not hang the bot */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
-        say(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        err_set(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        say(err, errlen, "%s: not a regular file", path);
+        err_set(err, errlen, "%s: not a regular file", path);
         close(fd);
         return -1;
     }
@@ -630,7 +618,7 @@ int mx_registration_load(const char *path, struct mx_registration *out,
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            say(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+            err_set(err, errlen, "%s: cannot read: %s", path, strerror(errno));
             close(fd);
             free(buf);
             return -1;
@@ -670,7 +658,8 @@ int mx_registration_check(const struct mx_registration *r,
     if (strlen(r->sender_localpart) == n &&
         memcmp(r->sender_localpart, local, n) == 0)
         return 0;
-    say(err, errlen,
+    err_set(
+        err, errlen,
         "%s: its sender_localpart is \"%s\" but user_id is \"%s\": the bot "
         "acts as the registration's user (make them agree, or remove the "
         "file and write a new one with heartsbot --appservice-registration)",
@@ -861,12 +850,12 @@ int mx_registration_write(const struct matrix_config *cfg, char *err,
     if (lstat(path, &st) == 0)
         return MX_REGISTRATION_EXISTS;
     if (errno != ENOENT) {
-        say(err, errlen, "%s: %s", path, strerror(errno));
+        err_set(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
     char as[2 * TOKEN_BYTES + 1], hs[2 * TOKEN_BYTES + 1];
     if (random_hex(as, TOKEN_BYTES) || random_hex(hs, TOKEN_BYTES)) {
-        say(err, errlen, "%s: getrandom: %s", path, strerror(errno));
+        err_set(err, errlen, "%s: getrandom: %s", path, strerror(errno));
         return -1;
     }
     char *text = mx_registration_text(cfg, as, hs);
@@ -886,15 +875,15 @@ int mx_registration_write(const struct matrix_config *cfg, char *err,
         unlink(tmp);
     free(tmp);
     if (rc == -1) {
-        say(err, errlen, "%s: %s: %s (nothing written)", path, what,
-            strerror(e));
+        err_set(err, errlen, "%s: %s: %s (nothing written)", path, what,
+                strerror(e));
         return -1;
     }
     if (rc == 0 && sync_dir_of(path)) {
-        say(err, errlen,
-            "%s: written, but its directory could not be "
-            "synced: %s",
-            path, strerror(errno));
+        err_set(err, errlen,
+                "%s: written, but its directory could not be "
+                "synced: %s",
+                path, strerror(errno));
         return -1;
     }
     return rc;
