@@ -164,15 +164,21 @@ static int play_game(struct engine_game *g, const int *levels, int budget,
     return -1;
 }
 
-int sim_play(int argc, char **argv)
-{
-    const char *preset = NULL, *records = NULL;
-    char text[1024];
-    struct strbuf tb; /* " KEY=VALUE" for each --set */
-    strbuf_init(&tb, text, sizeof text);
-    long players = 0, games = 100, seed = 1, budget = 0;
+/* What `hearts-sim play` was asked. */
+struct play_opts {
+    const char *preset, *records;
+    char text[1024]; /* " KEY=VALUE" for each --set */
+    long players, games, seed, budget;
     int levels[ENGINE_MAX_PLAYERS];
-    int nlevels = 0;
+    int nlevels;
+};
+
+/* Reads the arguments into o; 0, or 2 (the exit code) with the message
+ * said. */
+static int play_args(int argc, char **argv, struct play_opts *o)
+{
+    struct strbuf tb;
+    strbuf_init(&tb, o->text, sizeof o->text);
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -182,95 +188,155 @@ int sim_play(int argc, char **argv)
         }
         i++;
         if (!strcmp(arg, "--preset")) {
-            preset = val;
+            o->preset = val;
         } else if (!strcmp(arg, "--set")) {
             if (!strchr(val, '=') || strchr(val, ' ') ||
-                tb.len + strlen(val) + 2 >= sizeof text) {
+                tb.len + strlen(val) + 2 >= sizeof o->text) {
                 fprintf(stderr, "hearts-sim play: --set takes KEY=VALUE\n");
                 return 2;
             }
             strbuf_addf(&tb, " %s", val);
         } else if (!strcmp(arg, "--players")) {
-            if (sim_parse_count(val, 2, ENGINE_MAX_PLAYERS, &players)) {
+            if (sim_parse_count(val, 2, ENGINE_MAX_PLAYERS, &o->players)) {
                 fprintf(stderr, "hearts-sim play: --players is 2 to 10\n");
                 return 2;
             }
         } else if (!strcmp(arg, "--seats")) {
-            if (parse_seats(val, levels, ENGINE_MAX_PLAYERS, &nlevels))
+            if (parse_seats(val, o->levels, ENGINE_MAX_PLAYERS, &o->nlevels))
                 return 2;
         } else if (!strcmp(arg, "--games")) {
-            if (sim_parse_count(val, 1, 100000000, &games)) {
+            if (sim_parse_count(val, 1, 100000000, &o->games)) {
                 fprintf(stderr, "hearts-sim play: --games is 1 or more\n");
                 return 2;
             }
         } else if (!strcmp(arg, "--seed")) {
-            if (sim_parse_count(val, 0, 0x7fffffffffffffffL, &seed)) {
+            if (sim_parse_count(val, 0, 0x7fffffffffffffffL, &o->seed)) {
                 fprintf(stderr, "hearts-sim play: --seed is a number\n");
                 return 2;
             }
         } else if (!strcmp(arg, "--budget")) {
-            if (sim_parse_count(val, 0, 10000000, &budget)) {
+            if (sim_parse_count(val, 0, 10000000, &o->budget)) {
                 fprintf(stderr, "hearts-sim play: --budget is 0 (each "
                                 "level's own) or more playouts\n");
                 return 2;
             }
         } else if (!strcmp(arg, "--records")) {
-            records = val;
+            o->records = val;
         } else {
             fprintf(stderr, "hearts-sim play: unknown argument '%s'\n", arg);
             usage(stderr);
             return 2;
         }
     }
-    if (!preset) {
+    if (!o->preset) {
         fprintf(stderr, "hearts-sim play: --preset NAME is needed\n");
         return 2;
     }
+    return 0;
+}
+
+/* Plays game gi, its record (if w) written to out; 0, 1 if it did not
+ * finish. */
+static int play_one(const struct play_opts *o, const struct engine_rules *rules,
+                    long gi, struct engine_prng *rng, struct play_stats *st,
+                    struct record_writer *w, FILE *out)
+{
+    int n = rules->players, rc = 0;
+    struct engine_game g;
+    engine_game_init(&g, rules, (uint64_t)o->seed * 1000003u + (uint64_t)gi,
+                     (int)(gi % n));
+    struct tee t = {.first = {.emit = count_event, .ctx = st},
+                    .second = w ? record_writer_sink(w) : NULL};
+    struct engine_sink sink = {.emit = tee_emit, .ctx = &t};
+    if (play_game(&g, o->levels, (int)o->budget, rng, &sink)) {
+        fprintf(stderr, "hearts-sim play: game %ld did not finish\n", gi + 1);
+        rc = 1;
+    }
+    if (w) {
+        char *json = record_writer_json(w);
+        if (json)
+            fprintf(out, "%s\n", json);
+        else
+            fprintf(stderr,
+                    "hearts-sim play: game %ld is too long to "
+                    "record\n",
+                    gi + 1);
+        free(json);
+    }
+    return rc;
+}
+
+/* The table of points, wins and moons by seat. */
+static void play_report(FILE *report, const struct play_opts *o,
+                        const struct engine_rules *rules,
+                        const struct play_stats *st)
+{
+    int n = rules->players;
+    fprintf(report, "%s, %d players, %ld game%s, %ld hand%s, seed %ld\n",
+            engine_preset_name(rules->preset), n, o->games,
+            o->games == 1 ? "" : "s", st->hands, st->hands == 1 ? "" : "s",
+            o->seed);
+    fprintf(report, "seat  level   points/hand  std.err   wins  moons\n");
+    for (int s = 0; s < n; s++) {
+        double h = (double)st->hands, mean = 0, se = 0;
+        if (st->hands) {
+            mean = (double)st->points[s] / h;
+            double var = st->squares[s] / h - mean * mean;
+            se = st->hands > 1 && var > 0 ? sqrt(var / (h - 1)) : 0;
+        }
+        fprintf(report, "%4d  %-6s  %11.3f  %7.3f  %5ld  %5ld\n", s,
+                ai_level_name(o->levels[s]), mean, se, st->wins[s],
+                st->moons[s]);
+    }
+}
+
+int sim_play(int argc, char **argv)
+{
+    struct play_opts o = {.games = 100, .seed = 1};
+    int rc = play_args(argc, argv, &o);
+    if (rc)
+        return rc;
     char line[1200];
-    snprintf(line, sizeof line, "%s%s", preset, text);
-    if (nlevels > 0 && players == 0)
-        players = nlevels;
+    snprintf(line, sizeof line, "%s%s", o.preset, o.text);
+    if (o.nlevels > 0 && o.players == 0)
+        o.players = o.nlevels;
     struct engine_rules rules;
     char err[256];
-    if (engine_rules_parse(&rules, line, (int)players, err, sizeof err)) {
+    if (engine_rules_parse(&rules, line, (int)o.players, err, sizeof err)) {
         fprintf(stderr, "hearts-sim play: %s\n", err);
         return 2;
     }
     int n = rules.players;
-    if (nlevels == 0) {
+    if (o.nlevels == 0) {
         for (int s = 0; s < n; s++)
-            levels[s] = AI_EASY;
-    } else if (nlevels != n) {
+            o.levels[s] = AI_EASY;
+    } else if (o.nlevels != n) {
         fprintf(stderr,
                 "hearts-sim play: --seats names %d levels for %d "
                 "players\n",
-                nlevels, n);
+                o.nlevels, n);
         return 2;
     }
     FILE *out = NULL;
-    if (records) {
-        out = strcmp(records, "-") ? fopen(records, "w") : stdout;
+    if (o.records) {
+        out = strcmp(o.records, "-") ? fopen(o.records, "w") : stdout;
         if (!out) {
-            fprintf(stderr, "hearts-sim play: %s: %s\n", records,
+            fprintf(stderr, "hearts-sim play: %s: %s\n", o.records,
                     strerror(errno));
             return 2;
         }
     }
     struct play_stats st = {.n = n};
     struct engine_prng rng;
-    engine_prng_seed(&rng, (uint64_t)seed ^ UINT64_C(0x5eed5eed5eed5eed));
+    engine_prng_seed(&rng, (uint64_t)o.seed ^ UINT64_C(0x5eed5eed5eed5eed));
     char names[ENGINE_MAX_PLAYERS][16];
     const char *name_ptrs[ENGINE_MAX_PLAYERS];
     for (int s = 0; s < n; s++) {
-        snprintf(names[s], sizeof names[s], "%s%d", ai_level_name(levels[s]),
+        snprintf(names[s], sizeof names[s], "%s%d", ai_level_name(o.levels[s]),
                  s);
         name_ptrs[s] = names[s];
     }
-    int rc = 0;
-    for (long gi = 0; gi < games && rc == 0; gi++) {
-        struct engine_game g;
-        engine_game_init(&g, &rules, (uint64_t)seed * 1000003u + (uint64_t)gi,
-                         (int)(gi % n));
+    for (long gi = 0; gi < o.games && rc == 0; gi++) {
         struct record_writer *w = NULL;
         if (out) {
             w = record_writer_new(&rules, name_ptrs, n);
@@ -280,46 +346,15 @@ int sim_play(int argc, char **argv)
                 break;
             }
         }
-        struct tee t = {.first = {.emit = count_event, .ctx = &st},
-                        .second = w ? record_writer_sink(w) : NULL};
-        struct engine_sink sink = {.emit = tee_emit, .ctx = &t};
-        if (play_game(&g, levels, (int)budget, &rng, &sink)) {
-            fprintf(stderr, "hearts-sim play: game %ld did not finish\n",
-                    gi + 1);
-            rc = 1;
-        }
-        if (w) {
-            char *json = record_writer_json(w);
-            if (json)
-                fprintf(out, "%s\n", json);
-            else
-                fprintf(stderr,
-                        "hearts-sim play: game %ld is too long to "
-                        "record\n",
-                        gi + 1);
-            free(json);
-            record_writer_free(w);
-        }
+        rc = play_one(&o, &rules, gi, &rng, &st, w, out);
+        record_writer_free(w);
     }
     if (out && out != stdout && fclose(out)) {
-        fprintf(stderr, "hearts-sim play: %s: %s\n", records, strerror(errno));
+        fprintf(stderr, "hearts-sim play: %s: %s\n", o.records,
+                strerror(errno));
         rc = 2;
     }
-    FILE *report = out == stdout ? stderr : stdout;
-    fprintf(report, "%s, %d players, %ld game%s, %ld hand%s, seed %ld\n",
-            engine_preset_name(rules.preset), n, games, games == 1 ? "" : "s",
-            st.hands, st.hands == 1 ? "" : "s", seed);
-    fprintf(report, "seat  level   points/hand  std.err   wins  moons\n");
-    for (int s = 0; s < n; s++) {
-        double h = (double)st.hands, mean = 0, se = 0;
-        if (st.hands) {
-            mean = (double)st.points[s] / h;
-            double var = st.squares[s] / h - mean * mean;
-            se = st.hands > 1 && var > 0 ? sqrt(var / (h - 1)) : 0;
-        }
-        fprintf(report, "%4d  %-6s  %11.3f  %7.3f  %5ld  %5ld\n", s,
-                ai_level_name(levels[s]), mean, se, st.wins[s], st.moons[s]);
-    }
+    play_report(out == stdout ? stderr : stdout, &o, &rules, &st);
     return rc;
 }
 
