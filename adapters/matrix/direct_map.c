@@ -12,7 +12,6 @@
 #include "adapters/matrix/direct.h"
 #include "adapters/matrix/strset.h"
 #include "adapters/matrix/sync.h"
-#include "adapters/matrix/sync_loop.h"
 #include "adapters/matrix/wire.h"
 #include "bot/common/xalloc.h"
 
@@ -146,7 +145,7 @@ static void got_direct(struct mx_adapter *a, struct mx_call *c, long status,
         mx_direct_free(d, n);
     }
     /* a restart's first sync waited for the map (see mx_begin) */
-    mx_first_sync_when_ready(a);
+    a->hooks.first_sync(a);
 }
 
 void mx_direct_map_read(struct mx_adapter *a)

@@ -53,9 +53,28 @@ struct mx_members;  /* members.h */
 struct mx_rooms;    /* rooms.h */
 struct mx_listen;   /* listen.h */
 struct mx_request;  /* listen.h */
+struct mx_item;     /* sync.h */
+struct mx_adapter;
+
+/* What a file calls in a file above it, set by mx_adapter_new (as
+ * Redis's ae and networking hand each other callbacks): every file
+ * includes only the headers of the files below it. */
+struct mx_hooks {
+    /* calls.c, the token refused: log in again (login.c) */
+    void (*login)(struct mx_adapter *a);
+    /* login.c and appservice.c, a token there: the start goes on
+     * (mx_begin, sync_loop.c) */
+    void (*begin)(struct mx_adapter *a);
+    /* joins.c and direct_map.c, a join or the m.direct read answered:
+     * the first sync, unless something else holds it (sync_loop.c) */
+    void (*first_sync)(struct mx_adapter *a);
+    /* names.c, a held event let go: what it does (items.c) */
+    void (*item)(struct mx_adapter *a, const struct mx_item *it);
+};
 
 struct mx_adapter {
     struct chat_adapter base;
+    struct mx_hooks hooks;
     struct loop *loop;
     struct mx_http *http;
     struct matrix_config cfg; /* strings owned */
