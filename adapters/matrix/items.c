@@ -12,7 +12,6 @@
 #include "adapters/matrix/joins.h"
 #include "adapters/matrix/members.h"
 #include "adapters/matrix/names.h"
-#include "adapters/matrix/outbox.h"
 #include "adapters/matrix/report.h"
 #include "adapters/matrix/rooms.h"
 #include "adapters/matrix/strset.h"
@@ -20,14 +19,6 @@
 #include "adapters/matrix/wire.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
-
-static bool warned(struct mx_adapter *a, const char *room)
-{
-    if (mx_set_has(a->warned, a->nwarned, room))
-        return true;
-    mx_set_add(&a->warned, &a->nwarned, room);
-    return false;
-}
 
 /* The room's facts (rooms.h) take in a state item. */
 static void feed_item(struct mx_adapter *a, const struct mx_item *it)
@@ -215,14 +206,14 @@ static void on_encrypted(struct mx_adapter *a, const struct mx_item *it,
             mx_dm_unusable(a, dmr, "encrypted");
         return;
     }
-    if (strcmp(it->sender, self) == 0 || warned(a, it->room))
+    if (strcmp(it->sender, self) == 0)
         return;
-    mx_outbox_add(a->out, it->room,
-                  "I cannot read encrypted messages, so I cannot see "
-                  "commands in this room. To play, turn encryption off "
-                  "in a new room (it cannot be turned off here) and "
-                  "invite me there, or write to me in a direct chat "
-                  "without encryption.");
+    mx_say_once(a, it->room,
+                "I cannot read encrypted messages, so I cannot see "
+                "commands in this room. To play, turn encryption off "
+                "in a new room (it cannot be turned off here) and "
+                "invite me there, or write to me in a direct chat "
+                "without encryption.");
 }
 
 void mx_on_item(struct mx_adapter *a, const struct mx_item *it)

@@ -10,7 +10,6 @@
 #include "adapters/matrix/calls.h"
 #include "adapters/matrix/outbox.h"
 #include "adapters/matrix/report.h"
-#include "adapters/matrix/send.h"
 #include "adapters/matrix/strset.h"
 #include "adapters/matrix/sync.h"
 #include "adapters/matrix/wire.h"
