@@ -10,7 +10,6 @@
 
 #include "adapters/matrix/calls.h"
 #include "adapters/matrix/direct_map.h"
-#include "adapters/matrix/items.h"
 #include "adapters/matrix/joins.h"
 #include "adapters/matrix/outbox.h"
 #include "adapters/matrix/report.h"
@@ -158,6 +157,25 @@ void mx_dm_unusable(struct mx_adapter *a, struct mx_dm *d, const char *why)
     mx_direct_map_record(a, user);
     free(room);
     free(user);
+}
+
+/* A room's whole state (GET /rooms/{room}/state) into what is known of
+ * it, replacing that if `anew`. Whether it was taken. */
+bool mx_feed_state(struct mx_adapter *a, const char *room, const char *body,
+                   size_t len, bool anew)
+{
+    struct mx_sync st;
+    char err[128];
+    if (mx_state_parse(body, len, room, &st, err, sizeof err)) {
+        log_warn("%s: the state of %s refused: %s", a->base.network, room, err);
+        return false;
+    }
+    if (anew)
+        mx_rooms_forget(a->facts, room);
+    for (size_t i = 0; i < st.nitems; i++)
+        mx_rooms_feed(a->facts, &st.items[i]);
+    mx_sync_free(&st);
+    return true;
 }
 
 /* What the room's facts say of d: usable (ready, perhaps still waiting

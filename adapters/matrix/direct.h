@@ -74,6 +74,12 @@ void mx_want_del(struct mx_adapter *a, const char *user);
  * is told why. */
 void mx_dm_unusable(struct mx_adapter *a, struct mx_dm *d, const char *why);
 
+/* A room's whole state into what is known of it, replacing that if
+ * `anew` (a direct room's check; a room joined in application-service
+ * mode). Whether it was taken. */
+bool mx_feed_state(struct mx_adapter *a, const char *room, const char *body,
+                   size_t len, bool anew);
+
 /* Asks for the whole state of d's room, unless it is checked. */
 void mx_dm_check(struct mx_adapter *a, struct mx_dm *d);
 

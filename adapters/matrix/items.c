@@ -20,50 +20,6 @@
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
 
-/* The room's facts (rooms.h) take in a state item. */
-static void feed_item(struct mx_adapter *a, const struct mx_item *it)
-{
-    switch (it->kind) {
-    case MX_ITEM_MEMBER:
-        mx_rooms_set_member(a->facts, it->room, it->user, it->membership);
-        return;
-    case MX_ITEM_ENCRYPTED:
-        if (!it->event_id)
-            mx_rooms_set_encrypted(a->facts, it->room);
-        return;
-    case MX_ITEM_NAME:
-        mx_rooms_set_name(a->facts, it->room, it->name);
-        return;
-    case MX_ITEM_ALIAS:
-        mx_rooms_set_alias(a->facts, it->room, it->name);
-        return;
-    case MX_ITEM_CREATE:
-        mx_rooms_set_creator(a->facts, it->room, it->sender);
-        return;
-    default:
-        return;
-    }
-}
-
-/* A room's whole state (GET /rooms/{room}/state) into what is known of
- * it, replacing that if `anew`. Whether it was taken. */
-bool mx_feed_state(struct mx_adapter *a, const char *room, const char *body,
-                   size_t len, bool anew)
-{
-    struct mx_sync st;
-    char err[128];
-    if (mx_state_parse(body, len, room, &st, err, sizeof err)) {
-        log_warn("%s: the state of %s refused: %s", a->base.network, room, err);
-        return false;
-    }
-    if (anew)
-        mx_rooms_forget(a->facts, room);
-    for (size_t i = 0; i < st.nitems; i++)
-        feed_item(a, &st.items[i]);
-    mx_sync_free(&st);
-    return true;
-}
-
 /* Joins remembered for direct rooms being made, at most. */
 #define JOINS_SEEN_MAX 64
 
@@ -221,7 +177,7 @@ void mx_on_item(struct mx_adapter *a, const struct mx_item *it)
     const char *self = a->cfg.user_id;
     struct mx_dm *dmr = mx_dm_of_room(a, it->room);
     const char *dm = dmr ? dmr->user : NULL;
-    feed_item(a, it);
+    mx_rooms_feed(a->facts, it);
     switch (it->kind) {
     case MX_ITEM_MESSAGE:
         on_message(a, it, dm);
