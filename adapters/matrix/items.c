@@ -8,7 +8,6 @@
 
 #include "adapters/matrix/calls.h"
 #include "adapters/matrix/direct.h"
-#include "adapters/matrix/direct_map.h"
 #include "adapters/matrix/joins.h"
 #include "adapters/matrix/members.h"
 #include "adapters/matrix/names.h"
