@@ -16,7 +16,6 @@
 #include "adapters/matrix/strset.h"
 #include "adapters/matrix/sync.h"
 #include "adapters/matrix/wire.h"
-#include "bot/common/log.h"
 #include "bot/common/xalloc.h"
 
 /* Joins remembered for direct rooms being made, at most. */

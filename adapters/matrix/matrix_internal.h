@@ -3,19 +3,22 @@
  * its files shares, one struct per [[matrix]] account, and the few
  * helpers all of them use. Only the adapter's own files include it.
  *
- * The files, one concern each (each with its header):
- *   adapter.c     the chat_adapter ops table, start, stop, free
- *   calls.c       every request as a call; the retry policy in one place
- *   send.c        the out-queue: routing lines, the pacer, what goes next
- *   direct.c      people's direct rooms: found, checked, made, dropped
- *   direct_map.c  the bot's m.direct account data: read, merged, written
- *   joins.c       the configured rooms: joins, kicks, rejoins
- *   names.c       display names, and a room's members, name and alias
- *   items.c       what each event of a sync or transaction does
+ * The files, one concern each (each with its header), from the top
+ * down: each includes only the headers of the files below it, and the
+ * few calls up go through struct mx_hooks.
+ *   adapter.c     the chat_adapter ops table, start, stop, free; the hooks
  *   sync_loop.c   the start sequence and the /sync long-poll
  *   appservice.c  the application-service mode: transactions pushed
  *   login.c       the session file, the password login, the device keys
- *   report.c      events to the bot, and the answers given from a timer
+ *   items.c       what each event of a sync or transaction does
+ *   send.c        the out-queue: routing lines, the pacer, what goes next
+ *   names.c       display names, and a room's members, name and alias
+ *   direct.c      people's direct rooms: found, checked, made, dropped;
+ *                 the bot's m.direct account data: read, merged, written
+ *   joins.c       the configured rooms: joins, kicks, rejoins
+ *   calls.c       every request as a call; the retry policy in one place
+ *   report.c      events to the bot, the answers given from a timer, and
+ *                 a room's notice said once
  *   wire.c, strset.c   small pure helpers
  * The parsers and stores they use: http, sync, retry, pace, session,
  * outbox, members, rooms, listen, registration, format.
