@@ -117,6 +117,7 @@ bool mx_dm_call(const struct mx_call *c);
  * a direct room is recorded, with the room in use first in its person's
  * list and dead rooms taken out.
  */
+
 /* Takes the map the server holds: per person the first of their rooms
  * that is not dead, unless they have one already. Checked before use. */
 void mx_direct_map_merge(struct mx_adapter *a, const struct mx_direct *d,

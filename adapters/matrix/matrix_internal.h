@@ -68,7 +68,7 @@ struct mx_hooks {
     /* login.c and appservice.c, a token there: the start goes on
      * (mx_begin, sync_loop.c) */
     void (*begin)(struct mx_adapter *a);
-    /* joins.c and direct_map.c, a join or the m.direct read answered:
+    /* joins.c and direct.c, a join or the m.direct read answered:
      * the first sync, unless something else holds it (sync_loop.c) */
     void (*first_sync)(struct mx_adapter *a);
     /* names.c, a held event let go: what it does (items.c) */
