@@ -21,8 +21,8 @@
 #include "adapters/matrix/appservice.h"
 #include "adapters/matrix/calls.h"
 #include "adapters/matrix/direct.h"
-#include "adapters/matrix/direct_map.h"
 #include "adapters/matrix/http.h"
+#include "adapters/matrix/items.h"
 #include "adapters/matrix/joins.h"
 #include "adapters/matrix/listen.h"
 #include "adapters/matrix/login.h"
@@ -232,6 +232,10 @@ struct chat_adapter *mx_adapter_new(struct loop *l,
                                     chat_event_fn on_event, void *ctx)
 {
     struct mx_adapter *a = xcalloc(1, sizeof *a);
+    a->hooks = (struct mx_hooks){.login = mx_start_login,
+                                 .begin = mx_begin,
+                                 .first_sync = mx_first_sync_when_ready,
+                                 .item = mx_on_item};
     a->loop = l;
     a->cfg = *cfg;
     a->cfg.name = xstrdup(cfg->name);

@@ -27,7 +27,6 @@
 #include "adapters/matrix/report.h"
 #include "adapters/matrix/retry.h"
 #include "adapters/matrix/sync.h"
-#include "adapters/matrix/sync_loop.h"
 #include "adapters/matrix/wire.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
@@ -284,7 +283,7 @@ static void registered(struct mx_adapter *a, struct mx_call *c, long status,
         log_info("%s: registered %s with the homeserver", a->base.network,
                  a->cfg.user_id);
     /* M_USER_IN_USE: it was; anything else shows in what follows */
-    mx_begin(a);
+    a->hooks.begin(a);
 }
 
 /* The registration file, the listener, then the bot's user: the start of

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "adapters/matrix/http.h"
-#include "adapters/matrix/login.h"
 #include "adapters/matrix/report.h"
 #include "adapters/matrix/wire.h"
 #include "bot/common/log.h"
@@ -167,7 +166,7 @@ static void call_done(void *ctx, enum mx_http_result result, long status,
             free(a->token);
             a->token = NULL;
             if (!a->logging_in)
-                mx_start_login(a);
+                a->hooks.login(a);
             /* this call goes again once the new token is there */
             c->timer = loop_timer(a->loop, a->retry_base_ms, on_retry_timer, c);
             return;

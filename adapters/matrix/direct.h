@@ -7,7 +7,8 @@
  * into it: only the two of them in it, not encrypted. A line sent there
  * before the person joined counts as sent when they join, or after a
  * while. A room that is no direct room any more is dead: never taken
- * from m.direct again.
+ * from m.direct again. Which room is whose is kept in the bot's m.direct
+ * account data too.
  */
 #ifndef HEARTS_MX_DIRECT_H
 #define HEARTS_MX_DIRECT_H
@@ -19,6 +20,7 @@
 #include "adapters/matrix/matrix_internal.h"
 #include "bot/common/chat.h"
 
+struct mx_direct; /* sync.h */
 struct mx_item;
 
 /* A person's direct room. One not made in this run is checked before
@@ -74,6 +76,12 @@ void mx_want_del(struct mx_adapter *a, const char *user);
  * is told why. */
 void mx_dm_unusable(struct mx_adapter *a, struct mx_dm *d, const char *why);
 
+/* A room's whole state into what is known of it, replacing that if
+ * `anew` (a direct room's check; a room joined in application-service
+ * mode). Whether it was taken. */
+bool mx_feed_state(struct mx_adapter *a, const char *room, const char *body,
+                   size_t len, bool anew);
+
 /* Asks for the whole state of d's room, unless it is checked. */
 void mx_dm_check(struct mx_adapter *a, struct mx_dm *d);
 
@@ -101,5 +109,34 @@ bool mx_dm_creation(const struct mx_call *c);
 /* Whether c is direct-room work that goes on after stop (a creation, a
  * room's check). */
 bool mx_dm_call(const struct mx_call *c);
+
+/*
+ * The bot's m.direct account data: the map the homeserver keeps of each
+ * person's direct rooms. Read at the start and merged into what the bot
+ * knows; written back whole (read, merge, write, one at a time) whenever
+ * a direct room is recorded, with the room in use first in its person's
+ * list and dead rooms taken out.
+ */
+
+/* Takes the map the server holds: per person the first of their rooms
+ * that is not dead, unless they have one already. Checked before use. */
+void mx_direct_map_merge(struct mx_adapter *a, const struct mx_direct *d,
+                         size_t n);
+
+/* Reads the map at the start (direct_known once answered), then lets
+ * the first sync go. */
+void mx_direct_map_read(struct mx_adapter *a);
+
+/* Writes user's direct room (and every other) into the map. */
+void mx_direct_map_record(struct mx_adapter *a, const char *user);
+
+/* The map the homeserver holds (body; NULL: none yet) as it is to be
+ * written back: every direct room in use first in its person's list,
+ * dead rooms taken out of every list. New JSON text. */
+char *mx_direct_map_rewrite(const struct mx_adapter *a, const char *body,
+                            size_t len);
+
+/* Whether c reads or writes the map for a record (goes on after stop). */
+bool mx_direct_map_call(const struct mx_call *c);
 
 #endif

@@ -8,70 +8,15 @@
 
 #include "adapters/matrix/calls.h"
 #include "adapters/matrix/direct.h"
-#include "adapters/matrix/direct_map.h"
 #include "adapters/matrix/joins.h"
 #include "adapters/matrix/members.h"
 #include "adapters/matrix/names.h"
-#include "adapters/matrix/outbox.h"
 #include "adapters/matrix/report.h"
 #include "adapters/matrix/rooms.h"
 #include "adapters/matrix/strset.h"
 #include "adapters/matrix/sync.h"
 #include "adapters/matrix/wire.h"
-#include "bot/common/log.h"
 #include "bot/common/xalloc.h"
-
-static bool warned(struct mx_adapter *a, const char *room)
-{
-    if (mx_set_has(a->warned, a->nwarned, room))
-        return true;
-    mx_set_add(&a->warned, &a->nwarned, room);
-    return false;
-}
-
-/* The room's facts (rooms.h) take in a state item. */
-static void feed_item(struct mx_adapter *a, const struct mx_item *it)
-{
-    switch (it->kind) {
-    case MX_ITEM_MEMBER:
-        mx_rooms_set_member(a->facts, it->room, it->user, it->membership);
-        return;
-    case MX_ITEM_ENCRYPTED:
-        if (!it->event_id)
-            mx_rooms_set_encrypted(a->facts, it->room);
-        return;
-    case MX_ITEM_NAME:
-        mx_rooms_set_name(a->facts, it->room, it->name);
-        return;
-    case MX_ITEM_ALIAS:
-        mx_rooms_set_alias(a->facts, it->room, it->name);
-        return;
-    case MX_ITEM_CREATE:
-        mx_rooms_set_creator(a->facts, it->room, it->sender);
-        return;
-    default:
-        return;
-    }
-}
-
-/* A room's whole state (GET /rooms/{room}/state) into what is known of
- * it, replacing that if `anew`. Whether it was taken. */
-bool mx_feed_state(struct mx_adapter *a, const char *room, const char *body,
-                   size_t len, bool anew)
-{
-    struct mx_sync st;
-    char err[128];
-    if (mx_state_parse(body, len, room, &st, err, sizeof err)) {
-        log_warn("%s: the state of %s refused: %s", a->base.network, room, err);
-        return false;
-    }
-    if (anew)
-        mx_rooms_forget(a->facts, room);
-    for (size_t i = 0; i < st.nitems; i++)
-        feed_item(a, &st.items[i]);
-    mx_sync_free(&st);
-    return true;
-}
 
 /* Joins remembered for direct rooms being made, at most. */
 #define JOINS_SEEN_MAX 64
@@ -215,14 +160,14 @@ static void on_encrypted(struct mx_adapter *a, const struct mx_item *it,
             mx_dm_unusable(a, dmr, "encrypted");
         return;
     }
-    if (strcmp(it->sender, self) == 0 || warned(a, it->room))
+    if (strcmp(it->sender, self) == 0)
         return;
-    mx_outbox_add(a->out, it->room,
-                  "I cannot read encrypted messages, so I cannot see "
-                  "commands in this room. To play, turn encryption off "
-                  "in a new room (it cannot be turned off here) and "
-                  "invite me there, or write to me in a direct chat "
-                  "without encryption.");
+    mx_say_once(a, it->room,
+                "I cannot read encrypted messages, so I cannot see "
+                "commands in this room. To play, turn encryption off "
+                "in a new room (it cannot be turned off here) and "
+                "invite me there, or write to me in a direct chat "
+                "without encryption.");
 }
 
 void mx_on_item(struct mx_adapter *a, const struct mx_item *it)
@@ -230,7 +175,7 @@ void mx_on_item(struct mx_adapter *a, const struct mx_item *it)
     const char *self = a->cfg.user_id;
     struct mx_dm *dmr = mx_dm_of_room(a, it->room);
     const char *dm = dmr ? dmr->user : NULL;
-    feed_item(a, it);
+    mx_rooms_feed(a->facts, it);
     switch (it->kind) {
     case MX_ITEM_MESSAGE:
         on_message(a, it, dm);

@@ -22,9 +22,4 @@ void mx_sync_item(struct mx_adapter *a, const struct mx_item *it);
 /* An item handled now. */
 void mx_on_item(struct mx_adapter *a, const struct mx_item *it);
 
-/* A room's whole state into what is known of it, replacing that if
- * `anew`. Whether it was taken. */
-bool mx_feed_state(struct mx_adapter *a, const char *room, const char *body,
-                   size_t len, bool anew);
-
 #endif

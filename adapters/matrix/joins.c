@@ -10,10 +10,8 @@
 #include "adapters/matrix/calls.h"
 #include "adapters/matrix/outbox.h"
 #include "adapters/matrix/report.h"
-#include "adapters/matrix/send.h"
 #include "adapters/matrix/strset.h"
 #include "adapters/matrix/sync.h"
-#include "adapters/matrix/sync_loop.h"
 #include "adapters/matrix/wire.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
@@ -60,7 +58,7 @@ static void join_answered(struct mx_adapter *a, struct mx_call *c)
     if (!r || a->joins_pending == 0)
         return;
     a->joins_pending--;
-    mx_first_sync_when_ready(a);
+    a->hooks.first_sync(a);
 }
 
 static void joined(struct mx_adapter *a, struct mx_call *c, long status,

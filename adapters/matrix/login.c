@@ -10,7 +10,6 @@
 #include <json-c/json.h>
 
 #include "adapters/matrix/calls.h"
-#include "adapters/matrix/sync_loop.h"
 #include "adapters/matrix/wire.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
@@ -99,7 +98,7 @@ static void logged_in(struct mx_adapter *a, struct mx_call *c, long status,
     mx_save_session(a);
     if (!a->started) {
         a->started = true;
-        mx_begin(a);
+        a->hooks.begin(a);
     }
 }
 

@@ -3,19 +3,22 @@
  * its files shares, one struct per [[matrix]] account, and the few
  * helpers all of them use. Only the adapter's own files include it.
  *
- * The files, one concern each (each with its header):
- *   adapter.c     the chat_adapter ops table, start, stop, free
- *   calls.c       every request as a call; the retry policy in one place
- *   send.c        the out-queue: routing lines, the pacer, what goes next
- *   direct.c      people's direct rooms: found, checked, made, dropped
- *   direct_map.c  the bot's m.direct account data: read, merged, written
- *   joins.c       the configured rooms: joins, kicks, rejoins
- *   names.c       display names, and a room's members, name and alias
- *   items.c       what each event of a sync or transaction does
+ * The files, one concern each (each with its header), from the top
+ * down: each includes only the headers of the files below it, and the
+ * few calls up go through struct mx_hooks.
+ *   adapter.c     the chat_adapter ops table, start, stop, free; the hooks
  *   sync_loop.c   the start sequence and the /sync long-poll
  *   appservice.c  the application-service mode: transactions pushed
  *   login.c       the session file, the password login, the device keys
- *   report.c      events to the bot, and the answers given from a timer
+ *   items.c       what each event of a sync or transaction does
+ *   send.c        the out-queue: routing lines, the pacer, what goes next
+ *   names.c       display names, and a room's members, name and alias
+ *   direct.c      people's direct rooms: found, checked, made, dropped;
+ *                 the bot's m.direct account data: read, merged, written
+ *   joins.c       the configured rooms: joins, kicks, rejoins
+ *   calls.c       every request as a call; the retry policy in one place
+ *   report.c      events to the bot, the answers given from a timer, and
+ *                 a room's notice said once
  *   wire.c, strset.c   small pure helpers
  * The parsers and stores they use: http, sync, retry, pace, session,
  * outbox, members, rooms, listen, registration, format.
@@ -53,9 +56,28 @@ struct mx_members;  /* members.h */
 struct mx_rooms;    /* rooms.h */
 struct mx_listen;   /* listen.h */
 struct mx_request;  /* listen.h */
+struct mx_item;     /* sync.h */
+struct mx_adapter;
+
+/* What a file calls in a file above it, set by mx_adapter_new (as
+ * Redis's ae and networking hand each other callbacks): every file
+ * includes only the headers of the files below it. */
+struct mx_hooks {
+    /* calls.c, the token refused: log in again (login.c) */
+    void (*login)(struct mx_adapter *a);
+    /* login.c and appservice.c, a token there: the start goes on
+     * (mx_begin, sync_loop.c) */
+    void (*begin)(struct mx_adapter *a);
+    /* joins.c and direct.c, a join or the m.direct read answered:
+     * the first sync, unless something else holds it (sync_loop.c) */
+    void (*first_sync)(struct mx_adapter *a);
+    /* names.c, a held event let go: what it does (items.c) */
+    void (*item)(struct mx_adapter *a, const struct mx_item *it);
+};
 
 struct mx_adapter {
     struct chat_adapter base;
+    struct mx_hooks hooks;
     struct loop *loop;
     struct mx_http *http;
     struct matrix_config cfg; /* strings owned */

@@ -8,7 +8,6 @@
 
 #include "adapters/matrix/calls.h"
 #include "adapters/matrix/direct.h"
-#include "adapters/matrix/items.h"
 #include "adapters/matrix/joins.h"
 #include "adapters/matrix/members.h"
 #include "adapters/matrix/report.h"
@@ -120,7 +119,7 @@ static void release(struct mx_adapter *a, const char *room)
     *h = a->holds[--a->nholds];
     for (size_t i = 0; i < mine.n; i++) {
         if (!a->stopped)
-            mx_on_item(a, &mine.items[i]);
+            a->hooks.item(a, &mine.items[i]);
         mx_item_free(&mine.items[i]);
     }
     free(mine.items);

@@ -93,6 +93,15 @@ void mx_drop(struct mx_adapter *a, const char *dest)
     mx_report(a, cookies, mx_outbox_removed(a->out, &cookies));
 }
 
+/* Says text in room once per run (why it is no room for cards). */
+void mx_say_once(struct mx_adapter *a, const char *room, const char *text)
+{
+    if (!mx_set_has(a->warned, a->nwarned, room)) {
+        mx_set_add(&a->warned, &a->nwarned, room);
+        mx_outbox_add(a->out, room, text);
+    }
+}
+
 /* Asked after a reconnect, and for a seat seen leaving when it is to be
  * told something: answered with the ID itself (see answer). */
 void mx_verify(struct chat_adapter *base, const char *nick)

@@ -2,6 +2,8 @@
  * What the Matrix adapter tells the bot: events (nothing once stopped),
  * and the answers to its ops that are given from a timer, never from
  * inside the op: CHAT_SENT for tracked texts, CHAT_IDENTITY for verify.
+ * Also what it tells a room of its own accord: why the room is no place
+ * for cards, once.
  */
 #ifndef HEARTS_MX_REPORT_H
 #define HEARTS_MX_REPORT_H
@@ -27,6 +29,9 @@ void mx_report(struct mx_adapter *a, const uint64_t *cookies, size_t n);
 
 /* Drops what waits for dest, reporting its tracked texts. */
 void mx_drop(struct mx_adapter *a, const char *dest);
+
+/* Says text in room once per run (why it is no room for cards). */
+void mx_say_once(struct mx_adapter *a, const char *room, const char *text);
 
 /* The verify op: answered soon with CHAT_IDENTITY. */
 void mx_verify(struct chat_adapter *base, const char *nick);

@@ -256,6 +256,30 @@ void mx_rooms_forget(struct mx_rooms *r, const char *room)
     *f = r->v[--r->n];
 }
 
+void mx_rooms_feed(struct mx_rooms *r, const struct mx_item *it)
+{
+    switch (it->kind) {
+    case MX_ITEM_MEMBER:
+        mx_rooms_set_member(r, it->room, it->user, it->membership);
+        return;
+    case MX_ITEM_ENCRYPTED:
+        if (!it->event_id)
+            mx_rooms_set_encrypted(r, it->room);
+        return;
+    case MX_ITEM_NAME:
+        mx_rooms_set_name(r, it->room, it->name);
+        return;
+    case MX_ITEM_ALIAS:
+        mx_rooms_set_alias(r, it->room, it->name);
+        return;
+    case MX_ITEM_CREATE:
+        mx_rooms_set_creator(r, it->room, it->sender);
+        return;
+    default:
+        return;
+    }
+}
+
 size_t mx_rooms_count(const struct mx_rooms *r)
 {
     return r->n;

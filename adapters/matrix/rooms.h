@@ -23,6 +23,7 @@
 #define MX_ROOMS_PEOPLE_MAX 8
 
 struct mx_rooms;
+struct mx_item; /* sync.h */
 
 /* A new, empty set; never NULL. */
 struct mx_rooms *mx_rooms_new(void);
@@ -82,6 +83,10 @@ const char *mx_rooms_membership(const struct mx_rooms *r, const char *room,
 
 /* Whether anything is known of room. */
 bool mx_rooms_known(const struct mx_rooms *r, const char *room);
+
+/* A state item of a sync or of a room's state (sync.h) into what is
+ * known of its room; any other item changes nothing. */
+void mx_rooms_feed(struct mx_rooms *r, const struct mx_item *it);
 
 /* The bot is no longer in room: all of it is forgotten. */
 void mx_rooms_forget(struct mx_rooms *r, const char *room);

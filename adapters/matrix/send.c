@@ -357,14 +357,6 @@ void mx_tell(struct chat_adapter *base, const char *nick, const char *text,
         mx_tell_tracked(base, nick, text, prio, 0);
 }
 
-void mx_say_once(struct mx_adapter *a, const char *room, const char *text)
-{
-    if (!mx_set_has(a->warned, a->nwarned, room)) {
-        mx_set_add(&a->warned, &a->nwarned, room);
-        mx_outbox_add(a->out, room, text);
-    }
-}
-
 bool mx_retract(struct chat_adapter *base, uint64_t cookie)
 {
     return mx_outbox_retract(((struct mx_adapter *)base)->out, cookie);

@@ -46,9 +46,6 @@ void mx_flush(struct loop *l, void *ctx);
  * direct room, or the person; NULL for nowhere. */
 const char *mx_destination(const struct mx_adapter *a, const char *to);
 
-/* Says text in room once per run (why it is no room for cards). */
-void mx_say_once(struct mx_adapter *a, const char *room, const char *text);
-
 /* Whether c is a room message (goes on after stop). */
 bool mx_send_call(const struct mx_call *c);
 

@@ -8,7 +8,7 @@
 
 #include "adapters/matrix/appservice.h"
 #include "adapters/matrix/calls.h"
-#include "adapters/matrix/direct_map.h"
+#include "adapters/matrix/direct.h"
 #include "adapters/matrix/items.h"
 #include "adapters/matrix/joins.h"
 #include "adapters/matrix/login.h"

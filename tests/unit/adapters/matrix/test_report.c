@@ -100,6 +100,21 @@ static void test_dropped_lines_count_as_sent(void **state)
     fx_free(&f);
 }
 
+static void test_a_notice_is_said_once_in_a_room(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f, NULL);
+    mx_say_once(f.a, "!r:hs", "no cards here");
+    assert_true(mx_outbox_waiting(f.a->out, "!r:hs"));
+    mx_outbox_drop(f.a->out, "!r:hs");
+    mx_say_once(f.a, "!r:hs", "no cards here");
+    assert_false(mx_outbox_waiting(f.a->out, "!r:hs"));
+    mx_say_once(f.a, "!s:hs", "no cards here");
+    assert_true(mx_outbox_waiting(f.a->out, "!s:hs"));
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +123,7 @@ int main(void)
         cmocka_unit_test(test_sent_texts_are_reported_from_the_loop),
         cmocka_unit_test(test_a_user_id_is_who_holds_it_unless_they_left),
         cmocka_unit_test(test_dropped_lines_count_as_sent),
+        cmocka_unit_test(test_a_notice_is_said_once_in_a_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "adapters/matrix/rooms.h"
+#include "adapters/matrix/sync.h"
 
 static void test_rooms_label_name_then_alias_then_id(void **state)
 {
@@ -136,6 +137,41 @@ static void test_rooms_bounded(void **state)
     mx_rooms_free(r);
 }
 
+static void test_rooms_fed_state_items_only(void **state)
+{
+    (void)state;
+    struct mx_rooms *r = mx_rooms_new();
+    struct mx_item it = {
+        .kind = MX_ITEM_CREATE, .room = "!r:hs", .sender = "@ann:hs"};
+    mx_rooms_feed(r, &it);
+    assert_string_equal(mx_rooms_creator(r, "!r:hs"), "@ann:hs");
+    it = (struct mx_item){.kind = MX_ITEM_MEMBER,
+                          .room = "!r:hs",
+                          .sender = "@ann:hs",
+                          .user = "@bob:hs",
+                          .membership = "invite"};
+    mx_rooms_feed(r, &it);
+    assert_string_equal(mx_rooms_membership(r, "!r:hs", "@bob:hs"), "invite");
+    it = (struct mx_item){.kind = MX_ITEM_NAME, .room = "!r:hs", .name = "Den"};
+    mx_rooms_feed(r, &it);
+    char label[32];
+    mx_rooms_label(r, "!r:hs", label, sizeof label);
+    assert_string_equal(label, "Den");
+    /* an encrypted message is no state: only the room's state turns it on */
+    it = (struct mx_item){
+        .kind = MX_ITEM_ENCRYPTED, .room = "!r:hs", .event_id = "$e"};
+    mx_rooms_feed(r, &it);
+    assert_false(mx_rooms_encrypted(r, "!r:hs"));
+    it.event_id = NULL;
+    mx_rooms_feed(r, &it);
+    assert_true(mx_rooms_encrypted(r, "!r:hs"));
+    /* a message changes nothing */
+    it = (struct mx_item){.kind = MX_ITEM_MESSAGE, .room = "!m:hs"};
+    mx_rooms_feed(r, &it);
+    assert_false(mx_rooms_known(r, "!m:hs"));
+    mx_rooms_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_rooms_made_for_two),
         cmocka_unit_test(test_rooms_crowded_is_never_private),
         cmocka_unit_test(test_rooms_bounded),
+        cmocka_unit_test(test_rooms_fed_state_items_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
