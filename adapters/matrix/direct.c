@@ -17,6 +17,7 @@
 #include "adapters/matrix/sync.h"
 #include "adapters/matrix/wire.h"
 #include "bot/common/log.h"
+#include "bot/common/xjson.h"
 #include "bot/common/xalloc.h"
 
 /* A line sent into a direct room its person has not joined counts as
@@ -492,9 +493,7 @@ static void direct_entry(const struct mx_adapter *a, struct json_object *map,
 char *mx_direct_map_rewrite(const struct mx_adapter *a, const char *body,
                             size_t len)
 {
-    struct json_tokener *tok = json_tokener_new_ex(16);
-    if (!tok)
-        abort();
+    struct json_tokener *tok = xjson_tokener(16);
     struct json_object *map =
         body ? json_tokener_parse_ex(tok, body, (int)len) : NULL;
     json_tokener_free(tok);

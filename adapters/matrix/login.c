@@ -12,6 +12,7 @@
 #include "adapters/matrix/calls.h"
 #include "adapters/matrix/wire.h"
 #include "bot/common/log.h"
+#include "bot/common/xjson.h"
 #include "bot/common/xalloc.h"
 #include "storage/storage.h"
 
@@ -33,9 +34,7 @@ static void keys_got(struct mx_adapter *a, struct mx_call *c, long status,
                      const char *body, size_t len)
 {
     (void)c, (void)status;
-    struct json_tokener *tok = json_tokener_new_ex(8);
-    if (!tok)
-        abort();
+    struct json_tokener *tok = xjson_tokener(8);
     struct json_object *o =
         json_tokener_parse_ex(tok, body, len > INT32_MAX ? 0 : (int)len);
     json_tokener_free(tok);

@@ -792,10 +792,8 @@ static int sync_dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     char *dir = slash == path ? xstrdup("/")
-                : slash       ? strndup(path, (size_t)(slash - path))
+                : slash       ? xstrndup(path, (size_t)(slash - path))
                               : xstrdup(".");
-    if (!dir)
-        abort();
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     free(dir);
     if (fd < 0)

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "bot/common/err.h"
+#include "bot/common/xjson.h"
 #include "bot/common/utf8.h"
 #include "bot/common/xalloc.h"
 
@@ -434,9 +435,7 @@ static struct json_object *parse_json(const char *body, size_t len,
         err_set(err, errlen, "body too large");
         return NULL;
     }
-    struct json_tokener *tok = json_tokener_new_ex(MX_JSON_DEPTH);
-    if (!tok)
-        abort();
+    struct json_tokener *tok = xjson_tokener(MX_JSON_DEPTH);
     /* no UTF-8 check here: one bad byte in one message must not refuse
      * the whole response (the bot would fetch it again forever); every
      * string the parser uses is checked where it is used */

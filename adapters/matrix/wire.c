@@ -14,6 +14,7 @@
 
 #include "adapters/matrix/sync.h"
 #include "bot/common/xalloc.h"
+#include "bot/common/xjson.h"
 
 char *mx_printf(const char *fmt, ...)
 {
@@ -53,9 +54,7 @@ char *mx_url_encode(const char *s)
 char *mx_body_string(const char *body, size_t len, const char *key,
                      bool (*ok)(const char *))
 {
-    struct json_tokener *tok = json_tokener_new_ex(16);
-    if (!tok)
-        abort();
+    struct json_tokener *tok = xjson_tokener(16);
     struct json_object *o =
         json_tokener_parse_ex(tok, body, len > INT32_MAX ? 0 : (int)len);
     json_tokener_free(tok);
