@@ -9,6 +9,7 @@
  * open: room for that reset is kept while a run is open.
  */
 #include "bot/manager/render.h"
+#include "bot/common/utf8.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -143,71 +144,6 @@ static size_t out_finish(struct out *o)
 
 /* ---- Names ------------------------------------------------------------ */
 
-/*
- * Decodes one code point of strict UTF-8 at s (n >= 1 bytes left);
- * returns the bytes it takes, or 0 if s does not start one.
- */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    size_t len;
-    uint32_t v;
-    uint32_t min;
-    if (s[0] < 0x80) {
-        *cp = s[0];
-        return 1;
-    } else if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-        len = 2;
-        v = s[0] & 0x1Fu;
-        min = 0x80;
-    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-        len = 3;
-        v = s[0] & 0x0Fu;
-        min = 0x800;
-    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-        len = 4;
-        v = s[0] & 0x07u;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = v << 6 | (s[i] & 0x3Fu);
-    }
-    /* overlong forms, surrogates and beyond Unicode are not UTF-8 */
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return len;
-}
-
-static size_t utf8_encode(uint32_t cp, char *s)
-{
-    if (cp < 0x80) {
-        s[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        s[0] = (char)(0xC0 | cp >> 6);
-        s[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        s[0] = (char)(0xE0 | cp >> 12);
-        s[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-        s[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    s[0] = (char)(0xF0 | cp >> 18);
-    s[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-    s[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-    s[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Characters a name may not show: controls, and the invisible or
  * direction-changing ones that let a name pose as another or reorder the
  * line around it. */
@@ -289,7 +225,7 @@ static size_t clean_pass(char *text)
     size_t n = strlen(text), from = 0, to = 0;
     while (from < n) {
         uint32_t cp;
-        size_t used = utf8_decode(s + from, n - from, &cp);
+        size_t used = utf8_decode((const char *)s + from, n - from, &cp);
         if (used == 0) {
             /* not UTF-8: a byte read as Latin-1, as IRC clients do */
             cp = s[from];
@@ -336,7 +272,7 @@ static int clean_name(const char *name, uint32_t *cps)
     bool space = false;
     while (i < n && count < NAME_CPS) {
         uint32_t cp;
-        size_t used = utf8_decode(s + i, n - i, &cp);
+        size_t used = utf8_decode((const char *)s + i, n - i, &cp);
         if (used == 0) {
             /* not UTF-8: read the byte as Latin-1, as IRC clients do */
             cp = s[i];
@@ -382,7 +318,7 @@ static int tag_start(const uint32_t *cps, int n)
 static void put_cps(struct out *o, const uint32_t *cps, int n)
 {
     for (int i = 0; i < n; i++) {
-        char enc[4];
+        char enc[UTF8_MAX];
         out_bytes(o, enc, utf8_encode(cps[i], enc));
     }
 }
