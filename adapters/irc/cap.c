@@ -47,6 +47,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/common/utf8.h"
+
 /* The longest line we send, CR LF not counted. */
 #define CAP_LINE_MAX 510
 /* The LS text we read; capabilities beyond are ignored. */
@@ -123,14 +125,8 @@ static void clean_text(char *dst, size_t size, const char *src)
         if (ch >= 0x20 && ch != 0x7f)
             dst[n++] = (char)ch;
     }
-    if (*src && n > 0) {
-        /* cut: drop a partial UTF-8 sequence at the end */
-        size_t k = n;
-        while (k > 0 && ((unsigned char)dst[k - 1] & 0xc0) == 0x80)
-            k--;
-        if (k > 0 && ((unsigned char)dst[k - 1] & 0x80))
-            n = k - 1;
-    }
+    if (*src)
+        n = utf8_trim(dst, n); /* cut: no partial character at the end */
     dst[n] = '\0';
 }
 

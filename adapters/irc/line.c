@@ -512,9 +512,7 @@ static bool out_last(struct out *o, const char *s)
     if (!out_fits(o, 1 + needs_colon(s, n) + n)) {
         if (!out_fits(o, 2))
             return false;
-        n = o->cap - o->len - 2;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
+        n = utf8_cut(s, n, o->cap - o->len - 2);
         /* a cut that leaves a lone \x01 would crash libircclient's
          * CTCP reader */
         if (n == 1 && s[0] == '\x01')

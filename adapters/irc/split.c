@@ -12,12 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/utf8.h"
 #include "bot/common/xalloc.h"
-
-static bool is_cont(unsigned char c)
-{
-    return (c & 0xC0) == 0x80;
-}
 
 static bool is_digit(char c)
 {
@@ -70,12 +66,9 @@ size_t ircad_split_cut(const char *s, size_t len, size_t max, size_t *skip)
     *skip = 0;
     if (len <= max)
         return len;
-    size_t p = max;
-    /* back to the lead byte; at most three steps, so malformed input
+    /* back to the lead byte of a character max splits; malformed input
      * (a run of continuation bytes) is cut anyway */
-    for (int k = 0; k < 3 && p > 0 && is_cont((unsigned char)s[p]); k++)
-        p--;
-    p = escape_start(s, len, p);
+    size_t p = escape_start(s, len, utf8_cut(s, len, max));
     /* a space in the last quarter: the chunk ends before it and the next
      * one starts after it */
     size_t lo = p - p / 4;
@@ -170,18 +163,8 @@ size_t ircad_sanitize(char *out, size_t outlen, const char *in)
         }
         out[n++] = *in;
     }
-    if (cut) {
-        /* drop a sequence the cut left incomplete */
-        size_t j = n;
-        while (j > 0 && is_cont((unsigned char)out[j - 1]))
-            j--;
-        if (j > 0 && (unsigned char)out[j - 1] >= 0xC0) {
-            unsigned char lead = (unsigned char)out[j - 1];
-            size_t want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-            if (j - 1 + want > n)
-                n = j - 1;
-        }
-    }
+    if (cut)
+        n = utf8_trim(out, n); /* no sequence the cut left incomplete */
     out[n] = '\0';
     return n;
 }

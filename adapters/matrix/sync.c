@@ -32,17 +32,7 @@ bool mx_utf8_valid(const char *s, size_t n)
 
 void mx_utf8_trim(char *s)
 {
-    size_t n = strlen(s);
-    /* the start of the last character, and whether it is complete */
-    size_t i = n;
-    while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
-        i--;
-    if (i == 0)
-        return;
-    unsigned char c = (unsigned char)s[i - 1];
-    size_t want = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-    if (n - (i - 1) < want)
-        s[i - 1] = '\0';
+    s[utf8_trim(s, strlen(s))] = '\0';
 }
 
 /* Printable ASCII without spaces, 2..MX_ID_MAX bytes, starting with

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/common/utf8.h"
 #include "bot/manager/render.h"
 #include "storage/record/record.h"
 #include "storage/storage.h"
@@ -36,11 +37,8 @@ void mgr_seat_set_name(struct seat *st, const char *nick, const char *display)
     if (nick != st->nick)
         snprintf(st->nick, sizeof st->nick, "%s", nick);
     size_t n = display ? strlen(display) : 0;
-    if (n >= sizeof st->display) {
-        n = sizeof st->display - 1;
-        while (n > 0 && ((unsigned char)display[n] & 0xC0) == 0x80)
-            n--;
-    }
+    if (n >= sizeof st->display)
+        n = utf8_cut(display, n, sizeof st->display - 1);
     memcpy(st->display, display ? display : "", n);
     st->display[n] = '\0';
     render_name(st->shown, sizeof st->shown, seat_source(st));
@@ -303,11 +301,8 @@ static void name_person(struct table *t, int s, const bool *done)
     struct seat *st = &t->seats[s];
     /* room for "(NN)" after the name, cut on a UTF-8 boundary */
     size_t n = strlen(st->shown);
-    if (n > sizeof st->shown - 5) {
-        n = sizeof st->shown - 5;
-        while (n > 0 && ((unsigned char)st->shown[n] & 0xC0) == 0x80)
-            n--;
-    }
+    if (n > sizeof st->shown - 5)
+        n = utf8_cut(st->shown, n, sizeof st->shown - 5);
     for (int k = 2; k < 100; k++) {
         bool clash = false;
         for (int o = 0; o < t->capacity; o++)

@@ -410,6 +410,35 @@ static void test_ircad_cap_feed_904_required_fails_permanent(void **state)
     assert_int_equal(c.state, IRCAD_CAP_FAILED);
 }
 
+/* A long failure text is cut for the log on a character boundary: no
+ * torn character at the end, and a whole one is kept. */
+static void test_ircad_cap_feed_904_long_text_cut_whole_characters(void **state)
+{
+    (void)state;
+    for (int pad = 0; pad < 4; pad++) {
+        struct ircad_cap c;
+        struct sent s;
+        setup(&c, &s, IRCAD_SASL_PLAIN, "bot", "hunter2", true);
+        to_authenticate(&c, &s, "PLAIN");
+        feed(&c, &s, "AUTHENTICATE +");
+        char line[512];
+        int n = snprintf(line, sizeof line, ":srv 904 bot :%.*s", pad, "xxx");
+        for (int k = 0; k < 80; k++)
+            n += snprintf(line + n, sizeof line - (size_t)n, "\xe2\x99\xa0");
+        assert_true(feed(&c, &s, line));
+        assert_int_equal(c.state, IRCAD_CAP_FAILED);
+        const char *t = strstr(c.why, "\xe2\x99\xa0");
+        assert_non_null(t);
+        size_t spades = 0;
+        while (strncmp(t + 3 * spades, "\xe2\x99\xa0", 3) == 0)
+            spades++;
+        /* the text kept is whole spades, as many as 120 bytes hold */
+        assert_int_equal(spades, (size_t)(120 - pad) / 3);
+        const char *end = t + 3 * spades;
+        assert_true(*end == '\0' || (unsigned char)*end < 0x80);
+    }
+}
+
 static void test_ircad_cap_feed_904_optional_ends(void **state)
 {
     (void)state;
@@ -961,6 +990,8 @@ int main(void)
         cmocka_unit_test(test_ircad_cap_feed_sasl_value_lists_mech),
         cmocka_unit_test(test_ircad_cap_feed_904_required_fails_permanent),
         cmocka_unit_test(test_ircad_cap_feed_904_optional_ends),
+        cmocka_unit_test(
+            test_ircad_cap_feed_904_long_text_cut_whole_characters),
         cmocka_unit_test(test_ircad_cap_feed_905_906_902),
         cmocka_unit_test(test_ircad_cap_feed_908_names_the_mechanisms),
         cmocka_unit_test(test_ircad_cap_feed_sasl_not_offered),
