@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "adapters/matrix/format.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/textpos.h"
 #include "bot/common/xalloc.h"
 
@@ -51,27 +52,6 @@ static const char *const key_names[NKEYS] = {"id", "url", "as_token",
                                              "hs_token", "sender_localpart"};
 
 /* A growing string. */
-struct buf {
-    char *p;
-    size_t len, cap;
-};
-
-static void buf_add(struct buf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        b->cap = (b->len + n + 1) * 2;
-        b->p = xrealloc(b->p, b->cap);
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void buf_str(struct buf *b, const char *s)
-{
-    buf_add(b, s, strlen(s));
-}
-
 /* ---- Reading ---------------------------------------------------------- */
 
 /* Where an unknown key's [...] or {...} stands when it runs over lines. */
@@ -219,8 +199,8 @@ static const char *yaml_type(const char *s)
 
 /* A quoted value at pos (its quote) to its closing quote on the line, into
  * b; *next is past the closing quote. */
-static int lex_quoted(struct parser *ps, size_t pos, size_t end, struct buf *b,
-                      size_t *next)
+static int lex_quoted(struct parser *ps, size_t pos, size_t end,
+                      struct strbuf *b, size_t *next)
 {
     int q = at(ps, pos, end);
     size_t i = pos + 1;
@@ -232,7 +212,7 @@ static int lex_quoted(struct parser *ps, size_t pos, size_t end, struct buf *b,
                         "must be on one line)",
                         q == '"' ? "'\"'" : "\"'\"");
         if (ch == q && q == '\'' && at(ps, i + 1, end) == '\'') {
-            buf_add(b, "'", 1);
+            strbuf_add(b, "'", 1);
             i += 2;
         } else if (ch == q) {
             break;
@@ -242,10 +222,10 @@ static int lex_quoted(struct parser *ps, size_t pos, size_t end, struct buf *b,
                 return FAIL(ps, i,
                             "only the escapes \\\\ and \\\" are supported in "
                             "a \"...\" value");
-            buf_add(b, ps->text + i + 1, 1);
+            strbuf_add(b, ps->text + i + 1, 1);
             i += 2;
         } else {
-            buf_add(b, ps->text + i, 1);
+            strbuf_add(b, ps->text + i, 1);
             i++;
         }
     }
@@ -255,7 +235,8 @@ static int lex_quoted(struct parser *ps, size_t pos, size_t end, struct buf *b,
 
 /* A plain value at pos, to the end of the line or a " #" comment, with
  * its trailing blanks cut, into b. */
-static int lex_plain(struct parser *ps, size_t pos, size_t end, struct buf *b)
+static int lex_plain(struct parser *ps, size_t pos, size_t end,
+                     struct strbuf *b)
 {
     size_t i = pos, last = pos;
     while (i < end) {
@@ -270,7 +251,7 @@ static int lex_plain(struct parser *ps, size_t pos, size_t end, struct buf *b)
         if (!blank(ch))
             last = i;
     }
-    buf_add(b, ps->text + pos, last - pos);
+    strbuf_add(b, ps->text + pos, last - pos);
     return 0;
 }
 
@@ -333,8 +314,9 @@ static int parse_value(struct parser *ps, int k, size_t pos, size_t end)
     const char *name = key_names[k];
     int ch = at(ps, pos, end);
     int ch1 = at(ps, pos + 1, end);
-    struct buf b = {0};
-    buf_add(&b, "", 0);
+    struct strbuf b;
+    strbuf_init_heap(&b, STRBUF_NO_CAP);
+    strbuf_add(&b, "", 0); /* a text even when the value is empty */
     int rc = 0;
     if (ch < 0 || ch == '#') {
         /* YAML reads nothing as null */
@@ -364,20 +346,21 @@ static int parse_value(struct parser *ps, int k, size_t pos, size_t end)
                  "a plain value may not start with '%c' in YAML: quote it", ch);
     } else {
         rc = lex_plain(ps, pos, end, &b);
-        const char *type = rc ? NULL : yaml_type(b.p);
+        const char *type = rc ? NULL : yaml_type(b.buf);
         if (type && strcmp(type, "null") == 0 && k == K_URL)
-            b.p[b.len = 0] = '\0';
+            strbuf_reset(&b);
         else if (type)
             rc = FAIL(ps, pos, "'%s' is %s in YAML, not a string: quote it",
                       name, type);
     }
+    char *value = strbuf_take(&b);
     if (rc == 0)
-        rc = check_value(ps, k, pos, b.p);
+        rc = check_value(ps, k, pos, value);
     if (rc) {
-        free(b.p);
+        free(value);
         return -1;
     }
-    ps->values[k] = b.p;
+    ps->values[k] = value;
     ps->value_pos[k] = pos;
     return 0;
 }
@@ -426,10 +409,11 @@ static int skip_value(struct parser *ps, size_t pos, size_t end)
     int ch = at(ps, pos, end);
     ps->after = ch < 0 || ch == '#' ? AFTER_EMPTY : AFTER_VALUE;
     if (ch == '"' || ch == '\'') {
-        struct buf b = {0};
+        struct strbuf b;
+        strbuf_init_heap(&b, STRBUF_NO_CAP);
         size_t next;
         int rc = lex_quoted(ps, pos, end, &b, &next);
-        free(b.p);
+        strbuf_free(&b);
         return rc;
     }
     if (ch == '[' || ch == '{') {
@@ -687,21 +671,22 @@ void mx_registration_url(const struct matrix_config *cfg, char *out,
 
 /* s as a YAML "..." value (the reader's two escapes suffice: the config
  * refuses control characters). */
-static void yaml_quoted(struct buf *b, const char *s)
+static void yaml_quoted(struct strbuf *b, const char *s)
 {
-    buf_add(b, "\"", 1);
+    strbuf_add(b, "\"", 1);
     for (; *s; s++) {
         if (*s == '\\' || *s == '"')
-            buf_add(b, "\\", 1);
-        buf_add(b, s, 1);
+            strbuf_add(b, "\\", 1);
+        strbuf_add(b, s, 1);
     }
-    buf_add(b, "\"", 1);
+    strbuf_add(b, "\"", 1);
 }
 
 char *mx_registration_text(const struct matrix_config *cfg,
                            const char *as_token, const char *hs_token)
 {
-    struct buf b = {0};
+    struct strbuf b;
+    strbuf_init_heap(&b, STRBUF_NO_CAP);
     char line[512];
     snprintf(line, sizeof line,
              "# heartsbot application service registration for [[matrix]] "
@@ -709,39 +694,41 @@ char *mx_registration_text(const struct matrix_config *cfg,
              "# Give this file to the homeserver (docs/hosting.md, \"Matrix "
              "as an application service\").\n",
              cfg->name);
-    buf_str(&b, line);
-    buf_str(&b, "id: \"heartsbot-");
-    buf_str(&b, cfg->name); /* letters, digits, - _ . (section_check_name) */
-    buf_str(&b, "\"\nurl: ");
+    strbuf_addstr(&b, line);
+    strbuf_addstr(&b, "id: \"heartsbot-");
+    strbuf_addstr(&b,
+                  cfg->name); /* letters, digits, - _ . (section_check_name) */
+    strbuf_addstr(&b, "\"\nurl: ");
     mx_registration_url(cfg, line, sizeof line);
     yaml_quoted(&b, line);
-    buf_str(&b, "\nas_token: ");
+    strbuf_addstr(&b, "\nas_token: ");
     yaml_quoted(&b, as_token);
-    buf_str(&b, "\nhs_token: ");
+    strbuf_addstr(&b, "\nhs_token: ");
     yaml_quoted(&b, hs_token);
-    buf_str(&b, "\nsender_localpart: ");
+    strbuf_addstr(&b, "\nsender_localpart: ");
     const char *local = cfg->user_id + 1;
     size_t n = strcspn(local, ":");
     snprintf(line, sizeof line, "%.*s", (int)n, local);
     yaml_quoted(&b, line);
-    buf_str(&b, "\nrate_limited: false\n"
-                "namespaces:\n"
-                "  users:\n"
-                "    - exclusive: true\n"
-                "      regex: ");
+    strbuf_addstr(&b, "\nrate_limited: false\n"
+                      "namespaces:\n"
+                      "  users:\n"
+                      "    - exclusive: true\n"
+                      "      regex: ");
     /* the bot's user ID alone, its regex characters escaped */
-    struct buf re = {0};
-    buf_add(&re, "^", 1);
+    struct strbuf re;
+    strbuf_init_heap(&re, STRBUF_NO_CAP);
+    strbuf_add(&re, "^", 1);
     for (const char *p = cfg->user_id; *p; p++) {
         if (strchr("\\.^$*+?()[]{}|", *p))
-            buf_add(&re, "\\", 1);
-        buf_add(&re, p, 1);
+            strbuf_add(&re, "\\", 1);
+        strbuf_add(&re, p, 1);
     }
-    buf_add(&re, "$", 1);
-    yaml_quoted(&b, re.p);
-    free(re.p);
-    buf_str(&b, "\n  aliases: []\n  rooms: []\n");
-    return b.p;
+    strbuf_add(&re, "$", 1);
+    yaml_quoted(&b, re.buf);
+    strbuf_free(&re);
+    strbuf_addstr(&b, "\n  aliases: []\n  rooms: []\n");
+    return strbuf_take(&b);
 }
 
 /* 2 * n hex digits of n random bytes into out (2n + 1 bytes). */
