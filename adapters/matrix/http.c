@@ -14,6 +14,7 @@
 #include <curl/curl.h>
 
 #include "bot/common/curl_loop.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 
 struct mx_req {
@@ -21,9 +22,8 @@ struct mx_req {
     uint64_t id;
     CURL *easy;
     struct curl_slist *headers;
-    char *body_out; /* what we send (curl does not copy POSTFIELDS) */
-    char *buf;      /* what we receive */
-    size_t len, cap;
+    char *body_out;     /* what we send (curl does not copy POSTFIELDS) */
+    struct strbuf body; /* what we receive, up to the http's max_body */
     bool toobig;
     mx_http_done_fn fn;
     void *ctx;
@@ -50,20 +50,10 @@ static size_t write_cb(char *data, size_t size, size_t n, void *userp)
 {
     struct mx_req *r = userp;
     size_t add = size * n;
-    if (add > r->h->max_body - r->len) {
+    if (!strbuf_add_whole(&r->body, data, add)) {
         r->toobig = true;
         return 0; /* curl ends the transfer with CURLE_WRITE_ERROR */
     }
-    if (r->len + add + 1 > r->cap) {
-        size_t cap = r->cap ? r->cap : 1024;
-        while (cap < r->len + add + 1)
-            cap *= 2;
-        r->buf = xrealloc(r->buf, cap);
-        r->cap = cap;
-    }
-    memcpy(r->buf + r->len, data, add);
-    r->len += add;
-    r->buf[r->len] = '\0';
     return add;
 }
 
@@ -90,7 +80,7 @@ static void req_free(struct mx_req *r)
     curl_easy_cleanup(r->easy);
     curl_slist_free_all(r->headers);
     free(r->body_out);
-    free(r->buf);
+    strbuf_free(&r->body);
     free(r);
 }
 
@@ -140,10 +130,8 @@ static void check_done(struct mx_http *h)
         mx_http_done_fn fn = r->fn;
         void *ctx = r->ctx;
         /* the body outlives the request for the callback's sake */
-        char *body = res == MX_HTTP_OK ? r->buf : NULL;
-        size_t len = res == MX_HTTP_OK ? r->len : 0;
-        if (body)
-            r->buf = NULL;
+        size_t len = res == MX_HTTP_OK ? r->body.len : 0;
+        char *body = res == MX_HTTP_OK ? strbuf_take(&r->body) : NULL;
         req_free(r);
         fn(ctx, res, status, body ? body : "", len);
         free(body);
@@ -165,6 +153,7 @@ uint64_t mx_http_start(struct mx_http *h, const struct mx_http_request *rq,
         has_line_break(rq->method) || rq->timeout_ms <= 0)
         return 0;
     struct mx_req *r = xcalloc(1, sizeof *r);
+    strbuf_init_heap(&r->body, h->max_body);
     r->h = h;
     r->fn = fn;
     r->ctx = ctx;

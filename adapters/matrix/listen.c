@@ -22,6 +22,7 @@
 
 #include "bot/common/err.h"
 #include "bot/common/log.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 
 /* Bytes of one connection's MHD memory: its request line and headers. */
@@ -47,8 +48,7 @@ struct req {
     struct conn *conn;
     enum req_state state;
     char *method, *path;
-    char *buf;
-    size_t len, cap;
+    struct strbuf body; /* up to the limits' body_max */
     bool suspended;
     int status;
     char *answer;
@@ -209,7 +209,7 @@ static void on_completed(void *cls, struct MHD_Connection *connection,
     }
     free(r->method);
     free(r->path);
-    free(r->buf);
+    strbuf_free(&r->body);
     free(r->answer);
     free(r);
     *con_cls = NULL;
@@ -258,6 +258,7 @@ static enum MHD_Result first_call(struct mx_listen *s, struct MHD_Connection *c,
                                   void **con_cls)
 {
     struct req *r = xcalloc(1, sizeof *r);
+    strbuf_init_heap(&r->body, s->lim.body_max);
     r->s = s;
     r->c = c;
     r->method = xstrdup(method);
@@ -298,33 +299,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
         return MHD_YES;
     }
     if (*size) {
-        if (*size > s->lim.body_max - r->len) {
+        bool fits = strbuf_add_whole(&r->body, data, *size);
+        *size = 0;
+        if (!fits) {
             /* in the middle of a body MHD takes no answer: the refusal
              * fails and the connection is closed */
-            *size = 0;
             return refuse(r, 413, "M_TOO_LARGE", "body too large");
         }
-        if (r->len + *size + 1 > r->cap) {
-            size_t cap = r->cap ? r->cap : 4096;
-            while (cap < r->len + *size + 1)
-                cap *= 2;
-            r->buf = xrealloc(r->buf, cap);
-            r->cap = cap;
-        }
-        memcpy(r->buf + r->len, data, *size);
-        r->len += *size;
-        *size = 0;
         return MHD_YES;
     }
     if (r->state == REQ_READING) {
         r->state = REQ_HANDED;
-        if (!r->buf)
-            r->buf = xcalloc(1, 1);
-        r->buf[r->len] = '\0';
+        strbuf_add(&r->body, "", 0); /* a text even when there is none */
         r->pub = (struct mx_request){.method = r->method,
                                      .path = r->path,
-                                     .body = r->buf,
-                                     .len = r->len};
+                                     .body = r->body.buf,
+                                     .len = r->body.len};
         s->fn(s->ctx, &r->pub);
         if (r->state != REQ_ANSWERED) {
             /* answered later: the connection waits, its time stopped */
