@@ -7,17 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
-/*
- * The levels, one row each, in the order of enum ai_level: the name, the
- * playouts of a decision (0: it does not search) and the config key that
- * sets them, and the decision. The searching budgets were chosen with
- * `hearts-sim think` (docs/engine.md): hard stays under 20 ms a decision.
- */
+/* The levels (ai_levels.h). */
 static const struct ai_level_row levels[] = {
-    {{"random", 0, NULL}, ai_random_decide},
-    {{"easy", 0, NULL}, ai_easy_decide},
-    {{"normal", 100, "normal_playouts"}, ai_search_decide},
-    {{"hard", 6000, "hard_playouts"}, ai_search_decide},
+#define AI_LEVEL(name, budget, key, decide) {{name, budget, key}, decide},
+#include "engine/ai/ai_levels.h"
+#undef AI_LEVEL
 };
 
 #define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
@@ -42,15 +36,6 @@ int ai_level_find(const char *name)
 {
     for (int i = 0; i < NLEVELS; i++)
         if (strcasecmp(levels[i].info.name, name) == 0)
-            return i;
-    return -1;
-}
-
-int ai_level_find_playouts_key(const char *key)
-{
-    for (int i = 0; i < NLEVELS; i++)
-        if (levels[i].info.playouts_key &&
-            strcmp(levels[i].info.playouts_key, key) == 0)
             return i;
     return -1;
 }

@@ -10,8 +10,8 @@
  * high hearts when void, avoid points, take the bonus card when safe;
  * ai_easy.c), and "normal" and "hard", which search by Monte Carlo
  * playouts (ai_search.c) with a small and a large budget. A new level is
- * its own file and one row of the table; callers find it by name and
- * list the levels with ai_level_count and ai_level_get.
+ * its own file and one row of the table (ai_levels.h); callers find it by
+ * name and list the levels with ai_level_count and ai_level_get.
  */
 #ifndef HEARTS_AI_H
 #define HEARTS_AI_H
@@ -45,10 +45,6 @@ const char *ai_level_name(int level);
 
 /* The level named (case-insensitive), or -1. */
 int ai_level_find(const char *name);
-
-/* The level whose playouts_key is `key` (case-sensitive, as config keys
- * are), or -1. */
-int ai_level_find_playouts_key(const char *key);
 
 /*
  * Decides the action of the view's seat: a pass (or blind pass), a play,

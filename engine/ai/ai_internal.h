@@ -16,26 +16,22 @@
  * a level that does not search ignores it). Returns 0, or -1 if the seat
  * has nothing to do.
  */
-typedef int (*ai_decide_fn)(const struct engine_view *v,
-                            struct engine_prng *rng, int budget,
-                            struct engine_action *a);
+typedef int ai_decide_fn(const struct engine_view *v, struct engine_prng *rng,
+                         int budget, struct engine_action *a);
 
 /* One row of the table of levels. */
 struct ai_level_row {
     struct ai_level_info info;
-    ai_decide_fn decide;
+    ai_decide_fn *decide;
 };
 
-/* The random level (ai_random.c): uniform over the legal actions. */
-int ai_random_decide(const struct engine_view *v, struct engine_prng *rng,
-                     int budget, struct engine_action *a);
-
-/*
- * The easy level (ai_easy.c). Deterministic: rng is not drawn from, and
- * budget is not used.
- */
-int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
-                   int budget, struct engine_action *a);
+/* Each level's decision, declared by its row (ai_levels.h). The random
+ * level (ai_random.c) is uniform over the legal actions; the easy level
+ * (ai_easy.c) is deterministic: rng is not drawn from, and budget is not
+ * used. */
+#define AI_LEVEL(name, budget, key, decide) ai_decide_fn decide;
+#include "engine/ai/ai_levels.h"
+#undef AI_LEVEL
 
 /*
  * Easy's pass of k cards from the view's hand at the PASS phase, the most
@@ -54,7 +50,5 @@ int ai_easy_pass_order(const struct engine_view *v, int k,
  * decks); discards as easy's. Deterministic under rng.
  */
 #define AI_PASS_FACTOR 3
-int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
-                     int budget, struct engine_action *a);
 
 #endif
