@@ -327,7 +327,8 @@ int engine_rules_finish(struct engine_rules *r, char *err, size_t errlen);
 int engine_rules_get(const struct engine_rules *r, int option, char *buf,
                      size_t len);
 
-/* True if the option's value differs from what the rules' preset sets. */
+/* True if the option's value differs from what the rules' preset sets
+ * (never the player count: a preset is played by any count it allows). */
 bool engine_rules_differs(const struct engine_rules *r, int option);
 
 /* ---- Pseudo-random numbers -------------------------------------------- */

@@ -217,9 +217,9 @@ int stats_game_from_record(const char *json, size_t len, struct stats_game *g,
     memset(&t, 0, sizeof t);
     t.n = rec->n;
     t.preset = rec->rules.preset;
+    /* the player count never differs from its preset (engine.h) */
     for (int i = 0; i < engine_option_count(); i++)
-        if (strcmp(engine_option_name(i), "players") &&
-            engine_rules_differs(&rec->rules, i))
+        if (engine_rules_differs(&rec->rules, i))
             t.custom = true;
     struct engine_sink sink = {on_event, &t};
     struct engine_game eg;
