@@ -375,12 +375,17 @@ void ircfx_free(struct ircfx *f)
     loop_free(f->l);
 }
 
-void ircfx_up(struct ircfx *f)
+void ircfx_start(struct ircfx *f)
 {
-    ircfx_init(f);
     ircfx_make(f, NULL);
     f->a->ops->start(f->a);
     assert_true(ircfx_run_until(f, ircfx_connected, 3000));
+}
+
+void ircfx_up(struct ircfx *f)
+{
+    ircfx_init(f);
+    ircfx_start(f);
 }
 
 bool ircfx_connected(struct ircfx *f)

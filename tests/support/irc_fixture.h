@@ -117,7 +117,12 @@ void ircfx_make(struct ircfx *f, const struct ircad_timing *t);
 /* Frees the adapter, the server and the loop. */
 void ircfx_free(struct ircfx *f);
 
-/* The fixture with the default timings, started and registered. */
+/* Makes the adapter from f->cfg (as the test set it after ircfx_init),
+ * with the default timings, starts it and waits until it registered. */
+void ircfx_start(struct ircfx *f);
+
+/* The fixture with the default config and timings, started and
+ * registered. */
 void ircfx_up(struct ircfx *f);
 
 /* CONNECTED arrived and the server saw a JOIN. */

@@ -36,9 +36,7 @@ static void test_ircad_stop_drains_queue_then_quits(void **state)
     struct ircfx f;
     ircfx_init(&f);
     f.cfg.flood_interval_ms = 100;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     char text[32];
     for (int i = 0; i < 6; i++) {
         snprintf(text, sizeof text, "goodbye %d", i);
@@ -79,9 +77,7 @@ static void test_ircad_free_while_stopping_sends_quit(void **state)
     struct ircfx f;
     ircfx_init(&f);
     f.cfg.flood_interval_ms = 5000;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     for (int i = 0; i < 6; i++)
         f.a->ops->say(f.a, "#hearts", "bye all", CHAT_HIGH);
     f.a->ops->stop(f.a, "bye");

@@ -51,9 +51,7 @@ static void test_ircad_whox_accounts_reach_events(void **state)
     ircfx_init(&f);
     f.srv.isupport = "CHANTYPES=#& WHOX";
     f.srv.known[0] = "Alicia=+al@h";
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     assert_true(ircfx_run_until(&f, whox_asked, 3000));
     struct ircfx_server *s = &f.srv;
     ircfx_srv_send(s, ":irc.test 354 hearts 417 #hearts alice AliceAcct");
@@ -110,9 +108,7 @@ static void test_ircad_accounts_from_extended_join_and_notify(void **state)
     struct ircfx f;
     ircfx_init(&f);
     f.srv.caps = "account-notify extended-join multi-prefix";
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     assert_true(ircfx_srv_find(&f.srv, "CAP REQ :", 0) >= 0);
     assert_true(ircfx_srv_find(&f.srv, "CAP END", 0) >= 0);
     struct ircfx_server *s = &f.srv;
@@ -156,9 +152,7 @@ static void test_ircad_account_tag_decides(void **state)
     struct ircfx f;
     ircfx_init(&f);
     f.srv.caps = "account-tag account-notify extended-join message-tags";
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     struct ircfx_server *s = &f.srv;
     ircfx_srv_send(s,
                    "@account=AliceAcct :alice!al@h JOIN #hearts AliceAcct :A");

@@ -228,9 +228,7 @@ static void test_ircad_floor_forgotten_on_reconnect(void **state)
     struct ircfx f;
     ircfx_init(&f);
     f.srv.version = "ngircd-26.1";
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     assert_int_equal(ircad_floor_ms(f.a), 400);
     /* another server on the same address, that does not say what it is */
     f.srv.version = NULL;
@@ -248,9 +246,7 @@ static void test_ircad_floor_configured_wins(void **state)
     ircfx_init(&f);
     f.srv.version = "ngircd-26.1";
     f.cfg.flood_min_interval_ms = 900;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     assert_int_equal(ircad_floor_ms(f.a), 900);
     ircfx_free(&f);
 }
@@ -263,9 +259,7 @@ static void test_ircad_verify_answers_identity(void **state)
     struct ircfx f;
     ircfx_init(&f);
     f.srv.known[0] = "Alice=+~al@host.test";
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     f.a->ops->verify(f.a, "alice");
     f.a->ops->verify(f.a, "ghost");
     assert_true(ircfx_run_until(&f, ircfx_two_identities, 3000));

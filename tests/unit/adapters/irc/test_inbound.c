@@ -310,9 +310,7 @@ static void test_ircad_ctcp_answered_and_limited(void **state)
     struct ircfx f;
     ircfx_init(&f);
     f.cfg.flood_interval_ms = 100;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     int base = f.nev;
     ircfx_srv_send(&f.srv, ":alice!al@h PRIVMSG hearts :\001VERSION\001");
     ircfx_srv_send(&f.srv, ":alice!al@h PRIVMSG hearts :\001PING 12345\001");

@@ -78,9 +78,7 @@ static void test_ircad_disconnect_drops_private_lines(void **state)
     ircfx_init(&f);
     f.cfg.flood_burst = 1;
     f.cfg.flood_interval_ms = 2000;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     f.a->ops->tell_tracked(f.a, "bob", "your cards", CHAT_HIGH, 5);
     f.a->ops->say(f.a, "#hearts", "kept", CHAT_NORMAL);
     ircfx_run_until(&f, ircfx_never, 100);
@@ -194,9 +192,7 @@ static void test_ircad_start_connects_over_ipv6(void **state)
         return;
     }
     f.cfg.host = "::1";
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     assert_int_equal(f.srv.accepts, 1);
     ircfx_free(&f);
 }

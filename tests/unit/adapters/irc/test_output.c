@@ -47,9 +47,7 @@ static void test_ircad_say_paced_by_bucket_and_priority(void **state)
     struct ircfx f;
     ircfx_init(&f);
     f.cfg.flood_interval_ms = 600;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     /* the JOIN took one token of four */
     char text[32];
     for (int i = 0; i < 10; i++) {
@@ -115,9 +113,7 @@ static void test_ircad_pacing_follows_lag(void **state)
     f.cfg.flood_interval_ms = 100;
     f.cfg.flood_min_interval_ms = 10;
     f.cfg.flood_max_interval_ms = 1600;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     for (int i = 0; i < 60; i++)
         f.a->ops->say(f.a, "#hearts", "line", CHAT_NORMAL);
     assert_true(ircfx_run_until(&f, lines_sent_20, 5000));
@@ -136,9 +132,7 @@ static void test_ircad_tell_splits_long_text(void **state)
     struct ircfx f;
     ircfx_init(&f);
     f.cfg.flood_interval_ms = 50;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     /* 300 hearts of 3 bytes with spaces between: 1199 bytes */
     char text[1300];
     size_t n = 0;
@@ -179,9 +173,7 @@ static void test_ircad_tell_tracked_reports_when_written(void **state)
     ircfx_init(&f);
     f.cfg.flood_burst = 2;
     f.cfg.flood_interval_ms = 300;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     for (int i = 0; i < 3; i++)
         f.a->ops->say(f.a, "#hearts", "backlog", CHAT_NORMAL);
     f.a->ops->tell_tracked(f.a, "bob", "your turn", CHAT_NORMAL, 77);
@@ -219,9 +211,7 @@ static void test_ircad_queued_lines_follow_the_person(void **state)
     f.cfg.flood_interval_ms = 300;
     f.cfg.flood_min_interval_ms = 300;
     f.cfg.flood_max_interval_ms = 300;
-    ircfx_make(&f, NULL);
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
+    ircfx_start(&f);
     struct ircfx_server *s = &f.srv;
     ircfx_srv_send(s, ":bob!b@h JOIN :#hearts");
     ircfx_srv_send(s, ":carol!c@h JOIN :#hearts");
