@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bot/common/file.h"
 #include "engine/ai/ai.h"
 #include "storage/archive.h"
 #include "bot/manager/board_names.h"
@@ -32,7 +33,6 @@
 #include "bot/manager/played.h"
 #include "bot/manager/results.h"
 #include "storage/stats.h"
-#include "storage/storage.h"
 #include "bot/manager/table.h"
 #include "bot/manager/text.h"
 #include "tests/support/fake_chat.h"
@@ -130,8 +130,8 @@ static void random_result(struct archive_result *res, uint64_t *x, long i,
 
 static int gen(const char *dir, long games, long players, long seed)
 {
-    char apath[STORAGE_PATH_MAX], rpath[STORAGE_PATH_MAX], err[300];
-    if (storage_mkdirs(dir, dir, err, sizeof err) ||
+    char apath[FILE_PATH_MAX], rpath[FILE_PATH_MAX], err[300];
+    if (file_mkdirs(dir, dir, err, sizeof err) ||
         archive_paths(dir, apath, rpath, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;
@@ -299,7 +299,7 @@ static int archive(const char *dir, long games)
     char err[300], why[300];
     bool rebuilt;
     struct stats *s;
-    if (storage_mkdirs(dir, dir, err, sizeof err) ||
+    if (file_mkdirs(dir, dir, err, sizeof err) ||
         stats_load(dir, &s, &rebuilt, why, sizeof why, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;
@@ -310,8 +310,8 @@ static int archive(const char *dir, long games)
     long hands = 0, saves = 0;
     long long bytes = 0, board = 0;
     double spent = 0;
-    char lpath[STORAGE_PATH_MAX];
-    storage_path(lpath, sizeof lpath, NULL, 0, dir, STATS_FILE, (char *)NULL);
+    char lpath[FILE_PATH_MAX];
+    file_path(lpath, sizeof lpath, NULL, 0, dir, STATS_FILE, (char *)NULL);
     for (long i = 0; i < games; i++) {
         int h;
         char *rec = random_game(&rules, (uint64_t)i + 7, &h);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bot/common/err.h"
+#include "bot/common/file.h"
 #include "bot/common/xalloc.h"
 #include "bot/common/xjson.h"
 #include "storage/record/record.h"
@@ -20,7 +21,7 @@
 
 uint64_t archive_record_hash(const char *record, size_t len)
 {
-    return storage_hash64(record, len);
+    return file_hash64(record, len);
 }
 
 char *archive_result_json(const struct archive_result *r)
@@ -295,10 +296,10 @@ static int append(const char *path, const char *text, char *err, size_t errlen)
 int archive_paths(const char *room_dir, char *archive, char *results, char *err,
                   size_t errlen)
 {
-    return storage_path(archive, STORAGE_PATH_MAX, err, errlen, room_dir,
-                        ARCHIVE_FILE, (char *)NULL) ||
-                   storage_path(results, STORAGE_PATH_MAX, err, errlen,
-                                room_dir, ARCHIVE_RESULTS_FILE, (char *)NULL)
+    return file_path(archive, FILE_PATH_MAX, err, errlen, room_dir,
+                     ARCHIVE_FILE, (char *)NULL) ||
+                   file_path(results, FILE_PATH_MAX, err, errlen, room_dir,
+                             ARCHIVE_RESULTS_FILE, (char *)NULL)
                ? -1
                : 0;
 }
@@ -339,7 +340,7 @@ int archive_add(const char *room_dir, struct archive_result *r,
                 const char *record, bool retry, bool *added, char *err,
                 size_t errlen)
 {
-    char apath[STORAGE_PATH_MAX], rpath[STORAGE_PATH_MAX];
+    char apath[FILE_PATH_MAX], rpath[FILE_PATH_MAX];
     *added = false;
     if (archive_paths(room_dir, apath, rpath, err, errlen))
         return -1;
@@ -388,9 +389,9 @@ int archive_add(const char *room_dir, struct archive_result *r,
 
 static int64_t size_of(const char *dir, const char *name)
 {
-    char path[STORAGE_PATH_MAX];
+    char path[FILE_PATH_MAX];
     struct stat sb;
-    if (storage_path(path, sizeof path, NULL, 0, dir, name, (char *)NULL) ||
+    if (file_path(path, sizeof path, NULL, 0, dir, name, (char *)NULL) ||
         lstat(path, &sb) || !S_ISREG(sb.st_mode))
         return 0;
     return (int64_t)sb.st_size;

@@ -84,7 +84,7 @@ int archive_add(const char *room_dir, struct archive_result *r,
                 size_t errlen);
 
 /* The paths of room_dir's archive.jsonl and results.jsonl, into buffers
- * of STORAGE_PATH_MAX bytes. 0, or -1 with a message (too long). */
+ * of FILE_PATH_MAX bytes. 0, or -1 with a message (too long). */
 int archive_paths(const char *room_dir, char *archive, char *results, char *err,
                   size_t errlen);
 

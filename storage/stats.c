@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bot/common/err.h"
+#include "bot/common/file.h"
 #include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 #include "bot/common/xjson.h"
@@ -660,12 +661,12 @@ int stats_parse(const char *text, size_t len, struct stats **out, char *err,
 int stats_save(const char *room_dir, const struct stats *s, char *err,
                size_t errlen)
 {
-    char path[STORAGE_PATH_MAX];
-    if (storage_path(path, sizeof path, err, errlen, room_dir, STATS_FILE,
-                     (char *)NULL))
+    char path[FILE_PATH_MAX];
+    if (file_path(path, sizeof path, err, errlen, room_dir, STATS_FILE,
+                  (char *)NULL))
         return -1;
     char *json = stats_json(s);
-    int rc = storage_replace(path, json, strlen(json), err, errlen);
+    int rc = file_replace(path, json, strlen(json), err, errlen);
     free(json);
     return rc;
 }
@@ -911,7 +912,7 @@ static void last_hands(struct stats *s, const char *apath, int64_t offset)
 int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
                   char *err, size_t errlen)
 {
-    char apath[STORAGE_PATH_MAX], rpath[STORAGE_PATH_MAX];
+    char apath[FILE_PATH_MAX], rpath[FILE_PATH_MAX];
     if (archive_paths(room_dir, apath, rpath, err, errlen))
         return -1;
     char first[400] = "";
@@ -1038,12 +1039,11 @@ static bool ends_with_game(const char *rpath, int64_t end, const char *id)
 int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
                int *skipped, char *why, size_t whylen)
 {
-    char path[STORAGE_PATH_MAX], apath[STORAGE_PATH_MAX],
-        rpath[STORAGE_PATH_MAX];
+    char path[FILE_PATH_MAX], apath[FILE_PATH_MAX], rpath[FILE_PATH_MAX];
     *caught_up = 0;
     *skipped = 0;
-    if (storage_path(path, sizeof path, why, whylen, room_dir, STATS_FILE,
-                     (char *)NULL) ||
+    if (file_path(path, sizeof path, why, whylen, room_dir, STATS_FILE,
+                  (char *)NULL) ||
         archive_paths(room_dir, apath, rpath, why, whylen))
         return 1;
     int64_t abytes, rbytes;
@@ -1052,8 +1052,7 @@ int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
     size_t len = 0;
     bool missing = false;
     struct stats *s = NULL;
-    if (storage_read_file(path, STATS_MAX_FILE, &text, &len, &missing, why,
-                          whylen)) {
+    if (file_read(path, STATS_MAX_FILE, &text, &len, &missing, why, whylen)) {
         if (missing)
             snprintf(why, whylen, "it is missing");
         return 1;
@@ -1107,10 +1106,10 @@ int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
 int stats_load(const char *room_dir, struct stats **out, bool *rebuilt,
                char *why, size_t whylen, char *err, size_t errlen)
 {
-    char path[STORAGE_PATH_MAX];
+    char path[FILE_PATH_MAX];
     *rebuilt = false;
-    if (storage_path(path, sizeof path, err, errlen, room_dir, STATS_FILE,
-                     (char *)NULL))
+    if (file_path(path, sizeof path, err, errlen, room_dir, STATS_FILE,
+                  (char *)NULL))
         return -1;
     int64_t caught = 0;
     int skipped = 0;

@@ -1,11 +1,10 @@
 /*
- * The flat-file layer (storage.h, docs/storage.md): names that cannot
- * leave the data directory, paths that are refused rather than cut,
- * directories walked without following links, atomic replacement
- * (temporary file, fsync, rename, fsync of the directory), appends that
- * never leave part of a line, JSON Lines reading that drops and cuts a
- * torn last line, and the flock that keeps a second bot out. Nothing here
- * knows the bot: a torn line is reported through storage_set_log.
+ * The flat-file layer (storage.h, docs/storage.md), on the common file
+ * primitives (bot/common/file.h): appends that never leave part of a
+ * line, JSON Lines reading that drops and cuts a torn last line, files
+ * moved aside and removed, what a killed replacement leaves cleaned up,
+ * and the flock that keeps a second bot out. Nothing here knows the bot:
+ * a torn line is reported through storage_set_log.
  */
 #include "storage/storage.h"
 
@@ -26,17 +25,10 @@
 #include <unistd.h>
 
 #include "bot/common/err.h"
+#include "bot/common/file.h"
 #include "bot/common/xjson.h"
 
 /* ---- Errors and the log hook ------------------------------------------ */
-
-/* close() that keeps errno: the cause of a failure is the earlier call. */
-static void close_keep(int fd)
-{
-    int e = errno;
-    close(fd);
-    errno = e;
-}
 
 static void default_log(bool error, const char *msg)
 {
@@ -55,7 +47,7 @@ static void slog(bool error, const char *fmt, ...)
 
 static void slog(bool error, const char *fmt, ...)
 {
-    char msg[STORAGE_PATH_MAX + 300];
+    char msg[FILE_PATH_MAX + 300];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -63,364 +55,7 @@ static void slog(bool error, const char *fmt, ...)
     log_fn(error, msg);
 }
 
-/* ---- Names -------------------------------------------------------------- */
-
-uint64_t storage_hash64(const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
-/* FNV-1a, 64 bits: the tail of a name too long to keep whole. */
-static uint64_t fnv1a(const char *s)
-{
-    return storage_hash64(s, strlen(s));
-}
-
-/* Whether byte c at position pos of the name is kept as it is. */
-static bool kept(unsigned char c, size_t pos)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-' || (c == '.' && pos > 0);
-}
-
-void storage_name_encode(const char *name, char *out, size_t outlen)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    if (!out || outlen == 0)
-        return;
-    size_t limit =
-        outlen - 1 < STORAGE_NAME_MAX ? outlen - 1 : STORAGE_NAME_MAX;
-    if (!name)
-        name = "";
-    if (!*name) {
-        /* no name holds a NUL byte, so "%00" is nobody's encoding */
-        snprintf(out, outlen, "%s", "%00");
-        return;
-    }
-    /* the readable part stops where the hashed tail must begin if the
-     * whole encoding does not fit */
-    size_t room_for_prefix = limit > 17 ? limit - 17 : 0;
-    size_t n = 0, cut = 0;
-    bool whole = true;
-    for (size_t i = 0; name[i]; i++) {
-        unsigned char c = (unsigned char)name[i];
-        size_t w = kept(c, i) ? 1 : 3;
-        if (n + w > limit) {
-            whole = false;
-            break;
-        }
-        if (kept(c, i)) {
-            out[n++] = (char)c;
-        } else {
-            out[n++] = '%';
-            out[n++] = hex[c >> 4];
-            out[n++] = hex[c & 15];
-        }
-        if (n <= room_for_prefix)
-            cut = n;
-    }
-    if (whole) {
-        out[n] = '\0';
-        return;
-    }
-    /* '~' is never kept as it is, so a hashed name is no short name */
-    n = cut;
-    uint64_t h = fnv1a(name);
-    if (n + 17 > limit)
-        n = limit > 17 ? limit - 17 : 0;
-    out[n++] = '~';
-    for (int k = 15; k >= 0 && n < limit; k--)
-        out[n++] = hex[(h >> (k * 4)) & 15];
-    out[n] = '\0';
-}
-
-/* ---- Paths -------------------------------------------------------------- */
-
-static bool bad_part(const char *p)
-{
-    return !p || !*p || !strcmp(p, ".") || !strcmp(p, "..") ||
-           strchr(p, '/') != NULL;
-}
-
-int storage_path(char *out, size_t outlen, char *err, size_t errlen,
-                 const char *dir, ...)
-{
-    char buf[STORAGE_PATH_MAX];
-    size_t cap = outlen < sizeof buf ? outlen : sizeof buf;
-    if (!dir || !*dir) {
-        errno = EINVAL;
-        return err_set(err, errlen, "no directory given");
-    }
-    size_t n = strlen(dir);
-    if (n + 1 > cap) {
-        errno = ENAMETOOLONG;
-        return err_set(err, errlen, "path too long (over %zu bytes): %.60s...",
-                       cap - 1, dir);
-    }
-    memcpy(buf, dir, n + 1);
-    va_list ap;
-    va_start(ap, dir);
-    const char *part;
-    int rc = 0;
-    while ((part = va_arg(ap, const char *)) != NULL) {
-        if (bad_part(part)) {
-            errno = EINVAL;
-            err_set(err, errlen, "%s: refused path part \"%.60s\"", dir, part);
-            rc = -1;
-            break;
-        }
-        size_t k = strlen(part);
-        if (n + 1 + k + 1 > cap) {
-            errno = ENAMETOOLONG;
-            err_set(err, errlen, "path too long (over %zu bytes): %.60s...",
-                    cap - 1, dir);
-            rc = -1;
-            break;
-        }
-        buf[n++] = '/';
-        memcpy(buf + n, part, k + 1);
-        n += k;
-    }
-    va_end(ap);
-    if (rc == 0)
-        memcpy(out, buf, n + 1);
-    return rc;
-}
-
-/* The directory part of path into dir ("." if none). */
-static int dir_of(const char *path, char *dir, size_t dirlen)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash) {
-        snprintf(dir, dirlen, ".");
-        return 0;
-    }
-    size_t n = slash == path ? 1 : (size_t)(slash - path);
-    if (n + 1 > dirlen)
-        return -1;
-    memcpy(dir, path, n);
-    dir[n] = '\0';
-    return 0;
-}
-
-static bool path_fits(const char *path, char *err, size_t errlen)
-{
-    if (!path || !*path) {
-        errno = EINVAL;
-        err_set(err, errlen, "no file given");
-        return false;
-    }
-    if (strlen(path) >= STORAGE_PATH_MAX) {
-        errno = ENAMETOOLONG;
-        err_set(err, errlen, "path too long (over %d bytes): %.60s...",
-                STORAGE_PATH_MAX - 1, path);
-        return false;
-    }
-    return true;
-}
-
-/* fsyncs the directory holding path, so that a rename or a new name in it
- * survives a crash. */
-static int sync_dir_of(const char *path, char *err, size_t errlen)
-{
-    char dir[STORAGE_PATH_MAX];
-    if (dir_of(path, dir, sizeof dir)) {
-        errno = ENAMETOOLONG;
-        return err_set(err, errlen, "%s: path too long", path);
-    }
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
-        return err_set(err, errlen, "%s: %s", dir, strerror(errno));
-    }
-    int rc = 0;
-    if (fsync(fd) && errno != EINVAL) {
-        err_set(err, errlen, "%s: fsync: %s", dir, strerror(errno));
-        rc = -1;
-    }
-    close_keep(fd);
-    return rc;
-}
-
-/* Walks dir's parts under data_dir without following a link, making
- * those missing if `make` (else *missing set at the first missing). */
-static int walk_dirs(const char *data_dir, const char *dir, bool make,
-                     bool *missing, char *err, size_t errlen)
-{
-    if (!path_fits(data_dir, err, errlen) || !path_fits(dir, err, errlen))
-        return -1;
-    size_t n = strlen(data_dir);
-    while (n > 1 && data_dir[n - 1] == '/')
-        n--;
-    if (strncmp(dir, data_dir, n) != 0 || (dir[n] != '\0' && dir[n] != '/')) {
-        errno = EINVAL;
-        return err_set(err, errlen, "%s is not inside the data directory %s",
-                       dir, data_dir);
-    }
-    /* data_dir is the host's choice and may be reached through links;
-     * only what the bot makes under it must be real directories */
-    char top[STORAGE_PATH_MAX];
-    snprintf(top, sizeof top, "%s", data_dir);
-    for (char *p = top + 1; make; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char c = *p;
-        *p = '\0';
-        if (mkdir(top, 0700) && errno != EEXIST) {
-            return err_set(err, errlen, "cannot make %s: %s", top,
-                           strerror(errno));
-        }
-        *p = c;
-        if (!c)
-            break;
-    }
-    int fd = open(data_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT && !make) {
-        *missing = true;
-        return 0;
-    }
-    if (fd < 0) {
-        return err_set(err, errlen, "%s: %s", data_dir, strerror(errno));
-    }
-    char rest[STORAGE_PATH_MAX];
-    snprintf(rest, sizeof rest, "%s", dir + n);
-    char *save = NULL;
-    for (char *p = strtok_r(rest, "/", &save); p;
-         p = strtok_r(NULL, "/", &save)) {
-        if (!strcmp(p, ".") || !strcmp(p, "..")) {
-            errno = EINVAL;
-            err_set(err, errlen, "%s: refused path part \"%s\"", dir, p);
-            close_keep(fd);
-            return -1;
-        }
-        if (make && mkdirat(fd, p, 0700) && errno != EEXIST) {
-            err_set(err, errlen, "cannot make %s (at %s): %s", dir, p,
-                    strerror(errno));
-            close_keep(fd);
-            return -1;
-        }
-        int next =
-            openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (next < 0 && errno == ENOENT && !make) {
-            *missing = true;
-            close(fd);
-            return 0;
-        }
-        if (next < 0) {
-            int e = errno == ELOOP ? ENOTDIR : errno;
-            errno = e;
-            err_set(err, errlen, "%s (at %s): %s", dir, p,
-                    e == ELOOP || e == ENOTDIR
-                        ? "not a directory (a link or a file is there)"
-                        : strerror(e));
-            close_keep(fd);
-            return -1;
-        }
-        close(fd);
-        fd = next;
-    }
-    close(fd);
-    return 0;
-}
-
-int storage_mkdirs(const char *data_dir, const char *dir, char *err,
-                   size_t errlen)
-{
-    bool missing = false;
-    return walk_dirs(data_dir, dir, true, &missing, err, errlen);
-}
-
-int storage_dir_check(const char *data_dir, const char *dir, bool *missing,
-                      char *err, size_t errlen)
-{
-    *missing = false;
-    return walk_dirs(data_dir, dir, false, missing, err, errlen);
-}
-
 /* ---- Writing ------------------------------------------------------------ */
-
-/* Writes all len bytes, retrying after EINTR. 0, or -1 with errno set and
- * *done the bytes written. */
-static int write_all(int fd, const void *data, size_t len, size_t *done)
-{
-    const char *p = data;
-    *done = 0;
-    while (*done < len) {
-        ssize_t w = write(fd, p + *done, len - *done);
-        if (w > 0) {
-            *done += (size_t)w;
-        } else if (w == 0) {
-            errno = EIO;
-            return -1;
-        } else if (errno != EINTR) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* What an open failure on a file means, in words. */
-static const char *open_reason(int e)
-{
-    return e == ELOOP ? "a symbolic link is there, not a file" : strerror(e);
-}
-
-int storage_replace(const char *path, const void *data, size_t len, char *err,
-                    size_t errlen)
-{
-    static unsigned counter;
-    if (!path_fits(path, err, errlen))
-        return -1;
-    struct stat st;
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        errno = S_ISLNK(st.st_mode) ? ELOOP : EINVAL;
-        return err_set(err, errlen, "%s: not a regular file (%s)", path,
-                       S_ISLNK(st.st_mode) ? "a symbolic link"
-                                           : "something else");
-    }
-    char tmp[STORAGE_PATH_MAX];
-    int n = snprintf(tmp, sizeof tmp, "%s.tmp-%ld-%u", path, (long)getpid(),
-                     ++counter);
-    if (n < 0 || (size_t)n >= sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return err_set(err, errlen, "%s: path too long for its temporary file",
-                       path);
-    }
-    int fd =
-        open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        return err_set(err, errlen, "%s: %s", tmp, open_reason(errno));
-    }
-    size_t done;
-    const char *what = NULL;
-    int e = 0;
-    if (write_all(fd, data, len, &done))
-        what = "write";
-    else if (fsync(fd))
-        what = "fsync";
-    if (what)
-        e = errno;
-    if (close(fd) && !what) {
-        what = "close";
-        e = errno;
-    }
-    if (!what && rename(tmp, path)) {
-        what = "rename";
-        e = errno;
-    }
-    if (what) {
-        unlink(tmp);
-        errno = e;
-        return err_set(err, errlen, "%s: %s: %s (the old file is kept)", path,
-                       what, strerror(e));
-    }
-    return sync_dir_of(path, err, errlen);
-}
 
 /* Opens path for appending, never through a link, never blocking on a
  * FIFO; *created when this made it. */
@@ -436,13 +71,13 @@ static int open_append(const char *path, bool *created, char *err,
         fd = open(path, flags);
     }
     if (fd < 0) {
-        return err_set(err, errlen, "%s: %s", path, open_reason(errno));
+        return err_set(err, errlen, "%s: %s", path, file_open_reason(errno));
     }
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         errno = EINVAL;
         err_set(err, errlen, "%s: not a regular file", path);
-        close_keep(fd);
+        file_close_keep(fd);
         return -1;
     }
     int fl = fcntl(fd, F_GETFL);
@@ -547,7 +182,7 @@ static off_t end_lines_fd(int fd, const char *path, off_t size, bool *newline)
 int storage_append(const char *path, const char *line, size_t len, char *err,
                    size_t errlen)
 {
-    if (!path_fits(path, err, errlen))
+    if (file_check_path(path, err, errlen))
         return -1;
     if (!line || len == 0 || line[len - 1] != '\n' ||
         memchr(line, '\n', len - 1)) {
@@ -561,7 +196,7 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
     struct stat st;
     if (fstat(fd, &st)) {
         err_set(err, errlen, "%s: %s", path, strerror(errno));
-        close_keep(fd);
+        file_close_keep(fd);
         return -1;
     }
     bool newline;
@@ -569,16 +204,16 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
     if (old < 0) {
         err_set(err, errlen, "%s: cannot cut its torn last line: %s", path,
                 strerror(errno));
-        close_keep(fd);
+        file_close_keep(fd);
         return -1;
     }
     size_t done = 0, nl = 0;
     const char *what = NULL;
     int e = 0;
     /* a whole last line without its '\n' gets it first: lines never glue */
-    if (newline && write_all(fd, "\n", 1, &nl))
+    if (newline && file_write_all(fd, "\n", 1, &nl))
         what = "write";
-    else if (write_all(fd, line, len, &done))
+    else if (file_write_all(fd, line, len, &done))
         what = "write";
     else if (fsync(fd))
         what = "fsync";
@@ -601,35 +236,10 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         errno = e;
         return -1;
     }
-    return created ? sync_dir_of(path, err, errlen) : 0;
+    return created ? file_sync_dir(path, err, errlen) : 0;
 }
 
 /* ---- Reading ------------------------------------------------------------ */
-
-/* Opens path for reading without following a link or blocking on a FIFO;
- * -2 (and *missing set) if it is not there. */
-static int open_read(const char *path, struct stat *st, bool *missing,
-                     char *err, size_t errlen)
-{
-    if (missing)
-        *missing = false;
-    if (!path_fits(path, err, errlen))
-        return -1;
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT && missing)
-            *missing = true;
-        err_set(err, errlen, "%s: %s", path, open_reason(errno));
-        return errno == ENOENT ? -2 : -1;
-    }
-    if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
-        errno = EINVAL;
-        err_set(err, errlen, "%s: not a regular file", path);
-        close_keep(fd);
-        return -1;
-    }
-    return fd;
-}
 
 /* Cuts a torn last line off path (its whole lines end at `keep`). */
 static void cut_torn(const char *path, off_t keep)
@@ -673,18 +283,17 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
                        bool skip_long, storage_line_at_fn fn, void *ctx,
                        bool *missing, char *err, size_t errlen)
 {
-    struct stat st;
-    int fd = open_read(path, &st, missing, err, errlen);
+    int64_t size;
+    int fd = file_open_read(path, &size, missing, err, errlen);
     if (fd == -2)
         return 0;
     if (fd < 0)
         return -1;
-    if (from < 0 || from > (int64_t)st.st_size ||
-        lseek(fd, (off_t)from, SEEK_SET) < 0) {
+    if (from < 0 || from > size || lseek(fd, (off_t)from, SEEK_SET) < 0) {
         errno = EINVAL;
         err_set(err, errlen, "%s: no byte %lld to read from", path,
                 (long long)from);
-        close_keep(fd);
+        file_close_keep(fd);
         return -1;
     }
     size_t cap = max_line + 1, have = 0;
@@ -692,7 +301,7 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
     char chunk[8192];
     if (!buf) {
         err_set(err, errlen, "%s: out of memory", path);
-        close_keep(fd);
+        file_close_keep(fd);
         return -1;
     }
     long lineno = 0;
@@ -761,73 +370,18 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
     return rc;
 }
 
-int storage_read_file(const char *path, size_t max, char **out, size_t *len,
-                      bool *missing, char *err, size_t errlen)
-{
-    struct stat st;
-    int fd = open_read(path, &st, missing, err, errlen);
-    if (fd < 0)
-        return -1;
-    if (max >= SIZE_MAX - 1)
-        max = SIZE_MAX - 2;
-    /* sized by the file, grown if it grows meanwhile, never past max */
-    size_t cap = (uintmax_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
-    char *buf = NULL;
-    size_t n = 0;
-    int rc = 0;
-    for (;;) {
-        if (n == cap && cap == max + 1) {
-            errno = EFBIG;
-            err_set(err, errlen, "%s: larger than %zu bytes", path, max);
-            rc = -1;
-            break;
-        }
-        if (!buf || n == cap) {
-            cap = buf ? (cap > max / 2 ? max + 1 : cap * 2) : cap;
-            char *grown = realloc(buf, cap + 1);
-            if (!grown) {
-                errno = ENOMEM;
-                err_set(err, errlen, "%s: out of memory", path);
-                rc = -1;
-                break;
-            }
-            buf = grown;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            err_set(err, errlen, "%s: read: %s", path, strerror(errno));
-            rc = -1;
-            break;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    close_keep(fd);
-    if (rc) {
-        free(buf);
-        return -1;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
-
 /* ---- Moving and removing ------------------------------------------------ */
 
 int storage_move_aside(const char *path, char *err, size_t errlen)
 {
-    if (!path_fits(path, err, errlen))
+    if (file_check_path(path, err, errlen))
         return -1;
     char stamp[32];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-    char to[STORAGE_PATH_MAX];
+    char to[FILE_PATH_MAX];
     struct stat st;
     for (int k = 0; k < 100; k++) {
         int n = k == 0
@@ -842,7 +396,7 @@ int storage_move_aside(const char *path, char *err, size_t errlen)
                 return err_set(err, errlen, "%s: cannot move aside to %s: %s",
                                path, to, strerror(errno));
             }
-            return sync_dir_of(path, err, errlen);
+            return file_sync_dir(path, err, errlen);
         }
     }
     return err_set(err, errlen, "%s: too many files moved aside already", path);
@@ -850,7 +404,7 @@ int storage_move_aside(const char *path, char *err, size_t errlen)
 
 int storage_remove(const char *path, char *err, size_t errlen)
 {
-    if (!path_fits(path, err, errlen))
+    if (file_check_path(path, err, errlen))
         return -1;
     if (unlink(path)) {
         if (errno == ENOENT)
@@ -858,7 +412,7 @@ int storage_remove(const char *path, char *err, size_t errlen)
         return err_set(err, errlen, "%s: cannot remove: %s", path,
                        strerror(errno));
     }
-    return sync_dir_of(path, err, errlen);
+    return file_sync_dir(path, err, errlen);
 }
 
 /* ---- The lock and the check --------------------------------------------- */
@@ -867,21 +421,21 @@ static int lock_fd = -1;
 
 int storage_lock(const char *data_dir, char *err, size_t errlen)
 {
-    char path[STORAGE_PATH_MAX];
-    if (storage_path(path, sizeof path, err, errlen, data_dir, "lock",
-                     (char *)NULL))
+    char path[FILE_PATH_MAX];
+    if (file_path(path, sizeof path, err, errlen, data_dir, "lock",
+                  (char *)NULL))
         return -1;
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
                   0600);
     if (fd < 0) {
         return err_set(err, errlen, "cannot open the lock %s: %s", path,
-                       open_reason(errno));
+                       file_open_reason(errno));
     }
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         errno = EINVAL;
         err_set(err, errlen, "the lock %s is not a regular file", path);
-        close_keep(fd);
+        file_close_keep(fd);
         return -1;
     }
     if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -910,7 +464,7 @@ int storage_lock(const char *data_dir, char *err, size_t errlen)
     char pid[24];
     int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
     size_t done;
-    if (ftruncate(fd, 0) || write_all(fd, pid, (size_t)n, &done))
+    if (ftruncate(fd, 0) || file_write_all(fd, pid, (size_t)n, &done))
         slog(true, "%s: cannot write the pid: %s", path, strerror(errno));
     if (lock_fd >= 0)
         close(lock_fd);
@@ -934,13 +488,12 @@ int storage_check(const char *data_dir, char *err, size_t errlen)
 {
     /* the way every real file is written: a temporary file, fsync,
      * rename, fsync of the directory; then it is removed */
-    char name[64], path[STORAGE_PATH_MAX], why[STORAGE_PATH_MAX + 200];
+    char name[64], path[FILE_PATH_MAX], why[FILE_PATH_MAX + 200];
     snprintf(name, sizeof name, ".probe-%ld", (long)getpid());
-    if (storage_path(path, sizeof path, err, errlen, data_dir, name,
-                     (char *)NULL))
+    if (file_path(path, sizeof path, err, errlen, data_dir, name, (char *)NULL))
         return -1;
     static const char probe[] = "heartsbot probe\n";
-    if (storage_replace(path, probe, sizeof probe - 1, why, sizeof why) ||
+    if (file_replace(path, probe, sizeof probe - 1, why, sizeof why) ||
         storage_remove(path, why, sizeof why)) {
         return err_set(err, errlen, "cannot write in %s: %s", data_dir, why);
     }
@@ -977,7 +530,7 @@ const char *storage_reason(int e)
 
 /* ---- What a kill leaves ------------------------------------------------- */
 
-/* The pid of a storage_replace temporary file's name, "<name>.tmp-PID-N"
+/* The pid of a file_replace temporary file's name, "<name>.tmp-PID-N"
  * with a name before it, or 0 if the name is not one. */
 static long temp_pid(const char *name)
 {
@@ -1002,7 +555,7 @@ static long temp_pid(const char *name)
 int storage_clean_temps(const char *dir, int *removed, char *err, size_t errlen)
 {
     *removed = 0;
-    if (!path_fits(dir, err, errlen))
+    if (file_check_path(dir, err, errlen))
         return -1;
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
@@ -1013,7 +566,7 @@ int storage_clean_temps(const char *dir, int *removed, char *err, size_t errlen)
     DIR *d = fdopendir(fd);
     if (!d) {
         err_set(err, errlen, "%s: %s", dir, strerror(errno));
-        close_keep(fd);
+        file_close_keep(fd);
         return -1;
     }
     int rc = 0;
@@ -1021,7 +574,7 @@ int storage_clean_temps(const char *dir, int *removed, char *err, size_t errlen)
         long pid = temp_pid(e->d_name);
         struct stat st;
         /* another live process of ours may be writing it; this one is
-         * not (storage_replace is done when it returns), so a name with
+         * not (file_replace is done when it returns), so a name with
          * our pid is left by an earlier process given the same pid */
         if (!pid || (pid != (long)getpid() && kill((pid_t)pid, 0) == 0) ||
             fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||

@@ -1,7 +1,9 @@
 /*
- * Flat files under the bot's data directory (docs/storage.md): safe names,
- * atomic replacement, whole-line appends, reading JSON Lines with a torn
- * last line dropped, and the lock that keeps a second bot out.
+ * Flat files under the bot's data directory (docs/storage.md): whole-line
+ * appends, reading JSON Lines with a torn last line dropped, and the lock
+ * that keeps a second bot out. Names, paths, directories, atomic
+ * replacement and whole-file reads are the common file primitives
+ * (bot/common/file.h), which these are built on.
  *
  * Every function that can fail returns 0, or -1 with a message that names
  * the file and the reason in `err` (errlen bytes, may be NULL) and errno
@@ -16,59 +18,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* The longest path the storage functions build or accept, with its NUL. */
-#define STORAGE_PATH_MAX 1024
-
-/*
- * Turns a network, channel, room or person name into one path component
- * that names nothing else: never empty, never "." or "..", no '/', no NUL,
- * at most STORAGE_NAME_MAX bytes. Bytes [a-z0-9_-] stay as they are, and
- * '.' unless it leads; every other byte (upper case too) becomes %XX
- * (upper-case hex), so "#hearts" is "%23hearts"; the empty name is "%00".
- * A name whose encoding does not fit keeps a readable prefix and ends
- * with '~' and 16 hex digits of a 64-bit FNV-1a hash of the whole name:
- * two different names collide only if two long ones share prefix and hash.
- * `name` should already be case-folded by the caller under the network's
- * case mapping (chat_adapter.fold) so that names equal under it share one
- * file. Writes the component with its NUL into out (at least
- * STORAGE_NAME_MAX + 1 bytes).
- */
-#define STORAGE_NAME_MAX 120
-void storage_name_encode(const char *name, char *out, size_t outlen);
-
-/*
- * out = dir "/" part "/" part ... (a NULL part ends the list). -1 with a
- * message if the result would not fit in outlen (at most
- * STORAGE_PATH_MAX), or if a part is empty, "." or ".." or holds '/'.
- */
-int storage_path(char *out, size_t outlen, char *err, size_t errlen,
-                 const char *dir, ...) __attribute__((sentinel));
-
-/*
- * Makes dir (and the directories under data_dir leading to it; data_dir
- * itself too) if missing, mode 0700; an existing one under data_dir must
- * be a directory, not a link to one (data_dir itself is the host's choice
- * and may be reached through links). dir must be data_dir or under it.
- */
-int storage_mkdirs(const char *data_dir, const char *dir, char *err,
-                   size_t errlen);
-
-/*
- * Checks, for reading, what storage_mkdirs makes: every directory from
- * data_dir down to dir is a directory, not a link to one. A part that is
- * not there is no error: *missing is set (nothing to read there).
- */
-int storage_dir_check(const char *data_dir, const char *dir, bool *missing,
-                      char *err, size_t errlen);
-
-/*
- * Replaces path's content with len bytes of data atomically: a crash at
- * any moment leaves the old file or the new one, never a mix (a temporary
- * file beside it, fsync, rename over, fsync of the directory).
- */
-int storage_replace(const char *path, const void *data, size_t len, char *err,
-                    size_t errlen);
 
 /*
  * Appends one line (len bytes, which must end with '\n' and hold no other
@@ -117,7 +66,7 @@ bool storage_whole_json(const char *text, size_t len);
 uint64_t storage_hash64(const void *data, size_t len);
 
 /*
- * Removes from dir what a kill in the middle of storage_replace leaves:
+ * Removes from dir what a kill in the middle of file_replace leaves:
  * regular files named "<name>.tmp-PID-N" whose PID is no other live
  * process of ours (never a link, a directory or any other name). Each
  * removal is logged; *removed counts them. 0, or -1 with a message (dir
@@ -125,14 +74,6 @@ uint64_t storage_hash64(const void *data, size_t len);
  */
 int storage_clean_temps(const char *dir, int *removed, char *err,
                         size_t errlen);
-
-/*
- * Reads a whole small file (at most max bytes) into a new NUL-terminated
- * buffer (*out, length *len) for the caller to free. A missing file: -1
- * with errno-like *missing set.
- */
-int storage_read_file(const char *path, size_t max, char **out, size_t *len,
-                      bool *missing, char *err, size_t errlen);
 
 /*
  * Renames path aside to path + ".bad-<time>" (a journal that cannot be
@@ -159,7 +100,8 @@ bool storage_locked(void);
 void storage_unlock(void);
 
 /* A few words for the channel on why a write failed, from the errno a
- * storage function left: "the disk is full". A static string. */
+ * storage or file (file.h) function left: "the disk is full". A static
+ * string. */
 const char *storage_reason(int err);
 
 /*

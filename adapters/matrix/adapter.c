@@ -36,9 +36,9 @@
 #include "adapters/matrix/strset.h"
 #include "adapters/matrix/sync.h"
 #include "adapters/matrix/sync_loop.h"
+#include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
-#include "storage/storage.h"
 
 /* (Re)arms *timer to call fn(a) at loop time `when` (INT64_MAX: never). */
 void mx_timer_at(struct mx_adapter *a, uint64_t *timer, int64_t when,
@@ -279,13 +279,13 @@ struct chat_adapter *mx_adapter_new(struct loop *l,
     a->facts = mx_rooms_new();
     mx_pace_init(&a->pace);
     if (data_dir && *data_dir) {
-        char net[STORAGE_NAME_MAX + 1], dir[STORAGE_PATH_MAX],
-            path[STORAGE_PATH_MAX], err[256];
-        storage_name_encode(a->cfg.name, net, sizeof net);
-        if (storage_path(dir, sizeof dir, err, sizeof err, data_dir, net,
-                         (char *)NULL) == 0 &&
-            storage_path(path, sizeof path, err, sizeof err, dir,
-                         "matrix-session.json", (char *)NULL) == 0) {
+        char net[FILE_NAME_MAX + 1], dir[FILE_PATH_MAX], path[FILE_PATH_MAX],
+            err[256];
+        file_name_encode(a->cfg.name, net, sizeof net);
+        if (file_path(dir, sizeof dir, err, sizeof err, data_dir, net,
+                      (char *)NULL) == 0 &&
+            file_path(path, sizeof path, err, sizeof err, dir,
+                      "matrix-session.json", (char *)NULL) == 0) {
             a->data_dir = xstrdup(data_dir);
             a->session_dir = xstrdup(dir);
             a->session_path = xstrdup(path);

@@ -11,17 +11,17 @@
 
 #include "adapters/matrix/calls.h"
 #include "adapters/matrix/wire.h"
+#include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/xjson.h"
 #include "bot/common/xalloc.h"
-#include "storage/storage.h"
 
 void mx_save_session(struct mx_adapter *a)
 {
     if (!a->session_path)
         return;
     char err[512];
-    if (storage_mkdirs(a->data_dir, a->session_dir, err, sizeof err) ||
+    if (file_mkdirs(a->data_dir, a->session_dir, err, sizeof err) ||
         mx_session_save(a->session_path, &a->s, err, sizeof err))
         log_error("%s: cannot keep the Matrix session: %s", a->base.network,
                   err);

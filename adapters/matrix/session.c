@@ -12,8 +12,8 @@
 
 #include "adapters/matrix/sync.h"
 #include "bot/common/err.h"
+#include "bot/common/file.h"
 #include "bot/common/xalloc.h"
-#include "storage/storage.h"
 
 #define SESSION_MAX 65536
 
@@ -68,8 +68,7 @@ int mx_session_load(const char *path, struct mx_session *s, char *err,
     char *text = NULL;
     size_t len = 0;
     bool missing = false;
-    if (storage_read_file(path, SESSION_MAX, &text, &len, &missing, err,
-                          errlen))
+    if (file_read(path, SESSION_MAX, &text, &len, &missing, err, errlen))
         return missing ? 0 : -1;
     struct json_object *o = json_tokener_parse(text);
     free(text);
@@ -155,7 +154,7 @@ int mx_session_save(const char *path, const struct mx_session *s, char *err,
     char *line = xmalloc(n + 2);
     memcpy(line, text, n);
     line[n] = '\n';
-    int rc = storage_replace(path, line, n + 1, err, errlen);
+    int rc = file_replace(path, line, n + 1, err, errlen);
     free(line);
     json_object_put(o);
     return rc;

@@ -6,7 +6,7 @@
  * commands nor misses new ones) and the transaction ID epoch (retry.h).
  * In application-service mode it keeps the IDs of the transactions last
  * handled instead of a since token.
- * The file is written with storage_replace (atomic) and read as hostile:
+ * The file is written with file_replace (atomic) and read as hostile:
  * a field of the wrong shape is dropped, not trusted.
  */
 #ifndef HEARTS_MX_SESSION_H

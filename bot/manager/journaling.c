@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/store.h"
@@ -54,11 +55,11 @@ int mgr_journal_opened(struct table *t, int *lost)
     if (t->m->restoring || t->a->solo || !t->m->cfg->data_dir ||
         !*t->m->cfg->data_dir)
         return 0;
-    char dir[STORAGE_PATH_MAX], name[64], err[300];
+    char dir[FILE_PATH_MAX], name[64], err[300];
     snprintf(name, sizeof name, "journal-%s.jsonl", t->game_id);
     if (mgr_table_dir(t, dir, sizeof dir, err, sizeof err) ||
-        storage_path(t->journal, sizeof t->journal, err, sizeof err, dir, name,
-                     (char *)NULL)) {
+        file_path(t->journal, sizeof t->journal, err, sizeof err, dir, name,
+                  (char *)NULL)) {
         int cause = errno;
         t->journal[0] = '\0';
         log_error("table %s: no journal, this game will not survive a "

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/journaling.h"
@@ -298,7 +299,7 @@ static bool journal_name(const char *name)
 
 /* A journal found at start, by when it was last written. */
 struct found {
-    char path[STORAGE_PATH_MAX];
+    char path[FILE_PATH_MAX];
     struct timespec mtime;
 };
 
@@ -323,10 +324,10 @@ void mgr_restore(struct manager *m, struct chat_adapter *a)
 {
     if (!m->cfg->data_dir || !*m->cfg->data_dir)
         return;
-    char net[STORAGE_NAME_MAX + 1], dir[STORAGE_PATH_MAX], err[300];
-    storage_name_encode(a->network ? a->network : "", net, sizeof net);
-    if (storage_path(dir, sizeof dir, err, sizeof err, m->cfg->data_dir, net,
-                     (char *)NULL) ||
+    char net[FILE_NAME_MAX + 1], dir[FILE_PATH_MAX], err[300];
+    file_name_encode(a->network ? a->network : "", net, sizeof net);
+    if (file_path(dir, sizeof dir, err, sizeof err, m->cfg->data_dir, net,
+                  (char *)NULL) ||
         !real_dir(dir))
         return;
     DIR *d = opendir(dir);
@@ -337,9 +338,9 @@ void mgr_restore(struct manager *m, struct chat_adapter *a)
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;
-        char room[STORAGE_PATH_MAX];
-        if (storage_path(room, sizeof room, err, sizeof err, dir, e->d_name,
-                         (char *)NULL))
+        char room[FILE_PATH_MAX];
+        if (file_path(room, sizeof room, err, sizeof err, dir, e->d_name,
+                      (char *)NULL))
             continue;
         if (!real_dir(room)) { /* a link is never followed */
             struct stat sb;
@@ -356,11 +357,11 @@ void mgr_restore(struct manager *m, struct chat_adapter *a)
         size_t n = 0;
         struct dirent *f;
         while ((f = readdir(rd))) {
-            char path[STORAGE_PATH_MAX];
+            char path[FILE_PATH_MAX];
             struct stat sb;
             if (!journal_name(f->d_name) ||
-                storage_path(path, sizeof path, err, sizeof err, room,
-                             f->d_name, (char *)NULL) ||
+                file_path(path, sizeof path, err, sizeof err, room, f->d_name,
+                          (char *)NULL) ||
                 lstat(path, &sb))
                 continue;
             found = xrealloc(found, sizeof *found * (n + 1));

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/board_names.h"
@@ -37,8 +38,7 @@ static void load(struct manager *m, struct results_room *r)
 {
     char err[400], why[700] = "";
     bool rebuilt, missing;
-    if (storage_dir_check(m->cfg->data_dir, r->dir, &missing, err,
-                          sizeof err) ||
+    if (file_dir_check(m->cfg->data_dir, r->dir, &missing, err, sizeof err) ||
         stats_load(r->dir, &r->stats, &rebuilt, why, sizeof why, err,
                    sizeof err)) {
         /* tried again at each use: logged when the reason changes */
@@ -129,20 +129,20 @@ static int each_room(const char *data, void (*fn)(void *ctx, const char *dir),
     if (!nets)
         return 0;
     int found = 0;
-    char net[STORAGE_PATH_MAX], dir[STORAGE_PATH_MAX], file[STORAGE_PATH_MAX];
+    char net[FILE_PATH_MAX], dir[FILE_PATH_MAX], file[FILE_PATH_MAX];
     for (struct dirent *n; (n = readdir(nets));) {
         if (n->d_name[0] == '.' ||
-            storage_path(net, sizeof net, NULL, 0, data, n->d_name,
-                         (char *)NULL) ||
+            file_path(net, sizeof net, NULL, 0, data, n->d_name,
+                      (char *)NULL) ||
             !is_dir(net))
             continue;
         DIR *rooms = opendir(net);
         for (struct dirent *e; rooms && (e = readdir(rooms));) {
             if (e->d_name[0] == '.' ||
-                storage_path(dir, sizeof dir, NULL, 0, net, e->d_name,
-                             (char *)NULL) ||
-                storage_path(file, sizeof file, NULL, 0, dir, ARCHIVE_FILE,
-                             (char *)NULL) ||
+                file_path(dir, sizeof dir, NULL, 0, net, e->d_name,
+                          (char *)NULL) ||
+                file_path(file, sizeof file, NULL, 0, dir, ARCHIVE_FILE,
+                          (char *)NULL) ||
                 !is_dir(dir) || access(file, F_OK))
                 continue;
             fn(ctx, dir);
@@ -174,7 +174,7 @@ void mgr_results_start(struct manager *m)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    char top[STORAGE_PATH_MAX];
+    char top[FILE_PATH_MAX];
     /* "/.": data_dir itself may be reached through a link */
     int n = snprintf(top, sizeof top, "%s/.",
                      m->cfg->data_dir ? m->cfg->data_dir : "");

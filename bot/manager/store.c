@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/results.h"
@@ -40,7 +41,7 @@ static void fold_room(const struct table *t, char *out, size_t outlen)
 static int storage_try(struct manager *m, char *err, size_t errlen)
 {
     const char *data = m->cfg->data_dir;
-    if (storage_mkdirs(data, data, err, errlen))
+    if (file_mkdirs(data, data, err, errlen))
         return -1;
     if (m->storage_locking && !storage_locked()) {
         int rc = storage_lock(data, err, errlen);
@@ -67,7 +68,7 @@ void mgr_store_free(struct manager *m)
 
 int mgr_store_start(struct manager *m, char *err, size_t errlen)
 {
-    char why[STORAGE_PATH_MAX + 200];
+    char why[FILE_PATH_MAX + 200];
     m->storage_locking = true;
     int rc = storage_try(m, why, sizeof why);
     if (rc == -2) {
@@ -100,7 +101,7 @@ static bool tell_once(struct table *t, char kind, const char *text, char *say,
                       size_t len)
 {
     struct manager *m = t->m;
-    char key[STORAGE_NAME_MAX + sizeof t->room + 3];
+    char key[FILE_NAME_MAX + sizeof t->room + 3];
     told_key(t, kind, key, sizeof key);
     for (int i = 0; i < m->ntold; i++)
         if (!strcmp(m->storage_told[i], key))
@@ -115,7 +116,7 @@ static bool tell_once(struct table *t, char kind, const char *text, char *say,
 void mgr_store_works(struct table *t)
 {
     struct manager *m = t->m;
-    char key[STORAGE_NAME_MAX + sizeof t->room + 3];
+    char key[FILE_NAME_MAX + sizeof t->room + 3];
     told_key(t, 'j', key, sizeof key);
     for (int i = 0; i < m->ntold; i++) {
         if (!strcmp(m->storage_told[i], key)) {
@@ -152,7 +153,7 @@ bool mgr_store_ok(struct table *t, bool game_over, char *say, size_t len)
     struct manager *m = t->m;
     if (m->storage_ok)
         return true;
-    char why[STORAGE_PATH_MAX + 200];
+    char why[FILE_PATH_MAX + 200];
     if (storage_try(m, why, sizeof why)) {
         int cause = errno;
         log_error("table %s: results can't be saved: %s", t->room, why);
@@ -182,8 +183,8 @@ char *mgr_store_record(struct table *t)
 void mgr_store_archive(struct table *t, const char *json, bool finished,
                        bool now, char *say, size_t len)
 {
-    char dir[STORAGE_PATH_MAX];
-    char err[STORAGE_PATH_MAX + 200] = "";
+    char dir[FILE_PATH_MAX];
+    char err[FILE_PATH_MAX + 200] = "";
     int rc = now ? mgr_table_dir(t, dir, sizeof dir, err, sizeof err) : 0;
     bool keep = false;
     if (rc == 0)

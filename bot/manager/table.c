@@ -11,10 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/common/file.h"
 #include "bot/common/utf8.h"
 #include "bot/manager/render.h"
 #include "storage/record/record.h"
-#include "storage/storage.h"
 
 const char *mgr_seat_name(const struct table *t, int seat)
 {
@@ -381,13 +381,13 @@ int mgr_room_dir(const struct manager *m, struct chat_adapter *a,
         a->ops->fold(a, room, folded, sizeof folded);
     else
         snprintf(folded, sizeof folded, "%s", room);
-    char net[STORAGE_NAME_MAX + 1], name[STORAGE_NAME_MAX + 1];
-    storage_name_encode(a->network ? a->network : "", net, sizeof net);
-    storage_name_encode(folded, name, sizeof name);
-    char dir[STORAGE_PATH_MAX];
-    if (storage_path(dir, sizeof dir, err, errlen, data, net, name,
-                     (char *)NULL) ||
-        (make && storage_mkdirs(data, dir, err, errlen)))
+    char net[FILE_NAME_MAX + 1], name[FILE_NAME_MAX + 1];
+    file_name_encode(a->network ? a->network : "", net, sizeof net);
+    file_name_encode(folded, name, sizeof name);
+    char dir[FILE_PATH_MAX];
+    if (file_path(dir, sizeof dir, err, errlen, data, net, name,
+                  (char *)NULL) ||
+        (make && file_mkdirs(data, dir, err, errlen)))
         return -1;
     if (strlen(dir) >= outlen) {
         errno = ENAMETOOLONG;

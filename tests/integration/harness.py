@@ -2261,7 +2261,7 @@ def sim_binary():
 
 
 def encode_name(name):
-    """storage_name_encode (docs/storage.md) for names short enough to be
+    """file_name_encode (docs/storage.md) for names short enough to be
     kept whole: [a-z0-9_-] as they are, '.' unless it leads, every other
     byte %XX; the empty name is %00."""
     if not name:

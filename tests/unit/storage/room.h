@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/file.h"
 #include "storage/archive.h"
-#include "storage/storage.h"
 
 /* The test's room directory, made by room_setup. */
 static char dir[64];
@@ -50,7 +50,7 @@ static inline char *slurp(const char *name, size_t *len)
     path_of(path, sizeof path, name);
     if (len)
         *len = 0;
-    if (storage_read_file(path, 1u << 28, &text, &n, NULL, NULL, 0))
+    if (file_read(path, 1u << 28, &text, &n, NULL, NULL, 0))
         return strdup("");
     if (len)
         *len = n;

@@ -11,7 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "storage/storage.h"
+#include "bot/common/file.h"
 #include "tests/unit/bot/manager/world.h"
 
 /* Every used seat's display name differs from every other (case aside). */
@@ -97,7 +97,7 @@ static void test_table_room_dir_folds_and_encodes(void **state)
     said("alice", "#Hearts/..", "!hearts");
     struct table *t = mgr_table_find(w->m, &w->fake.base, "#Hearts/..");
     assert_non_null(t);
-    char dir[STORAGE_PATH_MAX], err[300], want[300];
+    char dir[FILE_PATH_MAX], err[300], want[300];
     assert_int_equal(mgr_table_dir(t, dir, sizeof dir, err, sizeof err), 0);
     snprintf(want, sizeof want, "%s/test/%%23hearts%%2F..", w->dir);
     assert_string_equal(dir, want);
