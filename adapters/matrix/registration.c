@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "adapters/matrix/format.h"
+#include "bot/common/file.h"
 #include "bot/common/strbuf.h"
 #include "bot/common/textpos.h"
 #include "bot/common/xalloc.h"
@@ -756,42 +757,6 @@ static int random_hex(char *out, size_t n)
     return 0;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            if (w == 0)
-                errno = EIO;
-            return -1;
-        }
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-/* fsyncs the directory holding path, so that the new name survives a
- * crash. */
-static int sync_dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = slash == path ? xstrdup("/")
-                : slash       ? xstrndup(path, (size_t)(slash - path))
-                              : xstrdup(".");
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    free(dir);
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd) && errno != EINVAL ? -1 : 0;
-    int e = errno;
-    close(fd);
-    errno = e;
-    return rc;
-}
-
 /* The text into a new file named path + ".tmp-XXXXXX", mode 0640, whole
  * and fsynced; its name into *tmp (freed by the caller, who unlinks it). */
 static int write_temp(const char *path, const char *text, char **tmp,
@@ -811,7 +776,7 @@ static int write_temp(const char *path, const char *text, char **tmp,
     int rc = -1;
     if (fchmod(fd, 0640))
         *what = "chmod";
-    else if (write_all(fd, text, strlen(text)))
+    else if (file_write_all(fd, text, strlen(text), &(size_t){0}))
         *what = "write";
     else if (fsync(fd))
         *what = "fsync";
@@ -864,7 +829,7 @@ int mx_registration_write(const struct matrix_config *cfg, char *err,
                 strerror(e));
         return -1;
     }
-    if (rc == 0 && sync_dir_of(path)) {
+    if (rc == 0 && file_sync_dir(path, NULL, 0)) {
         err_set(err, errlen,
                 "%s: written, but its directory could not be "
                 "synced: %s",
