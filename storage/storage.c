@@ -73,10 +73,7 @@ static int open_append(const char *path, bool *created, char *err,
     if (fd < 0) {
         return err_set(err, errlen, "%s: %s", path, file_open_reason(errno));
     }
-    struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        errno = EINVAL;
-        err_set(err, errlen, "%s: not a regular file", path);
+    if (file_regular_size(fd, path, err, errlen) < 0) {
         file_close_keep(fd);
         return -1;
     }
@@ -309,16 +306,11 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
     int64_t too_long = -1; /* bytes of a line over max_line, skipped */
     int rc = 0;
     for (;;) {
-        ssize_t r = read(fd, chunk, sizeof chunk);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            err_set(err, errlen, "%s: read: %s", path, strerror(errno));
-            rc = -1;
+        ssize_t r = file_read_some(fd, chunk, sizeof chunk, path, err, errlen);
+        if (r <= 0) {
+            rc = (int)r;
             break;
         }
-        if (r == 0)
-            break;
         for (ssize_t i = 0; i < r && rc == 0; i++) {
             if (chunk[i] != '\n') {
                 if (too_long >= 0) {

@@ -315,6 +315,28 @@ int file_dir_check(const char *data_dir, const char *dir, bool *missing,
 
 /* Writes all len bytes, retrying after EINTR. 0, or -1 with errno set and
  * *done the bytes written. */
+int64_t file_regular_size(int fd, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        errno = EINVAL;
+        return err_set(err, errlen, "%s: not a regular file", path);
+    }
+    return (int64_t)st.st_size;
+}
+
+ssize_t file_read_some(int fd, void *buf, size_t n, const char *path, char *err,
+                       size_t errlen)
+{
+    for (;;) {
+        ssize_t r = read(fd, buf, n);
+        if (r >= 0)
+            return r;
+        if (errno != EINTR)
+            return err_set(err, errlen, "%s: read: %s", path, strerror(errno));
+    }
+}
+
 int file_write_all(int fd, const void *data, size_t len, size_t *done)
 {
     const char *p = data;
@@ -401,14 +423,12 @@ int file_open_read(const char *path, int64_t *size, bool *missing, char *err,
         err_set(err, errlen, "%s: %s", path, file_open_reason(errno));
         return errno == ENOENT ? -2 : -1;
     }
-    struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        errno = EINVAL;
-        err_set(err, errlen, "%s: not a regular file", path);
+    int64_t n = file_regular_size(fd, path, err, errlen);
+    if (n < 0) {
         file_close_keep(fd);
         return -1;
     }
-    *size = (int64_t)st.st_size;
+    *size = n;
     return fd;
 }
 
@@ -444,16 +464,11 @@ int file_read(const char *path, size_t max, char **out, size_t *len,
             }
             buf = grown;
         }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            err_set(err, errlen, "%s: read: %s", path, strerror(errno));
-            rc = -1;
+        ssize_t r = file_read_some(fd, buf + n, cap - n, path, err, errlen);
+        if (r <= 0) {
+            rc = (int)r;
             break;
         }
-        if (r == 0)
-            break;
         n += (size_t)r;
     }
     file_close_keep(fd);

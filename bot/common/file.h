@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The longest path the file functions build or accept, with its NUL. */
 #define FILE_PATH_MAX 1024
@@ -100,6 +101,15 @@ int file_check_path(const char *path, char *err, size_t errlen);
  */
 int file_open_read(const char *path, int64_t *size, bool *missing, char *err,
                    size_t errlen);
+
+/* The size of the open file fd, or -1 with "PATH: not a regular file"
+ * (errno EINVAL) if it is none. */
+int64_t file_regular_size(int fd, const char *path, char *err, size_t errlen);
+
+/* Reads up to n bytes (read(2), retrying after EINTR): the bytes read, 0
+ * at the end, or -1 with "PATH: read: ..." and errno set. */
+ssize_t file_read_some(int fd, void *buf, size_t n, const char *path, char *err,
+                       size_t errlen);
 
 /* Writes all len bytes, retrying after EINTR. 0, or -1 with errno set and
  * *done the bytes written. */
