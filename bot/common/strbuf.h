@@ -43,8 +43,8 @@ struct strbuf {
 /* No cap for strbuf_init_heap beyond memory itself. */
 #define STRBUF_NO_CAP ((size_t)-1 / 2)
 
-/* Over the caller's buf of size bytes (size >= 1): at most size - 1 bytes
- * of text. */
+/* Over the caller's buf of size bytes: at most size - 1 bytes of text.
+ * With size 0 (buf may be NULL) nothing is written: need measures. */
 void strbuf_init(struct strbuf *sb, char *buf, size_t size);
 
 /* On the heap, growing up to max bytes of text; out of memory aborts.

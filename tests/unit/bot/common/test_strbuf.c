@@ -256,6 +256,21 @@ static void test_strbuf_of_one_byte_holds_only_the_nul(void **state)
     assert_true(sb.cut);
 }
 
+static void test_strbuf_of_no_bytes_only_measures(void **state)
+{
+    (void)state;
+    struct strbuf sb;
+    strbuf_init(&sb, NULL, 0);
+    struct strbuf_mark m = strbuf_mark(&sb);
+    assert_false(strbuf_open(&sb, "<r>", 3, 1));
+    assert_false(strbuf_add_whole(&sb, "Q", 1));
+    strbuf_release(&sb, "/", 1);
+    strbuf_commit(&sb, m);
+    assert_false(strbuf_addf(&sb, "%d", 42));
+    assert_int_equal(sb.need, 7);
+    assert_int_equal(sb.len, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_strbuf_release_of_a_run_never_opened),
         cmocka_unit_test(test_strbuf_truncate_and_reset),
         cmocka_unit_test(test_strbuf_of_one_byte_holds_only_the_nul),
+        cmocka_unit_test(test_strbuf_of_no_bytes_only_measures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
