@@ -233,9 +233,23 @@ bool strbuf_hold(struct strbuf *sb, size_t n)
 
 void strbuf_release(struct strbuf *sb, const char *s, size_t n)
 {
-    if (n > sb->held)
-        n = sb->held;
-    sb->held -= n;
     sb->need += n;
+    if (n > sb->held)
+        return;
+    sb->held -= n;
     put(sb, s, n);
+}
+
+bool strbuf_open(struct strbuf *sb, const char *s, size_t n, size_t closer)
+{
+    sb->need += n;
+    if (sb->cut)
+        return false;
+    if (closer > room(sb) || n > room(sb) - closer) {
+        sb->cut = true;
+        return false;
+    }
+    put(sb, s, n);
+    sb->held += closer;
+    return true;
 }

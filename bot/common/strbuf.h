@@ -19,7 +19,8 @@
  * A closing sequence (the reset of a colour run) can be held back: after
  * strbuf_hold(&sb, n) appends leave n bytes free, and
  * strbuf_release(&sb, closer, n) always writes the closer there, cut or
- * not.
+ * not. strbuf_open appends a run's opener together with the hold for its
+ * closer, so a run is open in the text exactly when its closer has room.
  */
 #ifndef HEARTS_COMMON_STRBUF_H
 #define HEARTS_COMMON_STRBUF_H
@@ -42,8 +43,8 @@ struct strbuf {
 /* No cap for strbuf_init_heap beyond memory itself. */
 #define STRBUF_NO_CAP ((size_t)-1 / 2)
 
-/* Over the caller's buf of size bytes (size >= 1): at most size - 1 bytes
- * of text. */
+/* Over the caller's buf of size bytes: at most size - 1 bytes of text.
+ * With size 0 (buf may be NULL) nothing is written: need measures. */
 void strbuf_init(struct strbuf *sb, char *buf, size_t size);
 
 /* On the heap, growing up to max bytes of text; out of memory aborts.
@@ -96,8 +97,14 @@ void strbuf_truncate(struct strbuf *sb, size_t len);
 /* Keeps n more bytes free from appends (false, and nothing held, if they
  * are not free now). */
 bool strbuf_hold(struct strbuf *sb, size_t n);
-/* Gives back n held bytes and writes s[0..n) into them, even after a cut
- * (n <= what is held). */
+/* Gives back n held bytes and writes s[0..n) into them, even after a cut.
+ * With fewer than n bytes held (the run it closes never opened, or a cut
+ * atom took it back) nothing is written. The n bytes count in need either
+ * way, as any append's do. */
 void strbuf_release(struct strbuf *sb, const char *s, size_t n);
+
+/* Opens a run: appends s[0..n) whole and holds `closer` bytes for what
+ * will close it (strbuf_release), or neither and the builder is cut. */
+bool strbuf_open(struct strbuf *sb, const char *s, size_t n, size_t closer);
 
 #endif

@@ -1,14 +1,16 @@
 /*
  * Text for cards, hands, tricks, score sheets and names (see render.h for
- * the formats). Everything is written through one small writer that
- * counts the whole text, snprintf-style, and cuts only between "atoms":
- * pieces written all or nothing (a code point, a card with its colour
- * codes, a play of a trick, a line of the score sheet). Once one atom does
- * not fit, nothing more is written, so a cut text is always a prefix of
- * the whole one, plus the reset that closes a colour run the cut left
- * open: room for that reset is kept while a run is open.
+ * the formats). Everything is written through the capped string builder
+ * (strbuf.h) over the caller's buffer, which counts the whole text,
+ * snprintf-style; here it cuts only between "atoms": pieces written all
+ * or nothing (a code point, a card with its colour codes, a play of a
+ * trick, a line of the score sheet). Once one atom does not fit, nothing
+ * more is written, so a cut text is always a prefix of the whole one, plus
+ * the reset that closes a colour run the cut left open: a colour run is
+ * opened with a byte held for its reset (strbuf_open).
  */
 #include "bot/manager/render.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/utf8.h"
 
 #include <inttypes.h>
@@ -49,97 +51,25 @@ static const char *const suit_names[4] = {"clubs", "diamonds", "hearts",
 static const int display_suits[4] = {ENGINE_CLUBS, ENGINE_DIAMONDS,
                                      ENGINE_SPADES, ENGINE_HEARTS};
 
-/* ---- The writer ------------------------------------------------------- */
+/* ---- Writing ---------------------------------------------------------- */
 
-struct out {
-    char *buf;
-    size_t len;
-    size_t pos;  /* bytes written */
-    size_t need; /* bytes of the whole text */
-    bool full;   /* something did not fit: nothing more is written */
-    bool open;   /* a colour run is open: one byte is kept for its reset */
-};
-
-static struct out out_init(char *buf, size_t len)
+/* Every piece goes in whole or not at all (strbuf_add_whole). */
+static void put_str(struct strbuf *sb, const char *s)
 {
-    struct out o = {.buf = buf, .len = len};
-    return o;
+    strbuf_add_whole(sb, s, strlen(s));
 }
 
-/* Writes n bytes as one piece: all of them, or none and nothing after. */
-static void out_bytes(struct out *o, const char *s, size_t n)
+/* Opens a red run, with a byte held for the reset that ends it. */
+static void put_red(struct strbuf *sb)
 {
-    o->need += n;
-    if (o->full)
-        return;
-    /* room for the bytes, a pending reset and the NUL */
-    if (o->pos + n + (o->open ? 1 : 0) + 1 > o->len) {
-        o->full = true;
-        return;
-    }
-    memcpy(o->buf + o->pos, s, n);
-    o->pos += n;
+    strbuf_open(sb, IRC_RED, strlen(IRC_RED), strlen(IRC_RESET));
 }
 
-static void out_str(struct out *o, const char *s)
+/* Ends a red run; after a cut inside the run the reset still goes in, into
+ * the byte held for it. */
+static void put_reset(struct strbuf *sb)
 {
-    out_bytes(o, s, strlen(s));
-}
-
-static void out_spaces(struct out *o, int n)
-{
-    for (int i = 0; i < n; i++)
-        out_bytes(o, " ", 1);
-}
-
-/* Atoms: take a mark, write, then commit. If anything since the mark did
- * not fit, the text goes back to the mark (the writer stays full). */
-static struct out out_mark(const struct out *o)
-{
-    return *o;
-}
-
-static void out_commit(struct out *o, const struct out *mark)
-{
-    if (o->full && !mark->full) {
-        size_t need = o->need;
-        *o = *mark;
-        o->need = need;
-        o->full = true;
-    }
-}
-
-/* Opens a red run; the check in out_bytes then keeps a byte for its end. */
-static void out_red(struct out *o)
-{
-    if (o->full) {
-        o->need += strlen(IRC_RED);
-        return;
-    }
-    o->open = true;
-    out_bytes(o, IRC_RED, strlen(IRC_RED));
-    if (o->full)
-        o->open = false;
-}
-
-/* Ends a red run. When the writer is full the reset waits for out_finish,
- * which always has room for it. */
-static void out_reset(struct out *o)
-{
-    o->need += 1;
-    if (o->full || !o->open)
-        return;
-    o->buf[o->pos++] = IRC_RESET[0];
-    o->open = false;
-}
-
-static size_t out_finish(struct out *o)
-{
-    if (o->open)
-        o->buf[o->pos++] = IRC_RESET[0];
-    if (o->len > 0)
-        o->buf[o->pos] = '\0';
-    return o->need;
+    strbuf_release(sb, IRC_RESET, strlen(IRC_RESET));
 }
 
 /* ---- Names ------------------------------------------------------------ */
@@ -315,11 +245,11 @@ static int tag_start(const uint32_t *cps, int n)
     return -1;
 }
 
-static void put_cps(struct out *o, const uint32_t *cps, int n)
+static void put_cps(struct strbuf *sb, const uint32_t *cps, int n)
 {
     for (int i = 0; i < n; i++) {
         char enc[UTF8_MAX];
-        out_bytes(o, enc, utf8_encode(cps[i], enc));
+        strbuf_add_whole(sb, enc, utf8_encode(cps[i], enc));
     }
 }
 
@@ -333,16 +263,16 @@ static void put_cps(struct out *o, const uint32_t *cps, int n)
  * table tells the seats apart then). Returns how many code points were
  * written.
  */
-static int put_name(struct out *o, const char *name, int max)
+static int put_name(struct strbuf *sb, const char *name, int max)
 {
     uint32_t cps[NAME_CPS];
     int n = clean_name(name, cps);
     if (n == 0) {
-        out_bytes(o, "?", 1);
+        put_str(sb, "?");
         return 1;
     }
     if (n <= max) {
-        put_cps(o, cps, n);
+        put_cps(sb, cps, n);
         return n;
     }
     int tag = tag_start(cps, n);
@@ -351,10 +281,10 @@ static int put_name(struct out *o, const char *name, int max)
         base = max;
     if (base > 0 && cps[base - 1] == ' ')
         base--; /* a name cut after a space ends before it */
-    put_cps(o, cps, base);
+    put_cps(sb, cps, base);
     if (tag > 0 && n - tag <= RENDER_TAG_MAX && max >= RENDER_NAME_MAX) {
-        out_bytes(o, " ", 1);
-        put_cps(o, cps + tag, n - tag);
+        put_str(sb, " ");
+        put_cps(sb, cps + tag, n - tag);
         return base + 1 + (n - tag);
     }
     return base;
@@ -362,9 +292,10 @@ static int put_name(struct out *o, const char *name, int max)
 
 size_t render_name(char *buf, size_t len, const char *name)
 {
-    struct out o = out_init(buf, len);
-    put_name(&o, name, RENDER_NAME_MAX);
-    return out_finish(&o);
+    struct strbuf sb;
+    strbuf_init(&sb, buf, len);
+    put_name(&sb, name, RENDER_NAME_MAX);
+    return sb.need;
 }
 
 /* ---- Cards ------------------------------------------------------------ */
@@ -376,50 +307,52 @@ static bool is_red(int card)
 }
 
 /* The card's text without colour: "10♥", "Joker", "??". */
-static void put_card_text(struct out *o, int card)
+static void put_card_text(struct strbuf *sb, int card)
 {
     if (card == ENGINE_JOKER) {
-        out_str(o, "Joker");
+        put_str(sb, "Joker");
     } else if (engine_card_valid(card)) {
-        out_str(o, rank_text[engine_card_rank(card)]);
-        out_str(o, suit_symbol[engine_card_suit(card)]);
+        put_str(sb, rank_text[engine_card_rank(card)]);
+        put_str(sb, suit_symbol[engine_card_suit(card)]);
     } else {
-        out_str(o, "??");
+        put_str(sb, "??");
     }
 }
 
 /* A card as one atom, coloured on IRC. */
-static void put_card(struct out *o, int card, enum chat_style style)
+static void put_card(struct strbuf *sb, int card, enum chat_style style)
 {
-    struct out mark = out_mark(o);
+    struct strbuf_mark mark = strbuf_mark(sb);
     bool red = coloured(style) && engine_card_valid(card) && is_red(card);
     if (red)
-        out_red(o);
-    put_card_text(o, card);
+        put_red(sb);
+    put_card_text(sb, card);
     if (red)
-        out_reset(o);
-    out_commit(o, &mark);
+        put_reset(sb);
+    strbuf_commit(sb, mark);
 }
 
 size_t render_card(char *buf, size_t len, int card, enum chat_style style)
 {
-    struct out o = out_init(buf, len);
-    put_card(&o, card, style);
-    return out_finish(&o);
+    struct strbuf sb;
+    strbuf_init(&sb, buf, len);
+    put_card(&sb, card, style);
+    return sb.need;
 }
 
 size_t render_cards(char *buf, size_t len, const uint8_t *cards, int n,
                     enum chat_style style)
 {
-    struct out o = out_init(buf, len);
+    struct strbuf sb;
+    strbuf_init(&sb, buf, len);
     for (int i = 0; i < n; i++) {
-        struct out mark = out_mark(&o);
+        struct strbuf_mark mark = strbuf_mark(&sb);
         if (i > 0)
-            out_bytes(&o, " ", 1);
-        put_card(&o, cards[i], style);
-        out_commit(&o, &mark);
+            put_str(&sb, " ");
+        put_card(&sb, cards[i], style);
+        strbuf_commit(&sb, mark);
     }
-    return out_finish(&o);
+    return sb.need;
 }
 
 /* Where a card goes in a hand's order. */
@@ -449,25 +382,25 @@ void render_sort(uint8_t *cards, int n)
 }
 
 /* A rank (or "Joker") in a hand, marked as the style marks. */
-static void put_hand_token(struct out *o, int card, bool marked,
+static void put_hand_token(struct strbuf *sb, int card, bool marked,
                            enum chat_style style)
 {
     const char *text =
         card == ENGINE_JOKER ? "Joker" : rank_text[engine_card_rank(card)];
     if (!marked) {
-        out_str(o, text);
+        put_str(sb, text);
     } else if (style == CHAT_STYLE_IRC) {
-        out_str(o, IRC_BOLD);
-        out_str(o, text);
-        out_str(o, IRC_BOLD);
+        put_str(sb, IRC_BOLD);
+        put_str(sb, text);
+        put_str(sb, IRC_BOLD);
     } else if (style == CHAT_STYLE_MARKUP) {
-        out_str(o, MARK_CARD);
-        out_str(o, text);
-        out_str(o, MARK_CARD);
+        put_str(sb, MARK_CARD);
+        put_str(sb, text);
+        put_str(sb, MARK_CARD);
     } else {
-        out_str(o, "[");
-        out_str(o, text);
-        out_str(o, "]");
+        put_str(sb, "[");
+        put_str(sb, text);
+        put_str(sb, "]");
     }
 }
 
@@ -476,7 +409,7 @@ static void put_hand_token(struct out *o, int card, bool marked,
  * cards, held once or twice. The symbol and the first card are one atom,
  * so a cut never leaves a symbol alone.
  */
-static void put_group(struct out *o, const int *cards, int n, bool first,
+static void put_group(struct strbuf *sb, const int *cards, int n, bool first,
                       const struct engine_cards *hand, uint64_t mark,
                       enum chat_style style)
 {
@@ -486,32 +419,33 @@ static void put_group(struct out *o, const int *cards, int n, bool first,
         int copies = (hand->two & ENGINE_BIT(cards[i])) ? 2 : 1;
         bool marked = (mark & ENGINE_BIT(cards[i])) != 0;
         for (int k = 0; k < copies; k++) {
-            struct out m = out_mark(o);
+            struct strbuf_mark m = strbuf_mark(sb);
             if (shown == 0) {
                 if (!first)
-                    out_str(o, "  ");
+                    put_str(sb, "  ");
                 if (red)
-                    out_red(o);
+                    put_red(sb);
                 if (cards[i] != ENGINE_JOKER) {
-                    out_str(o, suit_symbol[engine_card_suit(cards[i])]);
-                    out_str(o, " ");
+                    put_str(sb, suit_symbol[engine_card_suit(cards[i])]);
+                    put_str(sb, " ");
                 }
             } else {
-                out_str(o, " ");
+                put_str(sb, " ");
             }
-            put_hand_token(o, cards[i], marked, style);
-            out_commit(o, &m);
+            put_hand_token(sb, cards[i], marked, style);
+            strbuf_commit(sb, m);
             shown++;
         }
     }
     if (red)
-        out_reset(o);
+        put_reset(sb);
 }
 
 size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
                    uint64_t mark, enum chat_style style)
 {
-    struct out o = out_init(buf, len);
+    struct strbuf sb;
+    strbuf_init(&sb, buf, len);
     bool first = true;
     for (int d = 0; d < 4; d++) {
         int suit = display_suits[d];
@@ -523,33 +457,34 @@ size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
         }
         if (n == 0)
             continue;
-        put_group(&o, cards, n, first, hand, mark, style);
+        put_group(&sb, cards, n, first, hand, mark, style);
         first = false;
     }
     if (hand->one & ENGINE_BIT(ENGINE_JOKER)) {
         static const int joker[1] = {ENGINE_JOKER};
-        put_group(&o, joker, 1, first, hand, mark, style);
+        put_group(&sb, joker, 1, first, hand, mark, style);
     }
-    return out_finish(&o);
+    return sb.need;
 }
 
 size_t render_suit(char *buf, size_t len, int suit, enum chat_style style)
 {
-    struct out o = out_init(buf, len);
+    struct strbuf sb;
+    strbuf_init(&sb, buf, len);
     if (suit < 0 || suit > 3) {
-        out_str(&o, "?");
-        return out_finish(&o);
+        put_str(&sb, "?");
+        return sb.need;
     }
-    struct out mark = out_mark(&o);
+    struct strbuf_mark mark = strbuf_mark(&sb);
     bool red =
         coloured(style) && (suit == ENGINE_DIAMONDS || suit == ENGINE_HEARTS);
     if (red)
-        out_red(&o);
-    out_str(&o, suit_symbol[suit]);
+        put_red(&sb);
+    put_str(&sb, suit_symbol[suit]);
     if (red)
-        out_reset(&o);
-    out_commit(&o, &mark);
-    return out_finish(&o);
+        put_reset(&sb);
+    strbuf_commit(&sb, mark);
+    return sb.need;
 }
 
 const char *render_suit_name(int suit)
@@ -561,11 +496,11 @@ const char *render_suit_name(int suit)
 
 /* ---- Tricks ----------------------------------------------------------- */
 
-static void put_int(struct out *o, long v)
+static void put_int(struct strbuf *sb, long v)
 {
     char num[24];
     int k = snprintf(num, sizeof num, "%ld", v);
-    out_bytes(o, num, (size_t)k);
+    strbuf_add_whole(sb, num, (size_t)k);
 }
 
 /* Whether an ID can go into a pill as it is: no control byte (it would
@@ -581,30 +516,31 @@ static bool pill_id_ok(const char *id)
 }
 
 /* A name, as a pill for `id` in the markup style (notifying or not). */
-static void put_mention(struct out *o, const char *id, const char *name,
+static void put_mention(struct strbuf *sb, const char *id, const char *name,
                         bool notify, enum chat_style style)
 {
-    struct out mark = out_mark(o);
+    struct strbuf_mark mark = strbuf_mark(sb);
     bool pill = style == CHAT_STYLE_MARKUP && pill_id_ok(id);
     if (pill) {
-        out_str(o, MARK_PILL);
+        put_str(sb, MARK_PILL);
         if (notify)
-            out_str(o, MARK_NOTIFY);
-        out_str(o, id);
-        out_str(o, MARK_PILL);
+            put_str(sb, MARK_NOTIFY);
+        put_str(sb, id);
+        put_str(sb, MARK_PILL);
     }
-    put_name(o, name, RENDER_NAME_MAX);
+    put_name(sb, name, RENDER_NAME_MAX);
     if (pill)
-        out_str(o, MARK_PILL);
-    out_commit(o, &mark);
+        put_str(sb, MARK_PILL);
+    strbuf_commit(sb, mark);
 }
 
 size_t render_mention(char *buf, size_t len, const char *id, const char *name,
                       bool notify, enum chat_style style)
 {
-    struct out o = out_init(buf, len);
-    put_mention(&o, id, name, notify, style);
-    return out_finish(&o);
+    struct strbuf sb;
+    strbuf_init(&sb, buf, len);
+    put_mention(&sb, id, name, notify, style);
+    return sb.need;
 }
 
 size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
@@ -620,65 +556,67 @@ size_t render_trick_ids(char *buf, size_t len, int trick_no,
                         const char *const *names, const char *const *ids,
                         int winner, int points, enum chat_style style)
 {
-    struct out o = out_init(buf, len);
-    struct out mark = out_mark(&o);
+    struct strbuf sb;
+    strbuf_init(&sb, buf, len);
+    struct strbuf_mark mark = strbuf_mark(&sb);
     if (trick_no > 0) {
-        out_str(&o, "Trick ");
-        put_int(&o, trick_no);
-        out_str(&o, ": ");
+        put_str(&sb, "Trick ");
+        put_int(&sb, trick_no);
+        put_str(&sb, ": ");
     }
     if (n <= 0)
-        out_str(&o, "no cards yet");
-    out_commit(&o, &mark);
+        put_str(&sb, "no cards yet");
+    strbuf_commit(&sb, mark);
     for (int i = 0; i < n; i++) {
-        mark = out_mark(&o);
+        mark = strbuf_mark(&sb);
         if (i > 0)
-            out_str(&o, ", ");
-        put_name(&o, names[seats[i]], RENDER_NAME_MAX);
-        out_str(&o, " ");
-        put_card(&o, cards[i], style);
-        out_commit(&o, &mark);
+            put_str(&sb, ", ");
+        put_name(&sb, names[seats[i]], RENDER_NAME_MAX);
+        put_str(&sb, " ");
+        put_card(&sb, cards[i], style);
+        strbuf_commit(&sb, mark);
     }
     if (winner == RENDER_TRICK_OPEN)
-        return out_finish(&o);
-    mark = out_mark(&o);
-    out_str(&o, " - ");
+        return sb.need;
+    mark = strbuf_mark(&sb);
+    put_str(&sb, " - ");
     if (winner >= 0) {
         if (coloured(style))
-            out_str(&o, IRC_BOLD);
-        put_mention(&o, ids ? ids[winner] : NULL, names[winner], false, style);
+            put_str(&sb, IRC_BOLD);
+        put_mention(&sb, ids ? ids[winner] : NULL, names[winner], false, style);
         if (coloured(style))
-            out_str(&o, IRC_BOLD);
+            put_str(&sb, IRC_BOLD);
         /* the console's person is "you": "you take it" */
-        out_str(&o, names[winner] && strcasecmp(names[winner], "you") == 0
-                        ? " take it"
-                        : " takes it");
+        put_str(&sb, names[winner] && strcasecmp(names[winner], "you") == 0
+                         ? " take it"
+                         : " takes it");
     } else {
-        out_str(&o, "set aside for the next winner");
+        put_str(&sb, "set aside for the next winner");
     }
     if (points != 0) {
-        out_str(&o, " (");
-        put_int(&o, points);
-        out_str(&o, points == 1 || points == -1 ? " point)" : " points)");
+        put_str(&sb, " (");
+        put_int(&sb, points);
+        put_str(&sb, points == 1 || points == -1 ? " point)" : " points)");
     }
-    out_commit(&o, &mark);
-    return out_finish(&o);
+    strbuf_commit(&sb, mark);
+    return sb.need;
 }
 
 /* ---- Score sheets ----------------------------------------------------- */
 
 /* A right-aligned cell: two spaces apart from the one before, unless it
  * is the first of its line. */
-static void put_cell(struct out *o, const char *text, int chars, int width,
+static void put_cell(struct strbuf *sb, const char *text, int chars, int width,
                      bool first, enum chat_style style)
 {
     if (!first) {
         if (style == CHAT_STYLE_MARKUP)
-            out_str(o, MARK_CELL);
-        out_str(o, "  ");
+            put_str(sb, MARK_CELL);
+        put_str(sb, "  ");
     }
-    out_spaces(o, width - chars);
-    out_str(o, text);
+    if (width > chars)
+        strbuf_addrep(sb, ' ', (size_t)(width - chars));
+    put_str(sb, text);
 }
 
 static int int_width(int32_t v)
@@ -713,10 +651,10 @@ static void heads_unique(char heads[][RENDER_SCORES_NAME_WIDTH * 4 + 1],
             len = RENDER_SCORES_NAME_WIDTH - sl;
         if (len < 0)
             len = 0;
-        struct out h = out_init(heads[s], sizeof heads[s]);
+        struct strbuf h;
+        strbuf_init(&h, heads[s], sizeof heads[s]);
         put_cps(&h, cps, len);
-        out_bytes(&h, suffix, (size_t)sl);
-        out_finish(&h);
+        strbuf_add_whole(&h, suffix, (size_t)sl);
         if (width[s] < len + sl)
             width[s] = len + sl;
         head_chars[s] = len + sl;
@@ -727,7 +665,8 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
                      const int32_t *const *hands_points, int nhands,
                      const int32_t *totals, int last, enum chat_style style)
 {
-    struct out o = out_init(buf, len);
+    struct strbuf sb;
+    strbuf_init(&sb, buf, len);
     if (n > ENGINE_MAX_PLAYERS)
         n = ENGINE_MAX_PLAYERS;
     if (n < 0)
@@ -742,9 +681,9 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
     int head_chars[ENGINE_MAX_PLAYERS];
     int width[ENGINE_MAX_PLAYERS];
     for (int s = 0; s < n; s++) {
-        struct out h = out_init(heads[s], sizeof heads[s]);
+        struct strbuf h;
+        strbuf_init(&h, heads[s], sizeof heads[s]);
         head_chars[s] = put_name(&h, names[s], RENDER_SCORES_NAME_WIDTH);
-        out_finish(&h);
         width[s] = head_chars[s];
         if (elided && width[s] < 3)
             width[s] = 3;
@@ -762,42 +701,42 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
     if (label < 5)
         label = 5; /* "total" */
 
-    struct out mark = out_mark(&o);
+    struct strbuf_mark mark = strbuf_mark(&sb);
     if (style == CHAT_STYLE_IRC)
-        out_str(&o, IRC_BOLD);
-    put_cell(&o, "hand", 4, label, true, style);
+        put_str(&sb, IRC_BOLD);
+    put_cell(&sb, "hand", 4, label, true, style);
     for (int s = 0; s < n; s++)
-        put_cell(&o, heads[s], head_chars[s], width[s], false, style);
+        put_cell(&sb, heads[s], head_chars[s], width[s], false, style);
     if (style == CHAT_STYLE_IRC)
-        out_str(&o, IRC_BOLD);
-    out_commit(&o, &mark);
+        put_str(&sb, IRC_BOLD);
+    strbuf_commit(&sb, mark);
 
     if (elided) {
-        mark = out_mark(&o);
-        out_str(&o, "\n");
-        put_cell(&o, "...", 3, label, true, style);
+        mark = strbuf_mark(&sb);
+        put_str(&sb, "\n");
+        put_cell(&sb, "...", 3, label, true, style);
         for (int s = 0; s < n; s++)
-            put_cell(&o, "...", 3, width[s], false, style);
-        out_commit(&o, &mark);
+            put_cell(&sb, "...", 3, width[s], false, style);
+        strbuf_commit(&sb, mark);
     }
     for (int k = from; k <= nhands; k++) {
         const int32_t *row = k < nhands ? hands_points[k] : totals;
         if (!row)
             break;
         char num[16];
-        mark = out_mark(&o);
-        out_str(&o, "\n");
+        mark = strbuf_mark(&sb);
+        put_str(&sb, "\n");
         if (k < nhands) {
             int w = snprintf(num, sizeof num, "%d", k + 1);
-            put_cell(&o, num, w, label, true, style);
+            put_cell(&sb, num, w, label, true, style);
         } else {
-            put_cell(&o, "total", 5, label, true, style);
+            put_cell(&sb, "total", 5, label, true, style);
         }
         for (int s = 0; s < n; s++) {
             int w = snprintf(num, sizeof num, "%" PRId32, row[s]);
-            put_cell(&o, num, w, width[s], false, style);
+            put_cell(&sb, num, w, width[s], false, style);
         }
-        out_commit(&o, &mark);
+        strbuf_commit(&sb, mark);
     }
-    return out_finish(&o);
+    return sb.need;
 }

@@ -1,7 +1,7 @@
 /*
  * Tests of bot/common/strbuf.c: a fixed or heap builder never overflows,
- * cuts at a character boundary, stays cut, takes whole atoms back, and
- * always has room for a held closer.
+ * cuts at a character boundary, stays cut, takes whole atoms back,
+ * always has room for a held closer, and counts a closer it cannot write.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -175,6 +175,59 @@ static void test_strbuf_commit_lets_go_of_what_a_cut_atom_held(void **state)
     assert_int_equal(sb.held, 1);
 }
 
+static void test_strbuf_open_holds_room_for_its_closer(void **state)
+{
+    (void)state;
+    char buf[8];
+    struct strbuf sb;
+    strbuf_init(&sb, buf, sizeof buf); /* 7 bytes of text */
+    assert_true(strbuf_open(&sb, "<r>", 3, 1));
+    assert_int_equal(sb.held, 1);
+    assert_false(strbuf_addstr(&sb, "abcdef"));
+    assert_string_equal(buf, "<r>abc");
+    strbuf_release(&sb, "/", 1);
+    assert_string_equal(buf, "<r>abc/");
+    assert_int_equal(sb.held, 0);
+    assert_int_equal(sb.need, 10);
+}
+
+static void test_strbuf_open_without_room_for_its_closer(void **state)
+{
+    (void)state;
+    char buf[5];
+    struct strbuf sb;
+    strbuf_init(&sb, buf, sizeof buf); /* 4 bytes of text */
+    assert_true(strbuf_addstr(&sb, "a"));
+    /* the opener alone would fit, not with the closer's byte */
+    assert_false(strbuf_open(&sb, "<r>", 3, 1));
+    assert_string_equal(buf, "a");
+    assert_true(sb.cut);
+    assert_int_equal(sb.held, 0);
+    /* once cut, an opener is counted and not written */
+    assert_false(strbuf_open(&sb, "<", 1, 1));
+    assert_int_equal(sb.held, 0);
+    assert_int_equal(sb.need, 5);
+}
+
+static void test_strbuf_release_of_a_run_never_opened(void **state)
+{
+    (void)state;
+    char buf[8];
+    struct strbuf sb;
+    strbuf_init(&sb, buf, sizeof buf);
+    assert_true(strbuf_addstr(&sb, "abc"));
+    /* an atom opens a run and is cut: the run is taken back with it */
+    struct strbuf_mark m = strbuf_mark(&sb);
+    assert_true(strbuf_open(&sb, "<r>", 3, 1));
+    assert_false(strbuf_add_whole(&sb, "defg", 4));
+    strbuf_commit(&sb, m);
+    assert_int_equal(sb.held, 0);
+    /* its closer is not written, and counts in the whole text */
+    strbuf_release(&sb, "/", 1);
+    assert_string_equal(buf, "abc");
+    assert_int_equal(sb.need, 11);
+}
+
 static void test_strbuf_truncate_and_reset(void **state)
 {
     (void)state;
@@ -203,6 +256,21 @@ static void test_strbuf_of_one_byte_holds_only_the_nul(void **state)
     assert_true(sb.cut);
 }
 
+static void test_strbuf_of_no_bytes_only_measures(void **state)
+{
+    (void)state;
+    struct strbuf sb;
+    strbuf_init(&sb, NULL, 0);
+    struct strbuf_mark m = strbuf_mark(&sb);
+    assert_false(strbuf_open(&sb, "<r>", 3, 1));
+    assert_false(strbuf_add_whole(&sb, "Q", 1));
+    strbuf_release(&sb, "/", 1);
+    strbuf_commit(&sb, m);
+    assert_false(strbuf_addf(&sb, "%d", 42));
+    assert_int_equal(sb.need, 7);
+    assert_int_equal(sb.len, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,8 +284,12 @@ int main(void)
         cmocka_unit_test(test_strbuf_add_whole_is_all_or_nothing),
         cmocka_unit_test(test_strbuf_commit_lets_go_of_what_a_cut_atom_held),
         cmocka_unit_test(test_strbuf_held_closer_always_fits),
+        cmocka_unit_test(test_strbuf_open_holds_room_for_its_closer),
+        cmocka_unit_test(test_strbuf_open_without_room_for_its_closer),
+        cmocka_unit_test(test_strbuf_release_of_a_run_never_opened),
         cmocka_unit_test(test_strbuf_truncate_and_reset),
         cmocka_unit_test(test_strbuf_of_one_byte_holds_only_the_nul),
+        cmocka_unit_test(test_strbuf_of_no_bytes_only_measures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
