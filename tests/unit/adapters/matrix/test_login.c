@@ -29,6 +29,8 @@ static int teardown(void **state)
     (void)state;
     free(logged);
     logged = NULL;
+    /* a failed test's log, the failure among it, back on stderr */
+    free(sv_log_end());
     return 0;
 }
 
@@ -36,7 +38,8 @@ static int teardown(void **state)
  * m.direct yet, no device keys, a /sync that never ends. */
 static void routes_after_login(struct sv *sv)
 {
-    sv_route(sv, "m.direct", 404, "{\"errcode\":\"M_NOT_FOUND\"}", -1);
+    sv_route(sv, "/account_data/m.direct", 404, "{\"errcode\":\"M_NOT_FOUND\"}",
+             -1);
     sv_route(sv, "POST /keys/query", 200, "{\"device_keys\":{}}", -1);
     sv_route(sv, "GET /sync", 0, "", -1);
 }
