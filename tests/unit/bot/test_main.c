@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#include "bot/options.h"
 
 static char binary[1024]; /* absolute: it runs in its own directory */
 
@@ -208,19 +207,18 @@ static void run_free(struct run *r)
     free(r->err);
 }
 
-/* The usage, as options_usage writes it. */
+/* What --help prints (test_options checks its words). */
 static char *usage(void)
 {
-    FILE *f = tmpfile();
-    assert_non_null(f);
-    options_usage(f);
-    long n = ftell(f);
-    rewind(f);
-    char *s = calloc(1, (size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return s;
+    struct run r;
+    run_dir(&r);
+    run(&r, (const char *[]){"--help", NULL});
+    assert_int_equal(r.status, 0);
+    assert_int_equal(strncmp(r.out, "usage: heartsbot ", 17), 0);
+    char *u = r.out;
+    r.out = NULL;
+    run_free(&r);
+    return u;
 }
 
 static int setup(void **state)
@@ -370,36 +368,29 @@ static void test_the_console_plays_until_the_end_of_its_input(void **state)
     run_free(&r);
 }
 
-static void test_sigterm_stops_cleanly(void **state)
+static void test_sigterm_and_sigint_stop_cleanly(void **state)
 {
     (void)state;
-    struct run r;
-    run_dir(&r);
-    run_start(&r, true, (const char *[]){"--console", NULL});
-    wait_started(&r);
-    /* started: now stopped by the signal, its input still open */
-    kill(r.pid, SIGTERM);
-    run_wait(&r);
-    assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.err, " info stopping: SIGTERM\n"));
-    assert_null(strstr(r.err, "end of input"));
-    assert_non_null(strstr(r.out, "[#console] heartsbot is shutting down: "
-                                  "this game ends unscored."));
-    run_free(&r);
-}
-
-static void test_sigint_stops_cleanly(void **state)
-{
-    (void)state;
-    struct run r;
-    run_dir(&r);
-    run_start(&r, true, (const char *[]){"--console", NULL});
-    wait_started(&r);
-    kill(r.pid, SIGINT);
-    run_wait(&r);
-    assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.err, " info stopping: SIGINT\n"));
-    run_free(&r);
+    static const struct {
+        int sig;
+        const char *said;
+    } sigs[] = {{SIGTERM, " info stopping: SIGTERM\n"},
+                {SIGINT, " info stopping: SIGINT\n"}};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct run r;
+        run_dir(&r);
+        run_start(&r, true, (const char *[]){"--console", NULL});
+        wait_started(&r);
+        /* started: now stopped by the signal, its input still open */
+        kill(r.pid, sigs[i].sig);
+        run_wait(&r);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.err, sigs[i].said));
+        assert_null(strstr(r.err, "end of input"));
+        assert_non_null(strstr(r.out, "[#console] heartsbot is shutting "
+                                      "down: this game ends unscored."));
+        run_free(&r);
+    }
 }
 
 static void test_sighup_reloads_the_config_or_says_why_not(void **state)
@@ -563,8 +554,7 @@ int main(void)
         cmocka_unit_test(test_without_a_network_the_bot_does_not_start),
         cmocka_unit_test(test_a_config_that_cannot_be_read_is_refused),
         cmocka_unit_test(test_the_console_plays_until_the_end_of_its_input),
-        cmocka_unit_test(test_sigterm_stops_cleanly),
-        cmocka_unit_test(test_sigint_stops_cleanly),
+        cmocka_unit_test(test_sigterm_and_sigint_stop_cleanly),
         cmocka_unit_test(test_sighup_reloads_the_config_or_says_why_not),
         cmocka_unit_test(test_rebuild_stats_says_what_it_rebuilt),
         cmocka_unit_test(test_the_registration_is_written_then_kept),

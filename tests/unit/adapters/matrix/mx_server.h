@@ -403,6 +403,30 @@ static inline char *st_free(struct st *t)
     return log;
 }
 
+/* The log a test left (st_free's), freed by st_teardown. */
+static char *st_logged;
+
+/* A test's teardown: the log freed; after a failed test, its log (the
+ * failure among it) back on stderr. */
+static inline int st_teardown(void **state)
+{
+    (void)state;
+    free(st_logged);
+    st_logged = NULL;
+    free(sv_log_end());
+    return 0;
+}
+
+/* The start's requests besides the joins and the syncs, answered: no
+ * m.direct yet (by its path: the sync filter names it too), no device
+ * keys. */
+static inline void sv_routes_start(struct sv *sv)
+{
+    sv_route(sv, "/account_data/m.direct", 404, "{\"errcode\":\"M_NOT_FOUND\"}",
+             -1);
+    sv_route(sv, "POST /keys/query", 200, "{\"device_keys\":{}}", -1);
+}
+
 typedef bool (*st_cond)(struct st *t);
 
 struct st_run {

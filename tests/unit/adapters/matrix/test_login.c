@@ -21,26 +21,11 @@
 
 static const struct sv_opts PASSWORD = {.password = "pw"};
 
-/* What the test left: the log, freed at the end of the test. */
-static char *logged;
-
-static int teardown(void **state)
-{
-    (void)state;
-    free(logged);
-    logged = NULL;
-    /* a failed test's log, the failure among it, back on stderr */
-    free(sv_log_end());
-    return 0;
-}
-
-/* A homeserver whose start requests after a login are answered: no
- * m.direct yet, no device keys, a /sync that never ends. */
+/* A homeserver whose start requests after a login are answered, with a
+ * /sync that never ends. */
 static void routes_after_login(struct sv *sv)
 {
-    sv_route(sv, "/account_data/m.direct", 404, "{\"errcode\":\"M_NOT_FOUND\"}",
-             -1);
-    sv_route(sv, "POST /keys/query", 200, "{\"device_keys\":{}}", -1);
+    sv_routes_start(sv);
     sv_route(sv, "GET /sync", 0, "", -1);
 }
 
@@ -107,8 +92,9 @@ static void test_a_login_keeps_its_token_and_device_and_goes_on(void **state)
     assert_string_equal(s.user_id, "@bot:hs");
     assert_int_equal(s.txn_epoch, 1); /* the start raised it */
     mx_session_free(&s);
-    logged = st_free(&t);
-    assert_non_null(strstr(logged, "mx: logged in as @bot:hs (device DEV1)"));
+    st_logged = st_free(&t);
+    assert_non_null(
+        strstr(st_logged, "mx: logged in as @bot:hs (device DEV1)"));
 }
 
 static void test_a_kept_session_is_used_without_a_login(void **state)
@@ -138,7 +124,7 @@ static void test_a_kept_session_is_used_without_a_login(void **state)
     assert_string_equal(s.device_id, "KD");
     assert_int_equal(s.txn_epoch, 5);
     mx_session_free(&s);
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 static void test_a_login_asks_for_the_kept_device(void **state)
@@ -159,7 +145,7 @@ static void test_a_login_asks_for_the_kept_device(void **state)
     const struct sv_seen *login = sv_nth(&t.sv, "POST /login", 0);
     assert_non_null(login);
     assert_non_null(strstr(login->body, "\"device_id\":\"KEPT\""));
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 static void test_a_login_asks_for_the_configured_device(void **state)
@@ -173,7 +159,7 @@ static void test_a_login_asks_for_the_configured_device(void **state)
     const struct sv_seen *login = sv_nth(&t.sv, "POST /login", 0);
     assert_non_null(login);
     assert_non_null(strstr(login->body, "\"device_id\":\"CFGDEV\""));
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 /* Answers of 200 that hold no usable token: nothing is kept, nothing
@@ -211,12 +197,12 @@ test_a_login_answer_without_a_usable_token_changes_nothing(void **state)
         assert_false(t.f.a->logging_in);
         assert_int_equal(t.sv.nseen, 1); /* no sync, no keys, no retry */
         assert_false(file_exists(t.session));
-        logged = st_free(&t);
+        st_logged = st_free(&t);
         assert_non_null(strstr(
-            logged, "mx: the login answer holds no usable access token"));
-        assert_null(strstr(logged, "logged in as"));
-        free(logged);
-        logged = NULL;
+            st_logged, "mx: the login answer holds no usable access token"));
+        assert_null(strstr(st_logged, "logged in as"));
+        free(st_logged);
+        st_logged = NULL;
     }
 }
 
@@ -237,8 +223,9 @@ static void test_a_device_id_of_a_bad_shape_is_not_kept(void **state)
     assert_string_equal(s.access_token, "tok");
     assert_null(s.device_id);
     mx_session_free(&s);
-    logged = st_free(&t);
-    assert_non_null(strstr(logged, "mx: logged in as @bot:hs (device ?)"));
+    st_logged = st_free(&t);
+    assert_non_null(
+        strstr(st_logged, "mx: logged in as @bot:hs (device ?)"));
 }
 
 static void test_a_refused_login_says_what_to_check(void **state)
@@ -260,12 +247,12 @@ static void test_a_refused_login_says_what_to_check(void **state)
         assert_false(t.f.a->started);
         assert_int_equal(t.sv.nseen, 1); /* given up: not asked again */
         assert_false(file_exists(t.session));
-        logged = st_free(&t);
-        assert_non_null(strstr(logged, "mx: cannot log in as @bot:hs: check "
-                                       "user_id and password in the "
-                                       "[[matrix]] section"));
-        free(logged);
-        logged = NULL;
+        st_logged = st_free(&t);
+        assert_non_null(strstr(st_logged, "mx: cannot log in as @bot:hs: check "
+                                          "user_id and password in the "
+                                          "[[matrix]] section"));
+        free(st_logged);
+        st_logged = NULL;
     }
 }
 
@@ -288,10 +275,10 @@ static void test_a_rate_limited_login_waits_what_the_server_asks(void **state)
     assert_null(t.f.a->s.access_token);
     assert_true(t.f.a->logging_in);
     assert_false(file_exists(t.session));
-    logged = st_free(&t);
+    st_logged = st_free(&t);
     assert_non_null(
-        strstr(logged, "mx: rate-limited on POST /login: waiting 300 ms"));
-    assert_null(strstr(logged, "cannot log in"));
+        strstr(st_logged, "mx: rate-limited on POST /login: waiting 300 ms"));
+    assert_null(strstr(st_logged, "cannot log in"));
 }
 
 static void test_a_server_error_on_login_is_tried_again(void **state)
@@ -311,9 +298,10 @@ static void test_a_server_error_on_login_is_tried_again(void **state)
     assert_string_equal(s.access_token, "tok2");
     assert_null(s.device_id);
     mx_session_free(&s);
-    logged = st_free(&t);
-    assert_non_null(strstr(logged, "mx: POST /login: HTTP 502; again in "));
-    assert_non_null(strstr(logged, "mx: logged in as @bot:hs (device ?)"));
+    st_logged = st_free(&t);
+    assert_non_null(strstr(st_logged, "mx: POST /login: HTTP 502; again in "));
+    assert_non_null(
+        strstr(st_logged, "mx: logged in as @bot:hs (device ?)"));
 }
 
 static void test_a_session_that_cannot_be_written_is_said(void **state)
@@ -335,8 +323,8 @@ static void test_a_session_that_cannot_be_written_is_said(void **state)
     assert_string_equal(t.f.a->token, "tok");
     assert_string_equal(sv_nth(&t.sv, "GET /sync", 0)->auth, "Bearer tok");
     unlink(d);
-    logged = st_free(&t);
-    assert_non_null(strstr(logged, "mx: cannot keep the Matrix session: "));
+    st_logged = st_free(&t);
+    assert_non_null(strstr(st_logged, "mx: cannot keep the Matrix session: "));
 }
 
 static bool keys_done(struct st *t)
@@ -365,13 +353,14 @@ static char *keys_check(const char *body)
 static void test_device_keys_of_the_account_are_warned_about(void **state)
 {
     (void)state;
-    logged = keys_check("{\"device_keys\":{\"@bot:hs\":{\"A\":{},\"B\":{}}}}");
-    assert_non_null(strstr(logged, "mx: the account @bot:hs has device keys "
-                                   "(2 devices): people's clients will "
-                                   "encrypt"));
-    free(logged);
-    logged = keys_check("{\"device_keys\":{\"@bot:hs\":{\"A\":{}}}}");
-    assert_non_null(strstr(logged, "has device keys (1 device): "));
+    st_logged =
+        keys_check("{\"device_keys\":{\"@bot:hs\":{\"A\":{},\"B\":{}}}}");
+    assert_non_null(strstr(st_logged, "mx: the account @bot:hs has device keys "
+                                      "(2 devices): people's clients will "
+                                      "encrypt"));
+    free(st_logged);
+    st_logged = keys_check("{\"device_keys\":{\"@bot:hs\":{\"A\":{}}}}");
+    assert_non_null(strstr(st_logged, "has device keys (1 device): "));
 }
 
 static void test_no_device_keys_or_a_strange_answer_is_no_warning(void **state)
@@ -387,12 +376,12 @@ static void test_no_device_keys_or_a_strange_answer_is_no_warning(void **state)
         "not json",
     };
     for (size_t i = 0; i < sizeof answers / sizeof *answers; i++) {
-        logged = keys_check(answers[i]);
+        st_logged = keys_check(answers[i]);
         assert_non_null(
-            strstr(logged, "mx: the account @bot:hs has no device keys"));
-        assert_null(strstr(logged, "has device keys"));
-        free(logged);
-        logged = NULL;
+            strstr(st_logged, "mx: the account @bot:hs has no device keys"));
+        assert_null(strstr(st_logged, "has device keys"));
+        free(st_logged);
+        st_logged = NULL;
     }
 }
 
@@ -400,30 +389,30 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(
-            test_a_login_keeps_its_token_and_device_and_goes_on, teardown),
+            test_a_login_keeps_its_token_and_device_and_goes_on, st_teardown),
         cmocka_unit_test_teardown(test_a_kept_session_is_used_without_a_login,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(test_a_login_asks_for_the_kept_device,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(test_a_login_asks_for_the_configured_device,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(
             test_a_login_answer_without_a_usable_token_changes_nothing,
-            teardown),
+            st_teardown),
         cmocka_unit_test_teardown(test_a_device_id_of_a_bad_shape_is_not_kept,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(test_a_refused_login_says_what_to_check,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(
-            test_a_rate_limited_login_waits_what_the_server_asks, teardown),
+            test_a_rate_limited_login_waits_what_the_server_asks, st_teardown),
         cmocka_unit_test_teardown(test_a_server_error_on_login_is_tried_again,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(test_a_session_that_cannot_be_written_is_said,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(
-            test_device_keys_of_the_account_are_warned_about, teardown),
+            test_device_keys_of_the_account_are_warned_about, st_teardown),
         cmocka_unit_test_teardown(
-            test_no_device_keys_or_a_strange_answer_is_no_warning, teardown),
+            test_no_device_keys_or_a_strange_answer_is_no_warning, st_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,26 +24,6 @@
 
 static const struct sv_opts TOKEN = {.access_token = "tok"};
 
-static char *logged;
-
-static int teardown(void **state)
-{
-    (void)state;
-    free(logged);
-    logged = NULL;
-    /* a failed test's log, the failure among it, back on stderr */
-    free(sv_log_end());
-    return 0;
-}
-
-/* The start's other requests, answered: no m.direct yet, no keys. */
-static void routes_start(struct sv *sv)
-{
-    sv_route(sv, "/account_data/m.direct", 404, "{\"errcode\":\"M_NOT_FOUND\"}",
-             -1);
-    sv_route(sv, "POST /keys/query", 200, "{\"device_keys\":{}}", -1);
-}
-
 /* A session file of @bot:hs on t's server with since token `since`. */
 static void kept_since(struct st *t, const char *since)
 {
@@ -121,7 +101,7 @@ test_the_first_sync_has_no_history_then_next_batch_is_followed(void **state)
     (void)state;
     struct st t;
     st_init(&t, &TOKEN);
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "GET /sync", 200, "{\"next_batch\":\"s1\"}", 1);
     sv_route(&t.sv, "GET /sync", 200, "{\"next_batch\":\"s2\"}", 1);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
@@ -153,8 +133,8 @@ test_the_first_sync_has_no_history_then_next_batch_is_followed(void **state)
     char hs[64];
     snprintf(hs, sizeof hs, "mx: connected to http://127.0.0.1:%d as @bot:hs",
              t.sv.port);
-    logged = st_free(&t);
-    assert_int_equal(count_text(logged, hs), 1);
+    st_logged = st_free(&t);
+    assert_int_equal(count_text(st_logged, hs), 1);
 }
 
 static void test_a_next_batch_goes_back_url_encoded(void **state)
@@ -162,7 +142,7 @@ static void test_a_next_batch_goes_back_url_encoded(void **state)
     (void)state;
     struct st t;
     st_init(&t, &TOKEN);
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "GET /sync", 200, "{\"next_batch\":\"s1/2&x=y+z?\"}", 1);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
     start_until_syncs(&t, 2);
@@ -171,7 +151,7 @@ static void test_a_next_batch_goes_back_url_encoded(void **state)
     assert_non_null(since);
     assert_string_equal(since, "&since=s1%2F2%26x%3Dy%2Bz%3F");
     assert_since(&t, "s1/2&x=y+z?");
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 static void test_a_kept_since_is_synced_from_after_the_direct_map(void **state)
@@ -180,7 +160,7 @@ static void test_a_kept_since_is_synced_from_after_the_direct_map(void **state)
     struct st t;
     st_init(&t, &TOKEN);
     kept_since(&t, "s0");
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
     start_until_syncs(&t, 1);
     assert_non_null(strstr(sync_path(&t, 0), "&timeout=30000&since=s0"));
@@ -189,7 +169,7 @@ static void test_a_kept_since_is_synced_from_after_the_direct_map(void **state)
     assert_non_null(direct);
     assert_true(direct < sv_nth(&t.sv, "GET /sync", 0));
     assert_true(t.f.a->direct_known);
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 /* Answers a /sync parser refuses: the same since again after a backoff
@@ -201,7 +181,7 @@ test_a_refused_answer_is_asked_again_later_with_the_same_since(void **state)
     struct st t;
     st_init(&t, &TOKEN);
     kept_since(&t, "s0");
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "GET /sync", 200, "{\"next_batch\":5}", 1);
     sv_route(&t.sv, "GET /sync", 200, "not json", 1);
     sv_route(&t.sv, "GET /sync", 200, "[]", 1);
@@ -222,10 +202,10 @@ test_a_refused_answer_is_asked_again_later_with_the_same_since(void **state)
     assert_false(t.f.a->connected);
     assert_false(t.f.a->first_sync_done);
     assert_int_equal(count_events(&t.f, CHAT_CONNECTED), 0);
-    logged = st_free(&t);
-    assert_int_equal(count_text(logged, "mx: a /sync answer refused: "), 3);
+    st_logged = st_free(&t);
+    assert_int_equal(count_text(st_logged, "mx: a /sync answer refused: "), 3);
     assert_non_null(
-        strstr(logged, "mx: a /sync answer refused: no valid next_batch"));
+        strstr(st_logged, "mx: a /sync answer refused: no valid next_batch"));
 }
 
 /* A good answer after refused ones starts the backoff afresh. */
@@ -234,7 +214,7 @@ static void test_a_good_answer_resets_the_backoff(void **state)
     (void)state;
     struct st t;
     st_init(&t, &TOKEN);
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     for (int i = 0; i < 4; i++)
         sv_route(&t.sv, "GET /sync", 200, "{}", 1);
     sv_route(&t.sv, "GET /sync", 200, "{\"next_batch\":\"s1\"}", 1);
@@ -242,7 +222,7 @@ static void test_a_good_answer_resets_the_backoff(void **state)
     start_until_syncs(&t, 6);
     /* 40, 80, 160, 320 nominal: at the cap (400) after a few more; reset */
     assert_int_equal(t.f.a->sync_retry.nominal_ms, 40);
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 static void
@@ -251,7 +231,7 @@ test_a_server_error_disconnects_until_a_sync_is_answered(void **state)
     (void)state;
     struct st t;
     st_init(&t, &TOKEN);
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "GET /sync", 200, "{\"next_batch\":\"s1\"}", 1);
     sv_route(&t.sv, "since=s1", 503, "{\"errcode\":\"M_UNKNOWN\"}", 1);
     sv_route(&t.sv, "since=s1", 200, "{\"next_batch\":\"s2\"}", 1);
@@ -264,8 +244,8 @@ test_a_server_error_disconnects_until_a_sync_is_answered(void **state)
     assert_int_equal(t.f.ev[1].kind, CHAT_DISCONNECTED);
     assert_int_equal(t.f.ev[2].kind, CHAT_CONNECTED);
     assert_since(&t, "s2");
-    logged = st_free(&t);
-    assert_int_equal(count_text(logged, "mx: connected to "), 2);
+    st_logged = st_free(&t);
+    assert_int_equal(count_text(st_logged, "mx: connected to "), 2);
 }
 
 static void test_a_refused_since_goes_back_to_the_last_good_one(void **state)
@@ -274,7 +254,7 @@ static void test_a_refused_since_goes_back_to_the_last_good_one(void **state)
     struct st t;
     st_init(&t, &TOKEN);
     kept_since(&t, "s0");
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "since=s0", 200, "{\"next_batch\":\"s1\"}", 1);
     sv_route(&t.sv, "since=s1", 400, "{\"errcode\":\"M_UNKNOWN\"}", 1);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
@@ -282,9 +262,10 @@ static void test_a_refused_since_goes_back_to_the_last_good_one(void **state)
     assert_non_null(strstr(sync_path(&t, 1), "&since=s1"));
     assert_non_null(strstr(sync_path(&t, 2), "&since=s0"));
     assert_since(&t, "s0");
-    logged = st_free(&t);
-    assert_non_null(strstr(logged, "mx: the homeserver refuses the sync "
-                                   "token: going back to the last good one"));
+    st_logged = st_free(&t);
+    assert_non_null(strstr(st_logged,
+                           "mx: the homeserver refuses the sync "
+                           "token: going back to the last good one"));
 }
 
 static void test_a_refused_first_since_starts_anew(void **state)
@@ -293,7 +274,7 @@ static void test_a_refused_first_since_starts_anew(void **state)
     struct st t;
     st_init(&t, &TOKEN);
     kept_since(&t, "s0");
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "since=s0", 400, "{\"errcode\":\"M_UNKNOWN\"}", 1);
     sv_route(&t.sv, "GET /sync", 200, "{\"next_batch\":\"n1\"}", 1);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
@@ -303,9 +284,9 @@ static void test_a_refused_first_since_starts_anew(void **state)
     assert_non_null(strstr(sync_path(&t, 1), "&timeout=0"));
     assert_non_null(strstr(sync_path(&t, 2), "&since=n1"));
     assert_since(&t, "n1");
-    logged = st_free(&t);
+    st_logged = st_free(&t);
     assert_non_null(strstr(
-        logged, "mx: the homeserver refuses the sync token: starting anew"));
+        st_logged, "mx: the homeserver refuses the sync token: starting anew"));
 }
 
 /* The last good since is the one refused (a server that answered with
@@ -317,7 +298,7 @@ test_a_refused_since_that_was_the_last_good_one_starts_anew(void **state)
     struct st t;
     st_init(&t, &TOKEN);
     kept_since(&t, "s0");
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "since=s0", 200, "{\"next_batch\":\"s0\"}", 1);
     sv_route(&t.sv, "since=s0", 400, "{\"errcode\":\"M_UNKNOWN\"}", 1);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
@@ -325,9 +306,9 @@ test_a_refused_since_that_was_the_last_good_one_starts_anew(void **state)
     assert_non_null(strstr(sync_path(&t, 1), "&since=s0"));
     assert_null(strstr(sync_path(&t, 2), "since="));
     assert_since(&t, NULL);
-    logged = st_free(&t);
+    st_logged = st_free(&t);
     assert_non_null(strstr(
-        logged, "mx: the homeserver refuses the sync token: starting anew"));
+        st_logged, "mx: the homeserver refuses the sync token: starting anew"));
 }
 
 static bool sync_done_once(struct st *t)
@@ -340,7 +321,7 @@ static void test_a_revoked_token_without_a_password_ends_the_syncs(void **state)
     (void)state;
     struct st t;
     st_init(&t, &TOKEN);
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "GET /sync", 401, "{\"errcode\":\"M_UNKNOWN_TOKEN\"}", -1);
     assert_int_equal(t.f.a->base.ops->start(&t.f.a->base), 0);
     assert_true(st_run(&t, sync_done_once, 5000));
@@ -348,9 +329,9 @@ static void test_a_revoked_token_without_a_password_ends_the_syncs(void **state)
     assert_int_equal(sv_count(&t.sv, "GET /sync"), 1);
     assert_int_equal(sv_count(&t.sv, "POST /login"), 0);
     assert_int_equal(t.f.a->sync_timer, 0);
-    logged = st_free(&t);
-    assert_non_null(strstr(logged, "mx: the homeserver refuses the access "
-                                   "token and no password is configured"));
+    st_logged = st_free(&t);
+    assert_non_null(strstr(st_logged, "mx: the homeserver refuses the access "
+                                      "token and no password is configured"));
 }
 
 static void
@@ -359,7 +340,7 @@ test_a_revoked_token_with_a_password_logs_in_and_syncs_on(void **state)
     (void)state;
     struct st t;
     st_init(&t, &(struct sv_opts){.access_token = "old", .password = "pw"});
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "GET /sync", 401, "{\"errcode\":\"M_UNKNOWN_TOKEN\"}", 1);
     sv_route(&t.sv, "POST /login", 200, "{\"access_token\":\"new\"}", 1);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
@@ -369,7 +350,7 @@ test_a_revoked_token_with_a_password_logs_in_and_syncs_on(void **state)
     /* the same sync: a new session's, from nothing */
     assert_string_equal(sync_path(&t, 0), sync_path(&t, 1));
     assert_int_equal(sv_count(&t.sv, "POST /login"), 1);
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 static bool join_asked(struct st *t)
@@ -383,7 +364,7 @@ static void test_the_first_sync_waits_for_the_joins(void **state)
     static const char *const rooms[] = {"!r:hs", NULL};
     struct st t;
     st_init(&t, &(struct sv_opts){.access_token = "tok", .rooms = rooms});
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "POST /join/", 200, "{\"room_id\":\"!r:hs\"}", -1);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
     start_until_syncs(&t, 1);
@@ -392,7 +373,7 @@ static void test_the_first_sync_waits_for_the_joins(void **state)
     assert_string_equal(join->path, "/join/%21r%3Ahs");
     assert_true(join < sv_nth(&t.sv, "GET /sync", 0));
     assert_int_equal(t.f.a->joins_pending, 0);
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 static void
@@ -404,7 +385,7 @@ test_a_join_that_hangs_holds_the_first_sync_for_a_while(void **state)
     st_init(&t, &(struct sv_opts){.access_token = "tok",
                                   .rooms = rooms,
                                   .request_timeout_ms = 400});
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "POST /join/", 0, "", -1);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
     assert_int_equal(t.f.a->base.ops->start(&t.f.a->base), 0);
@@ -417,7 +398,7 @@ test_a_join_that_hangs_holds_the_first_sync_for_a_while(void **state)
     assert_true(st_run(&t, syncs_asked, 5000));
     assert_true(sv_nth(&t.sv, "GET /sync", 0)->at - start >= 350);
     assert_int_equal(t.f.a->joins_pending, 1); /* still under way */
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 static void
@@ -442,7 +423,7 @@ test_after_a_restart_the_first_sync_waits_for_the_direct_map(void **state)
                     sv_nth(&t.sv, "/account_data/m.direct", 0)->at >=
                 350);
     assert_non_null(strstr(sync_path(&t, 0), "&since=s0"));
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 static bool connected(struct st *t)
@@ -456,7 +437,7 @@ static void test_stop_ends_the_long_poll(void **state)
     (void)state;
     struct st t;
     st_init(&t, &TOKEN);
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "GET /sync", 200, "{\"next_batch\":\"s1\"}", 1);
     sv_route(&t.sv, "GET /sync", 0, "", -1);
     assert_int_equal(t.f.a->base.ops->start(&t.f.a->base), 0);
@@ -470,7 +451,7 @@ static void test_stop_ends_the_long_poll(void **state)
     st_wait(&t, 200);
     assert_int_equal(sv_count(&t.sv, "GET /sync"), 2);
     assert_since(&t, "s1");
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 static bool backing_off(struct st *t)
@@ -484,7 +465,7 @@ static void test_stop_during_a_backoff_asks_nothing_more(void **state)
     (void)state;
     struct st t;
     st_init(&t, &TOKEN);
-    routes_start(&t.sv);
+    sv_routes_start(&t.sv);
     sv_route(&t.sv, "GET /sync", 200, "{}", -1);
     assert_int_equal(t.f.a->base.ops->start(&t.f.a->base), 0);
     assert_true(st_run(&t, backing_off, 5000));
@@ -494,7 +475,7 @@ static void test_stop_during_a_backoff_asks_nothing_more(void **state)
     st_wait(&t, 500); /* past the longest backoff (400) */
     assert_int_equal(sv_count(&t.sv, "GET /sync"), n);
     assert_null(t.f.a->sync);
-    logged = st_free(&t);
+    st_logged = st_free(&t);
 }
 
 int main(void)
@@ -502,40 +483,43 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(
             test_the_first_sync_has_no_history_then_next_batch_is_followed,
-            teardown),
+            st_teardown),
         cmocka_unit_test_teardown(test_a_next_batch_goes_back_url_encoded,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(
-            test_a_kept_since_is_synced_from_after_the_direct_map, teardown),
+            test_a_kept_since_is_synced_from_after_the_direct_map, st_teardown),
         cmocka_unit_test_teardown(
             test_a_refused_answer_is_asked_again_later_with_the_same_since,
-            teardown),
+            st_teardown),
         cmocka_unit_test_teardown(test_a_good_answer_resets_the_backoff,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(
-            test_a_server_error_disconnects_until_a_sync_is_answered, teardown),
+            test_a_server_error_disconnects_until_a_sync_is_answered,
+            st_teardown),
         cmocka_unit_test_teardown(
-            test_a_refused_since_goes_back_to_the_last_good_one, teardown),
+            test_a_refused_since_goes_back_to_the_last_good_one, st_teardown),
         cmocka_unit_test_teardown(test_a_refused_first_since_starts_anew,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(
             test_a_refused_since_that_was_the_last_good_one_starts_anew,
-            teardown),
+            st_teardown),
         cmocka_unit_test_teardown(
-            test_a_revoked_token_without_a_password_ends_the_syncs, teardown),
+            test_a_revoked_token_without_a_password_ends_the_syncs,
+            st_teardown),
         cmocka_unit_test_teardown(
             test_a_revoked_token_with_a_password_logs_in_and_syncs_on,
-            teardown),
+            st_teardown),
         cmocka_unit_test_teardown(test_the_first_sync_waits_for_the_joins,
-                                  teardown),
+                                  st_teardown),
         cmocka_unit_test_teardown(
-            test_a_join_that_hangs_holds_the_first_sync_for_a_while, teardown),
+            test_a_join_that_hangs_holds_the_first_sync_for_a_while,
+            st_teardown),
         cmocka_unit_test_teardown(
             test_after_a_restart_the_first_sync_waits_for_the_direct_map,
-            teardown),
-        cmocka_unit_test_teardown(test_stop_ends_the_long_poll, teardown),
+            st_teardown),
+        cmocka_unit_test_teardown(test_stop_ends_the_long_poll, st_teardown),
         cmocka_unit_test_teardown(test_stop_during_a_backoff_asks_nothing_more,
-                                  teardown),
+                                  st_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
