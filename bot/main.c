@@ -29,6 +29,7 @@
 #include "bot/common/log.h"
 #include "bot/common/loop.h"
 #include "bot/manager/manager.h"
+#include "bot/options.h"
 #include "adapters/matrix/matrix_config.h"
 #include "adapters/matrix/matrix_protocol.h"
 #include "adapters/matrix/registration.h"
@@ -58,15 +59,6 @@ struct bot {
     bool stopping;
     int64_t stop_deadline;
 };
-
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: heartsbot [--config FILE]\n"
-                 "       heartsbot --console [--preset RULES] [--config "
-                 "FILE]\n"
-                 "       heartsbot --rebuild-stats DATA_DIR\n"
-                 "       heartsbot --appservice-registration CONFIG\n");
-}
 
 /* One appservice [[matrix]]'s registration file: written if absent, read
  * and checked against the config if present. 0, or -1 (said on stderr). */
@@ -267,33 +259,28 @@ static void console_eof(void *ctx)
 
 int main(int argc, char **argv)
 {
-    const char *config_path = NULL, *preset = NULL;
-    bool console = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--config") && i + 1 < argc) {
-            config_path = argv[++i];
-        } else if (!strcmp(argv[i], "--console")) {
-            console = true;
-        } else if (!strcmp(argv[i], "--rebuild-stats") && i + 1 < argc) {
-            /* every channel's leaderboards from its archive, and exit */
-            return manager_rebuild_stats(argv[i + 1]);
-        } else if (!strcmp(argv[i], "--appservice-registration") &&
-                   i + 1 < argc && argc == 3) {
-            return registration_command(argv[i + 1]);
-        } else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
-            preset = argv[++i];
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else {
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (preset && !console) {
+    struct options opt;
+    options_parse(argc, argv, &opt);
+    switch (opt.action) {
+    case OPTIONS_RUN:
+        break;
+    case OPTIONS_HELP:
+        options_usage(stdout);
+        return 0;
+    case OPTIONS_USAGE:
+        options_usage(stderr);
+        return 2;
+    case OPTIONS_PRESET_ALONE:
         fprintf(stderr, "heartsbot: --preset goes with --console\n");
         return 2;
+    case OPTIONS_REBUILD_STATS:
+        /* every channel's leaderboards from its archive, and exit */
+        return manager_rebuild_stats(opt.arg);
+    case OPTIONS_REGISTRATION:
+        return registration_command(opt.arg);
     }
+    const char *config_path = opt.config_path, *preset = opt.preset;
+    bool console = opt.console;
     struct bot b;
     memset(&b, 0, sizeof b);
     b.config_path = config_path;

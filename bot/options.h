@@ -1,0 +1,38 @@
+/*
+ * heartsbot's command line: what it asks for, read without acting on it
+ * (main.c acts), and the usage text.
+ */
+#ifndef HEARTS_BOT_OPTIONS_H
+#define HEARTS_BOT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum options_action {
+    OPTIONS_RUN,           /* the bot: the networks, or the console */
+    OPTIONS_HELP,          /* --help, -h: the usage on stdout */
+    OPTIONS_USAGE,         /* not understood: the usage on stderr */
+    OPTIONS_PRESET_ALONE,  /* --preset without --console */
+    OPTIONS_REBUILD_STATS, /* --rebuild-stats DATA_DIR */
+    OPTIONS_REGISTRATION,  /* --appservice-registration CONFIG */
+};
+
+/* What the command line asks for; the strings point into argv. */
+struct options {
+    enum options_action action;
+    const char *config_path; /* --config FILE, or NULL */
+    const char *preset;      /* --preset RULES, or NULL */
+    bool console;            /* --console */
+    const char *arg;         /* DATA_DIR of --rebuild-stats, CONFIG of
+                                --appservice-registration */
+};
+
+/* Reads argv[1..argc-1] left to right into *o. --rebuild-stats DIR ends
+ * the reading wherever it stands; --appservice-registration CONFIG is the
+ * whole command line or not understood. */
+void options_parse(int argc, char *const *argv, struct options *o);
+
+/* The usage text, to out. */
+void options_usage(FILE *out);
+
+#endif
