@@ -55,10 +55,15 @@ void strbuf_reset(struct strbuf *sb)
         sb->buf[0] = '\0';
 }
 
-/* The bytes an append may still write. */
+/* The bytes an append may still write, a cut builder aside. */
 static size_t room(const struct strbuf *sb)
 {
     return sb->max - sb->len - sb->held;
+}
+
+size_t strbuf_room(const struct strbuf *sb)
+{
+    return sb->cut ? 0 : room(sb);
 }
 
 /* Makes buf hold len + n bytes of text and the NUL (n <= room). */

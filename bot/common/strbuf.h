@@ -81,6 +81,10 @@ bool strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 bool strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 
+/* The bytes of text an append may still write (held bytes aside; 0 once
+ * cut): what a writer of its own may fill at the end. */
+size_t strbuf_room(const struct strbuf *sb);
+
 /* Atoms: where the text is now, and back there (its length and what is
  * held) if the builder was cut since (it stays cut). */
 struct strbuf_mark {

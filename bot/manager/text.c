@@ -7,12 +7,6 @@
 
 #include "bot/manager/render.h"
 
-/* The bytes a renderer may write at the end of sb (its NUL aside). */
-static size_t room(const struct strbuf *sb)
-{
-    return sb->cut ? 0 : sb->max - sb->len - sb->held;
-}
-
 void mgr_sb_rendered(struct strbuf *sb, const char *text, size_t need)
 {
     size_t len = strlen(text);
@@ -23,7 +17,7 @@ void mgr_sb_rendered(struct strbuf *sb, const char *text, size_t need)
 
 size_t mgr_sb_room(const struct strbuf *sb, size_t most)
 {
-    size_t n = room(sb) + 1;
+    size_t n = strbuf_room(sb) + 1;
     return n < most ? n : most;
 }
 

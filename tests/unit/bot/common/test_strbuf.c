@@ -271,6 +271,23 @@ static void test_strbuf_of_no_bytes_only_measures(void **state)
     assert_int_equal(sb.len, 0);
 }
 
+/* What an own writer may fill: the room left, less what is held, and
+ * none once the builder was cut. */
+static void test_strbuf_room_counts_held_and_cut(void **state)
+{
+    (void)state;
+    char buf[10];
+    struct strbuf sb;
+    strbuf_init(&sb, buf, sizeof buf);
+    assert_int_equal(strbuf_room(&sb), 9);
+    strbuf_addstr(&sb, "abc");
+    assert_int_equal(strbuf_room(&sb), 6);
+    assert_true(strbuf_hold(&sb, 2));
+    assert_int_equal(strbuf_room(&sb), 4);
+    assert_false(strbuf_addstr(&sb, "defgh"));
+    assert_int_equal(strbuf_room(&sb), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_strbuf_truncate_and_reset),
         cmocka_unit_test(test_strbuf_of_one_byte_holds_only_the_nul),
         cmocka_unit_test(test_strbuf_of_no_bytes_only_measures),
+        cmocka_unit_test(test_strbuf_room_counts_held_and_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
