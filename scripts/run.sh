@@ -1,10 +1,12 @@
 #!/bin/bash
 # The README's run command: installs what is missing (scripts/deps.sh),
-# builds into build/, starts a private ngIRCd on 127.0.0.1 (port 6667 if it
-# is free, else the next free one; PORT=N picks one) with a throw-away
-# config in a temporary directory, starts the bot there in #hearts (its
-# config is config.example.toml with that port and data_dir), and says how
-# to connect. Ctrl-C stops the bot (SIGTERM, then SIGKILL after 10 s) and
+# builds the bot into build/ (build/heartsbot and what it links, no test,
+# fuzz or bench program: scripts/test.sh builds and runs those), starts a
+# private ngIRCd on 127.0.0.1 (port 6667 if it is free, else the next free
+# one; PORT=N picks one) with a throw-away config in a temporary
+# directory, starts the bot there in #hearts (its config is
+# config.example.toml with that port and data_dir), and says how to
+# connect. Ctrl-C stops the bot (SIGTERM, then SIGKILL after 10 s) and
 # ngIRCd, and removes the temporary directory.
 #
 # The bot's data (journals, records, leaderboards) go to the temporary
@@ -15,9 +17,9 @@ root=$(pwd)
 
 ./scripts/deps.sh
 
-echo "== build"
+echo "== build (the bot only; scripts/test.sh builds and runs the tests)"
 cmake -S . -B build >/dev/null
-cmake --build build -j"$(nproc 2>/dev/null || echo 2)"
+cmake --build build --target heartsbot -j"$(nproc 2>/dev/null || echo 2)"
 bot_bin="$root/build/heartsbot"
 [ -x "$bot_bin" ] || { echo "run: no $bot_bin after the build" >&2; exit 1; }
 
