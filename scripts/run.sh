@@ -9,8 +9,10 @@
 # connect. Ctrl-C stops the bot (SIGTERM, then SIGKILL after 10 s) and
 # ngIRCd, and removes the temporary directory.
 #
-# The bot's data (journals, records, leaderboards) go to the temporary
-# directory and are removed with it; HEARTSBOT_DATA=DIR keeps them in DIR.
+# The bot's data (journals of games in progress, records, leaderboards)
+# are kept across runs in ${XDG_STATE_HOME:-~/.local/state}/heartsbot-demo,
+# so a game stopped by Ctrl-C goes on at the next run; remove that
+# directory to start afresh. HEARTSBOT_DATA=DIR uses DIR instead.
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -25,6 +27,24 @@ bot_bin="$root/build/heartsbot"
 
 ngircd_bin=$(command -v ngircd || echo /usr/sbin/ngircd)
 [ -x "$ngircd_bin" ] || { echo "run: ngircd is not installed" >&2; exit 1; }
+
+# The game data: kept across runs, in the per-user state directory (XDG
+# base directories: state that outlives a run but is no document of the
+# user's), not in the working directory or the checkout.
+if [ -n "${HEARTSBOT_DATA:-}" ]; then
+    mkdir -p "$HEARTSBOT_DATA"
+    data=$(cd "$HEARTSBOT_DATA" && pwd)
+    data_note="HEARTSBOT_DATA; kept across runs"
+else
+    state=${XDG_STATE_HOME:-}
+    case $state in /*) ;; *) state="${HOME:?run: HOME is not set}/.local/state" ;; esac
+    data="$state/heartsbot-demo"
+    (umask 077 && mkdir -p "$data")
+    data_note="kept across runs; remove the directory to start afresh"
+fi
+case $data in
+    *[\"\\\|\&]*) echo "run: unusable data path: $data" >&2; exit 1 ;;
+esac
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/heartsbot-run.XXXXXX")
 bot_pid=""
@@ -123,18 +143,6 @@ if [ -z "$port" ]; then
     exit 1
 fi
 
-if [ -n "${HEARTSBOT_DATA:-}" ]; then
-    mkdir -p "$HEARTSBOT_DATA"
-    data=$(cd "$HEARTSBOT_DATA" && pwd)
-    data_note="kept"
-else
-    data="$tmp/data"
-    data_note="removed on exit; HEARTSBOT_DATA=DIR keeps them"
-fi
-case $data in
-    *[\"\\\|\&]*) echo "run: unusable data path: $data" >&2; exit 1 ;;
-esac
-
 # The bot's config: the example, pointed at this server and data dir,
 # without its [[matrix]] table (there is no homeserver here): from that
 # header to the next table or the end.
@@ -166,7 +174,7 @@ Connect with any IRC client, for example (apt-get install irssi):
 then type  /join #hearts  and  !hearts  (!join, !bot, !start; !help).
 Bot config: $tmp/heartsbot.toml
 Game data:  $data ($data_note)
-Ctrl-C stops the bot and the server.
+Ctrl-C stops the bot and the server; a game in progress goes on at the next run.
 
 EOF
 
