@@ -1,32 +1,60 @@
 #!/bin/bash
 # The README's run command: installs what is missing (scripts/deps.sh),
-# builds the bot into build/ (build/heartsbot and what it links, no test,
-# fuzz or bench program: scripts/test.sh builds and runs those), starts a
-# private ngIRCd on 127.0.0.1 (port 6667 if it is free, else the next free
-# one; PORT=N picks one) with a throw-away config in a temporary
-# directory, starts the bot there in #hearts (its config is
-# config.example.toml with that port and data_dir), and says how to
-# connect. Ctrl-C stops the bot (SIGTERM, then SIGKILL after 10 s) and
-# ngIRCd, and removes the temporary directory.
+# builds the bot (build/heartsbot, nothing else: scripts/test.sh builds
+# and runs the tests), starts a private ngIRCd on 127.0.0.1 (port 6667 if
+# it is free, else the next free one; PORT=N picks one) with a throw-away
+# config in a temporary directory, starts the bot there in #hearts (its
+# config is config.example.toml with that port and data_dir), and says how
+# to connect. Ctrl-C (or SIGTERM, or the terminal closing) stops the bot
+# (it tells a table in play that the game goes on when it is back; SIGKILL
+# after 10 s), then ngIRCd, and removes the temporary directory, also when
+# the output goes into a pipe whose reader is gone (`run.sh | tee log`:
+# tee dies of the same Ctrl-C).
 #
 # The bot's data (journals of games in progress, records, leaderboards)
 # are kept across runs in ${XDG_STATE_HOME:-~/.local/state}/heartsbot-demo,
 # so a game stopped by Ctrl-C goes on at the next run; remove that
 # directory to start afresh. HEARTSBOT_DATA=DIR uses DIR instead.
+# HEARTSBOT_BIN=FILE runs that binary: no install, no build (the
+# integration test of this script uses it).
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-./scripts/deps.sh
+# A reader of our output that went away (a pipe into tee or head, and
+# Ctrl-C killed it) must not kill this script before it has cleaned up:
+# a write then fails (EPIPE) instead, and say() ignores that failure.
+trap '' PIPE
 
-echo "== build (the bot only; scripts/test.sh builds and runs the tests)"
-cmake -S . -B build >/dev/null
-cmake --build build --target heartsbot -j"$(nproc 2>/dev/null || echo 2)"
-bot_bin="$root/build/heartsbot"
-[ -x "$bot_bin" ] || { echo "run: no $bot_bin after the build" >&2; exit 1; }
+# say TEXT...: a line on standard output, never a reason to stop.
+say() {
+    printf '%s\n' "$*" 2>/dev/null || true
+}
+
+if [ -n "${HEARTSBOT_BIN:-}" ]; then
+    bot_bin=$HEARTSBOT_BIN
+    case $bot_bin in /*) ;; *) bot_bin="$root/$bot_bin" ;; esac
+    [ -x "$bot_bin" ] || {
+        echo "run: HEARTSBOT_BIN=$HEARTSBOT_BIN is not an executable" >&2
+        exit 1
+    }
+else
+    ./scripts/deps.sh
+    say "== build (the bot only; scripts/test.sh builds and runs the tests)"
+    cmake -S . -B build >/dev/null
+    cmake --build build --target heartsbot -j"$(nproc 2>/dev/null || echo 2)"
+    bot_bin="$root/build/heartsbot"
+    [ -x "$bot_bin" ] || {
+        echo "run: no $bot_bin after the build" >&2
+        exit 1
+    }
+fi
 
 ngircd_bin=$(command -v ngircd || echo /usr/sbin/ngircd)
-[ -x "$ngircd_bin" ] || { echo "run: ngircd is not installed" >&2; exit 1; }
+[ -x "$ngircd_bin" ] || {
+    echo "run: ngircd is not installed (scripts/deps.sh installs it)" >&2
+    exit 1
+}
 
 # The game data: kept across runs, in the per-user state directory (XDG
 # base directories: state that outlives a run but is no document of the
@@ -65,9 +93,13 @@ stop() {
 
 # shellcheck disable=SC2317  # run by the traps below
 cleanup() {
-    trap - EXIT INT TERM
+    # Once only, to the end: a second Ctrl-C or a closed output must not
+    # cut it short, nor a failing step stop the next (no set -e here).
+    trap '' INT TERM HUP
+    trap - EXIT
+    set +e
     if [ -n "$bot_pid" ] && kill -0 "$bot_pid" 2>/dev/null; then
-        echo "run: stopping the bot"
+        say "run: stopping the bot (a game in progress goes on at the next run)."
     fi
     stop "$bot_pid"
     stop "$ngircd_pid"
@@ -76,6 +108,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 # True if something accepts connections on 127.0.0.1:$1.
 port_busy() {
@@ -112,7 +145,9 @@ EOF
 # Starts ngIRCd on port $1; true once the port accepts connections.
 start_ngircd() {
     write_ngircd_conf "$1"
-    "$ngircd_bin" -n -f "$tmp/ngircd.conf" >>"$tmp/ngircd.log" 2>&1 &
+    # in a session of its own: the terminal's Ctrl-C reaches the bot
+    # only, which says goodbye through this server before cleanup stops it
+    setsid "$ngircd_bin" -n -f "$tmp/ngircd.conf" >>"$tmp/ngircd.log" 2>&1 &
     ngircd_pid=$!
     for _ in $(seq 100); do
         kill -0 "$ngircd_pid" 2>/dev/null || break
@@ -164,19 +199,19 @@ fi
 bot_pid=$!
 
 sleep 1
-kill -0 "$bot_pid" 2>/dev/null && cat <<EOF
-
-heartsbot is on a private IRC server at 127.0.0.1:$port, channel #hearts.
-Connect with any IRC client, for example (apt-get install irssi):
-
-    irssi -c 127.0.0.1 -p $port
-
-then type  /join #hearts  and  !hearts  (!join, !bot, !start; !help).
-Bot config: $tmp/heartsbot.toml
-Game data:  $data ($data_note)
-Ctrl-C stops the bot and the server; a game in progress goes on at the next run.
-
-EOF
+if kill -0 "$bot_pid" 2>/dev/null; then
+    say ""
+    say "heartsbot is on a private IRC server at 127.0.0.1:$port, channel #hearts."
+    say "Connect with any IRC client, for example (apt-get install irssi):"
+    say ""
+    say "    irssi -c 127.0.0.1 -p $port"
+    say ""
+    say "then type  /join #hearts  and  !hearts  (!join, !bot, !start; !help)."
+    say "Bot config: $tmp/heartsbot.toml"
+    say "Game data:  $data ($data_note)"
+    say "Ctrl-C stops the bot and the server; a game in progress goes on at the next run."
+    say ""
+fi
 
 status=0
 wait "$bot_pid" || status=$?
