@@ -15,6 +15,8 @@ game data in a state directory of the test's (XDG_STATE_HOME).
   so before the server goes, the game's journal stays in the state
   directory, and at the next run (another port) the person who comes
   back gets the same cards.
+- HEARTSBOT_DATA=DIR: the data go to DIR, the state directory is not
+  made.
 Only loopback; nothing is installed or built.
 Run: /usr/bin/python3 tests/integration/test_run_script.py -v
 """
@@ -77,20 +79,21 @@ class Run:
     its own; with tee=True a `tee` in that group reads the pipe (as in
     `run.sh | tee log` at a terminal), else the test does."""
 
-    def __init__(self, test, port, tee):
+    def __init__(self, test, port, tee, env=None):
         self.test = test
         self.port = port
-        env = dict(os.environ)
-        env.pop("HEARTSBOT_DATA", None)
-        env.update(PORT=str(port), TMPDIR=test.tmp,
-                   XDG_STATE_HOME=test.state, HEARTSBOT_BIN=test.binary)
+        env_ = dict(os.environ)
+        env_.pop("HEARTSBOT_DATA", None)
+        env_.update(PORT=str(port), TMPDIR=test.tmp,
+                    XDG_STATE_HOME=test.state, HEARTSBOT_BIN=test.binary)
+        env_.update(env or {})
         self.err_path = os.path.join(test.tmpdir, "run-%d.err" % port)
         r, w = os.pipe()
         with open(self.err_path, "ab") as err:
             # SIGTERM when the test dies: run.sh cleans up then too
             self.proc = subprocess.Popen(
                 [RUN], stdin=subprocess.DEVNULL, stdout=w, stderr=err,
-                env=env, process_group=0,
+                env=env_, process_group=0,
                 preexec_fn=harness._child_setup(signal.SIGTERM))
         self.group = self.proc.pid
         self.tee = None
@@ -121,13 +124,10 @@ class Run:
                 self.text += chunk
 
     def close_reader(self):
-        """The reader of the pipe goes away."""
-        if self.tee is None:
-            os.close(self.out)
-        else:
-            self.tee.kill()
-            self.tee.wait()
-            self.tee.stdout.close()
+        """The test, the reader of the pipe, goes away."""
+        assert self.tee is None
+        os.close(self.out)
+        self.out = None
 
     def ctrl_c(self, timeout=30):
         """SIGINT to the whole group, as a terminal's Ctrl-C; run.sh's
@@ -160,10 +160,7 @@ class Run:
         if self.tee is not None:
             self.tee.stdout.close()
         elif self.out is not None:
-            try:
-                os.close(self.out)
-            except OSError:
-                pass
+            os.close(self.out)
         self.out = None
 
 
@@ -181,11 +178,11 @@ class RunScriptTest(HarnessTestCase):
         self.state = os.path.join(self.tmpdir, "state")
         os.mkdir(self.tmp)
 
-    def run_script(self, tee=True, not_port=None):
+    def run_script(self, tee=True, not_port=None, env=None):
         port = harness.free_port()
         while port == not_port:
             port = harness.free_port()
-        run = Run(self, port, tee)
+        run = Run(self, port, tee, env)
         run.wait_ready()
         self.assertTrue(harness.port_accepts(run.port))
         return run
@@ -245,6 +242,16 @@ class RunScriptTest(HarnessTestCase):
         self.assertEqual(dealt(deal), cards)
         self.assertEqual(again.ctrl_c(), 130, again.log())
         self.assert_nothing_left(again)
+
+    def test_heartsbot_data_names_the_data_directory(self):
+        mine = os.path.join(self.tmpdir, "mine")
+        run = self.run_script(env={"HEARTSBOT_DATA": mine})
+        self.assertIn(("Game data:  %s (HEARTSBOT_DATA" % mine).encode(),
+                      run.text)
+        self.assertIn("lock", os.listdir(mine))
+        self.assertFalse(os.path.exists(self.state))
+        self.assertEqual(run.ctrl_c(), 130, run.log())
+        self.assert_nothing_left(run)
 
 
 if __name__ == "__main__":
