@@ -390,18 +390,20 @@ int people_set(struct people *p, const char *path, const char *net,
         person_clear(&q);
         return err_set(err, errlen, "too many people remembered");
     }
-    char *line = line_of(&q);
-    size_t len = strlen(line);
-    line = xrealloc(line, len + 2);
-    line[len] = '\n';
-    line[len + 1] = '\0';
-    int rc = storage_append(path, line, len + 1, err, errlen);
-    free(line);
-    if (rc) {
-        person_clear(&q);
-        return -1;
+    if (path) {
+        char *line = line_of(&q);
+        size_t len = strlen(line);
+        line = xrealloc(line, len + 2);
+        line[len] = '\n';
+        line[len + 1] = '\0';
+        int rc = storage_append(path, line, len + 1, err, errlen);
+        free(line);
+        if (rc) {
+            person_clear(&q);
+            return -1;
+        }
+        p->lines++;
     }
-    p->lines++;
     put(p, &q);
     return 0;
 }
