@@ -13,6 +13,7 @@
  */
 #include "bot/config.h"
 #include "bot/common/err.h"
+#include "bot/common/msg.h"
 #include "bot/common/section.h"
 #include "bot/common/toml.h"
 #include "bot/common/xalloc.h"
@@ -106,6 +107,19 @@ static int check_level(struct section *s, const struct section_key *k,
                      all);
 }
 
+static int check_lang(struct section *s, const struct section_key *k,
+                      struct toml_value *v)
+{
+    if (msg_lang_find(v->s) >= 0)
+        return 0;
+    char all[128] = "";
+    size_t n = 0;
+    for (int i = 0; i < msg_lang_count() && n < sizeof all; i++)
+        n += (size_t)snprintf(all + n, sizeof all - n, "%s%s", i ? ", " : "",
+                              msg_lang_code(i));
+    return TOML_FAIL(s->r, v->pos, "'%s' must be a language: %s", k->name, all);
+}
+
 static int store_admins(struct section *s, const struct section_key *k,
                         struct toml_value *v)
 {
@@ -140,6 +154,7 @@ static const struct section_key bot_keys[] = {
     {"data_dir", TOML_STRING, BOT(data_dir), 0, 0, section_check_nonempty},
     {"log_level", TOML_STRING, BOT(log_level), 0, 0, check_log_level},
     {"command_prefix", TOML_STRING, BOT(command_prefix), 0, 0, check_prefix},
+    {"lang", TOML_STRING, BOT(lang), 0, 0, check_lang},
     {"colors", TOML_BOOL, BOT(colors), 0, 0, NULL},
     {"admins", TOML_ARRAY, 0, 0, 0, store_admins},
     {"reply_burst", TOML_INT, BOT(reply_burst), 1, 100, NULL},
@@ -500,6 +515,7 @@ int config_parse(const char *text, size_t len, const char *path,
     section_default(&c.data_dir, "data");
     section_default(&c.log_level, "info");
     section_default(&c.command_prefix, "!");
+    section_default(&c.lang, "en");
     section_default(&c.default_rules, "standard");
     section_default(&c.bot_level, "easy");
     *out = c;
@@ -592,6 +608,7 @@ void config_free(struct config *c)
     free(c->data_dir);
     free(c->log_level);
     free(c->command_prefix);
+    free(c->lang);
     for (int i = 0; i < c->nadmins; i++)
         free(c->admins[i]);
     free(c->admins);

@@ -30,6 +30,7 @@ struct config {
     char *data_dir;
     char *log_level;
     char *command_prefix;
+    char *lang; /* the language of channels and of people who chose none */
     bool colors;
     char **admins;
     int nadmins;

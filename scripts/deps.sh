@@ -3,7 +3,7 @@
 # is missing. Runs apt-get through sudo when not root.
 set -eu
 
-packages="cmake gcc make pkg-config libjson-c-dev libcmocka-dev \
+packages="cmake gcc make pkg-config gettext libjson-c-dev libcmocka-dev \
 libircclient-dev libcurl4-openssl-dev libmicrohttpd-dev ca-certificates valgrind python3 \
 python3-matrix-nio ngircd inspircd anope openssl"
 

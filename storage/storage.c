@@ -42,10 +42,7 @@ void storage_set_log(storage_log_fn fn)
     log_fn = fn ? fn : default_log;
 }
 
-static void slog(bool error, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void slog(bool error, const char *fmt, ...)
+void storage_log(bool error, const char *fmt, ...)
 {
     char msg[FILE_PATH_MAX + 300];
     va_list ap;
@@ -165,14 +162,15 @@ static off_t end_lines_fd(int fd, const char *path, off_t size, bool *newline)
         return size;
     }
     if (keep < 0 || ftruncate(fd, keep) || fsync(fd)) {
-        slog(true, "%s: a torn last line cannot be cut off: %s", path,
-             strerror(errno));
+        storage_log(true, "%s: a torn last line cannot be cut off: %s", path,
+                    strerror(errno));
         return -1;
     }
-    slog(false,
-         "%s: a torn last line (%lld bytes, from a crash) was dropped and "
-         "cut off",
-         path, (long long)(size - keep));
+    storage_log(
+        false,
+        "%s: a torn last line (%lld bytes, from a crash) was dropped and "
+        "cut off",
+        path, (long long)(size - keep));
     return keep;
 }
 
@@ -218,8 +216,9 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         e = errno;
         /* never leave part of a line for the next one to glue onto */
         if (ftruncate(fd, old) || fsync(fd))
-            slog(true, "%s: cannot cut a failed append back to %lld bytes: %s",
-                 path, (long long)old, strerror(errno));
+            storage_log(true,
+                        "%s: cannot cut a failed append back to %lld bytes: %s",
+                        path, (long long)old, strerror(errno));
         err_set(err, errlen,
                 "%s: %s: %s (%zu of %zu bytes written, cut back to %lld)", path,
                 what, strerror(e), done, len, (long long)old);
@@ -245,8 +244,8 @@ static void cut_torn(const char *path, off_t keep)
     struct stat st;
     bool newline;
     if (fd < 0 || fstat(fd, &st)) {
-        slog(true, "%s: a torn last line cannot be cut off: %s", path,
-             strerror(errno));
+        storage_log(true, "%s: a torn last line cannot be cut off: %s", path,
+                    strerror(errno));
     } else if (st.st_size > keep) {
         end_lines_fd(fd, path, st.st_size, &newline);
     }
@@ -330,10 +329,11 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
             }
             lineno++;
             if (too_long >= 0) {
-                slog(false,
-                     "%s:%ld: a line of %lld bytes at byte %lld is longer "
-                     "than any this file holds: skipped as damaged",
-                     path, lineno, (long long)too_long, (long long)whole);
+                storage_log(
+                    false,
+                    "%s:%ld: a line of %lld bytes at byte %lld is longer "
+                    "than any this file holds: skipped as damaged",
+                    path, lineno, (long long)too_long, (long long)whole);
                 whole += too_long + 1;
                 too_long = -1;
                 continue;
@@ -457,7 +457,8 @@ int storage_lock(const char *data_dir, char *err, size_t errlen)
     int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
     size_t done;
     if (ftruncate(fd, 0) || file_write_all(fd, pid, (size_t)n, &done))
-        slog(true, "%s: cannot write the pid: %s", path, strerror(errno));
+        storage_log(true, "%s: cannot write the pid: %s", path,
+                    strerror(errno));
     if (lock_fd >= 0)
         close(lock_fd);
     lock_fd = fd;
@@ -578,10 +579,10 @@ int storage_clean_temps(const char *dir, int *removed, char *err, size_t errlen)
             rc = -1;
             continue;
         }
-        slog(false,
-             "%s/%s: a temporary file left by a killed process (%lld "
-             "bytes) removed",
-             dir, e->d_name, (long long)st.st_size);
+        storage_log(false,
+                    "%s/%s: a temporary file left by a killed process (%lld "
+                    "bytes) removed",
+                    dir, e->d_name, (long long)st.st_size);
         ++*removed;
     }
     if (*removed && fsync(fd) && errno != EINVAL) {

@@ -112,6 +112,9 @@ const char *storage_reason(int err);
  */
 typedef void (*storage_log_fn)(bool error, const char *msg);
 void storage_set_log(storage_log_fn fn);
+/* Says a printf text through the hook (the other storage files' too). */
+void storage_log(bool error, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /*
  * Whether data_dir can be written now: creates, writes, fsyncs and

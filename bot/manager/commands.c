@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "bot/manager/cmd.h"
+#include "bot/manager/cmd_person.h"
 #include "bot/manager/cmd_play.h"
 #include "bot/manager/cmd_results.h"
 #include "bot/manager/cmd_table.h"
@@ -48,6 +49,9 @@ static const struct command commands[] = {
     {"rules", mgr_cmd_rules, true, true, "rules [PRESET]: the rules"},
     {"presets", mgr_cmd_presets, true, true, "presets: the presets"},
     {"help", cmd_help, true, true, "help [COMMAND]: this help"},
+    {"lang", mgr_cmd_lang, true, true,
+     "lang [CODE]: the language I speak "
+     "with you"},
     {"play", mgr_cmd_play, true, true, "play CARD (or just CARD, privately)"},
     {"pass", mgr_cmd_pass_in_channel, true, false, NULL},
     {"pass", mgr_cmd_pass, false, true,

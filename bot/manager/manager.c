@@ -20,6 +20,7 @@
 #include "bot/common/xalloc.h"
 #include "bot/manager/commands.h"
 #include "bot/manager/journaling.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/life.h"
 #include "bot/manager/limit.h"
 #include "bot/manager/played.h"
@@ -119,6 +120,7 @@ void manager_free(struct manager *m)
     limit_free(m->limit);
     played_free(m->played);
     mgr_store_free(m);
+    mgr_people_free(m);
     free(m);
 }
 
@@ -228,7 +230,10 @@ void manager_restore(struct manager *m, struct chat_adapter *a)
 
 int manager_storage_start(struct manager *m, char *err, size_t errlen)
 {
-    return mgr_store_start(m, err, errlen);
+    if (mgr_store_start(m, err, errlen))
+        return -1;
+    mgr_people_start(m);
+    return 0;
 }
 
 int manager_rebuild_stats(const char *data_dir)

@@ -22,6 +22,7 @@
 struct table;
 struct think;        /* bot/think.h */
 struct journal_seat; /* storage/journal.h */
+struct people;       /* storage/people.h */
 
 /* Which plays the bot makes for a person without asking (`autoplay`). */
 enum seat_autoplay {
@@ -192,6 +193,9 @@ struct manager {
      * "network\nfolded room" each */
     char **storage_told;
     int ntold;
+    /* what people chose for themselves (lang.h) */
+    struct people *people;
+    bool people_writable; /* the file is ours to write */
 };
 
 /* The seat's name for display. */

@@ -1,0 +1,112 @@
+/*
+ * Inside the game manager: languages and people's settings (lang.h).
+ */
+#include "bot/manager/lang.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/common/err.h"
+#include "bot/common/file.h"
+#include "bot/common/log.h"
+#include "bot/common/msg.h"
+#include "storage/people.h"
+
+/* The file, or "" when there is no data directory (memory only). */
+static void people_path(const struct manager *m, char *path, size_t len)
+{
+    path[0] = '\0';
+    const char *dir = m->cfg->data_dir;
+    char err[256];
+    if (dir && *dir &&
+        file_path(path, len, err, sizeof err, dir, PEOPLE_FILE, NULL))
+        path[0] = '\0';
+}
+
+void mgr_people_start(struct manager *m)
+{
+    m->people = people_new();
+    m->people_writable = true;
+    char path[FILE_PATH_MAX];
+    people_path(m, path, sizeof path);
+    if (!path[0])
+        return;
+    char err[FILE_PATH_MAX + 200];
+    int skipped = 0;
+    if (people_load(m->people, path, &skipped, err, sizeof err)) {
+        log_error("people's settings: %s", err);
+        /* a newer bot's file, or one that cannot be read: left alone */
+        m->people_writable = false;
+        return;
+    }
+    if (skipped)
+        log_warn("people's settings: %d line(s) of %s skipped", skipped, path);
+}
+
+void mgr_people_free(struct manager *m)
+{
+    people_free(m->people);
+    m->people = NULL;
+}
+
+int mgr_lang_default(const struct manager *m)
+{
+    int l = msg_lang_find(m->cfg->lang ? m->cfg->lang : "en");
+    return l < 0 ? MSG_EN : l;
+}
+
+int mgr_lang_room(const struct manager *m, const struct chat_adapter *a,
+                  const char *room)
+{
+    (void)a;
+    (void)room;
+    return mgr_lang_default(m);
+}
+
+int mgr_lang_person(struct manager *m, struct chat_adapter *a,
+                    const struct chat_user *u)
+{
+    if (!m->people)
+        mgr_people_start(m);
+    {
+        char key[200];
+        mgr_seat_key(a, u, key, sizeof key);
+        const char *code =
+            people_get(m->people, a->network ? a->network : "", key, "lang");
+        int l = code ? msg_lang_find(code) : -1;
+        if (l >= 0)
+            return l;
+    }
+    return mgr_lang_default(m);
+}
+
+int mgr_people_set(struct manager *m, struct chat_adapter *a,
+                   const struct chat_user *u, const char *name,
+                   const char *value, char *err, size_t errlen)
+{
+    if (!m->people)
+        mgr_people_start(m);
+    char key[200];
+    mgr_seat_key(a, u, key, sizeof key);
+    const char *net = a->network ? a->network : "";
+    char path[FILE_PATH_MAX];
+    people_path(m, path, sizeof path);
+    if (path[0] && !m->people_writable) {
+        /* for this run only: the file is not the bot's to write */
+        if (people_set(m->people, NULL, net, key, name, value, err, errlen))
+            return -1;
+        err_set(err, errlen, "the settings file is not the bot's to write");
+        return 1;
+    }
+    if (people_set(m->people, path[0] ? path : NULL, net, key, name, value, err,
+                   errlen) == 0)
+        return 0;
+    /* the file failed: held for this run */
+    char why[256];
+    snprintf(why, sizeof why, "%s", err);
+    if (people_set(m->people, NULL, net, key, name, value, err, errlen))
+        return -1;
+    log_error("people's settings: %s", why);
+    err_set(err, errlen, "%s", why);
+    return 1;
+}

@@ -1,0 +1,36 @@
+/*
+ * Inside the game manager: the language each line is said in, and what
+ * people chose for themselves (storage/people.h: people.jsonl in the data
+ * directory). A channel's lines are in the config's language; a private
+ * line in the person's own if they chose one (`lang`), else the config's.
+ */
+#ifndef HEARTS_BOT_MANAGER_LANG_H
+#define HEARTS_BOT_MANAGER_LANG_H
+
+#include <stddef.h>
+
+#include "bot/manager/table.h"
+
+/* Reads the people's settings of the data directory (none: memory only);
+ * at start, or at the first need of them. */
+void mgr_people_start(struct manager *m);
+void mgr_people_free(struct manager *m);
+
+/* The language of the config ([bot] lang): channels', and people's who
+ * chose none. */
+int mgr_lang_default(const struct manager *m);
+/* The language of a room's lines. */
+int mgr_lang_room(const struct manager *m, const struct chat_adapter *a,
+                  const char *room);
+/* The language of private lines to u. */
+int mgr_lang_person(struct manager *m, struct chat_adapter *a,
+                    const struct chat_user *u);
+
+/* Sets (value NULL: forgets) one of u's settings: 0 if it is saved, 1 if
+ * it holds for this run only (the file could not be written: why in err),
+ * -1 if it is refused (why in err; nothing changed). */
+int mgr_people_set(struct manager *m, struct chat_adapter *a,
+                   const struct chat_user *u, const char *name,
+                   const char *value, char *err, size_t errlen);
+
+#endif
