@@ -107,17 +107,27 @@ static int check_level(struct section *s, const struct section_key *k,
                      all);
 }
 
+/* 0 if word names a language of the catalogue (its code or its own
+ * name), else -1 and the list. */
+static int lang_check(void *ctx, const char *word, char *msg, size_t msglen)
+{
+    (void)ctx;
+    if (msg_lang_find(word) >= 0)
+        return 0;
+    size_t n = (size_t)snprintf(msg, msglen, "'%s' is not a language: ", word);
+    for (int i = 0; i < msg_lang_count() && n < msglen; i++)
+        n += (size_t)snprintf(msg + n, msglen - n, "%s%s", i ? ", " : "",
+                              msg_lang_code(i));
+    return -1;
+}
+
 static int check_lang(struct section *s, const struct section_key *k,
                       struct toml_value *v)
 {
-    if (msg_lang_find(v->s) >= 0)
-        return 0;
-    char all[128] = "";
-    size_t n = 0;
-    for (int i = 0; i < msg_lang_count() && n < sizeof all; i++)
-        n += (size_t)snprintf(all + n, sizeof all - n, "%s%s", i ? ", " : "",
-                              msg_lang_code(i));
-    return TOML_FAIL(s->r, v->pos, "'%s' must be a language: %s", k->name, all);
+    char msg[MSG];
+    if (lang_check(NULL, v->s, msg, sizeof msg))
+        return TOML_FAIL(s->r, v->pos, "'%s': %s", k->name, msg);
+    return 0;
 }
 
 static int store_admins(struct section *s, const struct section_key *k,
@@ -506,8 +516,10 @@ int config_parse(const char *text, size_t len, const char *path,
     config_defaults(&c);
     struct reading rd = {.c = &c, .where = IN_ROOT};
     rd.ntables = tables_list(protocols, rd.tables);
-    rd.hooks = (struct section_hooks){
-        .ctx = &rd, .name_taken = name_taken, .rules_check = rules_check};
+    rd.hooks = (struct section_hooks){.ctx = &rd,
+                                      .name_taken = name_taken,
+                                      .rules_check = rules_check,
+                                      .lang_check = lang_check};
     if (toml_read(text, len, path, &visitor, &rd, err, errlen)) {
         config_free(&c);
         return -1;
@@ -597,6 +609,23 @@ const char *config_room_rules(const struct config *c,
         for (int k = 0; k < n; k++)
             if (rooms[k].rules && a->ops->same_nick(a, rooms[k].name, room))
                 return rooms[k].rules;
+    }
+    return NULL;
+}
+
+const char *config_room_lang(const struct config *c,
+                             const struct chat_adapter *a, const char *room)
+{
+    for (int i = 0; i < c->nnetworks; i++) {
+        const struct config_network *net = &c->networks[i];
+        if (strcmp(net->name, a->network) != 0)
+            continue;
+        int n;
+        const struct protocol_room *rooms =
+            net->protocol->config->rooms(net->cfg, &n);
+        for (int k = 0; k < n; k++)
+            if (rooms[k].lang && a->ops->same_nick(a, rooms[k].name, room))
+                return rooms[k].lang;
     }
     return NULL;
 }

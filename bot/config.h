@@ -92,6 +92,9 @@ const void *config_section(const struct config *c, const struct protocol *p,
  * compares them), or NULL if it gives none. */
 const char *config_room_rules(const struct config *c,
                               const struct chat_adapter *a, const char *room);
+/* The same for the room's language ("lang=CODE" in its entry), or NULL. */
+const char *config_room_lang(const struct config *c,
+                             const struct chat_adapter *a, const char *room);
 
 /* The network tables of these protocols, for messages: "[[irc]] or
  * [[matrix]]". */

@@ -189,25 +189,68 @@ int section_room_rules(struct section *s, const struct toml_value *it, size_t n,
 {
     const char *text = it->s;
     int shown = n > 50 ? 50 : (int)n;
-    const char *rules = text + n;
-    while (*rules == ' ')
-        rules++;
-    size_t rlen = strlen(rules);
-    while (rlen && rules[rlen - 1] == ' ')
-        rlen--;
-    char *r = rlen ? xstrndup(rules, rlen) : NULL;
+    /* the words after the name: "lang=CODE" is the room's language, the
+     * others its rules */
+    char *r = NULL, *lang = NULL;
+    size_t rlen = 0;
+    for (const char *w = text + n; *w;) {
+        while (*w == ' ')
+            w++;
+        size_t k = strcspn(w, " ");
+        if (k == 0)
+            break;
+        if (k > 5 && strncmp(w, "lang=", 5) == 0) {
+            if (lang) {
+                free(lang);
+                free(r);
+                return TOML_FAIL(s->r, it->pos, "%.*s: lang= is given twice",
+                                 shown, text);
+            }
+            lang = xstrndup(w + 5, k - 5);
+        } else {
+            r = xrealloc(r, rlen + k + 2);
+            if (rlen)
+                r[rlen++] = ' ';
+            memcpy(r + rlen, w, k);
+            rlen += k;
+            r[rlen] = '\0';
+        }
+        w += k;
+    }
+    if (!lang && r) {
+        /* no language: the rules as written (their blanks inside too) */
+        free(r);
+        const char *rules = text + n;
+        while (*rules == ' ')
+            rules++;
+        rlen = strlen(rules);
+        while (rlen && rules[rlen - 1] == ' ')
+            rlen--;
+        r = xstrndup(rules, rlen);
+    }
+    if (lang && s->hooks && s->hooks->lang_check) {
+        char msg[256];
+        if (s->hooks->lang_check(s->hooks->ctx, lang, msg, sizeof msg)) {
+            free(lang);
+            free(r);
+            return TOML_FAIL(s->r, it->pos, "the language of %.*s: %s", shown,
+                             text, msg);
+        }
+    }
     if (r && s->hooks && s->hooks->rules_check) {
         /* rules are checked by the game that will use them; its message
          * names the option and the nearest valid word */
         char msg[256];
         if (s->hooks->rules_check(s->hooks->ctx, r, msg, sizeof msg)) {
             free(r);
+            free(lang);
             return TOML_FAIL(s->r, it->pos, "the rules of %.*s: %s", shown,
                              text, msg);
         }
     }
     out->name = xstrndup(text, n);
     out->rules = r;
+    out->lang = lang;
     return 0;
 }
 
@@ -222,7 +265,7 @@ int section_rooms(struct section *s, struct toml_value *v,
             (size_t)(v->n < SECTION_MAX_ROOMS ? v->n : SECTION_MAX_ROOMS),
             sizeof *list);
     for (int i = 0; i < v->n; i++) {
-        struct protocol_room one = {NULL, NULL};
+        struct protocol_room one = {NULL, NULL, NULL};
         int rc = i < SECTION_MAX_ROOMS
                      ? parse(s, &v->items[i], list, n, &one)
                      : TOML_FAIL(s->r, v->items[i].pos,
@@ -244,6 +287,7 @@ void section_rooms_free(struct protocol_room *rooms, int n)
     for (int i = 0; i < n; i++) {
         free(rooms[i].name);
         free(rooms[i].rules);
+        free(rooms[i].lang);
     }
     free(rooms);
 }

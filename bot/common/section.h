@@ -20,11 +20,12 @@
 
 struct section;
 struct section_key;
-/* A channel or room to join, with its own default rules (or NULL): the
- * list of a protocol's table (protocol.h). */
+/* A channel or room to join, with its own default rules and language (or
+ * NULL): the list of a protocol's table (protocol.h). */
 struct protocol_room {
     char *name;
     char *rules;
+    char *lang; /* the "lang=CODE" word of its entry, checked */
 };
 
 /* Checks a string value beyond its type (and may rewrite it in place);
@@ -59,6 +60,8 @@ struct section_hooks {
     int (*name_taken)(void *ctx, struct section *s, const struct toml_value *v);
     /* 0 if `text` is rules the game accepts, else -1 with why in msg */
     int (*rules_check)(void *ctx, const char *text, char *msg, size_t msglen);
+    /* 0 if `code` is a language the bot speaks, else -1 with why in msg */
+    int (*lang_check)(void *ctx, const char *code, char *msg, size_t msglen);
 };
 
 /* A table being read: its keys, the struct they fill, which were set. */
@@ -134,7 +137,8 @@ int section_rooms(struct section *s, struct toml_value *v,
                   struct protocol_room **out, int *nout);
 
 /* The end of an entry: its name is the first n bytes of it->s, optional
- * rules follow (checked, hooks->rules_check). Fills *out. */
+ * words follow: "lang=CODE" (checked, hooks->lang_check), the others its
+ * rules (checked, hooks->rules_check). Fills *out. */
 int section_room_rules(struct section *s, const struct toml_value *it, size_t n,
                        struct protocol_room *out);
 

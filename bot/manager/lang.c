@@ -58,9 +58,9 @@ int mgr_lang_default(const struct manager *m)
 int mgr_lang_room(const struct manager *m, const struct chat_adapter *a,
                   const char *room)
 {
-    (void)a;
-    (void)room;
-    return mgr_lang_default(m);
+    const char *code = room ? config_room_lang(m->cfg, a, room) : NULL;
+    int l = code ? msg_lang_find(code) : -1;
+    return l >= 0 ? l : mgr_lang_default(m);
 }
 
 int mgr_lang_person(struct manager *m, struct chat_adapter *a,

@@ -84,6 +84,15 @@ static int name_taken(void *ctx, struct section *s, const struct toml_value *v)
     return 0;
 }
 
+static int lang_check(void *ctx, const char *code, char *msg, size_t msglen)
+{
+    (void)ctx;
+    if (strcmp(code, "de") == 0)
+        return 0;
+    snprintf(msg, msglen, "'%s' is not a language", code);
+    return -1;
+}
+
 static int rules_check(void *ctx, const char *text, char *msg, size_t msglen)
 {
     struct world *w = ctx;
@@ -149,7 +158,7 @@ static int read_thing(struct world *w, const char *body, char *err,
                       size_t errlen)
 {
     memset(w, 0, sizeof *w);
-    w->hooks = (struct section_hooks){w, name_taken, rules_check};
+    w->hooks = (struct section_hooks){w, name_taken, rules_check, lang_check};
     char text[512];
     snprintf(text, sizeof text, "[thing]\n%s", body);
     return toml_read(text, strlen(text), "s.toml", &visitor, w, err, errlen);
@@ -160,22 +169,32 @@ static void test_section_stores_values(void **state)
     (void)state;
     struct world w;
     char err[256] = "";
-    assert_int_equal(read_thing(&w,
-                                "name = \"n-1\"\nkind = \"green\"\n"
-                                "size = 10\non = true\n"
-                                "rooms = [\"a\", \"b  omnibus  \"]\n",
-                                err, sizeof err),
-                     0);
+    assert_int_equal(
+        read_thing(&w,
+                   "name = \"n-1\"\nkind = \"green\"\n"
+                   "size = 10\non = true\n"
+                   "rooms = [\"a\", \"b  omnibus  \", "
+                   "\"c lang=de\", \"d omnibus lang=de hands=2\"]\n",
+                   err, sizeof err),
+        0);
     assert_string_equal(w.t.name, "n-1");
     assert_string_equal(w.t.kind, "green");
     assert_int_equal(w.t.size, 10);
     assert_true(w.t.on);
-    assert_int_equal(w.t.nrooms, 2);
+    assert_int_equal(w.t.nrooms, 4);
     assert_string_equal(w.t.rooms[0].name, "a");
     assert_null(w.t.rooms[0].rules);
+    assert_null(w.t.rooms[0].lang);
     assert_string_equal(w.t.rooms[1].name, "b");
     assert_string_equal(w.t.rooms[1].rules, "omnibus");
-    assert_string_equal(w.asked, "rules omnibus");
+    assert_null(w.t.rooms[1].lang);
+    /* lang= is the room's language, apart from its rules */
+    assert_string_equal(w.t.rooms[2].name, "c");
+    assert_null(w.t.rooms[2].rules);
+    assert_string_equal(w.t.rooms[2].lang, "de");
+    assert_string_equal(w.t.rooms[3].rules, "omnibus hands=2");
+    assert_string_equal(w.t.rooms[3].lang, "de");
+    assert_string_equal(w.asked, "rules omnibus hands=2");
     assert_true(w.size_set);
     assert_int_equal(w.size_where, 8 + 13 + 15);
     world_free(&w);
@@ -221,6 +240,10 @@ static void test_section_refusals(void **state)
         {"rooms = [\"a\", \"b!\"]\n", "s.toml:2:15: no '!' in a room"},
         {"rooms = [\"a bad\"]\n", "s.toml:2:10: the rules of a: unknown "
                                   "rules 'bad'"},
+        {"rooms = [\"a lang=xx\"]\n", "s.toml:2:10: the language of a: 'xx' "
+                                      "is not a language"},
+        {"rooms = [\"a lang=de lang=de\"]\n",
+         "s.toml:2:10: a: lang= is given twice"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct world w;
@@ -240,7 +263,7 @@ static void test_section_at_most_256_rooms(void **state)
     strcat(body, "]\n");
     struct world w;
     memset(&w, 0, sizeof w);
-    w.hooks = (struct section_hooks){&w, name_taken, rules_check};
+    w.hooks = (struct section_hooks){&w, name_taken, rules_check, lang_check};
     char text[4200], err[256] = "";
     snprintf(text, sizeof text, "[thing]\n%s", body);
     assert_int_equal(
