@@ -30,7 +30,7 @@ void mgr_cmd_lang(struct cmd *c)
     strbuf_init(&sb, text, sizeof text);
     strbuf_init(&ch, choices, sizeof choices);
     add_choices(&ch);
-    int now = mgr_lang_person(c->m, c->a, c->u);
+    int now = mgr_lang_person(c->m, c->a, c->u, c->room);
     if (c->nwords < 2) {
         msg_add(&sb, now,
                 M("I speak {language} with you. Choose another with "
@@ -42,7 +42,7 @@ void mgr_cmd_lang(struct cmd *c)
     }
     const char *word = c->words[1];
     bool forget = strcasecmp(word, "default") == 0;
-    int l = forget ? mgr_lang_default(c->m) : msg_lang_find(word);
+    int l = forget ? mgr_lang_room(c->m, c->a, c->room) : msg_lang_find(word);
     if (l < 0) {
         msg_add(&sb, now,
                 M("I do not know the language \"{word}\". I speak: "

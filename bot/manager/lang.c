@@ -64,20 +64,16 @@ int mgr_lang_room(const struct manager *m, const struct chat_adapter *a,
 }
 
 int mgr_lang_person(struct manager *m, struct chat_adapter *a,
-                    const struct chat_user *u)
+                    const struct chat_user *u, const char *room)
 {
     if (!m->people)
         mgr_people_start(m);
-    {
-        char key[200];
-        mgr_seat_key(a, u, key, sizeof key);
-        const char *code =
-            people_get(m->people, a->network ? a->network : "", key, "lang");
-        int l = code ? msg_lang_find(code) : -1;
-        if (l >= 0)
-            return l;
-    }
-    return mgr_lang_default(m);
+    char key[200];
+    mgr_seat_key(a, u, key, sizeof key);
+    const char *code =
+        people_get(m->people, a->network ? a->network : "", key, "lang");
+    int l = code ? msg_lang_find(code) : -1;
+    return l >= 0 ? l : mgr_lang_room(m, a, room);
 }
 
 int mgr_people_set(struct manager *m, struct chat_adapter *a,

@@ -22,9 +22,10 @@ int mgr_lang_default(const struct manager *m);
 /* The language of a room's lines. */
 int mgr_lang_room(const struct manager *m, const struct chat_adapter *a,
                   const char *room);
-/* The language of private lines to u. */
+/* The language of private lines to u about room (NULL: none): their own
+ * if they chose one, else the room's. */
 int mgr_lang_person(struct manager *m, struct chat_adapter *a,
-                    const struct chat_user *u);
+                    const struct chat_user *u, const char *room);
 
 /* Sets (value NULL: forgets) one of u's settings: 0 if it is saved, 1 if
  * it holds for this run only (the file could not be written: why in err),

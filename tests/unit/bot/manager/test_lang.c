@@ -20,7 +20,7 @@
 static int lang_of(const char *nick)
 {
     struct chat_user u = user(nick);
-    return mgr_lang_person(w->m, &w->fake.base, &u);
+    return mgr_lang_person(w->m, &w->fake.base, &u, NULL);
 }
 
 static void test_lang_default_is_the_configs(void **state)
