@@ -36,6 +36,7 @@ struct console {
     struct chat_adapter base;
     struct loop *loop;
     int in_fd, out_fd;
+    int in_flags; /* in_fd's file status flags before start, or -1 */
     unsigned features;
     char prefix[16];
     void (*on_end)(void *, const char *);
@@ -317,8 +318,9 @@ static int console_start(struct chat_adapter *a)
 {
     struct console *c = (struct console *)a;
     int fl = fcntl(c->in_fd, F_GETFL);
-    if (fl >= 0)
-        fcntl(c->in_fd, F_SETFL, fl | O_NONBLOCK);
+    if (fl >= 0 && !(fl & O_NONBLOCK) &&
+        fcntl(c->in_fd, F_SETFL, fl | O_NONBLOCK) == 0)
+        c->in_flags = fl;
     loop_watch(c->loop, c->in_fd, LOOP_READ, readable, c);
     c->watching = true;
     struct chat_event ev = {.kind = CHAT_CONNECTED};
@@ -378,6 +380,10 @@ static void console_free(struct chat_adapter *a)
     if (!c)
         return;
     loop_remove_hook(c->loop, flush, c);
+    /* a terminal is shared with the shell that waits for us: it gets it
+     * back blocking, as it gave it */
+    if (c->in_flags >= 0)
+        fcntl(c->in_fd, F_SETFL, c->in_flags);
     strbuf_free(&c->out);
     free(c);
 }
@@ -409,6 +415,7 @@ struct chat_adapter *console_new(struct loop *l, int in_fd, int out_fd,
     c->base.ctx = ctx;
     c->loop = l;
     c->in_fd = in_fd;
+    c->in_flags = -1;
     c->out_fd = out_fd;
     c->features = features;
     c->prompt_due = true;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,8 @@ static void rig_open(struct rig *r)
 
 static void rig_close(struct rig *r)
 {
-    r->a->ops->free(r->a);
+    if (r->a)
+        r->a->ops->free(r->a);
     loop_free(r->loop);
     if (r->in[0] >= 0)
         close(r->in[0]);
@@ -569,6 +571,22 @@ static void test_no_prompt_after_the_end_of_the_input(void **state)
     rig_close(&r);
 }
 
+static void test_the_input_is_given_back_blocking(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_open(&r);
+    assert_int_equal(fcntl(r.in[0], F_GETFL) & O_NONBLOCK, 0);
+    assert_int_equal(r.a->ops->start(r.a), 0);
+    /* read from the loop without blocking it */
+    assert_int_not_equal(fcntl(r.in[0], F_GETFL) & O_NONBLOCK, 0);
+    r.a->ops->stop(r.a, NULL);
+    r.a->ops->free(r.a);
+    r.a = NULL;
+    assert_int_equal(fcntl(r.in[0], F_GETFL) & O_NONBLOCK, 0);
+    rig_close(&r);
+}
+
 static void test_the_adapter_says_it_is_a_solo_plain_console(void **state)
 {
     (void)state;
@@ -605,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_the_prompt_waits_after_the_output),
         cmocka_unit_test(test_the_prompt_of_a_dumb_terminal_is_blanked_out),
         cmocka_unit_test(test_no_prompt_after_the_end_of_the_input),
+        cmocka_unit_test(test_the_input_is_given_back_blocking),
         cmocka_unit_test(test_the_adapter_says_it_is_a_solo_plain_console),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
