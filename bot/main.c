@@ -155,7 +155,7 @@ static void stop_check(struct loop *l, void *ctx)
 }
 
 /* The console's goodbye: one line, which says where the game went. */
-static void console_stop(struct bot *b)
+static void stop_console(struct bot *b)
 {
     char said[FILE_PATH_MAX + 100];
     if (manager_storage_ok(b->manager))
@@ -177,7 +177,7 @@ static void begin_stop(struct bot *b, const char *why)
     b->stopping = true;
     log_info("stopping: %s", why);
     if (b->console) {
-        console_stop(b);
+        stop_console(b);
     } else {
         manager_shutdown(b->manager, "heartsbot is shutting down: this game "
                                      "ends unscored.");
@@ -281,14 +281,14 @@ static void start_networks(struct bot *b)
     }
 }
 
-static void console_end(void *ctx, const char *why)
+static void on_console_end(void *ctx, const char *why)
 {
     begin_stop(ctx, why);
 }
 
 /* The console's data directory (made, mode 0700 for what is missing) and
  * its log file there. 0, or -1 said on stderr. */
-static int console_data(struct config *cfg)
+static int setup_console_data(struct config *cfg)
 {
     char err[FILE_PATH_MAX + 200];
     if (!cfg->data_dir_given) {
@@ -311,8 +311,8 @@ static int console_data(struct config *cfg)
     if (log_to_file(log_path, err, sizeof err)) {
         /* the game still must not drown in lines: only what is wrong */
         fprintf(stderr,
-                "heartsbot: no log file (%s): warnings and errors come "
-                "here\n",
+                "heartsbot: cannot write the log file (%s): warnings and "
+                "errors are shown here instead\n",
                 err);
         if (strcmp(cfg->log_level, "info") == 0 ||
             strcmp(cfg->log_level, "debug") == 0)
@@ -379,7 +379,7 @@ int main(int argc, char **argv)
         }
     }
     log_set_level(b.cfg.log_level);
-    if (console && console_data(&b.cfg)) {
+    if (console && setup_console_data(&b.cfg)) {
         config_free(&b.cfg);
         return 1;
     }
@@ -404,7 +404,7 @@ int main(int argc, char **argv)
                              getenv("TERM"), getenv("NO_COLOR"));
         struct chat_adapter *a = console_new(
             b.loop, STDIN_FILENO, STDOUT_FILENO, features, b.cfg.command_prefix,
-            manager_on_event, b.manager, console_end, &b);
+            manager_on_event, b.manager, on_console_end, &b);
         b.adapters[b.nadapters++] = a;
         a->ops->start(a);
         char line[600];

@@ -51,6 +51,9 @@ void options_parse(int argc, char *const *argv, struct options *o)
         o->action = OPTIONS_PRESET_ALONE;
 }
 
+/* The console's directory under the base's first n bytes and `under`. */
+#define CONSOLE_DIR "%.*s%s/heartsbot/console"
+
 int options_console_dir(const char *state_home, const char *home, char *out,
                         size_t outlen, char *err, size_t errlen)
 {
@@ -61,17 +64,18 @@ int options_console_dir(const char *state_home, const char *home, char *out,
         base = home;
     if (!base)
         return err_set(err, errlen,
-                       "no directory for the console's data: HOME is not an "
-                       "absolute path (give --data DIR)");
+                       "no directory for the console's data: neither "
+                       "XDG_STATE_HOME nor HOME is an absolute path (give "
+                       "--data DIR)");
     size_t n = strlen(base);
     while (n > 0 && base[n - 1] == '/')
         n--;
-    int w = snprintf(NULL, 0, "%.*s%s/heartsbot/console", (int)n, base, under);
+    int w = snprintf(NULL, 0, CONSOLE_DIR, (int)n, base, under);
     if (w < 0 || (size_t)w >= outlen)
         return err_set(err, errlen,
                        "the console's data directory under %s: path too long "
                        "(give --data DIR)",
                        base);
-    snprintf(out, outlen, "%.*s%s/heartsbot/console", (int)n, base, under);
+    snprintf(out, outlen, CONSOLE_DIR, (int)n, base, under);
     return 0;
 }

@@ -283,14 +283,13 @@ void console_inject(struct chat_adapter *a, const char *line)
 
 static void readable(struct loop *l, int fd, int events, void *ctx)
 {
+    (void)l;
     (void)events;
     struct console *c = ctx;
     char buf[4096];
     ssize_t n = read(fd, buf, sizeof buf);
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return;
-    (void)l;
-    (void)fd;
     if (n <= 0) {
         end(c, "end of input");
         return;

@@ -28,9 +28,8 @@
 /* What the console does beyond plain lines (console_features). */
 #define CONSOLE_COLOUR 1u /* red suits and bold, by ANSI codes */
 #define CONSOLE_PROMPT 2u /* the prompt while waiting for a line */
-#define CONSOLE_ANSI                                                           \
-    4u /* the prompt is erased by ANSI codes, not by                           \
-          writing spaces over it */
+/* the prompt is erased by ANSI codes, not by writing spaces over it */
+#define CONSOLE_ANSI 4u
 
 /*
  * What a console on these ends can do: colours when the output is a

@@ -481,8 +481,8 @@ static void test_the_console_without_a_home_is_refused(void **state)
     run(&r, (const char *[]){"--console", NULL});
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "heartsbot: no directory for the console's "
-                               "data: HOME is not an absolute path (give "
-                               "--data DIR)\n");
+                               "data: neither XDG_STATE_HOME nor HOME is an "
+                               "absolute path (give --data DIR)\n");
     assert_string_equal(r.out, "");
     run_free(&r);
 

@@ -249,8 +249,9 @@ static void test_the_console_dir_needs_an_absolute_home(void **state)
             options_console_dir(NULL, bad[i], dir, sizeof dir, err, sizeof err),
             -1);
         assert_string_equal(dir, "untouched");
-        assert_string_equal(err, "no directory for the console's data: HOME "
-                                 "is not an absolute path (give --data DIR)");
+        assert_string_equal(err, "no directory for the console's data: "
+                                 "neither XDG_STATE_HOME nor HOME is an "
+                                 "absolute path (give --data DIR)");
     }
 }
 
