@@ -524,6 +524,7 @@ int config_parse(const char *text, size_t len, const char *path,
         config_free(&c);
         return -1;
     }
+    c.data_dir_given = c.data_dir != NULL;
     section_default(&c.data_dir, "data");
     section_default(&c.log_level, "info");
     section_default(&c.command_prefix, "!");

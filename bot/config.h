@@ -28,6 +28,7 @@ struct config_network {
 struct config {
     /* [bot] */
     char *data_dir;
+    bool data_dir_given; /* in the file, not the default "data" */
     char *log_level;
     char *command_prefix;
     char *lang; /* the language of channels and of people who chose none */

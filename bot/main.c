@@ -6,6 +6,12 @@
  * --appservice-registration, which writes the registration file of each
  * [[matrix]] in mode = "appservice" (docs/hosting.md).
  *
+ * The console keeps its data in a directory of the person's own
+ * (options_console_dir) unless --data or the config's data_dir names one,
+ * and its log in a file there (heartsbot.log), so that no log line comes
+ * between the lines of the game: only an error that stops the bot is said
+ * on standard error too.
+ *
  * Signals arrive through a self-pipe so that their work happens in the
  * loop, not in a handler: SIGINT and SIGTERM stop cleanly (the tables are
  * told, every adapter says goodbye and flushes, within a few seconds),
@@ -23,6 +29,8 @@
 #include <unistd.h>
 
 #include "bot/common/chat.h"
+#include "bot/common/file.h"
+#include "bot/common/xalloc.h"
 #include "bot/config.h"
 #include "adapters/console/console.h"
 #include "engine/engine.h"
@@ -56,6 +64,7 @@ struct bot {
     const char *config_path;
     struct chat_adapter *adapters[MAX_ADAPTERS];
     int nadapters;
+    bool console; /* --console: one person at the terminal */
     bool stopping;
     int64_t stop_deadline;
 };
@@ -145,17 +154,37 @@ static void stop_check(struct loop *l, void *ctx)
     loop_timer(l, 50, stop_check, b);
 }
 
+/* The console's goodbye: one line, which says where the game went. */
+static void stop_console(struct bot *b)
+{
+    char said[FILE_PATH_MAX + 100];
+    if (manager_storage_ok(b->manager))
+        snprintf(said, sizeof said,
+                 "The console closes: this game ends unscored, and its "
+                 "record is saved in %s.",
+                 b->cfg.data_dir);
+    else
+        snprintf(said, sizeof said,
+                 "The console closes: this game ends unscored.");
+    int ended = manager_shutdown(b->manager, said);
+    b->adapters[0]->ops->stop(b->adapters[0], ended ? NULL : "Goodbye.");
+}
+
 static void begin_stop(struct bot *b, const char *why)
 {
     if (b->stopping)
         return;
     b->stopping = true;
     log_info("stopping: %s", why);
-    manager_shutdown(b->manager,
-                     "heartsbot is shutting down: this game ends unscored.");
-    for (int i = 0; i < b->nadapters; i++)
-        b->adapters[i]->ops->stop(b->adapters[i], "heartsbot is shutting "
-                                                  "down");
+    if (b->console) {
+        stop_console(b);
+    } else {
+        manager_shutdown(b->manager, "heartsbot is shutting down: this game "
+                                     "ends unscored.");
+        for (int i = 0; i < b->nadapters; i++)
+            b->adapters[i]->ops->stop(b->adapters[i], "heartsbot is shutting "
+                                                      "down");
+    }
     b->stop_deadline = loop_now(b->loop) + 3000;
     loop_timer(b->loop, 0, stop_check, b);
 }
@@ -252,9 +281,44 @@ static void start_networks(struct bot *b)
     }
 }
 
-static void console_eof(void *ctx)
+static void on_console_end(void *ctx, const char *why)
 {
-    begin_stop(ctx, "end of input");
+    begin_stop(ctx, why);
+}
+
+/* The console's data directory (made, mode 0700 for what is missing) and
+ * its log file there. 0, or -1 said on stderr. */
+static int setup_console_data(struct config *cfg)
+{
+    char err[FILE_PATH_MAX + 200];
+    if (!cfg->data_dir_given) {
+        char dir[FILE_PATH_MAX];
+        if (options_console_dir(getenv("XDG_STATE_HOME"), getenv("HOME"), dir,
+                                sizeof dir, err, sizeof err)) {
+            fprintf(stderr, "heartsbot: %s\n", err);
+            return -1;
+        }
+        free(cfg->data_dir);
+        cfg->data_dir = xstrdup(dir);
+    }
+    char log_path[FILE_PATH_MAX];
+    if (file_mkdirs(cfg->data_dir, cfg->data_dir, err, sizeof err) ||
+        file_path(log_path, sizeof log_path, err, sizeof err, cfg->data_dir,
+                  "heartsbot.log", (const char *)NULL)) {
+        fprintf(stderr, "heartsbot: the console's data directory: %s\n", err);
+        return -1;
+    }
+    if (log_to_file(log_path, err, sizeof err)) {
+        /* the game still must not drown in lines: only what is wrong */
+        fprintf(stderr,
+                "heartsbot: cannot write the log file (%s): warnings and "
+                "errors are shown here instead\n",
+                err);
+        if (strcmp(cfg->log_level, "info") == 0 ||
+            strcmp(cfg->log_level, "debug") == 0)
+            log_level_set(LOG_WARN);
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -293,6 +357,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "heartsbot: %s\n", err);
         return 1;
     }
+    if (opt.data_dir) {
+        free(b.cfg.data_dir);
+        b.cfg.data_dir = xstrdup(opt.data_dir);
+        b.cfg.data_dir_given = true;
+    }
     if (!console && b.cfg.nnetworks == 0) {
         char tables[256];
         config_network_tables(registry_protocols, tables, sizeof tables);
@@ -310,6 +379,11 @@ int main(int argc, char **argv)
         }
     }
     log_set_level(b.cfg.log_level);
+    if (console && setup_console_data(&b.cfg)) {
+        config_free(&b.cfg);
+        return 1;
+    }
+    b.console = console;
     b.loop = loop_new();
     if (setup_signals(&b)) {
         fprintf(stderr, "heartsbot: signals: %s\n", strerror(errno));
@@ -317,16 +391,20 @@ int main(int argc, char **argv)
     }
     b.manager = manager_new(b.loop, &b.cfg);
     if (manager_storage_start(b.manager, err, sizeof err)) {
-        log_error("%s", err);
+        log_fatal("%s", err);
+        log_to_stderr();
         manager_free(b.manager);
         loop_free(b.loop);
         config_free(&b.cfg);
         return 1;
     }
     if (console) {
+        unsigned features =
+            console_features(isatty(STDIN_FILENO), isatty(STDOUT_FILENO),
+                             getenv("TERM"), getenv("NO_COLOR"));
         struct chat_adapter *a = console_new(
-            b.loop, STDIN_FILENO, STDOUT_FILENO, b.cfg.command_prefix,
-            manager_on_event, b.manager, console_eof, &b);
+            b.loop, STDIN_FILENO, STDOUT_FILENO, features, b.cfg.command_prefix,
+            manager_on_event, b.manager, on_console_end, &b);
         b.adapters[b.nadapters++] = a;
         a->ops->start(a);
         char line[600];
@@ -346,6 +424,7 @@ int main(int argc, char **argv)
         b.adapters[i]->ops->free(b.adapters[i]);
     loop_free(b.loop);
     config_free(&b.cfg);
+    log_to_stderr();
     close(signal_pipe[0]);
     close(signal_pipe[1]);
     return rc;

@@ -6,6 +6,7 @@
 #define HEARTS_BOT_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 enum options_action {
@@ -23,6 +24,7 @@ struct options {
     const char *config_path; /* --config FILE, or NULL */
     const char *preset;      /* --preset RULES, or NULL */
     bool console;            /* --console */
+    const char *data_dir;    /* --data DIR, or NULL */
     const char *arg;         /* DATA_DIR of --rebuild-stats, CONFIG of
                                 --appservice-registration */
 };
@@ -31,6 +33,18 @@ struct options {
  * the reading wherever it stands; --appservice-registration CONFIG is the
  * whole command line or not understood. */
 void options_parse(int argc, char *const *argv, struct options *o);
+
+/*
+ * Where the console keeps its data when neither --data nor the config's
+ * data_dir says: $XDG_STATE_HOME/heartsbot/console, or, without an
+ * absolute XDG_STATE_HOME, $HOME/.local/state/heartsbot/console (the XDG
+ * base directory rule: a person's state that outlives a run but is no
+ * document of theirs). state_home and home are the environment's values
+ * or NULL. 0, or -1 with the reason (no absolute HOME either, or the path
+ * does not fit in outlen) in err and out untouched.
+ */
+int options_console_dir(const char *state_home, const char *home, char *out,
+                        size_t outlen, char *err, size_t errlen);
 
 /* The usage text, to out. */
 void options_usage(FILE *out);

@@ -279,7 +279,8 @@ int loop_run(struct loop *l)
         if (rc < 0) {
             if (errno == EINTR)
                 continue;
-            log_error("poll: %s", strerror(errno));
+            /* the bot stops: said where whoever started it looks */
+            log_fatal("poll: %s", strerror(errno));
             return -1;
         }
         for (size_t i = 0; i < n && rc > 0 && !l->stopping; i++) {

@@ -127,7 +127,7 @@ static void cmd_help(struct cmd *c)
         }
         strbuf_addf(&sb,
                     ". %sstop ends the game, %shearts [PRESET] opens a new "
-                    "table, %sstart deals. help COMMAND for one.",
+                    "table, %sstart deals, quit leaves. help COMMAND for one.",
                     p, p, p);
         mgr_cmd_reply(c, "%s", sb.buf);
         return;

@@ -85,22 +85,31 @@ int manager_tables(const struct manager *m)
     return k;
 }
 
-void manager_shutdown(struct manager *m, const char *why)
+int manager_shutdown(struct manager *m, const char *why)
 {
     m->keep_journals = true;
+    int ended = 0;
     for (int i = 0; i < m->ntables; i++) {
         struct table *t = m->tables[i];
         if (t->closing)
             continue;
         /* a game journaled goes on at the next start */
-        if (t->playing && t->journal[0])
+        if (t->playing && t->journal[0]) {
             mgr_table_stop(t, "heartsbot is shutting down: this game goes on "
                               "when it is back.");
-        else if (t->playing)
+        } else if (t->playing) {
             mgr_table_stop(t, why);
-        else
+            ended++;
+        } else {
             mgr_table_close(t);
+        }
     }
+    return ended;
+}
+
+bool manager_storage_ok(const struct manager *m)
+{
+    return m->storage_ok;
 }
 
 void manager_free(struct manager *m)

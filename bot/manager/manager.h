@@ -54,9 +54,14 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
  * old config may be freed after this returns. */
 void manager_reload(struct manager *m, const struct config *cfg);
 
-/* Tells every table the bot is going away and ends the games unscored.
- * Call before stopping the adapters. */
-void manager_shutdown(struct manager *m, const char *why);
+/* Tells every table the bot is going away and ends the games unscored
+ * (saying why; a journaled game is told it goes on at the next start).
+ * Call before stopping the adapters. Returns how many games ended. */
+int manager_shutdown(struct manager *m, const char *why);
+
+/* Whether the data directory could be written the last time it was
+ * tried (manager_storage_start, then each table's start). */
+bool manager_storage_ok(const struct manager *m);
 
 /* How many tables are open (for logs and tests). */
 int manager_tables(const struct manager *m);

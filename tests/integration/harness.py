@@ -58,10 +58,12 @@ strict=False is the same class with fakelag="yes" (delay, don't kill).
 
 import atexit
 import base64
+import codecs
 import ctypes
 import dataclasses
 import json
 import os
+import pty
 import re
 import resource
 import select
@@ -2332,34 +2334,70 @@ def record_holdings(record, hand_index):
 
 
 class ConsoleBot:
-    """`$HEARTSBOT --console ARGS` with pipes: a person at the terminal.
-    A reader thread keeps every line of stdout; stderr (the log) goes to
-    tmpdir/NAME.log; the working directory is tmpdir (so the default
-    data_dir "data" is tmpdir/data)."""
+    """`$HEARTSBOT --console ARGS`: a person at the terminal. A reader
+    thread keeps every line of stdout; stderr goes to tmpdir/NAME.log; the
+    working directory is tmpdir and HOME is tmpdir/home, so the console's
+    own data directory (its records, and its log in heartsbot.log) is
+    self.data_dir = tmpdir/home/.local/state/heartsbot/console.
+
+    tty=False: stdin and stdout are pipes. tty=True: both are one
+    pseudo-terminal, with TERM=term and NO_COLOR=no_color (unset if None);
+    the reader plays the terminal: self.raw has every byte written,
+    self.lines the lines as shown (ANSI codes gone, a line erased by
+    "\\r\\x1b[K" gone), self.partial the last line, not ended yet (the
+    prompt), and typed lines are echoed as a terminal does."""
 
     def __init__(self, tmpdir, args=(), binary=None, name="console",
-                 env=None):
+                 env=None, tty=False, term="xterm", no_color=None):
         self.dir = os.fspath(tmpdir)
         self.binary = binary or bot_binary()
         if self.binary is None:
             raise unittest.SkipTest("no bot binary (set HEARTSBOT or build "
                                     "build/heartsbot)")
         self.log_path = os.path.join(self.dir, name + ".log")
+        self.home = os.path.join(self.dir, "home")
+        os.makedirs(self.home, exist_ok=True)
+        self.data_dir = os.path.join(self.home, ".local", "state",
+                                     "heartsbot", "console")
         self.lines = []
+        self.raw = b""
+        self.partial = ""
+        self._col = 0  # the cursor's column in partial
         self.closed = False
+        self.tty = tty
         self._cond = threading.Condition()
         full_env = dict(os.environ)
+        full_env.pop("XDG_STATE_HOME", None)
+        full_env["HOME"] = self.home
+        if tty:
+            full_env["TERM"] = term
+            full_env.pop("NO_COLOR", None)
+            if no_color is not None:
+                full_env["NO_COLOR"] = no_color
         full_env.update(env or {})
+        self._master = None
         with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                [self.binary, "--console"] + list(args),
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
-                cwd=self.dir, env=full_env,
-                preexec_fn=_child_setup(signal.SIGTERM))
+            if tty:
+                self._master, slave = pty.openpty()
+                try:
+                    self.proc = subprocess.Popen(
+                        [self.binary, "--console"] + list(args),
+                        stdin=slave, stdout=slave, stderr=log,
+                        cwd=self.dir, env=full_env,
+                        preexec_fn=_child_setup(signal.SIGTERM))
+                finally:
+                    os.close(slave)
+            else:
+                self.proc = subprocess.Popen(
+                    [self.binary, "--console"] + list(args),
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=log, cwd=self.dir, env=full_env,
+                    preexec_fn=_child_setup(signal.SIGTERM))
         _watch(self.proc.pid)
         _register(self)
-        self._reader = threading.Thread(target=self._read_loop,
-                                        name="console", daemon=True)
+        self._reader = threading.Thread(
+            target=self._read_tty if tty else self._read_loop,
+            name="console", daemon=True)
         self._reader.start()
 
     def _read_loop(self):
@@ -2372,17 +2410,90 @@ class ConsoleBot:
             self.closed = True
             self._cond.notify_all()
 
+    # A control sequence: ESC [ parameters, one final byte.
+    _CSI = re.compile(r"\x1b\[([0-9;]*)([@-~])")
+
+    def _read_tty(self):
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        text = ""
+        while True:
+            try:
+                data = os.read(self._master, 4096)
+            except OSError:  # EIO: the other side is closed
+                data = b""
+            with self._cond:
+                self.raw += data
+                text += decoder.decode(data, final=not data)
+                text = self._show(text)
+                if not data:
+                    self.closed = True
+                self._cond.notify_all()
+            if not data:
+                return
+
+    def _show(self, text):
+        """Moves what the terminal shows of text into lines and partial;
+        returns what is left (a control sequence not whole yet)."""
+        cur, col = self.partial, self._col
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch == "\x1b":
+                m = self._CSI.match(text, i)
+                if m is None:
+                    if len(text) - i < 16:
+                        break  # the rest comes with the next read
+                    i += 1
+                    continue
+                if m.group(2) == "K":
+                    cur = cur[:col]
+                i = m.end()
+                continue
+            if ch == "\r":
+                col = 0
+            elif ch == "\n":
+                self.lines.append(cur)
+                cur, col = "", 0
+            else:
+                cur = cur[:col] + ch + cur[col + 1:]
+                col += 1
+            i += 1
+        self.partial, self._col = cur, col
+        return text[i:]
+
     def send(self, line):
-        """One line to the bot's stdin."""
+        """One line to the bot's stdin (typed, at a terminal)."""
+        if self.tty:
+            os.write(self._master, line.encode("utf-8") + b"\n")
+            return
         self.proc.stdin.write(line.encode("utf-8") + b"\n")
         self.proc.stdin.flush()
 
     def close_input(self):
-        """Closes stdin: end of input."""
+        """Closes stdin: end of input (at a terminal: Ctrl-D)."""
+        if self.tty:
+            try:
+                if self._master is not None:
+                    os.write(self._master, b"\x04")
+            except OSError:
+                pass
+            return
         try:
             self.proc.stdin.close()
         except OSError:
             pass
+
+    def wait_prompt(self, timeout=10.0):
+        """Waits until the terminal's last line is the prompt alone."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self.partial != "> ":
+                left = deadline - time.monotonic()
+                if self.closed or left <= 0:
+                    raise WaitTimeout("console: no prompt; last lines:\n%s"
+                                      % "\n".join(self.lines[-5:]
+                                                  + [self.partial]))
+                self._cond.wait(left)
 
     def mark(self):
         with self._cond:
@@ -2422,7 +2533,12 @@ class ConsoleBot:
         rc = _terminate(self.proc, timeout)
         _unregister(self)
         self._reader.join(5.0)
-        self.proc.stdout.close()
+        if self.tty:
+            if self._master is not None:
+                os.close(self._master)
+                self._master = None
+        else:
+            self.proc.stdout.close()
         return rc
 
     def _kill(self):
@@ -2431,12 +2547,20 @@ class ConsoleBot:
             self.proc.wait()
 
     def log(self):
-        try:
-            with open(self.log_path, encoding="utf-8",
-                      errors="replace") as f:
-                return f.read()
-        except OSError:
-            return ""
+        """What the bot wrote on stderr."""
+        return _read_text(self.log_path)
+
+    def data_log(self):
+        """The console's log file (heartsbot.log in its data directory)."""
+        return _read_text(os.path.join(self.data_dir, "heartsbot.log"))
+
+
+def _read_text(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
 
 
 # ----------------------------------------------------------------------

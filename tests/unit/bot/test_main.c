@@ -2,9 +2,11 @@
  * The program (bot/main.c), run as itself: build/heartsbot ($HEARTSBOT)
  * in a temporary directory with its output in files. What each command
  * line does (the usage, the refusals and their exit codes, the
- * registration command), the console until the end of its input, and
- * the signals: SIGTERM stops cleanly, SIGHUP reloads the config or says
- * why not. Skipped (77) without $HEARTSBOT.
+ * registration command), the console until the end of its input (its
+ * data and log in the person's state directory, nothing in the working
+ * directory, nothing on stderr), and the signals: SIGTERM stops cleanly,
+ * SIGHUP reloads the config or says why not. Each run has its directory
+ * for HOME. Skipped (77) without $HEARTSBOT.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,9 +27,15 @@
 
 static char binary[1024]; /* absolute: it runs in its own directory */
 
+/* Where the console keeps its data under HOME (the runs' directory). */
+#define CONSOLE_DATA ".local/state/heartsbot/console"
+#define CONSOLE_LOG CONSOLE_DATA "/heartsbot.log"
+
 /* A run of heartsbot: its directory, its output, how it ended. */
 struct run {
     char dir[64];
+    const char *home;       /* HOME: NULL for dir, "" for none */
+    const char *state_home; /* XDG_STATE_HOME, or NULL for none */
     pid_t pid;
     int stdin_w; /* the write end of its input, or -1 */
     int status;  /* its exit code; -1: killed by a signal */
@@ -100,6 +108,14 @@ static void run_start(struct run *r, bool piped, const char *const *args)
         int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (in < 0 || o < 0 || e < 0 || chdir(r->dir) != 0)
             _exit(126);
+        if (r->home && !*r->home)
+            unsetenv("HOME");
+        else
+            setenv("HOME", r->home ? r->home : r->dir, 1);
+        if (r->state_home)
+            setenv("XDG_STATE_HOME", r->state_home, 1);
+        else
+            unsetenv("XDG_STATE_HOME");
         dup2(in, 0);
         dup2(o, 1);
         dup2(e, 2);
@@ -165,9 +181,27 @@ static void wait_for(const struct run *r, const char *name, const char *text)
     fail_msg("no \"%s\" from heartsbot within 10 s", text);
 }
 
-static void wait_err(const struct run *r, const char *text)
+/* Waits until the console's log file holds text. */
+static void wait_log(const struct run *r, const char *text)
 {
-    wait_for(r, "stderr", text);
+    wait_for(r, CONSOLE_LOG, text);
+}
+
+/* The console's log file (to free). */
+static char *console_log(const struct run *r)
+{
+    char path[192];
+    path_in(r, CONSOLE_LOG, path, sizeof path);
+    return slurp(path);
+}
+
+/* The mode bits of path under r's directory, or -1 if it is not there. */
+static int mode_of(const struct run *r, const char *name)
+{
+    char path[192];
+    struct stat st;
+    path_in(r, name, path, sizeof path);
+    return lstat(path, &st) ? -1 : (int)(st.st_mode & 07777);
 }
 
 /* Waits until r's console table has begun: its signals are set up. */
@@ -357,15 +391,138 @@ static void test_the_console_plays_until_the_end_of_its_input(void **state)
     assert_non_null(strstr(r.out, "[#console] You open a Hearts table: "
                                   "standard for 4 with hands=1."));
     assert_non_null(strstr(r.out, "[#console] The game begins: you, "));
-    assert_non_null(strstr(r.out, "[#console] heartsbot is shutting down: "
-                                  "this game ends unscored."));
-    assert_non_null(strstr(r.err, " info stopping: end of input\n"));
-    /* its record kept under the data directory of the defaults */
-    char archive[192];
-    path_in(&r, "data/console/%23console/archive.jsonl", archive,
-            sizeof archive);
-    assert_int_equal(access(archive, F_OK), 0);
+    /* one line at the end says where the game went */
+    char want[256];
+    snprintf(want, sizeof want,
+             "\n[#console] The console closes: this game ends unscored, and "
+             "its record is saved in %s/" CONSOLE_DATA ".\n",
+             r.dir);
+    assert_non_null(strstr(r.out, want));
+    assert_string_equal(strstr(r.out, want) + strlen(want), "");
+    /* no log line at the terminal: they are in the log file */
+    assert_string_equal(r.err, "");
+    char *log = console_log(&r);
+    assert_non_null(strstr(log, " info stopping: end of input\n"));
+    free(log);
+    /* its record kept in the person's state directory, made private;
+     * nothing in the working directory */
+    assert_int_equal(
+        mode_of(&r, CONSOLE_DATA "/console/%23console/archive.jsonl") & 0777,
+        0600);
+    assert_int_equal(mode_of(&r, ".local"), 0700);
+    assert_int_equal(mode_of(&r, ".local/state"), 0700);
+    assert_int_equal(mode_of(&r, ".local/state/heartsbot"), 0700);
+    assert_int_equal(mode_of(&r, CONSOLE_DATA), 0700);
+    assert_int_equal(mode_of(&r, CONSOLE_LOG), 0600);
+    assert_int_equal(mode_of(&r, "data"), -1);
     run_free(&r);
+}
+
+/* XDG_STATE_HOME, --data and the config's data_dir choose the console's
+ * directory in that order of strength; the log goes with the data. */
+static void test_the_console_keeps_its_data_where_it_is_told(void **state)
+{
+    (void)state;
+    struct run r;
+    char dir[128];
+
+    run_dir(&r);
+    path_in(&r, "state", dir, sizeof dir);
+    r.state_home = dir;
+    run(&r, (const char *[]){"--console", NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_int_equal(mode_of(&r, "state/heartsbot/console/heartsbot.log"),
+                     0600);
+    assert_int_equal(mode_of(&r, "state/heartsbot/console/console"), 0700);
+    assert_int_equal(mode_of(&r, ".local"), -1);
+    run_free(&r);
+
+    /* a relative XDG_STATE_HOME is no value (the XDG rule): HOME's */
+    run_dir(&r);
+    r.state_home = "state";
+    run(&r, (const char *[]){"--console", NULL});
+    assert_int_equal(r.status, 0);
+    assert_int_equal(mode_of(&r, "state"), -1);
+    assert_int_equal(mode_of(&r, CONSOLE_LOG), 0600);
+    run_free(&r);
+
+    /* --data wins over XDG_STATE_HOME and the config */
+    run_dir(&r);
+    char conf[128];
+    path_in(&r, "bot.toml", conf, sizeof conf);
+    write_file(conf, "[bot]\ndata_dir = \"fromconf\"\n");
+    path_in(&r, "state", dir, sizeof dir);
+    r.state_home = dir;
+    run(&r, (const char *[]){"--console", "--config", conf, "--data", "mine",
+                             NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "its record is saved in mine.\n"));
+    assert_int_equal(mode_of(&r, "mine/heartsbot.log"), 0600);
+    assert_int_equal(mode_of(&r, "mine/console/%23console"), 0700);
+    assert_int_equal(mode_of(&r, "fromconf"), -1);
+    assert_int_equal(mode_of(&r, "state"), -1);
+    free(r.out);
+    free(r.err);
+    /* the config's data_dir wins over XDG_STATE_HOME */
+    run(&r, (const char *[]){"--console", "--config", conf, NULL});
+    assert_int_equal(r.status, 0);
+    assert_int_equal(mode_of(&r, "fromconf/heartsbot.log"), 0600);
+    assert_int_equal(mode_of(&r, "state"), -1);
+    run_free(&r);
+}
+
+static void test_the_console_without_a_home_is_refused(void **state)
+{
+    (void)state;
+    struct run r;
+    run_dir(&r);
+    r.home = "";
+    run(&r, (const char *[]){"--console", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "heartsbot: no directory for the console's "
+                               "data: neither XDG_STATE_HOME nor HOME is an "
+                               "absolute path (give --data DIR)\n");
+    assert_string_equal(r.out, "");
+    run_free(&r);
+
+    /* with --data it needs none */
+    run_dir(&r);
+    r.home = "";
+    run(&r, (const char *[]){"--console", "--data", "d", NULL});
+    assert_int_equal(r.status, 0);
+    assert_int_equal(mode_of(&r, "d/heartsbot.log"), 0600);
+    run_free(&r);
+}
+
+/* A second console on the same directory does not start: the error that
+ * stops it reaches stderr, though the log goes to the file. */
+static void test_a_second_console_on_the_same_data_is_refused(void **state)
+{
+    (void)state;
+    struct run first, second;
+    run_dir(&first);
+    run_start(&first, true, (const char *[]){"--console", NULL});
+    wait_started(&first);
+    run_dir(&second);
+    second.home = first.dir;
+    run(&second, (const char *[]){"--console", NULL});
+    assert_int_equal(second.status, 1);
+    char want[256];
+    snprintf(want, sizeof want,
+             "heartsbot: another heartsbot (pid %d) is already using data "
+             "directory %s/" CONSOLE_DATA "\n",
+             (int)first.pid, first.dir);
+    assert_string_equal(second.err, want);
+    assert_string_equal(second.out, "");
+    char *log = console_log(&first);
+    assert_non_null(strstr(log, " error another heartsbot (pid "));
+    free(log);
+    kill(first.pid, SIGTERM);
+    run_wait(&first);
+    assert_int_equal(first.status, 0);
+    run_free(&second);
+    run_free(&first);
 }
 
 static void test_sigterm_and_sigint_stop_cleanly(void **state)
@@ -385,10 +542,13 @@ static void test_sigterm_and_sigint_stop_cleanly(void **state)
         kill(r.pid, sigs[i].sig);
         run_wait(&r);
         assert_int_equal(r.status, 0);
-        assert_non_null(strstr(r.err, sigs[i].said));
-        assert_null(strstr(r.err, "end of input"));
-        assert_non_null(strstr(r.out, "[#console] heartsbot is shutting "
-                                      "down: this game ends unscored."));
+        char *log = console_log(&r);
+        assert_non_null(strstr(log, sigs[i].said));
+        assert_null(strstr(log, "end of input"));
+        free(log);
+        assert_non_null(strstr(r.out, "[#console] The console closes: this "
+                                      "game ends unscored, and its record is "
+                                      "saved in "));
         run_free(&r);
     }
 }
@@ -408,15 +568,16 @@ static void test_sighup_reloads_the_config_or_says_why_not(void **state)
              " info configuration reloaded from %s (network settings apply "
              "at the next start)\n",
              conf);
-    wait_err(&r, want);
+    wait_log(&r, want);
     /* a config that no longer reads: the running one stays */
     write_file(conf, "[bot\n");
     kill(r.pid, SIGHUP);
-    wait_err(&r, " error reload refused, keeping the running config: ");
+    wait_log(&r, " error reload refused, keeping the running config: ");
     kill(r.pid, SIGTERM);
     run_wait(&r);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.err, " info stopping: SIGTERM\n"));
+    wait_log(&r, " info stopping: SIGTERM\n");
+    assert_string_equal(r.err, "");
     run_free(&r);
 
     /* the defaults: nothing to reload */
@@ -424,12 +585,12 @@ static void test_sighup_reloads_the_config_or_says_why_not(void **state)
     run_start(&r, true, (const char *[]){"--console", NULL});
     wait_started(&r);
     kill(r.pid, SIGHUP);
-    wait_err(&r, " info SIGHUP: no config file to reload\n");
+    wait_log(&r, " info SIGHUP: no config file to reload\n");
     close(r.stdin_w); /* the end of its input stops it */
     r.stdin_w = -1;
     run_wait(&r);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.err, " info stopping: end of input\n"));
+    wait_log(&r, " info stopping: end of input\n");
     run_free(&r);
 }
 
@@ -444,7 +605,7 @@ static void test_rebuild_stats_says_what_it_rebuilt(void **state)
     free(r.out);
     free(r.err);
     char data[128];
-    path_in(&r, "data", data, sizeof data);
+    path_in(&r, CONSOLE_DATA, data, sizeof data);
     run(&r, (const char *[]){"--rebuild-stats", data, "--bogus", NULL});
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "1 channel, 0 failed\n"));
@@ -554,6 +715,9 @@ int main(void)
         cmocka_unit_test(test_without_a_network_the_bot_does_not_start),
         cmocka_unit_test(test_a_config_that_cannot_be_read_is_refused),
         cmocka_unit_test(test_the_console_plays_until_the_end_of_its_input),
+        cmocka_unit_test(test_the_console_keeps_its_data_where_it_is_told),
+        cmocka_unit_test(test_the_console_without_a_home_is_refused),
+        cmocka_unit_test(test_a_second_console_on_the_same_data_is_refused),
         cmocka_unit_test(test_sigterm_and_sigint_stop_cleanly),
         cmocka_unit_test(test_sighup_reloads_the_config_or_says_why_not),
         cmocka_unit_test(test_rebuild_stats_says_what_it_rebuilt),

@@ -1,6 +1,7 @@
 /*
  * heartsbot's command line (bot/options.c): what each form asks for, what
- * is not understood, and the usage text main.c prints.
+ * is not understood, the usage text main.c prints, and where the console
+ * keeps its data by default.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,7 +37,25 @@ static void test_no_arguments_run_the_bot_on_the_defaults(void **state)
     assert_null(o.config_path);
     assert_null(o.preset);
     assert_false(o.console);
+    assert_null(o.data_dir);
     assert_null(o.arg);
+}
+
+static void test_data_names_the_data_directory_in_either_mode(void **state)
+{
+    (void)state;
+    struct options o = parse((const char *[]){"--data", "/srv/hb", NULL});
+    assert_int_equal(o.action, OPTIONS_RUN);
+    assert_string_equal(o.data_dir, "/srv/hb");
+    assert_false(o.console);
+    o = parse((const char *[]){"--console", "--data", "d1", "--preset",
+                               "omnibus", "--data", "d2", NULL});
+    assert_int_equal(o.action, OPTIONS_RUN);
+    assert_true(o.console);
+    assert_string_equal(o.data_dir, "d2"); /* the last one counts */
+    /* an empty directory is none */
+    o = parse((const char *[]){"--console", "--data", "", NULL});
+    assert_int_equal(o.action, OPTIONS_USAGE);
 }
 
 static void test_config_and_console_in_any_order(void **state)
@@ -78,8 +97,9 @@ static void test_a_preset_goes_with_the_console(void **state)
 static void test_an_option_without_its_value_is_not_understood(void **state)
 {
     (void)state;
-    static const char *const lone[] = {
-        "--config", "--preset", "--rebuild-stats", "--appservice-registration"};
+    static const char *const lone[] = {"--config", "--preset", "--data",
+                                       "--rebuild-stats",
+                                       "--appservice-registration"};
     for (size_t i = 0; i < sizeof lone / sizeof *lone; i++) {
         struct options o = parse((const char *[]){lone[i], NULL});
         assert_int_equal(o.action, OPTIONS_USAGE);
@@ -176,17 +196,86 @@ static void test_the_usage_names_every_form(void **state)
     (void)state;
     char *s = usage_text();
     assert_string_equal(
-        s, "usage: heartsbot [--config FILE]\n"
-           "       heartsbot --console [--preset RULES] [--config FILE]\n"
+        s, "usage: heartsbot [--config FILE] [--data DIR]\n"
+           "       heartsbot --console [--preset RULES] [--config FILE] "
+           "[--data DIR]\n"
            "       heartsbot --rebuild-stats DATA_DIR\n"
            "       heartsbot --appservice-registration CONFIG\n");
     free(s);
+}
+
+/* ---- The console's directory ------------------------------------------ */
+
+static void test_the_console_dir_follows_the_xdg_state_home(void **state)
+{
+    (void)state;
+    char dir[64], err[200];
+    assert_int_equal(options_console_dir("/st", "/home/ann", dir, sizeof dir,
+                                         err, sizeof err),
+                     0);
+    assert_string_equal(dir, "/st/heartsbot/console");
+    /* trailing slashes do not double */
+    assert_int_equal(
+        options_console_dir("/st//", NULL, dir, sizeof dir, err, sizeof err),
+        0);
+    assert_string_equal(dir, "/st/heartsbot/console");
+    assert_int_equal(
+        options_console_dir("/", NULL, dir, sizeof dir, err, sizeof err), 0);
+    assert_string_equal(dir, "/heartsbot/console");
+}
+
+static void test_the_console_dir_is_under_home_without_it(void **state)
+{
+    (void)state;
+    char dir[64], err[200];
+    /* unset, empty or relative: HOME's */
+    static const char *const none[] = {NULL, "", "state", "./st"};
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        memset(dir, 0, sizeof dir);
+        assert_int_equal(options_console_dir(none[i], "/home/ann/", dir,
+                                             sizeof dir, err, sizeof err),
+                         0);
+        assert_string_equal(dir, "/home/ann/.local/state/heartsbot/console");
+    }
+}
+
+static void test_the_console_dir_needs_an_absolute_home(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {NULL, "", "ann"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char dir[64] = "untouched", err[200] = "";
+        assert_int_equal(
+            options_console_dir(NULL, bad[i], dir, sizeof dir, err, sizeof err),
+            -1);
+        assert_string_equal(dir, "untouched");
+        assert_string_equal(err, "no directory for the console's data: "
+                                 "neither XDG_STATE_HOME nor HOME is an "
+                                 "absolute path (give --data DIR)");
+    }
+}
+
+static void test_a_console_dir_too_long_is_refused_whole(void **state)
+{
+    (void)state;
+    char dir[24] = "untouched", err[200] = "";
+    /* "/st/heartsbot/console" is 21 bytes: it fits in 22, not in 21 */
+    assert_int_equal(options_console_dir("/st", NULL, dir, 22, err, sizeof err),
+                     0);
+    assert_string_equal(dir, "/st/heartsbot/console");
+    strcpy(dir, "untouched");
+    assert_int_equal(options_console_dir("/st", NULL, dir, 21, err, sizeof err),
+                     -1);
+    assert_string_equal(dir, "untouched");
+    assert_string_equal(err, "the console's data directory under /st: path "
+                             "too long (give --data DIR)");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_arguments_run_the_bot_on_the_defaults),
+        cmocka_unit_test(test_data_names_the_data_directory_in_either_mode),
         cmocka_unit_test(test_config_and_console_in_any_order),
         cmocka_unit_test(test_the_last_config_given_counts),
         cmocka_unit_test(test_a_preset_goes_with_the_console),
@@ -196,6 +285,10 @@ int main(void)
         cmocka_unit_test(test_rebuild_stats_ends_the_reading_where_it_stands),
         cmocka_unit_test(test_registration_is_the_whole_command_line),
         cmocka_unit_test(test_the_usage_names_every_form),
+        cmocka_unit_test(test_the_console_dir_follows_the_xdg_state_home),
+        cmocka_unit_test(test_the_console_dir_is_under_home_without_it),
+        cmocka_unit_test(test_the_console_dir_needs_an_absolute_home),
+        cmocka_unit_test(test_a_console_dir_too_long_is_refused_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

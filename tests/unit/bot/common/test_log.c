@@ -1,7 +1,9 @@
 /*
  * Tests of bot/common/log.c: the level filters, each line is
  * "YYYY-MM-DDTHH:MM:SS.mmmZ LEVEL text" on standard error (here a temp
- * file), control characters become spaces, and a long text is cut.
+ * file), control characters become spaces, and a long text is cut. Or
+ * the lines go to a file (the console's), with only an error that stops
+ * the bot on standard error too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/common/log.h"
@@ -34,6 +37,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
+    log_to_stderr();
     fflush(stderr);
     dup2(saved_stderr, STDERR_FILENO);
     close(saved_stderr);
@@ -156,6 +160,145 @@ static void test_log_controls_and_length(void **state)
     assert_int_equal(buf[n - 2], 'x');
 }
 
+/* A file's content (to free); "" if it is not there. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return calloc(1, 1);
+    char *s = calloc(1, 8192);
+    assert_non_null(s);
+    size_t n = fread(s, 1, 8191, f);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* A fresh directory for the files of a test. */
+static void make_dir(char *dir)
+{
+    strcpy(dir, "/tmp/test_log_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+}
+
+static void test_log_to_a_file_keeps_stderr_for_the_game(void **state)
+{
+    (void)state;
+    char dir[32], path[64], err[256], buf[4096];
+    make_dir(dir);
+    snprintf(path, sizeof path, "%s/heartsbot.log", dir);
+    assert_int_equal(log_to_file(path, err, sizeof err), 0);
+    log_info("to the file");
+    log_warn("warned");
+    /* nothing on stderr */
+    assert_int_equal(logged(buf, sizeof buf), 0);
+    char *text = slurp(path);
+    check_stamp(text);
+    assert_memory_equal(text + 25, "info to the file\n", 17);
+    assert_non_null(strstr(text, " warn warned\n"));
+    free(text);
+    /* made private */
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+
+    /* an error that stops the bot: the file, and stderr too */
+    log_fatal("the lock is %s", "taken");
+    logged(buf, sizeof buf);
+    assert_string_equal(buf, "heartsbot: the lock is taken\n");
+    text = slurp(path);
+    assert_non_null(strstr(text, " error the lock is taken\n"));
+    free(text);
+
+    /* back: stderr again, the file appended to at the next start */
+    log_to_stderr();
+    log_info("back");
+    logged(buf, sizeof buf);
+    assert_string_equal(buf + 25, "info back\n");
+    assert_int_equal(log_to_file(path, err, sizeof err), 0);
+    log_info("again");
+    log_to_stderr();
+    text = slurp(path);
+    assert_non_null(strstr(text, " info to the file\n"));
+    assert_non_null(strstr(text, " info again\n"));
+    free(text);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_log_fatal_on_stderr_is_one_line(void **state)
+{
+    (void)state;
+    char buf[4096];
+    /* no file: the log line alone, not twice */
+    log_fatal("stopped");
+    logged(buf, sizeof buf);
+    check_stamp(buf);
+    assert_string_equal(buf + 25, "error stopped\n");
+}
+
+static void test_a_log_file_past_its_cap_starts_anew(void **state)
+{
+    (void)state;
+    char dir[32], path[64], err[256];
+    make_dir(dir);
+    snprintf(path, sizeof path, "%s/heartsbot.log", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < LOG_FILE_MAX_BYTES; i++)
+        fputc('o', f);
+    fclose(f);
+    /* at the cap: kept */
+    assert_int_equal(log_to_file(path, err, sizeof err), 0);
+    log_info("kept");
+    log_to_stderr();
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_true(st.st_size > LOG_FILE_MAX_BYTES);
+    /* past it: anew */
+    assert_int_equal(log_to_file(path, err, sizeof err), 0);
+    log_info("anew");
+    log_to_stderr();
+    char *text = slurp(path);
+    check_stamp(text);
+    assert_string_equal(text + 25, "info anew\n");
+    free(text);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_a_log_file_that_cannot_be_written_is_refused(void **state)
+{
+    (void)state;
+    char dir[32], path[64], err[256], buf[4096];
+    make_dir(dir);
+    /* no such directory */
+    snprintf(path, sizeof path, "%s/none/heartsbot.log", dir);
+    assert_int_equal(log_to_file(path, err, sizeof err), -1);
+    char want[128];
+    snprintf(want, sizeof want, "%s: No such file or directory", path);
+    assert_string_equal(err, want);
+    /* a link where the file should be */
+    snprintf(path, sizeof path, "%s/heartsbot.log", dir);
+    assert_int_equal(symlink("/dev/null", path), 0);
+    assert_int_equal(log_to_file(path, err, sizeof err), -1);
+    assert_non_null(strstr(err, path));
+    unlink(path);
+    /* a FIFO: refused at once, not waited on */
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(log_to_file(path, err, sizeof err), -1);
+    unlink(path);
+    /* a directory */
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(log_to_file(path, err, sizeof err), -1);
+    rmdir(path);
+    rmdir(dir);
+    /* the lines still go to stderr */
+    log_info("here");
+    logged(buf, sizeof buf);
+    assert_string_equal(buf + 25, "info here\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +306,14 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_log_levels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_controls_and_length, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_log_to_a_file_keeps_stderr_for_the_game, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_log_fatal_on_stderr_is_one_line,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_log_file_past_its_cap_starts_anew, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_log_file_that_cannot_be_written_is_refused, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

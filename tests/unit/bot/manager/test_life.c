@@ -67,10 +67,32 @@ static void test_shutdown_keeps_the_game_for_the_next_start(void **state)
     (void)state;
     struct table *t = standard_game_at(2);
     char *before = snapshot(t);
-    manager_shutdown(w->m, "bye: this game ends unscored.");
+    /* it goes on: not one of the games the shutdown ends */
+    assert_int_equal(manager_shutdown(w->m, "bye: this game ends unscored."),
+                     0);
     assert_true(any_contains("#h", 0, "this game goes on when it is back"));
     run_for(5);
     restart_to(before);
+}
+
+/* The console's tables keep no journal: the shutdown ends their games,
+ * says why, and counts them; a table not yet dealt just closes. */
+static void test_shutdown_counts_the_games_it_ends(void **state)
+{
+    (void)state;
+    w->fake.base.solo = true;
+    said("you", "#h", "!hearts standard hands=1");
+    said("you", "#h", "!start");
+    said("you", "#l", "!hearts");
+    int from = w->fake.n;
+    assert_int_equal(manager_shutdown(w->m, "bye: this game ends unscored."),
+                     1);
+    assert_int_equal(count_starting("#h", from, "bye: this game ends"), 1);
+    assert_int_equal(count_starting("#l", from, "bye"), 0);
+    run_for(5);
+    assert_null(the_table());
+    /* nothing left to end */
+    assert_int_equal(manager_shutdown(w->m, "again"), 0);
 }
 
 int main(void)
@@ -82,6 +104,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_shutdown_keeps_the_game_for_the_next_start, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shutdown_counts_the_games_it_ends,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,8 @@ static void test_one_person_at_a_terminal(void **state)
     assert_true(any_contains("#h", 0, "Hand 1: pass 3 left."));
     said("you", NULL, "help");
     assert_true(any_contains("you", 0, "Type a card to play it"));
+    /* the console ends its session on "quit": the help says so */
+    assert_true(any_contains("you", 0, "!start deals, quit leaves."));
     play_everything(t);
     assert_true(any_contains("#h", 0, "Game over!"));
     static const char *const wrong[] = {

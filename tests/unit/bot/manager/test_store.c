@@ -131,6 +131,7 @@ test_storage_unwritable_at_start_told_once_and_recovers(void **state)
     log_end(saved, logpath, log, sizeof log);
     unlink(logpath);
     assert_int_equal(rc, 0);
+    assert_false(manager_storage_ok(w->m));
     if (!strstr(log, "results can't be saved"))
         fail_msg("log: %s", log);
     const char *told = "Results can't be saved: a file or link is in the "
@@ -146,6 +147,7 @@ test_storage_unwritable_at_start_told_once_and_recovers(void **state)
     play_everything(the_table());
     run_for(5);
     assert_int_equal(count_starting("#h", from, "Results can't"), 0);
+    assert_true(manager_storage_ok(w->m));
     assert_true(storage_locked());
     storage_unlock();
     char path[300];
