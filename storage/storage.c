@@ -26,6 +26,7 @@
 
 #include "bot/common/err.h"
 #include "bot/common/file.h"
+#include "bot/common/msg.h"
 #include "bot/common/xjson.h"
 
 /* ---- Errors and the log hook ------------------------------------------ */
@@ -500,24 +501,24 @@ const char *storage_reason(int e)
 #ifdef EDQUOT
     case EDQUOT:
 #endif
-        return "the disk is full";
+        return M("the disk is full");
     case EFBIG:
-        return "a file reached the size limit";
+        return M("a file reached the size limit");
     case EROFS:
-        return "the disk is read-only";
+        return M("the disk is read-only");
     case EACCES:
     case EPERM:
-        return "the data directory may not be written";
+        return M("the data directory may not be written");
     case EWOULDBLOCK:
-        return "another heartsbot uses the data directory";
+        return M("another heartsbot uses the data directory");
     case ELOOP:
     case ENOTDIR:
     case EINVAL:
-        return "a file or link is in the way";
+        return M("a file or link is in the way");
     case ENAMETOOLONG:
-        return "the path is too long";
+        return M("the path is too long");
     default:
-        return "the data directory cannot be written";
+        return M("the data directory cannot be written");
     }
 }
 

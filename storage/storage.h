@@ -101,7 +101,8 @@ void storage_unlock(void);
 
 /* A few words for the channel on why a write failed, from the errno a
  * storage or file (file.h) function left: "the disk is full". A static
- * string. */
+ * string, in English: a message of the catalogue (bot/common/msg.h), so
+ * msg_template gives it in a person's language. */
 const char *storage_reason(int err);
 
 /*

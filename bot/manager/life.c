@@ -8,9 +8,12 @@
 #include <sys/random.h>
 
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/announce.h"
 #include "bot/manager/journaling.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/played.h"
 #include "bot/manager/say.h"
 #include "storage/record/record.h"
@@ -30,8 +33,14 @@ static void lobby_expired(struct loop *l, void *ctx)
     (void)l;
     struct table *t = ctx;
     t->lobby_timer = 0;
-    mgr_table_say(t, "The table closes: nobody started a game. !hearts opens "
-                     "another.");
+    char text[300];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    msg_add(&sb, mgr_lang_room(t->m, t->a, t->room),
+            M("The table closes: nobody started a game. !hearts opens "
+              "another."),
+            MSG_END);
+    mgr_table_say(t, text);
     mgr_table_close(t);
 }
 

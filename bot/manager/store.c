@@ -10,7 +10,10 @@
 
 #include "bot/common/file.h"
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/results.h"
 #include "storage/record/record.h"
 #include "storage/storage.h"
@@ -130,19 +133,32 @@ void mgr_store_works(struct table *t)
 static void tell_unsaved(struct table *t, int cause, bool game_over, char *say,
                          size_t len)
 {
+    int lang = mgr_lang_room(t->m, t->a, t->room);
     char text[300];
-    snprintf(text, sizeof text, "Results can't be saved: %s.%s",
-             storage_reason(cause), game_over ? "" : " The game goes on.");
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    const char *reason = msg_template(lang, storage_reason(cause));
+    if (game_over)
+        msg_add(&sb, lang, M("Results can't be saved: {reason}."),
+                MSG_S("reason", reason), MSG_END);
+    else
+        msg_add(&sb, lang,
+                M("Results can't be saved: {reason}. The game goes on."),
+                MSG_S("reason", reason), MSG_END);
     tell_once(t, 'r', text, say, len);
 }
 
 bool mgr_store_journal_lost(struct table *t, int cause, char *say, size_t len)
 {
+    int lang = mgr_lang_room(t->m, t->a, t->room);
     char text[300];
-    snprintf(text, sizeof text,
-             "This game can't be kept: %s. It goes on, but will not survive "
-             "a restart.",
-             storage_reason(cause));
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    msg_add(&sb, lang,
+            M("This game can't be kept: {reason}. It goes on, but will not "
+              "survive a restart."),
+            MSG_S("reason", msg_template(lang, storage_reason(cause))),
+            MSG_END);
     /* once, until a journal is written here again; while storage is
      * known not to work, "Results can't be saved" says it already */
     return t->m->storage_ok && tell_once(t, 'j', text, say, len);

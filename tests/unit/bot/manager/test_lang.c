@@ -125,6 +125,21 @@ static void test_lang_kept_for_the_run_when_the_file_is_not_ours(void **state)
     assert_string_equal(before, after);
 }
 
+/* A channel's lines are in its language (here the config's). */
+static void test_lang_channel_lines_in_the_channels_language(void **state)
+{
+    (void)state;
+    free(w->cfg.lang);
+    w->cfg.lang = strdup("de");
+    w->cfg.lobby_timeout = 1;
+    said("alice", "#h", "!hearts");
+    run_for(1200);
+    assert_null(the_table());
+    assert_true(any_contains("#h", 0,
+                             "Der Tisch schlie\xc3\x9f"
+                             "t: Niemand hat ein Spiel begonnen."));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +155,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             test_lang_kept_for_the_run_when_the_file_is_not_ours, setup,
             teardown),
+        cmocka_unit_test_setup_teardown(
+            test_lang_channel_lines_in_the_channels_language, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
