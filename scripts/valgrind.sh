@@ -9,7 +9,7 @@ status=0
 for t in "$dir"/tests/unit_*; do
     [ -x "$t" ] || continue
     rc=0
-    HEARTS_SIM="$dir/hearts-sim" \
+    HEARTS_SIM="$dir/hearts-sim" HEARTSBOT="$dir/heartsbot" \
     HEARTS_PROPERTY_GAMES=${HEARTS_PROPERTY_GAMES_VALGRIND:-20} \
     HEARTS_RANDOM_RULES=${HEARTS_RANDOM_RULES_VALGRIND:-30} \
         valgrind -q --error-exitcode=99 --leak-check=full \
