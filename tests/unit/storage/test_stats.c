@@ -609,6 +609,8 @@ static void test_custom_is_an_option_changed_not_the_player_count(void **state)
     assert_int_equal(
         stats_game_from_record(rec, strlen(rec), &g, err, sizeof err), 0);
     assert_true(g.custom);
+    /* the options changed, by name, for !last */
+    assert_string_equal(g.changes, "target=30");
     free(rec);
 }
 
@@ -678,6 +680,7 @@ static void test_leaderboard_json_round_trip(void **state)
 {
     (void)state;
     struct stats *s = some_boards();
+    snprintf(s->last.changes, sizeof s->last.changes, "target=50 hands=2");
     char *json = stats_json(s);
     assert_non_null(strstr(json, "\"format\":\"" STATS_FORMAT "\""));
     assert_non_null(strstr(json, "\"n:a\\\"q\\\\\""));
@@ -703,6 +706,7 @@ static void test_leaderboard_json_round_trip(void **state)
     assert_int_equal(who(back, "standard", "a:\xc3\xa9t\xc3\xa9")->points,
                      123456789012LL);
     assert_memory_equal(&back->last, &s->last, sizeof s->last);
+    assert_non_null(strstr(json, "\"changes\":\"target=50 hands=2\""));
     free(again);
     free(json);
     stats_free(back);
