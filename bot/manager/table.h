@@ -37,6 +37,9 @@ struct seat {
     bool away;      /* a computer plays for the person until "back" */
     bool gone;      /* left the room or the network: grace period */
     bool stop_vote; /* voted to stop the game */
+    /* when (loop_now) the person was asked to confirm leaving the game
+     * with a second !leave; 0: not asked */
+    int64_t leave_asked;
     /* after a reconnect, until the adapter confirms who has the nick:
      * nothing private goes to it */
     bool unconfirmed;
