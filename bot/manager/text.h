@@ -40,7 +40,7 @@ void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
  * while not taken, and the points each seat took this hand, each with
  * the followed cards it took; seats with nothing left out. `you` is the
  * seat named "you" (-1: none).
- *   "Hearts unbroken, Q♠ 10♦ unplayed, no points yet."
+ *   "Hearts unbroken, Q♠ on the trick, no points yet."
  *   "Hearts broken, 10♦ unplayed, points: bob 15 (Q♠), you 2."
  */
 void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you);
