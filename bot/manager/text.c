@@ -108,10 +108,10 @@ void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you)
     static const char *const said[TALLY_PLACES] = {"unplayed", "on the trick",
                                                    "set aside"};
     struct strbuf_mark start = strbuf_mark(sb);
-    size_t from = sb->len;
-    bool any = false;
+    bool any = false; /* a part is written: the next is not the first */
     if (r->hearts_lead == ENGINE_HEARTS_BROKEN) {
-        strbuf_addf(sb, "hearts %s", g->hearts_broken ? "broken" : "unbroken");
+        strbuf_addf(sb, "%s",
+                    g->hearts_broken ? "Hearts broken" : "Hearts unbroken");
         any = true;
     }
     for (int p = 0; p < TALLY_PLACES; p++) {
@@ -134,7 +134,7 @@ void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you)
         strbuf_addf(sb, "%s%s %d",
                     points ? ", "
                     : any  ? ", points: "
-                           : "points: ",
+                           : "Points: ",
                     s == you ? "you" : mgr_seat_name(t, s),
                     (int)g->hand_points[s]);
         if (nheld) {
@@ -145,10 +145,8 @@ void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you)
         points = true;
     }
     if (!points)
-        strbuf_addf(sb, "%sno points yet", any ? ", " : "");
+        strbuf_addf(sb, "%s", any ? ", no points yet" : "No points yet");
     strbuf_addf(sb, ".");
-    if (sb->len > from && sb->buf[from] >= 'a' && sb->buf[from] <= 'z')
-        sb->buf[from] = (char)(sb->buf[from] - 'a' + 'A');
     strbuf_commit(sb, start);
 }
 
