@@ -638,28 +638,25 @@ bool mgr_results_stats(struct results_room *r, const struct played *pl,
         strbuf_addf(sb, "Nobody has finished a game here yet.");
         return true;
     }
-    if (!p) {
-        const char *what = preset_word ? b->preset : NULL;
+    if (!p && preset_word) {
         if (name)
-            strbuf_addf(sb, "%s has not finished a %s%sgame here.", name,
-                        what ? what : "", what ? " " : "");
+            strbuf_addf(sb, "%s has not finished a %s game here.", name,
+                        b->preset);
         else
-            strbuf_addf(sb, "You have not finished a %s%sgame here.",
-                        what ? what : "", what ? " " : "");
+            strbuf_addf(sb, "You have not finished a %s game here.", b->preset);
+        return true;
+    }
+    if (!p) {
+        if (name)
+            strbuf_addf(sb, "%s has not finished a game here.", name);
+        else
+            strbuf_addf(sb, "You have not finished a game here.");
         return true;
     }
     sb_row_full(sb, r, b, p);
-    if (also.len) {
-        char shown[RENDER_SHOWN_SIZE + 16];
-        row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
-        strbuf_addf(sb, " Other people played here as %s too: !stats %s.",
-                    shown, also.buf);
-    }
-    if (preset_word)
-        return true;
-    /* the other boards, on a line of their own */
+    /* without a preset named, the other boards after it, briefly */
     bool more = false;
-    for (int i = 0; i < r->stats->nboards; i++) {
+    for (int i = 0; !preset_word && i < r->stats->nboards; i++) {
         const struct stats_board *o = &r->stats->boards[i];
         if (o == b)
             continue;
@@ -675,6 +672,12 @@ bool mgr_results_stats(struct results_room *r, const struct played *pl,
     }
     if (more)
         strbuf_addf(sb, ".");
+    if (also.len) {
+        char shown[RENDER_SHOWN_SIZE + 16];
+        row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
+        strbuf_addf(sb, " Other people played here as %s too: !stats %s.",
+                    shown, also.buf);
+    }
     return true;
 }
 
