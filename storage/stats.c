@@ -910,7 +910,8 @@ static int record_at(const char *path, int64_t offset, char **out, size_t *len)
     return -1;
 }
 
-/* The last game's hands, which the rebuild did not keep. */
+/* The last game's hands and changed options, which the rebuild did not
+ * keep. */
 static void last_hands(struct stats *s, const char *apath, int64_t offset)
 {
     char *line;
@@ -921,6 +922,7 @@ static void last_hands(struct stats *s, const char *apath, int64_t offset)
     if (!stats_game_from_record(line, len, &g, NULL, 0)) {
         s->last.nlast = g.nlast;
         memcpy(s->last.hands, g.hands, sizeof s->last.hands);
+        memcpy(s->last.changes, g.changes, sizeof s->last.changes);
     }
     free(line);
 }

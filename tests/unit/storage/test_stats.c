@@ -895,6 +895,22 @@ static struct stats *archive_games(int from, int games)
     return s;
 }
 
+static void test_rebuild_keeps_the_last_games_changes(void **state)
+{
+    (void)state;
+    /* the eleventh game, the last, was opened with target=30 */
+    struct stats *kept = archive_games(0, 11);
+    struct stats *built;
+    int skipped = -1;
+    char err[300];
+    assert_int_equal(stats_rebuild(dir, &built, &skipped, err, sizeof err), 0);
+    assert_string_equal(kept->last.changes, "target=30");
+    assert_string_equal(built->last.changes, "target=30");
+    assert_memory_equal(&built->last, &kept->last, sizeof kept->last);
+    stats_free(kept);
+    stats_free(built);
+}
+
 static void test_rebuild_equals_incremental(void **state)
 {
     (void)state;
@@ -1302,6 +1318,7 @@ int main(void)
         cmocka_unit_test(
             test_damaged_leaderboard_json_is_refused_with_a_clear_error),
         T(test_save_writes_leaderboard_json),
+        T(test_rebuild_keeps_the_last_games_changes),
         T(test_rebuild_equals_incremental),
         T(test_rebuild_of_an_empty_room),
         T(test_rebuild_skips_what_it_cannot_read),
