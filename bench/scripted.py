@@ -11,8 +11,8 @@ config, the IRC line parser) comes from tests/integration/harness.py.
 A person reads the bot's private messages (plain text or IRC formatting)
 with the integration tests' parser (harness.parse_private):
 - "Hand N at #chan. Your cards: ... | Pass 3 cards to X: ..." -> "pass A B C"
-- "Your turn at #chan. ... Play one of: ♣ 2 8. Your hand: ..." (or "Only
-  legal: 2♣.") -> "play 8C" (a random legal card)
+- "Your turn at #chan, trick 4: ... Play one of: ♣ 2 8. Others: ..." (or
+  "Only legal: 2♣.", "Any card: ...") -> "play 8C" (a random legal card)
 - "You shot the moon! ..." -> "moon add"
 - "You timed out again ..." -> "back"
 and keeps, for each command it sent, when the bot's reply to it came.

@@ -331,6 +331,15 @@ int engine_rules_get(const struct engine_rules *r, int option, char *buf,
  * (never the player count: a preset is played by any count it allows). */
 bool engine_rules_differs(const struct engine_rules *r, int option);
 
+/*
+ * The options whose values differ from the preset's, as KEY=VALUE one
+ * space apart in the options' order ("target=50 hands=1"; "" if none),
+ * each in the form engine_rules_set takes. Returns the length of the
+ * whole text, as snprintf does; an option that does not fit whole is
+ * left out, with those after it.
+ */
+int engine_rules_changes(const struct engine_rules *r, char *buf, size_t len);
+
 /* ---- Pseudo-random numbers -------------------------------------------- */
 
 /*

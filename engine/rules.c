@@ -1110,6 +1110,29 @@ bool engine_rules_differs(const struct engine_rules *r, int option)
     return strcmp(a, b) != 0;
 }
 
+int engine_rules_changes(const struct engine_rules *r, char *buf, size_t len)
+{
+    size_t at = 0;
+    bool whole = true; /* every option so far fitted */
+    if (len)
+        buf[0] = '\0';
+    for (int o = 0; o < O_COUNT; o++) {
+        if (!engine_rules_differs(r, o))
+            continue;
+        char v[ENGINE_OPTION_TEXT_MAX];
+        engine_rules_get(r, o, v, sizeof v);
+        char one[ENGINE_OPTION_TEXT_MAX + 64];
+        int n = snprintf(one, sizeof one, "%s%s=%s", at ? " " : "",
+                         opts[o].name, v);
+        if (whole && at + (size_t)n < len)
+            memcpy(buf + at, one, (size_t)n + 1);
+        else
+            whole = false;
+        at += (size_t)n;
+    }
+    return (int)at;
+}
+
 /* ---- Checking and deriving ------------------------------------------- */
 
 /* Cards each remove table takes out for 3, 5, 6 and 7 players. */

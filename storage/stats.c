@@ -222,6 +222,7 @@ int stats_game_from_record(const char *json, size_t len, struct stats_game *g,
     for (int i = 0; i < engine_option_count(); i++)
         if (engine_rules_differs(&rec->rules, i))
             t.custom = true;
+    engine_rules_changes(&rec->rules, t.changes, sizeof t.changes);
     struct engine_sink sink = {on_event, &t};
     struct engine_game eg;
     if (record_replay(rec, &sink, NULL, NULL, &eg, err, errlen)) {
@@ -323,6 +324,8 @@ void stats_add(struct stats *s, const struct archive_result *r,
     l->time = r->time;
     snprintf(l->preset, sizeof l->preset, "%s", engine_preset_name(g->preset));
     l->custom = g->custom;
+    memcpy(l->changes, g->changes, sizeof l->changes);
+    l->changes[sizeof l->changes - 1] = '\0';
     l->n = g->n;
     for (int i = 0; i < g->n; i++) {
         snprintf(l->names[i], sizeof l->names[i], "%s", r->seats[i].name);
@@ -362,8 +365,13 @@ static void put_last(struct strbuf *t, const struct stats_last *l)
     put_str(t, l->game);
     strbuf_addf(t, ",\"time\":%lld,\"preset\":", (long long)l->time);
     put_str(t, l->preset);
-    strbuf_addf(t, ",\"custom\":%s,\"hands\":%d,\"seats\":[",
-                l->custom ? "true" : "false", l->nhands);
+    strbuf_addf(t, ",\"custom\":%s,", l->custom ? "true" : "false");
+    if (l->changes[0]) {
+        strbuf_addstr(t, "\"changes\":");
+        put_str(t, l->changes);
+        strbuf_addstr(t, ",");
+    }
+    strbuf_addf(t, "\"hands\":%d,\"seats\":[", l->nhands);
     for (int s = 0; s < l->n; s++) {
         strbuf_addstr(t, s ? ",{\"name\":" : "{\"name\":");
         put_str(t, l->names[s]);
@@ -473,6 +481,14 @@ static int parse_last(struct json_object *o, struct stats_last *l, char *err,
     l->time = jint(o, "time", &ok);
     snprintf(l->preset, sizeof l->preset, "%s", jstr(o, "preset", &ok));
     l->custom = jbool(o, "custom", &ok);
+    struct json_object *changes; /* optional: older files have none */
+    if (json_object_object_get_ex(o, "changes", &changes)) {
+        if (!json_object_is_type(changes, json_type_string))
+            ok = false;
+        else
+            snprintf(l->changes, sizeof l->changes, "%s",
+                     json_object_get_string(changes));
+    }
     int64_t nh = jint(o, "hands", &ok);
     struct json_object *seats, *hands;
     if (!ok || nh < 0 || nh > RECORD_MAX_HANDS ||
@@ -894,7 +910,8 @@ static int record_at(const char *path, int64_t offset, char **out, size_t *len)
     return -1;
 }
 
-/* The last game's hands, which the rebuild did not keep. */
+/* The last game's hands and changed options, which the rebuild did not
+ * keep. */
 static void last_hands(struct stats *s, const char *apath, int64_t offset)
 {
     char *line;
@@ -905,6 +922,7 @@ static void last_hands(struct stats *s, const char *apath, int64_t offset)
     if (!stats_game_from_record(line, len, &g, NULL, 0)) {
         s->last.nlast = g.nlast;
         memcpy(s->last.hands, g.hands, sizeof s->last.hands);
+        memcpy(s->last.changes, g.changes, sizeof s->last.changes);
     }
     free(line);
 }

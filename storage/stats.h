@@ -59,12 +59,19 @@ struct stats_board {
 };
 
 /* The last finished game, for !last and !scores. */
+/* Bytes of a game's changed options ("hands=2 target=50") kept for
+ * !last; longer ones are cut at an option. */
+#define STATS_CHANGES_SIZE 256
+
 struct stats_last {
     bool has;
     char game[17];
     int64_t time;
     char preset[32];
     bool custom;
+    /* the options changed over the preset (engine_rules_changes), "" if
+     * none or not known (a file written before they were kept) */
+    char changes[STATS_CHANGES_SIZE];
     int n;
     char names[ENGINE_MAX_PLAYERS][64];
     bool computer[ENGINE_MAX_PLAYERS];
@@ -99,7 +106,8 @@ struct stats_game {
     int n, nhands;
     int preset;
     bool custom;
-    bool finished; /* the record has totals and winners */
+    char changes[STATS_CHANGES_SIZE]; /* as in stats_last */
+    bool finished;                    /* the record has totals and winners */
     int32_t totals[ENGINE_MAX_PLAYERS];
     int64_t points[ENGINE_MAX_PLAYERS];
     int moons[ENGINE_MAX_PLAYERS], suns[ENGINE_MAX_PLAYERS],

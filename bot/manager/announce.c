@@ -24,17 +24,20 @@ void mgr_table_scoreline(struct table *t, struct strbuf *sb)
 
 void mgr_table_send_scores(struct table *t, const char *nick)
 {
-    const char *names[ENGINE_MAX_PLAYERS];
-    for (int s = 0; s < t->capacity; s++)
+    const char *names[ENGINE_MAX_PLAYERS], *marks[ENGINE_MAX_PLAYERS];
+    bool over = engine_phase(&t->game) == ENGINE_PHASE_GAME_OVER;
+    for (int s = 0; s < t->capacity; s++) {
         names[s] = mgr_seat_name(t, s);
+        marks[s] = mgr_seat_mark(t, s, over);
+    }
     const int32_t *rows[512];
     int nrows = t->nhist < 512 ? t->nhist : 512;
     for (int i = 0; i < nrows; i++)
         rows[i] = t->hist[t->nhist - nrows + i];
     char text[2048];
-    render_scores(text, sizeof text, names, t->capacity, rows, nrows,
-                  t->game.totals, nick ? 0 : RENDER_SCORES_LAST,
-                  mgr_table_style(t));
+    render_scores_marked(text, sizeof text, names, marks, t->capacity, rows,
+                         nrows, t->game.totals, nick ? 0 : RENDER_SCORES_LAST,
+                         mgr_table_style(t));
     /* one message per line of the sheet */
     char *line = text;
     while (line && *line) {
@@ -140,8 +143,10 @@ static void announce_trick(struct table *t, const struct engine_game *g,
             t->last_card = g->plays[i];
     const char *names[ENGINE_MAX_PLAYERS];
     const char *ids[ENGINE_MAX_PLAYERS]; /* the taker's pill */
+    char marked[ENGINE_MAX_PLAYERS][RENDER_SHOWN_SIZE + 16];
     for (int s = 0; s < g->n; s++) {
-        names[s] = mgr_seat_name(t, s);
+        /* a seat a computer plays for a person says so */
+        names[s] = mgr_seat_marked(t, s, marked[s], sizeof marked[s]);
         ids[s] = mgr_seat_user_id(t, s);
     }
     char trick[MGR_TEXT_SIZE];

@@ -16,6 +16,10 @@
 #include "bot/manager/turn.h"
 #include "engine/ai/ai.h"
 
+/* How long a !leave during a game waits for the second that confirms
+ * it. */
+#define LEAVE_CONFIRM_MS 30000
+
 /* Which of a table's echo_at a channel answer is. */
 enum { ECHO_STATUS, ECHO_SCORES };
 
@@ -24,19 +28,9 @@ enum { ECHO_STATUS, ECHO_SCORES };
 static void rules_changes(struct strbuf *sb, const struct engine_rules *r,
                           const char *lead, const char *end)
 {
-    bool first = true;
-    for (int o = 0; o < engine_option_count(); o++) {
-        if (!engine_rules_differs(r, o) ||
-            strcmp(engine_option_name(o), "players") == 0)
-            continue;
-        char v[ENGINE_OPTION_TEXT_MAX];
-        engine_rules_get(r, o, v, sizeof v);
-        strbuf_addf(sb, "%s %s=%s", first ? lead : "", engine_option_name(o),
-                    v);
-        first = false;
-    }
-    if (!first)
-        strbuf_addf(sb, "%s", end);
+    char changes[MGR_TEXT_SIZE];
+    if (engine_rules_changes(r, changes, sizeof changes) > 0)
+        strbuf_addf(sb, "%s %s%s", lead, changes, end);
 }
 
 /* The rules in a few words, for one-line announcements: "standard for 4
@@ -210,8 +204,19 @@ void mgr_cmd_leave(struct cmd *c)
         }
         return;
     }
-    /* leaving a running game: a computer player takes the seat for good */
+    /* leaving a running game is a loss: a second !leave confirms it */
     struct seat *st = &t->seats[s];
+    int64_t now = loop_now(c->m->loop);
+    if (!st->leave_asked || now - st->leave_asked > LEAVE_CONFIRM_MS) {
+        st->leave_asked = now;
+        mgr_cmd_reply(c,
+                      "Leaving counts as a loss and a computer player takes "
+                      "your seat: say %sleave again within %d s to leave.",
+                      mgr_cmd_prefix(c->m), LEAVE_CONFIRM_MS / 1000);
+        return;
+    }
+    st->leave_asked = 0;
+    /* a computer player takes the seat for good */
     st->human = false;
     st->level = t->m->ai_level;
     snprintf(text, sizeof text,
@@ -356,16 +361,22 @@ static void status_text(struct strbuf *sb, struct table *t)
     strbuf_addf(sb, "Hand %d, trick %d. Scores: ", g->hand_no, g->trick_no + 1);
     mgr_table_scoreline(t, sb);
     int turn = engine_turn(g);
+    strbuf_addf(sb, ".");
+    if (engine_phase(g) == ENGINE_PHASE_PLAY) {
+        strbuf_addf(sb, " ");
+        mgr_sb_tally(sb, t, -1);
+    }
     if (engine_phase(g) == ENGINE_PHASE_PASS) {
-        strbuf_addf(sb, ". Passing; waiting for:");
+        strbuf_addf(sb, " Passing; waiting for:");
         for (int s = 0; s < g->n; s++) {
             if (engine_may_act(g, s)) {
                 strbuf_addf(sb, " ");
                 mgr_sb_seat(sb, t, s, false);
             }
         }
+        strbuf_addf(sb, ".");
     } else if (turn >= 0) {
-        strbuf_addf(sb, ". ");
+        strbuf_addf(sb, " ");
         mgr_sb_seat(sb, t, turn, false);
         strbuf_addf(sb, " to play");
         if (g->trick_len) {
@@ -375,8 +386,8 @@ static void status_text(struct strbuf *sb, struct table *t)
                 mgr_sb_card(sb, t, g->trick[i]);
             }
         }
+        strbuf_addf(sb, ".");
     }
-    strbuf_addf(sb, ".");
 }
 
 static enum echo echo(struct cmd *c, struct table *t, int which)

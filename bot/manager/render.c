@@ -625,11 +625,13 @@ static int int_width(int32_t v)
     return snprintf(num, sizeof num, "%" PRId32, v);
 }
 
+/* The bytes of a score sheet's heading: the cut name, a mark after it. */
+#define HEAD_SIZE (RENDER_SCORES_NAME_WIDTH * 4 + 1 + RENDER_SCORES_MARK_MAX)
+
 /* Headings cut alike ("Ace (@ca" twice) are told apart: each becomes
  * the name before its tag, cut, with "~" and its place among them. */
-static void heads_unique(char heads[][RENDER_SCORES_NAME_WIDTH * 4 + 1],
-                         int *head_chars, int *width, const char *const *names,
-                         int n)
+static void heads_unique(char heads[][HEAD_SIZE], int *head_chars, int *width,
+                         const char *const *names, int n)
 {
     bool redo[ENGINE_MAX_PLAYERS] = {false};
     for (int s = 0; s < n; s++)
@@ -665,6 +667,27 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
                      const int32_t *const *hands_points, int nhands,
                      const int32_t *totals, int last, enum chat_style style)
 {
+    return render_scores_marked(buf, len, names, NULL, n, hands_points, nhands,
+                                totals, last, style);
+}
+
+/* Whether a mark can follow a heading: printable ASCII that fits. */
+static bool mark_ok(const char *mark)
+{
+    if (!mark || !*mark || strlen(mark) >= RENDER_SCORES_MARK_MAX)
+        return false;
+    for (const char *p = mark; *p; p++)
+        if (*p < 0x20 || *p > 0x7E)
+            return false;
+    return true;
+}
+
+size_t render_scores_marked(char *buf, size_t len, const char *const *names,
+                            const char *const *marks, int n,
+                            const int32_t *const *hands_points, int nhands,
+                            const int32_t *totals, int last,
+                            enum chat_style style)
+{
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     if (n > ENGINE_MAX_PLAYERS)
@@ -677,7 +700,7 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
     bool elided = from > 0;
 
     /* the column headings, cleaned and cut, and the columns' widths */
-    char heads[ENGINE_MAX_PLAYERS][RENDER_SCORES_NAME_WIDTH * 4 + 1];
+    char heads[ENGINE_MAX_PLAYERS][HEAD_SIZE];
     int head_chars[ENGINE_MAX_PLAYERS];
     int width[ENGINE_MAX_PLAYERS];
     for (int s = 0; s < n; s++) {
@@ -697,6 +720,15 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
         }
     }
     heads_unique(heads, head_chars, width, names, n);
+    for (int s = 0; marks && s < n; s++) {
+        if (!mark_ok(marks[s]))
+            continue;
+        size_t at = strlen(heads[s]);
+        snprintf(heads[s] + at, sizeof heads[s] - at, " %s", marks[s]);
+        head_chars[s] += 1 + (int)strlen(marks[s]);
+        if (width[s] < head_chars[s])
+            width[s] = head_chars[s];
+    }
     int label = int_width(nhands);
     if (label < 5)
         label = 5; /* "total" */

@@ -188,6 +188,20 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
                      const int32_t *const *hands_points, int nhands,
                      const int32_t *totals, int last, enum chat_style style);
 
+/* Bytes of a mark after a score-sheet heading (render_scores_marked). */
+#define RENDER_SCORES_MARK_MAX 16
+
+/*
+ * render_scores, and each heading whose marks[seat] is a non-empty
+ * string (printable ASCII, less than RENDER_SCORES_MARK_MAX bytes; marks
+ * NULL: none) has it after the cut name and a space: "bob (left)".
+ */
+size_t render_scores_marked(char *buf, size_t len, const char *const *names,
+                            const char *const *marks, int n,
+                            const int32_t *const *hands_points, int nhands,
+                            const int32_t *totals, int last,
+                            enum chat_style style);
+
 /*
  * A name from the network, safe to show: control characters (C0 such as
  * CR, LF and tab, DEL, C1) and IRC formatting (bold \x02, colour

@@ -467,9 +467,13 @@ bool mgr_results_top(struct results_room *r, const char *n_word,
         n = b->n;
     bool provisional = false;
     strbuf_addf(sb, "Top %d (%s):", n, b->preset);
+    /* the entries spread evenly over the fewest lines of TOP_PER_LINE:
+     * entry i on line i * lines / n (no lone entry on the last) */
+    int lines = (n + TOP_PER_LINE - 1) / TOP_PER_LINE;
     for (int i = 0; i < n; i++) {
         const struct stats_player *p = &b->p[b->order[i]];
-        if (i && i % TOP_PER_LINE == 0)
+        bool ends_line = i + 1 < n && (i + 1) * lines / n != i * lines / n;
+        if (i && i * lines / n != (i - 1) * lines / n)
             strbuf_addf(sb, "\n");
         char shown[RENDER_SHOWN_SIZE + 16];
         row_shown(r, b, b->order[i], shown, sizeof shown);
@@ -477,7 +481,7 @@ bool mgr_results_top(struct results_room *r, const char *n_word,
         sb_rating(sb, p);
         strbuf_addf(sb, " (%d game%s, %d win%s)%s", p->games,
                     p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s",
-                    i + 1 < n && (i + 1) % TOP_PER_LINE ? "," : "");
+                    i + 1 < n && !ends_line ? "," : "");
         provisional |= stats_provisional(p);
     }
     if (provisional)
@@ -550,32 +554,25 @@ named_row(struct results_room *r, const struct played *pl,
     return first_found(b, keys, n);
 }
 
-bool mgr_results_stats(struct results_room *r, const struct played *pl,
-                       const struct chat_user *u, const char *name,
-                       const char *preset_word, const char *fallback,
-                       struct strbuf *sb)
+/* The row of the asker (name NULL) or of `name` on b, the shown names of
+ * other rows of that name in `also`. */
+static const struct stats_player *
+row_of(struct results_room *r, const struct played *pl,
+       const struct chat_user *u, const char *name, const struct stats_board *b,
+       struct strbuf *also)
 {
-    const struct stats_board *b;
-    int found = board_for(r, preset_word, fallback, sb, &b);
-    if (found)
-        return found > 0;
-    const char *preset = b->preset;
-    char also_text[MGR_TEXT_SIZE];
-    struct strbuf also;
-    strbuf_init(&also, also_text, sizeof also_text);
-    const struct stats_player *p =
-        name ? named_row(r, pl, b, name, &also) : own_row(r, pl, u, b);
-    if (!p) {
-        if (name)
-            strbuf_addf(sb, "%s has not finished a %s game here.", name,
-                        preset);
-        else
-            strbuf_addf(sb, "You have not finished a %s game here.", preset);
-        return true;
-    }
+    return name ? named_row(r, pl, b, name, also) : own_row(r, pl, u, b);
+}
+
+/* A row in full: "alice (standard): 5 games, 2 wins, rating 1532, rank 2
+ * of 7, 6.1 points a hand, 1 moon, 2 queens of spades." */
+static void sb_row_full(struct strbuf *sb, struct results_room *r,
+                        const struct stats_board *b,
+                        const struct stats_player *p)
+{
     char shown[RENDER_SHOWN_SIZE + 16];
     row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
-    strbuf_addf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, preset,
+    strbuf_addf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, b->preset,
                 p->games, p->games == 1 ? "" : "s", p->wins,
                 p->wins == 1 ? "" : "s");
     strbuf_addf(sb, "%ld%s, rank %d of %d", lround(p->rating),
@@ -587,9 +584,100 @@ bool mgr_results_stats(struct results_room *r, const struct played *pl,
         strbuf_addf(sb, ", %d sun%s", p->suns, p->suns == 1 ? "" : "s");
     strbuf_addf(sb, ", %d quee%s of spades.", p->queens,
                 p->queens == 1 ? "n" : "ns");
-    if (also.len)
+}
+
+/* A row in short, after the one in full: "omnibus 3 games, 1 win,
+ * rating 1516?, rank 1 of 2". */
+static void sb_row_short(struct strbuf *sb, const struct stats_board *b,
+                         const struct stats_player *p)
+{
+    strbuf_addf(sb, "%s %d game%s, %d win%s, rating ", b->preset, p->games,
+                p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s");
+    sb_rating(sb, p);
+    strbuf_addf(sb, ", rank %d of %d", p->rank, b->n);
+}
+
+bool mgr_results_stats(struct results_room *r, const struct played *pl,
+                       const struct chat_user *u, const char *name,
+                       const char *preset_word, const char *fallback,
+                       struct strbuf *sb)
+{
+    char also_text[MGR_TEXT_SIZE];
+    struct strbuf also;
+    strbuf_init(&also, also_text, sizeof also_text);
+    const struct stats_board *b = NULL;
+    const struct stats_player *p = NULL;
+    if (preset_word) {
+        int found = board_for(r, preset_word, fallback, sb, &b);
+        if (found)
+            return found > 0;
+        p = row_of(r, pl, u, name, b, &also);
+    } else if (!r->stats) {
+        strbuf_addf(sb, "The leaderboards here can't be read (see the bot's "
+                        "log).");
+        return true;
+    } else {
+        /* every board the person is on: in full the channel's default
+         * preset's, else the one with the most games */
+        b = stats_board(r->stats, fallback);
+        p = b && b->n ? row_of(r, pl, u, name, b, &also) : NULL;
+        bool on_default = p != NULL;
+        for (int i = 0; !on_default && i < r->stats->nboards; i++) {
+            const struct stats_board *o = &r->stats->boards[i];
+            const struct stats_player *q = row_of(r, pl, u, name, o, &also);
+            if (q && (!p || q->games > p->games)) {
+                p = q;
+                b = o;
+            }
+        }
+        strbuf_reset(&also);
+        if (p) /* the other rows of the name on that board */
+            p = row_of(r, pl, u, name, b, &also);
+    }
+    if (!p && !preset_word && r->stats->nboards == 0) {
+        strbuf_addf(sb, "Nobody has finished a game here yet.");
+        return true;
+    }
+    if (!p && preset_word) {
+        if (name)
+            strbuf_addf(sb, "%s has not finished a %s game here.", name,
+                        b->preset);
+        else
+            strbuf_addf(sb, "You have not finished a %s game here.", b->preset);
+        return true;
+    }
+    if (!p) {
+        if (name)
+            strbuf_addf(sb, "%s has not finished a game here.", name);
+        else
+            strbuf_addf(sb, "You have not finished a game here.");
+        return true;
+    }
+    sb_row_full(sb, r, b, p);
+    /* without a preset named, the other boards after it, briefly */
+    bool more = false;
+    for (int i = 0; !preset_word && i < r->stats->nboards; i++) {
+        const struct stats_board *o = &r->stats->boards[i];
+        if (o == b)
+            continue;
+        char scratch_text[MGR_TEXT_SIZE];
+        struct strbuf scratch;
+        strbuf_init(&scratch, scratch_text, sizeof scratch_text);
+        const struct stats_player *q = row_of(r, pl, u, name, o, &scratch);
+        if (!q)
+            continue;
+        strbuf_addf(sb, "%s", more ? "; " : " Also: ");
+        sb_row_short(sb, o, q);
+        more = true;
+    }
+    if (more)
+        strbuf_addf(sb, ".");
+    if (also.len) {
+        char shown[RENDER_SHOWN_SIZE + 16];
+        row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
         strbuf_addf(sb, " Other people played here as %s too: !stats %s.",
                     shown, also.buf);
+    }
     return true;
 }
 
@@ -618,9 +706,12 @@ bool mgr_results_last(struct results_room *r, int64_t now, struct strbuf *sb)
     const struct stats_last *l = &r->stats->last;
     strbuf_addf(sb, "Last game (");
     sb_ago(sb, now - l->time);
-    strbuf_addf(sb, ", %s%s, %d hand%s): ", l->preset,
-                l->custom ? " custom" : "", l->nhands,
-                l->nhands == 1 ? "" : "s");
+    /* the options that were changed, by name where they are known */
+    strbuf_addf(sb, ", %s%s%s, %d hand%s): ", l->preset,
+                l->changes[0] ? " with "
+                : l->custom   ? " custom"
+                              : "",
+                l->changes, l->nhands, l->nhands == 1 ? "" : "s");
     for (int s = 0; s < l->n; s++)
         strbuf_addf(sb, "%s%s %d%s", s ? ", " : "", l->names[s],
                     (int)l->totals[s], l->left[s] ? " (left)" : "");
@@ -642,13 +733,15 @@ bool mgr_results_sheet(struct results_room *r, bool in_room,
     if (!r->stats || !r->stats->last.has)
         return false;
     const struct stats_last *l = &r->stats->last;
-    const char *names[ENGINE_MAX_PLAYERS];
+    const char *names[ENGINE_MAX_PLAYERS], *marks[ENGINE_MAX_PLAYERS];
     const int32_t *rows[STATS_LAST_HANDS];
-    for (int s = 0; s < l->n; s++)
+    for (int s = 0; s < l->n; s++) {
         names[s] = l->names[s];
+        marks[s] = l->left[s] ? "(left)" : NULL;
+    }
     for (int h = 0; h < l->nlast; h++)
         rows[h] = l->hands[h];
-    render_scores(buf, len, names, l->n, rows, l->nlast, l->totals,
-                  in_room ? RENDER_SCORES_LAST : 0, style);
+    render_scores_marked(buf, len, names, marks, l->n, rows, l->nlast,
+                         l->totals, in_room ? RENDER_SCORES_LAST : 0, style);
     return true;
 }

@@ -38,6 +38,9 @@ struct seat {
     bool away;      /* a computer plays for the person until "back" */
     bool gone;      /* left the room or the network: grace period */
     bool stop_vote; /* voted to stop the game */
+    /* when (loop_now) the person was asked to confirm leaving the game
+     * with a second !leave; 0: not asked */
+    int64_t leave_asked;
     /* after a reconnect, until the adapter confirms who has the nick:
      * nothing private goes to it */
     bool unconfirmed;
@@ -126,8 +129,8 @@ struct table {
     uint64_t unattended_timer; /* the pause, then the end, with nobody */
     int32_t (*hist)[ENGINE_MAX_PLAYERS]; /* points per hand */
     int nhist, caphist;
-    /* the trick taken last this hand, told in the next prompts so that a
-     * prompt never runs ahead of the channel's trick line */
+    /* the trick taken last this hand, told in the next leader's prompt,
+     * which may reach them before the channel's trick line */
     int last_trick_no; /* 0: none yet this hand */
     int last_winner;   /* a seat, or -1: set aside */
     int last_card;     /* the card that took it */

@@ -32,6 +32,26 @@ void mgr_sb_hand(struct strbuf *sb, const struct table *t,
  * their user ID, notifying them if `notify` (it is their turn). */
 void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
                  bool notify);
+/*
+ * The running tally of the hand being played, one sentence: whether
+ * hearts are broken (where they must be broken to be led), where the
+ * cards the tally follows are (every card worth points but the plain
+ * hearts: the Q♠, a bonus card, a card given its own value, the joker)
+ * while not taken, and the points each seat took this hand, each with
+ * the followed cards it took; seats with nothing left out. `you` is the
+ * seat named "you" (-1: none).
+ *   "Hearts unbroken, Q♠ on the trick, no points yet."
+ *   "Hearts broken, 10♦ unplayed, points: bob 15 (Q♠), you 2."
+ */
+void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you);
+/* The mark of a person's seat a computer plays: "(left)" after !leave
+ * (and, at the game's end, for a person away: both count as having
+ * left), "(computer)" while they are away; NULL for anyone else. */
+const char *mgr_seat_mark(const struct table *t, int seat, bool game_over);
+/* The seat's name with its mark (mgr_seat_mark) after it, in buf:
+ * "bob (computer)". */
+const char *mgr_seat_marked(const struct table *t, int seat, char *buf,
+                            size_t len);
 /* A person's user ID for a pill (render.h), NULL for a computer. */
 const char *mgr_seat_user_id(const struct table *t, int seat);
 /* The style the table's lines are written in: the adapter's, plain on IRC

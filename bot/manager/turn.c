@@ -464,54 +464,84 @@ void mgr_arm_turn(struct table *t)
     t->reminder_timer = loop_timer(t->m->loop, ms / 2, reminder, t);
 }
 
-/* "Trick 5: alice 7♣, bob K♣. " for the trick in progress. */
-static void trick_so_far(struct strbuf *sb, const struct table *t)
+/*
+ * Whose turn and where, one sentence: "Your turn at #hearts, trick 5:
+ * alice 7♣, bob K♣." when following; "Your turn at #hearts to lead trick
+ * 8; you took trick 7 with 8♦." when leading (the trick before is told to
+ * the leader, who may not have seen the channel's line yet; a follower
+ * sees who led).
+ */
+static void where_in_hand(struct strbuf *sb, const struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
-    if (g->trick_len == 0) {
-        strbuf_addf(sb, "You lead trick %d.", g->trick_no + 1);
+    char label[256];
+    mgr_room_label(t->a, t->room, label, sizeof label);
+    int no = g->trick_no + 1;
+    if (g->trick_len) {
+        strbuf_addf(sb, "Your turn at %s, trick %d:", label, no);
+        for (int i = 0; i < g->trick_len; i++) {
+            strbuf_addf(sb, "%s %s ", i ? "," : "",
+                        mgr_seat_name(t, g->trick_seat[i]));
+            mgr_sb_card(sb, t, g->trick[i]);
+        }
+        strbuf_addf(sb, ".");
         return;
     }
-    strbuf_addf(sb, "Trick %d:", g->trick_no + 1);
-    for (int i = 0; i < g->trick_len; i++) {
-        strbuf_addf(sb, "%s %s ", i ? "," : "",
-                    mgr_seat_name(t, g->trick_seat[i]));
-        mgr_sb_card(sb, t, g->trick[i]);
+    bool told = t->last_trick_no != 0 && t->last_trick_no == g->trick_no;
+    if (!told) {
+        strbuf_addf(sb, "Your turn at %s to lead trick %d.", label, no);
+    } else if (t->last_winner < 0) {
+        strbuf_addf(sb,
+                    "Your turn at %s to lead trick %d; trick %d was set "
+                    "aside.",
+                    label, no, t->last_trick_no);
+    } else if (t->last_winner == seat) {
+        strbuf_addf(sb,
+                    "Your turn at %s to lead trick %d; you took trick %d "
+                    "with ",
+                    label, no, t->last_trick_no);
+        mgr_sb_card(sb, t, t->last_card);
+        strbuf_addf(sb, ".");
+    } else {
+        /* a trick taken by another seat that left the lead to this one */
+        strbuf_addf(sb,
+                    "Your turn at %s to lead trick %d; %s took trick %d "
+                    "with ",
+                    label, no, mgr_seat_name(t, t->last_winner),
+                    t->last_trick_no);
+        mgr_sb_card(sb, t, t->last_card);
+        strbuf_addf(sb, ".");
     }
-    strbuf_addf(sb, ".");
 }
 
-/* "bob took trick 3 with A♠. " while trick 4 is played. */
-static void last_trick(struct strbuf *sb, const struct table *t, int seat)
+/*
+ * The cards, each once: the legal ones in words (not only marked), then
+ * the rest of the hand. "Any card: ♣ J  ♦ 9 Q A." when every card is
+ * legal; "Play one of: ♣ 2 8. Others: ♦ 3 9." or "Only legal: 2♣.
+ * Others: ♦ 3 9." otherwise.
+ */
+static void hand_cards(struct strbuf *sb, const struct table *t,
+                       const struct engine_cards *hand, uint64_t legal)
 {
-    const struct engine_game *g = &t->game;
-    if (t->last_trick_no == 0 || t->last_trick_no != g->trick_no)
-        return;
-    if (t->last_winner < 0) {
-        strbuf_addf(sb, "Trick %d was set aside. ", t->last_trick_no);
+    struct engine_cards others = {.one = hand->one & ~legal,
+                                  .two = hand->two & ~legal};
+    struct engine_cards playable = {.one = hand->one & legal,
+                                    .two = hand->two & legal};
+    if (!others.one) {
+        strbuf_addf(sb, "Any card: ");
+        mgr_sb_hand(sb, t, &playable, 0);
+        strbuf_addf(sb, ".");
         return;
     }
-    strbuf_addf(sb, "%s took trick %d with ",
-                t->last_winner == seat ? "You"
-                                       : mgr_seat_name(t, t->last_winner),
-                t->last_trick_no);
-    mgr_sb_card(sb, t, t->last_card);
-    strbuf_addf(sb, ". ");
-}
-
-/* The legal cards in words, not only marked: "Play one of: ♣ 2 8." or
- * "Only legal: 2♣." */
-static void legal_cards(struct strbuf *sb, const struct table *t,
-                        uint64_t legal)
-{
     if ((legal & (legal - 1)) == 0) {
         strbuf_addf(sb, "Only legal: ");
         mgr_sb_card(sb, t, __builtin_ctzll(legal));
     } else {
-        struct engine_cards set = {.one = legal, .two = 0};
         strbuf_addf(sb, "Play one of: ");
-        mgr_sb_hand(sb, t, &set, 0);
+        mgr_sb_hand(sb, t, &playable, 0);
     }
+    strbuf_addf(sb, ". Others: ");
+    mgr_sb_hand(sb, t, &others, 0);
     strbuf_addf(sb, ".");
 }
 
@@ -531,15 +561,11 @@ static void prompt(struct table *t, int seat)
         uint64_t legal = engine_legal_plays(g);
         if (mgr_received_to_tell(t, seat))
             mgr_sb_received(&sb, t, seat);
-        char label[256];
-        strbuf_addf(&sb, "Your turn at %s. ",
-                    mgr_room_label(t->a, t->room, label, sizeof label));
-        last_trick(&sb, t, seat);
-        trick_so_far(&sb, t);
+        where_in_hand(&sb, t, seat);
         strbuf_addf(&sb, " ");
-        legal_cards(&sb, t, legal);
-        strbuf_addf(&sb, " Your hand: ");
-        mgr_sb_hand(&sb, t, &hand, legal);
+        hand_cards(&sb, t, &hand, legal);
+        strbuf_addf(&sb, " ");
+        mgr_sb_tally(&sb, t, seat);
         break;
     }
     case ENGINE_PHASE_DISCARD:

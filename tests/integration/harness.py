@@ -1807,6 +1807,12 @@ def parse_hand(text):
     return cards, marked
 
 
+def hand_order(card):
+    """A sort key: the order of a hand as the bot writes it (clubs,
+    diamonds, spades, hearts; ranks ascending)."""
+    return ("CDSH".index(card[1]), RANKS.index(card[0]))
+
+
 def parse_plays(text):
     """'alice 7♣, bob 10♥' -> [('alice', '7C'), ('bob', 'TH')]."""
     plays = []
@@ -1842,9 +1848,11 @@ class HandShown:
 
 @dataclasses.dataclass
 class Prompt:
-    """'Your turn at #room. bob took trick 3 with A♠. Trick 4: alice 7♣.
-    Play one of: ♣ 2 8. Your hand: ...' (or 'You lead trick N.', 'Only
-    legal: 2♣.'; no "took" sentence on the first trick)."""
+    """'Your turn at #room, trick 4: alice 7♣. Play one of: ♣ 2 8.
+    Others: ♦ 3  ♥ 5. Hearts broken, ...' (or 'Your turn at #room to lead
+    trick 4; you took trick 3 with A♠.', 'Only legal: 2♣.', 'Any card:
+    ♣ 2 8.' with no 'Others'). `cards` is the whole hand in a hand's
+    order, `marked` the legal ones."""
     msg: object
     table: str
     trick_no: int
@@ -1900,11 +1908,11 @@ _HAND_RE = re.compile(r"^" + _PASSED + r"(?:You received (.*?)\. )?"
                       r"( \(your turn: the marked cards are playable\))?$")
 _MOON_RE = re.compile(r'^You shot the (moon|sun)! Tell me "moon subtract"')
 _PROMPT_RE = re.compile(r"^" + _PASSED + r"(?:You received (.*?)\. )?"
-                        r"Your turn at (.+?)\. (?:.+? took trick \d+ with "
-                        r"\S+\. |Trick \d+ was set aside\. )?"
-                        r"(?:You lead trick (\d+)\.|Trick (\d+): (.*?)\.) "
-                        r"(?:Play one of: .*?|Only legal: \S+)\. "
-                        r"Your hand: (.*)$")
+                        r"Your turn at (.+?)(?: to lead trick (\d+)"
+                        r"(?:; .*?)?\.|, trick (\d+): (.*?)\.) "
+                        r"(?:(?:Any card|Play one of): (.*?)|"
+                        r"Only legal: (\S+))\.(?: Others: (.*?)\.)?"
+                        r"(?: .*)?$")
 _PASSING_RE = re.compile(r"^Passing (.*?) to (the others|.+?)"
                          r"(?:; waiting for (.*))?\.$")
 
@@ -1921,12 +1929,15 @@ def parse_private(text, msg=None):
     m = _PROMPT_RE.match(text)
     if m:
         got = cards_in(m.group(1)) if m.group(1) else []
-        cards, marked = parse_hand(m.group(6))
+        legal = (parse_hand(m.group(6))[0] if m.group(6) is not None
+                 else cards_in(m.group(7)))
+        others = parse_hand(m.group(8))[0] if m.group(8) else []
+        cards = sorted(legal + others, key=hand_order)
         if m.group(3):
-            return Prompt(msg, m.group(2), int(m.group(3)), [], cards, marked,
-                          got)
+            return Prompt(msg, m.group(2), int(m.group(3)), [], cards,
+                          set(legal), got)
         return Prompt(msg, m.group(2), int(m.group(4)),
-                      parse_plays(m.group(5)), cards, marked, got)
+                      parse_plays(m.group(5)), cards, set(legal), got)
     m = _MOON_RE.match(text)
     if m:
         return MoonChoice(msg, m.group(1) == "sun")

@@ -68,22 +68,29 @@ class ParsingTest(HarnessTestCase):
                            "are playable)")
         self.assertEqual((ev.cards, ev.marked, ev.your_turn),
                          (["9D", "KD"], {"9D"}, True))
-        ev = parse_private("Your turn at #hearts. bob took trick 2 with "
-                           "A♠. Trick 3: bob 10♣, carol Q♠. Play one of: "
-                           "♣ 2 A. Your hand: ♣ [2] [A]  ♥ 5")
+        ev = parse_private("Your turn at #hearts, trick 3: bob 10♣, carol "
+                           "Q♠. Play one of: ♣ 2 A. Others: ♥ 5. Hearts "
+                           "unbroken, Q♠ on the trick, no points yet.")
         self.assertIsInstance(ev, Prompt)
         self.assertEqual((ev.trick_no, ev.trick, ev.cards, ev.marked,
                           ev.leading, ev.led_suit),
                          (3, [("bob", "TC"), ("carol", "QS")],
                           ["2C", "AC", "5H"], {"2C", "AC"}, False, "C"))
-        ev = parse_private("Your turn at #hearts. You took trick 1 with "
-                           "K♣. You lead trick 2. Only legal: 3♠. Your "
-                           "hand: ♠ [3]")
-        self.assertEqual((ev.trick_no, ev.trick, ev.leading), (2, [], True))
-        ev = parse_private("Your turn at #hearts. You lead trick 1. Only "
-                           "legal: 2♣. Your hand: ♣ [2] 3")
+        ev = parse_private("Your turn at #hearts to lead trick 2; you took "
+                           "trick 1 with K♣. Any card: ♠ 3. No point cards "
+                           "played yet.")
+        self.assertEqual((ev.trick_no, ev.trick, ev.leading, ev.marked),
+                         (2, [], True, {"3S"}))
+        ev = parse_private("Your turn at #hearts to lead trick 1. Only "
+                           "legal: 2♣. Others: ♣ 3  ♥ 4. No point cards "
+                           "played yet.")
         self.assertEqual((ev.trick_no, ev.cards, ev.marked),
-                         (1, ["2C", "3C"], {"2C"}))
+                         (1, ["2C", "3C", "4H"], {"2C"}))
+        ev = parse_private("Your turn at #h, trick 5: a.b 7♦. Play one of: "
+                           "♦ 9. Others: ♣ K  ♠ 2. Hearts broken, points: "
+                           "a.b 13 (Q♠).")
+        self.assertEqual((ev.trick, ev.cards, ev.marked),
+                         ([("a.b", "7D")], ["KC", "9D", "2S"], {"9D"}))
         ev = parse_private("Passing Q♣ K♣ K♦ to bob; waiting for carol, "
                            "dave.")
         self.assertEqual((ev.cards, ev.to, ev.waiting),
@@ -95,8 +102,8 @@ class ParsingTest(HarnessTestCase):
                            "♦ 9 K  ♥ J")
         self.assertEqual(ev.received, ["JH", "KD", "9D"])
         ev = parse_private("You received J♥ K♦ 9♦ from bob. Your turn at "
-                           "#h. You lead trick 1. Only legal: 2♣. Your "
-                           "hand: ♣ [2] 3  ♦ 9 K  ♥ J")
+                           "#h to lead trick 1. Only legal: 2♣. Others: "
+                           "♣ 3  ♦ 9 K  ♥ J. No point cards played yet.")
         self.assertEqual((ev.received, ev.trick_no, ev.marked),
                          (["JH", "KD", "9D"], 1, {"2C"}))
         ev = parse_private("You passed Q♣ K♣ K♦ to carol. You received J♥ "
@@ -282,7 +289,8 @@ class WholeGameTest(HarnessTestCase):
             self.assertEqual([c for plays in tricks[h] for _, c in plays],
                              rec["plays"])
 
-        # -- colours on: red hearts and diamonds, bold legal cards
+        # -- colours on: red hearts and diamonds; a prompt names the legal
+        # cards in words, each card once, none marked
         raw_private = [m.raw_text for p in players
                        for m in bot_lines(p.client, private=True)]
         self.assertTrue(any(re.search("\x0304\u2665", r)
@@ -294,8 +302,9 @@ class WholeGameTest(HarnessTestCase):
         prompts = [ev for p in players for ev in p.events
                    if isinstance(ev, Prompt)]
         for ev in prompts:
-            self.assertIn("\x02", ev.msg.raw_text)
-            self.assertNotIn("[", ev.msg.text)   # bold, not brackets
+            self.assertNotIn("\x02", ev.msg.raw_text)
+            self.assertNotIn("[", ev.msg.text)
+            self.assertTrue(ev.marked)
         raw_channel = [m.raw_text for m in bot_lines(alice, "#hearts")]
         self.assertTrue(any(re.search("\x0304(10|[2-9JQKA])[\u2665\u2666]",
                                       r) for r in raw_channel))

@@ -59,9 +59,8 @@ class ParseTest(HarnessTestCase):
         self.assertEqual((d.hand_no, d.table, d.pass_count, d.pass_to),
                          (2, "Card Club", 3, "bob"))
         p = harness.parse_private(
-            "Your turn at Card Club. bob took trick 3 with A\u2660. "
-            "Trick 4: alice 7\u2663. Play one of: \u2663 [2] [8]. "
-            "Your hand: \u2663 [2] [8]")
+            "Your turn at Card Club, trick 4: alice 7\u2663. Play one of: "
+            "\u2663 2 8. No point cards played yet.")
         self.assertIsInstance(p, harness.Prompt)
         self.assertEqual(p.table, "Card Club")
 

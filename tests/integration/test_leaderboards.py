@@ -77,7 +77,7 @@ class LeaderboardTest(HarnessTestCase):
         theirs = self.ask(alice, "!stats BOB custom",
                           r"^bob \(custom\): 1 game, ")
         last = self.ask(bob, "!last", r"^Last game \(just now, standard "
-                        r"custom, \d+ hands?\): ")
+                        r"with hands=1 tie=share, \d+ hands?\): ")
         self.assertIn("bot1", last)
         self.ask(bob, "!scores", r"the last game's sheet")
 

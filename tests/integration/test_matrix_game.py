@@ -275,14 +275,17 @@ class FourPeopleGameTest(FourPeopleCase):
         pills = [c for c in table if "takes it" in c["body"]
                  and '<a href="https://matrix.to/#/@' in c["formatted_body"]]
         self.assertTrue(pills, html)
-        # a prompt in a direct room: legal cards bold, in brackets in the
-        # body
+        # a prompt in a direct room: the legal cards in words, each card
+        # once, none marked (no brackets, no bold)
         prompts = [c for dm in dms for c in bot_events(dm)
                    if any(isinstance(harness.parse_private(x),
                                      harness.Prompt)
                           for x in c["body"].split("\n"))]
         self.assertTrue(prompts)
-        self.assertTrue(all("[" in c["body"] and "<b>" in c["formatted_body"]
+        self.assertTrue(all("[" not in c["body"] and
+                            "<b>" not in c["formatted_body"] and
+                            re.search(r"(Play one of|Only legal|Any card): ",
+                                      c["body"])
                             for c in prompts), prompts)
 
 

@@ -134,7 +134,7 @@ class NickRecordsTest(HarnessTestCase):
         ann.wait_join("bob", "#hearts", timeout=15, since=seen)
         self.watchers.append(mal)
         self.ask(mal, "!stats",
-                 r"^You have not finished a standard game here\.")
+                 r"^You have not finished a game here\.")
         players, start = self.game(mal, ann)
         mal.say("#hearts", "!start")
         play_game(players,

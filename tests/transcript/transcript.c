@@ -39,7 +39,7 @@
  *   clock SECONDS          what time() says from now on
  *   seed N                 getrandom()'s sequence starts again from N
  *   play NICK              NICK plays the first card of the last "Play one
- *                          of" / "Only legal" told to them
+ *                          of" / "Only legal" / "Any card" told to them
  *   pass NICK              NICK passes the first cards of their last deal
  *   auto [MOVES] NICK...   those people pass, discard, choose "moon add"
  *                          and play as above, each when asked, until
@@ -325,6 +325,8 @@ static void look(void)
             p->nlegal = read_cards(q + 13, p->legal, 160);
         else if ((q = strstr(l->text, "Only legal: ")))
             p->nlegal = read_cards(q + 12, p->legal, 1);
+        else if ((q = strstr(l->text, "Any card: ")))
+            p->nlegal = read_cards(q + 10, p->legal, 160);
         if ((q = strstr(l->text, "You took the kitty. Discard "))) {
             int k = atoi(q + 28);
             const char *h = strstr(q, "): ");

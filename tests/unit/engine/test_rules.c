@@ -886,6 +886,28 @@ static void test_rules_differs_only_for_overrides(void **state)
     }
 }
 
+static void test_rules_changes_name_what_differs(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    char err[300], buf[64];
+    assert_int_equal(
+        engine_rules_parse(&r, "standard players=3", 0, err, sizeof err), 0);
+    assert_int_equal(engine_rules_changes(&r, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(
+        engine_rules_parse(&r, "omnibus hands=2 target=50", 0, err, sizeof err),
+        0);
+    int n = engine_rules_changes(&r, buf, sizeof buf);
+    assert_true(strstr(buf, "hands=2") && strstr(buf, "target=50"));
+    assert_int_equal(n, (int)strlen(buf));
+    /* cut at an option, never inside one; the whole length returned */
+    char small[10];
+    assert_int_equal(engine_rules_changes(&r, small, sizeof small), n);
+    assert_true(strcmp(small, "target=50") == 0 ||
+                strcmp(small, "hands=2") == 0);
+}
+
 /* ---- Derived tables -------------------------------------------------- */
 
 static void test_rules_finish_remove_tables(void **state)
@@ -1148,6 +1170,7 @@ static void test_rules_finish_special_bits(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules_changes_name_what_differs),
         cmocka_unit_test(test_rules_parse_every_preset_for_every_player_count),
         cmocka_unit_test(test_rules_parse_preset_default_player_count),
         cmocka_unit_test(test_rules_parse_preset_refused_outside_its_range),

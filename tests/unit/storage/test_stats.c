@@ -609,6 +609,8 @@ static void test_custom_is_an_option_changed_not_the_player_count(void **state)
     assert_int_equal(
         stats_game_from_record(rec, strlen(rec), &g, err, sizeof err), 0);
     assert_true(g.custom);
+    /* the options changed, by name, for !last */
+    assert_string_equal(g.changes, "target=30");
     free(rec);
 }
 
@@ -678,6 +680,7 @@ static void test_leaderboard_json_round_trip(void **state)
 {
     (void)state;
     struct stats *s = some_boards();
+    snprintf(s->last.changes, sizeof s->last.changes, "target=50 hands=2");
     char *json = stats_json(s);
     assert_non_null(strstr(json, "\"format\":\"" STATS_FORMAT "\""));
     assert_non_null(strstr(json, "\"n:a\\\"q\\\\\""));
@@ -703,6 +706,7 @@ static void test_leaderboard_json_round_trip(void **state)
     assert_int_equal(who(back, "standard", "a:\xc3\xa9t\xc3\xa9")->points,
                      123456789012LL);
     assert_memory_equal(&back->last, &s->last, sizeof s->last);
+    assert_non_null(strstr(json, "\"changes\":\"target=50 hands=2\""));
     free(again);
     free(json);
     stats_free(back);
@@ -889,6 +893,22 @@ static struct stats *archive_games(int from, int games)
     struct stats *s = stats_new();
     archive_into(s, from, games);
     return s;
+}
+
+static void test_rebuild_keeps_the_last_games_changes(void **state)
+{
+    (void)state;
+    /* the eleventh game, the last, was opened with target=30 */
+    struct stats *kept = archive_games(0, 11);
+    struct stats *built;
+    int skipped = -1;
+    char err[300];
+    assert_int_equal(stats_rebuild(dir, &built, &skipped, err, sizeof err), 0);
+    assert_string_equal(kept->last.changes, "target=30");
+    assert_string_equal(built->last.changes, "target=30");
+    assert_memory_equal(&built->last, &kept->last, sizeof kept->last);
+    stats_free(kept);
+    stats_free(built);
 }
 
 static void test_rebuild_equals_incremental(void **state)
@@ -1298,6 +1318,7 @@ int main(void)
         cmocka_unit_test(
             test_damaged_leaderboard_json_is_refused_with_a_clear_error),
         T(test_save_writes_leaderboard_json),
+        T(test_rebuild_keeps_the_last_games_changes),
         T(test_rebuild_equals_incremental),
         T(test_rebuild_of_an_empty_room),
         T(test_rebuild_skips_what_it_cannot_read),

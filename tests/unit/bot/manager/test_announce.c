@@ -182,6 +182,36 @@ static void test_whole_game_record_replays(void **state)
     free(line);
 }
 
+static void test_a_seat_left_is_marked_in_trick_lines(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    said("bob", "#h", "!leave");
+    said("bob", "#h", "!leave");
+    assert_false(t->seats[seat_of_nick(t, "bob")].human);
+    int from = w->fake.n;
+    for (int guard = 0; guard < 40 && !any_contains("#h", from, "Trick 2: ");
+         guard++) {
+        if (t->trick_deferred) { /* the channel's lines are out */
+            all_sent(0);
+            continue;
+        }
+        if (!person_acts(t))
+            run_for(1);
+    }
+    const struct fake_chat_line *l = NULL;
+    for (int i = from; i < w->fake.n; i++)
+        if (strncmp(w->fake.lines[i].text, "Trick 1: ", 9) == 0)
+            l = &w->fake.lines[i];
+    assert_non_null(l);
+    if (!strstr(l->text, "bob (left) "))
+        fail_msg("trick line: '%s'", l->text);
+    /* the others are not marked */
+    assert_null(strstr(l->text, "alice ("));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +223,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_plain_style_has_no_pills, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_seat_left_is_marked_in_trick_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_whole_game_record_replays, setup,
                                         teardown),
     };

@@ -62,7 +62,7 @@ static void test_top_stats_last_and_scores_after_a_game(void **state)
     said("alice", "#h", "!stats CAROL custom");
     assert_true(any_contains("#h", from, "carol (custom): 1 game, "));
     said("alice", "#h", "!stats zed");
-    assert_true(any_contains("#h", from, "zed has not finished a standard"));
+    assert_true(any_contains("#h", from, "zed has not finished a game here"));
     /* what hides or reorders text is not read, so never echoed */
     from = w->fake.n;
     said("alice", "#h",
@@ -70,7 +70,7 @@ static void test_top_stats_last_and_scores_after_a_game(void **state)
          "z\x01"
          "e\xe2\x81\xa6"
          "d\x1b");
-    assert_true(any_contains("#h", from, "zed has not finished a standard"));
+    assert_true(any_contains("#h", from, "zed has not finished a game here"));
     for (int i = from; i < w->fake.n; i++)
         for (const unsigned char *p =
                  (const unsigned char *)w->fake.lines[i].text;
@@ -92,7 +92,7 @@ static void test_top_stats_last_and_scores_after_a_game(void **state)
     l = last_to("#h", from);
     assert_non_null(l);
     /* hands=1 plays on past a tie */
-    if (!strstr(l->text, "Last game (just now, standard custom, ") ||
+    if (!strstr(l->text, "Last game (just now, standard with hands=1, ") ||
         !strstr(l->text, "): alice "))
         fail_msg("!last: %s", l->text);
     assert_true(strstr(l->text, " won.") || strstr(l->text, "shared the win"));
@@ -159,7 +159,7 @@ static void test_nick_from_another_host_is_another_record(void **state)
     event(CHAT_QUIT, "alice", "alice@host.test", NULL, NULL);
     said_from("alice", "mal@elsewhere.test", "#h", "!stats");
     assert_true(any_contains("#h", w->fake.n - 1,
-                             "You have not finished a standard game here."));
+                             "You have not finished a game here."));
     /* mal plays as alice */
     int from = w->fake.n;
     said_from("alice", "mal@elsewhere.test", "#h", "!hearts standard hands=1");
@@ -204,7 +204,7 @@ static void test_nick_from_another_host_is_another_record(void **state)
     assert_false(any_contains("#h", from, "alice(2)"));
     /* no number that a name does not have */
     assert_true(answered("bob", "!stats alice(3)",
-                         "alice(3) has not finished a standard game"));
+                         "alice(3) has not finished a game here"));
 }
 
 int main(void)

@@ -93,6 +93,57 @@ static void test_status_scores_rules_presets_help(void **state)
         any_contains("#h", from, "Nobody has finished a standard game"));
 }
 
+static void test_leave_in_a_game_asks_for_confirmation(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    four_people("standard");
+    struct table *t = the_table();
+    int bob = seat_of_nick(t, "bob");
+    int from = w->fake.n;
+    said("bob", "#h", "!leave");
+    /* the first asks, says it is a loss, and changes nothing */
+    assert_true(any_contains("bob", from, "Leaving counts as a loss"));
+    assert_true(any_contains("bob", from, "!leave again within 30 s"));
+    assert_true(t->seats[bob].human);
+    assert_false(any_contains("#h", from, "bob leaves the game"));
+    /* too late: asked again */
+    t->seats[bob].leave_asked -= 31000;
+    from = w->fake.n;
+    said("bob", "#h", "!leave");
+    assert_true(any_contains("bob", from, "Leaving counts as a loss"));
+    assert_true(t->seats[bob].human);
+    /* the second in time leaves */
+    from = w->fake.n;
+    said("bob", "#h", "!leave");
+    assert_false(t->seats[bob].human);
+    assert_true(any_contains("#h", from, "bob leaves the game"));
+}
+
+static void test_status_tells_the_tally(void **state)
+{
+    (void)state;
+    w->cfg.channel_repeat = 0;
+    four_people("standard pass_count=0");
+    int from = w->fake.n;
+    said("bob", "#h", "!status");
+    const struct fake_chat_line *l = last_to("#h", from);
+    assert_non_null(l);
+    if (!strstr(l->text, "Scores: alice 0, bob 0, carol 0, dave 0. No point "
+                         "cards played yet. "))
+        fail_msg("status: '%s'", l->text);
+    /* a heart taken: the tally names the seat, in the same line */
+    struct table *t = the_table();
+    t->game.hearts_broken = 1;
+    t->game.plays[t->game.nplays++] = ENGINE_2H;
+    t->game.hand_points[2] = 1;
+    from = w->fake.n;
+    said("bob", "#h", "!status");
+    assert_int_equal(lines_to("#h", from), 1);
+    assert_true(any_contains("#h", from,
+                             "Hearts broken, Q♠ unplayed, points: carol 1. "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -104,6 +155,10 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_status_scores_rules_presets_help,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_leave_in_a_game_asks_for_confirmation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_status_tells_the_tally, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

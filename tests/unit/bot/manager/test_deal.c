@@ -223,14 +223,16 @@ static void test_deal_goes_before_the_prompt(void **state)
     struct table *t = the_table();
     const char *leader = t->seats[engine_turn(&t->game)].nick;
     int deal = first_starting(leader, 0, "Hand 1 at #h. Your cards: ");
-    int turn = first_starting(leader, 0, "Your turn at #h.");
+    int turn = first_starting(leader, 0, "Your turn at #h to lead trick 1.");
     assert_true(deal >= 0 && turn > deal);
     /* the out-queue sends a higher priority first: the deal must not be
      * below the prompt, or the prompt overtakes it */
     assert_true(w->fake.lines[deal].prio <= w->fake.lines[turn].prio);
-    /* the 2C leads: the one legal card is named in words */
+    /* the 2C leads: the one legal card is named in words, the rest of
+     * the hand after it, each card once */
     assert_non_null(strstr(w->fake.lines[turn].text,
-                           "You lead trick 1. Only legal: 2♣. Your hand: "));
+                           "lead trick 1. Only legal: 2♣. Others: "));
+    assert_null(strstr(w->fake.lines[turn].text, "Your hand"));
 }
 
 static void test_a_pass_chosen_on_timeout_is_told(void **state)

@@ -43,6 +43,7 @@ static void test_restart_keeps_seat_changes(void **state)
     event(CHAT_NICK, old, id, NULL, "renamed");
     run_for(1);
     said(t->seats[b].nick, "#h", "!leave");
+    said(t->seats[b].nick, "#h", "!leave"); /* confirmed */
     assert_false(t->seats[b].human);
     t->seats[c].away = true;
     said(t->seats[c].nick, NULL, "autoplay on");

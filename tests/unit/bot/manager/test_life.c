@@ -26,6 +26,7 @@ static void test_stopped_game_and_leaver(void **state)
     /* bob leaves a running game: a loss, never a win */
     four_people("standard hands=1");
     said("bob", "#h", "!leave");
+    said("bob", "#h", "!leave"); /* confirmed */
     play_everything(the_table());
     read_results(text, sizeof text);
     const char *second = strchr(text, '\n') + 1;

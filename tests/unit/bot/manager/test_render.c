@@ -627,6 +627,31 @@ static void test_render_scores_plain(void **state)
     assert_int_equal(n, strlen(buf));
 }
 
+static void test_render_scores_marked_heading(void **state)
+{
+    (void)state;
+    char buf[512];
+    /* the mark after the cut name, the column as wide as both */
+    static const char *const long_names[] = {"alice", "bobbington", "carol"};
+    const char *marks[] = {NULL, "(left)", ""};
+    render_scores_marked(buf, sizeof buf, long_names, marks, 3, two_hands, 2,
+                         three_totals, 0, PLAIN);
+    assert_string_equal(buf, " hand  alice  bobbingt (left)  carol\n"
+                             "    1      3               13      0\n"
+                             "    2      0                5     21\n"
+                             "total      3               18     21");
+    /* a mark that is not printable ASCII, or too long, is left out */
+    marks[1] = "(\x03"
+               "04x)";
+    render_scores_marked(buf, sizeof buf, long_names, marks, 3, two_hands, 2,
+                         three_totals, 0, PLAIN);
+    assert_non_null(strstr(buf, "bobbingt  carol"));
+    marks[1] = "(a mark far too long)";
+    render_scores_marked(buf, sizeof buf, long_names, marks, 3, two_hands, 2,
+                         three_totals, 0, PLAIN);
+    assert_non_null(strstr(buf, "bobbingt  carol"));
+}
+
 static void test_render_scores_irc_bold_heading(void **state)
 {
     (void)state;
@@ -1175,6 +1200,7 @@ int main(void)
         cmocka_unit_test(test_render_trick_cleans_names),
         cmocka_unit_test(test_render_trick_cut_every_length),
         cmocka_unit_test(test_render_scores_plain),
+        cmocka_unit_test(test_render_scores_marked_heading),
         cmocka_unit_test(test_render_scores_irc_bold_heading),
         cmocka_unit_test(test_render_scores_no_totals_no_hands),
         cmocka_unit_test(test_render_scores_elides_old_hands),

@@ -25,12 +25,12 @@ static struct fake_chat net;
 
 /* One finished standard game of people with these keys and names (NULL
  * key: a computer); the first seat wins. */
-static void game(struct stats *s, const char *const *keys,
-                 const char *const *names, int n)
+static void game_of(struct stats *s, const char *preset,
+                    const char *const *keys, const char *const *names, int n)
 {
     struct archive_result r;
     memset(&r, 0, sizeof r);
-    snprintf(r.preset, sizeof r.preset, "standard");
+    snprintf(r.preset, sizeof r.preset, "%s", preset);
     r.finished = true;
     r.n = n;
     struct stats_game g;
@@ -38,7 +38,7 @@ static void game(struct stats *s, const char *const *keys,
     g.n = n;
     g.nhands = 1;
     g.finished = true;
-    g.preset = engine_preset_find("standard");
+    g.preset = engine_preset_find(preset);
     g.winners = 1;
     for (int i = 0; i < n; i++) {
         snprintf(r.seats[i].key, sizeof r.seats[i].key, "%s",
@@ -50,6 +50,21 @@ static void game(struct stats *s, const char *const *keys,
     }
     stats_add(s, &r, &g);
     stats_rank(s);
+}
+
+static void game(struct stats *s, const char *const *keys,
+                 const char *const *names, int n)
+{
+    game_of(s, "standard", keys, names, n);
+}
+
+/* One person's game of a preset (against a computer). */
+static void played_of(struct stats *s, const char *preset, const char *key,
+                      const char *name)
+{
+    const char *keys[] = {key, NULL};
+    const char *names[] = {name, "bot1"};
+    game_of(s, preset, keys, names, 2);
 }
 
 /* One person's game (against a computer). */
@@ -112,7 +127,7 @@ static void test_row_shows_the_nick_of_its_key(void **state)
     /* zoe is no row's name; nobody called zoe played this session */
     struct played *pl = played_new();
     assert_non_null(strstr(stats_of(&r, pl, "x", "x@h9", "zoe"),
-                           "zoe has not finished a standard game here."));
+                           "zoe has not finished a game here."));
     /* ... but once the person who is zoe now played under carol's key */
     played_add(pl, &net.base, "zoe", "u@h1", "n:carol@h1");
     assert_non_null(strstr(stats_of(&r, pl, "x", "x@h9", "zoe"),
@@ -249,10 +264,10 @@ static void test_own_stats_finds_the_record_played_under(void **state)
     /* from a host with two rows, no guess */
     played(s, "n:carol@h1", "carol");
     assert_non_null(strstr(stats_of(&r, NULL, "bobby", "u@h1", NULL),
-                           "You have not finished a standard game here."));
+                           "You have not finished a game here."));
     /* from a host with none: nothing, though the nick is bob's */
     assert_non_null(strstr(stats_of(&r, NULL, "bob", "mal@h9", NULL),
-                           "You have not finished a standard game here."));
+                           "You have not finished a game here."));
     /* ann by her key, twice counted */
     assert_non_null(strstr(stats_of(&r, NULL, "ANN", "x@H3", NULL),
                            "ann (standard): 2 games"));
@@ -261,10 +276,124 @@ static void test_own_stats_finds_the_record_played_under(void **state)
     stats_free(s);
 }
 
+/* ---- What !stats, !top and !last answer ---------------------------------- */
+
+static void test_stats_shows_every_board_of_the_person(void **state)
+{
+    (void)state;
+    struct stats *s = stats_new();
+    played_of(s, "omnibus", "n:alice@h1", "alice");
+    played_of(s, "party", "n:alice@h1", "alice");
+    played_of(s, "party", "n:alice@h1", "alice");
+    played_of(s, "party", "n:bob@h2", "bob");
+    struct results_room r = room(s);
+    /* not on the channel's default board: the one with most games in
+     * full, the others after it */
+    const char *text = stats_of(&r, NULL, "alice", "u@h1", NULL);
+    if (strncmp(text, "alice (party): 2 games, 2 wins, rating ", 39) ||
+        !strstr(text, ". Also: omnibus 1 game, 1 win, rating 1500?, rank 1 "
+                      "of 1."))
+        fail_msg("!stats: '%s'", text);
+    assert_null(strstr(text, "not finished"));
+    /* on the default board: that one in full */
+    played_of(s, "standard", "n:alice@h1", "alice");
+    text = stats_of(&r, NULL, "alice", "u@h1", NULL);
+    if (strncmp(text, "alice (standard): 1 game, ", 26) ||
+        !strstr(text, " Also: omnibus 1 game, 1 win, rating 1500?, rank 1 "
+                      "of 1; party 2 games, "))
+        fail_msg("!stats: '%s'", text);
+    /* someone else by name, on their one board */
+    text = stats_of(&r, NULL, "alice", "u@h1", "bob");
+    if (strncmp(text, "bob (party): 1 game", 19) || strstr(text, "Also"))
+        fail_msg("!stats bob: '%s'", text);
+    board_names_free(r.names);
+    stats_free(s);
+}
+
+/* The names on each line of a !top answer. */
+static void top_lines(const char *text, int *per, int *nlines)
+{
+    *nlines = 0;
+    for (const char *line = text; line; line = strchr(line, '\n')) {
+        if (*line == '\n')
+            line++;
+        const char *end = strchr(line, '\n');
+        int n = 0;
+        for (const char *p = line;
+             (p = strstr(p, " win")) && (!end || p < end); p++)
+            n++;
+        per[(*nlines)++] = n;
+    }
+}
+
+static void test_top_balances_its_lines(void **state)
+{
+    (void)state;
+    struct stats *s = stats_new();
+    const char *nine[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+    for (int i = 0; i < 9; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "n:%s@h", nine[i]);
+        played(s, key, nine[i]);
+    }
+    struct results_room r = room(s);
+    static char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    int per[8], nlines;
+    /* five: three and two, not four and one */
+    strbuf_init(&sb, text, sizeof text);
+    assert_true(mgr_results_top(&r, "5", NULL, "standard", &sb));
+    top_lines(sb.buf, per, &nlines);
+    assert_int_equal(nlines, 2);
+    assert_int_equal(per[0], 3);
+    assert_int_equal(per[1], 2);
+    /* a line's last entry has no comma after it */
+    assert_null(strstr(sb.buf, "),\n"));
+    /* nine: three lines of three */
+    strbuf_init(&sb, text, sizeof text);
+    assert_true(mgr_results_top(&r, "9", NULL, "standard", &sb));
+    top_lines(sb.buf, per, &nlines);
+    assert_int_equal(nlines, 3);
+    assert_true(per[0] == 3 && per[1] == 3 && per[2] == 3);
+    /* four: one line */
+    strbuf_init(&sb, text, sizeof text);
+    assert_true(mgr_results_top(&r, "4", NULL, "standard", &sb));
+    top_lines(sb.buf, per, &nlines);
+    assert_int_equal(nlines, 1);
+    board_names_free(r.names);
+    stats_free(s);
+}
+
+static void test_last_names_the_changed_options(void **state)
+{
+    (void)state;
+    struct stats *s = stats_new();
+    played(s, "n:alice@h1", "alice");
+    s->last.custom = true;
+    snprintf(s->last.changes, sizeof s->last.changes, "hands=2");
+    struct results_room r = room(s);
+    static char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    mgr_results_last(&r, s->last.time + 10, &sb);
+    assert_non_null(
+        strstr(sb.buf, "(just now, standard with hands=2, 1 hand)"));
+    /* from a file that did not keep them: "custom" */
+    s->last.changes[0] = '\0';
+    strbuf_init(&sb, text, sizeof text);
+    mgr_results_last(&r, s->last.time + 10, &sb);
+    assert_non_null(strstr(sb.buf, "(just now, standard custom, 1 hand)"));
+    board_names_free(r.names);
+    stats_free(s);
+}
+
 int main(void)
 {
     fake_chat_init(&net, FAKE_CHAT_RFC1459, "test", NULL, NULL);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stats_shows_every_board_of_the_person),
+        cmocka_unit_test(test_top_balances_its_lines),
+        cmocka_unit_test(test_last_names_the_changed_options),
         cmocka_unit_test(test_row_shows_the_nick_of_its_key),
         cmocka_unit_test(test_no_two_rows_show_one_name),
         cmocka_unit_test(test_shown_names_are_unique_and_found),

@@ -188,10 +188,134 @@ static void test_text_rendered_and_room(void **state)
     assert_int_equal(mgr_sb_room(&sb, 100), 1);
 }
 
+static void heard(void *ctx, const struct engine_game *g,
+                  const struct engine_event *ev)
+{
+    (void)ctx;
+    (void)g;
+    (void)ev;
+}
+
+/* A four-seat game of `rules` at t, dealt, in plain text; seat 0 is
+ * "you" in the tallies below. */
+static void dealt(const char *rules)
+{
+    cfg.colors = false;
+    strcpy(t->seats[3].shown, "dave");
+    char err[300];
+    assert_int_equal(engine_rules_parse(&t->rules, rules, 4, err, sizeof err),
+                     0);
+    engine_game_init(&t->game, &t->rules, 7, 0);
+    struct engine_sink none = {heard, NULL};
+    assert_int_equal(engine_deal(&t->game, &none), 0);
+}
+
+static const char *tally(int you)
+{
+    static char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    mgr_sb_tally(&sb, t, you);
+    return sb.buf;
+}
+
+static void test_tally_before_any_point_card(void **state)
+{
+    (void)state;
+    dealt("standard");
+    assert_string_equal(tally(0), "No point cards played yet.");
+    /* a club played changes nothing */
+    t->game.plays[t->game.nplays++] = ENGINE_2C;
+    assert_string_equal(tally(0), "No point cards played yet.");
+}
+
+static void test_tally_names_the_queen_and_the_points_by_seat(void **state)
+{
+    (void)state;
+    dealt("standard");
+    struct engine_game *g = &t->game;
+    /* bob took the queen: the moon in progress is there to see */
+    g->plays[g->nplays++] = ENGINE_QS;
+    g->taken[2].one |= ENGINE_BIT(ENGINE_QS);
+    g->hand_points[2] = 13;
+    assert_string_equal(tally(0), "Hearts unbroken, points: bob 13 (Q♠).");
+    /* hearts broken, two seats with points, one of them the reader's */
+    g->hearts_broken = 1;
+    g->hand_points[0] = 2;
+    assert_string_equal(tally(0), "Hearts broken, points: you 2, bob 13 (Q♠).");
+    /* in the channel (!status) nobody is "you" */
+    assert_string_equal(tally(-1),
+                        "Hearts broken, points: Alice 2, bob 13 (Q♠).");
+}
+
+static void test_tally_follows_the_queen_unplayed_and_on_the_trick(void **state)
+{
+    (void)state;
+    dealt("standard");
+    struct engine_game *g = &t->game;
+    g->hearts_broken = 1;
+    g->plays[g->nplays++] = ENGINE_2H;
+    g->hand_points[3] = 1;
+    assert_string_equal(tally(0),
+                        "Hearts broken, Q♠ unplayed, points: dave 1.");
+    g->trick[g->trick_len] = ENGINE_QS;
+    g->trick_seat[g->trick_len++] = 1;
+    assert_string_equal(tally(0),
+                        "Hearts broken, Q♠ on the trick, points: dave 1.");
+}
+
+static void test_tally_follows_a_bonus_card(void **state)
+{
+    (void)state;
+    dealt("omnibus");
+    struct engine_game *g = &t->game;
+    g->plays[g->nplays++] = ENGINE_TD;
+    g->taken[3].one |= ENGINE_BIT(ENGINE_TD);
+    g->hand_points[3] = -10;
+    assert_string_equal(
+        tally(0), "Hearts unbroken, Q♠ unplayed, points: dave -10 (10♦).");
+    /* where hearts may be led at any time, their state is not told */
+    dealt("party");
+    g->plays[g->nplays++] = ENGINE_2H;
+    g->hand_points[1] = 1;
+    assert_string_equal(tally(0), "Q♠ unplayed, points: easy1 1.");
+}
+
+static void test_seat_marks(void **state)
+{
+    (void)state;
+    char buf[RENDER_SHOWN_SIZE + 16];
+    /* a computer player's own seat: no mark */
+    assert_null(mgr_seat_mark(t, 1, false));
+    assert_string_equal(mgr_seat_marked(t, 1, buf, sizeof buf), "easy1");
+    /* a person playing: none */
+    strcpy(t->seats[2].key, "n:bob@host");
+    assert_null(mgr_seat_mark(t, 2, false));
+    /* away: a computer plays for them; at the end it counts as left */
+    t->seats[2].away = true;
+    assert_string_equal(mgr_seat_marked(t, 2, buf, sizeof buf),
+                        "bob (computer)");
+    assert_string_equal(mgr_seat_mark(t, 2, true), "(left)");
+    /* gone for good with !leave */
+    t->seats[2].away = false;
+    t->seats[2].human = false;
+    assert_string_equal(mgr_seat_marked(t, 2, buf, sizeof buf), "bob (left)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_text_style, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tally_before_any_point_card, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_tally_names_the_queen_and_the_points_by_seat, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_tally_follows_the_queen_unplayed_and_on_the_trick, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(test_tally_follows_a_bonus_card, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_seat_marks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_text_seat_user_id, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_text_seat, setup, teardown),

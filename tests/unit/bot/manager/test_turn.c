@@ -100,22 +100,122 @@ static void test_prompts_tell_the_last_trick_and_the_legal_cards(void **state)
     int from = w->fake.n - 1;
     const struct fake_chat_line *l = last_to(t->seats[winner].nick, 0);
     assert_non_null(l);
-    if (strncmp(l->text, "Your turn at #h. You took trick 1 with ", 39) ||
-        !strstr(l->text, ". You lead trick 2. ") ||
-        !(strstr(l->text, " Play one of: ") || strstr(l->text, "Only legal")))
+    if (strncmp(l->text,
+                "Your turn at #h to lead trick 2; you took trick 1 "
+                "with ",
+                53) ||
+        !(strstr(l->text, ". Play one of: ") ||
+          strstr(l->text, ". Only legal") || strstr(l->text, ". Any card: ")))
         fail_msg("prompt: '%s'", l->text);
-    /* the next player hears who took it, and the cards to choose from */
+    /* the next player sees who led, and the cards to choose from */
     char cmd[16];
-    snprintf(cmd, sizeof cmd, "%s",
-             engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+    int led = __builtin_ctzll(engine_legal_plays(g));
+    snprintf(cmd, sizeof cmd, "%s", engine_card_name(led));
     said(t->seats[winner].nick, NULL, cmd);
     char want[200];
-    snprintf(want, sizeof want, "Your turn at #h. %s took trick 1 with ",
+    snprintf(want, sizeof want, "Your turn at #h, trick 2: %s ",
              t->seats[winner].nick);
     l = last_to(t->seats[engine_turn(g)].nick, from);
     assert_non_null(l);
     if (strncmp(l->text, want, strlen(want)))
         fail_msg("prompt: '%s'", l->text);
+}
+
+/* The cards of a prompt's "Play one of" / "Only legal" / "Any card" and
+ * "Others" parts, each as the engine names it, into *set; how many. */
+static int prompt_cards(const char *text, struct engine_cards *set)
+{
+    memset(set, 0, sizeof *set);
+    int n = 0;
+    const char *heads[] = {
+        "Play one of: ", "Only legal: ", "Any card: ", "Others: "};
+    for (int h = 0; h < 4; h++) {
+        const char *p = strstr(text, heads[h]);
+        if (!p)
+            continue;
+        p += strlen(heads[h]);
+        const char *end = strchr(p, '.');
+        int suit = -1;
+        while (p < end) {
+            if (*p == ' ') {
+                p++;
+                continue;
+            }
+            size_t len = strcspn(p, " .");
+            int card;
+            if (engine_card_parse(p, len, &card) == 0) {
+                set->one |= ENGINE_BIT(card);
+                n++;
+            } else if (len == 3) { /* a suit's symbol: its ranks follow */
+                char word[16];
+                snprintf(word, sizeof word, "2%.*s", (int)len, p);
+                assert_int_equal(engine_card_parse(word, strlen(word), &card),
+                                 0);
+                suit = engine_card_suit(card);
+            } else {
+                char word[16];
+                snprintf(word, sizeof word, "%.*s%s", (int)len, p,
+                         suit == ENGINE_CLUBS      ? "C"
+                         : suit == ENGINE_DIAMONDS ? "D"
+                         : suit == ENGINE_HEARTS   ? "H"
+                                                   : "S");
+                assert_int_equal(engine_card_parse(word, strlen(word), &card),
+                                 0);
+                set->one |= ENGINE_BIT(card);
+                n++;
+            }
+            p += len;
+        }
+    }
+    return n;
+}
+
+/* Code points of a text (every card symbol is one column). */
+static int columns(const char *text)
+{
+    int n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        n += (*p & 0xC0) != 0x80;
+    return n;
+}
+
+static void test_a_prompt_lists_each_card_once_in_two_lines(void **state)
+{
+    (void)state;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    int prompts = 0, any = 0;
+    for (int guard = 0; guard < 52 && g->hand_no == 1; guard++) {
+        int s = engine_turn(g);
+        if (s < 0)
+            break;
+        const struct fake_chat_line *l = last_to(t->seats[s].nick, 0);
+        assert_non_null(l);
+        if (strstr(l->text, "Your turn at #h")) {
+            /* the whole hand, each card once, the legal ones first */
+            struct engine_cards hand = engine_hand(g, s), seen;
+            int n = prompt_cards(l->text, &seen);
+            if (n != engine_cards_count(&hand) || seen.one != hand.one)
+                fail_msg("prompt: '%s'", l->text);
+            assert_null(strstr(l->text, "Your hand"));
+            uint64_t legal = engine_legal_plays(g);
+            if (legal == hand.one) {
+                assert_non_null(strstr(l->text, " Any card: "));
+                any++;
+            }
+            /* two lines of an 80-column client, with four short names */
+            if (columns(l->text) > 160)
+                fail_msg("%d columns: '%s'", columns(l->text), l->text);
+            prompts++;
+        }
+        char cmd[16];
+        snprintf(cmd, sizeof cmd, "%s",
+                 engine_card_name(__builtin_ctzll(engine_legal_plays(g))));
+        said(t->seats[s].nick, NULL, cmd);
+    }
+    assert_true(prompts >= 40);
+    assert_true(any > 0);
 }
 
 static void test_a_turn_is_prompted_once(void **state)
@@ -615,6 +715,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             test_prompts_tell_the_last_trick_and_the_legal_cards, setup,
             teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_prompt_lists_each_card_once_in_two_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_turn_is_prompted_once, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_autoplay_plays_the_last_card,
