@@ -26,6 +26,17 @@ void mgr_cmd_split_words(struct cmd *c, const char *text)
     }
 }
 
+/* Where the asker looks: a channel command is answered beside the
+ * channel (the adapter's notice) where the adapter has one. */
+void mgr_cmd_tell(const struct cmd *c, const char *text,
+                  enum chat_priority prio)
+{
+    if (c->room && c->a->ops->notice)
+        c->a->ops->notice(c->a, c->u->nick, text, prio);
+    else
+        c->a->ops->tell(c->a, c->u->nick, text, prio);
+}
+
 void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
 {
     char text[700];
@@ -34,7 +45,18 @@ void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     /* chatter waits behind the game's own lines */
-    c->a->ops->tell(c->a, c->u->nick, text, c->game ? CHAT_NORMAL : CHAT_LOW);
+    mgr_cmd_tell(c, text, c->game ? CHAT_NORMAL : CHAT_LOW);
+}
+
+void mgr_cmd_reply_lines(const struct cmd *c, const char *text)
+{
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len)
+            mgr_cmd_reply(c, "%.*s", (int)len, line);
+        line += len;
+        line += *line == '\n';
+    }
 }
 
 const char *mgr_cmd_prefix(const struct manager *m)

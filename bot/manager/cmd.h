@@ -37,9 +37,17 @@ enum echo { ECHO_ROOM, ECHO_PRIVATE, ECHO_NONE };
 
 /* Splits text into words (blank-separated) into c->storage. */
 void mgr_cmd_split_words(struct cmd *c, const char *text);
-/* A private reply to the asker; chatter waits behind the game's lines. */
+/* Text for the asker where they look: privately for a private command;
+ * for a channel command by the adapter's notice (IRC: a NOTICE, shown
+ * beside the channel), else privately. */
+void mgr_cmd_tell(const struct cmd *c, const char *text,
+                  enum chat_priority prio);
+/* A reply to the asker (mgr_cmd_tell); chatter waits behind the game's
+ * lines. */
 void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A reply of several lines ('\n' between them), a message a line. */
+void mgr_cmd_reply_lines(const struct cmd *c, const char *text);
 /* The command prefix of the config ("!"). */
 const char *mgr_cmd_prefix(const struct manager *m);
 /* The caller as the subject of a line in the room, and the verb to match:

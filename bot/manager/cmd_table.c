@@ -422,7 +422,13 @@ void mgr_cmd_scores(struct cmd *c)
     enum echo where = echo(c, t, ECHO_SCORES);
     if (where == ECHO_NONE)
         return;
-    mgr_table_send_scores(t, where == ECHO_ROOM ? NULL : c->u->nick);
+    if (where == ECHO_ROOM) {
+        mgr_table_send_scores(t);
+        return;
+    }
+    char text[2048];
+    mgr_table_scores_text(t, true, text, sizeof text);
+    mgr_cmd_reply_lines(c, text);
 }
 
 void mgr_cmd_rules(struct cmd *c)

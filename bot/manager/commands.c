@@ -317,10 +317,10 @@ static bool within_limit(struct cmd *c, const char *text)
                       cfg->chatter_interval * 1000LL, now))
         return false;
     if (v == LIMIT_WARN)
-        c->a->ops->tell(c->a, c->u->nick,
-                        "You are sending me too much: I answer again in a "
-                        "while.",
-                        CHAT_LOW);
+        mgr_cmd_tell(c,
+                     "You are sending me too much: I answer again in a "
+                     "while.",
+                     CHAT_LOW);
     return v == LIMIT_ANSWER;
 }
 

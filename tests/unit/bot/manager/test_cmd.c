@@ -1,6 +1,7 @@
 /*
  * Tests of what every command uses (bot/manager/cmd.c): admins, damped channel
- * answers, through the fake adapter of the manager's test world (world.h).
+ * answers, where answers go, through the fake adapter of the manager's test
+ * world (world.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,6 +39,57 @@ static void test_channel_status_repeats_are_damped(void **state)
     assert_int_equal(lines_to("#h", from), room + 1);
 }
 
+/* The line told to nick since `from` that holds needle, or NULL. */
+static const struct fake_chat_line *told(const char *nick, int from,
+                                         const char *needle)
+{
+    for (int i = from; i < w->fake.n; i++)
+        if (strcmp(w->fake.lines[i].to, nick) == 0 &&
+            strstr(w->fake.lines[i].text, needle))
+            return &w->fake.lines[i];
+    return NULL;
+}
+
+/* What answers one person's channel command (help, rules, presets, the
+ * open table, a refusal) comes to them as a notice, where they look at
+ * the channel; the same command privately is answered privately, and so
+ * is every channel command where the adapter has no notices (Matrix). */
+static void test_channel_answers_come_by_notice(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    said("alice", "#h", "!hearts");
+    int from = w->fake.n;
+    said("alice", "#h", "!help");
+    said("bob", "#h", "!rules");
+    said("bob", "#h", "!presets");
+    said("bob", "#h", "!hearts");
+    said("bob", "#h", "!join");
+    said("bob", "#h", "!start");
+    const char *answers[][2] = {{"alice", "Hearts: !hearts opens"},
+                                {"bob", "standard for 4 players"},
+                                {"bob", "Presets:"},
+                                {"bob", "A table is open here"},
+                                {"bob", "Only alice, who opened the table"}};
+    for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
+        const struct fake_chat_line *l =
+            told(answers[i][0], from, answers[i][1]);
+        assert_non_null(l);
+        assert_true(l->private_ && l->notice);
+    }
+    /* the channel heard only bob sit down */
+    assert_int_equal(lines_to("#h", from), 1);
+    from = w->fake.n;
+    said("bob", NULL, "rules");
+    assert_non_null(told("bob", from, "standard for 4 players"));
+    assert_false(told("bob", from, "standard for 4 players")->notice);
+    fake_chat_set_kind(&w->fake, FAKE_CHAT_MATRIX);
+    from = w->fake.n;
+    said("bob", "#h", "!presets");
+    assert_non_null(told("bob", from, "Presets:"));
+    assert_false(told("bob", from, "Presets:")->notice);
+}
+
 /* An admin named by account ("account:NAME") is one from any host and
  * nick while logged in, and nobody's admin otherwise. */
 static void test_account_names_an_admin(void **state)
@@ -62,6 +114,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_account_names_an_admin, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_channel_answers_come_by_notice,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
