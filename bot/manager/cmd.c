@@ -140,19 +140,15 @@ const char *mgr_cmd_room_rules(const struct manager *m,
     return rules ? rules : m->cfg->default_rules;
 }
 
-/* A channel !status or !scores said in the room within channel_repeat
- * seconds is not said there again: the asker is told privately, or, if
- * they asked last time, not at all. Twenty !status would otherwise be
- * twenty channel lines naming every player. */
-enum echo mgr_cmd_echo_at(struct cmd *c, int64_t *at, char *by, size_t bylen)
+/* The same answer twice in a row of askers is said once in the room:
+ * twenty !status would otherwise be twenty channel lines naming every
+ * player. Another question (!stats alice after !stats bob) is another
+ * answer, and a repeat is still answered, to the asker alone. */
+bool mgr_cmd_room_hears(const struct cmd *c, struct limit_echo *e,
+                        const char *text)
 {
     if (!c->room)
-        return ECHO_PRIVATE;
-    int64_t now = loop_now(c->m->loop);
-    int64_t window = c->m->cfg->channel_repeat * 1000LL;
-    if (*at && now - *at < window)
-        return strcmp(by, c->u->id) == 0 ? ECHO_NONE : ECHO_PRIVATE;
-    *at = now;
-    snprintf(by, bylen, "%s", c->u->id);
-    return ECHO_ROOM;
+        return false;
+    return !limit_echo_heard(e, text, c->m->cfg->channel_repeat * 1000LL,
+                             loop_now(c->m->loop));
 }

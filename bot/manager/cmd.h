@@ -32,9 +32,6 @@ struct cmd {
     char storage[512];
 };
 
-/* Where an answer said in a channel goes (mgr_cmd_echo_at). */
-enum echo { ECHO_ROOM, ECHO_PRIVATE, ECHO_NONE };
-
 /* Splits text into words (blank-separated) into c->storage. */
 void mgr_cmd_split_words(struct cmd *c, const char *text);
 /* Text for the asker where they look: privately for a private command;
@@ -64,9 +61,11 @@ void mgr_cmd_shown_as_seat(struct cmd *c, const struct table *t, int s);
 /* The default rules of a room: its own from the config, else the bot's. */
 const char *mgr_cmd_room_rules(const struct manager *m,
                                const struct chat_adapter *a, const char *room);
-/* A channel answer said in the room within channel_repeat seconds (*at,
- * by whom: by) is not said there again: the asker is told privately, or,
- * if they asked last time, not at all. */
-enum echo mgr_cmd_echo_at(struct cmd *c, int64_t *at, char *by, size_t bylen);
+/* Whether `text`, the answer to a command asked in a room, is said in
+ * the room: not if the room heard the same text within channel_repeat
+ * seconds (`e` keeps what it heard), nor for a private command. Otherwise
+ * the asker gets it (mgr_cmd_tell), never nothing. */
+bool mgr_cmd_room_hears(const struct cmd *c, struct limit_echo *e,
+                        const char *text);
 
 #endif

@@ -98,6 +98,34 @@ bool limit_shared(struct limit *l, int burst, int64_t interval_ms, int64_t now)
     return take(&l->shared_full_at, burst, interval_ms, now);
 }
 
+bool limit_echo_heard(struct limit_echo *e, const char *text,
+                      int64_t window_ms, int64_t now)
+{
+    uint64_t h = hash(text);
+    int oldest = 0;
+    for (int i = 0; i < LIMIT_ECHO_KEEP; i++) {
+        if (!e->used[i]) {
+            oldest = i;
+            break;
+        }
+        if (e->hash[i] == h && now - e->at[i] < window_ms)
+            return true;
+        if (e->at[i] < e->at[oldest])
+            oldest = i;
+    }
+    if (window_ms <= 0)
+        return false;
+    /* the same text heard before the window is replaced, never kept
+     * twice */
+    for (int i = 0; i < LIMIT_ECHO_KEEP; i++)
+        if (e->used[i] && e->hash[i] == h)
+            oldest = i;
+    e->used[oldest] = true;
+    e->hash[oldest] = h;
+    e->at[oldest] = now;
+    return false;
+}
+
 enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
                                const char *network, const char *id,
                                const char *text, int64_t now)

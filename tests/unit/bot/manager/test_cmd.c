@@ -12,31 +12,46 @@
 
 #include "tests/unit/bot/manager/world.h"
 
+/* The same channel answer again within channel_repeat is said once in
+ * the room; every asker after that gets it by notice, never nothing (a
+ * flood is the answer limit's, test_commands.c). */
 static void test_channel_status_repeats_are_damped(void **state)
 {
     (void)state;
     w->cfg.channel_repeat = 1;
+    w->cfg.reply_interval = 0;
     w->cfg.turn_timeout = 60; /* no "the table waits for" line meanwhile */
-    four_people("standard");
+    four_people("standard pass_count=0");
     int from = w->fake.n;
     for (int i = 0; i < 20; i++)
         said("mallory", "#h", "!status");
     assert_int_equal(lines_to("#h", from), 1);
-    assert_false(any_contains("mallory", from, "Table at"));
+    assert_int_equal(count_starting("mallory", from, "Table at #h"), 19);
+    assert_true(last_to("mallory", from)->notice);
     /* someone else asking again soon is answered privately */
     said("erin", "#h", "!status");
     assert_int_equal(lines_to("#h", from), 1);
     assert_true(any_contains("erin", from, "Table at #h"));
-    /* !scores is its own command */
+    /* !scores is another answer */
     said("erin", "#h", "!scores");
     int room = lines_to("#h", from);
     assert_true(room > 1);
+    int before = lines_to("erin", from);
     said("erin", "#h", "!scores");
     assert_int_equal(lines_to("#h", from), room);
+    assert_true(lines_to("erin", from) > before);
+    assert_true(any_contains("erin", from, "total"));
+    /* a change in the game is a new answer: the room hears it */
+    said("alice", "#h", "!status");
+    assert_int_equal(lines_to("#h", from), room);
+    play_lowest(the_table(), 1);
+    int after_play = lines_to("#h", from);
+    said("frank", "#h", "!status");
+    assert_int_equal(lines_to("#h", from), after_play + 1);
     /* after the window the channel hears it again */
     run_for(1100);
     said("frank", "#h", "!status");
-    assert_int_equal(lines_to("#h", from), room + 1);
+    assert_int_equal(lines_to("#h", from), after_play + 2);
 }
 
 /* The line told to nick since `from` that holds needle, or NULL. */
