@@ -62,6 +62,12 @@ enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
  * token and returns whether there was one. */
 bool limit_shared(struct limit *l, int burst, int64_t interval_ms, int64_t now);
 
+/* Whether the person (network, id) may be given a hint nobody asked for
+ * (a "did you mean" to a word in a channel that may be another bot's
+ * command) at `now`: at most one every `interval_ms`. Takes it if so. */
+bool limit_hint(struct limit *l, const char *network, const char *id,
+                int64_t interval_ms, int64_t now);
+
 /* How many people the table holds (for tests). */
 int limit_people(const struct limit *l);
 

@@ -2,7 +2,7 @@
  * Tests of the per-person answer limit (bot/manager/limit.c) on a fake clock:
  * the burst, the pace after it, one warning per flood, repeats answered once,
  * people kept apart, and a bounded table under a flood of identities; a
- * room's memory of the answers it heard.
+ * room's memory of the answers it heard; hints nobody asked for.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -159,6 +159,24 @@ static void test_limit_echo_heard_once_within_the_window(void **state)
     assert_false(limit_echo_heard(&none, "x", 0, 5));
 }
 
+/* A hint nobody asked for: one a person every interval, people apart. */
+static void test_limit_hint_once_an_interval(void **state)
+{
+    (void)state;
+    struct limit *l = limit_new();
+    assert_true(limit_hint(l, "net", "a@h", 300000, 0));
+    assert_false(limit_hint(l, "net", "a@h", 300000, 1000));
+    assert_true(limit_hint(l, "net", "b@h", 300000, 1000));
+    assert_true(limit_hint(l, "other", "a@h", 300000, 1000));
+    assert_false(limit_hint(l, "net", "a@h", 300000, 299999));
+    assert_true(limit_hint(l, "net", "a@h", 300000, 300000));
+    /* the answer limit is apart from it */
+    assert_int_equal(limit_check(l, &rules, "net", "a@h", "x", 300001),
+                     LIMIT_ANSWER);
+    assert_false(limit_hint(l, "net", "a@h", 300000, 300002));
+    limit_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_limit_check_bounded_under_many_people),
         cmocka_unit_test(test_limit_shared_burst_then_pace),
         cmocka_unit_test(test_limit_echo_heard_once_within_the_window),
+        cmocka_unit_test(test_limit_hint_once_an_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
