@@ -134,9 +134,8 @@ static void push_line(void *ctx, const char *line)
     ircad_out_push_to(p->a, p->prio, p->target, line);
 }
 
-static void out_lines(struct ircad *a, const char *command,
-                      const char *target, const char *text,
-                      enum chat_priority prio)
+static void out_lines(struct ircad *a, const char *command, const char *target,
+                      const char *text, enum chat_priority prio)
 {
     if (ircad_stopping(a))
         return;

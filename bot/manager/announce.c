@@ -22,8 +22,7 @@ void mgr_table_scoreline(struct table *t, struct strbuf *sb)
                     (int)g->totals[s]);
 }
 
-void mgr_table_scores_text(struct table *t, bool all, char *out,
-                           size_t outlen)
+void mgr_table_scores_text(struct table *t, bool all, char *out, size_t outlen)
 {
     const char *names[ENGINE_MAX_PLAYERS];
     for (int s = 0; s < t->capacity; s++)

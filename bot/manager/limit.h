@@ -84,7 +84,7 @@ struct limit_echo {
  * counts as heard). If not, it is heard now: kept, in place of the
  * answer heard longest ago. A text heard stays as heard then (asking
  * again does not stretch the window). */
-bool limit_echo_heard(struct limit_echo *e, const char *text,
-                      int64_t window_ms, int64_t now);
+bool limit_echo_heard(struct limit_echo *e, const char *text, int64_t window_ms,
+                      int64_t now);
 
 #endif
