@@ -39,7 +39,7 @@ struct config {
     int reply_burst;      /* answers at once */
     int reply_interval;   /* then one per interval (0: no limit) */
     int repeat_quiet;     /* the same private text again gets no answer */
-    int channel_repeat;   /* a channel !status or !scores is not repeated */
+    int channel_repeat;   /* a channel answer is not repeated there */
     int chatter_burst;    /* everyone's private chatter together: a burst */
     int chatter_interval; /* then one per interval (0: no limit) */
     /* [game] */

@@ -257,8 +257,10 @@ int engine_preset_find(const char *name);
 
 /*
  * The edit distance between the la bytes at a and the string b, for naming
- * the nearest valid word in a message; case-insensitive if fold_case.
- * Words over 40 bytes count as far away (99).
+ * the nearest valid word in a message: a letter added, dropped or changed,
+ * or two neighbours swapped ("hlep" for "help"), is one edit;
+ * case-insensitive if fold_case. Words over 40 bytes count as far away
+ * (99).
  */
 int engine_word_distance(const char *a, size_t la, const char *b,
                          bool fold_case);

@@ -236,32 +236,41 @@ static bool same_word(const char *a, const char *b)
     return *a == *b;
 }
 
+static bool same_char(char x, char y, bool fold_case)
+{
+    return fold_case ? lower(x) == lower(y) : x == y;
+}
+
+/* Levenshtein's distance, with two neighbours swapped ("hlep") counted as
+ * one edit as Damerau's is (the optimal string alignment form: no
+ * substring is edited twice). */
 int engine_word_distance(const char *a, size_t la, const char *b,
                          bool fold_case)
 {
     size_t lb = strlen(b);
     if (la > 40 || lb > 40)
         return 99;
-    int row[41];
+    int d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
     for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
+        d[0][j] = (int)j;
     for (size_t i = 1; i <= la; i++) {
-        int prev = row[0];
-        row[0] = (int)i;
         for (size_t j = 1; j <= lb; j++) {
-            int cur = row[j];
-            bool same = fold_case ? lower(a[i - 1]) == lower(b[j - 1])
-                                  : a[i - 1] == b[j - 1];
-            int best = prev + (same ? 0 : 1);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            prev = cur;
+            int best =
+                d[i - 1][j - 1] + !same_char(a[i - 1], b[j - 1], fold_case);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && same_char(a[i - 1], b[j - 2], fold_case) &&
+                same_char(a[i - 2], b[j - 1], fold_case) &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
         }
     }
-    return row[lb];
+    return d[la][lb];
 }
 
 static int distance(const char *a, const char *b)

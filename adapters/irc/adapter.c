@@ -118,6 +118,18 @@ static void op_tell(struct chat_adapter *ca, const char *nick, const char *text,
     ircad_out_text(self(ca), nick, text, prio);
 }
 
+/* The answer to a person's channel command: a NOTICE, which their client
+ * shows where they are looking (or a PRIVMSG if the config says so). */
+static void op_notice(struct chat_adapter *ca, const char *nick,
+                      const char *text, enum chat_priority prio)
+{
+    struct ircad *a = self(ca);
+    if (a->answer_notice)
+        ircad_out_notice(a, nick, text, prio);
+    else
+        ircad_out_text(a, nick, text, prio);
+}
+
 static void op_tell_tracked(struct chat_adapter *ca, const char *nick,
                             const char *text, enum chat_priority prio,
                             uint64_t cookie)
@@ -224,6 +236,7 @@ static const struct chat_adapter_ops ops = {
     .fold = op_fold,
     .retract = op_retract,
     .serves = op_serves,
+    .notice = op_notice,
 };
 
 /* ---- Construction ------------------------------------------------------ */
@@ -310,6 +323,7 @@ struct chat_adapter *ircad_new(struct loop *l, const struct irc_config *cfg,
     a->sasl_user = dup_text(cfg->sasl_username);
     a->sasl_pass = dup_text(cfg->sasl_password);
     a->sasl_required = cfg->sasl_required;
+    a->answer_notice = !cfg->answers || strcmp(cfg->answers, "privmsg") != 0;
     a->nchannels = cfg->nchannels;
     if (a->nchannels > 0) {
         a->channels = xcalloc((size_t)a->nchannels, sizeof *a->channels);

@@ -55,6 +55,13 @@ static int check_sasl(struct section *s, const struct section_key *k,
     return section_check_one_of(s, k, v, names, 3);
 }
 
+static int check_answers(struct section *s, const struct section_key *k,
+                         struct toml_value *v)
+{
+    static const char *const names[] = {"notice", "privmsg"};
+    return section_check_one_of(s, k, v, names, 2);
+}
+
 /* SASL PLAIN's names and password: any text but NUL (its separator) and
  * control characters, at most 300 bytes (the base64 of the three fits a
  * few AUTHENTICATE lines). */
@@ -143,6 +150,7 @@ static const struct section_key irc_keys[] = {
     {"sasl_username", TOML_STRING, IRC(sasl_username), 0, 0, check_sasl_word},
     {"sasl_password", TOML_STRING, IRC(sasl_password), 0, 0, check_sasl_word},
     {"sasl_required", TOML_BOOL, IRC(sasl_required), 0, 0, NULL},
+    {"answers", TOML_STRING, IRC(answers), 0, 0, check_answers},
 };
 
 _Static_assert(sizeof irc_keys / sizeof irc_keys[0] <= SECTION_MAX_KEYS,
@@ -181,6 +189,7 @@ static int finish(struct section *s)
     section_default(&irc->sasl_mechanism, "none");
     section_default(&irc->sasl_username, "");
     section_default(&irc->sasl_password, "");
+    section_default(&irc->answers, "notice");
     if (irc->tls && !section_was_set(s, "port"))
         irc->port = 6697;
     if (strcmp(irc->sasl_mechanism, "plain") == 0 && !*irc->sasl_password)
@@ -227,6 +236,7 @@ void irc_config_free(struct irc_config *irc)
     free(irc->sasl_mechanism);
     free(irc->sasl_username);
     free(irc->sasl_password);
+    free(irc->answers);
     section_rooms_free(irc->channels, irc->nchannels);
 }
 

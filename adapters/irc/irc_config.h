@@ -43,6 +43,9 @@ struct irc_config {
     /* a failed or unavailable SASL stops the network (true) or goes on
      * unauthenticated (false) */
     bool sasl_required;
+    /* how a person's channel command is answered: "notice" (NOTICE to
+     * them) or "privmsg" */
+    char *answers;
 };
 
 /* The [[irc]] protocol: its section, and its adapter (irc_adapter.h). */

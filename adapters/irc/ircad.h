@@ -78,6 +78,7 @@ struct ircad {
     enum ircad_sasl_mech sasl_mech;
     char *sasl_user, *sasl_pass;
     bool sasl_required;
+    bool answer_notice; /* answers to channel commands by NOTICE */
     char *test_resolve; /* ircad_set_test_resolve, NULL */
     int pushed;         /* lines one text became (op_tell_tracked) */
     int port;

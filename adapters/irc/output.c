@@ -134,8 +134,8 @@ static void push_line(void *ctx, const char *line)
     ircad_out_push_to(p->a, p->prio, p->target, line);
 }
 
-void ircad_out_text(struct ircad *a, const char *target, const char *text,
-                    enum chat_priority prio)
+static void out_lines(struct ircad *a, const char *command, const char *target,
+                      const char *text, enum chat_priority prio)
 {
     if (ircad_stopping(a))
         return;
@@ -144,9 +144,21 @@ void ircad_out_text(struct ircad *a, const char *target, const char *text,
                          : prio == CHAT_NORMAL ? IRCAD_NORMAL
                                                : IRCAD_LOW,
                          target};
-    if (ircad_split("PRIVMSG", target, text, push_line, &p) < 0)
+    if (ircad_split(command, target, text, push_line, &p) < 0)
         log_warn("%s: not sending to the invalid target '%s'", a->name,
                  target ? target : "(null)");
+}
+
+void ircad_out_text(struct ircad *a, const char *target, const char *text,
+                    enum chat_priority prio)
+{
+    out_lines(a, "PRIVMSG", target, text, prio);
+}
+
+void ircad_out_notice(struct ircad *a, const char *target, const char *text,
+                      enum chat_priority prio)
+{
+    out_lines(a, "NOTICE", target, text, prio);
 }
 
 void ircad_out_set_interval(struct ircad *a, int64_t ms)

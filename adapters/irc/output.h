@@ -32,6 +32,10 @@ void ircad_out_push(struct ircad *a, enum ircad_prio prio, const char *line);
  * (split.h); counts the lines in a->pushed. Nothing once stopping. */
 void ircad_out_text(struct ircad *a, const char *target, const char *text,
                     enum chat_priority prio);
+/* The same as NOTICEs: in the person's queue, in order with their
+ * PRIVMSGs. */
+void ircad_out_notice(struct ircad *a, const char *target, const char *text,
+                      enum chat_priority prio);
 
 /* Drops what waits for a person who left (QUIT, or the last channel the
  * bot shares with them): under that nick it may reach someone else, and

@@ -147,6 +147,16 @@ struct chat_adapter_ops {
      * channel may then fall one trick behind the game, so that its trick
      * lines leave together instead of each costing the players a slot. */
     bool (*limited)(const struct chat_adapter *a);
+    /* Optional (NULL: tell). Queues text for one person as the answer to
+     * a command they said in a room, where they will see it while they
+     * look at that room: on IRC a NOTICE to their nick, which clients show
+     * in the window in front rather than in a query window of its own (as
+     * IRC game bots answer), unless the network's config asks for
+     * PRIVMSG. What the person must answer (a hand, a prompt) goes by
+     * tell, into the window where they answer it. Paced and ordered with
+     * the person's private lines. */
+    void (*notice)(struct chat_adapter *a, const char *nick, const char *text,
+                   enum chat_priority prio);
 };
 
 /* The common head of every adapter. */

@@ -22,7 +22,7 @@ void mgr_table_scoreline(struct table *t, struct strbuf *sb)
                     (int)g->totals[s]);
 }
 
-void mgr_table_send_scores(struct table *t, const char *nick)
+void mgr_table_scores_text(struct table *t, bool all, char *out, size_t outlen)
 {
     const char *names[ENGINE_MAX_PLAYERS], *marks[ENGINE_MAX_PLAYERS];
     bool over = engine_phase(&t->game) == ENGINE_PHASE_GAME_OVER;
@@ -34,20 +34,22 @@ void mgr_table_send_scores(struct table *t, const char *nick)
     int nrows = t->nhist < 512 ? t->nhist : 512;
     for (int i = 0; i < nrows; i++)
         rows[i] = t->hist[t->nhist - nrows + i];
-    char text[2048];
-    render_scores_marked(text, sizeof text, names, marks, t->capacity, rows,
-                         nrows, t->game.totals, nick ? 0 : RENDER_SCORES_LAST,
+    render_scores_marked(out, outlen, names, marks, t->capacity, rows, nrows,
+                         t->game.totals, all ? 0 : RENDER_SCORES_LAST,
                          mgr_table_style(t));
+}
+
+void mgr_table_send_scores(struct table *t)
+{
+    char text[2048];
+    mgr_table_scores_text(t, false, text, sizeof text);
     /* one message per line of the sheet */
     char *line = text;
     while (line && *line) {
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = '\0';
-        if (nick)
-            t->a->ops->tell(t->a, nick, line, CHAT_NORMAL);
-        else
-            mgr_table_say(t, line);
+        mgr_table_say(t, line);
         line = nl ? nl + 1 : NULL;
     }
 }
@@ -224,7 +226,7 @@ static void announce_game_over(struct table *t, const struct engine_game *g)
                                                                        : "");
     mgr_table_scoreline(t, &sb);
     mgr_table_say(t, sb.buf);
-    mgr_table_send_scores(t, NULL);
+    mgr_table_send_scores(t);
     strbuf_reset(&sb);
     strbuf_addf(&sb, "Another game? %shearts opens a table.",
                 t->m->cfg->command_prefix);

@@ -15,8 +15,10 @@ void mgr_announce(void *ctx, const struct engine_game *g,
                   const struct engine_event *ev);
 /* "alice 12, bob 30, ..." : the totals. */
 void mgr_table_scoreline(struct table *t, struct strbuf *sb);
-/* The score sheet, a message a line: to nick, or (NULL) the last hands
- * in the room. */
-void mgr_table_send_scores(struct table *t, const char *nick);
+/* The score sheet into out, its lines apart by '\n': every hand (`all`),
+ * or the last ones, for the room. */
+void mgr_table_scores_text(struct table *t, bool all, char *out, size_t outlen);
+/* The sheet's last hands in the room, a message a line. */
+void mgr_table_send_scores(struct table *t);
 
 #endif

@@ -26,6 +26,17 @@ void mgr_cmd_split_words(struct cmd *c, const char *text)
     }
 }
 
+/* Where the asker looks: a channel command is answered beside the
+ * channel (the adapter's notice) where the adapter has one. */
+void mgr_cmd_tell(const struct cmd *c, const char *text,
+                  enum chat_priority prio)
+{
+    if (c->room && c->a->ops->notice)
+        c->a->ops->notice(c->a, c->u->nick, text, prio);
+    else
+        c->a->ops->tell(c->a, c->u->nick, text, prio);
+}
+
 void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
 {
     char text[700];
@@ -34,7 +45,18 @@ void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     /* chatter waits behind the game's own lines */
-    c->a->ops->tell(c->a, c->u->nick, text, c->game ? CHAT_NORMAL : CHAT_LOW);
+    mgr_cmd_tell(c, text, c->game ? CHAT_NORMAL : CHAT_LOW);
+}
+
+void mgr_cmd_reply_lines(const struct cmd *c, const char *text)
+{
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len)
+            mgr_cmd_reply(c, "%.*s", (int)len, line);
+        line += len;
+        line += *line == '\n';
+    }
 }
 
 const char *mgr_cmd_prefix(const struct manager *m)
@@ -118,19 +140,15 @@ const char *mgr_cmd_room_rules(const struct manager *m,
     return rules ? rules : m->cfg->default_rules;
 }
 
-/* A channel !status or !scores said in the room within channel_repeat
- * seconds is not said there again: the asker is told privately, or, if
- * they asked last time, not at all. Twenty !status would otherwise be
- * twenty channel lines naming every player. */
-enum echo mgr_cmd_echo_at(struct cmd *c, int64_t *at, char *by, size_t bylen)
+/* The same answer twice in a row of askers is said once in the room:
+ * twenty !status would otherwise be twenty channel lines naming every
+ * player. Another question (!stats alice after !stats bob) is another
+ * answer, and a repeat is still answered, to the asker alone. */
+bool mgr_cmd_room_hears(const struct cmd *c, struct limit_echo *e,
+                        const char *text)
 {
     if (!c->room)
-        return ECHO_PRIVATE;
-    int64_t now = loop_now(c->m->loop);
-    int64_t window = c->m->cfg->channel_repeat * 1000LL;
-    if (*at && now - *at < window)
-        return strcmp(by, c->u->id) == 0 ? ECHO_NONE : ECHO_PRIVATE;
-    *at = now;
-    snprintf(by, bylen, "%s", c->u->id);
-    return ECHO_ROOM;
+        return false;
+    return !limit_echo_heard(e, text, c->m->cfg->channel_repeat * 1000LL,
+                             loop_now(c->m->loop));
 }

@@ -32,14 +32,19 @@ struct cmd {
     char storage[512];
 };
 
-/* Where an answer said in a channel goes (mgr_cmd_echo_at). */
-enum echo { ECHO_ROOM, ECHO_PRIVATE, ECHO_NONE };
-
 /* Splits text into words (blank-separated) into c->storage. */
 void mgr_cmd_split_words(struct cmd *c, const char *text);
-/* A private reply to the asker; chatter waits behind the game's lines. */
+/* Text for the asker where they look: privately for a private command;
+ * for a channel command by the adapter's notice (IRC: a NOTICE, shown
+ * beside the channel), else privately. */
+void mgr_cmd_tell(const struct cmd *c, const char *text,
+                  enum chat_priority prio);
+/* A reply to the asker (mgr_cmd_tell); chatter waits behind the game's
+ * lines. */
 void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A reply of several lines ('\n' between them), a message a line. */
+void mgr_cmd_reply_lines(const struct cmd *c, const char *text);
 /* The command prefix of the config ("!"). */
 const char *mgr_cmd_prefix(const struct manager *m);
 /* The caller as the subject of a line in the room, and the verb to match:
@@ -56,9 +61,11 @@ void mgr_cmd_shown_as_seat(struct cmd *c, const struct table *t, int s);
 /* The default rules of a room: its own from the config, else the bot's. */
 const char *mgr_cmd_room_rules(const struct manager *m,
                                const struct chat_adapter *a, const char *room);
-/* A channel answer said in the room within channel_repeat seconds (*at,
- * by whom: by) is not said there again: the asker is told privately, or,
- * if they asked last time, not at all. */
-enum echo mgr_cmd_echo_at(struct cmd *c, int64_t *at, char *by, size_t bylen);
+/* Whether `text`, the answer to a command asked in a room, is said in
+ * the room: not if the room heard the same text within channel_repeat
+ * seconds (`e` keeps what it heard), nor for a private command. Otherwise
+ * the asker gets it (mgr_cmd_tell), never nothing. */
+bool mgr_cmd_room_hears(const struct cmd *c, struct limit_echo *e,
+                        const char *text);
 
 #endif

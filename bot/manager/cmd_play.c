@@ -59,7 +59,63 @@ static struct table *my_table(struct cmd *c, int *seat)
     return t;
 }
 
-static void explain(struct cmd *c, struct table *t, enum engine_refusal why,
+/* "bob", "bob and carol", "bob, carol and dave": the seats that have not
+ * passed yet. */
+static void still_to_pass(struct strbuf *sb, const struct table *t)
+{
+    const struct engine_game *g = &t->game;
+    int n = 0, k = 0;
+    for (int s = 0; s < g->n; s++)
+        n += engine_may_act(g, s);
+    for (int s = 0; s < g->n; s++)
+        if (engine_may_act(g, s)) {
+            k++;
+            strbuf_addf(sb, "%s%s",
+                        k == 1   ? ""
+                        : k == n ? " and "
+                                 : ", ",
+                        mgr_seat_name(t, s));
+        }
+}
+
+/* Why the seat's action came at the wrong time, and what the table waits
+ * for instead. */
+static void not_now(struct cmd *c, struct table *t, int seat)
+{
+    const struct engine_game *g = &t->game;
+    char names_text[MGR_TEXT_SIZE];
+    struct strbuf names;
+    strbuf_init(&names, names_text, sizeof names_text);
+    int turn = engine_turn(g);
+    switch (engine_phase(g)) {
+    case ENGINE_PHASE_PASS:
+        if (engine_may_act(g, seat)) {
+            mgr_cmd_reply(c, "Cards are being passed: \"pass\" and %d cards.",
+                          t->rules.pass_count);
+            break;
+        }
+        still_to_pass(&names, t);
+        mgr_cmd_reply(c, "You passed already; waiting for %s to pass.",
+                      names.buf);
+        break;
+    case ENGINE_PHASE_PLAY:
+        mgr_cmd_reply(c, "We are playing tricks now: \"play\" a card.");
+        break;
+    case ENGINE_PHASE_DEAL:
+        mgr_cmd_reply(c, "Not now: the next hand is about to be dealt.");
+        break;
+    default:
+        if (turn >= 0 && turn != seat)
+            mgr_cmd_reply(c, "Not now: waiting for %s.",
+                          mgr_seat_name(t, turn));
+        else
+            mgr_cmd_reply(c, "Not now.");
+        break;
+    }
+}
+
+static void explain(struct cmd *c, struct table *t, int seat,
+                    enum engine_refusal why,
                     const struct engine_refusal_detail *d)
 {
     char card_text[MGR_TEXT_SIZE];
@@ -67,7 +123,6 @@ static void explain(struct cmd *c, struct table *t, enum engine_refusal why,
     strbuf_init(&card, card_text, sizeof card_text);
     if (d->card >= 0 && d->card < 64 && engine_card_valid(d->card))
         mgr_sb_card(&card, t, d->card);
-    const struct engine_game *g = &t->game;
     switch (why) {
     case ENGINE_REFUSE_NOT_YOUR_TURN:
         mgr_cmd_reply(c, "Not your turn: %s plays now.",
@@ -75,16 +130,8 @@ static void explain(struct cmd *c, struct table *t, enum engine_refusal why,
                                    : "someone else");
         break;
     case ENGINE_REFUSE_WRONG_PHASE:
-        if (engine_phase(g) == ENGINE_PHASE_PASS)
-            mgr_cmd_reply(c, "Cards are being passed: \"pass\" and %d cards.",
-                          t->rules.pass_count);
-        else if (engine_phase(g) == ENGINE_PHASE_PLAY)
-            mgr_cmd_reply(c, "We are playing tricks now: \"play\" a card.");
-        else
-            mgr_cmd_reply(c, "Not now.");
-        break;
     case ENGINE_REFUSE_ALREADY_PASSED:
-        mgr_cmd_reply(c, "You have passed already.");
+        not_now(c, t, seat);
         break;
     case ENGINE_REFUSE_NOT_IN_HAND:
         mgr_cmd_reply(c, "You don't hold %s.", card.buf);
@@ -189,7 +236,7 @@ static void do_action(struct cmd *c, struct table *t, int seat,
     struct engine_refusal_detail d;
     enum engine_refusal why = mgr_table_act(t, seat, a, &d);
     if (why)
-        explain(c, t, why, &d);
+        explain(c, t, seat, why, &d);
 }
 
 /* A private play before one's turn: kept, and played at the turn if it
@@ -369,7 +416,9 @@ void mgr_cmd_hand(struct cmd *c)
     if (passing) {
         strbuf_addf(&sb, " (");
         mgr_sb_passing(t, seat, &sb);
-        strbuf_addf(&sb, ")");
+        strbuf_addf(&sb, "; waiting for ");
+        still_to_pass(&sb, t);
+        strbuf_addf(&sb, " to pass)");
     }
     if (t->seats[seat].queued) {
         strbuf_addf(&sb, " (waiting to play ");

@@ -29,24 +29,20 @@ static struct results_room *asked_room(struct cmd *c)
     return mgr_results_room(c->m, c->a, t->room);
 }
 
-/* Says an answer's lines in the room (damped as !status is) or tells
- * them to the asker. */
-static void answer(struct cmd *c, struct results_room *r, int which,
-                   const char *text)
+/* Says an answer's lines in the room (unless the room heard the same
+ * a moment ago, mgr_cmd_room_hears) or tells them to the asker. */
+static void answer(struct cmd *c, struct results_room *r, const char *text)
 {
-    enum echo where = mgr_cmd_echo_at(c, &r->echo_at[which], r->echo_by[which],
-                                      sizeof r->echo_by[which]);
-    if (where == ECHO_NONE)
+    if (!mgr_cmd_room_hears(c, &r->echo, text)) {
+        mgr_cmd_reply_lines(c, text);
         return;
+    }
     char *buf = xstrdup(text);
     for (char *line = buf, *nl; line; line = nl) {
         nl = strchr(line, '\n');
         if (nl)
             *nl++ = '\0';
-        if (where == ECHO_ROOM)
-            c->a->ops->say(c->a, r->room, line, CHAT_LOW);
-        else
-            mgr_cmd_reply(c, "%s", line);
+        c->a->ops->say(c->a, r->room, line, CHAT_LOW);
     }
     free(buf);
 }
@@ -65,7 +61,7 @@ void mgr_cmd_last_sheet(struct cmd *c)
         mgr_cmd_reply(c, "No game is running here.");
         return;
     }
-    answer(c, r, 3, text);
+    answer(c, r, text);
 }
 
 /* The preset of the room's default rules: the board shown without one. */
@@ -98,7 +94,7 @@ void mgr_cmd_top(struct cmd *c)
         mgr_cmd_reply(c, "%s", sb.buf);
         return;
     }
-    answer(c, r, 0, sb.buf);
+    answer(c, r, sb.buf);
 }
 
 void mgr_cmd_stats(struct cmd *c)
@@ -116,7 +112,7 @@ void mgr_cmd_stats(struct cmd *c)
         mgr_cmd_reply(c, "%s", sb.buf);
         return;
     }
-    answer(c, r, 1, sb.buf);
+    answer(c, r, sb.buf);
 }
 
 void mgr_cmd_last(struct cmd *c)
@@ -128,5 +124,5 @@ void mgr_cmd_last(struct cmd *c)
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
     mgr_results_last(r, (int64_t)time(NULL), &sb);
-    answer(c, r, 2, sb.buf);
+    answer(c, r, sb.buf);
 }

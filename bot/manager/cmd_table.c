@@ -20,9 +20,6 @@
  * it. */
 #define LEAVE_CONFIRM_MS 30000
 
-/* Which of a table's echo_at a channel answer is. */
-enum { ECHO_STATUS, ECHO_SCORES };
-
 /* What differs from the preset, after `lead` and before `end`: " with
  * target=50 hands=1"; nothing if nothing differs. */
 static void rules_changes(struct strbuf *sb, const struct engine_rules *r,
@@ -390,12 +387,6 @@ static void status_text(struct strbuf *sb, struct table *t)
     }
 }
 
-static enum echo echo(struct cmd *c, struct table *t, int which)
-{
-    return mgr_cmd_echo_at(c, &t->echo_at[which], t->echo_by[which],
-                           sizeof t->echo_by[which]);
-}
-
 void mgr_cmd_status(struct cmd *c)
 {
     struct table *t = c->room ? mgr_table_find(c->m, c->a, c->room) : NULL;
@@ -407,14 +398,11 @@ void mgr_cmd_status(struct cmd *c)
                       mgr_cmd_prefix(c->m));
         return;
     }
-    enum echo where = echo(c, t, ECHO_STATUS);
-    if (where == ECHO_NONE)
-        return;
     char sb_text[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
     status_text(&sb, t);
-    if (where == ECHO_ROOM)
+    if (mgr_cmd_room_hears(c, &t->echo, sb.buf))
         mgr_table_say(t, sb.buf);
     else
         mgr_cmd_reply(c, "%s", sb.buf);
@@ -430,10 +418,15 @@ void mgr_cmd_scores(struct cmd *c)
         mgr_cmd_last_sheet(c);
         return;
     }
-    enum echo where = echo(c, t, ECHO_SCORES);
-    if (where == ECHO_NONE)
+    /* the room's sheet (its last hands) is what the room would hear */
+    char text[2048];
+    mgr_table_scores_text(t, false, text, sizeof text);
+    if (mgr_cmd_room_hears(c, &t->echo, text)) {
+        mgr_table_send_scores(t);
         return;
-    mgr_table_send_scores(t, where == ECHO_ROOM ? NULL : c->u->nick);
+    }
+    mgr_table_scores_text(t, true, text, sizeof text);
+    mgr_cmd_reply_lines(c, text);
 }
 
 void mgr_cmd_rules(struct cmd *c)

@@ -68,6 +68,29 @@ static const struct command commands[] = {
      "you, last (the default) only the last card of a hand, off none"},
 };
 
+/* Other words for commands, as people type them to other game bots;
+ * each works where its command does. */
+static const struct {
+    const char *word, *command;
+} aliases[] = {
+    {"j", "join"},         {"h", "help"},          {"score", "scores"},
+    {"stat", "stats"},     {"leaderboard", "top"}, {"rule", "rules"},
+    {"preset", "presets"},
+};
+
+/* A hint to a channel word nobody asked about (a near miss of a command,
+ * which may be another bot's): at most one a person this often. */
+#define HINT_INTERVAL_MS (5 * 60 * 1000)
+
+/* The command a word names (an alias read as its command). */
+static const char *command_word(const char *w)
+{
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcasecmp(aliases[i].word, w) == 0)
+            return aliases[i].command;
+    return w;
+}
+
 static void cmd_help(struct cmd *c)
 {
     const char *p = mgr_cmd_prefix(c->m);
@@ -75,8 +98,9 @@ static void cmd_help(struct cmd *c)
         const char *w = c->words[1];
         if (strncmp(w, p, strlen(p)) == 0)
             w += strlen(p);
+        const char *name = command_word(w);
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-            if (!commands[i].help || strcasecmp(commands[i].name, w) != 0)
+            if (!commands[i].help || strcasecmp(commands[i].name, name) != 0)
                 continue;
             char sb_text[MGR_TEXT_SIZE];
             struct strbuf sb;
@@ -104,6 +128,13 @@ static void cmd_help(struct cmd *c)
                 strbuf_addf(&sb, " (%s unless named)",
                             ai_level_name(c->m->ai_level));
             }
+            int n = 0;
+            for (size_t k = 0; k < sizeof aliases / sizeof aliases[0]; k++)
+                if (strcmp(aliases[k].command, commands[i].name) == 0)
+                    strbuf_addf(&sb, "%s%s%s", n++ ? ", " : " (also ",
+                                commands[i].in_room ? p : "", aliases[k].word);
+            if (n)
+                strbuf_addf(&sb, ")");
             mgr_cmd_reply(c, "%s", sb.buf);
             return;
         }
@@ -154,47 +185,103 @@ static void cmd_help(struct cmd *c)
     mgr_cmd_reply(c, "%s", sb.buf);
 }
 
-/* The command nearest to an unknown word, or NULL if none is near. */
-static const struct command *nearest_command(const char *w)
+/* Whether command k works where c was said. */
+static bool works_here(const struct cmd *c, const struct command *k)
 {
-    const struct command *best = NULL;
-    int bestd = 3; /* two typos at most */
-    size_t len = strlen(w);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        int d = engine_word_distance(w, len, commands[i].name, true);
-        if (d < bestd && (size_t)d < len) {
-            bestd = d;
-            best = &commands[i];
-        }
-    }
-    return best;
+    return c->room ? k->in_room : k->in_private;
 }
 
-/* An unknown private command: the nearest one, or help. */
-static void unknown(struct cmd *c, const char *w)
+/* The command of this name that works here, else the first of the name
+ * (it works elsewhere), or NULL. */
+static const struct command *named(const struct cmd *c, const char *name)
 {
-    const struct command *k = nearest_command(w);
-    if (!k) {
-        mgr_cmd_reply(c, "I don't know '%.30s'. Try \"help\".", w);
+    const struct command *other = NULL;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcasecmp(commands[i].name, name) != 0)
+            continue;
+        if (works_here(c, &commands[i]))
+            return &commands[i];
+        if (!other)
+            other = &commands[i];
+    }
+    return other;
+}
+
+/* A word someone may have meant: a command's name or an alias. */
+struct near {
+    const char *word;
+    const struct command *k;
+};
+
+/* The word of a command (or alias) nearest to w, at most `most` edits
+ * away and fewer than w has letters; of two as near, one that works here
+ * ("pas" privately is the private pass, not the channel's). False if none
+ * is near. */
+static bool nearest(const struct cmd *c, const char *w, int most,
+                    struct near *out)
+{
+    size_t len = strlen(w);
+    int bestd = most + 1;
+    bool best_here = false;
+    size_t nwords = sizeof commands / sizeof commands[0] +
+                    sizeof aliases / sizeof aliases[0];
+    for (size_t i = 0; i < nwords; i++) {
+        bool alias = i >= sizeof commands / sizeof commands[0];
+        size_t j = i - sizeof commands / sizeof commands[0];
+        const char *word = alias ? aliases[j].word : commands[i].name;
+        const struct command *k =
+            alias ? named(c, aliases[j].command) : &commands[i];
+        int d = engine_word_distance(w, len, word, true);
+        bool here = works_here(c, k);
+        if (d > most || (size_t)d >= len || d > bestd ||
+            (d == bestd && (!here || best_here)))
+            continue;
+        bestd = d;
+        best_here = here;
+        out->word = word;
+        out->k = k;
+    }
+    return bestd <= most;
+}
+
+/* How many edits from a command a typed word may be to be taken for it:
+ * two privately and at a terminal; in a channel, where other bots'
+ * commands are said too, one, and none in a word under three letters
+ * (!op is no typo of !top). */
+static int typo_reach(const struct cmd *c, const char *w)
+{
+    if (!c->room || c->a->solo)
+        return 2;
+    return strlen(w) >= 3 ? 1 : 0;
+}
+
+/* A word that is no command here: the nearest one, said as it works
+ * (privately, in the channel), or help. */
+static void unknown(struct cmd *c, const char *w, const struct near *n)
+{
+    const char *p = mgr_cmd_prefix(c->m);
+    const char *typed = c->room ? p : "";
+    if (!n) {
+        mgr_cmd_reply(c, "I don't know '%s%.30s'. Try \"%shelp\".", typed, w,
+                      typed);
         return;
     }
-    bool room_only = !k->in_private;
-    mgr_cmd_reply(c, "I don't know '%.30s' — did you mean '%s%s'%s?", w,
-                  room_only ? mgr_cmd_prefix(c->m) : "", k->name,
-                  room_only ? " (in the channel)" : "");
+    const char *where = "";
+    if (!works_here(c, n->k) && !c->a->solo)
+        where =
+            c->room ? " (privately, in a message to me)" : " (in the channel)";
+    mgr_cmd_reply(c, "I don't know '%s%.30s' — did you mean '%s%s'%s?", typed,
+                  w, n->k->in_room && (c->room || !n->k->in_private) ? p : "",
+                  n->word, where);
 }
 
 /* The command the first word names, here (room or private), or NULL. */
 static const struct command *find_command(const struct cmd *c)
 {
-    for (size_t i = 0;
-         c->nwords > 0 && i < sizeof commands / sizeof commands[0]; i++) {
-        const struct command *k = &commands[i];
-        if (strcasecmp(k->name, c->words[0]) == 0 &&
-            (c->room ? k->in_room : k->in_private))
-            return k;
-    }
-    return NULL;
+    if (c->nwords == 0)
+        return NULL;
+    const struct command *k = named(c, command_word(c->words[0]));
+    return k && works_here(c, k) ? k : NULL;
 }
 
 static void dispatch(struct cmd *c)
@@ -203,33 +290,57 @@ static void dispatch(struct cmd *c)
         return;
     const char *w = c->words[0];
     const struct command *k = find_command(c);
-    /* a command of the other kind here (a channel command privately) */
-    bool room_only = false;
-    for (size_t i = 0; !k && i < sizeof commands / sizeof commands[0]; i++)
-        if (strcasecmp(commands[i].name, w) == 0)
-            room_only = !c->room;
     if (k) {
         k->fn(c);
         return;
     }
-    if (!c->room) {
-        /* privately, a bare card is a play */
-        int card;
-        if (c->nwords == 1 && engine_card_parse(w, strlen(w), &card) == 0) {
-            char text[64];
-            snprintf(text, sizeof text, "play %s", w);
-            mgr_cmd_split_words(c, text);
-            mgr_cmd_play(c);
-            return;
-        }
-        if (room_only)
-            mgr_cmd_reply(
-                c, "%s%s works in the channel of the table: say it there.",
-                mgr_cmd_prefix(c->m), w);
-        else
-            unknown(c, w);
+    /* privately, a bare card is a play */
+    int card;
+    if (!c->room && c->nwords == 1 &&
+        engine_card_parse(w, strlen(w), &card) == 0) {
+        char text[64];
+        snprintf(text, sizeof text, "play %s", w);
+        mgr_cmd_split_words(c, text);
+        mgr_cmd_play(c);
+        return;
     }
-    /* unknown channel commands are left to other bots */
+    /* a command of the other kind here */
+    k = named(c, command_word(w));
+    if (k && c->room)
+        mgr_cmd_reply(c,
+                      "\"%s\" works privately: send it to me in a private "
+                      "message.",
+                      k->name);
+    else if (k)
+        mgr_cmd_reply(c,
+                      "%s%s works in the channel of the table: say it there.",
+                      mgr_cmd_prefix(c->m), k->name);
+    else {
+        struct near n;
+        bool near = nearest(c, w, typo_reach(c, w), &n);
+        unknown(c, w, near ? &n : NULL);
+    }
+}
+
+/* Whether a channel word that is none of ours here gets an answer: at a
+ * terminal always; from a person seated on this network (talking to us)
+ * within their answer limit; from anyone else only when it is one of our
+ * words or a near miss of one (a channel holds other bots' commands),
+ * and at most once every HINT_INTERVAL_MS a person. */
+static bool channel_stray_answered(struct cmd *c)
+{
+    if (c->a->solo)
+        return true;
+    struct near n;
+    const char *w = c->words[0];
+    if (!named(c, command_word(w)) && !nearest(c, w, typo_reach(c, w), &n))
+        return false;
+    int seat;
+    struct table *t = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
+    if (t && mgr_same_person(t, seat, c->u))
+        return person_verdict(c, w, false) == LIMIT_ANSWER;
+    return limit_hint(c->m->limit, c->a->network, c->u->id, HINT_INTERVAL_MS,
+                      loop_now(c->m->loop));
 }
 
 /* Whether words[from..] are one or more cards (commas allowed). */
@@ -309,7 +420,7 @@ static bool within_limit(struct cmd *c, const char *text)
     if (c->game || c->a->solo)
         return true;
     if (c->room && !find_command(c))
-        return false; /* another bot's command: not ours to count */
+        return channel_stray_answered(c);
     const struct config *cfg = c->m->cfg;
     int64_t now = loop_now(c->m->loop);
     /* a repeat in a channel may mean anew */
@@ -321,10 +432,10 @@ static bool within_limit(struct cmd *c, const char *text)
                       cfg->chatter_interval * 1000LL, now))
         return false;
     if (v == LIMIT_WARN)
-        c->a->ops->tell(c->a, c->u->nick,
-                        "You are sending me too much: I answer again in a "
-                        "while.",
-                        CHAT_LOW);
+        mgr_cmd_tell(c,
+                     "You are sending me too much: I answer again in a "
+                     "while.",
+                     CHAT_LOW);
     return v == LIMIT_ANSWER;
 }
 

@@ -19,6 +19,8 @@ struct person {
     int64_t full_at; /* when the bucket is full again */
     uint64_t text;   /* hash of the last message */
     int64_t text_at; /* when it (or its last repeat) came */
+    bool hinted;     /* given a hint nobody asked for, at hint_at */
+    int64_t hint_at;
 };
 
 struct limit {
@@ -98,15 +100,63 @@ bool limit_shared(struct limit *l, int burst, int64_t interval_ms, int64_t now)
     return take(&l->shared_full_at, burst, interval_ms, now);
 }
 
+bool limit_echo_heard(struct limit_echo *e, const char *text, int64_t window_ms,
+                      int64_t now)
+{
+    uint64_t h = hash(text);
+    int oldest = 0;
+    for (int i = 0; i < LIMIT_ECHO_KEEP; i++) {
+        if (!e->used[i]) {
+            oldest = i;
+            break;
+        }
+        if (e->hash[i] == h && now - e->at[i] < window_ms)
+            return true;
+        if (e->at[i] < e->at[oldest])
+            oldest = i;
+    }
+    if (window_ms <= 0)
+        return false;
+    /* the same text heard before the window is replaced, never kept
+     * twice */
+    for (int i = 0; i < LIMIT_ECHO_KEEP; i++)
+        if (e->used[i] && e->hash[i] == h)
+            oldest = i;
+    e->used[oldest] = true;
+    e->hash[oldest] = h;
+    e->at[oldest] = now;
+    return false;
+}
+
+/* The person's entry, seen now. */
+static struct person *person(struct limit *l, const char *network,
+                             const char *id, int64_t now, bool *fresh)
+{
+    char key[320];
+    snprintf(key, sizeof key, "%s\n%s", network ? network : "", id);
+    struct person *p = find(l, key, fresh);
+    p->seen = now;
+    return p;
+}
+
+bool limit_hint(struct limit *l, const char *network, const char *id,
+                int64_t interval_ms, int64_t now)
+{
+    bool fresh;
+    struct person *p = person(l, network, id, now, &fresh);
+    if (p->hinted && now - p->hint_at < interval_ms)
+        return false;
+    p->hinted = true;
+    p->hint_at = now;
+    return true;
+}
+
 enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
                                const char *network, const char *id,
                                const char *text, int64_t now)
 {
-    char key[320];
-    snprintf(key, sizeof key, "%s\n%s", network ? network : "", id);
     bool fresh;
-    struct person *p = find(l, key, &fresh);
-    p->seen = now;
+    struct person *p = person(l, network, id, now, &fresh);
     uint64_t h = hash(text);
     if (r->quiet_ms > 0 && !fresh && p->text == h &&
         now - p->text_at < r->quiet_ms) {

@@ -12,6 +12,10 @@
  * on IRC). The
  * table holds at most LIMIT_PEOPLE of them: a new one replaces the one
  * heard from longest ago, so a flood of distinct nicks cannot grow memory.
+ *
+ * A room's memory of its answers (limit_echo) keeps a channel from
+ * hearing the same answer twice in a row of askers: twenty !status would
+ * otherwise be twenty lines naming every player.
  * Pure: the clock is passed in (tests/unit/bot/manager/test_limit.c).
  */
 #ifndef HEARTS_BOT_LIMIT_H
@@ -58,7 +62,29 @@ enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
  * token and returns whether there was one. */
 bool limit_shared(struct limit *l, int burst, int64_t interval_ms, int64_t now);
 
+/* Whether the person (network, id) may be given a hint nobody asked for
+ * (a "did you mean" to a word in a channel that may be another bot's
+ * command) at `now`: at most one every `interval_ms`. Takes it if so. */
+bool limit_hint(struct limit *l, const char *network, const char *id,
+                int64_t interval_ms, int64_t now);
+
 /* How many people the table holds (for tests). */
 int limit_people(const struct limit *l);
+
+/* What a room heard lately: the last LIMIT_ECHO_KEEP answers said there
+ * (a hash of each) and when. All zero: nothing heard. */
+#define LIMIT_ECHO_KEEP 8
+struct limit_echo {
+    uint64_t hash[LIMIT_ECHO_KEEP];
+    int64_t at[LIMIT_ECHO_KEEP];
+    bool used[LIMIT_ECHO_KEEP];
+};
+
+/* Whether the room heard `text` within `window_ms` before `now` (0: never
+ * counts as heard). If not, it is heard now: kept, in place of the
+ * answer heard longest ago. A text heard stays as heard then (asking
+ * again does not stretch the window). */
+bool limit_echo_heard(struct limit_echo *e, const char *text, int64_t window_ms,
+                      int64_t now);
 
 #endif

@@ -41,9 +41,9 @@ struct results_room {
     struct results_pending *pending;
     int npending;
     struct board_names *names; /* the names rows are shown by */
-    /* the last !top, !stats, !last and !scores (after a game) said here */
-    int64_t echo_at[4];
-    char echo_by[4][192];
+    /* the last !top, !stats, !last and !scores (after a game) answers
+     * said here */
+    struct limit_echo echo;
 };
 
 /* Frees every room the manager keeps. */

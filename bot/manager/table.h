@@ -16,6 +16,7 @@
 #include "bot/common/chat.h"
 #include "bot/common/loop.h"
 #include "bot/config.h"
+#include "bot/manager/limit.h"
 #include "bot/manager/render.h"
 #include "engine/engine.h"
 
@@ -138,9 +139,8 @@ struct table {
      * (another player leaving, a reconnect); -1: none */
     int prompted_seat;
     uint32_t prompted_key;
-    /* the last channel !status and !scores (cmd_table.c), not repeated */
-    int64_t echo_at[2];
-    char echo_by[2][192];
+    /* the channel's last !status and !scores answers (cmd_table.c) */
+    struct limit_echo echo;
     /* the game's journal (bot/manager/journaling.h): its path ("" if none is
      * kept), and the seats (capacity of them) and opener its last seats line
      * says, or NULL */

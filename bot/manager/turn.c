@@ -267,6 +267,32 @@ static void pause_now(struct table *t)
              "to go on; it ends in %d minute%s otherwise.",
              min, min == 1 ? "" : "s");
     mgr_table_say(t, text);
+    /* the people a computer plays for hear it where they would say
+     * "back"; whose time just ran out is told that too, since no computer
+     * acted for them (the game paused first) to say so; one person at a
+     * terminal reads the table's line */
+    if (t->a->solo)
+        return;
+    char label[256];
+    mgr_room_label(t->a, t->room, label, sizeof label);
+    for (int s = 0; s < t->capacity; s++) {
+        const struct seat *st = &t->seats[s];
+        if (!st->used || !st->human || !st->away || st->gone)
+            continue;
+        if (st->overdue == SEAT_OVERDUE_AWAY)
+            snprintf(text, sizeof text,
+                     "You timed out again and nobody else is at the table "
+                     "at %s, so the game pauses. Tell me \"back\" to go on; "
+                     "it ends in %d minute%s otherwise.",
+                     label, min, min == 1 ? "" : "s");
+        else
+            snprintf(text, sizeof text,
+                     "Nobody is at the table at %s, so the game pauses. "
+                     "Tell me \"back\" to go on; it ends in %d minute%s "
+                     "otherwise.",
+                     label, min, min == 1 ? "" : "s");
+        mgr_table_tell(t, s, text, CHAT_HIGH);
+    }
 }
 
 static void pause_due(struct loop *l, void *ctx)

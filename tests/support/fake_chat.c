@@ -57,6 +57,15 @@ static void fake_tell(struct chat_adapter *a, const char *nick,
         fprintf(f->echo, "tell %s %s: %s\n", nick, prio_name(p), text);
 }
 
+static void fake_notice(struct chat_adapter *a, const char *nick,
+                        const char *text, enum chat_priority p)
+{
+    struct fake_chat *f = (struct fake_chat *)a;
+    add_line(f, nick, true, text, p)->notice = true;
+    if (f->echo)
+        fprintf(f->echo, "notice %s %s: %s\n", nick, prio_name(p), text);
+}
+
 static void fake_tell_tracked(struct chat_adapter *a, const char *nick,
                               const char *text, enum chat_priority p,
                               uint64_t cookie)
@@ -204,7 +213,8 @@ void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind)
                                        .same_nick = fake_same,
                                        .idle = fake_idle,
                                        .free = fake_free,
-                                       .fold = fake_fold};
+                                       .fold = fake_fold,
+                                       .notice = fake_notice};
     switch (kind) {
     case FAKE_CHAT_UNFOLDED:
         f->ops.fold = NULL;
@@ -220,8 +230,10 @@ void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind)
         break;
     case FAKE_CHAT_MATRIX:
     case FAKE_CHAT_MATRIX_LIMITED:
-        /* Matrix folds no names: room IDs and user IDs as they are */
+        /* Matrix folds no names: room IDs and user IDs as they are; it
+         * has no notices */
         f->ops.fold = NULL;
+        f->ops.notice = NULL;
         f->ops.tell_tracked = fake_tell_tracked;
         f->ops.retract = fake_retract;
         f->ops.prepare = fake_prepare;

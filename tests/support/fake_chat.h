@@ -4,8 +4,10 @@
  * like one of the real adapters in what the manager can see: a plain one,
  * one like IRC (identities to confirm after a reconnect, lines reported as
  * written later than queued) or one like Matrix (direct rooms made ready,
- * rooms named by a label, optionally rate-limited by its server), or a
- * plain one that folds no names, or names as rfc1459.
+ * rooms named by a label, optionally rate-limited by its server, no
+ * notices), or a plain one that folds no names, or names as rfc1459. All
+ * but the Matrix ones answer a person's channel command by notice, as
+ * IRC does.
  */
 #ifndef HEARTS_TESTS_FAKE_CHAT_H
 #define HEARTS_TESTS_FAKE_CHAT_H
@@ -30,6 +32,7 @@ enum fake_chat_kind {
 struct fake_chat_line {
     char to[64]; /* the room, or the nick told */
     bool private_;
+    bool notice; /* a notice to the person (private_ too) */
     enum chat_priority prio;
     char text[2100];
     uint64_t cookie; /* tell_tracked's */

@@ -556,6 +556,25 @@ static void test_rules_parse_names_the_nearest_word(void **state)
         sc_rules_refused(rows[i].text, 4, rows[i].needle);
 }
 
+/* A typo's distance: one edit a letter added, dropped or changed, and
+ * one for two neighbours swapped; case folded only when asked. */
+static void test_word_distance_counts_a_swap_as_one_edit(void **state)
+{
+    (void)state;
+    assert_int_equal(engine_word_distance("hlep", 4, "help", true), 1);
+    assert_int_equal(engine_word_distance("satrt", 5, "start", true), 1);
+    assert_int_equal(engine_word_distance("hepl", 4, "help", true), 1);
+    assert_int_equal(engine_word_distance("help", 4, "help", true), 0);
+    assert_int_equal(engine_word_distance("hel", 3, "help", true), 1);
+    assert_int_equal(engine_word_distance("tell", 4, "help", true), 2);
+    assert_int_equal(engine_word_distance("lpeh", 4, "help", true), 4);
+    assert_int_equal(engine_word_distance("HELP", 4, "help", true), 0);
+    assert_int_equal(engine_word_distance("HELP", 4, "help", false), 4);
+    /* a swap of two letters that are the same is no edit at all */
+    assert_int_equal(engine_word_distance("toop", 4, "toop", true), 0);
+    assert_int_equal(engine_word_distance("x", 1, "", true), 1);
+}
+
 static void test_rules_parse_refuses_bad_values(void **state)
 {
     (void)state;
@@ -1179,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_rules_parse_card_points_merge_on_the_preset),
         cmocka_unit_test(test_rules_parse_qs_points_is_card_points_qs),
         cmocka_unit_test(test_rules_parse_names_the_nearest_word),
+        cmocka_unit_test(test_word_distance_counts_a_swap_as_one_edit),
         cmocka_unit_test(test_rules_parse_refuses_bad_values),
         cmocka_unit_test(test_rules_parse_refuses_combinations),
         cmocka_unit_test(test_rules_parse_refused_leaves_rules_unchanged),

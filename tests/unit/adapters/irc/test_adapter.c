@@ -1,8 +1,8 @@
 /*
  * Tests of adapters/irc/adapter.c, the ops and lifecycle, against the
  * scripted server (tests/support/irc_fixture.h): a config that cannot
- * work refused at start, stop draining the queue before QUIT, and free
- * while stopping.
+ * work refused at start, stop draining the queue before QUIT, free
+ * while stopping, and answers to channel commands by NOTICE (or PRIVMSG).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,6 +96,53 @@ static void test_ircad_free_while_stopping_sends_quit(void **state)
     ircfx_free(&f);
 }
 
+static bool three_to_people(struct ircfx *f)
+{
+    return ircfx_srv_count(&f->srv, "NOTICE ") +
+               ircfx_srv_count(&f->srv, "PRIVMSG b") >=
+           3;
+}
+
+/* The answer to a channel command is a NOTICE (the default), in the
+ * person's queue with their private lines (it follows their nick), or a
+ * PRIVMSG where the config says answers = "privmsg". */
+static void test_ircad_notice_answers_in_order_with_private_lines(void **state)
+{
+    (void)state;
+    const char *answers[] = {NULL, "notice", "privmsg"};
+    for (int k = 0; k < 3; k++) {
+        struct ircfx f;
+        ircfx_init(&f);
+        f.cfg.answers = (char *)answers[k];
+        f.cfg.flood_burst = 1;
+        f.cfg.flood_interval_ms = 200;
+        f.cfg.flood_min_interval_ms = 200;
+        f.cfg.flood_max_interval_ms = 200;
+        ircfx_start(&f);
+        ircfx_srv_send(&f.srv, ":bob!b@h JOIN :#hearts");
+        ircfx_run_until(&f, ircfx_never, 50);
+        f.a->ops->tell(f.a, "bob", "your hand", CHAT_NORMAL);
+        f.a->ops->notice(f.a, "bob", "the rules", CHAT_LOW);
+        f.a->ops->notice(f.a, "bob", "only the opener", CHAT_NORMAL);
+        ircfx_srv_send(&f.srv, ":bob!b@h NICK :bobby");
+        assert_true(ircfx_run_until(&f, three_to_people, 3000));
+        const char *cmd = k == 2 ? "PRIVMSG" : "NOTICE";
+        char line[64];
+        snprintf(line, sizeof line, "%s bobby :the rules", cmd);
+        int rules = ircfx_srv_find(&f.srv, line, 0);
+        snprintf(line, sizeof line, "%s bobby :only the opener", cmd);
+        int opener = ircfx_srv_find(&f.srv, line, 0);
+        int hand = ircfx_srv_find(&f.srv, "PRIVMSG b", 0);
+        assert_true(hand >= 0);
+        assert_string_equal(f.srv.lines[hand], "PRIVMSG bobby :your hand");
+        assert_true(rules > hand && opener > rules);
+        assert_int_equal(
+            ircfx_srv_count(&f.srv, k == 2 ? "NOTICE" : "PRIVMSG bobby :the"),
+            0);
+        ircfx_free(&f);
+    }
+}
+
 static void test_ircad_start_refuses_bad_config(void **state)
 {
     (void)state;
@@ -146,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_ircad_stop_drains_queue_then_quits),
         cmocka_unit_test(test_ircad_free_while_stopping_sends_quit),
         cmocka_unit_test(test_ircad_start_refuses_bad_config),
+        cmocka_unit_test(test_ircad_notice_answers_in_order_with_private_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

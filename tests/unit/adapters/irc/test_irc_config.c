@@ -37,6 +37,7 @@ static void test_irc_config_defaults(void **state)
     assert_string_equal(irc_at(&c, 0)->tls_ca_file, "");
     assert_string_equal(irc_at(&c, 0)->sasl_mechanism, "none");
     assert_true(irc_at(&c, 0)->sasl_required);
+    assert_string_equal(irc_at(&c, 0)->answers, "notice");
     config_free(&c);
 }
 
@@ -86,6 +87,7 @@ static void test_irc_config_values(void **state)
              "flood_min_interval_ms = 70\n"
              "services_mask = \"NickServ!NickServ@localhost\"\n"
              "nickserv_account = \"hb\"\n"
+             "answers = \"privmsg\"\n"
              "[[irc]]\n"
              "name = \"two\"\n"
              "host = \"b.example\"\n"
@@ -111,7 +113,9 @@ static void test_irc_config_values(void **state)
     assert_string_equal(irc_at(&c, 0)->services_mask,
                         "NickServ!NickServ@localhost");
     assert_string_equal(irc_at(&c, 0)->nickserv_account, "hb");
+    assert_string_equal(irc_at(&c, 0)->answers, "privmsg");
     assert_string_equal(irc_at(&c, 1)->name, "two");
+    assert_string_equal(irc_at(&c, 1)->answers, "notice");
     assert_string_equal(irc_at(&c, 1)->username, "hb2");
     assert_int_equal(irc_at(&c, 1)->nchannels, 0);
     assert_int_equal(irc_at(&c, 1)->port, 6667);
@@ -190,6 +194,9 @@ static const struct bad_case bad_cases[] = {
      "1:1", "names TLS files but has tls = false"},
     {"[[irc]]\ntls_cert_file = \"a\\tb\"\n", "2:17", "control character"},
     {"[[irc]]\ntls = \"yes\"\n", "2:7", "true or false"},
+    /* how channel commands are answered */
+    {"[[irc]]\nanswers = \"query\"\n", "2:11", "must be notice or privmsg"},
+    {"[[irc]]\nanswers = true\n", "2:11", "must be a string"},
 };
 
 static void test_irc_config_refused(void **state)

@@ -61,6 +61,33 @@ static void test_refusals_change_nothing(void **state)
     }
 }
 
+/* A card or a second pass after one's pass says what the table waits for:
+ * the others' passes, named; before one's pass, what to do. */
+static void test_after_passing_the_reply_names_who_is_left(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    four_people("standard");
+    struct table *t = the_table();
+    refused("bob", NULL, "2c",
+            "Cards are being passed: \"pass\" and 3 "
+            "cards.");
+    char cmd[100];
+    first_three(t, 1, cmd, sizeof cmd);
+    said("bob", NULL, cmd);
+    refused("bob", NULL, "2c",
+            "You passed already; waiting for alice, carol and dave to pass.");
+    first_three(t, 0, cmd, sizeof cmd);
+    said("alice", NULL, cmd);
+    refused("bob", NULL, cmd,
+            "You passed already; waiting for carol and dave to pass.");
+    first_three(t, 2, cmd, sizeof cmd);
+    said("carol", NULL, cmd);
+    refused("bob", NULL, "play 3h",
+            "You passed already; waiting for dave to pass.");
+    refused("alice", NULL, "hand", "waiting for dave");
+}
+
 static void test_a_play_before_ones_turn_waits_for_it(void **state)
 {
     (void)state;
@@ -129,6 +156,8 @@ static void test_a_play_before_ones_turn_waits_for_it(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(
+            test_after_passing_the_reply_names_who_is_left, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals_change_nothing, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(

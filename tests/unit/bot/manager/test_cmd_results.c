@@ -114,6 +114,56 @@ static void test_top_stats_last_and_scores_after_a_game(void **state)
     assert_true(any_contains("#h", from, "dave (custom): 1 game, "));
 }
 
+/* Another question within channel_repeat is another answer: the room
+ * hears it (!stats alice after !stats bot1, !top 3 after !top 10
+ * custom, !stats Bob after !stats); the same answer again goes to the
+ * asker alone, by notice on IRC and privately on Matrix, whoever asks. */
+static void test_channel_repeat_goes_by_the_answer(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 30;
+    four_people("standard hands=1");
+    play_everything(the_table());
+    run_for(5);
+    const char *asked[][2] = {{"!stats bot1", "bot1"},
+                              {"!stats alice", "alice (standard)"},
+                              {"!top 10 custom", "Top 4 (custom)"},
+                              {"!top 3", "Top 3 (standard)"},
+                              {"!stats", "bob (standard)"},
+                              {"!stats carol", "carol (standard)"},
+                              {"!last", "Last game"}};
+    for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++) {
+        int from = w->fake.n;
+        run_for(8000); /* !stats alice 8 s after !stats bot1 */
+        said("bob", "#h", asked[i][0]);
+        if (!any_contains("#h", from, asked[i][1]))
+            fail_msg("%s: not in the channel", asked[i][0]);
+        /* the same answer again, by the same person or another: to
+         * them (erin's own !stats is another answer) */
+        const char *who = i % 2 || i == 4 ? "bob" : "erin";
+        from = w->fake.n;
+        said(who, "#h", asked[i][0]);
+        assert_int_equal(lines_to("#h", from), 0);
+        const struct fake_chat_line *l = last_to(who, from);
+        if (!l || !strstr(l->text, asked[i][1]) || !l->notice)
+            fail_msg("%s again: not told to %s", asked[i][0], who);
+    }
+    /* Matrix: !stats Bob after !stats, then the same again privately */
+    run_for(30000); /* the room forgets what it heard */
+    fake_chat_set_kind(&w->fake, FAKE_CHAT_MATRIX);
+    int from = w->fake.n;
+    said("dave", "#h", "!stats");
+    said("dave", "#h", "!stats Bob");
+    assert_true(any_contains("#h", from, "dave (standard)"));
+    assert_true(any_contains("#h", from, "bob (standard)"));
+    from = w->fake.n;
+    said("erin", "#h", "!stats Bob");
+    assert_int_equal(lines_to("#h", from), 0);
+    assert_true(any_contains("erin", from, "bob (standard)"));
+    assert_false(last_to("erin", from)->notice);
+}
+
 /* A nick change during a game does not split the record: the results
  * count for the key the person sat down with (their nick and host then),
  * the row shows that nick, and the person finds it under their new nick,
@@ -212,6 +262,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(
             test_top_stats_last_and_scores_after_a_game, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_channel_repeat_goes_by_the_answer,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_nick_change_keeps_one_record,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(

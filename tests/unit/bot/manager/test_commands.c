@@ -49,6 +49,103 @@ static void test_input_typos_and_misplaced_commands(void **state)
     assert_non_null(the_table());
 }
 
+/* Words people type to other game bots work as our commands, where the
+ * command does: !score, !stat, !j, !h, !leaderboard, !rule, !preset; and
+ * privately too. !help names them. */
+static void test_aliases_work_where_their_commands_do(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    w->cfg.channel_repeat = 0;
+    said("alice", "#h", "!hearts");
+    int from = w->fake.n;
+    said("bob", "#h", "!j");
+    assert_true(any_contains("#h", from, "bob sits down (2/4)"));
+    refused("bob", "#h", "!h", "Hearts: !hearts opens a table");
+    refused("bob", "#h", "!rule", "standard for 4 players");
+    refused("bob", "#h", "!preset", "Presets: standard");
+    refused("bob", "#h", "!Score", "No game is running here.");
+    from = w->fake.n;
+    said("bob", "#h", "!stat");
+    assert_true(any_contains("#h", from, "finished a game here"));
+    from = w->fake.n;
+    said("bob", "#h", "!leaderboard");
+    assert_true(any_contains("#h", from, "Nobody has finished"));
+    refused("bob", NULL, "h", "Hearts: !hearts opens a table");
+    refused("bob", NULL, "j", "!join works in the channel");
+    refused("bob", "#h", "!help score",
+            "!scores: the score sheet (also "
+            "!score)");
+    refused("bob", NULL, "help stat",
+            "stats [NAME] [PRESET]: a record (also "
+            "!stat)");
+}
+
+/* A channel word of no command of ours is another bot's: only a near
+ * miss (one letter off, or two swapped, in a word of three letters or
+ * more) gets a hint, by notice, and a person gets one every five
+ * minutes; a seated player, who talks to us, within their answer limit;
+ * one person at a terminal always. */
+static void test_channel_near_miss_gets_a_hint_now_and_then(void **state)
+{
+    (void)state;
+    int from = w->fake.n;
+    const char *others[] = {"!weather", "!tell bob hi", "!op",
+                            "!seen x",  "!quote",       "!g hearts"};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        said("erin", "#h", others[i]);
+    assert_int_equal(w->fake.n, from);
+    said("erin", "#h", "!hlep");
+    const struct fake_chat_line *l = last_to("erin", from);
+    assert_non_null(l);
+    assert_true(l->notice);
+    assert_string_equal(l->text,
+                        "I don't know '!hlep' — did you mean '!help'?");
+    from = w->fake.n;
+    said("erin", "#h", "!satrt");
+    said("erin", "#h", "!hlep");
+    assert_int_equal(w->fake.n, from);
+    /* someone else gets theirs */
+    said("frank", "#h", "!lsat");
+    assert_true(any_contains("frank", from, "did you mean '!last'?"));
+    /* five minutes later erin may get another */
+    run_for(5 * 60 * 1000);
+    from = w->fake.n;
+    said("erin", "#h", "!satrt");
+    assert_true(any_contains("erin", from, "did you mean '!start'?"));
+    /* a seated player's typos are answered, within the answer limit */
+    w->cfg.reply_interval = 0;
+    four_people("standard");
+    from = w->fake.n;
+    for (int i = 0; i < 3; i++)
+        said("bob", "#h", "!stauts");
+    assert_int_equal(count_starting("bob", from, "I don't know '!stauts'"), 3);
+    /* a private command said in the channel: where it works */
+    refused("bob", "#h", "!hand", "\"hand\" works privately");
+    refused("bob", "#h", "!hnad", "did you mean 'hand' (privately");
+    /* one person at a terminal */
+    w->fake.base.solo = true;
+    from = w->fake.n;
+    for (int i = 0; i < 3; i++)
+        said("bob", "#h", "!hlep");
+    assert_int_equal(count_starting("bob", from, "I don't know '!hlep'"), 3);
+    said("bob", "#h", "!xyzzy");
+    assert_true(any_contains("bob", from, "Try \"!help\""));
+}
+
+/* Privately, a typo is read as the command that works privately: "pas"
+ * is the private pass, not the channel's refusal of it. */
+static void test_private_typo_names_the_private_command(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    four_people("standard");
+    refused("bob", NULL, "pas KC AS AH",
+            "I don't know 'pas' — did you mean 'pass'?");
+    refused("bob", NULL, "stat", "finished a game here");
+    refused("bob", NULL, "jion", "did you mean '!join' (in the channel)?");
+}
+
 static void test_pass_or_play_said_in_the_channel(void **state)
 {
     (void)state;
@@ -197,6 +294,12 @@ static void test_game_actions_are_never_limited(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(
+            test_aliases_work_where_their_commands_do, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_channel_near_miss_gets_a_hint_now_and_then, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_private_typo_names_the_private_command, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commands_without_a_table, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_input_typos_and_misplaced_commands,

@@ -1,7 +1,8 @@
 /*
  * Tests of the per-person answer limit (bot/manager/limit.c) on a fake clock:
  * the burst, the pace after it, one warning per flood, repeats answered once,
- * people kept apart, and a bounded table under a flood of identities.
+ * people kept apart, and a bounded table under a flood of identities; a
+ * room's memory of the answers it heard; hints nobody asked for.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -129,6 +130,53 @@ static void test_limit_shared_burst_then_pace(void **state)
     limit_free(l);
 }
 
+/* A room hears an answer once within the window, whatever was said in
+ * between; another answer is heard at once; the window runs from the
+ * first time, and the oldest answer makes room for a new one. */
+static void test_limit_echo_heard_once_within_the_window(void **state)
+{
+    (void)state;
+    struct limit_echo e = {0};
+    assert_false(limit_echo_heard(&e, "bob: 3 games", 30000, 0));
+    assert_true(limit_echo_heard(&e, "bob: 3 games", 30000, 1000));
+    assert_false(limit_echo_heard(&e, "alice: 2 games", 30000, 8000));
+    assert_true(limit_echo_heard(&e, "bob: 3 games", 30000, 29999));
+    assert_true(limit_echo_heard(&e, "alice: 2 games", 30000, 9000));
+    /* asking again did not stretch it */
+    assert_false(limit_echo_heard(&e, "bob: 3 games", 30000, 30000));
+    assert_true(limit_echo_heard(&e, "bob: 3 games", 30000, 30001));
+    /* LIMIT_ECHO_KEEP other answers push the oldest out */
+    char text[32];
+    for (int i = 0; i < LIMIT_ECHO_KEEP; i++) {
+        snprintf(text, sizeof text, "answer %d", i);
+        assert_false(limit_echo_heard(&e, text, 30000, 31000 + i));
+    }
+    assert_false(limit_echo_heard(&e, "bob: 3 games", 30000, 32000));
+    assert_true(limit_echo_heard(&e, "answer 7", 30000, 32001));
+    /* a window of 0 hears nothing twice */
+    struct limit_echo none = {0};
+    assert_false(limit_echo_heard(&none, "x", 0, 5));
+    assert_false(limit_echo_heard(&none, "x", 0, 5));
+}
+
+/* A hint nobody asked for: one a person every interval, people apart. */
+static void test_limit_hint_once_an_interval(void **state)
+{
+    (void)state;
+    struct limit *l = limit_new();
+    assert_true(limit_hint(l, "net", "a@h", 300000, 0));
+    assert_false(limit_hint(l, "net", "a@h", 300000, 1000));
+    assert_true(limit_hint(l, "net", "b@h", 300000, 1000));
+    assert_true(limit_hint(l, "other", "a@h", 300000, 1000));
+    assert_false(limit_hint(l, "net", "a@h", 300000, 299999));
+    assert_true(limit_hint(l, "net", "a@h", 300000, 300000));
+    /* the answer limit is apart from it */
+    assert_int_equal(limit_check(l, &rules, "net", "a@h", "x", 300001),
+                     LIMIT_ANSWER);
+    assert_false(limit_hint(l, "net", "a@h", 300000, 300002));
+    limit_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -138,6 +186,8 @@ int main(void)
         cmocka_unit_test(test_limit_check_no_limit),
         cmocka_unit_test(test_limit_check_bounded_under_many_people),
         cmocka_unit_test(test_limit_shared_burst_then_pace),
+        cmocka_unit_test(test_limit_echo_heard_once_within_the_window),
+        cmocka_unit_test(test_limit_hint_once_an_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

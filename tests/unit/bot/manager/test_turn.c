@@ -539,6 +539,32 @@ static void test_walk_away_table_pauses_then_ends(void **state)
     assert_true(any_contains("#h", 0, "Nobody came back"));
 }
 
+/* A person whose second timeout pauses the game (nobody else is seated)
+ * hears it privately, where they would say "back": no computer acted for
+ * them to tell them they timed out. Someone else away is told too. */
+static void test_a_pause_by_timeouts_is_told_to_the_person(void **state)
+{
+    (void)state;
+    w->cfg.max_timeouts = 2;
+    int me = alice_with_computers();
+    struct table *t = the_table();
+    for (int i = 0; i < 60 && !t->paused; i++)
+        run_for(100);
+    assert_true(t->paused && t->seats[me].away);
+    assert_true(any_contains("#h", 0, "the game pauses"));
+    const struct fake_chat_line *l = last_to("alice", 0);
+    assert_non_null(l);
+    assert_string_equal(l->text,
+                        "You timed out again and nobody else is at the table "
+                        "at #h, so the game pauses. Tell me \"back\" to go "
+                        "on; it ends in 10 minutes otherwise.");
+    assert_int_equal(l->prio, CHAT_HIGH);
+    int from = w->fake.n;
+    said("alice", NULL, "back");
+    assert_false(t->paused);
+    assert_true(any_contains("#h", from, "The game goes on"));
+}
+
 static void test_walk_away_table_resumes_on_back(void **state)
 {
     (void)state;
@@ -735,6 +761,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_turn_timer_starts_when_prompt_sent,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_pause_by_timeouts_is_told_to_the_person, setup, teardown),
         cmocka_unit_test_setup_teardown(test_walk_away_table_pauses_then_ends,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_walk_away_table_resumes_on_back,
