@@ -597,8 +597,10 @@ const void *config_section(const struct config *c, const struct protocol *p,
     return NULL;
 }
 
-const char *config_room_rules(const struct config *c,
-                              const struct chat_adapter *a, const char *room)
+/* The entry of `room` in the list of adapter a's network, or NULL. */
+static const struct protocol_room *room_entry(const struct config *c,
+                                              const struct chat_adapter *a,
+                                              const char *room)
 {
     for (int i = 0; i < c->nnetworks; i++) {
         const struct config_network *net = &c->networks[i];
@@ -608,27 +610,24 @@ const char *config_room_rules(const struct config *c,
         const struct protocol_room *rooms =
             net->protocol->config->rooms(net->cfg, &n);
         for (int k = 0; k < n; k++)
-            if (rooms[k].rules && a->ops->same_nick(a, rooms[k].name, room))
-                return rooms[k].rules;
+            if (a->ops->same_nick(a, rooms[k].name, room))
+                return &rooms[k];
     }
     return NULL;
+}
+
+const char *config_room_rules(const struct config *c,
+                              const struct chat_adapter *a, const char *room)
+{
+    const struct protocol_room *r = room_entry(c, a, room);
+    return r ? r->rules : NULL;
 }
 
 const char *config_room_lang(const struct config *c,
                              const struct chat_adapter *a, const char *room)
 {
-    for (int i = 0; i < c->nnetworks; i++) {
-        const struct config_network *net = &c->networks[i];
-        if (strcmp(net->name, a->network) != 0)
-            continue;
-        int n;
-        const struct protocol_room *rooms =
-            net->protocol->config->rooms(net->cfg, &n);
-        for (int k = 0; k < n; k++)
-            if (rooms[k].lang && a->ops->same_nick(a, rooms[k].name, room))
-                return rooms[k].lang;
-    }
-    return NULL;
+    const struct protocol_room *r = room_entry(c, a, room);
+    return r ? r->lang : NULL;
 }
 
 void config_free(struct config *c)
