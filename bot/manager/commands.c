@@ -78,10 +78,6 @@ static const struct {
     {"preset", "presets"},
 };
 
-/* A hint to a channel word nobody asked about (a near miss of a command,
- * which may be another bot's): at most one a person this often. */
-#define HINT_INTERVAL_MS (5 * 60 * 1000)
-
 /* The command a word names (an alias read as its command). */
 static const char *command_word(const char *w)
 {
@@ -326,7 +322,7 @@ static void dispatch(struct cmd *c)
  * terminal always; from a person seated on this network (talking to us)
  * within their answer limit; from anyone else only when it is one of our
  * words or a near miss of one (a channel holds other bots' commands),
- * and at most once every HINT_INTERVAL_MS a person. */
+ * and at most once every m->hint_interval_ms a person. */
 static bool channel_stray_answered(struct cmd *c)
 {
     if (c->a->solo)
@@ -339,8 +335,8 @@ static bool channel_stray_answered(struct cmd *c)
     struct table *t = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
     if (t && mgr_same_person(t, seat, c->u))
         return person_verdict(c, w, false) == LIMIT_ANSWER;
-    return limit_hint(c->m->limit, c->a->network, c->u->id, HINT_INTERVAL_MS,
-                      loop_now(c->m->loop));
+    return limit_hint(c->m->limit, c->a->network, c->u->id,
+                      c->m->hint_interval_ms, loop_now(c->m->loop));
 }
 
 /* Whether words[from..] are one or more cards (commas allowed). */

@@ -63,6 +63,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
     m->loop = l;
     m->limit = limit_new();
     m->played = played_new();
+    m->hint_interval_ms = MGR_HINT_INTERVAL_MS;
     mgr_store_init(m);
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);

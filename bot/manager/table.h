@@ -166,6 +166,10 @@ struct notice {
     char text[400];
 };
 
+/* How often one person's near misses of a command in a channel get a
+ * hint: once in five minutes. */
+#define MGR_HINT_INTERVAL_MS (5 * 60 * 1000)
+
 struct manager {
     struct loop *loop;
     const struct config *cfg;
@@ -199,6 +203,9 @@ struct manager {
     /* what people chose for themselves (lang.h) */
     struct people *people;
     bool people_writable; /* the file is ours to write */
+    /* a person's channel near misses get a hint at most this often
+     * (MGR_HINT_INTERVAL_MS; tests make it short) */
+    int64_t hint_interval_ms;
 };
 
 /* The seat's name for display. */
