@@ -189,16 +189,21 @@ int section_room_rules(struct section *s, const struct toml_value *it, size_t n,
 {
     const char *text = it->s;
     int shown = n > 50 ? 50 : (int)n;
-    /* the words after the name: "lang=CODE" is the room's language, the
-     * others its rules */
-    char *r = NULL, *lang = NULL;
-    size_t rlen = 0;
-    for (const char *w = text + n; *w;) {
-        while (*w == ' ')
-            w++;
+    const char *rules = text + n;
+    while (*rules == ' ')
+        rules++;
+    size_t rlen = strlen(rules);
+    while (rlen && rules[rlen - 1] == ' ')
+        rlen--;
+    char *r = rlen ? xstrndup(rules, rlen) : NULL;
+    /* "lang=CODE", a word of its own, is the room's language, not a rule:
+     * cut out with the blanks after it */
+    char *lang = NULL;
+    for (char *w = r; w && *w;) {
         size_t k = strcspn(w, " ");
-        if (k == 0)
-            break;
+        char *next = w + k;
+        while (*next == ' ')
+            next++;
         if (k > 5 && strncmp(w, "lang=", 5) == 0) {
             if (lang) {
                 free(lang);
@@ -207,26 +212,19 @@ int section_room_rules(struct section *s, const struct toml_value *it, size_t n,
                                  shown, text);
             }
             lang = xstrndup(w + 5, k - 5);
-        } else {
-            r = xrealloc(r, rlen + k + 2);
-            if (rlen)
-                r[rlen++] = ' ';
-            memcpy(r + rlen, w, k);
-            rlen += k;
-            r[rlen] = '\0';
+            memmove(w, next, strlen(next) + 1);
+            continue;
         }
-        w += k;
+        w = next;
     }
-    if (!lang && r) {
-        /* no language: the rules as written (their blanks inside too) */
-        free(r);
-        const char *rules = text + n;
-        while (*rules == ' ')
-            rules++;
-        rlen = strlen(rules);
-        while (rlen && rules[rlen - 1] == ' ')
-            rlen--;
-        r = xstrndup(rules, rlen);
+    if (r) {
+        rlen = strlen(r);
+        while (rlen && r[rlen - 1] == ' ')
+            r[--rlen] = '\0';
+        if (!rlen) {
+            free(r);
+            r = NULL;
+        }
     }
     if (lang && s->hooks && s->hooks->lang_check) {
         char msg[256];
