@@ -130,24 +130,27 @@ static int collect(va_list ap, struct msg_arg *args)
     }
 }
 
-bool msg_add(struct strbuf *sb, int lang, const char *id, ...)
+bool msg_vadd(struct strbuf *sb, int lang, const char *id, va_list ap)
 {
     struct msg_arg args[MSG_ARGS_MAX];
-    va_list ap;
-    va_start(ap, id);
     int n = collect(ap, args);
-    va_end(ap);
     return fill(sb, msg_template(lang, id), args, n);
 }
 
-bool msg_addn(struct strbuf *sb, int lang, const char *one, const char *many,
-              unsigned long n, ...)
+bool msg_add(struct strbuf *sb, int lang, const char *id, ...)
+{
+    va_list ap;
+    va_start(ap, id);
+    bool ok = msg_vadd(sb, lang, id, ap);
+    va_end(ap);
+    return ok;
+}
+
+bool msg_vaddn(struct strbuf *sb, int lang, const char *one, const char *many,
+               unsigned long n, va_list ap)
 {
     struct msg_arg args[MSG_ARGS_MAX];
-    va_list ap;
-    va_start(ap, n);
     int nargs = collect(ap, args);
-    va_end(ap);
     const char *t = n == 1 ? english(one) : many;
     const struct msg_entry *e = lang == MSG_EN ? NULL : find(lang, one);
     if (e && e->plural) {
@@ -156,4 +159,14 @@ bool msg_addn(struct strbuf *sb, int lang, const char *one, const char *many,
             t = e->forms[k];
     }
     return fill(sb, t, args, nargs);
+}
+
+bool msg_addn(struct strbuf *sb, int lang, const char *one, const char *many,
+              unsigned long n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    bool ok = msg_vaddn(sb, lang, one, many, n, ap);
+    va_end(ap);
+    return ok;
 }

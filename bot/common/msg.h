@@ -21,6 +21,7 @@
 #ifndef HEARTS_COMMON_MSG_H
 #define HEARTS_COMMON_MSG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -68,5 +69,11 @@ bool msg_add(struct strbuf *sb, int lang, const char *id, ...);
 /* The same for a message with a plural: the form lang uses for n. */
 bool msg_addn(struct strbuf *sb, int lang, const char *one, const char *many,
               unsigned long n, ...);
+
+/* msg_add and msg_addn with the arguments in a va_list (for functions
+ * that take a message and its arguments and add where it goes). */
+bool msg_vadd(struct strbuf *sb, int lang, const char *id, va_list ap);
+bool msg_vaddn(struct strbuf *sb, int lang, const char *one, const char *many,
+               unsigned long n, va_list ap);
 
 #endif

@@ -36,7 +36,7 @@ void mgr_table_scores_text(struct table *t, bool all, char *out, size_t outlen)
         rows[i] = t->hist[t->nhist - nrows + i];
     render_scores_marked(out, outlen, names, marks, t->capacity, rows, nrows,
                          t->game.totals, all ? 0 : RENDER_SCORES_LAST,
-                         mgr_table_style(t));
+                         render_look_style(mgr_table_style(t)));
 }
 
 void mgr_table_send_scores(struct table *t)
@@ -158,7 +158,7 @@ static void announce_trick(struct table *t, const struct engine_game *g,
                          g->plays + g->nplays - n, g->play_seat + g->nplays - n,
                          n, names, ids,
                          ev->seat < 0 ? RENDER_TRICK_ASIDE : ev->seat,
-                         ev->value, mgr_table_style(t)));
+                         ev->value, render_look_style(mgr_table_style(t))));
     mgr_table_say(t, sb.buf);
     if (!t->m->restoring) {
         t->trick_said[0] = t->trick_said[1];

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/common/msg.h"
+#include "bot/manager/lang.h"
+
 /* Splits text into words (blank-separated) into c->storage. */
 void mgr_cmd_split_words(struct cmd *c, const char *text)
 {
@@ -46,6 +49,43 @@ void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
     va_end(ap);
     /* chatter waits behind the game's own lines */
     mgr_cmd_tell(c, text, c->game ? CHAT_NORMAL : CHAT_LOW);
+}
+
+int mgr_cmd_lang_of(const struct cmd *c)
+{
+    return mgr_lang_person(c->m, c->a, c->u, c->room);
+}
+
+/* Sends what sb holds as a reply; a cut message is still sent (cut
+ * whole characters, by strbuf). */
+static void reply_sb(const struct cmd *c, const struct strbuf *sb)
+{
+    mgr_cmd_tell(c, sb->buf, c->game ? CHAT_NORMAL : CHAT_LOW);
+}
+
+void mgr_cmd_replym(const struct cmd *c, const char *id, ...)
+{
+    char text[700];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    va_list ap;
+    va_start(ap, id);
+    msg_vadd(&sb, mgr_cmd_lang_of(c), id, ap);
+    va_end(ap);
+    reply_sb(c, &sb);
+}
+
+void mgr_cmd_replymn(const struct cmd *c, const char *one, const char *many,
+                     unsigned long n, ...)
+{
+    char text[700];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    va_list ap;
+    va_start(ap, n);
+    msg_vaddn(&sb, mgr_cmd_lang_of(c), one, many, n, ap);
+    va_end(ap);
+    reply_sb(c, &sb);
 }
 
 void mgr_cmd_reply_lines(const struct cmd *c, const char *text)

@@ -43,6 +43,18 @@ void mgr_cmd_tell(const struct cmd *c, const char *text,
  * lines. */
 void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The language of replies to the asker: their own if they chose one,
+ * else the room's (lang.h). */
+int mgr_cmd_lang_of(const struct cmd *c);
+/* A reply (as mgr_cmd_reply) of catalogue message id in the asker's
+ * language, its placeholders from struct msg_arg values up to MSG_END
+ * (bot/common/msg.h):
+ *     mgr_cmd_replym(c, M("No table at {room}."), MSG_S("room", r), MSG_END);
+ */
+void mgr_cmd_replym(const struct cmd *c, const char *id, ...);
+/* The same for a message with a plural (MN): the form for n. */
+void mgr_cmd_replymn(const struct cmd *c, const char *one, const char *many,
+                     unsigned long n, ...);
 /* A reply of several lines ('\n' between them), a message a line. */
 void mgr_cmd_reply_lines(const struct cmd *c, const char *text);
 /* The command prefix of the config ("!"). */

@@ -76,6 +76,21 @@ int mgr_lang_person(struct manager *m, struct chat_adapter *a,
     return l >= 0 ? l : mgr_lang_room(m, a, room);
 }
 
+int mgr_lang_seat(struct table *t, int seat)
+{
+    struct manager *m = t->m;
+    const struct seat *s =
+        seat >= 0 && seat < ENGINE_MAX_PLAYERS ? &t->seats[seat] : NULL;
+    if (!s || !s->human || !s->key[0])
+        return mgr_lang_room(m, t->a, t->room);
+    if (!m->people)
+        mgr_people_start(m);
+    const char *code = people_get(m->people, t->a->network ? t->a->network : "",
+                                  s->key, "lang");
+    int l = code ? msg_lang_find(code) : -1;
+    return l >= 0 ? l : mgr_lang_room(m, t->a, t->room);
+}
+
 int mgr_people_set(struct manager *m, struct chat_adapter *a,
                    const struct chat_user *u, const char *name,
                    const char *value, char *err, size_t errlen)

@@ -27,6 +27,10 @@ int mgr_lang_room(const struct manager *m, const struct chat_adapter *a,
 int mgr_lang_person(struct manager *m, struct chat_adapter *a,
                     const struct chat_user *u, const char *room);
 
+/* The language of private lines to a seat of t: the person's own if they
+ * chose one, else the room's (a computer's: the room's). */
+int mgr_lang_seat(struct table *t, int seat);
+
 /* Sets (value NULL: forgets) one of u's settings: 0 if it is saved, 1 if
  * it holds for this run only (the file could not be written: why in err),
  * -1 if it is refused (why in err; nothing changed). */

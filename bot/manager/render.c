@@ -332,8 +332,9 @@ static void put_card(struct strbuf *sb, int card, enum chat_style style)
     strbuf_commit(sb, mark);
 }
 
-size_t render_card(char *buf, size_t len, int card, enum chat_style style)
+size_t render_card(char *buf, size_t len, int card, struct render_look look)
 {
+    enum chat_style style = look.style;
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     put_card(&sb, card, style);
@@ -341,8 +342,9 @@ size_t render_card(char *buf, size_t len, int card, enum chat_style style)
 }
 
 size_t render_cards(char *buf, size_t len, const uint8_t *cards, int n,
-                    enum chat_style style)
+                    struct render_look look)
 {
+    enum chat_style style = look.style;
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     for (int i = 0; i < n; i++) {
@@ -442,8 +444,9 @@ static void put_group(struct strbuf *sb, const int *cards, int n, bool first,
 }
 
 size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
-                   uint64_t mark, enum chat_style style)
+                   uint64_t mark, struct render_look look)
 {
+    enum chat_style style = look.style;
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     bool first = true;
@@ -467,8 +470,9 @@ size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
     return sb.need;
 }
 
-size_t render_suit(char *buf, size_t len, int suit, enum chat_style style)
+size_t render_suit(char *buf, size_t len, int suit, struct render_look look)
 {
+    enum chat_style style = look.style;
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     if (suit < 0 || suit > 3) {
@@ -535,8 +539,9 @@ static void put_mention(struct strbuf *sb, const char *id, const char *name,
 }
 
 size_t render_mention(char *buf, size_t len, const char *id, const char *name,
-                      bool notify, enum chat_style style)
+                      bool notify, struct render_look look)
 {
+    enum chat_style style = look.style;
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     put_mention(&sb, id, name, notify, style);
@@ -545,17 +550,18 @@ size_t render_mention(char *buf, size_t len, const char *id, const char *name,
 
 size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
                     const uint8_t *seats, int n, const char *const *names,
-                    int winner, int points, enum chat_style style)
+                    int winner, int points, struct render_look look)
 {
     return render_trick_ids(buf, len, trick_no, cards, seats, n, names, NULL,
-                            winner, points, style);
+                            winner, points, look);
 }
 
 size_t render_trick_ids(char *buf, size_t len, int trick_no,
                         const uint8_t *cards, const uint8_t *seats, int n,
                         const char *const *names, const char *const *ids,
-                        int winner, int points, enum chat_style style)
+                        int winner, int points, struct render_look look)
 {
+    enum chat_style style = look.style;
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     struct strbuf_mark mark = strbuf_mark(&sb);
@@ -665,10 +671,10 @@ static void heads_unique(char heads[][HEAD_SIZE], int *head_chars, int *width,
 
 size_t render_scores(char *buf, size_t len, const char *const *names, int n,
                      const int32_t *const *hands_points, int nhands,
-                     const int32_t *totals, int last, enum chat_style style)
+                     const int32_t *totals, int last, struct render_look look)
 {
     return render_scores_marked(buf, len, names, NULL, n, hands_points, nhands,
-                                totals, last, style);
+                                totals, last, look);
 }
 
 /* Whether a mark can follow a heading: printable ASCII that fits. */
@@ -686,8 +692,9 @@ size_t render_scores_marked(char *buf, size_t len, const char *const *names,
                             const char *const *marks, int n,
                             const int32_t *const *hands_points, int nhands,
                             const int32_t *totals, int last,
-                            enum chat_style style)
+                            struct render_look look)
 {
+    enum chat_style style = look.style;
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     if (n > ENGINE_MAX_PLAYERS)

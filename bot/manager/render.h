@@ -50,11 +50,34 @@
 #define HEARTS_BOT_RENDER_H
 
 #include "bot/common/chat.h"
+#include "bot/common/msg.h"
 #include "engine/engine.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* How cards are written for a reader. */
+enum render_cards {
+    RENDER_CARDS_SYMBOLS, /* "Q♠ 10♥": the suits' symbols (the default) */
+    RENDER_CARDS_ASCII,   /* "QS 10H": letters, for clients without Unicode */
+    RENDER_CARDS_WORDS    /* the suits' names, for screen readers */
+};
+
+/* How a line is written for its reader: the adapter's style, the
+ * language of its words (msg.h) and how cards are written. Every
+ * function below that takes a look writes its words in look.lang. */
+struct render_look {
+    enum chat_style style;
+    int lang;
+    enum render_cards cards;
+};
+
+/* The look of a style in English with the suits' symbols. */
+static inline struct render_look render_look_style(enum chat_style style)
+{
+    return (struct render_look){style, MSG_EN, RENDER_CARDS_SYMBOLS};
+}
 
 /* Code points kept of a name (render_name, and names in trick lines). */
 #define RENDER_NAME_MAX 24
@@ -83,7 +106,7 @@
  *   IRC:   "Q♠", "\x03" "0410♥\x0F", "\x03" "04Joker\x0F"
  *   markup: as IRC
  */
-size_t render_card(char *buf, size_t len, int card, enum chat_style style);
+size_t render_card(char *buf, size_t len, int card, struct render_look look);
 
 /*
  * A hand, grouped by suit in the order clubs, diamonds, spades, hearts (so
@@ -101,7 +124,7 @@ size_t render_card(char *buf, size_t len, int card, enum chat_style style);
  * A cut keeps whole cards, and a group's symbol with its first card.
  */
 size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
-                   uint64_t mark, enum chat_style style);
+                   uint64_t mark, struct render_look look);
 
 /*
  * Cards in the order given, one space apart, each as render_card writes
@@ -110,7 +133,7 @@ size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
  * better (the cards received in a pass).
  */
 size_t render_cards(char *buf, size_t len, const uint8_t *cards, int n,
-                    enum chat_style style);
+                    struct render_look look);
 
 /*
  * Sorts n cards in place into a hand's order: clubs, diamonds, spades,
@@ -141,7 +164,7 @@ void render_sort(uint8_t *cards, int n);
  */
 size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
                     const uint8_t *seats, int n, const char *const *names,
-                    int winner, int points, enum chat_style style);
+                    int winner, int points, struct render_look look);
 
 /*
  * render_trick, and in the markup style the taker's name is a quiet pill
@@ -152,7 +175,7 @@ size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
 size_t render_trick_ids(char *buf, size_t len, int trick_no,
                         const uint8_t *cards, const uint8_t *seats, int n,
                         const char *const *names, const char *const *ids,
-                        int winner, int points, enum chat_style style);
+                        int winner, int points, struct render_look look);
 
 /*
  * A person's name (cleaned as by render_name). In the markup style, when
@@ -162,7 +185,7 @@ size_t render_trick_ids(char *buf, size_t len, int trick_no,
  * styles, and an unusable id, give the name alone. Never cut inside.
  */
 size_t render_mention(char *buf, size_t len, const char *id, const char *name,
-                      bool notify, enum chat_style style);
+                      bool notify, struct render_look look);
 
 /*
  * The score sheet as a table for a monospace font, lines separated by
@@ -186,7 +209,7 @@ size_t render_mention(char *buf, size_t len, const char *id, const char *name,
  */
 size_t render_scores(char *buf, size_t len, const char *const *names, int n,
                      const int32_t *const *hands_points, int nhands,
-                     const int32_t *totals, int last, enum chat_style style);
+                     const int32_t *totals, int last, struct render_look look);
 
 /* Bytes of a mark after a score-sheet heading (render_scores_marked). */
 #define RENDER_SCORES_MARK_MAX 16
@@ -200,7 +223,7 @@ size_t render_scores_marked(char *buf, size_t len, const char *const *names,
                             const char *const *marks, int n,
                             const int32_t *const *hands_points, int nhands,
                             const int32_t *totals, int last,
-                            enum chat_style style);
+                            struct render_look look);
 
 /*
  * A name from the network, safe to show: control characters (C0 such as
@@ -250,7 +273,7 @@ size_t render_clean_text(char *text);
 
 /* A suit's symbol, red on IRC and in the markup for hearts and diamonds
  * ("♦", "\x03" "04♦\x0F"); "?" for no suit. */
-size_t render_suit(char *buf, size_t len, int suit, enum chat_style style);
+size_t render_suit(char *buf, size_t len, int suit, struct render_look look);
 
 /* A suit's name for sentences: "clubs", "diamonds", "hearts", "spades";
  * "?" for no suit. A static string. */

@@ -742,6 +742,7 @@ bool mgr_results_sheet(struct results_room *r, bool in_room,
     for (int h = 0; h < l->nlast; h++)
         rows[h] = l->hands[h];
     render_scores_marked(buf, len, names, marks, l->n, rows, l->nlast,
-                         l->totals, in_room ? RENDER_SCORES_LAST : 0, style);
+                         l->totals, in_room ? RENDER_SCORES_LAST : 0,
+                         render_look_style(style));
     return true;
 }

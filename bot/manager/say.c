@@ -3,11 +3,15 @@
  */
 #include "bot/manager/say.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bot/common/msg.h"
 #include "bot/manager/journaling.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/store.h"
+#include "bot/manager/text.h"
 
 /* How often a seat that may not be told anything has its nick checked. */
 #define VERIFY_EVERY_MS 3000
@@ -85,6 +89,31 @@ void mgr_table_tell(struct table *t, int seat, const char *text,
     } else {
         t->a->ops->tell(t->a, s->nick, text, prio);
     }
+}
+
+void mgr_table_saym(struct table *t, const char *id, ...)
+{
+    char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    va_list ap;
+    va_start(ap, id);
+    msg_vadd(&sb, mgr_lang_room(t->m, t->a, t->room), id, ap);
+    va_end(ap);
+    mgr_table_say(t, text);
+}
+
+void mgr_table_tellm(struct table *t, int seat, enum chat_priority prio,
+                     const char *id, ...)
+{
+    char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    va_list ap;
+    va_start(ap, id);
+    msg_vadd(&sb, mgr_lang_seat(t, seat), id, ap);
+    va_end(ap);
+    mgr_table_tell(t, seat, text, prio);
 }
 
 const char *mgr_room_label(const struct chat_adapter *a, const char *room,

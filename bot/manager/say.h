@@ -19,6 +19,12 @@ void mgr_table_say(struct table *t, const char *text);
 /* A private line to the seat's person (nothing to a computer). */
 void mgr_table_tell(struct table *t, int seat, const char *text,
                     enum chat_priority prio);
+/* mgr_table_say of catalogue message id in the room's language, its
+ * placeholders from struct msg_arg values up to MSG_END (msg.h). */
+void mgr_table_saym(struct table *t, const char *id, ...);
+/* mgr_table_tell of message id in the seat's language (mgr_lang_seat). */
+void mgr_table_tellm(struct table *t, int seat, enum chat_priority prio,
+                     const char *id, ...);
 /* Asks the adapter who holds a seat's nick now (the answer comes as a
  * CHAT_IDENTITY, mgr_identity); unless `now`, at most every few seconds,
  * the last wish kept for then. */

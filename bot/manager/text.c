@@ -27,7 +27,7 @@ void mgr_sb_card(struct strbuf *sb, const struct table *t, int card)
     char text[MGR_TEXT_SIZE];
     mgr_sb_rendered(sb, text,
                     render_card(text, mgr_sb_room(sb, sizeof text), card,
-                                mgr_table_style(t)));
+                                render_look_style(mgr_table_style(t))));
 }
 
 void mgr_sb_cards(struct strbuf *sb, const struct table *t,
@@ -36,7 +36,7 @@ void mgr_sb_cards(struct strbuf *sb, const struct table *t,
     char text[MGR_TEXT_SIZE];
     mgr_sb_rendered(sb, text,
                     render_cards(text, mgr_sb_room(sb, sizeof text), cards, n,
-                                 mgr_table_style(t)));
+                                 render_look_style(mgr_table_style(t))));
 }
 
 void mgr_sb_hand(struct strbuf *sb, const struct table *t,
@@ -45,7 +45,7 @@ void mgr_sb_hand(struct strbuf *sb, const struct table *t,
     char text[MGR_TEXT_SIZE];
     mgr_sb_rendered(sb, text,
                     render_hand(text, mgr_sb_room(sb, sizeof text), hand, mark,
-                                mgr_table_style(t)));
+                                render_look_style(mgr_table_style(t))));
 }
 
 /* Whether the tally follows a card: worth points and not a plain heart
@@ -194,7 +194,7 @@ void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
                     render_mention(text, mgr_sb_room(sb, sizeof text),
                                    mgr_seat_user_id(t, seat),
                                    mgr_seat_name(t, seat), notify,
-                                   CHAT_STYLE_MARKUP));
+                                   render_look_style(CHAT_STYLE_MARKUP)));
 }
 
 enum chat_style mgr_table_style(const struct table *t)

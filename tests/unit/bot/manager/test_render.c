@@ -138,7 +138,7 @@ static int width_of(const char *s, size_t n)
 static const char *card_text(int card, enum chat_style style)
 {
     static char buf[64];
-    size_t n = render_card(buf, sizeof buf, card, style);
+    size_t n = render_card(buf, sizeof buf, card, render_look_style(style));
     assert_int_equal(n, strlen(buf));
     return buf;
 }
@@ -189,7 +189,7 @@ static void test_render_card_parses_back(void **state)
 
 static size_t card_fn(char *buf, size_t len, const void *ctx)
 {
-    return render_card(buf, len, *(const int *)ctx, IRC);
+    return render_card(buf, len, *(const int *)ctx, render_look_style(IRC));
 }
 
 static void test_render_card_cut_every_length(void **state)
@@ -201,9 +201,10 @@ static void test_render_card_cut_every_length(void **state)
         check_cuts(card_fn, &cards[i], full, sizeof full);
     /* a card is all or nothing: 9 bytes need 10 */
     char buf[16];
-    assert_int_equal(render_card(buf, 9, ENGINE_TD, IRC), 9);
+    assert_int_equal(render_card(buf, 9, ENGINE_TD, render_look_style(IRC)), 9);
     assert_string_equal(buf, "");
-    assert_int_equal(render_card(buf, 10, ENGINE_TD, IRC), 9);
+    assert_int_equal(render_card(buf, 10, ENGINE_TD, render_look_style(IRC)),
+                     9);
     assert_string_equal(buf, R "10♦" X);
 }
 
@@ -211,20 +212,23 @@ static void test_render_suit_symbols(void **state)
 {
     (void)state;
     char buf[32];
-    render_suit(buf, sizeof buf, ENGINE_CLUBS, IRC);
+    render_suit(buf, sizeof buf, ENGINE_CLUBS, render_look_style(IRC));
     assert_string_equal(buf, "♣");
-    render_suit(buf, sizeof buf, ENGINE_DIAMONDS, IRC);
+    render_suit(buf, sizeof buf, ENGINE_DIAMONDS, render_look_style(IRC));
     assert_string_equal(buf, R "♦" X);
-    render_suit(buf, sizeof buf, ENGINE_DIAMONDS, PLAIN);
+    render_suit(buf, sizeof buf, ENGINE_DIAMONDS, render_look_style(PLAIN));
     assert_string_equal(buf, "♦");
-    assert_int_equal(render_suit(buf, sizeof buf, ENGINE_HEARTS, PLAIN), 3);
+    assert_int_equal(
+        render_suit(buf, sizeof buf, ENGINE_HEARTS, render_look_style(PLAIN)),
+        3);
     assert_string_equal(buf, "♥");
-    render_suit(buf, sizeof buf, ENGINE_SPADES, IRC);
+    render_suit(buf, sizeof buf, ENGINE_SPADES, render_look_style(IRC));
     assert_string_equal(buf, "♠");
-    render_suit(buf, sizeof buf, 4, IRC);
+    render_suit(buf, sizeof buf, 4, render_look_style(IRC));
     assert_string_equal(buf, "?");
     /* the symbol and its colour are one piece */
-    assert_int_equal(render_suit(buf, 7, ENGINE_HEARTS, IRC), 7);
+    assert_int_equal(render_suit(buf, 7, ENGINE_HEARTS, render_look_style(IRC)),
+                     7);
     assert_string_equal(buf, "");
 }
 
@@ -246,7 +250,8 @@ static const char *cards_text(const char *list, enum chat_style style)
     static char buf[256];
     uint8_t cards[32];
     int n = sc_card_list(list, cards, 32);
-    size_t len = render_cards(buf, sizeof buf, cards, n, style);
+    size_t len =
+        render_cards(buf, sizeof buf, cards, n, render_look_style(style));
     assert_int_equal(len, strlen(buf));
     return buf;
 }
@@ -269,7 +274,7 @@ struct list_ctx {
 static size_t cards_fn(char *buf, size_t len, const void *ctx)
 {
     const struct list_ctx *c = ctx;
-    return render_cards(buf, len, c->cards, c->n, c->style);
+    return render_cards(buf, len, c->cards, c->n, render_look_style(c->style));
 }
 
 static void test_render_cards_cut_every_length(void **state)
@@ -284,9 +289,9 @@ static void test_render_cards_cut_every_length(void **state)
     check_cuts(cards_fn, &plain, full, sizeof full);
     /* whole cards only: "Q♠ A♥" is 9 bytes, " 3♣" 5 more */
     char buf[16];
-    render_cards(buf, 14, cards, n, PLAIN);
+    render_cards(buf, 14, cards, n, render_look_style(PLAIN));
     assert_string_equal(buf, "Q♠ A♥");
-    render_cards(buf, 15, cards, n, PLAIN);
+    render_cards(buf, 15, cards, n, render_look_style(PLAIN));
     assert_string_equal(buf, "Q♠ A♥ 3♣");
 }
 
@@ -298,14 +303,14 @@ static void test_render_sort_orders_like_a_hand(void **state)
     cards[n++] = 13; /* no card: last */
     render_sort(cards, n - 1);
     char buf[128];
-    render_cards(buf, sizeof buf, cards, n - 1, PLAIN);
+    render_cards(buf, sizeof buf, cards, n - 1, render_look_style(PLAIN));
     assert_string_equal(buf, "2♣ 10♣ 3♦ 9♦ Q♠ A♠ 2♥ K♥ Joker");
 
     n = sc_card_list("KH 2C QS", cards, 16);
     cards[n++] = 13;
     cards[n++] = ENGINE_CARD(ENGINE_DIAMONDS, 0);
     render_sort(cards, n);
-    render_cards(buf, sizeof buf, cards, n, PLAIN);
+    render_cards(buf, sizeof buf, cards, n, render_look_style(PLAIN));
     assert_string_equal(buf, "2♣ 2♦ Q♠ K♥ ??");
 }
 
@@ -315,7 +320,8 @@ static const char *hand_text(const struct engine_cards *hand, uint64_t mark,
                              enum chat_style style)
 {
     static char buf[512];
-    size_t n = render_hand(buf, sizeof buf, hand, mark, style);
+    size_t n =
+        render_hand(buf, sizeof buf, hand, mark, render_look_style(style));
     assert_int_equal(n, strlen(buf));
     return buf;
 }
@@ -420,7 +426,8 @@ static void test_render_hand_empty(void **state)
     (void)state;
     struct engine_cards hand = {0, 0};
     char buf[8] = "junk";
-    assert_int_equal(render_hand(buf, sizeof buf, &hand, 0, IRC), 0);
+    assert_int_equal(
+        render_hand(buf, sizeof buf, &hand, 0, render_look_style(IRC)), 0);
     assert_string_equal(buf, "");
 }
 
@@ -433,7 +440,8 @@ struct hand_ctx {
 static size_t hand_fn(char *buf, size_t len, const void *ctx)
 {
     const struct hand_ctx *c = ctx;
-    return render_hand(buf, len, &c->hand, c->mark, c->style);
+    return render_hand(buf, len, &c->hand, c->mark,
+                       render_look_style(c->style));
 }
 
 static void test_render_hand_cut_every_length(void **state)
@@ -456,23 +464,25 @@ static void test_render_hand_cut_keeps_symbol_with_a_card(void **state)
     char buf[32];
     /* "♣ 2" 5 bytes, " 5" 2, "  ♦ 3" 7 */
     struct engine_cards hand = {sc_set("2C 5C 3D"), 0};
-    assert_int_equal(render_hand(buf, 13, &hand, 0, PLAIN), 14);
+    assert_int_equal(render_hand(buf, 13, &hand, 0, render_look_style(PLAIN)),
+                     14);
     assert_string_equal(buf, "♣ 2 5");
-    render_hand(buf, 15, &hand, 0, PLAIN);
+    render_hand(buf, 15, &hand, 0, render_look_style(PLAIN));
     assert_string_equal(buf, "♣ 2 5  ♦ 3");
-    render_hand(buf, 7, &hand, 0, PLAIN);
+    render_hand(buf, 7, &hand, 0, render_look_style(PLAIN));
     assert_string_equal(buf, "♣ 2");
-    render_hand(buf, 5, &hand, 0, PLAIN);
+    render_hand(buf, 5, &hand, 0, render_look_style(PLAIN));
     assert_string_equal(buf, "");
     /* a red run cut short is closed: R "♦ 3" needs 8 bytes, its reset 1 */
     struct engine_cards reds = {sc_set("3D QD"), 0};
-    assert_int_equal(render_hand(buf, 11, &reds, 0, IRC), 11);
+    assert_int_equal(render_hand(buf, 11, &reds, 0, render_look_style(IRC)),
+                     11);
     assert_string_equal(buf, R "♦ 3" X);
-    render_hand(buf, 10, &reds, 0, IRC);
+    render_hand(buf, 10, &reds, 0, render_look_style(IRC));
     assert_string_equal(buf, R "♦ 3" X);
-    render_hand(buf, 9, &reds, 0, IRC);
+    render_hand(buf, 9, &reds, 0, render_look_style(IRC));
     assert_string_equal(buf, "");
-    render_hand(buf, 12, &reds, 0, IRC);
+    render_hand(buf, 12, &reds, 0, render_look_style(IRC));
     assert_string_equal(buf, R "♦ 3 Q" X);
 }
 
@@ -487,7 +497,7 @@ static const char *trick_text(int no, const char *list, const uint8_t *seats,
     uint8_t cards[16];
     int n = sc_card_list(list, cards, 16);
     size_t len = render_trick(buf, sizeof buf, no, cards, seats, n, four,
-                              winner, points, style);
+                              winner, points, render_look_style(style));
     assert_int_equal(len, strlen(buf));
     return buf;
 }
@@ -565,7 +575,8 @@ static void test_render_trick_cleans_names(void **state)
     static const uint8_t cards[] = {ENGINE_2C, ENGINE_QC};
     static const uint8_t seats[] = {0, 1};
     char buf[256];
-    render_trick(buf, sizeof buf, 1, cards, seats, 2, names, 1, 0, PLAIN);
+    render_trick(buf, sizeof buf, 1, cards, seats, 2, names, 1, 0,
+                 render_look_style(PLAIN));
     assert_string_equal(
         buf, "Trick 1: alice 2♣, bobPRIVMSG #hearts :hi Q♣ - bobPRIVMSG "
              "#hearts :hi takes it");
@@ -583,7 +594,7 @@ static size_t trick_fn(char *buf, size_t len, const void *ctx)
 {
     const struct trick_ctx *c = ctx;
     return render_trick(buf, len, 9, c->cards, in_order, c->n, four, c->winner,
-                        c->points, c->style);
+                        c->points, render_look_style(c->style));
 }
 
 static void test_render_trick_cut_every_length(void **state)
@@ -600,9 +611,11 @@ static void test_render_trick_cut_every_length(void **state)
     /* whole plays only: "Trick 9: alice 2♣" 19 bytes, ", bob Q♣" 10 */
     static const uint8_t cards[] = {ENGINE_2C, ENGINE_QC};
     char buf[64];
-    render_trick(buf, 29, 9, cards, in_order, 2, four, 0, 0, PLAIN);
+    render_trick(buf, 29, 9, cards, in_order, 2, four, 0, 0,
+                 render_look_style(PLAIN));
     assert_string_equal(buf, "Trick 9: alice 2♣");
-    render_trick(buf, 30, 9, cards, in_order, 2, four, 0, 0, PLAIN);
+    render_trick(buf, 30, 9, cards, in_order, 2, four, 0, 0,
+                 render_look_style(PLAIN));
     assert_string_equal(buf, "Trick 9: alice 2♣, bob Q♣");
 }
 
@@ -618,8 +631,9 @@ static void test_render_scores_plain(void **state)
 {
     (void)state;
     char buf[512];
-    size_t n = render_scores(buf, sizeof buf, three, 3, two_hands, 2,
-                             three_totals, RENDER_SCORES_LAST, PLAIN);
+    size_t n =
+        render_scores(buf, sizeof buf, three, 3, two_hands, 2, three_totals,
+                      RENDER_SCORES_LAST, render_look_style(PLAIN));
     assert_string_equal(buf, " hand  alice  bob  carol\n"
                              "    1      3   13      0\n"
                              "    2      0    5     21\n"
@@ -635,7 +649,7 @@ static void test_render_scores_marked_heading(void **state)
     static const char *const long_names[] = {"alice", "bobbington", "carol"};
     const char *marks[] = {NULL, "(left)", ""};
     render_scores_marked(buf, sizeof buf, long_names, marks, 3, two_hands, 2,
-                         three_totals, 0, PLAIN);
+                         three_totals, 0, render_look_style(PLAIN));
     assert_string_equal(buf, " hand  alice  bobbingt (left)  carol\n"
                              "    1      3               13      0\n"
                              "    2      0                5     21\n"
@@ -644,11 +658,11 @@ static void test_render_scores_marked_heading(void **state)
     marks[1] = "(\x03"
                "04x)";
     render_scores_marked(buf, sizeof buf, long_names, marks, 3, two_hands, 2,
-                         three_totals, 0, PLAIN);
+                         three_totals, 0, render_look_style(PLAIN));
     assert_non_null(strstr(buf, "bobbingt  carol"));
     marks[1] = "(a mark far too long)";
     render_scores_marked(buf, sizeof buf, long_names, marks, 3, two_hands, 2,
-                         three_totals, 0, PLAIN);
+                         three_totals, 0, render_look_style(PLAIN));
     assert_non_null(strstr(buf, "bobbingt  carol"));
 }
 
@@ -657,7 +671,7 @@ static void test_render_scores_irc_bold_heading(void **state)
     (void)state;
     char buf[512];
     render_scores(buf, sizeof buf, three, 3, two_hands, 2, three_totals, 0,
-                  IRC);
+                  render_look_style(IRC));
     assert_string_equal(buf, B " hand  alice  bob  carol" B "\n"
                                "    1      3   13      0\n"
                                "    2      0    5     21\n"
@@ -668,12 +682,14 @@ static void test_render_scores_no_totals_no_hands(void **state)
 {
     (void)state;
     char buf[512];
-    render_scores(buf, sizeof buf, three, 3, two_hands, 2, NULL, 0, PLAIN);
+    render_scores(buf, sizeof buf, three, 3, two_hands, 2, NULL, 0,
+                  render_look_style(PLAIN));
     assert_string_equal(buf, " hand  alice  bob  carol\n"
                              "    1      3   13      0\n"
                              "    2      0    5     21");
     static const int32_t zero[] = {0, 0, 0};
-    render_scores(buf, sizeof buf, three, 3, NULL, 0, zero, 0, PLAIN);
+    render_scores(buf, sizeof buf, three, 3, NULL, 0, zero, 0,
+                  render_look_style(PLAIN));
     assert_string_equal(buf, " hand  alice  bob  carol\n"
                              "total      0    0      0");
 }
@@ -691,7 +707,8 @@ static void test_render_scores_elides_old_hands(void **state)
     }
     static const int32_t totals[] = {28, 280};
     char buf[512];
-    render_scores(buf, sizeof buf, names, 2, hands, 8, totals, 5, PLAIN);
+    render_scores(buf, sizeof buf, names, 2, hands, 8, totals, 5,
+                  render_look_style(PLAIN));
     assert_string_equal(buf, " hand  ann   bo\n"
                              "  ...  ...  ...\n"
                              "    4    3   30\n"
@@ -701,13 +718,15 @@ static void test_render_scores_elides_old_hands(void **state)
                              "    8    7   70\n"
                              "total   28  280");
     /* all of them when asked, or when there are no more than `last` */
-    render_scores(buf, sizeof buf, names, 2, hands, 3, totals, 0, PLAIN);
+    render_scores(buf, sizeof buf, names, 2, hands, 3, totals, 0,
+                  render_look_style(PLAIN));
     assert_string_equal(buf, " hand  ann   bo\n"
                              "    1    0    0\n"
                              "    2    1   10\n"
                              "    3    2   20\n"
                              "total   28  280");
-    render_scores(buf, sizeof buf, names, 2, hands, 3, totals, 3, PLAIN);
+    render_scores(buf, sizeof buf, names, 2, hands, 3, totals, 3,
+                  render_look_style(PLAIN));
     assert_string_equal(buf, " hand  ann   bo\n"
                              "    1    0    0\n"
                              "    2    1   10\n"
@@ -728,7 +747,8 @@ static void test_render_scores_header_example(void **state)
     rows[7][0] = 26;
     static const int32_t totals[] = {41, 55, 30};
     char buf[512];
-    render_scores(buf, sizeof buf, three, 3, hands, 8, totals, 2, PLAIN);
+    render_scores(buf, sizeof buf, three, 3, hands, 8, totals, 2,
+                  render_look_style(PLAIN));
     assert_string_equal(buf, " hand  alice  bob  carol\n"
                              "  ...    ...  ...    ...\n"
                              "    7      0   13      4\n"
@@ -784,7 +804,8 @@ static void test_render_scores_columns_align(void **state)
     for (int s = 0; s < ENGINE_MAX_PLAYERS; s++)
         totals[s] = s * 37 - 120;
     char buf[2048];
-    render_scores(buf, sizeof buf, names, 11, hands, 12, totals, 5, PLAIN);
+    render_scores(buf, sizeof buf, names, 11, hands, 12, totals, 5,
+                  render_look_style(PLAIN));
     assert_aligned(buf, 8);
     /* the heading: names cleaned, cut to 8 code points */
     const char *nl = strchr(buf, '\n');
@@ -794,7 +815,8 @@ static void test_render_scores_columns_align(void **state)
     head[nl - buf] = '\0';
     assert_string_equal(head, " hand  Ünïcödé_   日本    x  bold  a long n  "
                               "red   p7   p8   p9  p10");
-    render_scores(buf, sizeof buf, names, 11, hands, 12, totals, 0, IRC);
+    render_scores(buf, sizeof buf, names, 11, hands, 12, totals, 0,
+                  render_look_style(IRC));
     assert_aligned(buf, 14);
 }
 
@@ -808,7 +830,7 @@ static size_t scores_fn(char *buf, size_t len, const void *ctx)
 {
     const struct scores_ctx *c = ctx;
     return render_scores(buf, len, three, 3, two_hands, c->nhands, three_totals,
-                         c->last, c->style);
+                         c->last, render_look_style(c->style));
 }
 
 static void test_render_scores_cut_keeps_whole_lines(void **state)
@@ -1128,7 +1150,8 @@ static void test_render_name_keeps_a_tag_whole(void **state)
     static const uint8_t seats[] = {0, 1};
     static const uint8_t cards[] = {ENGINE_2C, ENGINE_QC};
     char buf[256];
-    render_trick(buf, sizeof buf, 1, cards, seats, 2, names, 1, 0, PLAIN);
+    render_trick(buf, sizeof buf, 1, cards, seats, 2, names, 1, 0,
+                 render_look_style(PLAIN));
     assert_string_equal(buf, "Trick 1: Ace (@carol_6f291c:localhost) 2♣, "
                              "Ace (@dave_6f291c:localhost) Q♣ - Ace "
                              "(@dave_6f291c:localhost) takes it");
@@ -1141,7 +1164,7 @@ static void test_render_scores_headings_told_apart(void **state)
                                         "Ace (@dave:hs)"};
     char buf[512];
     render_scores(buf, sizeof buf, names, 3, two_hands, 2, three_totals, 0,
-                  PLAIN);
+                  render_look_style(PLAIN));
     assert_string_equal(buf, " hand  Ace~1  bob  Ace~2\n"
                              "    1      3   13      0\n"
                              "    2      0    5     21\n"

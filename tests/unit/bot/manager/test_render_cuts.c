@@ -32,42 +32,42 @@
 
 static size_t card_td_irc(char *buf, size_t len)
 {
-    return render_card(buf, len, ENGINE_TD, IRC);
+    return render_card(buf, len, ENGINE_TD, render_look_style(IRC));
 }
 
 static size_t card_qs_irc(char *buf, size_t len)
 {
-    return render_card(buf, len, ENGINE_QS, IRC);
+    return render_card(buf, len, ENGINE_QS, render_look_style(IRC));
 }
 
 static size_t card_joker_markup(char *buf, size_t len)
 {
-    return render_card(buf, len, ENGINE_JOKER, MARKUP);
+    return render_card(buf, len, ENGINE_JOKER, render_look_style(MARKUP));
 }
 
 static size_t card_joker_plain(char *buf, size_t len)
 {
-    return render_card(buf, len, ENGINE_JOKER, PLAIN);
+    return render_card(buf, len, ENGINE_JOKER, render_look_style(PLAIN));
 }
 
 static size_t card_none_irc(char *buf, size_t len)
 {
-    return render_card(buf, len, 13, IRC);
+    return render_card(buf, len, 13, render_look_style(IRC));
 }
 
 static size_t suit_hearts_irc(char *buf, size_t len)
 {
-    return render_suit(buf, len, ENGINE_HEARTS, IRC);
+    return render_suit(buf, len, ENGINE_HEARTS, render_look_style(IRC));
 }
 
 static size_t suit_clubs_irc(char *buf, size_t len)
 {
-    return render_suit(buf, len, ENGINE_CLUBS, IRC);
+    return render_suit(buf, len, ENGINE_CLUBS, render_look_style(IRC));
 }
 
 static size_t suit_none_plain(char *buf, size_t len)
 {
-    return render_suit(buf, len, 4, PLAIN);
+    return render_suit(buf, len, 4, render_look_style(PLAIN));
 }
 
 static size_t cards_list(char *buf, size_t len, const char *list,
@@ -75,7 +75,7 @@ static size_t cards_list(char *buf, size_t len, const char *list,
 {
     uint8_t cards[32];
     int n = sc_card_list(list, cards, 32);
-    return render_cards(buf, len, cards, n, style);
+    return render_cards(buf, len, cards, n, render_look_style(style));
 }
 
 static const char *const a_list = "QS AH 3C TD 10H 2S JK";
@@ -99,7 +99,8 @@ static size_t hand(char *buf, size_t len, const char *one, const char *two,
                    const char *mark, enum chat_style style)
 {
     struct engine_cards h = {sc_set(one), two ? sc_set(two) : 0};
-    return render_hand(buf, len, &h, mark ? sc_set(mark) : 0, style);
+    return render_hand(buf, len, &h, mark ? sc_set(mark) : 0,
+                       render_look_style(style));
 }
 
 static const char *const a_hand = "2C 5C 9C JC 3D QD 4S QS AS 7H KH";
@@ -170,7 +171,7 @@ static size_t trick(char *buf, size_t len, int no, const char *list,
     uint8_t cards[8];
     int n = sc_card_list(list, cards, 8);
     return render_trick_ids(buf, len, no, cards, seats, n, names, ids, winner,
-                            points, style);
+                            points, render_look_style(style));
 }
 
 static size_t trick_taken_plain(char *buf, size_t len)
@@ -235,12 +236,13 @@ static size_t trick_tagged_markup(char *buf, size_t len)
 static size_t mention_notify_markup(char *buf, size_t len)
 {
     return render_mention(buf, len, "@carol:example.org", "Carol (@carol:eo)",
-                          true, MARKUP);
+                          true, render_look_style(MARKUP));
 }
 
 static size_t mention_quiet_markup(char *buf, size_t len)
 {
-    return render_mention(buf, len, "@bob:hs", "bob", false, MARKUP);
+    return render_mention(buf, len, "@bob:hs", "bob", false,
+                          render_look_style(MARKUP));
 }
 
 static size_t mention_bad_id_markup(char *buf, size_t len)
@@ -248,7 +250,7 @@ static size_t mention_bad_id_markup(char *buf, size_t len)
     return render_mention(buf, len,
                           "@bo\x01"
                           "b:hs",
-                          "bob", true, MARKUP);
+                          "bob", true, render_look_style(MARKUP));
 }
 
 static size_t mention_irc(char *buf, size_t len)
@@ -256,7 +258,7 @@ static size_t mention_irc(char *buf, size_t len)
     return render_mention(buf, len, "@bob:hs",
                           "b\xc3\xb6"
                           "b",
-                          true, IRC);
+                          true, render_look_style(IRC));
 }
 
 static const char *const three[] = {"alice", "bob", "carol"};
@@ -269,24 +271,25 @@ static const int32_t three_totals[] = {-23, 18, 125};
 static size_t scores_plain(char *buf, size_t len)
 {
     return render_scores(buf, len, three, 3, three_hands, 3, three_totals, 0,
-                         PLAIN);
+                         render_look_style(PLAIN));
 }
 
 static size_t scores_irc(char *buf, size_t len)
 {
     return render_scores(buf, len, three, 3, three_hands, 3, three_totals, 0,
-                         IRC);
+                         render_look_style(IRC));
 }
 
 static size_t scores_markup_elided(char *buf, size_t len)
 {
     return render_scores(buf, len, three, 3, three_hands, 3, three_totals, 1,
-                         MARKUP);
+                         render_look_style(MARKUP));
 }
 
 static size_t scores_irc_no_totals(char *buf, size_t len)
 {
-    return render_scores(buf, len, three, 3, three_hands, 2, NULL, 0, IRC);
+    return render_scores(buf, len, three, 3, three_hands, 2, NULL, 0,
+                         render_look_style(IRC));
 }
 
 static size_t scores_headings_told_apart(char *buf, size_t len)
@@ -302,7 +305,8 @@ static size_t scores_headings_told_apart(char *buf, size_t len)
     static const int32_t a[] = {1, 2, 3, 20};
     static const int32_t b[] = {100, 0, -7, 6};
     static const int32_t *const hands[] = {a, b};
-    return render_scores(buf, len, names, 4, hands, 2, a, 0, IRC);
+    return render_scores(buf, len, names, 4, hands, 2, a, 0,
+                         render_look_style(IRC));
 }
 
 static size_t name_tagged(char *buf, size_t len)

@@ -20,7 +20,7 @@
 #define R "\x03\x30\x34" /* \x03 "04" */
 #define X "\x0F"
 #define B "\x02"
-#define M "\x05"
+#define MK "\x05"
 #define C "\x1F"
 #define P "\x01"
 
@@ -75,17 +75,17 @@ static void test_markup_card_is_red_like_irc(void **state)
 {
     (void)state;
     char buf[64];
-    render_card(buf, sizeof buf, card("QS"), MARKUP);
+    render_card(buf, sizeof buf, card("QS"), render_look_style(MARKUP));
     assert_string_equal(buf, "Q♠");
-    render_card(buf, sizeof buf, card("TH"), MARKUP);
+    render_card(buf, sizeof buf, card("TH"), render_look_style(MARKUP));
     assert_string_equal(buf, R "10♥" X);
-    render_card(buf, sizeof buf, card("3D"), MARKUP);
+    render_card(buf, sizeof buf, card("3D"), render_look_style(MARKUP));
     assert_string_equal(buf, R "3♦" X);
-    render_card(buf, sizeof buf, ENGINE_JOKER, MARKUP);
+    render_card(buf, sizeof buf, ENGINE_JOKER, render_look_style(MARKUP));
     assert_string_equal(buf, R "Joker" X);
-    render_suit(buf, sizeof buf, ENGINE_HEARTS, MARKUP);
+    render_suit(buf, sizeof buf, ENGINE_HEARTS, render_look_style(MARKUP));
     assert_string_equal(buf, R "♥" X);
-    render_suit(buf, sizeof buf, ENGINE_CLUBS, MARKUP);
+    render_suit(buf, sizeof buf, ENGINE_CLUBS, render_look_style(MARKUP));
     assert_string_equal(buf, "♣");
 }
 
@@ -95,7 +95,8 @@ static void test_markup_cards(void **state)
     char buf[128];
     uint8_t cards[8];
     int n = sc_card_list("QS AH 3C", cards, 8);
-    size_t len = render_cards(buf, sizeof buf, cards, n, MARKUP);
+    size_t len =
+        render_cards(buf, sizeof buf, cards, n, render_look_style(MARKUP));
     assert_string_equal(buf, "Q♠ " R "A♥" X " 3♣");
     assert_int_equal(len, strlen(buf));
 }
@@ -107,17 +108,21 @@ static void test_markup_hand_marks_legal_cards(void **state)
     (void)state;
     char buf[256];
     struct engine_cards hand = {sc_set(a_hand), 0};
-    render_hand(buf, sizeof buf, &hand, sc_set("5C JC"), MARKUP);
-    assert_string_equal(buf, "♣ 2 " M "5" M " 9 " M "J" M "  " R "♦ 3 Q" X
+    render_hand(buf, sizeof buf, &hand, sc_set("5C JC"),
+                render_look_style(MARKUP));
+    assert_string_equal(buf, "♣ 2 " MK "5" MK " 9 " MK "J" MK "  " R "♦ 3 Q" X
                              "  ♠ 4 Q A  " R "♥ 7 K" X);
     char plain[256];
-    render_hand(plain, sizeof plain, &hand, sc_set("5C JC"), PLAIN);
+    render_hand(plain, sizeof plain, &hand, sc_set("5C JC"),
+                render_look_style(PLAIN));
     assert_plain_matches(buf, plain);
 
-    render_hand(buf, sizeof buf, &hand, sc_set("3D KH"), MARKUP);
-    assert_string_equal(buf, "♣ 2 5 9 J  " R "♦ " M "3" M " Q" X "  ♠ 4 Q A  " R
-                             "♥ 7 " M "K" M X);
-    render_hand(plain, sizeof plain, &hand, sc_set("3D KH"), PLAIN);
+    render_hand(buf, sizeof buf, &hand, sc_set("3D KH"),
+                render_look_style(MARKUP));
+    assert_string_equal(buf, "♣ 2 5 9 J  " R "♦ " MK "3" MK " Q" X
+                             "  ♠ 4 Q A  " R "♥ 7 " MK "K" MK X);
+    render_hand(plain, sizeof plain, &hand, sc_set("3D KH"),
+                render_look_style(PLAIN));
     assert_plain_matches(buf, plain);
 }
 
@@ -127,11 +132,14 @@ static void test_markup_hand_cut_keeps_marks_whole(void **state)
     struct engine_cards hand = {sc_set(a_hand), 0};
     uint64_t legal = sc_set("2C 5C 9C JC 3D QD 4S QS AS 7H KH");
     char whole[256];
-    size_t need = render_hand(whole, sizeof whole, &hand, legal, MARKUP);
+    size_t need = render_hand(whole, sizeof whole, &hand, legal,
+                              render_look_style(MARKUP));
     for (size_t len = 1; len <= need + 1; len++) {
         char *buf = malloc(len);
         assert_non_null(buf);
-        assert_int_equal(render_hand(buf, len, &hand, legal, MARKUP), need);
+        assert_int_equal(
+            render_hand(buf, len, &hand, legal, render_look_style(MARKUP)),
+            need);
         int marks = 0;
         for (const char *p = buf; *p; p++)
             marks += *p == '\x05';
@@ -156,8 +164,9 @@ static const char *trick(const char *list, const char *const *ids, int winner,
     static char buf[512];
     uint8_t cards[16];
     int n = sc_card_list(list, cards, 16);
-    size_t len = render_trick_ids(buf, sizeof buf, 5, cards, in_order, n, four,
-                                  ids, winner, points, style);
+    size_t len =
+        render_trick_ids(buf, sizeof buf, 5, cards, in_order, n, four, ids,
+                         winner, points, render_look_style(style));
     assert_int_equal(len, strlen(buf));
     return buf;
 }
@@ -202,13 +211,15 @@ static void test_markup_trick_cut_keeps_the_pill_whole(void **state)
     uint8_t cards[4];
     int n = sc_card_list("7C KC 2H 9C", cards, 4);
     char whole[512];
-    size_t need = render_trick_ids(whole, sizeof whole, 5, cards, in_order, n,
-                                   four, four_ids, 1, 1, MARKUP);
+    size_t need =
+        render_trick_ids(whole, sizeof whole, 5, cards, in_order, n, four,
+                         four_ids, 1, 1, render_look_style(MARKUP));
     for (size_t len = 1; len <= need + 1; len++) {
         char *buf = malloc(len);
         assert_non_null(buf);
         assert_int_equal(render_trick_ids(buf, len, 5, cards, in_order, n, four,
-                                          four_ids, 1, 1, MARKUP),
+                                          four_ids, 1, 1,
+                                          render_look_style(MARKUP)),
                          need);
         int pills = 0;
         for (const char *p = buf; *p; p++)
@@ -222,30 +233,37 @@ static void test_markup_mention(void **state)
 {
     (void)state;
     char buf[128];
-    size_t n = render_mention(buf, sizeof buf, "@bob:hs", "bob", false, MARKUP);
+    size_t n = render_mention(buf, sizeof buf, "@bob:hs", "bob", false,
+                              render_look_style(MARKUP));
     assert_string_equal(buf, P "@bob:hs" P "bob" P);
     assert_int_equal(n, strlen(buf));
-    render_mention(buf, sizeof buf, "@bob:hs", "Bob B", true, MARKUP);
+    render_mention(buf, sizeof buf, "@bob:hs", "Bob B", true,
+                   render_look_style(MARKUP));
     assert_string_equal(buf, P "!@bob:hs" P "Bob B" P);
     /* the name is cleaned like any name from the network */
     render_mention(buf, sizeof buf, "@bob:hs",
                    "b\x01o\x05"
                    "b",
-                   true, MARKUP);
+                   true, render_look_style(MARKUP));
     assert_string_equal(buf, P "!@bob:hs" P "bob" P);
     /* other styles, or an id that would break the markup: the name */
-    render_mention(buf, sizeof buf, "@bob:hs", "bob", true, PLAIN);
+    render_mention(buf, sizeof buf, "@bob:hs", "bob", true,
+                   render_look_style(PLAIN));
     assert_string_equal(buf, "bob");
-    render_mention(buf, sizeof buf, "@bob:hs", "bob", true, CHAT_STYLE_IRC);
+    render_mention(buf, sizeof buf, "@bob:hs", "bob", true,
+                   render_look_style(CHAT_STYLE_IRC));
     assert_string_equal(buf, "bob");
-    render_mention(buf, sizeof buf, "@b\x01x:hs", "bob", true, MARKUP);
+    render_mention(buf, sizeof buf, "@b\x01x:hs", "bob", true,
+                   render_look_style(MARKUP));
     assert_string_equal(buf, "bob");
-    render_mention(buf, sizeof buf, "", "bob", true, MARKUP);
+    render_mention(buf, sizeof buf, "", "bob", true, render_look_style(MARKUP));
     assert_string_equal(buf, "bob");
-    render_mention(buf, sizeof buf, NULL, "bob", true, MARKUP);
+    render_mention(buf, sizeof buf, NULL, "bob", true,
+                   render_look_style(MARKUP));
     assert_string_equal(buf, "bob");
     /* too small: nothing rather than half a pill */
-    n = render_mention(buf, 8, "@bob:hs", "bob", false, MARKUP);
+    n = render_mention(buf, 8, "@bob:hs", "bob", false,
+                       render_look_style(MARKUP));
     assert_string_equal(buf, "");
     assert_int_equal(n, 13);
 }
@@ -261,7 +279,7 @@ static void test_markup_scores_mark_the_cells(void **state)
     (void)state;
     char buf[512];
     size_t n = render_scores(buf, sizeof buf, three, 3, two_hands, 2,
-                             three_totals, 0, MARKUP);
+                             three_totals, 0, render_look_style(MARKUP));
     assert_string_equal(buf, " hand" C "  alice" C "  bob" C "  carol\n"
                              "    1" C "      3" C "   13" C "      0\n"
                              "    2" C "      0" C "    5" C "     21\n"
@@ -269,7 +287,7 @@ static void test_markup_scores_mark_the_cells(void **state)
     assert_int_equal(n, strlen(buf));
     char plain[512];
     render_scores(plain, sizeof plain, three, 3, two_hands, 2, three_totals, 0,
-                  PLAIN);
+                  render_look_style(PLAIN));
     assert_plain_matches(buf, plain);
 }
 
@@ -281,8 +299,10 @@ static void test_markup_scores_elided_same_as_plain(void **state)
     static const int32_t totals[] = {8, 16};
     static const char *const names[] = {"x", "y"};
     char buf[512], plain[512];
-    render_scores(buf, sizeof buf, names, 2, hands, 8, totals, 5, MARKUP);
-    render_scores(plain, sizeof plain, names, 2, hands, 8, totals, 5, PLAIN);
+    render_scores(buf, sizeof buf, names, 2, hands, 8, totals, 5,
+                  render_look_style(MARKUP));
+    render_scores(plain, sizeof plain, names, 2, hands, 8, totals, 5,
+                  render_look_style(PLAIN));
     assert_plain_matches(buf, plain);
     /* every line is a row */
     const char *line = buf;

@@ -123,19 +123,20 @@ static void test_text_cards_as_rendered(void **state)
 
         strbuf_init(&sb, buf, sizeof buf);
         mgr_sb_card(&sb, t, ENGINE_QC);
-        render_card(want, sizeof want, ENGINE_QC, styles[k]);
+        render_card(want, sizeof want, ENGINE_QC, render_look_style(styles[k]));
         assert_string_equal(buf, want);
 
         strbuf_init(&sb, buf, sizeof buf);
         mgr_sb_cards(&sb, t, cards, 4);
-        render_cards(want, sizeof want, cards, 4, styles[k]);
+        render_cards(want, sizeof want, cards, 4, render_look_style(styles[k]));
         assert_string_equal(buf, want);
 
         strbuf_init(&sb, buf, sizeof buf);
         strbuf_addstr(&sb, "Your hand: ");
         mgr_sb_hand(&sb, t, &hand, 1ull << ENGINE_JD);
         size_t n = strlen("Your hand: ");
-        render_hand(want, sizeof want, &hand, 1ull << ENGINE_JD, styles[k]);
+        render_hand(want, sizeof want, &hand, 1ull << ENGINE_JD,
+                    render_look_style(styles[k]));
         assert_string_equal(buf + n, want);
         assert_false(sb.cut);
     }
@@ -149,7 +150,8 @@ static void test_text_cut(void **state)
     adapter.style = CHAT_STYLE_PLAIN;
     const uint8_t cards[] = {ENGINE_2C, ENGINE_QC, ENGINE_JD, ENGINE_TD};
     char full[MGR_TEXT_SIZE];
-    render_cards(full, sizeof full, cards, 4, CHAT_STYLE_PLAIN);
+    render_cards(full, sizeof full, cards, 4,
+                 render_look_style(CHAT_STYLE_PLAIN));
     char buf[16];
     struct strbuf sb;
     strbuf_init(&sb, buf, sizeof buf);
