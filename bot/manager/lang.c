@@ -91,6 +91,28 @@ int mgr_lang_seat(struct table *t, int seat)
     return l >= 0 ? l : mgr_lang_room(m, t->a, t->room);
 }
 
+struct render_look mgr_look_room(struct table *t)
+{
+    struct render_look look = render_look_style(t->a->style);
+    look.lang = mgr_lang_room(t->m, t->a, t->room);
+    return look;
+}
+
+struct render_look mgr_look_seat(struct table *t, int seat)
+{
+    struct render_look look = render_look_style(t->a->style);
+    look.lang = mgr_lang_seat(t, seat);
+    return look;
+}
+
+struct render_look mgr_look_person(struct manager *m, struct chat_adapter *a,
+                                   const struct chat_user *u, const char *room)
+{
+    struct render_look look = render_look_style(a->style);
+    look.lang = mgr_lang_person(m, a, u, room);
+    return look;
+}
+
 int mgr_people_set(struct manager *m, struct chat_adapter *a,
                    const struct chat_user *u, const char *name,
                    const char *value, char *err, size_t errlen)

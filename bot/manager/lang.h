@@ -31,6 +31,15 @@ int mgr_lang_person(struct manager *m, struct chat_adapter *a,
  * chose one, else the room's (a computer's: the room's). */
 int mgr_lang_seat(struct table *t, int seat);
 
+/* How lines are written for their reader (render.h): the adapter's
+ * style, and the language of the room's lines or of a seat's private
+ * ones. A computer's seat looks like the room. */
+struct render_look mgr_look_room(struct table *t);
+struct render_look mgr_look_seat(struct table *t, int seat);
+/* The look of private lines to u about room (NULL: none). */
+struct render_look mgr_look_person(struct manager *m, struct chat_adapter *a,
+                                   const struct chat_user *u, const char *room);
+
 /* Sets (value NULL: forgets) one of u's settings: 0 if it is saved, 1 if
  * it holds for this run only (the file could not be written: why in err),
  * -1 if it is refused (why in err; nothing changed). */
