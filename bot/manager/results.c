@@ -13,13 +13,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-
-#include "bot/common/msg.h"
-#include "bot/common/rule_words.h"
 #include <unistd.h>
 
 #include "bot/common/file.h"
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/board_names.h"
 #include "bot/manager/played.h"
