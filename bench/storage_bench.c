@@ -142,7 +142,7 @@ static int gen(const char *dir, long games, long players, long seed)
         return 1;
     }
     struct engine_rules rules;
-    engine_rules_parse(&rules, "standard", 4, NULL, 0);
+    engine_rules_parse(&rules, "standard", 4, NULL);
     uint64_t x = (uint64_t)seed;
     long hands = 0;
     int64_t offset = 0;
@@ -305,7 +305,7 @@ static int archive(const char *dir, long games)
         return 1;
     }
     struct engine_rules rules;
-    engine_rules_parse(&rules, "standard", 4, NULL, 0);
+    engine_rules_parse(&rules, "standard", 4, NULL);
     uint64_t x = 99;
     long hands = 0, saves = 0;
     long long bytes = 0, board = 0;
@@ -360,7 +360,7 @@ static int crash(const char *dir)
 {
     char err[300], why[600] = "";
     struct engine_rules rules;
-    engine_rules_parse(&rules, "standard", 4, NULL, 0);
+    engine_rules_parse(&rules, "standard", 4, NULL);
     int h;
     char *rec = random_game(&rules, (uint64_t)time(NULL), &h);
     struct archive_result res;

@@ -14,6 +14,7 @@
 #include "bot/config.h"
 #include "bot/common/err.h"
 #include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "bot/common/section.h"
 #include "bot/common/toml.h"
 #include "bot/common/xalloc.h"
@@ -81,7 +82,11 @@ static int rules_check(void *ctx, const char *text, char *msg, size_t msglen)
 {
     (void)ctx;
     struct engine_rules r;
-    return engine_rules_parse(&r, text, 0, msg, msglen) ? -1 : 0;
+    struct engine_error e;
+    if (!engine_rules_parse(&r, text, 0, &e))
+        return 0;
+    rule_words_error_text(msg, msglen, MSG_EN, &e);
+    return -1;
 }
 
 static int check_rules(struct section *s, const struct section_key *k,

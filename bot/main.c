@@ -30,6 +30,8 @@
 
 #include "bot/common/chat.h"
 #include "bot/common/file.h"
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "bot/common/xalloc.h"
 #include "bot/config.h"
 #include "adapters/console/console.h"
@@ -372,8 +374,10 @@ int main(int argc, char **argv)
     }
     if (preset) {
         struct engine_rules r;
-        if (engine_rules_parse(&r, preset, 0, err, sizeof err)) {
-            fprintf(stderr, "heartsbot: --preset: %s\n", err);
+        struct engine_error e;
+        if (engine_rules_parse(&r, preset, 0, &e)) {
+            fprintf(stderr, "heartsbot: --preset: %s\n",
+                    rule_words_error_text(err, sizeof err, MSG_EN, &e));
             config_free(&b.cfg);
             return 2;
         }

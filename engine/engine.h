@@ -98,6 +98,91 @@ struct engine_cards {
 /* How many cards the multiset holds. */
 int engine_cards_count(const struct engine_cards *c);
 
+/* ---- Errors ----------------------------------------------------------- */
+
+/*
+ * What is wrong with a rules text or a given deal, as values: the engine
+ * builds no text for people. A caller words it in the reader's language
+ * (bot/common/rule_words.h, through the message catalogue; English for
+ * logs and operators). Each code says which fields it fills; the others
+ * are 0 or "".
+ */
+enum engine_error_code {
+    ENGINE_ERR_NONE = 0,
+    /* The shape of a rules text. */
+    ENGINE_ERR_TOO_LONG,       /* the text is over 1023 bytes */
+    ENGINE_ERR_NOT_KEY_VALUE,  /* word: a word after the preset without '=' */
+    ENGINE_ERR_NO_KEY,         /* an option with no name before '=' */
+    ENGINE_ERR_OPTION_TWICE,   /* option; word: the key as typed */
+    ENGINE_ERR_UNKNOWN_PRESET, /* word: as typed; near: the nearest preset */
+    ENGINE_ERR_UNKNOWN_OPTION, /* word: the key typed; near: nearest option */
+    /* One option's value: option is the option, word the value typed. */
+    ENGINE_ERR_BAD_NUMBER,      /* n1 to n2: the whole numbers it takes */
+    ENGINE_ERR_BAD_SWITCH,      /* not on or off */
+    ENGINE_ERR_BAD_VALUE,       /* not one of its values (engine_option_value);
+                                   near: the nearest */
+    ENGINE_ERR_BAD_ACE_VALUE,   /* ace_spot_value: not 1 or 14 */
+    ENGINE_ERR_BAD_CYCLE,       /* pass_cycle: not a comma list of directions */
+    ENGINE_ERR_BAD_DIRECTION,   /* pass_cycle; word: the direction; near */
+    ENGINE_ERR_CYCLE_TOO_LONG,  /* pass_cycle: more than n1 directions */
+    ENGINE_ERR_BAD_CARD_POINTS, /* card_points: not a list of CARD:N */
+    ENGINE_ERR_BAD_CARD_VALUE,  /* card_points; word: the points typed for
+                                   card; n1 to n2: what it takes */
+    ENGINE_ERR_CARD_TWICE,      /* card_points names card twice */
+    ENGINE_ERR_CARD_POINTS_QS,  /* card_points gives the QS n1 but
+                                   qs_points is n2 */
+    ENGINE_ERR_QS_POINTS_CARD,  /* qs_points is n1 but card_points gives
+                                   the QS n2 */
+    /* Combinations (engine_rules_finish); option names the option at
+     * fault. */
+    ENGINE_ERR_PRESET_PLAYERS,     /* preset is for n1 to n2 players, not n3 */
+    ENGINE_ERR_ONE_DECK_PLAYERS,   /* players: one deck seats 2 to 7 */
+    ENGINE_ERR_TWO_DECKS_PLAYERS,  /* decks: two decks need 6 to 10 */
+    ENGINE_ERR_TWO_PLAYERS_STOCK,  /* players: 2 play stock=two_handed only */
+    ENGINE_ERR_TWO_HANDED_PLAYERS, /* stock: two_handed is for 2 players */
+    ENGINE_ERR_JOKER_TWO_DECKS,    /* joker: not with two decks */
+    ENGINE_ERR_STOCK_TWO_DECKS,    /* stock: not with two decks */
+    ENGINE_ERR_STOCK_KITTY,        /* odd_cards: a stock deals no kitty */
+    ENGINE_ERR_PARTNERS_STOCK,     /* partners: not with a stock */
+    ENGINE_ERR_WIDOW_PLAYERS,      /* odd_cards: a widow is for 3 to 6
+                                      players and one deck */
+    ENGINE_ERR_MODERN_SEVEN,       /* remove_table: modern stops at 6 */
+    ENGINE_ERR_TWO_DECKS_DIVIDE,   /* odd_cards: 104 cards do not divide
+                                      among n1 players */
+    ENGINE_ERR_PARTNERS_FOUR,      /* partners: for 4 players */
+    ENGINE_ERR_CYCLE_EMPTY,        /* pass_cycle: no direction */
+    ENGINE_ERR_SCATTER_COUNT,      /* pass_count: scatter needs a multiple
+                                      of n1 cards with n2 players */
+    ENGINE_ERR_SUN_NO_MOON,        /* sun: needs a moon rule */
+    ENGINE_ERR_PASS_OVER_HAND,     /* pass_count: n1 cards to pass, a hand
+                                      holds n2 */
+    ENGINE_ERR_CARD_NOT_IN_PACK,   /* card_points: card is not in the pack
+                                      for these rules and n1 players */
+    ENGINE_ERR_CARD_IS_BONUS,      /* card_points: card is the bonus card */
+    /* A given deal (engine_deal_given). */
+    ENGINE_ERR_DEAL_PHASE,       /* a hand is still being played */
+    ENGINE_ERR_DEAL_DEALER,      /* dealer n1 is not a seat */
+    ENGINE_ERR_DEAL_LENGTH,      /* the pack has n1 cards, not n2 */
+    ENGINE_ERR_DEAL_NOT_IN_PACK, /* card (maybe no card at all) is not in
+                                    the pack */
+    ENGINE_ERR_DEAL_TWICE        /* card is dealt more often than the
+                                    decks hold it */
+};
+
+/* Room for a word of an error: longer words are cut (at a character). */
+#define ENGINE_ERROR_WORD 256
+#define ENGINE_ERROR_NEAR 32
+
+struct engine_error {
+    enum engine_error_code code;
+    int option; /* the option concerned (engine_option_name) */
+    int preset; /* the preset concerned (engine_preset_name) */
+    int card;   /* the card concerned (engine_card_name) */
+    int n1, n2, n3;
+    char word[ENGINE_ERROR_WORD]; /* what was typed and is wrong */
+    char near[ENGINE_ERROR_NEAR]; /* the nearest valid word to it */
+};
+
 /* ---- Rules ------------------------------------------------------------ */
 
 enum engine_odd_cards {
@@ -248,8 +333,6 @@ struct engine_rules {
 /* The presets, in the order of variants.md. */
 int engine_preset_count(void);
 const char *engine_preset_name(int preset);
-/* One line on what the preset is ("Omnibus: standard with the ten of ..."). */
-const char *engine_preset_summary(int preset);
 /* The player range of a preset. */
 void engine_preset_players(int preset, int *min, int *max);
 /* The preset's index, or -1. Case-insensitive. */
@@ -270,32 +353,39 @@ int engine_option_count(void);
 const char *engine_option_name(int option);
 /* The option's index, or -1. */
 int engine_option_find(const char *key);
+/* The i-th word an option of named values takes (an enum option's values,
+ * pass_cycle's directions), from 0; NULL past the last and for options of
+ * other kinds. */
+const char *engine_option_value(int option, int i);
 
 /*
+ * The functions below that can fail return 0, or -1 with what is wrong in
+ * *err (which may be NULL), and leave their rules unchanged.
+ *
  * Starts a rule set from a preset (NULL means "standard") for its default
- * player count (4, else the lowest it allows). Returns 0, or -1 with a
- * message in err naming the nearest preset.
+ * player count (4, else the lowest it allows). Refuses an unknown preset
+ * naming the nearest (ENGINE_ERR_UNKNOWN_PRESET).
  */
-int engine_rules_init(struct engine_rules *r, const char *preset, char *err,
-                      size_t errlen);
+int engine_rules_init(struct engine_rules *r, const char *preset,
+                      struct engine_error *err);
 
 /*
- * Sets one option from text, as in `key=value`. Returns 0, or -1 with a
- * message naming the problem (and the nearest valid key or value); on error
- * *r is unchanged. Combinations are checked by engine_rules_finish.
+ * Sets one option from text, as in `key=value`. Refuses naming the
+ * problem (and the nearest valid key or value). Combinations are checked
+ * by engine_rules_finish.
  */
 int engine_rules_set(struct engine_rules *r, const char *key, const char *value,
-                     char *err, size_t errlen);
+                     struct engine_error *err);
 
 /*
  * Parses "[PRESET] [KEY=VALUE ...]" separated by blanks into *r (the whole
  * line a user typed after the command), then finishes it. An option named
  * twice is refused, naming it (whatever the values). `players`, if
  * positive, sets the player count unless the text sets it. Returns 0, or -1
- * with one message; *r is unchanged on error.
+ * with the first error; *r is unchanged on error.
  */
 int engine_rules_parse(struct engine_rules *r, const char *text, int players,
-                       char *err, size_t errlen);
+                       struct engine_error *err);
 
 /*
  * The rules text of `over` (options a person typed) given on top of
@@ -313,9 +403,10 @@ int engine_rules_over(const char *base, const char *over, char *out,
 /*
  * Checks the combination (player range of the preset, cards to pass against
  * the hand size, options that exclude each other) and derives the deck and
- * the point table. Returns 0, or -1 with a message naming the option.
+ * the point table. Returns 0, or -1 with the error (its option names the
+ * option at fault).
  */
-int engine_rules_finish(struct engine_rules *r, char *err, size_t errlen);
+int engine_rules_finish(struct engine_rules *r, struct engine_error *err);
 
 /* Room for any option's value as text (the longest, card_points naming
  * every card, is under 600 bytes). */
@@ -447,10 +538,6 @@ struct engine_refusal_detail {
     int count;
 };
 
-/* A short English reason ("must follow suit"), for logs and tools; the bot
- * words its own replies from the value and detail. */
-const char *engine_refusal_text(enum engine_refusal why);
-
 enum engine_event_kind {
     ENGINE_EV_DEALT,        /* a hand is dealt: see engine_deal_order */
     ENGINE_EV_PASS_CHOSEN,  /* seat has chosen (public: no cards) */
@@ -568,12 +655,12 @@ int engine_deal(struct engine_game *g, const struct engine_sink *sink);
  * Deals the next hand as given: the pack in dealing order, `len` cards
  * (cards[k] goes to seat (dealer + 1 + k) % n for k < n * hand_size, the
  * rest form the kitty, widow, leftovers or stock, top card first). The
- * dealer is set to `dealer`. Returns 0, or -1 with a message if the cards
- * are not exactly the rules' pack.
+ * dealer is set to `dealer`. Returns 0, or -1 with the error
+ * (ENGINE_ERR_DEAL_*) if the cards are not exactly the rules' pack.
  */
 int engine_deal_given(struct engine_game *g, int dealer, const uint8_t *cards,
-                      int len, const struct engine_sink *sink, char *err,
-                      size_t errlen);
+                      int len, const struct engine_sink *sink,
+                      struct engine_error *err);
 
 /*
  * Takes one action, or refuses it with the reason (and the detail, if not

@@ -287,32 +287,31 @@ int engine_deal(struct engine_game *g, const struct engine_sink *sink)
 }
 
 int engine_deal_given(struct engine_game *g, int dealer, const uint8_t *cards,
-                      int len, const struct engine_sink *sink, char *err,
-                      size_t errlen)
+                      int len, const struct engine_sink *sink,
+                      struct engine_error *err)
 {
     const struct engine_rules *r = g->rules;
     if (g->phase != ENGINE_PHASE_DEAL) {
-        snprintf(err, errlen, "a hand is still being played");
+        FAIL(err, .code = ENGINE_ERR_DEAL_PHASE);
         return -1;
     }
     if (dealer < 0 || dealer >= g->n) {
-        snprintf(err, errlen, "dealer %d is not a seat", dealer);
+        FAIL(err, .code = ENGINE_ERR_DEAL_DEALER, .n1 = dealer);
         return -1;
     }
     if (len != r->deck_len) {
-        snprintf(err, errlen, "the pack has %d cards, not %d", r->deck_len,
-                 len);
+        FAIL(err, .code = ENGINE_ERR_DEAL_LENGTH, .n1 = r->deck_len, .n2 = len);
         return -1;
     }
     uint8_t count[64] = {0};
     for (int i = 0; i < len; i++) {
         int c = cards[i];
         if (c >= 64 || !(r->in_play & ENGINE_BIT(c))) {
-            snprintf(err, errlen, "%s is not in the pack", engine_card_name(c));
+            FAIL(err, .code = ENGINE_ERR_DEAL_NOT_IN_PACK, .card = c);
             return -1;
         }
         if (++count[c] > r->decks) {
-            snprintf(err, errlen, "%s is dealt twice", engine_card_name(c));
+            FAIL(err, .code = ENGINE_ERR_DEAL_TWICE, .card = c);
             return -1;
         }
     }
@@ -1259,33 +1258,4 @@ const uint8_t *engine_rest(const struct engine_game *g, int *len)
 {
     *len = g->rest_len;
     return g->deal + g->deal_len - g->rest_len;
-}
-
-static const char *const refusal_text[] = {
-    [ENGINE_OK] = "ok",
-    [ENGINE_REFUSE_WRONG_PHASE] = "not now",
-    [ENGINE_REFUSE_NOT_YOUR_TURN] = "not your turn",
-    [ENGINE_REFUSE_ALREADY_PASSED] = "already passed",
-    [ENGINE_REFUSE_NOT_IN_HAND] = "card not in hand",
-    [ENGINE_REFUSE_BAD_CARD] = "not a card of this game",
-    [ENGINE_REFUSE_DUPLICATE_CARD] = "the same card twice",
-    [ENGINE_REFUSE_PASS_COUNT] = "wrong number of cards",
-    [ENGINE_REFUSE_BLIND_NOT_ALLOWED] = "blind passing not allowed",
-    [ENGINE_REFUSE_MUST_FOLLOW] = "must follow suit",
-    [ENGINE_REFUSE_HEARTS_NOT_BROKEN] = "hearts not broken",
-    [ENGINE_REFUSE_FIRST_TRICK_POINTS] = "no points on the first trick",
-    [ENGINE_REFUSE_MUST_LEAD_CARD] = "must lead the lowest club",
-    [ENGINE_REFUSE_MUST_DUMP_QUEEN] = "must play the queen of spades",
-    [ENGINE_REFUSE_MUST_LEAD_QUEEN] = "must lead the queen of spades",
-    [ENGINE_REFUSE_BAD_MOON_CHOICE] = "moon choice is add or subtract",
-    [ENGINE_REFUSE_NOT_SHOOTER] = "not the shooter",
-    [ENGINE_REFUSE_BAD_ACTION] = "bad action",
-};
-
-const char *engine_refusal_text(enum engine_refusal why)
-{
-    if ((unsigned)why < sizeof refusal_text / sizeof refusal_text[0] &&
-        refusal_text[why])
-        return refusal_text[why];
-    return "refused";
 }

@@ -110,9 +110,18 @@ static inline int cards_points(const struct engine_rules *r,
     return p;
 }
 
-/* Writes a message into an optional error buffer (NULL or 0: nothing). */
-void engine_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* What an error names besides its code: the fields of engine_error, the
+ * words as pointers (NULL: none). */
+struct engine_fail {
+    enum engine_error_code code;
+    int option, preset, card, n1, n2, n3;
+    const char *word, *near;
+};
+
+/* Fills an optional error (NULL: nothing), cutting the words to fit. */
+void engine_fail(struct engine_error *err, struct engine_fail f);
+/* FAIL(err, .code = ENGINE_ERR_..., .word = w, ...) */
+#define FAIL(err, ...) engine_fail((err), (struct engine_fail){__VA_ARGS__})
 
 /* Emits an event to an optional sink. */
 #define EMIT(sink, g, ...)                                                     \

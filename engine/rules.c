@@ -127,7 +127,6 @@ struct preset_desc {
     int base; /* index of the preset it builds on, or -1 */
     const char *set;
     int min, max;
-    const char *summary;
 };
 
 enum {
@@ -152,61 +151,44 @@ enum {
 };
 
 static const struct preset_desc presets[P_COUNT] = {
-    [P_STANDARD] = {"standard", -1, "", 3, 7,
-                    "pass left, right, across, hold; 2C leads; hearts must "
-                    "be broken; QS 13; moon by choice; to 100"},
+    [P_STANDARD] = {"standard", -1, "", 3, 7},
     [P_MODERN] = {"modern", P_STANDARD,
                   "bonus_card=JD remove_table=modern "
                   "first_trick_points=forbidden queen_breaks_hearts=on "
                   "moon=subtract",
-                  3, 6,
-                  "jack of diamonds -10, no points on the first trick, the "
-                  "queen breaks hearts, moon -26"},
+                  3, 6},
     [P_TENS] = {"tens", P_STANDARD,
                 "bonus_card=TD moon=subtract pass_cycle=right,left,hold "
                 "odd_cards=faceup_leftover "
                 "lowest_club_fallback=first_left_with_clubs",
-                3, 7,
-                "ten of diamonds -10, pass right, left, hold, leftover cards "
-                "face up"},
+                3, 7},
     [P_PARTY] = {"party", P_STANDARD,
                  "first_lead=left_of_dealer hearts_lead=any moon=subtract", 3,
-                 7, "left of the dealer leads anything, hearts any time"},
+                 7},
     [P_BASIC] = {"basic", P_STANDARD,
                  "qs_points=0 moon=off pass_count=0 "
                  "first_lead=left_of_dealer target=50",
-                 3, 7, "hearts only, no passing, no moon, to 50"},
+                 3, 7},
     [P_BLACK_LADY] = {"black-lady", P_STANDARD,
-                      "pass_count=0 first_lead=left_of_dealer", 3, 7,
-                      "hearts and the QS, no passing"},
-    [P_PASSING] = {"passing", P_STANDARD, "first_lead=left_of_dealer", 4, 4,
-                   "Black Lady with the pass cycle"},
-    [P_SPOT] = {"spot", P_BASIC, "heart_points=spot", 3, 7,
-                "basic, hearts score their face value"},
+                      "pass_count=0 first_lead=left_of_dealer", 3, 7},
+    [P_PASSING] = {"passing", P_STANDARD, "first_lead=left_of_dealer", 4, 4},
+    [P_SPOT] = {"spot", P_BASIC, "heart_points=spot", 3, 7},
     [P_GREEK] = {"greek", P_BLACK_LADY,
                  "pass_count=3 pass_cycle=right heart_points=spot "
                  "card_points=QH:50 moon=add_others moon_points=150",
-                 3, 7,
-                 "spot hearts, QH 50, pass right, moon gives the others 150"},
+                 3, 7},
     [P_BLACK_MARIA] = {"black-maria", P_BASIC,
                        "qs_points=13 card_points=KS:10,AS:7 pass_count=3 "
                        "pass_cycle=right",
-                       3, 7, "QS 13, KS 10, AS 7, pass right, no moon"},
-    [P_OMNIBUS] = {"omnibus", P_STANDARD, "bonus_card=TD", 3, 7,
-                   "standard with the ten of diamonds -10"},
-    [P_JOKER] = {"joker", P_BASIC, "joker=on", 3, 7,
-                 "basic with a joker for the 2H: trump, 5 points"},
-    [P_HEARTSETTE] = {"heartsette", P_BASIC, "odd_cards=widow", 3, 6,
-                      "basic with a widow for the first trick's winner"},
+                       3, 7},
+    [P_OMNIBUS] = {"omnibus", P_STANDARD, "bonus_card=TD", 3, 7},
+    [P_JOKER] = {"joker", P_BASIC, "joker=on", 3, 7},
+    [P_HEARTSETTE] = {"heartsette", P_BASIC, "odd_cards=widow", 3, 6},
     [P_CANCELLATION] = {"cancellation", P_BLACK_LADY,
-                        "decks=2 odd_cards=kitty moon_points=52", 6, 10,
-                        "two decks, identical cards on a trick cancel"},
-    [P_DOMINO] = {"domino", P_BASIC, "stock=domino target=31", 3, 7,
-                  "six cards each, draw from the stock when void, to 31"},
-    [P_TWO_HANDED] = {"two-handed", P_BASIC, "stock=two_handed", 2, 2,
-                      "two players drawing from a stock"},
-    [P_PARTNERS] = {"partners", P_STANDARD, "partners=team_score", 4, 4,
-                    "partners sit opposite and score together"},
+                        "decks=2 odd_cards=kitty moon_points=52", 6, 10},
+    [P_DOMINO] = {"domino", P_BASIC, "stock=domino target=31", 3, 7},
+    [P_TWO_HANDED] = {"two-handed", P_BASIC, "stock=two_handed", 2, 2},
+    [P_PARTNERS] = {"partners", P_STANDARD, "partners=team_score", 4, 4},
 };
 
 /* ---- Small text helpers ---------------------------------------------- */
@@ -344,28 +326,6 @@ static int enum_index(const char *const *names, const char *value)
     return -1;
 }
 
-/* "a, b, c" for an error message. */
-static void list_values(const char *const *names, char *buf, size_t len)
-{
-    size_t pos = 0;
-    buf[0] = '\0';
-    for (int i = 0; names[i] && pos < len; i++) {
-        int w = snprintf(buf + pos, len - pos, "%s%s", i ? ", " : "", names[i]);
-        if (w < 0)
-            break;
-        pos += (size_t)w;
-    }
-}
-
-static void bad_enum(const struct opt_desc *d, const char *value, char *err,
-                     size_t errlen)
-{
-    char all[160];
-    list_values(d->values, all, sizeof all);
-    engine_fail(err, errlen, "bad value '%s' for %s (did you mean '%s'?): %s",
-                value, d->name, engine_nearest(value, d->values, 99), all);
-}
-
 static int parse_bool(const char *value, bool *out)
 {
     static const char *const yes[] = {"on", "true", "yes", "1", NULL};
@@ -381,14 +341,34 @@ static int parse_bool(const char *value, bool *out)
     return -1;
 }
 
-void engine_fail(char *err, size_t errlen, const char *fmt, ...)
+/* Copies a word into out (len bytes), cut at a UTF-8 character. */
+static void copy_word(char *out, size_t len, const char *word)
 {
-    if (!err || errlen == 0)
+    size_t n = word ? strlen(word) : 0;
+    if (n >= len) {
+        n = len - 1;
+        while (n > 0 && ((unsigned char)word[n] & 0xC0) == 0x80)
+            n--;
+    }
+    if (n)
+        memcpy(out, word, n);
+    out[n] = '\0';
+}
+
+void engine_fail(struct engine_error *err, struct engine_fail f)
+{
+    if (!err)
         return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
+    memset(err, 0, sizeof *err);
+    err->code = f.code;
+    err->option = f.option;
+    err->preset = f.preset;
+    err->card = f.card;
+    err->n1 = f.n1;
+    err->n2 = f.n2;
+    err->n3 = f.n3;
+    copy_word(err->word, sizeof err->word, f.word);
+    copy_word(err->near, sizeof err->near, f.near);
 }
 
 /* ---- Presets and keys ------------------------------------------------ */
@@ -401,11 +381,6 @@ int engine_preset_count(void)
 const char *engine_preset_name(int preset)
 {
     return preset >= 0 && preset < P_COUNT ? presets[preset].name : NULL;
-}
-
-const char *engine_preset_summary(int preset)
-{
-    return preset >= 0 && preset < P_COUNT ? presets[preset].summary : NULL;
 }
 
 void engine_preset_players(int preset, int *min, int *max)
@@ -440,6 +415,17 @@ int engine_option_find(const char *key)
         if (same_word(opts[i].name, key))
             return i;
     return -1;
+}
+
+const char *engine_option_value(int option, int i)
+{
+    if (option < 0 || option >= O_COUNT || !opts[option].values || i < 0)
+        return NULL;
+    const char *const *v = opts[option].values;
+    for (int k = 0; k < i; k++)
+        if (!v[k])
+            return NULL;
+    return v[i];
 }
 
 /* ---- Setting options ------------------------------------------------- */
@@ -480,8 +466,8 @@ static void defaults(struct engine_rules *r)
     r->bonus = ENGINE_NO_CARD;
 }
 
-static int set_cycle(struct engine_rules *r, const char *value, char *err,
-                     size_t errlen)
+static int set_cycle(struct engine_rules *r, const char *value,
+                     struct engine_error *err)
 {
     uint8_t cycle[ENGINE_MAX_CYCLE] = {0};
     int len = 0;
@@ -491,24 +477,21 @@ static int set_cycle(struct engine_rules *r, const char *value, char *err,
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         char word[32];
         if (n == 0 || n >= sizeof word) {
-            engine_fail(err, errlen,
-                        "bad value '%s' for pass_cycle: a comma list of left, "
-                        "right, across, hold, scatter, left2, right2",
-                        value);
+            FAIL(err, .code = ENGINE_ERR_BAD_CYCLE, .option = O_PASS_CYCLE,
+                 .word = value);
             return -1;
         }
         memcpy(word, p, n);
         word[n] = '\0';
         int d = enum_index(dir_names, word);
         if (d < 0) {
-            engine_fail(err, errlen,
-                        "bad direction '%s' in pass_cycle (did you mean '%s'?)",
-                        word, engine_nearest(word, dir_names, 99));
+            FAIL(err, .code = ENGINE_ERR_BAD_DIRECTION, .option = O_PASS_CYCLE,
+                 .word = word, .near = engine_nearest(word, dir_names, 99));
             return -1;
         }
         if (len == ENGINE_MAX_CYCLE) {
-            engine_fail(err, errlen, "pass_cycle has more than %d directions",
-                        ENGINE_MAX_CYCLE);
+            FAIL(err, .code = ENGINE_ERR_CYCLE_TOO_LONG, .option = O_PASS_CYCLE,
+                 .n1 = ENGINE_MAX_CYCLE);
             return -1;
         }
         cycle[len++] = (uint8_t)d;
@@ -522,7 +505,7 @@ static int set_cycle(struct engine_rules *r, const char *value, char *err,
 }
 
 static int set_card_points(struct engine_rules *r, const char *value, bool user,
-                           char *err, size_t errlen)
+                           struct engine_error *err)
 {
     struct engine_rules t;
     memcpy(&t, r, sizeof t); /* padding too: rules compare bytewise */
@@ -547,43 +530,38 @@ static int set_card_points(struct engine_rules *r, const char *value, bool user,
         char num[16];
         if (!colon || engine_card_parse(p, (size_t)(colon - p), &card) ||
             (size_t)(p + n - colon - 1) >= sizeof num) {
-            engine_fail(
-                err, errlen,
-                "bad value '%s' for card_points: a comma list of CARD:N, "
-                "like KS:10,AS:7",
-                value);
+            FAIL(err, .code = ENGINE_ERR_BAD_CARD_POINTS,
+                 .option = O_CARD_POINTS, .word = value);
             return -1;
         }
         memcpy(num, colon + 1, (size_t)(p + n - colon - 1));
         num[p + n - colon - 1] = '\0';
         if (parse_int(num, &v) || v < opts[O_CARD_POINTS].min ||
             v > opts[O_CARD_POINTS].max) {
-            engine_fail(err, errlen,
-                        "bad points '%s' for %s in card_points: a whole number "
-                        "from -1000 to 1000",
-                        num, engine_card_name(card));
+            FAIL(err, .code = ENGINE_ERR_BAD_CARD_VALUE,
+                 .option = O_CARD_POINTS, .card = card, .word = num,
+                 .n1 = opts[O_CARD_POINTS].min, .n2 = opts[O_CARD_POINTS].max);
             return -1;
         }
         if (seen & ENGINE_BIT(card)) {
-            engine_fail(err, errlen, "card_points names %s twice",
-                        engine_card_name(card));
+            FAIL(err, .code = ENGINE_ERR_CARD_TWICE, .option = O_CARD_POINTS,
+                 .card = card);
             return -1;
         }
         seen |= ENGINE_BIT(card);
         if (t.card_points_set & ENGINE_BIT(card) && user &&
             t.card_points[card] != v &&
             (t.explicit_keys >> O_CARD_POINTS & 1)) {
-            engine_fail(err, errlen, "card_points names %s twice",
-                        engine_card_name(card));
+            FAIL(err, .code = ENGINE_ERR_CARD_TWICE, .option = O_CARD_POINTS,
+                 .card = card);
             return -1;
         }
         if (card == ENGINE_QS) {
             if (user && (t.explicit_keys >> O_QS_POINTS & 1) &&
                 t.qs_points != v) {
-                engine_fail(err, errlen,
-                            "card_points gives the QS %ld but qs_points is %d: "
-                            "name it once",
-                            v, t.qs_points);
+                FAIL(err, .code = ENGINE_ERR_CARD_POINTS_QS,
+                     .option = O_CARD_POINTS, .card = ENGINE_QS, .n1 = (int)v,
+                     .n2 = t.qs_points);
                 return -1;
             }
             t.qs_points = (int)v;
@@ -608,51 +586,49 @@ struct opt_value {
 /* Reads `value` as option o's kind into *v. pass_cycle and card_points,
  * which are more than one value, are set on r here. */
 static int read_value(struct engine_rules *r, int o, const char *value,
-                      bool user, struct opt_value *v, char *err, size_t errlen)
+                      bool user, struct opt_value *v, struct engine_error *err)
 {
     const struct opt_desc *d = &opts[o];
     switch (d->kind) {
     case OPT_INT:
         if (parse_int(value, &v->iv) || v->iv < d->min || v->iv > d->max) {
-            engine_fail(err, errlen,
-                        "bad value '%s' for %s: a whole number from %d to %d",
-                        value, d->name, d->min, d->max);
+            FAIL(err, .code = ENGINE_ERR_BAD_NUMBER, .option = o, .word = value,
+                 .n1 = d->min, .n2 = d->max);
             return -1;
         }
         return 0;
     case OPT_BOOL:
         if (parse_bool(value, &v->bv)) {
-            engine_fail(err, errlen, "bad value '%s' for %s: on or off", value,
-                        d->name);
+            FAIL(err, .code = ENGINE_ERR_BAD_SWITCH, .option = o,
+                 .word = value);
             return -1;
         }
         return 0;
     case OPT_ENUM:
         v->ev = enum_index(d->values, value);
         if (v->ev < 0) {
-            bad_enum(d, value, err, errlen);
+            FAIL(err, .code = ENGINE_ERR_BAD_VALUE, .option = o, .word = value,
+                 .near = engine_nearest(value, d->values, 99));
             return -1;
         }
         return 0;
     case OPT_CYCLE:
-        return set_cycle(r, value, err, errlen);
+        return set_cycle(r, value, err);
     case OPT_CARDS:
-        return set_card_points(r, value, user, err, errlen);
+        return set_card_points(r, value, user, err);
     }
     return 0;
 }
 
 /* qs_points, which must agree with a QS the user named in card_points. */
-static int set_qs_points(struct engine_rules *r, long iv, bool user, char *err,
-                         size_t errlen)
+static int set_qs_points(struct engine_rules *r, long iv, bool user,
+                         struct engine_error *err)
 {
     if (user && (r->explicit_keys >> O_CARD_POINTS & 1) &&
         (r->card_points_set & ENGINE_BIT(ENGINE_QS)) &&
         r->card_points[ENGINE_QS] != iv) {
-        engine_fail(err, errlen,
-                    "qs_points is %ld but card_points gives the QS %d: name it "
-                    "once",
-                    iv, r->card_points[ENGINE_QS]);
+        FAIL(err, .code = ENGINE_ERR_QS_POINTS_CARD, .option = O_QS_POINTS,
+             .card = ENGINE_QS, .n1 = (int)iv, .n2 = r->card_points[ENGINE_QS]);
         return -1;
     }
     r->qs_points = (int)iv;
@@ -664,8 +640,8 @@ static int set_qs_points(struct engine_rules *r, long iv, bool user, char *err,
 /* Stores a value read by read_value in option o's field, with the checks
  * a kind alone cannot make. */
 static int store_value(struct engine_rules *r, int o, const char *value,
-                       bool user, const struct opt_value *v, char *err,
-                       size_t errlen)
+                       bool user, const struct opt_value *v,
+                       struct engine_error *err)
 {
     long iv = v->iv;
     bool bv = v->bv;
@@ -718,14 +694,14 @@ static int store_value(struct engine_rules *r, int o, const char *value,
         break;
     case O_ACE_SPOT_VALUE:
         if (iv != 1 && iv != 14) {
-            engine_fail(err, errlen,
-                        "bad value '%s' for ace_spot_value: 1 or 14", value);
+            FAIL(err, .code = ENGINE_ERR_BAD_ACE_VALUE,
+                 .option = O_ACE_SPOT_VALUE, .word = value);
             return -1;
         }
         r->ace_spot_value = (int)iv;
         break;
     case O_QS_POINTS:
-        return set_qs_points(r, iv, user, err, errlen);
+        return set_qs_points(r, iv, user, err);
     case O_BONUS_CARD:
         r->bonus_card = (enum engine_bonus)ev;
         break;
@@ -775,17 +751,17 @@ static int store_value(struct engine_rules *r, int o, const char *value,
 
 /* Sets one option; `user` marks it as set explicitly (not by a preset). */
 static int set_option(struct engine_rules *r, const char *key,
-                      const char *value, bool user, char *err, size_t errlen)
+                      const char *value, bool user, struct engine_error *err)
 {
     int o = engine_option_find(key);
     if (o < 0) {
-        engine_fail(err, errlen, "unknown option '%s' (did you mean '%s'?)",
-                    key, nearest_by(key, engine_option_name, O_COUNT));
+        FAIL(err, .code = ENGINE_ERR_UNKNOWN_OPTION, .word = key,
+             .near = nearest_by(key, engine_option_name, O_COUNT));
         return -1;
     }
     struct opt_value v = {0};
-    if (read_value(r, o, value, user, &v, err, errlen) ||
-        store_value(r, o, value, user, &v, err, errlen))
+    if (read_value(r, o, value, user, &v, err) ||
+        store_value(r, o, value, user, &v, err))
         return -1;
     if (user)
         r->explicit_keys |= UINT64_C(1) << o;
@@ -805,7 +781,7 @@ static void apply_preset(struct engine_rules *r, int p)
          tok = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(tok, '=');
         *eq = '\0';
-        int rc = set_option(r, tok, eq + 1, false, NULL, 0);
+        int rc = set_option(r, tok, eq + 1, false, NULL);
         (void)rc; /* preset texts are checked by the unit tests */
     }
 }
@@ -820,13 +796,13 @@ static void preset_rules(struct engine_rules *r, int p)
     r->players = (min <= 4 && max >= 4) ? 4 : min;
 }
 
-int engine_rules_init(struct engine_rules *r, const char *preset, char *err,
-                      size_t errlen)
+int engine_rules_init(struct engine_rules *r, const char *preset,
+                      struct engine_error *err)
 {
     int p = preset ? engine_preset_find(preset) : P_STANDARD;
     if (p < 0) {
-        engine_fail(err, errlen, "unknown preset '%s' (did you mean '%s'?)",
-                    preset, nearest_by(preset, engine_preset_name, P_COUNT));
+        FAIL(err, .code = ENGINE_ERR_UNKNOWN_PRESET, .word = preset,
+             .near = nearest_by(preset, engine_preset_name, P_COUNT));
         return -1;
     }
     preset_rules(r, p);
@@ -834,23 +810,23 @@ int engine_rules_init(struct engine_rules *r, const char *preset, char *err,
 }
 
 int engine_rules_set(struct engine_rules *r, const char *key, const char *value,
-                     char *err, size_t errlen)
+                     struct engine_error *err)
 {
     struct engine_rules t;
     memcpy(&t, r, sizeof t); /* padding too: rules compare bytewise */
-    if (set_option(&t, key, value, true, err, errlen))
+    if (set_option(&t, key, value, true, err))
         return -1;
     memcpy(r, &t, sizeof t);
     return 0;
 }
 
 int engine_rules_parse(struct engine_rules *r, const char *text, int players,
-                       char *err, size_t errlen)
+                       struct engine_error *err)
 {
     struct engine_rules t;
     char buf[1024];
     if (strlen(text) >= sizeof buf) {
-        engine_fail(err, errlen, "too many options");
+        FAIL(err, .code = ENGINE_ERR_TOO_LONG);
         return -1;
     }
     snprintf(buf, sizeof buf, "%s", text);
@@ -861,7 +837,7 @@ int engine_rules_parse(struct engine_rules *r, const char *text, int players,
         preset = tok;
         tok = strtok_r(NULL, " \t", &save);
     }
-    if (engine_rules_init(&t, preset, err, errlen))
+    if (engine_rules_init(&t, preset, err))
         return -1;
     if (players > 0)
         t.players = players;
@@ -869,29 +845,26 @@ int engine_rules_parse(struct engine_rules *r, const char *text, int players,
     for (; tok; tok = strtok_r(NULL, " \t", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) {
-            engine_fail(err, errlen,
-                        "'%s' is not KEY=VALUE (a preset comes first, options "
-                        "after it)",
-                        tok);
+            FAIL(err, .code = ENGINE_ERR_NOT_KEY_VALUE, .word = tok);
             return -1;
         }
         *eq = '\0';
         if (!*tok) {
-            engine_fail(err, errlen, "an option has no name before '='");
+            FAIL(err, .code = ENGINE_ERR_NO_KEY);
             return -1;
         }
         int o = engine_option_find(tok);
         if (o >= 0 && (given >> o & 1)) {
-            engine_fail(err, errlen, "%s is given twice: name each option once",
-                        tok);
+            FAIL(err, .code = ENGINE_ERR_OPTION_TWICE, .option = o,
+                 .word = tok);
             return -1;
         }
         if (o >= 0)
             given |= UINT64_C(1) << o;
-        if (set_option(&t, tok, eq + 1, true, err, errlen))
+        if (set_option(&t, tok, eq + 1, true, err))
             return -1;
     }
-    if (engine_rules_finish(&t, err, errlen))
+    if (engine_rules_finish(&t, err))
         return -1;
     memcpy(r, &t, sizeof t);
     return 0;
@@ -1175,104 +1148,84 @@ static uint64_t removed_cards(const struct engine_rules *r)
     }
 }
 
-static int check(struct engine_rules *r, char *err, size_t errlen)
+static int check(struct engine_rules *r, struct engine_error *err)
 {
     int n = r->players;
     const struct preset_desc *p = &presets[r->preset];
     if (n < p->min || n > p->max) {
-        if (p->min == p->max)
-            engine_fail(err, errlen, "%s is for %d players, not %d", p->name,
-                        p->min, n);
-        else
-            engine_fail(err, errlen, "%s is for %d to %d players, not %d",
-                        p->name, p->min, p->max, n);
+        FAIL(err, .code = ENGINE_ERR_PRESET_PLAYERS, .option = O_PLAYERS,
+             .preset = r->preset, .n1 = p->min, .n2 = p->max, .n3 = n);
         return -1;
     }
     if (r->decks == 1 && n > 7) {
-        engine_fail(err, errlen,
-                    "players: one deck seats 2 to 7 (decks=2 seats 6 to 10)");
+        FAIL(err, .code = ENGINE_ERR_ONE_DECK_PLAYERS, .option = O_PLAYERS);
         return -1;
     }
     if (r->decks == 2 && n < 6) {
-        engine_fail(err, errlen,
-                    "decks: two decks (cancellation) need 6 to 10 "
-                    "players");
+        FAIL(err, .code = ENGINE_ERR_TWO_DECKS_PLAYERS, .option = O_DECKS);
         return -1;
     }
     if ((n == 2) != (r->stock == ENGINE_STOCK_TWO_HANDED)) {
-        engine_fail(err, errlen,
-                    n == 2
-                        ? "players: a 2-player table plays the two-handed game "
-                          "only (stock=two_handed)"
-                        : "stock: two_handed is for 2 players");
+        if (n == 2)
+            FAIL(err, .code = ENGINE_ERR_TWO_PLAYERS_STOCK,
+                 .option = O_PLAYERS);
+        else
+            FAIL(err, .code = ENGINE_ERR_TWO_HANDED_PLAYERS, .option = O_STOCK);
         return -1;
     }
     if (r->decks == 2 && r->joker) {
-        engine_fail(err, errlen, "joker: not with two decks");
+        FAIL(err, .code = ENGINE_ERR_JOKER_TWO_DECKS, .option = O_JOKER);
         return -1;
     }
     if (r->stock != ENGINE_STOCK_OFF) {
         if (r->decks == 2) {
-            engine_fail(err, errlen, "stock: not with two decks");
+            FAIL(err, .code = ENGINE_ERR_STOCK_TWO_DECKS, .option = O_STOCK);
             return -1;
         }
         if (r->odd_cards != ENGINE_ODD_REMOVE) {
-            engine_fail(err, errlen,
-                        "odd_cards: a stock game deals no kitty "
-                        "(odd_cards=remove)");
+            FAIL(err, .code = ENGINE_ERR_STOCK_KITTY, .option = O_ODD_CARDS);
             return -1;
         }
         if (r->partners != ENGINE_PARTNERS_OFF) {
-            engine_fail(err, errlen, "partners: not with a stock");
+            FAIL(err, .code = ENGINE_ERR_PARTNERS_STOCK, .option = O_PARTNERS);
             return -1;
         }
     }
     if (r->odd_cards == ENGINE_ODD_WIDOW && (n < 3 || n > 6 || r->decks == 2)) {
-        engine_fail(err, errlen,
-                    "odd_cards: a widow is for 3 to 6 players and one "
-                    "deck");
+        FAIL(err, .code = ENGINE_ERR_WIDOW_PLAYERS, .option = O_ODD_CARDS);
         return -1;
     }
     if (r->decks == 1 && r->odd_cards == ENGINE_ODD_REMOVE &&
         r->stock == ENGINE_STOCK_OFF && n == 7 &&
         r->remove_table == ENGINE_REMOVE_MODERN) {
-        engine_fail(err, errlen,
-                    "remove_table: modern does not cover 7 players "
-                    "(try momentpoint or bigd)");
+        FAIL(err, .code = ENGINE_ERR_MODERN_SEVEN, .option = O_REMOVE_TABLE);
         return -1;
     }
     if (r->decks == 2 && r->odd_cards == ENGINE_ODD_REMOVE && 104 % n) {
-        engine_fail(err, errlen,
-                    "odd_cards: 104 cards do not divide among %d players; use "
-                    "odd_cards=kitty",
-                    n);
+        FAIL(err, .code = ENGINE_ERR_TWO_DECKS_DIVIDE, .option = O_ODD_CARDS,
+             .n1 = n);
         return -1;
     }
     if (r->partners != ENGINE_PARTNERS_OFF && n != 4) {
-        engine_fail(err, errlen, "partners: for 4 players");
+        FAIL(err, .code = ENGINE_ERR_PARTNERS_FOUR, .option = O_PARTNERS);
         return -1;
     }
     if (r->pass_cycle_len < 1) {
-        engine_fail(err, errlen, "pass_cycle: needs at least one direction");
+        FAIL(err, .code = ENGINE_ERR_CYCLE_EMPTY, .option = O_PASS_CYCLE);
         return -1;
     }
     if (r->pass_count > 0) {
         for (int i = 0; i < r->pass_cycle_len; i++) {
             if (r->pass_cycle[i] == ENGINE_PASS_SCATTER &&
                 r->pass_count % (n - 1)) {
-                engine_fail(
-                    err, errlen,
-                    "pass_count: scatter needs a multiple of %d cards with "
-                    "%d players",
-                    n - 1, n);
+                FAIL(err, .code = ENGINE_ERR_SCATTER_COUNT,
+                     .option = O_PASS_COUNT, .n1 = n - 1, .n2 = n);
                 return -1;
             }
         }
     }
     if (r->sun && r->moon == ENGINE_MOON_OFF) {
-        engine_fail(err, errlen,
-                    "sun: shooting the sun needs a moon rule (moon is "
-                    "off)");
+        FAIL(err, .code = ENGINE_ERR_SUN_NO_MOON, .option = O_SUN);
         return -1;
     }
     return 0;
@@ -1386,35 +1339,30 @@ static void derive(struct engine_rules *r)
         r->special |= ENGINE_SPECIAL_KITTY;
 }
 
-int engine_rules_finish(struct engine_rules *r, char *err, size_t errlen)
+int engine_rules_finish(struct engine_rules *r, struct engine_error *err)
 {
     struct engine_rules t;
     memcpy(&t, r, sizeof t); /* padding too: rules compare bytewise */
-    if (check(&t, err, errlen))
+    if (check(&t, err))
         return -1;
     derive(&t);
     if (t.pass_count > t.hand_size) {
-        engine_fail(err, errlen,
-                    "pass_count: %d cards to pass but a hand holds %d",
-                    t.pass_count, t.hand_size);
+        FAIL(err, .code = ENGINE_ERR_PASS_OVER_HAND, .option = O_PASS_COUNT,
+             .n1 = t.pass_count, .n2 = t.hand_size);
         return -1;
     }
     uint64_t named_out = t.card_points_set & ~t.in_play;
     if (named_out) {
         int c = __builtin_ctzll(named_out);
-        engine_fail(err, errlen,
-                    "card_points: %s is not in the pack for these rules and %d "
-                    "players",
-                    engine_card_name(c), t.players);
+        FAIL(err, .code = ENGINE_ERR_CARD_NOT_IN_PACK, .option = O_CARD_POINTS,
+             .card = c, .n1 = t.players);
         return -1;
     }
     if (t.bonus_card != ENGINE_BONUS_NONE) {
         int b = t.bonus_card == ENGINE_BONUS_TD ? ENGINE_TD : ENGINE_JD;
         if (t.card_points_set & ENGINE_BIT(b)) {
-            engine_fail(err, errlen,
-                        "card_points: %s is the bonus card; set its value "
-                        "with bonus_points",
-                        engine_card_name(b));
+            FAIL(err, .code = ENGINE_ERR_CARD_IS_BONUS, .option = O_CARD_POINTS,
+                 .card = b);
             return -1;
         }
     }

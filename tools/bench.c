@@ -6,6 +6,8 @@
  * decisions per second. A benchmark, not a test: it prints, it asserts
  * nothing about time.
  */
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "engine/ai/ai.h"
 #include "engine/engine.h"
 #include "tools/sim.h"
@@ -137,9 +139,11 @@ int sim_bench(int argc, char **argv)
         }
     }
     struct engine_rules r;
-    char err[200];
-    if (engine_rules_parse(&r, "standard", 4, err, sizeof err)) {
-        fprintf(stderr, "hearts-sim bench: %s\n", err);
+    struct engine_error e;
+    if (engine_rules_parse(&r, "standard", 4, &e)) {
+        char err[RULE_WORDS_SIZE];
+        fprintf(stderr, "hearts-sim bench: %s\n",
+                rule_words_error_text(err, sizeof err, MSG_EN, &e));
         return 1;
     }
     struct engine_prng rng;

@@ -4,6 +4,8 @@
  * game records (replay.c); `bench` measures the engine's speed (bench.c);
  * `leaderboard` rebuilds a channel's leaderboards (leaderboard.c).
  */
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "bot/common/strbuf.h"
 #include "engine/ai/ai.h"
 #include "engine/engine.h"
@@ -154,8 +156,10 @@ static int play_game(struct engine_game *g, const int *levels, int budget,
                 return -1;
             enum engine_refusal why = engine_act(g, &a, sink, NULL);
             if (why) {
-                fprintf(stderr, "hearts-sim: seat %d's action refused: %s\n", s,
-                        engine_refusal_text(why));
+                char words[100];
+                fprintf(
+                    stderr, "hearts-sim: seat %d's action refused: %s\n", s,
+                    rule_words_refusal_text(words, sizeof words, MSG_EN, why));
                 return -1;
             }
             break;
@@ -301,9 +305,11 @@ int sim_play(int argc, char **argv)
     if (o.nlevels > 0 && o.players == 0)
         o.players = o.nlevels;
     struct engine_rules rules;
+    struct engine_error e;
     char err[256];
-    if (engine_rules_parse(&rules, line, (int)o.players, err, sizeof err)) {
-        fprintf(stderr, "hearts-sim play: %s\n", err);
+    if (engine_rules_parse(&rules, line, (int)o.players, &e)) {
+        fprintf(stderr, "hearts-sim play: %s\n",
+                rule_words_error_text(err, sizeof err, MSG_EN, &e));
         return 2;
     }
     int n = rules.players;

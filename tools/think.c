@@ -51,8 +51,7 @@ int sim_think(int argc, char **argv)
         return 2;
     }
     struct engine_rules r;
-    char err[200];
-    if (engine_rules_parse(&r, "standard", 4, err, sizeof err))
+    if (engine_rules_parse(&r, "standard", 4, NULL))
         return 1;
     static double ms[THINK_MAX];
     struct engine_prng rng;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/common/rule_words.h"
 #include "bot/manager/deal.h"
 #include "bot/manager/presence.h"
 #include "bot/manager/render.h"
@@ -177,9 +178,13 @@ static void explain(struct cmd *c, struct table *t, int seat,
     case ENGINE_REFUSE_NOT_SHOOTER:
         mgr_cmd_reply(c, "Only the shooter chooses.");
         break;
-    default:
-        mgr_cmd_reply(c, "That won't do: %s.", engine_refusal_text(why));
+    default: {
+        char words[100];
+        mgr_cmd_reply(c, "That won't do: %s.",
+                      rule_words_refusal_text(words, sizeof words,
+                                              mgr_cmd_lang_of(c), why));
         break;
+    }
     }
 }
 

@@ -70,7 +70,7 @@ static const char *default_preset(const struct cmd *c,
 {
     struct engine_rules rules;
     if (engine_rules_parse(&rules, mgr_cmd_room_rules(c->m, c->a, r->room), 0,
-                           NULL, 0))
+                           NULL))
         return "standard";
     return engine_preset_name(rules.preset);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/rule_words.h"
 #include "bot/manager/announce.h"
 #include "bot/manager/cmd_results.h"
 #include "bot/manager/life.h"
@@ -39,10 +40,15 @@ static void rules_short(struct strbuf *sb, const struct engine_rules *r)
 }
 
 /* The full rules, for !rules: at most two IRC lines. */
-static void describe_rules(struct strbuf *sb, const struct engine_rules *r)
+static void describe_rules(struct strbuf *sb, int lang,
+                           const struct engine_rules *r)
 {
+    char summary[MGR_TEXT_SIZE];
+    struct strbuf words;
+    strbuf_init(&words, summary, sizeof summary);
+    rule_words_preset(&words, lang, r->preset);
     strbuf_addf(sb, "%s for %d players: %s.", engine_preset_name(r->preset),
-                r->players, engine_preset_summary(r->preset));
+                r->players, summary);
     rules_changes(sb, r, " Changed here:", ".");
     strbuf_addf(sb, " Plays against the rules are refused, so the rules' "
                     "penalties never arise.");
@@ -112,8 +118,10 @@ void mgr_cmd_hearts(struct cmd *c)
     } else
         snprintf(text, sizeof text, "%s", args);
     struct engine_rules r;
-    char err[300];
-    if (engine_rules_parse(&r, text, 0, err, sizeof err)) {
+    struct engine_error e;
+    if (engine_rules_parse(&r, text, 0, &e)) {
+        char err[RULE_WORDS_SIZE];
+        rule_words_error_text(err, sizeof err, mgr_cmd_lang_of(c), &e);
         mgr_cmd_reply(
             c, "Those rules won't do: %s. !presets lists the presets.", err);
         return;
@@ -436,28 +444,29 @@ void mgr_cmd_rules(struct cmd *c)
     strbuf_init(&sb, sb_text, sizeof sb_text);
     if (c->nwords > 1) {
         struct engine_rules r;
-        char err[300];
-        if (engine_rules_parse(&r, c->words[1], 0, err, sizeof err)) {
+        struct engine_error e;
+        if (engine_rules_parse(&r, c->words[1], 0, &e)) {
+            char err[RULE_WORDS_SIZE];
+            rule_words_error_text(err, sizeof err, mgr_cmd_lang_of(c), &e);
             mgr_cmd_reply(c, "%s", err);
             return;
         }
-        describe_rules(&sb, &r);
+        describe_rules(&sb, mgr_cmd_lang_of(c), &r);
     } else {
         struct table *t = c->room ? mgr_table_find(c->m, c->a, c->room) : NULL;
         int seat;
         if (!t && !c->room)
             t = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
         struct engine_rules r;
-        char err[300];
         if (t)
             r = t->rules;
         else if (engine_rules_parse(
                      &r,
                      c->room ? mgr_cmd_room_rules(c->m, c->a, c->room)
                              : c->m->cfg->default_rules,
-                     0, err, sizeof err))
+                     0, NULL))
             return;
-        describe_rules(&sb, &r);
+        describe_rules(&sb, mgr_cmd_lang_of(c), &r);
     }
     mgr_cmd_reply(c, "%s", sb.buf);
 }

@@ -15,6 +15,8 @@
 
 #include "bot/common/file.h"
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/life.h"
@@ -78,12 +80,15 @@ static int restore_header(struct restore *r, const struct journal_line *l,
                           const char *path)
 {
     struct engine_rules rules;
+    struct engine_error e = {0};
     char err[300] = "too long", text[1024];
     /* a text journaled before an option could be named only once ("omnibus
      * target=50 target=89": the channel's, then the table's) reads as it
      * did, the last one counting */
     if (engine_rules_over(l->rules, "", text, sizeof text) ||
-        engine_rules_parse(&rules, text, 0, err, sizeof err)) {
+        engine_rules_parse(&rules, text, 0, &e)) {
+        if (e.code)
+            rule_words_error_text(err, sizeof err, MSG_EN, &e);
         snprintf(r->err, sizeof r->err, "rules \"%.60s\": %.250s", l->rules,
                  err);
         return -1;

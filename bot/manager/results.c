@@ -17,6 +17,8 @@
 
 #include "bot/common/file.h"
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/board_names.h"
 #include "bot/manager/played.h"
@@ -401,9 +403,13 @@ static bool preset_word_ok(const char *word, const char **preset,
         return true;
     }
     struct engine_rules r;
-    char err[300];
-    if (engine_rules_init(&r, word, err, sizeof err) == 0)
+    struct engine_error e;
+    char err[RULE_WORDS_SIZE];
+    /* the board commands do not know the asker's language yet: English */
+    if (engine_rules_init(&r, word, &e) == 0)
         snprintf(err, sizeof err, "unknown preset '%s'", word);
+    else
+        rule_words_error_text(err, sizeof err, MSG_EN, &e);
     strbuf_addf(sb, "%s (or custom). !presets lists them.", err);
     return false;
 }

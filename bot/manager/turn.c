@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "bot/manager/deal.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/life.h"
@@ -26,9 +28,10 @@ static void act(struct table *t, const struct engine_action *a)
 {
     struct engine_refusal_detail d;
     enum engine_refusal why = engine_act(&t->game, a, &t->sink, &d);
+    char words[64];
     if (why) /* a computer player's choice is always legal */
         log_error("table %s: action refused: %s", t->room,
-                  engine_refusal_text(why));
+                  rule_words_refusal_text(words, sizeof words, MSG_EN, why));
 }
 
 /* Whether a computer makes the seat's decision: a computer's seat, an

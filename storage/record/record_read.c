@@ -10,6 +10,8 @@
  */
 #include "storage/record/record_internal.h"
 #include "bot/common/err.h"
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "bot/common/xalloc.h"
 #include "bot/common/xjson.h"
 
@@ -430,8 +432,10 @@ static int parse_rules(struct json_object *root, struct record *rec, char *err,
         return -1;
     }
     struct engine_rules r;
-    if (engine_rules_init(&r, json_object_get_string(v), msg, sizeof msg)) {
-        err_set(err, errlen, "preset: %s", msg);
+    struct engine_error e;
+    if (engine_rules_init(&r, json_object_get_string(v), &e)) {
+        err_set(err, errlen, "preset: %s",
+                rule_words_error_text(msg, sizeof msg, MSG_EN, &e));
         return -1;
     }
     r.players = rec->n;
@@ -467,14 +471,16 @@ static int parse_rules(struct json_object *root, struct record *rec, char *err,
                 }
                 continue;
             }
-            if (engine_rules_set(&r, key, text, msg, sizeof msg)) {
-                err_set(err, errlen, "options: %s", msg);
+            if (engine_rules_set(&r, key, text, &e)) {
+                err_set(err, errlen, "options: %s",
+                        rule_words_error_text(msg, sizeof msg, MSG_EN, &e));
                 return -1;
             }
         }
     }
-    if (engine_rules_finish(&r, msg, sizeof msg)) {
-        err_set(err, errlen, "rules: %s", msg);
+    if (engine_rules_finish(&r, &e)) {
+        err_set(err, errlen, "rules: %s",
+                rule_words_error_text(msg, sizeof msg, MSG_EN, &e));
         return -1;
     }
     rec->rules = r;

@@ -6,6 +6,8 @@
  */
 #include "storage/record/record_internal.h"
 #include "bot/common/err.h"
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
 #include "bot/common/xalloc.h"
 
 #include <stdio.h>
@@ -127,7 +129,9 @@ static void refusal_text(const struct engine_game *g,
                  s);
         return;
     }
-    snprintf(buf, size, "seat %d: %s", s, engine_refusal_text(why));
+    char words[RECORD_MSG];
+    snprintf(buf, size, "seat %d: %s", s,
+             rule_words_refusal_text(words, sizeof words, MSG_EN, why));
 }
 
 /* Takes one action; on refusal, the error names hand and action. */
@@ -212,9 +216,10 @@ static int replay_deal(struct replay *rp, int idx)
         return -1;
     }
     char msg[RECORD_MSG];
-    if (engine_deal_given(&rp->g, h->dealer, pack, len, rp->sink, msg,
-                          sizeof msg)) {
-        err_set(rp->err, rp->errlen, "hand %d: deal: %s", hn, msg);
+    struct engine_error e;
+    if (engine_deal_given(&rp->g, h->dealer, pack, len, rp->sink, &e)) {
+        err_set(rp->err, rp->errlen, "hand %d: deal: %s", hn,
+                rule_words_error_text(msg, sizeof msg, MSG_EN, &e));
         return -1;
     }
     if (h->pass != RECORD_NONE && h->pass != rp->g.pass_dir) {

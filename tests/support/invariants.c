@@ -481,8 +481,7 @@ void prop_check_play(struct engine_game *g, struct engine_prng *p,
         if (why == ENGINE_OK || why == ENGINE_REFUSE_NOT_IN_HAND ||
             why == ENGINE_REFUSE_BAD_CARD || why == ENGINE_REFUSE_WRONG_PHASE)
             fail_msg("%s hand %d: seat %d playing illegal %s: %s", ru->what,
-                     ru->hand, turn, engine_card_name(c),
-                     engine_refusal_text(why));
+                     ru->hand, turn, engine_card_name(c), sc_refusal(why));
         prop_expect_unchanged(g, &before, ru, "play");
     }
     /* a card of the game it does not hold, one that is no card here, and

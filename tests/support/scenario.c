@@ -12,21 +12,45 @@
 #include <stdio.h>
 #include <string.h>
 
-void sc_rules(struct engine_rules *r, const char *text, int players)
+#include "bot/common/msg.h"
+#include "bot/common/rule_words.h"
+
+static char *next_buffer(void)
 {
-    char err[256];
-    if (engine_rules_parse(r, text, players, err, sizeof err))
-        fail_msg("rules '%s' for %d refused: %s", text, players, err);
+    static char bufs[4][RULE_WORDS_SIZE];
+    static int next;
+    next = (next + 1) % 4;
+    return bufs[next];
 }
 
-void sc_rules_refused(const char *text, int players, const char *needle)
+const char *sc_error(const struct engine_error *e)
 {
-    char err[256] = "";
+    return rule_words_error_text(next_buffer(), RULE_WORDS_SIZE, MSG_EN, e);
+}
+
+const char *sc_refusal(enum engine_refusal why)
+{
+    return rule_words_refusal_text(next_buffer(), RULE_WORDS_SIZE, MSG_EN, why);
+}
+
+void sc_rules(struct engine_rules *r, const char *text, int players)
+{
+    struct engine_error e;
+    if (engine_rules_parse(r, text, players, &e))
+        fail_msg("rules '%s' for %d refused: %s", text, players, sc_error(&e));
+}
+
+struct engine_error sc_rules_refused(const char *text, int players,
+                                     enum engine_error_code code)
+{
+    struct engine_error e = {0};
     struct engine_rules r;
-    if (!engine_rules_parse(&r, text, players, err, sizeof err))
+    if (!engine_rules_parse(&r, text, players, &e))
         fail_msg("rules '%s' for %d accepted", text, players);
-    if (!strstr(err, needle))
-        fail_msg("rules '%s': message '%s' lacks '%s'", text, err, needle);
+    if (e.code != code)
+        fail_msg("rules '%s': error %d (%s), not %d", text, (int)e.code,
+                 sc_error(&e), (int)code);
+    return e;
 }
 
 /* Calls fn for each blank-separated card of text. */
@@ -147,9 +171,9 @@ void sc_deal(struct engine_game *g, int dealer, const char *const *hands,
             order[len++] = (uint8_t)seat_cards[(dealer + 1 + j) % n][i];
     for (int i = 0; i < nrest; i++)
         order[len++] = (uint8_t)rest_cards[i];
-    char err[200];
-    if (engine_deal_given(g, dealer, order, len, NULL, err, sizeof err))
-        fail_msg("deal refused: %s", err);
+    struct engine_error e;
+    if (engine_deal_given(g, dealer, order, len, NULL, &e))
+        fail_msg("deal refused: %s", sc_error(&e));
 }
 
 void sc_start(struct engine_game *g, const struct engine_rules *r, int dealer,
@@ -182,8 +206,7 @@ void sc_play(struct engine_game *g, const char *card)
     int seat = engine_turn(g);
     enum engine_refusal why = engine_play(g, c, NULL, NULL);
     if (why)
-        fail_msg("seat %d playing %s refused: %s", seat, card,
-                 engine_refusal_text(why));
+        fail_msg("seat %d playing %s refused: %s", seat, card, sc_refusal(why));
 }
 
 void sc_plays(struct engine_game *g, const char *cards)
@@ -200,8 +223,8 @@ void sc_refuse(struct engine_game *g, const char *card, enum engine_refusal why)
     int c = one_card(card);
     enum engine_refusal got = engine_play(g, c, NULL, NULL);
     if (got != why)
-        fail_msg("playing %s: want '%s' got '%s'", card,
-                 engine_refusal_text(why), engine_refusal_text(got));
+        fail_msg("playing %s: want '%s' got '%s'", card, sc_refusal(why),
+                 sc_refusal(got));
     if (memcmp(&before, g, sizeof before))
         fail_msg("refused play of %s changed the game", card);
 }
@@ -222,7 +245,7 @@ void sc_pass(struct engine_game *g, int seat, const char *cards)
     enum engine_refusal why = engine_act(g, &a, NULL, NULL);
     if (why)
         fail_msg("seat %d passing %s refused: %s", seat, cards,
-                 engine_refusal_text(why));
+                 sc_refusal(why));
 }
 
 void sc_pass_blind(struct engine_game *g, int seat)
@@ -231,8 +254,7 @@ void sc_pass_blind(struct engine_game *g, int seat)
                               .seat = (uint8_t)seat};
     enum engine_refusal why = engine_act(g, &a, NULL, NULL);
     if (why)
-        fail_msg("seat %d passing blind refused: %s", seat,
-                 engine_refusal_text(why));
+        fail_msg("seat %d passing blind refused: %s", seat, sc_refusal(why));
 }
 
 void sc_pass_refused(struct engine_game *g, int seat, const char *cards,
@@ -244,7 +266,7 @@ void sc_pass_refused(struct engine_game *g, int seat, const char *cards,
     enum engine_refusal got = engine_act(g, &a, NULL, NULL);
     if (got != why)
         fail_msg("seat %d passing %s: want '%s' got '%s'", seat, cards,
-                 engine_refusal_text(why), engine_refusal_text(got));
+                 sc_refusal(why), sc_refusal(got));
     if (memcmp(&before, g, sizeof before))
         fail_msg("refused pass changed the game");
 }
@@ -256,7 +278,7 @@ void sc_discard(struct engine_game *g, const char *cards)
     fill_action(&a, cards);
     enum engine_refusal why = engine_act(g, &a, NULL, NULL);
     if (why)
-        fail_msg("discarding %s refused: %s", cards, engine_refusal_text(why));
+        fail_msg("discarding %s refused: %s", cards, sc_refusal(why));
 }
 
 void sc_moon(struct engine_game *g, int mode)
@@ -266,7 +288,7 @@ void sc_moon(struct engine_game *g, int mode)
                               .moon = (uint8_t)mode};
     enum engine_refusal why = engine_act(g, &a, NULL, NULL);
     if (why)
-        fail_msg("moon choice refused: %s", engine_refusal_text(why));
+        fail_msg("moon choice refused: %s", sc_refusal(why));
 }
 
 static void compare(const char *what, const int32_t *got, const int *want,
@@ -428,7 +450,7 @@ void sc_plays_to(struct engine_game *g, const char *cards,
         enum engine_refusal why = engine_play(g, list[i], sink, NULL);
         if (why)
             fail_msg("seat %d playing %s refused: %s", seat,
-                     engine_card_name(list[i]), engine_refusal_text(why));
+                     engine_card_name(list[i]), sc_refusal(why));
     }
 }
 
@@ -441,7 +463,7 @@ struct engine_refusal_detail sc_act_refused(struct engine_game *g,
     enum engine_refusal got = engine_act(g, a, NULL, &d);
     if (got != why)
         fail_msg("action %d by seat %d: want '%s' got '%s'", a->kind, a->seat,
-                 engine_refusal_text(why), engine_refusal_text(got));
+                 sc_refusal(why), sc_refusal(got));
     if (memcmp(&before, g, sizeof before))
         fail_msg("refused action %d changed the game", a->kind);
     return d;

@@ -13,8 +13,15 @@
  * default); fails the test if refused. */
 void sc_rules(struct engine_rules *r, const char *text, int players);
 
-/* Expects the text to be refused, with a message containing `needle`. */
-void sc_rules_refused(const char *text, int players, const char *needle);
+/* Expects the text to be refused with the error `code`; returns the
+ * error for checks of what it names. */
+struct engine_error sc_rules_refused(const char *text, int players,
+                                     enum engine_error_code code);
+
+/* An engine error and a refusal in English words (rule_words.h), for
+ * failure messages: one of four rotating static buffers. */
+const char *sc_error(const struct engine_error *e);
+const char *sc_refusal(enum engine_refusal why);
 
 /* The cards of a blank-separated list ("2C QS 10h"), in order, into
  * out (at most max); returns how many. A bad card fails the test. */

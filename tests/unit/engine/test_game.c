@@ -181,15 +181,18 @@ static void test_deal_given_refuses_a_wrong_pack(void **state)
         int card; /* the card put there */
         int len;  /* its length, 0: the rules' */
         int dealer;
-        const char *needle;
+        enum engine_error_code code;
+        int n1;    /* the number it names */
+        int named; /* the card it names */
     } rows[] = {
-        {-1, 0, 50, 0, "51"},
-        {0, ENGINE_CARD(ENGINE_DIAMONDS, 0), 0, 0, "2D is not in the pack"},
-        {0, ENGINE_JOKER, 0, 0, "JK is not in the pack"},
-        {0, 13, 0, 0, "not in the pack"},
-        {1, ENGINE_2C, 0, 0, "2C is dealt twice"},
-        {-1, 0, 0, 3, "dealer 3"},
-        {-1, 0, 0, -1, "dealer -1"},
+        {-1, 0, 50, 0, ENGINE_ERR_DEAL_LENGTH, 51, 0},
+        {0, ENGINE_CARD(ENGINE_DIAMONDS, 0), 0, 0, ENGINE_ERR_DEAL_NOT_IN_PACK,
+         0, ENGINE_CARD(ENGINE_DIAMONDS, 0)},
+        {0, ENGINE_JOKER, 0, 0, ENGINE_ERR_DEAL_NOT_IN_PACK, 0, ENGINE_JOKER},
+        {0, 13, 0, 0, ENGINE_ERR_DEAL_NOT_IN_PACK, 0, 13},
+        {1, ENGINE_2C, 0, 0, ENGINE_ERR_DEAL_TWICE, 0, ENGINE_2C},
+        {-1, 0, 0, 3, ENGINE_ERR_DEAL_DEALER, 3, 0},
+        {-1, 0, 0, -1, ENGINE_ERR_DEAL_DEALER, -1, 0},
     };
     for (size_t i = 0; i < COUNT(rows); i++) {
         uint8_t bad[ENGINE_MAX_CARDS];
@@ -198,24 +201,26 @@ static void test_deal_given_refuses_a_wrong_pack(void **state)
             bad[rows[i].at] = (uint8_t)rows[i].card;
         int len = rows[i].len ? rows[i].len : r.deck_len;
         struct engine_game before = g;
-        char err[200] = "";
-        assert_int_equal(engine_deal_given(&g, rows[i].dealer, bad, len, NULL,
-                                           err, sizeof err),
-                         -1);
-        if (!strstr(err, rows[i].needle))
-            fail_msg("row %zu: '%s' lacks '%s'", i, err, rows[i].needle);
+        struct engine_error e;
+        assert_int_equal(
+            engine_deal_given(&g, rows[i].dealer, bad, len, NULL, &e), -1);
+        if (e.code != rows[i].code)
+            fail_msg("row %zu: error %d (%s), not %d", i, (int)e.code,
+                     sc_error(&e), (int)rows[i].code);
+        assert_int_equal(e.n1, rows[i].n1);
+        assert_int_equal(e.card, rows[i].named);
+        if (e.code == ENGINE_ERR_DEAL_LENGTH)
+            assert_int_equal(e.n2, 50);
         assert_memory_equal(&before, &g, sizeof g);
     }
     /* the right pack is taken; then neither deal works until the hand
      * is over */
-    char err[200] = "";
-    assert_int_equal(
-        engine_deal_given(&g, 2, pack, r.deck_len, NULL, err, sizeof err), 0);
+    struct engine_error e;
+    assert_int_equal(engine_deal_given(&g, 2, pack, r.deck_len, NULL, &e), 0);
     assert_int_equal(g.dealer, 2);
     assert_int_equal(engine_deal(&g, NULL), -1);
-    assert_int_equal(
-        engine_deal_given(&g, 2, pack, r.deck_len, NULL, err, sizeof err), -1);
-    assert_non_null(strstr(err, "still"));
+    assert_int_equal(engine_deal_given(&g, 2, pack, r.deck_len, NULL, &e), -1);
+    assert_int_equal(e.code, ENGINE_ERR_DEAL_PHASE);
     /* pack[k] goes to seat (dealer + 1 + k) % n */
     assert_true(engine_hand(&g, 0).one & ENGINE_BIT(pack[0]));
     assert_true(engine_hand(&g, 1).one & ENGINE_BIT(pack[1]));
@@ -324,25 +329,25 @@ static void test_rules_finish_refuses_table_sizes(void **state)
     static const struct {
         const char *rules;
         int players;
-        const char *needle;
+        enum engine_error_code code;
     } rows[] = {
-        {"standard remove_table=modern", 7, "remove_table"},
-        {"modern", 7, "3 to 6"},
-        {"standard", 8, "players"},
-        {"standard", 2, "3 to 7"},
-        {"two-handed stock=off", 2, "two-handed game only"},
-        {"standard decks=2", 5, "decks"},
-        {"black-lady decks=2", 7, "odd_cards"},
-        {"cancellation", 5, "6 to 10"},
-        {"heartsette", 7, "3 to 6"},
-        {"standard odd_cards=widow", 7, "widow"},
-        {"two-handed", 3, "2"},
-        {"cancellation joker=on", 8, "joker"},
-        {"domino odd_cards=kitty", 5, "odd_cards"},
-        {"domino decks=2", 6, "stock"},
+        {"standard remove_table=modern", 7, ENGINE_ERR_MODERN_SEVEN},
+        {"modern", 7, ENGINE_ERR_PRESET_PLAYERS},
+        {"standard", 8, ENGINE_ERR_PRESET_PLAYERS},
+        {"standard", 2, ENGINE_ERR_PRESET_PLAYERS},
+        {"two-handed stock=off", 2, ENGINE_ERR_TWO_PLAYERS_STOCK},
+        {"standard decks=2", 5, ENGINE_ERR_TWO_DECKS_PLAYERS},
+        {"black-lady decks=2", 7, ENGINE_ERR_TWO_DECKS_DIVIDE},
+        {"cancellation", 5, ENGINE_ERR_PRESET_PLAYERS},
+        {"heartsette", 7, ENGINE_ERR_PRESET_PLAYERS},
+        {"standard odd_cards=widow", 7, ENGINE_ERR_WIDOW_PLAYERS},
+        {"two-handed", 3, ENGINE_ERR_PRESET_PLAYERS},
+        {"cancellation joker=on", 8, ENGINE_ERR_JOKER_TWO_DECKS},
+        {"domino odd_cards=kitty", 5, ENGINE_ERR_STOCK_KITTY},
+        {"domino decks=2", 6, ENGINE_ERR_STOCK_TWO_DECKS},
     };
     for (size_t i = 0; i < COUNT(rows); i++)
-        sc_rules_refused(rows[i].rules, rows[i].players, rows[i].needle);
+        sc_rules_refused(rows[i].rules, rows[i].players, rows[i].code);
 }
 
 /* ---- The odd cards ------------------------------------------------------ */

@@ -65,8 +65,7 @@ static void replay_checked(struct engine_game *b, const struct engine_game *a,
             enum engine_refusal why = engine_play(b, a->plays[i], NULL, NULL);
             if (why)
                 fail_msg("checked play %d (%s) refused: %s", i,
-                         engine_card_name(a->plays[i]),
-                         engine_refusal_text(why));
+                         engine_card_name(a->plays[i]), sc_refusal(why));
             i++;
         } else if (engine_phase(b) == ENGINE_PHASE_MOON) {
             struct engine_action m = {.kind = ENGINE_ACT_MOON,

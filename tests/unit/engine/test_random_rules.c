@@ -3,8 +3,8 @@
  * test_properties.c's fixed mixes: random rule texts (a random preset, a
  * random player count from 2 to 10, and a random set of options with
  * values from each option's whole domain, its limits and just beyond
- * them) go through engine_rules_parse. A refusal must carry a message
- * that names an option, a preset or a range. Each accepted configuration
+ * them) go through engine_rules_parse. A refusal must carry an error
+ * whose words name an option, a preset or a range. Each accepted configuration
  * is played as a whole game by a random mix of `random` and `easy`
  * computer players, with the record writer attached, and:
  *
@@ -25,6 +25,7 @@
  */
 #include "engine/ai/ai.h"
 #include "tests/support/invariants.h"
+#include "tests/support/scenario.h"
 #include "storage/record/record.h"
 
 #include <inttypes.h>
@@ -381,7 +382,7 @@ static void ai_step(struct engine_game *g, int seat, const int *levels,
     enum engine_refusal why = engine_act(g, &a, sink, NULL);
     if (why != ENGINE_OK)
         fail_msg("%s hand %d: %s seat %d refused: %s", ru->what, ru->hand,
-                 ai_level_name(levels[seat]), seat, engine_refusal_text(why));
+                 ai_level_name(levels[seat]), seat, sc_refusal(why));
 }
 
 static void play_game(const struct engine_rules *r, uint64_t seed,
@@ -527,10 +528,11 @@ static void test_random_rules(void **state)
         struct config c;
         random_config(&p, &c);
         struct engine_rules r;
-        char err[512] = "";
+        struct engine_error e = {0};
         st.tried++;
-        if (engine_rules_parse(&r, c.text.buf, c.players, err, sizeof err)) {
-            if (!*err || !names_something(err))
+        if (engine_rules_parse(&r, c.text.buf, c.players, &e)) {
+            const char *err = sc_error(&e);
+            if (e.code == ENGINE_ERR_NONE || !names_something(err))
                 fail_msg("seed %" PRIu64 ": '%s' for %d refused without "
                          "naming the problem: '%s'",
                          seed, c.text.buf, c.players, err);

@@ -160,7 +160,6 @@ static void test_rules_parse_every_preset_for_every_player_count(void **state)
         engine_preset_players(i, &min, &max);
         assert_int_equal(min, p->min);
         assert_int_equal(max, p->max);
-        assert_non_null(engine_preset_summary(i));
         for (int n = p->min; n <= p->max; n++) {
             struct engine_rules r;
             sc_rules(&r, p->name, n);
@@ -203,19 +202,24 @@ static void test_rules_parse_preset_refused_outside_its_range(void **state)
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
         const struct preset_row *p = &preset_rows[i];
-        char range[32];
-        if (p->min == p->max)
-            snprintf(range, sizeof range, "for %d players", p->min);
-        else
-            snprintf(range, sizeof range, "for %d to %d players", p->min,
-                     p->max);
-        sc_rules_refused(p->name, p->min - 1, range);
-        sc_rules_refused(p->name, p->max + 1, range);
-        sc_rules_refused(p->name, p->max + 1, p->name);
+        for (int n = p->min - 1; n <= p->max + 1; n += p->max - p->min + 2) {
+            struct engine_error e =
+                sc_rules_refused(p->name, n, ENGINE_ERR_PRESET_PLAYERS);
+            assert_int_equal(e.preset, i);
+            assert_int_equal(e.n1, p->min);
+            assert_int_equal(e.n2, p->max);
+            assert_int_equal(e.n3, n);
+        }
     }
     /* the same through the players option */
-    sc_rules_refused("modern players=7", 0, "3 to 6");
-    sc_rules_refused("heartsette players=7", 0, "3 to 6");
+    struct engine_error e =
+        sc_rules_refused("modern players=7", 0, ENGINE_ERR_PRESET_PLAYERS);
+    assert_int_equal(e.preset, engine_preset_find("modern"));
+    assert_int_equal(e.n2, 6);
+    e = sc_rules_refused("heartsette players=7", 0, ENGINE_ERR_PRESET_PLAYERS);
+    assert_int_equal(e.n1, 3);
+    assert_int_equal(e.n2, 6);
+    assert_int_equal(e.n3, 7);
 }
 
 /* The struct fields of the presets whose values are not plain defaults,
@@ -423,8 +427,14 @@ static void test_rules_parse_card_points_merge_on_the_preset(void **state)
     /* the joker's value, when it is in the pack */
     sc_rules(&r, "joker card_points=JK:7", 4);
     assert_int_equal(r.points[ENGINE_JOKER], 7);
-    sc_rules_refused("standard card_points=JK:7", 4, "JK is not in the pack");
-    sc_rules_refused("standard card_points=2D:1", 3, "2D is not in the pack");
+    struct engine_error e = sc_rules_refused("standard card_points=JK:7", 4,
+                                             ENGINE_ERR_CARD_NOT_IN_PACK);
+    assert_int_equal(e.card, ENGINE_JOKER);
+    assert_int_equal(e.n1, 4);
+    e = sc_rules_refused("standard card_points=2D:1", 3,
+                         ENGINE_ERR_CARD_NOT_IN_PACK);
+    assert_int_equal(e.card, ENGINE_CARD(ENGINE_DIAMONDS, 0));
+    assert_int_equal(e.n1, 3);
 }
 
 /* Every option may be named once in a text: the second is refused by
@@ -433,34 +443,32 @@ static void test_rules_parse_refuses_an_option_named_twice(void **state)
 {
     (void)state;
     struct engine_rules r;
-    char err[300];
+    struct engine_error e;
     static const struct {
         const char *text;
-        const char *key;
+        const char *key; /* as typed */
     } cases[] = {
-        {"standard target=50 target=89", "target is given twice"},
-        {"target=50 TARGET=50", "TARGET is given twice"},
-        {"omnibus moon=add_others moon=subtract", "moon is given twice"},
-        {"standard card_points=KS:10 card_points=AS:7", "card_points is given"},
-        {"greek card_points=none card_points=AC:2", "card_points is given"},
-        {"standard players=5 target=20 players=5", "players is given twice"},
+        {"standard target=50 target=89", "target"},
+        {"target=50 TARGET=50", "TARGET"},
+        {"omnibus moon=add_others moon=subtract", "moon"},
+        {"standard card_points=KS:10 card_points=AS:7", "card_points"},
+        {"greek card_points=none card_points=AC:2", "card_points"},
+        {"standard players=5 target=20 players=5", "players"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memset(&r, 0x5a, sizeof r);
         struct engine_rules before = r;
-        err[0] = '\0';
-        assert_int_equal(
-            engine_rules_parse(&r, cases[i].text, 4, err, sizeof err), -1);
-        if (!strstr(err, cases[i].key))
-            fail_msg("'%s': '%s'", cases[i].text, err);
+        assert_int_equal(engine_rules_parse(&r, cases[i].text, 4, &e), -1);
+        assert_int_equal(e.code, ENGINE_ERR_OPTION_TWICE);
+        assert_string_equal(e.word, cases[i].key);
+        assert_int_equal(e.option, engine_option_find(cases[i].key));
         assert_memory_equal(&r, &before, sizeof r); /* nothing changed */
     }
     /* once each is fine, and an unknown key is named as unknown */
-    assert_int_equal(
-        engine_rules_parse(&r, "target=50 hands=3", 4, err, sizeof err), 0);
-    assert_int_equal(
-        engine_rules_parse(&r, "tagret=5 tagret=5", 4, err, sizeof err), -1);
-    assert_non_null(strstr(err, "unknown option 'tagret'"));
+    assert_int_equal(engine_rules_parse(&r, "target=50 hands=3", 4, &e), 0);
+    assert_int_equal(engine_rules_parse(&r, "tagret=5 tagret=5", 4, &e), -1);
+    assert_int_equal(e.code, ENGINE_ERR_UNKNOWN_OPTION);
+    assert_string_equal(e.word, "tagret");
 }
 
 /* A channel's rules with a person's options over them: theirs replace
@@ -478,8 +486,7 @@ static void test_rules_over_replaces_the_channels_options(void **state)
         0);
     assert_string_equal(out, "standard target=50 target=89");
     struct engine_rules r;
-    char err[300];
-    assert_int_equal(engine_rules_parse(&r, out, 4, err, sizeof err), -1);
+    assert_int_equal(engine_rules_parse(&r, out, 4, NULL), -1);
     /* keys compare as options do: case aside */
     assert_int_equal(
         engine_rules_over("standard TARGET=50", "target=89", out, sizeof out),
@@ -490,7 +497,7 @@ static void test_rules_over_replaces_the_channels_options(void **state)
                                        "", out, sizeof out),
                      0);
     assert_string_equal(out, "omnibus hands=2 target=89");
-    assert_int_equal(engine_rules_parse(&r, out, 4, err, sizeof err), 0);
+    assert_int_equal(engine_rules_parse(&r, out, 4, NULL), 0);
     assert_int_equal(r.target, 89);
     /* too long for out */
     assert_int_equal(engine_rules_over("standard", "target=50", out, 10), -1);
@@ -519,9 +526,15 @@ static void test_rules_parse_qs_points_is_card_points_qs(void **state)
     assert_int_equal(a.points[ENGINE_QS], 9);
 
     /* different values are refused, in either order */
-    sc_rules_refused("standard qs_points=7 card_points=QS:8", 4, "QS");
-    sc_rules_refused("standard card_points=QS:8 qs_points=7", 4, "QS");
-    sc_rules_refused("standard card_points=QS:8 qs_points=7", 4, "once");
+    struct engine_error e = sc_rules_refused(
+        "standard qs_points=7 card_points=QS:8", 4, ENGINE_ERR_CARD_POINTS_QS);
+    assert_int_equal(e.card, ENGINE_QS);
+    assert_int_equal(e.n1, 8);
+    assert_int_equal(e.n2, 7);
+    e = sc_rules_refused("standard card_points=QS:8 qs_points=7", 4,
+                         ENGINE_ERR_QS_POINTS_CARD);
+    assert_int_equal(e.n1, 7);
+    assert_int_equal(e.n2, 8);
 
     /* qs_points 0 takes the QS out of the penalty cards */
     sc_rules(&a, "standard qs_points=0", 4);
@@ -529,31 +542,64 @@ static void test_rules_parse_qs_points_is_card_points_qs(void **state)
     assert_false(a.scoring & ENGINE_BIT(ENGINE_QS));
 }
 
-/* ---- Messages ---------------------------------------------------------- */
+/* ---- Errors ------------------------------------------------------------ */
 
 static void test_rules_parse_names_the_nearest_word(void **state)
 {
     (void)state;
     static const struct {
         const char *text;
-        const char *needle;
+        enum engine_error_code code;
+        const char *option; /* the option named, or NULL */
+        const char *word;
+        const char *near;
     } rows[] = {
-        {"standard tagret=150", "did you mean 'target'"},
-        {"standard tagret=150", "tagret"},
-        {"standard moon=subtrakt", "did you mean 'subtract'"},
-        {"standard moon=subtrakt", "moon"},
-        {"omnibuss", "did you mean 'omnibus'"},
-        {"blackmaria", "did you mean 'black-maria'"},
-        {"standard odd_cards=kity", "did you mean 'kitty'"},
-        {"standard pass_cycle=left,rigth", "did you mean 'right'"},
-        {"standard tie=shar", "did you mean 'share'"},
-        {"standard partners=team", "did you mean 'team_score'"},
-        {"standard remove_table=bigD2", "did you mean 'bigd'"},
-        {"standard heart_ponts=spot", "did you mean 'heart_points'"},
-        {"standard bonus_card=QD", "bonus_card"},
+        {"standard tagret=150", ENGINE_ERR_UNKNOWN_OPTION, NULL, "tagret",
+         "target"},
+        {"standard moon=subtrakt", ENGINE_ERR_BAD_VALUE, "moon", "subtrakt",
+         "subtract"},
+        {"omnibuss", ENGINE_ERR_UNKNOWN_PRESET, NULL, "omnibuss", "omnibus"},
+        {"blackmaria", ENGINE_ERR_UNKNOWN_PRESET, NULL, "blackmaria",
+         "black-maria"},
+        {"standard odd_cards=kity", ENGINE_ERR_BAD_VALUE, "odd_cards", "kity",
+         "kitty"},
+        {"standard pass_cycle=left,rigth", ENGINE_ERR_BAD_DIRECTION,
+         "pass_cycle", "rigth", "right"},
+        {"standard tie=shar", ENGINE_ERR_BAD_VALUE, "tie", "shar", "share"},
+        {"standard partners=team", ENGINE_ERR_BAD_VALUE, "partners", "team",
+         "team_score"},
+        {"standard remove_table=bigD2", ENGINE_ERR_BAD_VALUE, "remove_table",
+         "bigD2", "bigd"},
+        {"standard heart_ponts=spot", ENGINE_ERR_UNKNOWN_OPTION, NULL,
+         "heart_ponts", "heart_points"},
+        {"standard bonus_card=QD", ENGINE_ERR_BAD_VALUE, "bonus_card", "QD",
+         NULL},
     };
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        sc_rules_refused(rows[i].text, 4, rows[i].needle);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct engine_error e = sc_rules_refused(rows[i].text, 4, rows[i].code);
+        if (rows[i].option)
+            assert_int_equal(e.option, engine_option_find(rows[i].option));
+        assert_string_equal(e.word, rows[i].word);
+        if (rows[i].near)
+            assert_string_equal(e.near, rows[i].near);
+    }
+}
+
+/* A word too long for the error is cut at a character, never inside
+ * one. */
+static void test_rules_error_cuts_a_long_word_at_a_character(void **state)
+{
+    (void)state;
+    char text[600];
+    int n = snprintf(text, sizeof text, "standard moon=");
+    for (int i = 0; i < 200; i++) /* "é" is two bytes */
+        n += snprintf(text + n, sizeof text - (size_t)n, "\xc3\xa9");
+    struct engine_error e = sc_rules_refused(text, 4, ENGINE_ERR_BAD_VALUE);
+    size_t len = strlen(e.word);
+    assert_true(len < ENGINE_ERROR_WORD);
+    assert_true(len >= ENGINE_ERROR_WORD - 2);
+    assert_int_equal(len % 2, 0);
+    assert_memory_equal(e.word, text + strlen("standard moon="), len);
 }
 
 /* A typo's distance: one edit a letter added, dropped or changed, and
@@ -580,58 +626,93 @@ static void test_rules_parse_refuses_bad_values(void **state)
     (void)state;
     static const struct {
         const char *text;
-        const char *needle;
+        enum engine_error_code code;
+        const char *option;
+        bool range; /* n1 to n2 are what it takes */
+        int n1, n2;
     } rows[] = {
         /* integers out of range or not numbers */
-        {"standard target=0", "target"},
-        {"standard target=-5", "target"},
-        {"standard target=abc", "target"},
-        {"standard target=12x", "target"},
-        {"standard target=", "target"},
-        {"standard pass_count=5", "pass_count"},
-        {"standard pass_count=-1", "from 0 to 4"},
-        {"standard decks=3", "decks"},
-        {"standard players=1", "players"},
-        {"standard players=11", "from 2 to 10"},
-        {"standard ace_spot_value=7", "1 or 14"},
-        {"standard ace_spot_value=0", "ace_spot_value"},
-        {"standard hands=-1", "hands"},
-        {"standard moon_points=-1", "moon_points"},
-        {"standard qs_points=5000", "qs_points"},
-        {"standard bonus_points=x", "bonus_points"},
+        {"standard target=0", ENGINE_ERR_BAD_NUMBER, "target", 0, 0, 0},
+        {"standard target=-5", ENGINE_ERR_BAD_NUMBER, "target", 0, 0, 0},
+        {"standard target=abc", ENGINE_ERR_BAD_NUMBER, "target", 0, 0, 0},
+        {"standard target=12x", ENGINE_ERR_BAD_NUMBER, "target", 0, 0, 0},
+        {"standard target=", ENGINE_ERR_BAD_NUMBER, "target", 0, 0, 0},
+        {"standard pass_count=5", ENGINE_ERR_BAD_NUMBER, "pass_count", 0, 0, 0},
+        {"standard pass_count=-1", ENGINE_ERR_BAD_NUMBER, "pass_count", 1, 0,
+         4},
+        {"standard decks=3", ENGINE_ERR_BAD_NUMBER, "decks", 1, 1, 2},
+        {"standard players=1", ENGINE_ERR_BAD_NUMBER, "players", 0, 0, 0},
+        {"standard players=11", ENGINE_ERR_BAD_NUMBER, "players", 1, 2, 10},
+        {"standard ace_spot_value=7", ENGINE_ERR_BAD_ACE_VALUE,
+         "ace_spot_value", 0, 0, 0},
+        {"standard ace_spot_value=0", ENGINE_ERR_BAD_NUMBER, "ace_spot_value",
+         0, 0, 0},
+        {"standard hands=-1", ENGINE_ERR_BAD_NUMBER, "hands", 0, 0, 0},
+        {"standard moon_points=-1", ENGINE_ERR_BAD_NUMBER, "moon_points", 0, 0,
+         0},
+        {"standard qs_points=5000", ENGINE_ERR_BAD_NUMBER, "qs_points", 0, 0,
+         0},
+        {"standard bonus_points=x", ENGINE_ERR_BAD_NUMBER, "bonus_points", 0, 0,
+         0},
         /* the catalogue's limits, refused with the range named */
-        {"standard target=1001", "target: a whole number from 1 to 1000"},
-        {"standard target=100000", "from 1 to 1000"},
-        {"standard hands=1001", "hands: a whole number from 0 to 1000"},
-        {"standard moon_points=1001", "moon_points: a whole number from 0 to "
-                                      "1000"},
-        {"standard qs_points=-1001", "from -1000 to 1000"},
-        {"standard bonus_points=1001", "from -1000 to 1000"},
-        {"standard card_points=KS:-1001", "from -1000 to 1000"},
+        {"standard target=1001", ENGINE_ERR_BAD_NUMBER, "target", 1, 1, 1000},
+        {"standard target=100000", ENGINE_ERR_BAD_NUMBER, "target", 1, 1, 1000},
+        {"standard hands=1001", ENGINE_ERR_BAD_NUMBER, "hands", 1, 0, 1000},
+        {"standard moon_points=1001", ENGINE_ERR_BAD_NUMBER, "moon_points", 1,
+         0, 1000},
+        {"standard qs_points=-1001", ENGINE_ERR_BAD_NUMBER, "qs_points", 1,
+         -1000, 1000},
+        {"standard bonus_points=1001", ENGINE_ERR_BAD_NUMBER, "bonus_points", 1,
+         -1000, 1000},
+        {"standard card_points=KS:-1001", ENGINE_ERR_BAD_CARD_VALUE,
+         "card_points", 1, -1000, 1000},
         /* booleans */
-        {"standard joker=maybe", "on or off"},
-        {"standard sun=2", "sun"},
+        {"standard joker=maybe", ENGINE_ERR_BAD_SWITCH, "joker", 0, 0, 0},
+        {"standard sun=2", ENGINE_ERR_BAD_SWITCH, "sun", 0, 0, 0},
         /* pass cycles */
-        {"standard pass_cycle=", "pass_cycle"},
-        {"standard pass_cycle=left,,right", "pass_cycle"},
+        {"standard pass_cycle=", ENGINE_ERR_BAD_CYCLE, "pass_cycle", 0, 0, 0},
+        {"standard pass_cycle=left,,right", ENGINE_ERR_BAD_CYCLE, "pass_cycle",
+         0, 0, 0},
         {"standard pass_cycle=left,right,left,right,left,right,left,right,"
          "left,right,left,right,left,right,left,right,left",
-         "more than 16"},
+         ENGINE_ERR_CYCLE_TOO_LONG, "pass_cycle", 1, 16, 0},
         /* card_points */
-        {"standard card_points=XX:5", "card_points"},
-        {"standard card_points=QS", "card_points"},
-        {"standard card_points=QS:", "QS"},
-        {"standard card_points=QS:ten", "bad points 'ten' for QS"},
-        {"standard card_points=QS:5000", "-1000 to 1000"},
-        {"standard card_points=QS:5,", "card_points"},
-        {"standard card_points=1H:5", "card_points"},
+        {"standard card_points=XX:5", ENGINE_ERR_BAD_CARD_POINTS, "card_points",
+         0, 0, 0},
+        {"standard card_points=QS", ENGINE_ERR_BAD_CARD_POINTS, "card_points",
+         0, 0, 0},
+        {"standard card_points=QS:", ENGINE_ERR_BAD_CARD_VALUE, "card_points",
+         0, 0, 0},
+        {"standard card_points=QS:5000", ENGINE_ERR_BAD_CARD_VALUE,
+         "card_points", 1, -1000, 1000},
+        {"standard card_points=QS:5,", ENGINE_ERR_BAD_CARD_POINTS,
+         "card_points", 0, 0, 0},
+        {"standard card_points=1H:5", ENGINE_ERR_BAD_CARD_POINTS, "card_points",
+         0, 0, 0},
         /* the shape of the line */
-        {"standard foo", "not KEY=VALUE"},
-        {"standard =5", "no name"},
-        {"standard moon=off omnibus", "not KEY=VALUE"},
+        {"standard foo", ENGINE_ERR_NOT_KEY_VALUE, NULL, 0, 0, 0},
+        {"standard =5", ENGINE_ERR_NO_KEY, NULL, 0, 0, 0},
+        {"standard moon=off omnibus", ENGINE_ERR_NOT_KEY_VALUE, NULL, 0, 0, 0},
     };
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        sc_rules_refused(rows[i].text, 4, rows[i].needle);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct engine_error e = sc_rules_refused(rows[i].text, 4, rows[i].code);
+        if (rows[i].option)
+            assert_int_equal(e.option, engine_option_find(rows[i].option));
+        if (rows[i].range) {
+            assert_int_equal(e.n1, rows[i].n1);
+            assert_int_equal(e.n2, rows[i].n2);
+        }
+    }
+    /* what was typed is named */
+    struct engine_error e = sc_rules_refused("standard card_points=QS:ten", 4,
+                                             ENGINE_ERR_BAD_CARD_VALUE);
+    assert_string_equal(e.word, "ten");
+    assert_int_equal(e.card, ENGINE_QS);
+    e = sc_rules_refused("standard target=12x", 4, ENGINE_ERR_BAD_NUMBER);
+    assert_string_equal(e.word, "12x");
+    e = sc_rules_refused("standard moon=off omnibus", 4,
+                         ENGINE_ERR_NOT_KEY_VALUE);
+    assert_string_equal(e.word, "omnibus");
 }
 
 /* Every combination variants.md refuses, and the nearest one it allows. */
@@ -641,66 +722,79 @@ static void test_rules_parse_refuses_combinations(void **state)
     static const struct {
         const char *text;
         int players;
-        const char *needle; /* NULL: accepted */
+        enum engine_error_code code; /* NONE: accepted */
     } rows[] = {
         /* joker with two decks */
-        {"cancellation joker=on", 6, "joker"},
+        {"cancellation joker=on", 6, ENGINE_ERR_JOKER_TWO_DECKS},
         /* stock with a kitty, with two decks, with partners */
-        {"domino odd_cards=kitty", 4, "odd_cards"},
-        {"domino odd_cards=widow", 4, "odd_cards"},
-        {"two-handed odd_cards=kitty_exchange", 2, "odd_cards"},
-        {"cancellation stock=domino", 6, "stock"},
-        {"domino partners=team_score", 4, "partners"},
+        {"domino odd_cards=kitty", 4, ENGINE_ERR_STOCK_KITTY},
+        {"domino odd_cards=widow", 4, ENGINE_ERR_STOCK_KITTY},
+        {"two-handed odd_cards=kitty_exchange", 2, ENGINE_ERR_STOCK_KITTY},
+        {"cancellation stock=domino", 6, ENGINE_ERR_STOCK_TWO_DECKS},
+        {"domino partners=team_score", 4, ENGINE_ERR_PARTNERS_STOCK},
         /* odd_cards=remove with two decks: only where 104 divides */
-        {"cancellation odd_cards=remove", 6, "104"},
-        {"cancellation odd_cards=remove", 7, "104"},
-        {"cancellation odd_cards=remove", 8, NULL},
-        {"cancellation odd_cards=remove", 9, "odd_cards"},
-        {"cancellation odd_cards=remove", 10, "odd_cards"},
+        {"cancellation odd_cards=remove", 6, ENGINE_ERR_TWO_DECKS_DIVIDE},
+        {"cancellation odd_cards=remove", 7, ENGINE_ERR_TWO_DECKS_DIVIDE},
+        {"cancellation odd_cards=remove", 8, ENGINE_ERR_NONE},
+        {"cancellation odd_cards=remove", 9, ENGINE_ERR_TWO_DECKS_DIVIDE},
+        {"cancellation odd_cards=remove", 10, ENGINE_ERR_TWO_DECKS_DIVIDE},
         /* scatter needs a multiple of players - 1 */
-        {"standard pass_cycle=scatter pass_count=2", 3, NULL},
-        {"standard pass_cycle=scatter pass_count=4", 3, NULL},
-        {"standard pass_cycle=scatter pass_count=3", 3, "scatter"},
-        {"standard pass_cycle=scatter pass_count=1", 3, "pass_count"},
-        {"standard pass_cycle=scatter", 4, NULL},
-        {"standard pass_cycle=scatter pass_count=2", 4, "scatter"},
-        {"standard pass_cycle=scatter pass_count=4", 4, "scatter"},
-        {"standard pass_cycle=scatter pass_count=4", 5, NULL},
-        {"standard pass_cycle=left,scatter pass_count=3", 5, "scatter"},
-        {"standard pass_cycle=scatter pass_count=0", 5, NULL},
+        {"standard pass_cycle=scatter pass_count=2", 3, ENGINE_ERR_NONE},
+        {"standard pass_cycle=scatter pass_count=4", 3, ENGINE_ERR_NONE},
+        {"standard pass_cycle=scatter pass_count=3", 3,
+         ENGINE_ERR_SCATTER_COUNT},
+        {"standard pass_cycle=scatter pass_count=1", 3,
+         ENGINE_ERR_SCATTER_COUNT},
+        {"standard pass_cycle=scatter", 4, ENGINE_ERR_NONE},
+        {"standard pass_cycle=scatter pass_count=2", 4,
+         ENGINE_ERR_SCATTER_COUNT},
+        {"standard pass_cycle=scatter pass_count=4", 4,
+         ENGINE_ERR_SCATTER_COUNT},
+        {"standard pass_cycle=scatter pass_count=4", 5, ENGINE_ERR_NONE},
+        {"standard pass_cycle=left,scatter pass_count=3", 5,
+         ENGINE_ERR_SCATTER_COUNT},
+        {"standard pass_cycle=scatter pass_count=0", 5, ENGINE_ERR_NONE},
         /* the sun needs a moon */
-        {"basic sun=on", 4, "sun"},
-        {"standard moon=off sun=on", 4, "moon"},
-        {"basic moon=subtract sun=on", 4, NULL},
+        {"basic sun=on", 4, ENGINE_ERR_SUN_NO_MOON},
+        {"standard moon=off sun=on", 4, ENGINE_ERR_SUN_NO_MOON},
+        {"basic moon=subtract sun=on", 4, ENGINE_ERR_NONE},
         /* cards to pass against the hand: 4 of 7 is fine */
-        {"standard pass_count=4", 7, NULL},
-        {"domino pass_count=4", 7, NULL},
+        {"standard pass_count=4", 7, ENGINE_ERR_NONE},
+        {"domino pass_count=4", 7, ENGINE_ERR_NONE},
         /* player counts: one deck 2..7, two decks 6..10 */
-        {"cancellation decks=1", 8, "players"},
-        {"cancellation decks=1", 7, NULL},
-        {"black-lady decks=2", 5, "decks"},
-        {"black-lady decks=2 odd_cards=kitty", 6, NULL},
-        {"standard", 8, "players"},
+        {"cancellation decks=1", 8, ENGINE_ERR_ONE_DECK_PLAYERS},
+        {"cancellation decks=1", 7, ENGINE_ERR_NONE},
+        {"black-lady decks=2", 5, ENGINE_ERR_TWO_DECKS_PLAYERS},
+        {"black-lady decks=2 odd_cards=kitty", 6, ENGINE_ERR_NONE},
+        {"standard", 8, ENGINE_ERR_PRESET_PLAYERS},
         /* two players: the two-handed game only */
-        {"two-handed stock=off", 2, "two-handed"},
-        {"two-handed stock=domino", 2, "two_handed"},
-        {"standard stock=two_handed", 4, "stock"},
+        {"two-handed stock=off", 2, ENGINE_ERR_TWO_PLAYERS_STOCK},
+        {"two-handed stock=domino", 2, ENGINE_ERR_TWO_PLAYERS_STOCK},
+        {"standard stock=two_handed", 4, ENGINE_ERR_TWO_HANDED_PLAYERS},
         /* the modern remove table stops at 6 */
-        {"standard remove_table=modern", 7, "remove_table"},
-        {"standard remove_table=modern", 6, NULL},
-        {"standard remove_table=modern odd_cards=kitty", 7, NULL},
+        {"standard remove_table=modern", 7, ENGINE_ERR_MODERN_SEVEN},
+        {"standard remove_table=modern", 6, ENGINE_ERR_NONE},
+        {"standard remove_table=modern odd_cards=kitty", 7, ENGINE_ERR_NONE},
         /* a widow is for 3 to 6 players and one deck */
-        {"basic odd_cards=widow", 7, "widow"},
-        {"basic odd_cards=widow", 3, NULL},
-        {"cancellation odd_cards=widow", 6, "widow"},
+        {"basic odd_cards=widow", 7, ENGINE_ERR_WIDOW_PLAYERS},
+        {"basic odd_cards=widow", 3, ENGINE_ERR_NONE},
+        {"cancellation odd_cards=widow", 6, ENGINE_ERR_WIDOW_PLAYERS},
         /* partners are four */
-        {"standard partners=team_score", 5, "partners"},
-        {"standard partners=individual_score", 3, "partners"},
-        {"standard partners=individual_score", 4, NULL},
+        {"standard partners=team_score", 5, ENGINE_ERR_PARTNERS_FOUR},
+        {"standard partners=individual_score", 3, ENGINE_ERR_PARTNERS_FOUR},
+        {"standard partners=individual_score", 4, ENGINE_ERR_NONE},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        if (rows[i].needle) {
-            sc_rules_refused(rows[i].text, rows[i].players, rows[i].needle);
+        if (rows[i].code) {
+            struct engine_error e =
+                sc_rules_refused(rows[i].text, rows[i].players, rows[i].code);
+            int n = rows[i].players;
+            if (e.code == ENGINE_ERR_TWO_DECKS_DIVIDE)
+                assert_int_equal(e.n1, n);
+            if (e.code == ENGINE_ERR_SCATTER_COUNT) {
+                assert_int_equal(e.n1, n - 1);
+                assert_int_equal(e.n2, n);
+            }
         } else {
             struct engine_rules r;
             sc_rules(&r, rows[i].text, rows[i].players);
@@ -726,27 +820,30 @@ static void test_rules_parse_refused_leaves_rules_unchanged(void **state)
     sc_rules(&r, "greek target=77", 3);
     memcpy(&before, &r, sizeof r); /* with the padding */
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char err[256] = "";
+        struct engine_error e = {0};
         int players = strcmp(bad[i], "modern") == 0 ? 7 : 3;
-        assert_int_equal(
-            engine_rules_parse(&r, bad[i], players, err, sizeof err), -1);
-        assert_true(err[0] != '\0');
+        assert_int_equal(engine_rules_parse(&r, bad[i], players, &e), -1);
+        assert_int_not_equal(e.code, ENGINE_ERR_NONE);
         assert_memory_equal(&r, &before, sizeof r);
     }
     /* a refused set and a refused finish change nothing either */
-    char err[256];
-    assert_int_equal(engine_rules_set(&r, "moon", "nope", err, sizeof err), -1);
-    assert_int_equal(
-        engine_rules_set(&r, "card_points", "KS:1,ZZ:2", err, sizeof err), -1);
-    assert_int_equal(
-        engine_rules_set(&r, "pass_cycle", "left,upward", err, sizeof err), -1);
-    assert_int_equal(engine_rules_set(&r, "bogus", "1", err, sizeof err), -1);
+    struct engine_error e;
+    assert_int_equal(engine_rules_set(&r, "moon", "nope", &e), -1);
+    assert_int_equal(e.code, ENGINE_ERR_BAD_VALUE);
+    assert_int_equal(engine_rules_set(&r, "card_points", "KS:1,ZZ:2", &e), -1);
+    assert_int_equal(e.code, ENGINE_ERR_BAD_CARD_POINTS);
+    assert_int_equal(engine_rules_set(&r, "pass_cycle", "left,upward", &e), -1);
+    assert_int_equal(e.code, ENGINE_ERR_BAD_DIRECTION);
+    assert_int_equal(engine_rules_set(&r, "bogus", "1", &e), -1);
+    assert_int_equal(e.code, ENGINE_ERR_UNKNOWN_OPTION);
+    assert_int_equal(engine_rules_set(&r, "bogus", "1", NULL), -1);
     assert_memory_equal(&r, &before, sizeof r);
     struct engine_rules t = r;
-    assert_int_equal(
-        engine_rules_set(&t, "partners", "team_score", err, sizeof err), 0);
+    assert_int_equal(engine_rules_set(&t, "partners", "team_score", &e), 0);
     struct engine_rules u = t;
-    assert_int_equal(engine_rules_finish(&t, err, sizeof err), -1);
+    assert_int_equal(engine_rules_finish(&t, &e), -1);
+    assert_int_equal(e.code, ENGINE_ERR_PARTNERS_FOUR);
+    assert_int_equal(e.option, engine_option_find("partners"));
     assert_memory_equal(&t, &u, sizeof t);
 }
 
@@ -754,15 +851,27 @@ static void test_rules_init_unknown_preset(void **state)
 {
     (void)state;
     struct engine_rules r;
-    char err[256];
-    assert_int_equal(engine_rules_init(&r, "grek", err, sizeof err), -1);
-    assert_non_null(strstr(err, "greek"));
-    assert_int_equal(engine_rules_init(&r, NULL, err, sizeof err), 0);
+    struct engine_error e;
+    assert_int_equal(engine_rules_init(&r, "grek", &e), -1);
+    assert_int_equal(e.code, ENGINE_ERR_UNKNOWN_PRESET);
+    assert_string_equal(e.word, "grek");
+    assert_string_equal(e.near, "greek");
+    assert_int_equal(engine_rules_init(&r, NULL, &e), 0);
     assert_int_equal(r.preset, engine_preset_find("standard"));
     assert_int_equal(engine_preset_find("nonesuch"), -1);
     assert_int_equal(engine_option_find("nonesuch"), -1);
     assert_int_equal(engine_option_find("TARGET"),
                      engine_option_find("target"));
+    /* the words an option of named values takes */
+    int tie = engine_option_find("tie");
+    assert_string_equal(engine_option_value(tie, 0), "share");
+    assert_string_equal(engine_option_value(tie, 1), "play_on");
+    assert_null(engine_option_value(tie, 2));
+    assert_string_equal(
+        engine_option_value(engine_option_find("pass_cycle"), 6), "right2");
+    assert_null(engine_option_value(engine_option_find("target"), 0));
+    assert_null(engine_option_value(-1, 0));
+    assert_null(engine_option_value(tie, -1));
     assert_null(engine_preset_name(-1));
     assert_null(engine_preset_name(NPRESETS));
     assert_null(engine_option_name(NDEFAULTS));
@@ -820,10 +929,12 @@ static void test_rules_get_round_trips_through_set(void **state)
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct engine_rules r;
-        char err[256], got[256];
+        char got[256];
+        struct engine_error e;
         sc_rules(&r, "standard", 4);
-        if (engine_rules_set(&r, rows[i].key, rows[i].typed, err, sizeof err))
-            fail_msg("%s=%s refused: %s", rows[i].key, rows[i].typed, err);
+        if (engine_rules_set(&r, rows[i].key, rows[i].typed, &e))
+            fail_msg("%s=%s refused: %s", rows[i].key, rows[i].typed,
+                     sc_error(&e));
         assert_false(r.finished);
         int o = engine_option_find(rows[i].key);
         assert_true(o >= 0);
@@ -842,16 +953,16 @@ static void test_rules_get_round_trips_through_set(void **state)
         sc_rules(&r, preset_rows[p].name, max);
         t = r;
         for (int o = 0; o < NDEFAULTS; o++) {
-            char a[256], b[256], err[256];
+            char a[256], b[256];
+            struct engine_error e;
             engine_rules_get(&r, o, a, sizeof a);
-            if (engine_rules_set(&t, engine_option_name(o), a, err, sizeof err))
+            if (engine_rules_set(&t, engine_option_name(o), a, &e))
                 fail_msg("%s: %s=%s does not set back: %s", preset_rows[p].name,
-                         engine_option_name(o), a, err);
+                         engine_option_name(o), a, sc_error(&e));
             engine_rules_get(&t, o, b, sizeof b);
             assert_string_equal(a, b);
         }
-        char err[256];
-        assert_int_equal(engine_rules_finish(&t, err, sizeof err), 0);
+        assert_int_equal(engine_rules_finish(&t, NULL), 0);
         assert_memory_equal(t.points, r.points, sizeof r.points);
         assert_memory_equal(t.deck, r.deck, sizeof r.deck);
         assert_int_equal(t.hand_size, r.hand_size);
@@ -909,14 +1020,12 @@ static void test_rules_changes_name_what_differs(void **state)
 {
     (void)state;
     struct engine_rules r;
-    char err[300], buf[64];
-    assert_int_equal(
-        engine_rules_parse(&r, "standard players=3", 0, err, sizeof err), 0);
+    char buf[64];
+    assert_int_equal(engine_rules_parse(&r, "standard players=3", 0, NULL), 0);
     assert_int_equal(engine_rules_changes(&r, buf, sizeof buf), 0);
     assert_string_equal(buf, "");
     assert_int_equal(
-        engine_rules_parse(&r, "omnibus hands=2 target=50", 0, err, sizeof err),
-        0);
+        engine_rules_parse(&r, "omnibus hands=2 target=50", 0, NULL), 0);
     int n = engine_rules_changes(&r, buf, sizeof buf);
     assert_true(strstr(buf, "hands=2") && strstr(buf, "target=50"));
     assert_int_equal(n, (int)strlen(buf));
@@ -958,7 +1067,7 @@ static void test_rules_finish_remove_tables(void **state)
         char text[64];
         snprintf(text, sizeof text, "standard remove_table=%s", rows[i].table);
         if (!rows[i].removed) {
-            sc_rules_refused(text, rows[i].players, "remove_table");
+            sc_rules_refused(text, rows[i].players, ENGINE_ERR_MODERN_SEVEN);
             continue;
         }
         struct engine_rules r;
@@ -1148,9 +1257,13 @@ static void test_rules_finish_bonus_card(void **state)
     assert_int_equal(r.points[ENGINE_JD], -20);
     /* the bonus card's value is bonus_points: card_points may not name it
      * (variants.md), but may name the other diamond */
-    sc_rules_refused("standard bonus_card=JD card_points=JD:-3", 4,
-                     "JD is the bonus card");
-    sc_rules_refused("omnibus card_points=TD:5", 4, "bonus_points");
+    struct engine_error e =
+        sc_rules_refused("standard bonus_card=JD card_points=JD:-3", 4,
+                         ENGINE_ERR_CARD_IS_BONUS);
+    assert_int_equal(e.card, ENGINE_JD);
+    e = sc_rules_refused("omnibus card_points=TD:5", 4,
+                         ENGINE_ERR_CARD_IS_BONUS);
+    assert_int_equal(e.card, ENGINE_TD);
     sc_rules(&r, "standard bonus_card=JD card_points=TD:-3", 4);
     assert_int_equal(r.points[ENGINE_TD], -3);
     assert_int_equal(r.points[ENGINE_JD], -10);
@@ -1198,6 +1311,7 @@ int main(void)
         cmocka_unit_test(test_rules_parse_card_points_merge_on_the_preset),
         cmocka_unit_test(test_rules_parse_qs_points_is_card_points_qs),
         cmocka_unit_test(test_rules_parse_names_the_nearest_word),
+        cmocka_unit_test(test_rules_error_cuts_a_long_word_at_a_character),
         cmocka_unit_test(test_word_distance_counts_a_swap_as_one_edit),
         cmocka_unit_test(test_rules_parse_refuses_bad_values),
         cmocka_unit_test(test_rules_parse_refuses_combinations),

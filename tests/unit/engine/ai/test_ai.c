@@ -194,7 +194,7 @@ static void play_game(const struct engine_rules *r, uint64_t seed,
                      engine_preset_name(r->preset), r->players,
                      (unsigned long long)seed, ai_level_name(levels[seat]),
                      seat, a.kind, engine_card_name(a.cards[0]),
-                     engine_refusal_text(why));
+                     sc_refusal(why));
     }
 }
 

@@ -745,10 +745,10 @@ static bool contract_case(const struct engine_rules *r, uint64_t seed)
     shuffle_hidden(&g1, dealt, &rng, alt);
     uint8_t order[ENGINE_MAX_CARDS];
     int len = deal_order(&g1, alt, order);
-    char err[200];
+    struct engine_error e;
     engine_game_init(&g2, r, seed + 1, g1.dealer);
-    if (engine_deal_given(&g2, g1.dealer, order, len, NULL, err, sizeof err))
-        fail_msg("redeal refused: %s", err);
+    if (engine_deal_given(&g2, g1.dealer, order, len, NULL, &e))
+        fail_msg("redeal refused: %s", sc_error(&e));
     for (int i = 0; i < g1.nplays; i++) {
         if (engine_turn(&g2) != g1.play_seat[i])
             fail_msg("%s seed %llu play %d", engine_preset_name(r->preset),
@@ -821,11 +821,10 @@ static void test_ai_easy_pass_depends_on_view_only(void **state)
         }
         uint8_t order[ENGINE_MAX_CARDS];
         int len = deal_order(&g1, alt, order);
-        char err[200];
+        struct engine_error e;
         engine_game_init(&g2, &r, seed + 1, 0);
-        if (engine_deal_given(&g2, g1.dealer, order, len, NULL, err,
-                              sizeof err))
-            fail_msg("redeal refused: %s", err);
+        if (engine_deal_given(&g2, g1.dealer, order, len, NULL, &e))
+            fail_msg("redeal refused: %s", sc_error(&e));
         assert_int_equal(engine_phase(&g2), ENGINE_PHASE_PASS);
         assert_true(g1.hand[1].one != g2.hand[1].one);
         assert_same_view(&g1, &g2, 0);

@@ -155,7 +155,7 @@ static void test_search_every_preset(void **state)
                 if (why != ENGINE_OK)
                     fail_msg("%s %dp: %s refused: %s", engine_preset_name(p),
                              players, engine_card_name(a.cards[0]),
-                             engine_refusal_text(why));
+                             sc_refusal(why));
             }
         }
     }
