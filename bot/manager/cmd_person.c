@@ -24,6 +24,18 @@ static void reply(struct cmd *c, const struct strbuf *sb)
     mgr_cmd_reply(c, "%s", sb->buf);
 }
 
+/* After a setting's change: that it holds for this run only when it
+ * could not be saved (mgr_people_set returned rc > 0, why in err). */
+static void held_only(struct strbuf *sb, int lang, int rc, const char *err)
+{
+    if (rc <= 0)
+        return;
+    strbuf_addc(sb, ' ');
+    msg_add(sb, lang,
+            M("It holds until I restart: it could not be saved ({reason})."),
+            MSG_S("reason", err), MSG_END);
+}
+
 void mgr_cmd_lang(struct cmd *c)
 {
     char text[MGR_TEXT_SIZE], choices[256];
@@ -69,13 +81,7 @@ void mgr_cmd_lang(struct cmd *c)
     else
         msg_add(&sb, l, M("From now on I speak {language} with you."),
                 MSG_S("language", msg_lang_name(l)), MSG_END);
-    if (rc > 0) {
-        strbuf_addc(&sb, ' ');
-        msg_add(&sb, l,
-                M("It holds until I restart: it could not be saved "
-                  "({reason})."),
-                MSG_S("reason", err), MSG_END);
-    }
+    held_only(&sb, l, rc, err);
     reply(c, &sb);
 }
 
@@ -168,12 +174,6 @@ void mgr_cmd_cards(struct cmd *c)
                 M("From now on I show you cards with the suits' symbols: "
                   "{cards}."),
                 MSG_S("cards", shown[mode]), MSG_END);
-    if (rc > 0) {
-        strbuf_addc(&sb, ' ');
-        msg_add(&sb, lang,
-                M("It holds until I restart: it could not be saved "
-                  "({reason})."),
-                MSG_S("reason", err), MSG_END);
-    }
+    held_only(&sb, lang, rc, err);
     reply(c, &sb);
 }
