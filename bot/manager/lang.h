@@ -3,6 +3,8 @@
  * people chose for themselves (storage/people.h: people.jsonl in the data
  * directory). A channel's lines are in the config's language; a private
  * line in the person's own if they chose one (`lang`), else the config's.
+ * Cards in a channel's lines are in symbols; in a private line as the
+ * person chose (`cards`: render.h's card modes).
  */
 #ifndef HEARTS_BOT_MANAGER_LANG_H
 #define HEARTS_BOT_MANAGER_LANG_H
