@@ -8,6 +8,7 @@
 
 #include "bot/common/msg.h"
 #include "bot/manager/lang.h"
+#include "bot/manager/render.h"
 #include "bot/manager/text.h"
 
 /* "en (English), de (Deutsch), ...": each language by its own name. */
@@ -21,6 +22,18 @@ static void add_choices(struct strbuf *sb)
 static void reply(struct cmd *c, const struct strbuf *sb)
 {
     mgr_cmd_reply(c, "%s", sb->buf);
+}
+
+/* After a setting's change: that it holds for this run only when it
+ * could not be saved (mgr_people_set returned rc > 0, why in err). */
+static void held_only(struct strbuf *sb, int lang, int rc, const char *err)
+{
+    if (rc <= 0)
+        return;
+    strbuf_addc(sb, ' ');
+    msg_add(sb, lang,
+            M("It holds until I restart: it could not be saved ({reason})."),
+            MSG_S("reason", err), MSG_END);
 }
 
 void mgr_cmd_lang(struct cmd *c)
@@ -68,12 +81,99 @@ void mgr_cmd_lang(struct cmd *c)
     else
         msg_add(&sb, l, M("From now on I speak {language} with you."),
                 MSG_S("language", msg_lang_name(l)), MSG_END);
-    if (rc > 0) {
+    held_only(&sb, l, rc, err);
+    reply(c, &sb);
+}
+
+/* "Q♠ 10♥" as the asker would see it with card mode `cards`. */
+static void example(struct cmd *c, enum render_cards cards, char *buf,
+                    size_t len)
+{
+    static const uint8_t two[2] = {ENGINE_CARD(ENGINE_SPADES, 10),
+                                   ENGINE_CARD(ENGINE_HEARTS, 8)};
+    struct render_look look = mgr_look_person(c->m, c->a, c->u, c->room);
+    look.cards = cards;
+    render_cards(buf, len, two, 2, look);
+}
+
+void mgr_cmd_cards(struct cmd *c)
+{
+    char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    int lang = mgr_cmd_lang_of(c);
+    char shown[3][128];
+    for (int k = 0; k < 3; k++)
+        example(c, (enum render_cards)k, shown[k], sizeof shown[k]);
+    if (c->nwords < 2) {
+        enum render_cards now = mgr_cards_person(c->m, c->a, c->u);
+        if (now == RENDER_CARDS_ASCII)
+            msg_add(&sb, lang, M("I show you cards in ASCII letters: {cards}."),
+                    MSG_S("cards", shown[now]), MSG_END);
+        else if (now == RENDER_CARDS_WORDS)
+            msg_add(&sb, lang,
+                    M("I show you cards with the suits' names: {cards}."),
+                    MSG_S("cards", shown[now]), MSG_END);
+        else
+            msg_add(&sb, lang,
+                    M("I show you cards with the suits' symbols: {cards}."),
+                    MSG_S("cards", shown[now]), MSG_END);
         strbuf_addc(&sb, ' ');
-        msg_add(&sb, l,
-                M("It holds until I restart: it could not be saved "
-                  "({reason})."),
-                MSG_S("reason", err), MSG_END);
+        /* TRANSLATORS: after how the bot shows the person cards; the
+         * commands and their words stay English. {symbols}, {ascii} and
+         * {words} are the same two cards shown each way. */
+        msg_add(&sb, lang,
+                M("Choose with \"cards symbols\" ({symbols}), \"cards "
+                  "ascii\" ({ascii}, for clients without Unicode) or "
+                  "\"cards words\" ({words}, for screen readers)."),
+                MSG_S("symbols", shown[0]), MSG_S("ascii", shown[1]),
+                MSG_S("words", shown[2]), MSG_END);
+        reply(c, &sb);
+        return;
     }
+    const char *word = c->words[1];
+    int mode = strcasecmp(word, "default") == 0 ? (int)RENDER_CARDS_SYMBOLS
+                                                : mgr_cards_find(word);
+    if (mode < 0) {
+        /* TRANSLATORS: "symbols", "ascii" and "words" are what the person
+         * types: not translated. {symbols}, {ascii} and {words} are two
+         * cards shown each way. */
+        msg_add(&sb, lang,
+                M("I do not know the card mode \"{word}\". Choose symbols "
+                  "({symbols}), ascii ({ascii}) or words ({words})."),
+                MSG_S("word", word), MSG_S("symbols", shown[0]),
+                MSG_S("ascii", shown[1]), MSG_S("words", shown[2]), MSG_END);
+        reply(c, &sb);
+        return;
+    }
+    char err[256];
+    /* symbols are the default: nothing to keep */
+    int rc = mgr_people_set(c->m, c->a, c->u, "cards",
+                            mode == RENDER_CARDS_SYMBOLS
+                                ? NULL
+                                : mgr_cards_name((enum render_cards)mode),
+                            err, sizeof err);
+    if (rc < 0) {
+        msg_add(&sb, lang,
+                M("How you see cards could not be changed: {reason}."),
+                MSG_S("reason", err), MSG_END);
+        reply(c, &sb);
+        return;
+    }
+    if (mode == RENDER_CARDS_ASCII)
+        msg_add(&sb, lang,
+                M("From now on I show you cards in ASCII letters: {cards}."),
+                MSG_S("cards", shown[mode]), MSG_END);
+    else if (mode == RENDER_CARDS_WORDS)
+        msg_add(&sb, lang,
+                M("From now on I show you cards with the suits' names: "
+                  "{cards}."),
+                MSG_S("cards", shown[mode]), MSG_END);
+    else
+        msg_add(&sb, lang,
+                M("From now on I show you cards with the suits' symbols: "
+                  "{cards}."),
+                MSG_S("cards", shown[mode]), MSG_END);
+    held_only(&sb, lang, rc, err);
     reply(c, &sb);
 }

@@ -1,5 +1,5 @@
 /*
- * The commands about the person asking (lang.h): lang.
+ * The commands about the person asking (lang.h): lang, cards.
  */
 #ifndef HEARTS_BOT_MANAGER_CMD_PERSON_H
 #define HEARTS_BOT_MANAGER_CMD_PERSON_H
@@ -8,5 +8,9 @@
 
 /* lang [CODE|default]: the language of the bot's private lines to you. */
 void mgr_cmd_lang(struct cmd *c);
+
+/* cards [symbols|ascii|words]: how the bot's private lines show you
+ * cards ("Q♠ 10♥", "QS 10H", "Q of spades, 10 of hearts"). */
+void mgr_cmd_cards(struct cmd *c);
 
 #endif

@@ -52,6 +52,8 @@ static const struct command commands[] = {
     {"lang", mgr_cmd_lang, true, true,
      "lang [CODE]: the language I speak "
      "with you"},
+    {"cards", mgr_cmd_cards, true, true,
+     "cards [symbols|ascii|words]: how I show you cards"},
     {"play", mgr_cmd_play, true, true, "play CARD (or just CARD, privately)"},
     {"pass", mgr_cmd_pass_in_channel, true, false, NULL},
     {"pass", mgr_cmd_pass, false, true,

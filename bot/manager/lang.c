@@ -5,11 +5,14 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bot/common/err.h"
 #include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/msg.h"
+#include "bot/manager/render.h"
+#include "bot/manager/text.h"
 #include "storage/people.h"
 
 /* The file, or "" when there is no data directory (memory only). */
@@ -63,53 +66,112 @@ int mgr_lang_room(const struct manager *m, const struct chat_adapter *a,
     return l >= 0 ? l : mgr_lang_default(m);
 }
 
-int mgr_lang_person(struct manager *m, struct chat_adapter *a,
-                    const struct chat_user *u, const char *room)
+/* One of u's settings (NULL: none). */
+static const char *person_setting(struct manager *m, struct chat_adapter *a,
+                                  const struct chat_user *u, const char *name)
 {
     if (!m->people)
         mgr_people_start(m);
     char key[200];
     mgr_seat_key(a, u, key, sizeof key);
-    const char *code =
-        people_get(m->people, a->network ? a->network : "", key, "lang");
+    return people_get(m->people, a->network ? a->network : "", key, name);
+}
+
+/* One of the settings of a seat's person (NULL: none, or a computer). */
+static const char *seat_setting(struct table *t, int seat, const char *name)
+{
+    struct manager *m = t->m;
+    const struct seat *s =
+        seat >= 0 && seat < ENGINE_MAX_PLAYERS ? &t->seats[seat] : NULL;
+    if (!s || !s->human || !s->key[0])
+        return NULL;
+    if (!m->people)
+        mgr_people_start(m);
+    return people_get(m->people, t->a->network ? t->a->network : "", s->key,
+                      name);
+}
+
+int mgr_lang_person(struct manager *m, struct chat_adapter *a,
+                    const struct chat_user *u, const char *room)
+{
+    const char *code = person_setting(m, a, u, "lang");
     int l = code ? msg_lang_find(code) : -1;
     return l >= 0 ? l : mgr_lang_room(m, a, room);
 }
 
 int mgr_lang_seat(struct table *t, int seat)
 {
-    struct manager *m = t->m;
-    const struct seat *s =
-        seat >= 0 && seat < ENGINE_MAX_PLAYERS ? &t->seats[seat] : NULL;
-    if (!s || !s->human || !s->key[0])
-        return mgr_lang_room(m, t->a, t->room);
-    if (!m->people)
-        mgr_people_start(m);
-    const char *code = people_get(m->people, t->a->network ? t->a->network : "",
-                                  s->key, "lang");
+    const char *code = seat_setting(t, seat, "lang");
     int l = code ? msg_lang_find(code) : -1;
-    return l >= 0 ? l : mgr_lang_room(m, t->a, t->room);
+    return l >= 0 ? l : mgr_lang_room(t->m, t->a, t->room);
+}
+
+int mgr_cards_find(const char *word)
+{
+    static const char *const modes[] = {"symbols", "ascii", "words"};
+    for (int i = 0; word && i < 3; i++)
+        if (strcasecmp(word, modes[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *mgr_cards_name(enum render_cards cards)
+{
+    return cards == RENDER_CARDS_ASCII   ? "ascii"
+           : cards == RENDER_CARDS_WORDS ? "words"
+                                         : "symbols";
+}
+
+/* A setting's card mode; none (or one this bot does not know) is
+ * symbols. */
+static enum render_cards cards_of(const char *value)
+{
+    int c = mgr_cards_find(value);
+    return c < 0 ? RENDER_CARDS_SYMBOLS : (enum render_cards)c;
+}
+
+enum render_cards mgr_cards_person(struct manager *m, struct chat_adapter *a,
+                                   const struct chat_user *u)
+{
+    return cards_of(person_setting(m, a, u, "cards"));
+}
+
+enum render_cards mgr_cards_seat(struct table *t, int seat)
+{
+    return cards_of(seat_setting(t, seat, "cards"));
+}
+
+/* The style of an adapter's lines: plain on IRC with colours off (as
+ * mgr_table_style). */
+static enum chat_style style_of(const struct manager *m,
+                                const struct chat_adapter *a)
+{
+    if (a->style == CHAT_STYLE_IRC && !m->cfg->colors)
+        return CHAT_STYLE_PLAIN;
+    return a->style;
 }
 
 struct render_look mgr_look_room(struct table *t)
 {
-    struct render_look look = render_look_style(t->a->style);
+    struct render_look look = render_look_style(mgr_table_style(t));
     look.lang = mgr_lang_room(t->m, t->a, t->room);
     return look;
 }
 
 struct render_look mgr_look_seat(struct table *t, int seat)
 {
-    struct render_look look = render_look_style(t->a->style);
+    struct render_look look = render_look_style(mgr_table_style(t));
     look.lang = mgr_lang_seat(t, seat);
+    look.cards = mgr_cards_seat(t, seat);
     return look;
 }
 
 struct render_look mgr_look_person(struct manager *m, struct chat_adapter *a,
                                    const struct chat_user *u, const char *room)
 {
-    struct render_look look = render_look_style(a->style);
+    struct render_look look = render_look_style(style_of(m, a));
     look.lang = mgr_lang_person(m, a, u, room);
+    look.cards = mgr_cards_person(m, a, u);
     return look;
 }
 

@@ -3,12 +3,15 @@
  * people chose for themselves (storage/people.h: people.jsonl in the data
  * directory). A channel's lines are in the config's language; a private
  * line in the person's own if they chose one (`lang`), else the config's.
+ * Cards in a channel's lines are in symbols; in a private line as the
+ * person chose (`cards`: render.h's card modes).
  */
 #ifndef HEARTS_BOT_MANAGER_LANG_H
 #define HEARTS_BOT_MANAGER_LANG_H
 
 #include <stddef.h>
 
+#include "bot/manager/render.h"
 #include "bot/manager/table.h"
 
 /* Reads the people's settings of the data directory (none: memory only);
@@ -31,9 +34,21 @@ int mgr_lang_person(struct manager *m, struct chat_adapter *a,
  * chose one, else the room's (a computer's: the room's). */
 int mgr_lang_seat(struct table *t, int seat);
 
-/* How lines are written for their reader (render.h): the adapter's
- * style, and the language of the room's lines or of a seat's private
- * ones. A computer's seat looks like the room. */
+/* How a person's private lines show cards (render.h: `cards`, their
+ * setting; none is RENDER_CARDS_SYMBOLS). A computer's seat: symbols. */
+enum render_cards mgr_cards_person(struct manager *m, struct chat_adapter *a,
+                                   const struct chat_user *u);
+enum render_cards mgr_cards_seat(struct table *t, int seat);
+/* The card mode a word names ("symbols", "ascii", "words", any case), or
+ * -1; and a mode's word. */
+int mgr_cards_find(const char *word);
+const char *mgr_cards_name(enum render_cards cards);
+
+/* How lines are written for their reader (render.h): the table's style
+ * (plain on IRC with colours off), the language of the room's lines or
+ * of a seat's private ones, and how cards are shown: in symbols in a
+ * room, as the person chose in their private lines. A computer's seat
+ * looks like the room. */
 struct render_look mgr_look_room(struct table *t);
 struct render_look mgr_look_seat(struct table *t, int seat);
 /* The look of private lines to u about room (NULL: none). */

@@ -10,6 +10,7 @@
  * opened with a byte held for its reset (strbuf_open).
  */
 #include "bot/manager/render.h"
+#include "bot/common/msg.h"
 #include "bot/common/strbuf.h"
 #include "bot/common/utf8.h"
 
@@ -46,6 +47,26 @@ static const char *const suit_symbol[4] = {"\xe2\x99\xa3", "\xe2\x99\xa6",
 
 static const char *const suit_names[4] = {"clubs", "diamonds", "hearts",
                                           "spades"};
+
+/* The suits' letters (engine_card_parse's), for RENDER_CARDS_ASCII. */
+static const char suit_letter[4] = {'C', 'D', 'H', 'S'};
+
+/* TRANSLATORS: a suit's name, in a sentence ("You must follow suit:
+ * clubs.") and, for screen readers, instead of its symbol: a card ("Q of
+ * spades") and a hand's group ("clubs: 2 5 J"). */
+static const char *const suit_word_ids[4] = {
+    MC("a suit's name", "clubs"), MC("a suit's name", "diamonds"),
+    MC("a suit's name", "hearts"), MC("a suit's name", "spades")};
+
+/* TRANSLATORS: the joker card, in hands and trick lines. People type
+ * "Joker" or "JK" to play it in every language: keep "Joker" where your
+ * language's players know that word. */
+#define JOKER MC("the joker card", "Joker")
+
+/* The same letters as bot/manager/card_words.c reads: a jack, queen, king
+ * and ace are shown with them in RENDER_CARDS_WORDS, so what is read
+ * there can be typed back. */
+#define RANK_LETTERS MC("letters of the ranks 2 to ace", "23456789TJQKA")
 
 /* The order suits are shown in: black and red alternate. */
 static const int display_suits[4] = {ENGINE_CLUBS, ENGINE_DIAMONDS,
@@ -298,6 +319,63 @@ size_t render_name(char *buf, size_t len, const char *name)
     return sb.need;
 }
 
+/* ---- Looks and messages ----------------------------------------------- */
+
+/* How a look is written: in RENDER_CARDS_ASCII, IRC's text has no
+ * formatting at all (a client without Unicode shows no colours either);
+ * the markup keeps its own codes, which the adapter turns into plain text
+ * and HTML. */
+static struct render_look seen(struct render_look look)
+{
+    if (look.cards == RENDER_CARDS_ASCII && look.style == CHAT_STYLE_IRC)
+        look.style = CHAT_STYLE_PLAIN;
+    if (look.cards != RENDER_CARDS_ASCII && look.cards != RENDER_CARDS_WORDS)
+        look.cards = RENDER_CARDS_SYMBOLS;
+    return look;
+}
+
+/* Whether red cards are red in this look. */
+static bool red_cards(struct render_look look)
+{
+    return coloured(look.style) && look.cards != RENDER_CARDS_ASCII;
+}
+
+/* Stands in a message for the placeholder whose text is written apart
+ * (a list of atoms, a mention): no name or number holds it. */
+#define LIVE "\x1A"
+
+/* The bytes of a message's text around its live placeholder. */
+#define PART_SIZE 512
+
+/* A message's text around its live placeholder, the others filled. */
+struct parts {
+    char before[PART_SIZE];
+    char after[PART_SIZE];
+};
+
+/* Splits text, a message filled with LIVE for its live placeholder, at
+ * it; a text without it (a translation that lost it) is all before. */
+static void split_live(struct parts *p, const char *text)
+{
+    const char *at = strstr(text, LIVE);
+    size_t n = at ? (size_t)(at - text) : strlen(text);
+    if (n >= sizeof p->before)
+        n = utf8_cut(text, n, sizeof p->before - 1);
+    memcpy(p->before, text, n);
+    p->before[n] = '\0';
+    struct strbuf sb;
+    strbuf_init(&sb, p->after, sizeof p->after);
+    strbuf_addstr(&sb, at ? at + strlen(LIVE) : "");
+}
+
+/* The name of a suit in lang ("clubs"), "?" for no suit. */
+static const char *suit_word(int suit, int lang)
+{
+    if (suit < 0 || suit > 3)
+        return "?";
+    return msg_template(lang, suit_word_ids[suit]);
+}
+
 /* ---- Cards ------------------------------------------------------------ */
 
 static bool is_red(int card)
@@ -306,27 +384,69 @@ static bool is_red(int card)
     return suit == ENGINE_DIAMONDS || suit == ENGINE_HEARTS;
 }
 
-/* The card's text without colour: "10♥", "Joker", "??". */
-static void put_card_text(struct strbuf *sb, int card)
+/* The joker's name: English letters in ASCII, else the catalogue's. */
+static const char *joker_text(struct render_look look)
 {
+    return look.cards == RENDER_CARDS_ASCII ? "Joker"
+                                            : msg_template(look.lang, JOKER);
+}
+
+/* A rank as a look shows it: "2" to "10", and a jack to an ace by their
+ * English letters, or in words by the language's letters (the ones a
+ * person may type: "letters of the ranks"). Into out (8 bytes). */
+static const char *rank_shown(int rank, struct render_look look, char *out)
+{
+    if (look.cards != RENDER_CARDS_WORDS || rank < 9 || rank > 12)
+        return rank_text[rank];
+    const char *letters = msg_template(look.lang, RANK_LETTERS);
+    unsigned char c = strlen(letters) == 13 ? (unsigned char)letters[rank] : 0;
+    if (c <= 0x20 || c >= 0x7F)
+        return rank_text[rank]; /* not letters as asked: English */
+    out[0] = (char)c;
+    out[1] = '\0';
+    return out;
+}
+
+/* The card's text without colour: "10♥", "10H", "10 of hearts", "Joker",
+ * "??". */
+static void put_card_text(struct strbuf *sb, int card, struct render_look look)
+{
+    char rank[8];
     if (card == ENGINE_JOKER) {
-        put_str(sb, "Joker");
-    } else if (engine_card_valid(card)) {
-        put_str(sb, rank_text[engine_card_rank(card)]);
-        put_str(sb, suit_symbol[engine_card_suit(card)]);
-    } else {
+        put_str(sb, joker_text(look));
+    } else if (!engine_card_valid(card)) {
         put_str(sb, "??");
+    } else if (look.cards == RENDER_CARDS_WORDS) {
+        char text[PART_SIZE];
+        struct strbuf t;
+        strbuf_init(&t, text, sizeof text);
+        /* TRANSLATORS: a card for screen readers: {rank} is "2" to "10",
+         * or the letter of a jack, queen, king or ace ("letters of the
+         * ranks"); {suit} the suit's name ("a suit's name"). */
+        msg_add(&t, look.lang, M("{rank} of {suit}"),
+                MSG_S("rank", rank_shown(engine_card_rank(card), look, rank)),
+                MSG_S("suit", suit_word(engine_card_suit(card), look.lang)),
+                MSG_END);
+        put_str(sb, text);
+    } else {
+        put_str(sb, rank_text[engine_card_rank(card)]);
+        if (look.cards == RENDER_CARDS_ASCII) {
+            char letter[2] = {suit_letter[engine_card_suit(card)], '\0'};
+            put_str(sb, letter);
+        } else {
+            put_str(sb, suit_symbol[engine_card_suit(card)]);
+        }
     }
 }
 
 /* A card as one atom, coloured on IRC. */
-static void put_card(struct strbuf *sb, int card, enum chat_style style)
+static void put_card(struct strbuf *sb, int card, struct render_look look)
 {
     struct strbuf_mark mark = strbuf_mark(sb);
-    bool red = coloured(style) && engine_card_valid(card) && is_red(card);
+    bool red = red_cards(look) && engine_card_valid(card) && is_red(card);
     if (red)
         put_red(sb);
-    put_card_text(sb, card);
+    put_card_text(sb, card, look);
     if (red)
         put_reset(sb);
     strbuf_commit(sb, mark);
@@ -334,24 +454,26 @@ static void put_card(struct strbuf *sb, int card, enum chat_style style)
 
 size_t render_card(char *buf, size_t len, int card, struct render_look look)
 {
-    enum chat_style style = look.style;
+    look = seen(look);
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
-    put_card(&sb, card, style);
+    put_card(&sb, card, look);
     return sb.need;
 }
 
 size_t render_cards(char *buf, size_t len, const uint8_t *cards, int n,
                     struct render_look look)
 {
-    enum chat_style style = look.style;
+    look = seen(look);
+    /* words are a list read aloud: commas between the cards */
+    const char *gap = look.cards == RENDER_CARDS_WORDS ? ", " : " ";
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     for (int i = 0; i < n; i++) {
         struct strbuf_mark mark = strbuf_mark(&sb);
         if (i > 0)
-            put_str(&sb, " ");
-        put_card(&sb, cards[i], style);
+            put_str(&sb, gap);
+        put_card(&sb, cards[i], look);
         strbuf_commit(&sb, mark);
     }
     return sb.need;
@@ -383,19 +505,21 @@ void render_sort(uint8_t *cards, int n)
     }
 }
 
-/* A rank (or "Joker") in a hand, marked as the style marks. */
+/* A rank (or the joker) in a hand, marked as the style marks. */
 static void put_hand_token(struct strbuf *sb, int card, bool marked,
-                           enum chat_style style)
+                           struct render_look look)
 {
-    const char *text =
-        card == ENGINE_JOKER ? "Joker" : rank_text[engine_card_rank(card)];
+    char rank[8];
+    const char *text = card == ENGINE_JOKER
+                           ? joker_text(look)
+                           : rank_shown(engine_card_rank(card), look, rank);
     if (!marked) {
         put_str(sb, text);
-    } else if (style == CHAT_STYLE_IRC) {
+    } else if (look.style == CHAT_STYLE_IRC) {
         put_str(sb, IRC_BOLD);
         put_str(sb, text);
         put_str(sb, IRC_BOLD);
-    } else if (style == CHAT_STYLE_MARKUP) {
+    } else if (look.style == CHAT_STYLE_MARKUP) {
         put_str(sb, MARK_CARD);
         put_str(sb, text);
         put_str(sb, MARK_CARD);
@@ -406,16 +530,46 @@ static void put_hand_token(struct strbuf *sb, int card, bool marked,
     }
 }
 
+/* What stands around a group's cards: the suit's symbol ("♣ "), its
+ * letter ("C: ") or its name ("clubs: "), and what follows the last card
+ * (a translation's own); nothing for the joker. */
+static void group_parts(struct parts *p, int card, struct render_look look)
+{
+    p->before[0] = p->after[0] = '\0';
+    if (card == ENGINE_JOKER)
+        return;
+    int suit = engine_card_suit(card);
+    if (look.cards == RENDER_CARDS_SYMBOLS) {
+        snprintf(p->before, sizeof p->before, "%s ", suit_symbol[suit]);
+    } else if (look.cards == RENDER_CARDS_ASCII) {
+        snprintf(p->before, sizeof p->before, "%c: ", suit_letter[suit]);
+    } else {
+        char text[PART_SIZE];
+        struct strbuf t;
+        strbuf_init(&t, text, sizeof text);
+        /* TRANSLATORS: one suit's cards in a hand, for screen readers:
+         * {suit} is the suit's name ("a suit's name"), {cards} its ranks
+         * ("2 5 J"). Groups are written one after another with "; "
+         * between them: "clubs: 2 5 J; diamonds: 3 Q". */
+        msg_add(&t, look.lang, M("{suit}: {cards}"),
+                MSG_S("suit", suit_word(suit, look.lang)), MSG_S("cards", LIVE),
+                MSG_END);
+        split_live(p, text);
+    }
+}
+
 /*
- * One group of the hand: the suit's symbol (none for the joker) and the
- * cards, held once or twice. The symbol and the first card are one atom,
- * so a cut never leaves a symbol alone.
+ * One group of the hand: the suit's symbol, letter or name (none for the
+ * joker) and the cards, held once or twice. What comes before the cards
+ * and the first card are one atom, so a cut never leaves a suit alone.
  */
 static void put_group(struct strbuf *sb, const int *cards, int n, bool first,
                       const struct engine_cards *hand, uint64_t mark,
-                      enum chat_style style)
+                      struct render_look look)
 {
-    bool red = coloured(style) && is_red(cards[0]);
+    bool red = red_cards(look) && is_red(cards[0]);
+    struct parts p;
+    group_parts(&p, cards[0], look);
     int shown = 0;
     for (int i = 0; i < n; i++) {
         int copies = (hand->two & ENGINE_BIT(cards[i])) ? 2 : 1;
@@ -424,20 +578,22 @@ static void put_group(struct strbuf *sb, const int *cards, int n, bool first,
             struct strbuf_mark m = strbuf_mark(sb);
             if (shown == 0) {
                 if (!first)
-                    put_str(sb, "  ");
+                    put_str(sb, look.cards == RENDER_CARDS_WORDS ? "; " : "  ");
                 if (red)
                     put_red(sb);
-                if (cards[i] != ENGINE_JOKER) {
-                    put_str(sb, suit_symbol[engine_card_suit(cards[i])]);
-                    put_str(sb, " ");
-                }
+                put_str(sb, p.before);
             } else {
                 put_str(sb, " ");
             }
-            put_hand_token(sb, cards[i], marked, style);
+            put_hand_token(sb, cards[i], marked, look);
             strbuf_commit(sb, m);
             shown++;
         }
+    }
+    if (p.after[0]) {
+        struct strbuf_mark m = strbuf_mark(sb);
+        put_str(sb, p.after);
+        strbuf_commit(sb, m);
     }
     if (red)
         put_reset(sb);
@@ -446,7 +602,7 @@ static void put_group(struct strbuf *sb, const int *cards, int n, bool first,
 size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
                    uint64_t mark, struct render_look look)
 {
-    enum chat_style style = look.style;
+    look = seen(look);
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     bool first = true;
@@ -460,19 +616,19 @@ size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
         }
         if (n == 0)
             continue;
-        put_group(&sb, cards, n, first, hand, mark, style);
+        put_group(&sb, cards, n, first, hand, mark, look);
         first = false;
     }
     if (hand->one & ENGINE_BIT(ENGINE_JOKER)) {
         static const int joker[1] = {ENGINE_JOKER};
-        put_group(&sb, joker, 1, first, hand, mark, style);
+        put_group(&sb, joker, 1, first, hand, mark, look);
     }
     return sb.need;
 }
 
 size_t render_suit(char *buf, size_t len, int suit, struct render_look look)
 {
-    enum chat_style style = look.style;
+    look = seen(look);
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     if (suit < 0 || suit > 3) {
@@ -481,10 +637,17 @@ size_t render_suit(char *buf, size_t len, int suit, struct render_look look)
     }
     struct strbuf_mark mark = strbuf_mark(&sb);
     bool red =
-        coloured(style) && (suit == ENGINE_DIAMONDS || suit == ENGINE_HEARTS);
+        red_cards(look) && (suit == ENGINE_DIAMONDS || suit == ENGINE_HEARTS);
     if (red)
         put_red(&sb);
-    put_str(&sb, suit_symbol[suit]);
+    if (look.cards == RENDER_CARDS_ASCII) {
+        char letter[2] = {suit_letter[suit], '\0'};
+        put_str(&sb, letter);
+    } else if (look.cards == RENDER_CARDS_WORDS) {
+        put_str(&sb, suit_word(suit, look.lang));
+    } else {
+        put_str(&sb, suit_symbol[suit]);
+    }
     if (red)
         put_reset(&sb);
     strbuf_commit(&sb, mark);
@@ -498,14 +661,12 @@ const char *render_suit_name(int suit)
     return suit_names[suit];
 }
 
-/* ---- Tricks ----------------------------------------------------------- */
-
-static void put_int(struct strbuf *sb, long v)
+const char *render_suit_word(int suit, int lang)
 {
-    char num[24];
-    int k = snprintf(num, sizeof num, "%ld", v);
-    strbuf_add_whole(sb, num, (size_t)k);
+    return suit_word(suit, lang);
 }
+
+/* ---- Tricks ----------------------------------------------------------- */
 
 /* Whether an ID can go into a pill as it is: no control byte (it would
  * end the pill or start other markup) and not empty. */
@@ -556,22 +717,98 @@ size_t render_trick(char *buf, size_t len, int trick_no, const uint8_t *cards,
                             winner, points, look);
 }
 
+/* The outcome of a trick after its plays, one atom: " - bob takes it
+ * (1 point)", " - set aside for the next winner". */
+static void put_outcome(struct strbuf *sb, const char *const *names,
+                        const char *const *ids, int winner, int points,
+                        struct render_look look)
+{
+    char pts[PART_SIZE] = "", text[PART_SIZE];
+    struct strbuf t;
+    if (points != 0) {
+        strbuf_init(&t, pts, sizeof pts);
+        unsigned long n =
+            points < 0 ? (unsigned long)-(long)points : (unsigned long)points;
+        /* TRANSLATORS: what a trick is worth, in brackets after its
+         * outcome: "bob takes it (1 point)". */
+        msg_addn(&t, look.lang, MN("{n} point", "{n} points"), n,
+                 MSG_I("n", points), MSG_END);
+    }
+    strbuf_init(&t, text, sizeof text);
+    struct strbuf_mark mark = strbuf_mark(sb);
+    put_str(sb, " - ");
+    if (winner < 0) {
+        if (points != 0)
+            /* TRANSLATORS: a cancelled trick's outcome, after its plays:
+             * its cards wait for whoever takes the next trick. {points}
+             * is "2 points". */
+            msg_add(&t, look.lang,
+                    M("set aside for the next winner ({points})"),
+                    MSG_S("points", pts), MSG_END);
+        else
+            msg_add(&t, look.lang, M("set aside for the next winner"), MSG_END);
+        put_str(sb, text);
+        strbuf_commit(sb, mark);
+        return;
+    }
+    /* the console's person is "you": "you take it" */
+    bool you = names[winner] && strcasecmp(names[winner], "you") == 0;
+    if (you && points != 0)
+        /* TRANSLATORS: a trick's outcome when the person at the console
+         * takes it: {player} is their name there, "you" (addressed as
+         * you); {points} is "1 point". */
+        msg_add(&t, look.lang, M("{player} take it ({points})"),
+                MSG_S("player", LIVE), MSG_S("points", pts), MSG_END);
+    else if (you)
+        msg_add(&t, look.lang, M("{player} take it"), MSG_S("player", LIVE),
+                MSG_END);
+    else if (points != 0)
+        /* TRANSLATORS: a trick's outcome, after its plays ("Trick 5:
+         * alice 7♣, bob K♣ - bob takes it (1 point)"): {player} takes the
+         * trick; {points} is "1 point". */
+        msg_add(&t, look.lang, M("{player} takes it ({points})"),
+                MSG_S("player", LIVE), MSG_S("points", pts), MSG_END);
+    else
+        msg_add(&t, look.lang, M("{player} takes it"), MSG_S("player", LIVE),
+                MSG_END);
+    struct parts p;
+    split_live(&p, text);
+    put_str(sb, p.before);
+    if (coloured(look.style))
+        put_str(sb, IRC_BOLD);
+    put_mention(sb, ids ? ids[winner] : NULL, names[winner], false, look.style);
+    if (coloured(look.style))
+        put_str(sb, IRC_BOLD);
+    put_str(sb, p.after);
+    strbuf_commit(sb, mark);
+}
+
 size_t render_trick_ids(char *buf, size_t len, int trick_no,
                         const uint8_t *cards, const uint8_t *seats, int n,
                         const char *const *names, const char *const *ids,
                         int winner, int points, struct render_look look)
 {
-    enum chat_style style = look.style;
+    look = seen(look);
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
-    struct strbuf_mark mark = strbuf_mark(&sb);
+    struct parts p = {"", ""};
     if (trick_no > 0) {
-        put_str(&sb, "Trick ");
-        put_int(&sb, trick_no);
-        put_str(&sb, ": ");
+        char text[PART_SIZE];
+        struct strbuf t;
+        strbuf_init(&t, text, sizeof text);
+        /* TRANSLATORS: a trick's line: {n} is its number, {plays} who
+         * played what ("alice 7♣, bob K♣") or "no cards yet"; its outcome
+         * may follow after " - ". */
+        msg_add(&t, look.lang, M("Trick {n}: {plays}"), MSG_I("n", trick_no),
+                MSG_S("plays", LIVE), MSG_END);
+        split_live(&p, text);
     }
+    struct strbuf_mark mark = strbuf_mark(&sb);
+    put_str(&sb, p.before);
     if (n <= 0)
-        put_str(&sb, "no cards yet");
+        /* TRANSLATORS: the plays of a trick nobody has played to yet:
+         * "Trick 7: no cards yet". */
+        put_str(&sb, msg_template(look.lang, M("no cards yet")));
     strbuf_commit(&sb, mark);
     for (int i = 0; i < n; i++) {
         mark = strbuf_mark(&sb);
@@ -579,39 +816,24 @@ size_t render_trick_ids(char *buf, size_t len, int trick_no,
             put_str(&sb, ", ");
         put_name(&sb, names[seats[i]], RENDER_NAME_MAX);
         put_str(&sb, " ");
-        put_card(&sb, cards[i], style);
+        put_card(&sb, cards[i], look);
+        strbuf_commit(&sb, mark);
+    }
+    if (p.after[0]) {
+        mark = strbuf_mark(&sb);
+        put_str(&sb, p.after);
         strbuf_commit(&sb, mark);
     }
     if (winner == RENDER_TRICK_OPEN)
         return sb.need;
-    mark = strbuf_mark(&sb);
-    put_str(&sb, " - ");
-    if (winner >= 0) {
-        if (coloured(style))
-            put_str(&sb, IRC_BOLD);
-        put_mention(&sb, ids ? ids[winner] : NULL, names[winner], false, style);
-        if (coloured(style))
-            put_str(&sb, IRC_BOLD);
-        /* the console's person is "you": "you take it" */
-        put_str(&sb, names[winner] && strcasecmp(names[winner], "you") == 0
-                         ? " take it"
-                         : " takes it");
-    } else {
-        put_str(&sb, "set aside for the next winner");
-    }
-    if (points != 0) {
-        put_str(&sb, " (");
-        put_int(&sb, points);
-        put_str(&sb, points == 1 || points == -1 ? " point)" : " points)");
-    }
-    strbuf_commit(&sb, mark);
+    put_outcome(&sb, names, ids, winner, points, look);
     return sb.need;
 }
 
 /* ---- Score sheets ----------------------------------------------------- */
 
 /* A right-aligned cell: two spaces apart from the one before, unless it
- * is the first of its line. */
+ * is the first of its line. `chars` is the text's width in code points. */
 static void put_cell(struct strbuf *sb, const char *text, int chars, int width,
                      bool first, enum chat_style style)
 {
@@ -629,6 +851,12 @@ static int int_width(int32_t v)
 {
     char num[16];
     return snprintf(num, sizeof num, "%" PRId32, v);
+}
+
+/* The width of a text in code points. */
+static int text_width(const char *text)
+{
+    return (int)utf8_count(text, strlen(text));
 }
 
 /* The bytes of a score sheet's heading: the cut name, a mark after it. */
@@ -677,14 +905,20 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
                                 totals, last, look);
 }
 
-/* Whether a mark can follow a heading: printable ASCII that fits. */
+/* Whether a mark can follow a heading: printable UTF-8 that fits (no
+ * control, nothing invisible or direction-changing: render_name's rule). */
 static bool mark_ok(const char *mark)
 {
     if (!mark || !*mark || strlen(mark) >= RENDER_SCORES_MARK_MAX)
         return false;
-    for (const char *p = mark; *p; p++)
-        if (*p < 0x20 || *p > 0x7E)
+    size_t n = strlen(mark);
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t used = utf8_decode(mark + i, n - i, &cp);
+        if (used == 0 || invisible(cp) || (cp != ' ' && other_space(cp)))
             return false;
+        i += used;
+    }
     return true;
 }
 
@@ -694,6 +928,7 @@ size_t render_scores_marked(char *buf, size_t len, const char *const *names,
                             const int32_t *totals, int last,
                             struct render_look look)
 {
+    look = seen(look);
     enum chat_style style = look.style;
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
@@ -705,6 +940,22 @@ size_t render_scores_marked(char *buf, size_t len, const char *const *names,
         nhands = 0;
     int from = last > 0 && nhands > last ? nhands - last : 0;
     bool elided = from > 0;
+    /* TRANSLATORS: the heading of a score sheet's first column, which
+     * holds the hands' numbers (a hand: one deal). Short: the column is
+     * as wide as the longest of this, "total" and "...". */
+    const char *hand_word = msg_template(
+        look.lang, MC("the score sheet's column of hands", "hand"));
+    /* TRANSLATORS: the first cell of a score sheet's last row, the game's
+     * totals. */
+    const char *total_word =
+        msg_template(look.lang, MC("the score sheet's row of totals", "total"));
+    /* TRANSLATORS: the cells of a score sheet's row that stands for the
+     * hands left out (only the last ones are shown in a channel). */
+    const char *more_word = msg_template(
+        look.lang, MC("the score sheet's row of hands left out", "..."));
+    int hand_chars = text_width(hand_word);
+    int total_chars = text_width(total_word);
+    int more_chars = text_width(more_word);
 
     /* the column headings, cleaned and cut, and the columns' widths */
     char heads[ENGINE_MAX_PLAYERS][HEAD_SIZE];
@@ -715,8 +966,8 @@ size_t render_scores_marked(char *buf, size_t len, const char *const *names,
         strbuf_init(&h, heads[s], sizeof heads[s]);
         head_chars[s] = put_name(&h, names[s], RENDER_SCORES_NAME_WIDTH);
         width[s] = head_chars[s];
-        if (elided && width[s] < 3)
-            width[s] = 3;
+        if (elided && width[s] < more_chars)
+            width[s] = more_chars;
         for (int k = from; k < nhands; k++) {
             int w = int_width(hands_points[k][s]);
             width[s] = w > width[s] ? w : width[s];
@@ -732,18 +983,22 @@ size_t render_scores_marked(char *buf, size_t len, const char *const *names,
             continue;
         size_t at = strlen(heads[s]);
         snprintf(heads[s] + at, sizeof heads[s] - at, " %s", marks[s]);
-        head_chars[s] += 1 + (int)strlen(marks[s]);
+        head_chars[s] += 1 + text_width(marks[s]);
         if (width[s] < head_chars[s])
             width[s] = head_chars[s];
     }
     int label = int_width(nhands);
-    if (label < 5)
-        label = 5; /* "total" */
+    if (label < hand_chars)
+        label = hand_chars;
+    if (label < total_chars)
+        label = total_chars;
+    if (elided && label < more_chars)
+        label = more_chars;
 
     struct strbuf_mark mark = strbuf_mark(&sb);
     if (style == CHAT_STYLE_IRC)
         put_str(&sb, IRC_BOLD);
-    put_cell(&sb, "hand", 4, label, true, style);
+    put_cell(&sb, hand_word, hand_chars, label, true, style);
     for (int s = 0; s < n; s++)
         put_cell(&sb, heads[s], head_chars[s], width[s], false, style);
     if (style == CHAT_STYLE_IRC)
@@ -753,9 +1008,9 @@ size_t render_scores_marked(char *buf, size_t len, const char *const *names,
     if (elided) {
         mark = strbuf_mark(&sb);
         put_str(&sb, "\n");
-        put_cell(&sb, "...", 3, label, true, style);
+        put_cell(&sb, more_word, more_chars, label, true, style);
         for (int s = 0; s < n; s++)
-            put_cell(&sb, "...", 3, width[s], false, style);
+            put_cell(&sb, more_word, more_chars, width[s], false, style);
         strbuf_commit(&sb, mark);
     }
     for (int k = from; k <= nhands; k++) {
@@ -769,7 +1024,7 @@ size_t render_scores_marked(char *buf, size_t len, const char *const *names,
             int w = snprintf(num, sizeof num, "%d", k + 1);
             put_cell(&sb, num, w, label, true, style);
         } else {
-            put_cell(&sb, "total", 5, label, true, style);
+            put_cell(&sb, total_word, total_chars, label, true, style);
         }
         for (int s = 0; s < n; s++) {
             int w = snprintf(num, sizeof num, "%" PRId32, row[s]);

@@ -57,7 +57,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* How cards are written for a reader. */
+/*
+ * How cards are written for a reader (a person's `cards` setting; a
+ * channel's lines are always in symbols):
+ *   symbols  "Q♠ 10♥", a hand "♣ 2 5 J  ♦ 3 Q": the suits' symbols, red
+ *            suits red on IRC and in the markup (the default)
+ *   ascii    "QS 10H", a hand "C: 2 5 J  D: 3 Q": ASCII letters only, the
+ *            English codes the bot always reads back; "Joker" for the
+ *            joker; no colour, and on IRC no formatting at all (bold
+ *            neither: a client without Unicode shows none). The markup
+ *            keeps its own codes, but no red.
+ *   words    "Q of spades, 10 of hearts", a hand "clubs: 2 5 J; diamonds:
+ *            3 Q": the suits' names in look.lang and no symbol anywhere,
+ *            for screen readers (which read "♠" as "black spade suit").
+ *            A jack, queen, king and ace are the language's letters, the
+ *            ones a person may type (bot/manager/card_words.h: "Pik D" in
+ *            German). Colours and marks as in symbols.
+ */
 enum render_cards {
     RENDER_CARDS_SYMBOLS, /* "Q♠ 10♥": the suits' symbols (the default) */
     RENDER_CARDS_ASCII,   /* "QS 10H": letters, for clients without Unicode */
@@ -66,7 +82,8 @@ enum render_cards {
 
 /* How a line is written for its reader: the adapter's style, the
  * language of its words (msg.h) and how cards are written. Every
- * function below that takes a look writes its words in look.lang. */
+ * function below that takes a look writes its words in look.lang: the
+ * English shown here is MSG_EN's. */
 struct render_look {
     enum chat_style style;
     int lang;
@@ -100,11 +117,13 @@ static inline struct render_look render_look_style(enum chat_style style)
  * One card: the rank (2-10, J, Q, K, A) and the suit symbol (U+2663 ♣,
  * U+2666 ♦, U+2665 ♥, U+2660 ♠), without the emoji selector. The joker is
  * "Joker" (plain letters read everywhere, and engine_card_parse takes them
- * back, as it does every card written here); a card that is no card is
- * "??".
+ * back, as it does every card written here in symbols and ascii; a
+ * language may name it otherwise); a card that is no card is "??".
  *   plain: "Q♠", "10♥", "Joker"
  *   IRC:   "Q♠", "\x03" "0410♥\x0F", "\x03" "04Joker\x0F"
  *   markup: as IRC
+ *   ascii: "QS", "10H", "Joker" (no colour)
+ *   words: "Q of spades", "10 of hearts" (red on IRC)
  */
 size_t render_card(char *buf, size_t len, int card, struct render_look look);
 
@@ -121,14 +140,18 @@ size_t render_card(char *buf, size_t len, int card, struct render_look look);
  *          "\x03" "04♥ 7 K\x0F  \x03" "04Joker\x0F"
  *   markup: as IRC with each marked card in \x05 instead of \x02:
  *          "♣ 2 \x05" "5\x05 \x05J\x05  \x03" "04♦ 3 Q\x0F ..."
- * A cut keeps whole cards, and a group's symbol with its first card.
+ *   ascii: "C: 2 [5] [J]  D: 3 Q  S: 4 4 A  H: 7 K  Joker"
+ *   words: "clubs: 2 [5] [J]; diamonds: 3 Q; spades: 4 4 A; hearts: 7 K;
+ *          Joker" (a group in the catalogue's "{suit}: {cards}")
+ * A cut keeps whole cards, and a group's suit with its first card.
  */
 size_t render_hand(char *buf, size_t len, const struct engine_cards *hand,
                    uint64_t mark, struct render_look look);
 
 /*
  * Cards in the order given, one space apart, each as render_card writes
- * it: "Q♠ A♥ 3♣" ("Q♠ \x03" "04A♥\x0F 3♣" on IRC). n = 0 gives "".
+ * it: "Q♠ A♥ 3♣" ("Q♠ \x03" "04A♥\x0F 3♣" on IRC); in words a comma and
+ * a space apart ("Q of spades, A of hearts"). n = 0 gives "".
  * render_sort puts a list in a hand's order first, where that reads
  * better (the cards received in a pass).
  */
@@ -150,7 +173,8 @@ void render_sort(uint8_t *cards, int n);
  * the next winner, or RENDER_TRICK_OPEN for a trick still being played
  * (no outcome). `points` is what the trick is worth; 0 leaves it out.
  * On IRC the taker's name is bold. A taker named "you" (the console's
- * person) "take it".
+ * person) "take it". The words are the catalogue's ("Trick {n}: {plays}",
+ * "{player} takes it ({points})", ...), the cards as look.cards says.
  *   plain: "Trick 5: alice 7♣, bob K♣, carol 2♥, dave 9♣ - bob takes it
  *           (1 point)"
  *          "Trick 6: alice 7♣, bob 7♣ - set aside for the next winner
@@ -197,6 +221,8 @@ size_t render_mention(char *buf, size_t len, const char *id, const char *name,
  * what seat scored in hand h + 1; totals[seat] the game totals (NULL: no
  * total line). Only the last `last` hands are shown (<= 0: all), after a
  * "..." row when some are left out; RENDER_SCORES_LAST suits a channel.
+ * "hand", "total" and "..." are the catalogue's, in look.lang (the first
+ * column as wide as the widest of them).
  * n is at most ENGINE_MAX_PLAYERS (more seats are left out). On IRC the
  * heading line is bold; in the markup style every line is a table row,
  * with \x1F before each column gap ("hand\x1F  alice\x1F  bob").
@@ -216,8 +242,10 @@ size_t render_scores(char *buf, size_t len, const char *const *names, int n,
 
 /*
  * render_scores, and each heading whose marks[seat] is a non-empty
- * string (printable ASCII, less than RENDER_SCORES_MARK_MAX bytes; marks
- * NULL: none) has it after the cut name and a space: "bob (left)".
+ * string (printable UTF-8: no control, nothing render_name removes; less
+ * than RENDER_SCORES_MARK_MAX bytes; marks NULL: none) has it after the
+ * cut name and a space: "bob (left)", "bob (gegangen)" (a mark this short:
+ * "(ordinateur)" is 12 bytes). Its width is counted in code points.
  */
 size_t render_scores_marked(char *buf, size_t len, const char *const *names,
                             const char *const *marks, int n,
@@ -272,11 +300,17 @@ size_t render_strip_formatting(char *text);
 size_t render_clean_text(char *text);
 
 /* A suit's symbol, red on IRC and in the markup for hearts and diamonds
- * ("♦", "\x03" "04♦\x0F"); "?" for no suit. */
+ * ("♦", "\x03" "04♦\x0F"); in ascii its letter ("D"), in words its name
+ * in look.lang ("diamonds"); "?" for no suit. */
 size_t render_suit(char *buf, size_t len, int suit, struct render_look look);
 
 /* A suit's name for sentences: "clubs", "diamonds", "hearts", "spades";
- * "?" for no suit. A static string. */
+ * "?" for no suit. A static string. English: render_suit_word says it in
+ * a language. */
 const char *render_suit_name(int suit);
+
+/* A suit's name in language lang (msg.h), from the catalogue ("Kreuz" in
+ * German); "?" for no suit. A static string. */
+const char *render_suit_word(int suit, int lang);
 
 #endif
