@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/manager/card_words.h"
 #include "bot/manager/cmd.h"
 #include "bot/manager/cmd_person.h"
 #include "bot/manager/cmd_play.h"
@@ -293,7 +294,8 @@ static void dispatch(struct cmd *c)
     /* privately, a bare card is a play */
     int card;
     if (!c->room && c->nwords == 1 &&
-        engine_card_parse(w, strlen(w), &card) == 0) {
+        mgr_card_parse(mgr_cmd_lang_of(c), w, strlen(w), &card) !=
+            MGR_CARD_NONE) {
         char text[64];
         snprintf(text, sizeof text, "play %s", w);
         mgr_cmd_split_words(c, text);
@@ -388,7 +390,8 @@ static bool game_action(const struct cmd *c)
             return true;
     int card;
     return !c->room && c->nwords == 1 &&
-           engine_card_parse(w, strlen(w), &card) == 0;
+           mgr_card_parse(mgr_cmd_lang_of(c), w, strlen(w), &card) !=
+               MGR_CARD_NONE;
 }
 
 /* Whether to handle a command at all: everything but a seated player's
