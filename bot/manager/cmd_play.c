@@ -311,6 +311,13 @@ int mgr_cmd_scan_cards(const struct cmd *c, int from, uint8_t *out, int max,
     return n;
 }
 
+bool mgr_cmd_is_card(const struct cmd *c, const char *w)
+{
+    int card;
+    return mgr_card_parse(mgr_cmd_lang_of(c), w, strlen(w), &card) !=
+           MGR_CARD_NONE;
+}
+
 /* At most `most` bytes of text[0..len), cut before a character, not in
  * it. */
 static int cut_len(const char *text, size_t len, size_t most)

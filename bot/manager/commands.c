@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot/manager/card_words.h"
 #include "bot/manager/cmd.h"
 #include "bot/manager/cmd_person.h"
 #include "bot/manager/cmd_play.h"
@@ -292,10 +291,7 @@ static void dispatch(struct cmd *c)
         return;
     }
     /* privately, a bare card is a play */
-    int card;
-    if (!c->room && c->nwords == 1 &&
-        mgr_card_parse(mgr_cmd_lang_of(c), w, strlen(w), &card) !=
-            MGR_CARD_NONE) {
+    if (!c->room && c->nwords == 1 && mgr_cmd_is_card(c, w)) {
         char text[64];
         snprintf(text, sizeof text, "play %s", w);
         mgr_cmd_split_words(c, text);
@@ -388,10 +384,7 @@ static bool game_action(const struct cmd *c)
     for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
         if (strcasecmp(w, moves[i]) == 0)
             return true;
-    int card;
-    return !c->room && c->nwords == 1 &&
-           mgr_card_parse(mgr_cmd_lang_of(c), w, strlen(w), &card) !=
-               MGR_CARD_NONE;
+    return !c->room && c->nwords == 1 && mgr_cmd_is_card(c, w);
 }
 
 /* Whether to handle a command at all: everything but a seated player's
