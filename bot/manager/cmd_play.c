@@ -3,6 +3,7 @@
  */
 #include "bot/manager/cmd_play.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -69,10 +70,9 @@ static void say_moon_choice(struct cmd *c)
 
 void mgr_cmd_pass_in_channel(struct cmd *c)
 {
-    mgr_cmd_replym(c,
-                   M("Passed cards are secret: tell me privately, \"pass C1 "
-                     "C2 C3\"."),
-                   MSG_END);
+    mgr_cmd_replym(
+        c, M("Passed cards are secret: tell me privately, \"pass C1 C2 C3\"."),
+        MSG_END);
 }
 
 /* The seated person's table, or NULL after a reply saying why. */
@@ -96,12 +96,12 @@ static struct table *my_table(struct cmd *c, int *seat)
                     M("You are not at a table. {prefix}hearts opens one."),
                     MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
             else
-                mgr_cmd_replym(c,
-                               /* TRANSLATORS: {prefix} is the command prefix
-                                * ("!"): keep "{prefix}join" as it is. */
-                               M("You are not at a table. {prefix}join one "
-                                 "in a channel."),
-                               MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
+                mgr_cmd_replym(
+                    c,
+                    /* TRANSLATORS: {prefix} is the command prefix
+                     * ("!"): keep "{prefix}join" as it is. */
+                    M("You are not at a table. {prefix}join one in a channel."),
+                    MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
             return NULL;
         }
         if (!mgr_same_person(t, *seat, c->u)) {
@@ -123,8 +123,8 @@ static struct table *my_table(struct cmd *c, int *seat)
     }
     if (t->seats[*seat].away) {
         mgr_cmd_replym(c,
-                       M("A computer player has your seat: tell me \"back\" "
-                         "to take it again."),
+                       M("A computer player has your seat: tell me \"back\" to "
+                         "take it again."),
                        MSG_END);
         return NULL;
     }
@@ -160,10 +160,8 @@ static void not_now(struct cmd *c, struct table *t, int seat)
             mgr_cmd_replymn(
                 c,
                 /* TRANSLATORS: keep "pass" (the command) as it is. */
-                MN("Cards are being passed: \"pass\" and {n} "
-                   "card.",
-                   "Cards are being passed: \"pass\" and {n} "
-                   "cards."),
+                MN("Cards are being passed: \"pass\" and {n} card.",
+                   "Cards are being passed: \"pass\" and {n} cards."),
                 (unsigned long)k, MSG_I("n", k), MSG_END);
             break;
         }
@@ -171,8 +169,7 @@ static void not_now(struct cmd *c, struct table *t, int seat)
         mgr_cmd_replym(
             c,
             /* TRANSLATORS: {players} is a list of names ("bob and carol"). */
-            M("You passed already; waiting for {players} to "
-              "pass."),
+            M("You passed already; waiting for {players} to pass."),
             MSG_S("players", names.buf), MSG_END);
         break;
     case ENGINE_PHASE_PLAY:
@@ -244,10 +241,9 @@ static void explain(struct cmd *c, struct table *t, int seat,
                        MSG_END);
         break;
     case ENGINE_REFUSE_FIRST_TRICK_POINTS:
-        mgr_cmd_replym(c,
-                       M("No points on the first trick: play a card without "
-                         "points."),
-                       MSG_END);
+        mgr_cmd_replym(
+            c, M("No points on the first trick: play a card without points."),
+            MSG_END);
         break;
     case ENGINE_REFUSE_MUST_LEAD_CARD:
         mgr_cmd_replym(c, M("You must lead {card}."), MSG_S("card", card),
@@ -338,8 +334,10 @@ static void not_a_card(struct cmd *c, const struct table *t, const char *bad,
     int lang = mgr_cmd_lang_of(c);
     int card;
     int why = mgr_card_parse(lang, bad, len, &card);
-    char letter[2] = {why == MGR_CARD_RANK_AMBIGUOUS ? bad[0] : bad[len - 1],
-                      0};
+    /* the letter of two meanings, in capitals as the catalogue writes
+     * letters */
+    char at = why == MGR_CARD_RANK_AMBIGUOUS ? bad[0] : bad[len - 1];
+    char letter[2] = {(char)toupper((unsigned char)at), 0};
     if (why == MGR_CARD_SUIT_AMBIGUOUS) {
         /* the suits the letter means, as the asker sees suits */
         struct render_look look = look_of(c, t);
@@ -364,9 +362,8 @@ static void not_a_card(struct cmd *c, const struct table *t, const char *bad,
              * coeur and clubs): {text} is what was typed, {letter} the letter,
              * {suits} the suits it may mean ("♣ or ♦"). Keep C D H S (the
              * English letters). */
-            M("'{text}' could be more than one card: {letter} is "
-              "{suits} here. Write the suit as a symbol or in "
-              "English letters: C D H S."),
+            M("'{text}' could be more than one card: {letter} is {suits} here. "
+              "Write the suit as a symbol or in English letters: C D H S."),
             MSG_S("text", word), MSG_S("letter", letter),
             MSG_S("suits", list.buf), MSG_END);
         return;
@@ -377,9 +374,9 @@ static void not_a_card(struct cmd *c, const struct table *t, const char *bad,
             /* TRANSLATORS: a card typed with a letter that means two ranks in
              * your language and English: {text} is what was typed, {letter}
              * the letter. Keep J Q K A (the English letters). */
-            M("'{text}' could be more than one card: {letter} is "
-              "more than one rank here. Write the rank as 2 to "
-              "10 or in English letters: J Q K A."),
+            M("'{text}' could be more than one card: {letter} is more than one "
+              "rank here. Write the rank as 2 to 10 or in English letters: J Q "
+              "K A."),
             MSG_S("text", word), MSG_S("letter", letter), MSG_END);
         return;
     }
@@ -388,8 +385,7 @@ static void not_a_card(struct cmd *c, const struct table *t, const char *bad,
         /* TRANSLATORS: {text} is what was typed. The examples are cards as
          * they may be typed: English codes, either case, and suit symbols;
          * add your language's letters if you like ("DP" for Dame Pik). */
-        M("'{text}' is not a card: write them like QS, 10h, t♦ or "
-          "Q♠."),
+        M("'{text}' is not a card: write them like QS, 10h, t♦ or Q♠."),
         MSG_S("text", word), MSG_END);
 }
 
@@ -432,9 +428,8 @@ static bool queue_play(struct cmd *c, struct table *t, int seat, int card)
     mgr_cmd_replym(
         c,
         /* TRANSLATORS: keep "play none" (a command) as it is. */
-        M("Not your turn yet: {player} plays now. I'll play {card} "
-          "for you at your turn if it is legal then (\"play "
-          "none\" to take it back)."),
+        M("Not your turn yet: {player} plays now. I'll play {card} for you at "
+          "your turn if it is legal then (\"play none\" to take it back)."),
         MSG_S("player", mgr_seat_name(t, engine_turn(g))),
         MSG_S("card", card_text(text, sizeof text, card, look_of(c, t))),
         MSG_END);
@@ -478,10 +473,9 @@ void mgr_cmd_autoplay(struct cmd *c)
     int seat;
     struct table *t = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
     if (!t || !mgr_same_person(t, seat, c->u)) {
-        mgr_cmd_replym(c,
-                       M("You are not at a table. {prefix}join one in a "
-                         "channel."),
-                       MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
+        mgr_cmd_replym(
+            c, M("You are not at a table. {prefix}join one in a channel."),
+            MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
         return;
     }
     struct seat *st = &t->seats[seat];
@@ -503,16 +497,16 @@ void mgr_cmd_autoplay(struct cmd *c)
             c,
             /* TRANSLATORS: "Autoplay last", "on" and "off" name the setting
              * (the words typed after "autoplay"): keep them as they are. */
-            M("Autoplay last: I play the last card of each hand "
-              "for you (this game)."),
+            M("Autoplay last: I play the last card of each hand for you (this "
+              "game)."),
             MSG_END);
         break;
     case 1:
-        mgr_cmd_replym(c,
-                       M("Autoplay on: I play the last card of each hand, "
-                         "and every card that is your only legal one, for "
-                         "you (this game)."),
-                       MSG_END);
+        mgr_cmd_replym(
+            c,
+            M("Autoplay on: I play the last card of each hand, and every card "
+              "that is your only legal one, for you (this game)."),
+            MSG_END);
         break;
     default:
         mgr_cmd_replym(c, M("Autoplay off: I always ask you (this game)."),
@@ -603,25 +597,24 @@ static void add_passing(struct strbuf *sb, struct table *t, int seat,
                  * their passes: the cards passed unseen ("pass blind") go
                  * to {player}; {players} is a list of names ("bob and
                  * carol"). */
-                M("(Passing blind to {player}; waiting for {players} to "
-                  "pass)"),
+                M("(Passing blind to {player}; waiting for {players} to pass)"),
                 MSG_S("player", to), MSG_S("players", names.buf), MSG_END);
     else if (to)
-        msg_add(sb, look.lang,
-                /* TRANSLATORS: after a hand shown while the others choose
-                 * their passes: {cards} are the cards passed, {player} who
-                 * gets them, {players} a list of names ("bob and carol"). */
-                M("(Passing {cards} to {player}; waiting for {players} to "
-                  "pass)"),
-                MSG_S("cards", cards), MSG_S("player", to),
-                MSG_S("players", names.buf), MSG_END);
+        msg_add(
+            sb, look.lang,
+            /* TRANSLATORS: after a hand shown while the others choose
+             * their passes: {cards} are the cards passed, {player} who
+             * gets them, {players} a list of names ("bob and carol"). */
+            M("(Passing {cards} to {player}; waiting for {players} to pass)"),
+            MSG_S("cards", cards), MSG_S("player", to),
+            MSG_S("players", names.buf), MSG_END);
     else
-        msg_add(sb, look.lang,
-                /* TRANSLATORS: as "(Passing {cards} to {player}...", the
-                 * cards spread among the other players. */
-                M("(Passing {cards} to the others; waiting for {players} to "
-                  "pass)"),
-                MSG_S("cards", cards), MSG_S("players", names.buf), MSG_END);
+        msg_add(
+            sb, look.lang,
+            /* TRANSLATORS: as "(Passing {cards} to {player}...", the
+             * cards spread among the other players. */
+            M("(Passing {cards} to the others; waiting for {players} to pass)"),
+            MSG_S("cards", cards), MSG_S("players", names.buf), MSG_END);
 }
 
 void mgr_cmd_hand(struct cmd *c)
@@ -636,19 +629,19 @@ void mgr_cmd_hand(struct cmd *c)
         /* the hand is over (the next deal, or a moon choice, is due) */
         if (engine_phase(g) == ENGINE_PHASE_MOON && engine_may_act(g, seat)) {
             if (g->moon_sun)
-                mgr_cmd_replym(c,
-                               /* TRANSLATORS: keep "moon subtract" and "moon
-                                * add" (commands) as they are. */
-                               M("You hold no cards: the hand is over and you "
-                                 "shot the sun. Tell me \"moon subtract\" or "
-                                 "\"moon add\"."),
-                               MSG_END);
+                mgr_cmd_replym(
+                    c,
+                    /* TRANSLATORS: keep "moon subtract" and "moon
+                     * add" (commands) as they are. */
+                    M("You hold no cards: the hand is over and you shot the "
+                      "sun. Tell me \"moon subtract\" or \"moon add\"."),
+                    MSG_END);
             else
-                mgr_cmd_replym(c,
-                               M("You hold no cards: the hand is over and you "
-                                 "shot the moon. Tell me \"moon subtract\" "
-                                 "or \"moon add\"."),
-                               MSG_END);
+                mgr_cmd_replym(
+                    c,
+                    M("You hold no cards: the hand is over and you shot the "
+                      "moon. Tell me \"moon subtract\" or \"moon add\"."),
+                    MSG_END);
         } else {
             mgr_cmd_replym(c, M("You hold no cards until the next deal."),
                            MSG_END);

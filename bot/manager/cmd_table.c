@@ -135,8 +135,8 @@ static void table_here(struct cmd *c, struct table *t)
              * 4 with target=50"), {players} the names seated ("alice, bob");
              * {prefix} is the command prefix ("!"): keep "{prefix}rules" and
              * "{prefix}join" as they are. */
-            M("A game is on here: {rules}; {players}. "
-              "{prefix}rules for the rules."),
+            M("A game is on here: {rules}; {players}. {prefix}rules for the "
+              "rules."),
             MSG_S("rules", rules.buf), MSG_S("players", names.buf),
             MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
     else
@@ -208,9 +208,8 @@ void mgr_cmd_hearts(struct cmd *c)
              * in a few words ("standard for 4 with target=50"); {prefix} is
              * the command prefix ("!"): keep "{prefix}join" and
              * "{prefix}start" as they are. */
-            M("{player} opens a Hearts table: {rules}. "
-              "{prefix}join to sit down, {prefix}start to deal "
-              "(computers fill empty seats)."),
+            M("{player} opens a Hearts table: {rules}. {prefix}join to sit "
+              "down, {prefix}start to deal (computers fill empty seats)."),
             MSG_S("player", c->shown), MSG_S("rules", rules.buf),
             MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
     mgr_table_storage_ok(t, false);
@@ -323,9 +322,8 @@ void mgr_cmd_leave(struct cmd *c)
             c,
             /* TRANSLATORS: {prefix} is the command prefix ("!"): keep
              * "{prefix}leave" as it is; {n} seconds. */
-            M("Leaving counts as a loss and a computer player "
-              "takes your seat: say {prefix}leave again within "
-              "{n} s to leave."),
+            M("Leaving counts as a loss and a computer player takes your seat: "
+              "say {prefix}leave again within {n} s to leave."),
             MSG_S("prefix", mgr_cmd_prefix(c->m)),
             MSG_I("n", LEAVE_CONFIRM_MS / 1000), MSG_END);
         return;
@@ -338,18 +336,14 @@ void mgr_cmd_leave(struct cmd *c)
         mgr_table_saym(
             t,
             /* TRANSLATORS: "You" is the one person playing at a terminal. */
-            M("You leave the game; a computer player takes the "
-              "seat."),
+            M("You leave the game; a computer player takes the seat."),
             MSG_END);
     else
-        mgr_table_saym(t,
-                       M("{player} leaves the game; a computer player takes "
-                         "the seat."),
-                       MSG_S("player", c->shown), MSG_END);
+        mgr_table_saym(
+            t, M("{player} leaves the game; a computer player takes the seat."),
+            MSG_S("player", c->shown), MSG_END);
     if (mgr_table_humans(t) == 0) {
-        stop_with(t,
-                  M("Nobody is left at the table: the game ends "
-                    "unscored."),
+        stop_with(t, M("Nobody is left at the table: the game ends unscored."),
                   NULL);
         return;
     }
@@ -366,8 +360,7 @@ void mgr_cmd_bot(struct cmd *c)
             c,
             /* TRANSLATORS: {prefix} is the command prefix ("!"): keep
              * "{prefix}join" and "{prefix}start" as they are. */
-            M("Sit down first ({prefix}join) to add computer "
-              "players."),
+            M("Sit down first ({prefix}join) to add computer players."),
             MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
         return;
     }
@@ -477,10 +470,10 @@ void mgr_cmd_stop(struct cmd *c)
         return;
     }
     if (s < 0 || !t->playing) {
-        mgr_cmd_replym(c,
-                       M("Only the opener, most of the players, or an admin "
-                         "can stop it."),
-                       MSG_END);
+        mgr_cmd_replym(
+            c,
+            M("Only the opener, most of the players, or an admin can stop it."),
+            MSG_END);
         return;
     }
     t->seats[s].stop_vote = true;
@@ -499,8 +492,7 @@ void mgr_cmd_stop(struct cmd *c)
     mgr_table_saym(t,
                    /* TRANSLATORS: {votes} of the {players} people playing voted
                       to stop. */
-                   M("{player} votes to stop the game ({votes} of "
-                     "{players})."),
+                   M("{player} votes to stop the game ({votes} of {players})."),
                    MSG_S("player", c->shown), MSG_I("votes", votes),
                    MSG_I("players", humans), MSG_END);
 }
@@ -683,8 +675,8 @@ void mgr_cmd_presets(struct cmd *c)
          * {prefix} is the command prefix ("!"): keep "{prefix}rules" and
          * "{prefix}hearts" as they are (NAME and KEY=VALUE stand for what one
          * types). */
-        M("Presets: {presets}. {prefix}rules NAME tells one; "
-          "{prefix}hearts NAME KEY=VALUE opens a table."),
+        M("Presets: {presets}. {prefix}rules NAME tells one; {prefix}hearts "
+          "NAME KEY=VALUE opens a table."),
         MSG_S("presets", list.buf), MSG_S("prefix", mgr_cmd_prefix(c->m)),
         MSG_END);
 }

@@ -196,7 +196,7 @@ static void test_cards_typed_in_the_players_language(void **state)
             "DK\xe2\x80\x9c kann mehr als eine Karte sein: K ist hier "
             "\xe2\x99\xa3 oder \xe2\x99\xa6.");
     refused(me, NULL, "DK", "kann mehr als eine Karte sein");
-    refused(me, NULL, "pass DK", "kann mehr als eine Karte sein");
+    refused(me, NULL, "pass dk", "K ist hier");
     refused(me, NULL, "play XY", "ist keine Karte");
     /* an English player reads English only */
     snprintf(cmd, sizeof cmd, "play %s", spades[i].german);
