@@ -11,7 +11,8 @@
 
 /* TRANSLATORS: one letter per rank, 2 to ace, as players of your language
  * write them (13 ASCII letters or digits: "23456789TBDKA" for Bube, Dame,
- * König, Ass). A letter given to two ranks is read as neither. */
+ * König, Ass). A letter given to two ranks is read as neither, and so is
+ * one that means another rank in English. */
 #define RANK_LETTERS MC("letters of the ranks 2 to ace", "23456789TJQKA")
 /* TRANSLATORS: one letter per suit: clubs, diamonds, hearts, spades, as
  * players of your language write them (4 ASCII letters: "KKHP" for Kreuz,
@@ -20,57 +21,94 @@
 #define SUIT_LETTERS                                                           \
     MC("letters of the suits clubs, diamonds, hearts, spades", "CDHS")
 
-/* The index of c (either case) in letters, if it is there once: -1 if it
- * is not there, or twice (two meanings: neither). */
-static int once(const char *letters, size_t n, char c)
+static const char en_ranks[] = "23456789TJQKA";
+static const char en_suits[] = "CDHS";
+
+/* The language's letters of the ranks and the suits; false if its
+ * translators gave no usable letters (then only English is read). */
+static bool letters_of(int lang, const char **ranks, const char **suits)
 {
-    int at = -1;
-    for (size_t i = 0; i < n; i++) {
-        if (toupper((unsigned char)letters[i]) != toupper((unsigned char)c))
-            continue;
-        if (at >= 0)
-            return -1;
-        at = (int)i;
-    }
-    return at;
+    if (lang == MSG_EN)
+        return false;
+    *ranks = msg_template(lang, RANK_LETTERS);
+    *suits = msg_template(lang, SUIT_LETTERS);
+    return strlen(*ranks) == 13 && strlen(*suits) == 4;
 }
 
-/* What c means in the language's letters, if it means one thing there and
- * nothing else in English (a French C, coeur, is the English clubs: not
- * read as hearts). */
-static int letter(const char *letters, const char *english, size_t n, char c)
+/* What the letter c (either case) means in the language's letters and in
+ * English's (n of each), as bits of their indices: 0 nothing, one bit one
+ * meaning, more bits more meanings. */
+static unsigned meanings(const char *letters, const char *english, size_t n,
+                         char c)
 {
-    int at = once(letters, n, c);
-    int en = once(english, n, c);
-    return at >= 0 && (en < 0 || en == at) ? at : -1;
+    unsigned bits = 0;
+    int up = toupper((unsigned char)c);
+    for (size_t i = 0; i < n && c; i++)
+        if (toupper((unsigned char)letters[i]) == up || english[i] == up)
+            bits |= 1u << i;
+    return bits;
+}
+
+/* The one index of bits (a single meaning). */
+static int index_of(unsigned bits)
+{
+    return __builtin_ctz(bits);
+}
+
+static bool several(unsigned bits)
+{
+    return (bits & (bits - 1)) != 0;
+}
+
+unsigned mgr_card_suit_meanings(int lang, char c)
+{
+    const char *ranks, *suits;
+    if (!letters_of(lang, &ranks, &suits))
+        suits = en_suits;
+    return meanings(suits, en_suits, 4, c);
 }
 
 int mgr_card_parse(int lang, const char *text, size_t len, int *card)
 {
     if (engine_card_parse(text, len, card) == 0)
         return 0;
-    if (lang == MSG_EN)
-        return -1;
-    const char *ranks = msg_template(lang, RANK_LETTERS);
-    const char *suits = msg_template(lang, SUIT_LETTERS);
-    if (strlen(ranks) != 13 || strlen(suits) != 4)
-        return -1; /* not letters as asked: not used */
-    size_t pos = 0;
-    int rank;
-    if (len >= 2 && text[0] == '1' && text[1] == '0') {
-        rank = 8;
+    const char *ranks, *suits;
+    if (len < 2 || !letters_of(lang, &ranks, &suits))
+        return MGR_CARD_NONE;
+    /* the card in English letters: its rank's, and its suit's letter or
+     * the symbol as typed, which engine_card_parse reads */
+    char english[16];
+    size_t pos;
+    unsigned rank = 0, suit = 0;
+    if (text[0] == '1' && text[1] == '0') {
+        english[0] = 'T';
         pos = 2;
-    } else if (len >= 1) {
-        rank = letter(ranks, "23456789TJQKA", 13, text[0]);
-        pos = 1;
     } else {
-        return -1;
+        rank = meanings(ranks, en_ranks, 13, text[0]);
+        if (!rank)
+            return MGR_CARD_NONE;
+        english[0] = en_ranks[index_of(rank)];
+        pos = 1;
     }
-    if (rank < 0 || len != pos + 1)
-        return -1;
-    int suit = letter(suits, "CDHS", 4, text[pos]);
-    if (suit < 0)
-        return -1;
-    *card = ENGINE_CARD(suit, rank);
+    size_t rest = len - pos;
+    if (rest == 0 || rest + 2 > sizeof english)
+        return MGR_CARD_NONE;
+    if (rest == 1 && isalpha((unsigned char)text[pos])) {
+        suit = meanings(suits, en_suits, 4, text[pos]);
+        if (!suit)
+            return MGR_CARD_NONE;
+        english[1] = en_suits[index_of(suit)];
+    } else {
+        memcpy(english + 1, text + pos, rest);
+    }
+    int found;
+    if (engine_card_parse(english, 1 + rest, &found))
+        return MGR_CARD_NONE;
+    /* a card, if each letter means one thing */
+    if (several(rank))
+        return MGR_CARD_RANK_AMBIGUOUS;
+    if (several(suit))
+        return MGR_CARD_SUIT_AMBIGUOUS;
+    *card = found;
     return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef HEARTS_BOT_MANAGER_CMD_PLAY_H
 #define HEARTS_BOT_MANAGER_CMD_PLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,5 +26,9 @@ void mgr_cmd_autoplay(struct cmd *c);
  * there are more than max. */
 int mgr_cmd_scan_cards(const struct cmd *c, int from, uint8_t *out, int max,
                        const char **bad, size_t *badlen);
+/* Whether the word w is a card in the asker's language (card_words.h),
+ * or would be but for a letter of two meanings (which play then
+ * explains). */
+bool mgr_cmd_is_card(const struct cmd *c, const char *w);
 
 #endif

@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "bot/common/rule_words.h"
+#include "bot/common/msg.h"
 #include "bot/manager/announce.h"
 #include "bot/manager/cmd_results.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/life.h"
+#include "bot/manager/render.h"
 #include "bot/manager/say.h"
 #include "bot/manager/text.h"
 #include "bot/manager/turn.h"
@@ -21,25 +24,42 @@
  * it. */
 #define LEAVE_CONFIRM_MS 30000
 
-/* What differs from the preset, after `lead` and before `end`: " with
- * target=50 hands=1"; nothing if nothing differs. */
-static void rules_changes(struct strbuf *sb, const struct engine_rules *r,
-                          const char *lead, const char *end)
+/* Stops the table with the line `id` in the room's language ({player}:
+ * `player`, if not NULL). */
+static void stop_with(struct table *t, const char *id, const char *player)
 {
-    char changes[MGR_TEXT_SIZE];
-    if (engine_rules_changes(r, changes, sizeof changes) > 0)
-        strbuf_addf(sb, "%s %s%s", lead, changes, end);
+    char text[800];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    msg_add(&sb, mgr_lang_room(t->m, t->a, t->room), id,
+            MSG_S("player", player ? player : ""), MSG_END);
+    mgr_table_stop(t, text);
 }
 
 /* The rules in a few words, for one-line announcements: "standard for 4
- * with target=50". */
-static void rules_short(struct strbuf *sb, const struct engine_rules *r)
+ * with target=50", in lang. */
+static void rules_short(struct strbuf *sb, int lang,
+                        const struct engine_rules *r)
 {
-    strbuf_addf(sb, "%s for %d", engine_preset_name(r->preset), r->players);
-    rules_changes(sb, r, " with", "");
+    char changes[MGR_TEXT_SIZE];
+    const char *preset = engine_preset_name(r->preset);
+    if (engine_rules_changes(r, changes, sizeof changes) > 0)
+        /* TRANSLATORS: the rules of a table in a few words, said inside other
+         * messages: {preset} is the name of the rules ("standard", typed as
+         * it is), {n} the number of players, {changes} options that differ
+         * from the preset ("target=50 hands=1", typed as they are). */
+        msg_add(sb, lang, M("{preset} for {n} with {changes}"),
+                MSG_S("preset", preset), MSG_I("n", r->players),
+                MSG_S("changes", changes), MSG_END);
+    else
+        /* TRANSLATORS: the rules of a table in a few words, said inside
+         * other messages: {preset} is the name of the rules ("standard",
+         * typed as it is), {n} the number of players. */
+        msg_add(sb, lang, M("{preset} for {n}"), MSG_S("preset", preset),
+                MSG_I("n", r->players), MSG_END);
 }
 
-/* The full rules, for !rules: at most two IRC lines. */
+/* The full rules, for !rules: at most two IRC lines, in lang. */
 static void describe_rules(struct strbuf *sb, int lang,
                            const struct engine_rules *r)
 {
@@ -47,11 +67,27 @@ static void describe_rules(struct strbuf *sb, int lang,
     struct strbuf words;
     strbuf_init(&words, summary, sizeof summary);
     rule_words_preset(&words, lang, r->preset);
-    strbuf_addf(sb, "%s for %d players: %s.", engine_preset_name(r->preset),
-                r->players, summary);
-    rules_changes(sb, r, " Changed here:", ".");
-    strbuf_addf(sb, " Plays against the rules are refused, so the rules' "
-                    "penalties never arise.");
+    msg_addn(sb, lang,
+             /* TRANSLATORS: {preset} is the name of the rules ("standard",
+              * typed as it is), {summary} what they are. */
+             MN("{preset} for {n} player: {summary}.",
+                "{preset} for {n} players: {summary}."),
+             (unsigned long)r->players,
+             MSG_S("preset", engine_preset_name(r->preset)),
+             MSG_I("n", r->players), MSG_S("summary", summary), MSG_END);
+    char changes[MGR_TEXT_SIZE];
+    if (engine_rules_changes(r, changes, sizeof changes) > 0) {
+        strbuf_addc(sb, ' ');
+        /* TRANSLATORS: {changes} are options that differ from the preset
+         * ("target=50 hands=1"), typed as they are. */
+        msg_add(sb, lang, M("Changed here: {changes}."),
+                MSG_S("changes", changes), MSG_END);
+    }
+    strbuf_addc(sb, ' ');
+    msg_add(sb, lang,
+            M("Plays against the rules are refused, so the rules' penalties "
+              "never arise."),
+            MSG_END);
 }
 
 /* The people seated: "alice, bob, bot1". */
@@ -75,31 +111,55 @@ static bool seated_elsewhere(struct cmd *c)
     if (!other)
         return false;
     char label[256];
-    mgr_cmd_reply(c,
-                  "You sit at the table in %s already; one table at a time "
-                  "on a network (!leave there first).",
-                  mgr_room_label(c->a, other->room, label, sizeof label));
+    mgr_cmd_replym(
+        c,
+        /* TRANSLATORS: {room} is a channel or room ("#hearts"); {prefix} the
+         * command prefix ("!"): keep "{prefix}leave" as it is. */
+        M("You sit at the table in {room} already; one table at a time on a "
+          "network ({prefix}leave there first)."),
+        MSG_S("room", mgr_room_label(c->a, other->room, label, sizeof label)),
+        MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
     return true;
+}
+
+/* The summary of the table here, for !hearts where one is open. */
+static void table_here(struct cmd *c, struct table *t)
+{
+    int lang = mgr_cmd_lang_of(c);
+    char rules_text[MGR_TEXT_SIZE], names_text[MGR_TEXT_SIZE];
+    struct strbuf rules, names;
+    strbuf_init(&rules, rules_text, sizeof rules_text);
+    strbuf_init(&names, names_text, sizeof names_text);
+    rules_short(&rules, lang, &t->rules);
+    seated_names(&names, t);
+    if (t->playing)
+        mgr_cmd_replym(
+            c,
+            /* TRANSLATORS: {rules} are the rules in a few words ("standard for
+             * 4 with target=50"), {players} the names seated ("alice, bob");
+             * {prefix} is the command prefix ("!"): keep "{prefix}rules" and
+             * "{prefix}join" as they are. */
+            M("A game is on here: {rules}; {players}. {prefix}rules for the "
+              "rules."),
+            MSG_S("rules", rules.buf), MSG_S("players", names.buf),
+            MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
+    else
+        mgr_cmd_replym(c,
+                       /* TRANSLATORS: as "A game is on here"; {seated} of
+                        * {seats} seats are taken. */
+                       M("A table is open here: {rules}; {players} "
+                         "({seated}/{seats}). {prefix}join to sit down."),
+                       MSG_S("rules", rules.buf), MSG_S("players", names.buf),
+                       MSG_I("seated", mgr_table_seated(t)),
+                       MSG_I("seats", t->capacity),
+                       MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
 }
 
 void mgr_cmd_hearts(struct cmd *c)
 {
     struct table *t = mgr_table_find(c->m, c->a, c->room);
     if (t) {
-        char sb_text[MGR_TEXT_SIZE];
-        struct strbuf sb;
-        strbuf_init(&sb, sb_text, sizeof sb_text);
-        strbuf_addf(
-            &sb, "%s here: ", t->playing ? "A game is on" : "A table is open");
-        rules_short(&sb, &t->rules);
-        strbuf_addf(&sb, "; ");
-        seated_names(&sb, t);
-        if (t->playing)
-            strbuf_addf(&sb, ". %srules for the rules.", mgr_cmd_prefix(c->m));
-        else
-            strbuf_addf(&sb, " (%d/%d). %sjoin to sit down.",
-                        mgr_table_seated(t), t->capacity, mgr_cmd_prefix(c->m));
-        mgr_cmd_reply(c, "%s", sb.buf);
+        table_here(c, t);
         return;
     }
     if (seated_elsewhere(c))
@@ -112,7 +172,8 @@ void mgr_cmd_hearts(struct cmd *c)
     else if (c->nwords > 1 && strchr(c->words[1], '=')) {
         /* the options typed replace the channel's of the same name */
         if (engine_rules_over(base, args, text, sizeof text)) {
-            mgr_cmd_reply(c, "Those rules won't do: too many options.");
+            mgr_cmd_replym(c, M("Those rules won't do: too many options."),
+                           MSG_END);
             return;
         }
     } else
@@ -122,35 +183,54 @@ void mgr_cmd_hearts(struct cmd *c)
     if (engine_rules_parse(&r, text, 0, &e)) {
         char err[RULE_WORDS_SIZE];
         rule_words_error_text(err, sizeof err, mgr_cmd_lang_of(c), &e);
-        mgr_cmd_reply(
-            c, "Those rules won't do: %s. !presets lists the presets.", err);
+        mgr_cmd_replym(
+            c,
+            /* TRANSLATORS: {reason} says what is wrong with the rules typed;
+             * {prefix} is the command prefix ("!"): keep "{prefix}presets". */
+            M("Those rules won't do: {reason}. {prefix}presets lists the "
+              "presets."),
+            MSG_S("reason", err), MSG_S("prefix", mgr_cmd_prefix(c->m)),
+            MSG_END);
         return;
     }
     t = mgr_table_open(c->m, c->a, c->room, &r, text);
     mgr_table_sit(t, c->u);
-    char sb_text[MGR_TEXT_SIZE];
-    struct strbuf sb;
-    strbuf_init(&sb, sb_text, sizeof sb_text);
-    strbuf_addf(&sb, "%s %s a Hearts table: ", mgr_cmd_subject(c),
-                mgr_cmd_verb(c, "opens", "open"));
-    rules_short(&sb, &r);
+    char rules_text[MGR_TEXT_SIZE];
+    struct strbuf rules;
+    strbuf_init(&rules, rules_text, sizeof rules_text);
+    rules_short(&rules, mgr_lang_room(c->m, c->a, c->room), &r);
     if (c->a->solo)
-        strbuf_addf(&sb, ". Computer players take the other seats.");
+        mgr_table_saym(t,
+                       /* TRANSLATORS: {rules} are the rules in a few words
+                        * ("standard for 4 with target=50"). "You" is the one
+                        * person playing at a terminal. */
+                       M("You open a Hearts table: {rules}. Computer players "
+                         "take the other seats."),
+                       MSG_S("rules", rules.buf), MSG_END);
     else
-        strbuf_addf(&sb,
-                    ". %sjoin to sit down, %sstart to deal (computers fill "
-                    "empty seats).",
-                    mgr_cmd_prefix(c->m), mgr_cmd_prefix(c->m));
-    mgr_table_say(t, sb.buf);
+        mgr_table_saym(
+            t,
+            /* TRANSLATORS: {player} opened the table; {rules} are the rules
+             * in a few words ("standard for 4 with target=50"); {prefix} is
+             * the command prefix ("!"): keep "{prefix}join" and
+             * "{prefix}start" as they are. */
+            M("{player} opens a Hearts table: {rules}. {prefix}join to sit "
+              "down, {prefix}start to deal (computers fill empty seats)."),
+            MSG_S("player", c->shown), MSG_S("rules", rules.buf),
+            MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
     mgr_table_storage_ok(t, false);
 }
+
+/* TRANSLATORS: {prefix} is the command prefix ("!"): keep "{prefix}hearts"
+ * as it is. */
+#define NO_TABLE_HERE M("No table here. {prefix}hearts opens one.")
 
 static struct table *need_table(struct cmd *c)
 {
     struct table *t = mgr_table_find(c->m, c->a, c->room);
     if (!t)
-        mgr_cmd_reply(c, "No table here. %shearts opens one.",
-                      mgr_cmd_prefix(c->m));
+        mgr_cmd_replym(c, NO_TABLE_HERE, MSG_S("prefix", mgr_cmd_prefix(c->m)),
+                       MSG_END);
     return t;
 }
 
@@ -160,28 +240,50 @@ void mgr_cmd_join(struct cmd *c)
     if (!t)
         return;
     if (mgr_cmd_seat_of(t, c->u) >= 0) {
-        mgr_cmd_reply(c, "You are seated here already.");
+        mgr_cmd_replym(c, M("You are seated here already."), MSG_END);
         return;
     }
     if (t->playing) {
-        mgr_cmd_reply(c,
-                      "A game is in progress here; you can watch, or join the "
-                      "next one.");
+        mgr_cmd_replym(c,
+                       M("A game is in progress here; you can watch, or join "
+                         "the next one."),
+                       MSG_END);
         return;
     }
     if (seated_elsewhere(c))
         return;
     int sat = mgr_table_sit(t, c->u);
     if (sat < 0) {
-        mgr_cmd_reply(c, "The table is full (%d seats).", t->capacity);
+        mgr_cmd_replymn(c,
+                        MN("The table is full ({n} seat).",
+                           "The table is full ({n} seats)."),
+                        (unsigned long)t->capacity, MSG_I("n", t->capacity),
+                        MSG_END);
         return;
     }
     mgr_cmd_shown_as_seat(c, t, sat);
+    int lang = mgr_lang_room(c->m, c->a, c->room);
     char text[800];
-    snprintf(text, sizeof text, "%s %s down (%d/%d).%s", mgr_cmd_subject(c),
-             mgr_cmd_verb(c, "sits", "sit"), mgr_table_seated(t), t->capacity,
-             mgr_table_seated(t) == t->capacity ? " The table is full: !start."
-                                                : "");
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    if (c->a->solo)
+        /* TRANSLATORS: {seated} of {seats} seats are taken. "You" is the one
+         * person playing at a terminal. */
+        msg_add(&sb, lang, M("You sit down ({seated}/{seats})."),
+                MSG_I("seated", mgr_table_seated(t)),
+                MSG_I("seats", t->capacity), MSG_END);
+    else
+        /* TRANSLATORS: {seated} of {seats} seats are taken. */
+        msg_add(&sb, lang, M("{player} sits down ({seated}/{seats})."),
+                MSG_S("player", c->shown), MSG_I("seated", mgr_table_seated(t)),
+                MSG_I("seats", t->capacity), MSG_END);
+    if (mgr_table_seated(t) == t->capacity) {
+        strbuf_addc(&sb, ' ');
+        /* TRANSLATORS: {prefix} is the command prefix ("!"): keep
+         * "{prefix}start" as it is. */
+        msg_add(&sb, lang, M("The table is full: {prefix}start."),
+                MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
+    }
     mgr_table_say(t, text);
 }
 
@@ -192,19 +294,27 @@ void mgr_cmd_leave(struct cmd *c)
         return;
     int s = mgr_cmd_seat_of(t, c->u);
     if (s < 0) {
-        mgr_cmd_reply(c, "You are not seated here.");
+        mgr_cmd_replym(c, M("You are not seated here."), MSG_END);
         return;
     }
     mgr_cmd_shown_as_seat(c, t, s);
-    char text[800];
     if (!t->playing) {
         mgr_table_stand(t, s);
-        snprintf(text, sizeof text, "%s %s up (%d/%d).", mgr_cmd_subject(c),
-                 mgr_cmd_verb(c, "stands", "stand"), mgr_table_seated(t),
-                 t->capacity);
-        mgr_table_say(t, text);
+        if (c->a->solo)
+            /* TRANSLATORS: {seated} of {seats} seats are taken. "You" is the
+             * one person playing at a terminal. */
+            mgr_table_saym(t, M("You stand up ({seated}/{seats})."),
+                           MSG_I("seated", mgr_table_seated(t)),
+                           MSG_I("seats", t->capacity), MSG_END);
+        else
+            /* TRANSLATORS: {seated} of {seats} seats are taken. */
+            mgr_table_saym(t, M("{player} stands up ({seated}/{seats})."),
+                           MSG_S("player", c->shown),
+                           MSG_I("seated", mgr_table_seated(t)),
+                           MSG_I("seats", t->capacity), MSG_END);
         if (mgr_table_humans(t) == 0) {
-            mgr_table_say(t, "Nobody is left at the table; it closes.");
+            mgr_table_saym(t, M("Nobody is left at the table; it closes."),
+                           MSG_END);
             mgr_table_close(t);
         }
         return;
@@ -214,23 +324,33 @@ void mgr_cmd_leave(struct cmd *c)
     int64_t now = loop_now(c->m->loop);
     if (!st->leave_asked || now - st->leave_asked > LEAVE_CONFIRM_MS) {
         st->leave_asked = now;
-        mgr_cmd_reply(c,
-                      "Leaving counts as a loss and a computer player takes "
-                      "your seat: say %sleave again within %d s to leave.",
-                      mgr_cmd_prefix(c->m), LEAVE_CONFIRM_MS / 1000);
+        mgr_cmd_replym(
+            c,
+            /* TRANSLATORS: {prefix} is the command prefix ("!"): keep
+             * "{prefix}leave" as it is; {n} seconds. */
+            M("Leaving counts as a loss and a computer player takes your seat: "
+              "say {prefix}leave again within {n} s to leave."),
+            MSG_S("prefix", mgr_cmd_prefix(c->m)),
+            MSG_I("n", LEAVE_CONFIRM_MS / 1000), MSG_END);
         return;
     }
     st->leave_asked = 0;
     /* a computer player takes the seat for good */
     st->human = false;
     st->level = t->m->ai_level;
-    snprintf(text, sizeof text,
-             "%s %s the game; a computer player takes the seat.",
-             mgr_cmd_subject(c), mgr_cmd_verb(c, "leaves", "leave"));
-    mgr_table_say(t, text);
+    if (c->a->solo)
+        mgr_table_saym(
+            t,
+            /* TRANSLATORS: "You" is the one person playing at a terminal. */
+            M("You leave the game; a computer player takes the seat."),
+            MSG_END);
+    else
+        mgr_table_saym(
+            t, M("{player} leaves the game; a computer player takes the seat."),
+            MSG_S("player", c->shown), MSG_END);
     if (mgr_table_humans(t) == 0) {
-        mgr_table_stop(t, "Nobody is left at the table: the game ends "
-                          "unscored.");
+        stop_with(t, M("Nobody is left at the table: the game ends unscored."),
+                  NULL);
         return;
     }
     mgr_table_resume(t);
@@ -242,12 +362,21 @@ void mgr_cmd_bot(struct cmd *c)
     if (!t)
         return;
     if (mgr_cmd_seat_of(t, c->u) < 0) {
-        mgr_cmd_reply(c, "Sit down first (!join) to add computer players.");
+        mgr_cmd_replym(
+            c,
+            /* TRANSLATORS: {prefix} is the command prefix ("!"): keep
+             * "{prefix}join" and "{prefix}start" as they are. */
+            M("Sit down first ({prefix}join) to add computer players."),
+            MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
         return;
     }
     if (t->playing) {
-        mgr_cmd_reply(c, "The game has begun; computer players fill seats at "
-                         "!start.");
+        mgr_cmd_replym(c,
+                       /* TRANSLATORS: {prefix} is the command prefix ("!"):
+                        * keep "{prefix}start" as it is. */
+                       M("The game has begun; computer players fill seats at "
+                         "{prefix}start."),
+                       MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
         return;
     }
     int count = 1, level = c->m->ai_level;
@@ -256,28 +385,42 @@ void mgr_cmd_bot(struct cmd *c)
         if (isdigit((unsigned char)w[0])) {
             long v = strtol(w, NULL, 10);
             if (v < 1 || v > ENGINE_MAX_PLAYERS) {
-                mgr_cmd_reply(c, "How many? 1 to %d.", t->capacity);
+                mgr_cmd_replym(c, M("How many? 1 to {n}."),
+                               MSG_I("n", t->capacity), MSG_END);
                 return;
             }
             count = (int)v;
         } else if ((level = ai_level_find(w)) < 0) {
-            mgr_cmd_reply(
-                c, "Unknown level '%s': random, easy, normal or hard.", w);
+            mgr_cmd_replym(
+                /* TRANSLATORS: {word} is what was typed; keep the levels
+                 * (random, easy, normal, hard: typed as they are). */
+                c, M("Unknown level '{word}': random, easy, normal or hard."),
+                MSG_S("word", w), MSG_END);
             return;
         }
     }
-    if (count > t->capacity - mgr_table_seated(t)) {
-        mgr_cmd_reply(c, "Only %d seat%s free.",
-                      t->capacity - mgr_table_seated(t),
-                      t->capacity - mgr_table_seated(t) == 1 ? " is" : "s are");
+    int free_seats = t->capacity - mgr_table_seated(t);
+    if (count > free_seats) {
+        mgr_cmd_replymn(
+            c, MN("Only {n} seat is free.", "Only {n} seats are free."),
+            (unsigned long)free_seats, MSG_I("n", free_seats), MSG_END);
         return;
     }
     for (int i = 0; i < count; i++)
         mgr_table_add_computer(t, level);
     char text[800];
-    snprintf(text, sizeof text, "%d computer player%s (%s) sit%s down (%d/%d).",
-             count, count == 1 ? "" : "s", ai_level_name(level),
-             count == 1 ? "s" : "", mgr_table_seated(t), t->capacity);
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    msg_addn(
+        &sb, mgr_lang_room(c->m, c->a, c->room),
+        /* TRANSLATORS: {level} is how well they play (random, easy, normal,
+         * hard: kept as typed); {seated} of {seats} seats are taken. */
+        MN("{n} computer player ({level}) sits down ({seated}/{seats}).",
+           "{n} computer players ({level}) sit down ({seated}/{seats})."),
+        (unsigned long)count, MSG_I("n", count),
+        MSG_S("level", ai_level_name(level)),
+        MSG_I("seated", mgr_table_seated(t)), MSG_I("seats", t->capacity),
+        MSG_END);
     mgr_table_say(t, text);
 }
 
@@ -287,20 +430,22 @@ void mgr_cmd_start(struct cmd *c)
     if (!t)
         return;
     if (t->playing) {
-        mgr_cmd_reply(c, "The game is already running.");
+        mgr_cmd_replym(c, M("The game is already running."), MSG_END);
         return;
     }
     int s = mgr_cmd_seat_of(t, c->u);
     if (s < 0) {
-        mgr_cmd_reply(c, "Sit down first (!join).");
+        /* TRANSLATORS: {prefix} is the command prefix ("!"): keep
+         * "{prefix}join" as it is. */
+        mgr_cmd_replym(c, M("Sit down first ({prefix}join)."),
+                       MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
         return;
     }
     if (s != t->opener && mgr_table_seated(t) < t->capacity) {
-        mgr_cmd_reply(
-            c,
-            "Only %s, who opened the table, can start it before every "
-            "seat is taken.",
-            mgr_seat_name(t, t->opener));
+        mgr_cmd_replym(c,
+                       M("Only {player}, who opened the table, can start it "
+                         "before every seat is taken."),
+                       MSG_S("player", mgr_seat_name(t, t->opener)), MSG_END);
         return;
     }
     mgr_table_start(t);
@@ -315,17 +460,26 @@ void mgr_cmd_stop(struct cmd *c)
     mgr_cmd_shown_as_seat(c, t, s);
     bool admin = mgr_cmd_is_admin(c->m, c->u);
     if (admin || (s >= 0 && s == t->opener)) {
-        char text[800];
-        snprintf(text, sizeof text, "%s %s the %s.", mgr_cmd_subject(c),
-                 mgr_cmd_verb(c, "stops", "stop"),
-                 t->playing ? "game: it ends unscored" : "table");
-        mgr_table_stop(t, text);
+        if (c->a->solo)
+            stop_with(t,
+                      /* TRANSLATORS: "You" is the one person playing at a
+                         terminal. */
+                      t->playing ? M("You stop the game: it ends unscored.")
+                                 : M("You stop the table."),
+                      NULL);
+        else
+            stop_with(t,
+                      t->playing
+                          ? M("{player} stops the game: it ends unscored.")
+                          : M("{player} stops the table."),
+                      c->shown);
         return;
     }
     if (s < 0 || !t->playing) {
-        mgr_cmd_reply(c,
-                      "Only the opener, most of the players, or an admin can "
-                      "stop it.");
+        mgr_cmd_replym(
+            c,
+            M("Only the opener, most of the players, or an admin can stop it."),
+            MSG_END);
         return;
     }
     t->seats[s].stop_vote = true;
@@ -337,61 +491,87 @@ void mgr_cmd_stop(struct cmd *c)
         }
     }
     if (votes * 2 > humans) {
-        mgr_table_stop(t,
-                       "Most players voted to stop: the game ends unscored.");
+        stop_with(t, M("Most players voted to stop: the game ends unscored."),
+                  NULL);
         return;
     }
-    char text[800];
-    snprintf(text, sizeof text, "%s votes to stop the game (%d of %d).",
-             c->shown, votes, humans);
-    mgr_table_say(t, text);
+    mgr_table_saym(t,
+                   /* TRANSLATORS: {votes} of the {players} people playing voted
+                      to stop. */
+                   M("{player} votes to stop the game ({votes} of {players})."),
+                   MSG_S("player", c->shown), MSG_I("votes", votes),
+                   MSG_I("players", humans), MSG_END);
 }
 
-static void status_text(struct strbuf *sb, struct table *t)
+/* The table's state, for !status, in look's language and style. */
+static void status_text(struct strbuf *sb, struct table *t,
+                        struct render_look look)
 {
+    int lang = look.lang;
     char label[256];
-    strbuf_addf(sb, "Table at %s: %s. ",
-                mgr_room_label(t->a, t->room, label, sizeof label),
-                t->rules_text);
+    /* TRANSLATORS: {room} is a channel or room ("#hearts"); {rules} the
+     * table's rules as typed ("standard target=50"). */
+    msg_add(sb, lang, M("Table at {room}: {rules}."),
+            MSG_S("room", mgr_room_label(t->a, t->room, label, sizeof label)),
+            MSG_S("rules", t->rules_text), MSG_END);
+    strbuf_addc(sb, ' ');
+    char list_text[MGR_TEXT_SIZE];
+    struct strbuf list;
+    strbuf_init(&list, list_text, sizeof list_text);
     if (!t->playing) {
-        strbuf_addf(sb, "Waiting to start (%d/%d):", mgr_table_seated(t),
-                    t->capacity);
         for (int s = 0; s < t->capacity; s++)
             if (t->seats[s].used)
-                strbuf_addf(sb, " %s", mgr_seat_name(t, s));
-        strbuf_addf(sb, ".");
+                strbuf_addf(&list, "%s%s", list.len ? " " : "",
+                            mgr_seat_name(t, s));
+        /* TRANSLATORS: {seated} of {seats} seats are taken; {players} are
+         * their names, a space between them. */
+        msg_add(sb, lang, M("Waiting to start ({seated}/{seats}): {players}."),
+                MSG_I("seated", mgr_table_seated(t)),
+                MSG_I("seats", t->capacity), MSG_S("players", list.buf),
+                MSG_END);
         return;
     }
     const struct engine_game *g = &t->game;
-    strbuf_addf(sb, "Hand %d, trick %d. Scores: ", g->hand_no, g->trick_no + 1);
-    mgr_table_scoreline(t, sb);
+    mgr_table_scoreline(t, &list);
+    /* TRANSLATORS: {hand} and {trick} are numbers; {scores} the scores
+     * ("alice 0, bob 13"). */
+    msg_add(sb, lang, M("Hand {hand}, trick {trick}. Scores: {scores}."),
+            MSG_I("hand", g->hand_no), MSG_I("trick", g->trick_no + 1),
+            MSG_S("scores", list.buf), MSG_END);
     int turn = engine_turn(g);
-    strbuf_addf(sb, ".");
     if (engine_phase(g) == ENGINE_PHASE_PLAY) {
         strbuf_addf(sb, " ");
         mgr_sb_tally(sb, t, -1);
     }
+    strbuf_reset(&list);
     if (engine_phase(g) == ENGINE_PHASE_PASS) {
-        strbuf_addf(sb, " Passing; waiting for:");
         for (int s = 0; s < g->n; s++) {
             if (engine_may_act(g, s)) {
-                strbuf_addf(sb, " ");
-                mgr_sb_seat(sb, t, s, false);
+                if (list.len)
+                    strbuf_addc(&list, ' ');
+                mgr_sb_seat(&list, t, s, false);
             }
         }
-        strbuf_addf(sb, ".");
+        strbuf_addc(sb, ' ');
+        /* TRANSLATORS: {players} are names, a space between them. */
+        msg_add(sb, lang, M("Passing; waiting for: {players}."),
+                MSG_S("players", list.buf), MSG_END);
     } else if (turn >= 0) {
-        strbuf_addf(sb, " ");
-        mgr_sb_seat(sb, t, turn, false);
-        strbuf_addf(sb, " to play");
+        char seat_text[MGR_TEXT_SIZE];
+        struct strbuf seat;
+        strbuf_init(&seat, seat_text, sizeof seat_text);
+        mgr_sb_seat(&seat, t, turn, false);
+        strbuf_addc(sb, ' ');
         if (g->trick_len) {
-            strbuf_addf(sb, "; on the trick:");
-            for (int i = 0; i < g->trick_len; i++) {
-                strbuf_addf(sb, " ");
-                mgr_sb_card(sb, t, g->trick[i]);
-            }
+            char cards[MGR_TEXT_SIZE];
+            render_cards(cards, sizeof cards, g->trick, g->trick_len, look);
+            /* TRANSLATORS: {cards} are the cards on the trick ("Q♠ A♥"). */
+            msg_add(sb, lang, M("{player} to play; on the trick: {cards}."),
+                    MSG_S("player", seat.buf), MSG_S("cards", cards), MSG_END);
+        } else {
+            msg_add(sb, lang, M("{player} to play."), MSG_S("player", seat.buf),
+                    MSG_END);
         }
-        strbuf_addf(sb, ".");
     }
 }
 
@@ -402,18 +582,26 @@ void mgr_cmd_status(struct cmd *c)
     if (!t && !c->room)
         t = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
     if (!t) {
-        mgr_cmd_reply(c, "No table here. %shearts opens one.",
-                      mgr_cmd_prefix(c->m));
+        mgr_cmd_replym(c, NO_TABLE_HERE, MSG_S("prefix", mgr_cmd_prefix(c->m)),
+                       MSG_END);
         return;
     }
     char sb_text[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
-    status_text(&sb, t);
-    if (mgr_cmd_room_hears(c, &t->echo, sb.buf))
+    struct render_look look = mgr_look_room(t);
+    look.style = mgr_table_style(t);
+    status_text(&sb, t, look);
+    if (mgr_cmd_room_hears(c, &t->echo, sb.buf)) {
         mgr_table_say(t, sb.buf);
-    else
-        mgr_cmd_reply(c, "%s", sb.buf);
+        return;
+    }
+    /* the asker's own words */
+    strbuf_reset(&sb);
+    look = mgr_look_person(c->m, c->a, c->u, c->room);
+    look.style = mgr_table_style(t);
+    status_text(&sb, t, look);
+    mgr_cmd_reply(c, "%s", sb.buf);
 }
 
 void mgr_cmd_scores(struct cmd *c)
@@ -442,6 +630,7 @@ void mgr_cmd_rules(struct cmd *c)
     char sb_text[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
+    int lang = mgr_cmd_lang_of(c);
     if (c->nwords > 1) {
         struct engine_rules r;
         struct engine_error e;
@@ -451,7 +640,7 @@ void mgr_cmd_rules(struct cmd *c)
             mgr_cmd_reply(c, "%s", err);
             return;
         }
-        describe_rules(&sb, mgr_cmd_lang_of(c), &r);
+        describe_rules(&sb, lang, &r);
     } else {
         struct table *t = c->room ? mgr_table_find(c->m, c->a, c->room) : NULL;
         int seat;
@@ -466,30 +655,35 @@ void mgr_cmd_rules(struct cmd *c)
                              : c->m->cfg->default_rules,
                      0, NULL))
             return;
-        describe_rules(&sb, mgr_cmd_lang_of(c), &r);
+        describe_rules(&sb, lang, &r);
     }
     mgr_cmd_reply(c, "%s", sb.buf);
 }
 
 void mgr_cmd_presets(struct cmd *c)
 {
-    char sb_text[MGR_TEXT_SIZE];
-    struct strbuf sb;
-    strbuf_init(&sb, sb_text, sizeof sb_text);
-    strbuf_addf(&sb, "Presets:");
+    char list_text[MGR_TEXT_SIZE];
+    struct strbuf list;
+    strbuf_init(&list, list_text, sizeof list_text);
     for (int p = 0; p < engine_preset_count(); p++) {
         int lo, hi;
         engine_preset_players(p, &lo, &hi);
         if (lo == hi)
-            strbuf_addf(&sb, "%s %s (%d)", p ? "," : "", engine_preset_name(p),
-                        lo);
+            strbuf_addf(&list, "%s%s (%d)", p ? ", " : "",
+                        engine_preset_name(p), lo);
         else
-            strbuf_addf(&sb, "%s %s (%d-%d)", p ? "," : "",
+            strbuf_addf(&list, "%s%s (%d-%d)", p ? ", " : "",
                         engine_preset_name(p), lo, hi);
     }
-    strbuf_addf(&sb,
-                ". %srules NAME tells one; %shearts NAME KEY=VALUE opens "
-                "a table.",
-                mgr_cmd_prefix(c->m), mgr_cmd_prefix(c->m));
-    mgr_cmd_reply(c, "%s", sb.buf);
+    mgr_cmd_replym(
+        c,
+        /* TRANSLATORS: {presets} are the presets' names (typed as they are)
+         * with their numbers of players: "standard (4), omnibus (3-6)";
+         * {prefix} is the command prefix ("!"): keep "{prefix}rules" and
+         * "{prefix}hearts" as they are (NAME and KEY=VALUE stand for what one
+         * types). */
+        M("Presets: {presets}. {prefix}rules NAME tells one; {prefix}hearts "
+          "NAME KEY=VALUE opens a table."),
+        MSG_S("presets", list.buf), MSG_S("prefix", mgr_cmd_prefix(c->m)),
+        MSG_END);
 }

@@ -293,9 +293,7 @@ static void dispatch(struct cmd *c)
         return;
     }
     /* privately, a bare card is a play */
-    int card;
-    if (!c->room && c->nwords == 1 &&
-        engine_card_parse(w, strlen(w), &card) == 0) {
+    if (!c->room && c->nwords == 1 && mgr_cmd_is_card(c, w)) {
         char text[64];
         snprintf(text, sizeof text, "play %s", w);
         mgr_cmd_split_words(c, text);
@@ -388,9 +386,7 @@ static bool game_action(const struct cmd *c)
     for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
         if (strcasecmp(w, moves[i]) == 0)
             return true;
-    int card;
-    return !c->room && c->nwords == 1 &&
-           engine_card_parse(w, strlen(w), &card) == 0;
+    return !c->room && c->nwords == 1 && mgr_cmd_is_card(c, w);
 }
 
 /* Whether to handle a command at all: everything but a seated player's

@@ -25,6 +25,13 @@ static int parse(const char *lang, const char *text)
     return card;
 }
 
+/* What mgr_card_parse says of text: 0 or an mgr_card_error. */
+static int why(const char *lang, const char *text)
+{
+    int card;
+    return mgr_card_parse(msg_lang_find(lang), text, strlen(text), &card);
+}
+
 #define QH ENGINE_CARD(ENGINE_HEARTS, 10)
 #define QD ENGINE_CARD(ENGINE_DIAMONDS, 10)
 #define JS ENGINE_CARD(ENGINE_SPADES, 9)
@@ -32,6 +39,9 @@ static int parse(const char *lang, const char *text)
 #define KH ENGINE_CARD(ENGINE_HEARTS, 11)
 #define AC ENGINE_CARD(ENGINE_CLUBS, 12)
 #define TS ENGINE_CARD(ENGINE_SPADES, 8)
+#define QS ENGINE_CARD(ENGINE_SPADES, 10)
+#define AH ENGINE_CARD(ENGINE_HEARTS, 12)
+#define KS ENGINE_CARD(ENGINE_SPADES, 11)
 
 static void test_english_codes_and_symbols_in_every_language(void **state)
 {
@@ -63,6 +73,40 @@ static void test_german_letters(void **state)
     assert_int_equal(parse("de", "D"), -1);
     assert_int_equal(parse("de", "DHH"), -1);
     assert_int_equal(parse("de", ""), -1);
+    /* Dame Pik, and the English code of the same card */
+    assert_int_equal(parse("de", "DP"), QS);
+    assert_int_equal(parse("de", "QS"), QS);
+    assert_int_equal(parse("de", "qs"), QS);
+    /* a German rank with a suit symbol or an English suit letter that
+     * means nothing else in German */
+    assert_int_equal(parse("de", "D\xe2\x99\xa0"), QS);
+    assert_int_equal(parse("de", "ds"), QS);
+    assert_int_equal(parse("de", "DD"), QD);
+}
+
+/* A letter that means two suits (in the language, or there and in
+ * English) is refused as ambiguous, not as no card, so the answer can
+ * say why; a text like no card at all is no card. */
+static void test_ambiguous_letters_are_told_apart(void **state)
+{
+    (void)state;
+    assert_int_equal(why("de", "DK"), MGR_CARD_SUIT_AMBIGUOUS);
+    assert_int_equal(why("de", "10k"), MGR_CARD_SUIT_AMBIGUOUS);
+    assert_int_equal(why("fr", "RC"), MGR_CARD_SUIT_AMBIGUOUS);
+    assert_int_equal(why("es", "JC"), 0); /* the English jack of clubs */
+    assert_int_equal(why("de", "XK"), MGR_CARD_NONE);
+    assert_int_equal(why("de", "DX"), MGR_CARD_NONE);
+    assert_int_equal(why("de", "DK2"), MGR_CARD_NONE);
+    assert_int_equal(why("en", "DK"), MGR_CARD_NONE);
+    assert_int_equal(why("de", "JK"), 0); /* the joker's English code */
+    /* the suits a letter means, for the answer */
+    int de = msg_lang_find("de"), fr = msg_lang_find("fr");
+    assert_int_equal(mgr_card_suit_meanings(de, 'k'),
+                     1u << ENGINE_CLUBS | 1u << ENGINE_DIAMONDS);
+    assert_int_equal(mgr_card_suit_meanings(fr, 'C'),
+                     1u << ENGINE_CLUBS | 1u << ENGINE_HEARTS);
+    assert_int_equal(mgr_card_suit_meanings(de, 'P'), 1u << ENGINE_SPADES);
+    assert_int_equal(mgr_card_suit_meanings(MSG_EN, 'K'), 0);
 }
 
 static void test_french_and_spanish_letters(void **state)
@@ -74,7 +118,11 @@ static void test_french_and_spanish_letters(void **state)
     assert_int_equal(parse("fr", "VP"), JS);
     /* the C of coeur is the English clubs: not hearts */
     assert_int_equal(parse("fr", "DC"), -1);
+    /* the English code wins: AC is the ace of clubs, never of hearts */
     assert_int_equal(parse("fr", "AC"), AC);
+    assert_int_equal(parse("fr", "AH"), AH);
+    assert_int_equal(parse("fr", "RP"), KS);
+    assert_int_equal(parse("fr", "R\xe2\x99\xa0"), KS);
     /* picas, treboles; C (corazones) is English clubs */
     assert_int_equal(parse("es", "JP"), JS);
     assert_int_equal(parse("es", "KT"), KC);
@@ -87,6 +135,7 @@ int main(void)
         cmocka_unit_test(test_english_codes_and_symbols_in_every_language),
         cmocka_unit_test(test_german_letters),
         cmocka_unit_test(test_french_and_spanish_letters),
+        cmocka_unit_test(test_ambiguous_letters_are_told_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,6 +153,59 @@ static void test_a_play_before_ones_turn_waits_for_it(void **state)
     assert_false(any_contains(me, 0, "Trick 1:"));
 }
 
+/* A German player types cards with German letters where they mean one
+ * card, and the English codes always; a letter with two meanings gets an
+ * answer that says why, in German; English players read no German
+ * letters. */
+static void test_cards_typed_in_the_players_language(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    int lead = engine_turn(g);
+    const char *me = t->seats[lead].nick;
+    const char *other = t->seats[(lead + 1) % 4].nick;
+    said(me, NULL, "lang de");
+    /* a spade the leader lacks, in German letters (Bube, Dame, König, Ass;
+     * Pik) and in English: refused as not held, so read as that card */
+    static const struct {
+        const char *german, *english, *shown;
+        int rank;
+    } spades[] = {{"DP", "QS", "Q\xe2\x99\xa0", 10},
+                  {"BP", "JS", "J\xe2\x99\xa0", 9},
+                  {"KP", "KS", "K\xe2\x99\xa0", 11},
+                  {"AP", "AS", "A\xe2\x99\xa0", 12}};
+    uint64_t held = engine_hand(g, lead).one;
+    size_t i = 0;
+    while (i < 4 && held >> ENGINE_CARD(ENGINE_SPADES, spades[i].rank) & 1)
+        i++;
+    assert_true(i < 4);
+    char cmd[32], want[64];
+    snprintf(want, sizeof want, "Du hast %s nicht.", spades[i].shown);
+    snprintf(cmd, sizeof cmd, "play %s", spades[i].german);
+    refused(me, NULL, cmd, want);
+    snprintf(cmd, sizeof cmd, "play %s", spades[i].english);
+    refused(me, NULL, cmd, want);
+    /* a bare card privately is a play, in German letters too */
+    refused(me, NULL, spades[i].german, want);
+    /* K is Kreuz and Karo: refused, saying why */
+    refused(me, NULL, "play DK",
+            "\xe2\x80\x9e"
+            "DK\xe2\x80\x9c kann mehr als eine Karte sein: K ist hier "
+            "\xe2\x99\xa3 oder \xe2\x99\xa6.");
+    refused(me, NULL, "DK", "kann mehr als eine Karte sein");
+    refused(me, NULL, "pass dk", "K ist hier");
+    refused(me, NULL, "play XY", "ist keine Karte");
+    /* an English player reads English only */
+    snprintf(cmd, sizeof cmd, "play %s", spades[i].german);
+    refused(other, NULL, cmd, "is not a card");
+    /* the English code plays */
+    said(me, NULL, "2C");
+    assert_int_equal(g->nplays, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +215,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_a_play_before_ones_turn_waits_for_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_cards_typed_in_the_players_language, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

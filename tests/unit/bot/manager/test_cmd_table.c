@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/unit/bot/manager/world.h"
@@ -144,6 +145,44 @@ static void test_status_tells_the_tally(void **state)
                              "Hearts broken, Q♠ unplayed, points: carol 1. "));
 }
 
+/* The table's lines are in the channel's language, answers in the
+ * asker's: !status said in the channel in its language, and again (a
+ * repeat) to the asker in theirs. */
+static void
+test_lines_in_the_channels_language_answers_in_the_askers(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    free(w->cfg.lang);
+    w->cfg.lang = strdup("fr");
+    said("bob", NULL, "lang de");
+    said("alice", "#h", "!hearts");
+    assert_true(any_contains("#h", 0,
+                             "alice ouvre une table de Hearts : standard "
+                             "\xc3\xa0 4. !join pour s'asseoir"));
+    said("bob", "#h", "!join");
+    assert_true(any_contains("#h", 0, "bob s'assied (2/4)."));
+    refused("bob", "#h", "!join", "Du sitzt hier schon.");
+    refused("bob", "#h", "!start",
+            "Nur alice hat den Tisch er\xc3\xb6"
+            "ffnet");
+    int from = w->fake.n;
+    said("bob", "#h", "!status");
+    assert_true(any_contains("#h", from,
+                             "Table de #h : standard. En attente du d\xc3\xa9"
+                             "part (2/4) : alice bob."));
+    said("bob", "#h", "!status");
+    assert_true(any_contains("bob", from,
+                             "Tisch in #h: standard. Wartet auf den Start "
+                             "(2/4): alice bob."));
+    said("bob", "#h", "!bot 2");
+    assert_true(
+        any_contains("#h", from, "2 ordinateurs (easy) s'assoient (4/4)."));
+    said("alice", "#h", "!stop");
+    assert_null(the_table());
+    assert_true(any_contains("#h", from, "alice ferme la table."));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +196,9 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_leave_in_a_game_asks_for_confirmation, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_lines_in_the_channels_language_answers_in_the_askers, setup,
+            teardown),
         cmocka_unit_test_setup_teardown(test_status_tells_the_tally, setup,
                                         teardown),
     };
