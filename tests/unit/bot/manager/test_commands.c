@@ -240,7 +240,23 @@ static void test_many_flooders_share_one_budget(void **state)
         snprintf(text, sizeof text, "x%d", i);
         said(nick, NULL, text);
     }
-    assert_int_equal(w->fake.n - from, w->cfg.chatter_burst);
+    /* the budget's answers, and each flooder told once that their
+     * answers are dropped for a while (the telling may owe the budget
+     * one more burst) */
+    assert_int_equal(w->fake.n - from, w->cfg.chatter_burst + 5);
+    for (int i = 0; i < 5; i++) {
+        snprintf(nick, sizeof nick, "flood%d", i);
+        assert_int_equal(count_starting(nick, from, "Too many messages"), 1);
+    }
+    for (int i = from; i < w->fake.n; i++)
+        assert_int_equal(w->fake.lines[i].prio, CHAT_LOW);
+    /* more of the flood gets nothing, not even the telling again */
+    from = w->fake.n;
+    for (int i = 0; i < 10; i++) {
+        snprintf(text, sizeof text, "y%d", i);
+        said("flood0", NULL, text);
+    }
+    assert_int_equal(w->fake.n, from);
     /* channel commands are not in the shared budget */
     said("alice", "#h", "!hearts");
     assert_non_null(the_table());
