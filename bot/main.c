@@ -158,9 +158,10 @@ static void stop_check(struct loop *l, void *ctx)
 /* The console's goodbye: one line, which says where the game went. */
 static void stop_console(struct bot *b)
 {
-    /* TRANSLATORS: {dir}: the directory where the bot keeps its data */
     int ended = manager_shutdown(
         b->manager, manager_storage_ok(b->manager)
+                        /* TRANSLATORS: {dir}: the directory where the
+                         * bot keeps its data */
                         ? M("The console closes: this game ends unscored, "
                             "and its record is saved in {dir}.")
                         : M("The console closes: this game ends unscored."));
@@ -182,11 +183,11 @@ static void begin_stop(struct bot *b, const char *why)
     } else {
         manager_shutdown(b->manager, M("heartsbot is shutting down: this "
                                        "game ends unscored."));
-        /* TRANSLATORS: the bot's goodbye as it leaves the network (an
-         * IRC QUIT message), in the bot's own language */
         char bye[200];
-        manager_text(b->manager, NULL, NULL, M("heartsbot is shutting down"),
-                     bye, sizeof bye);
+        manager_text(b->manager, NULL, NULL,
+                     /* TRANSLATORS: the bot's goodbye as it leaves the
+                      * network (an IRC QUIT message) */
+                     M("heartsbot is shutting down"), bye, sizeof bye);
         for (int i = 0; i < b->nadapters; i++)
             b->adapters[i]->ops->stop(b->adapters[i], bye);
     }

@@ -302,9 +302,9 @@ static void whose_turn(struct table *t, struct strbuf *sb)
         for (int s = 0; s < g->n; s++)
             if (engine_may_act(g, s))
                 strbuf_addf(&nb, "%s%s", k++ ? ", " : "", mgr_seat_name(t, s));
-        /* TRANSLATORS: {players}: the names of those still to pass,
-         * joined with ", " */
         msg_add(sb, lang,
+                /* TRANSLATORS: {players}: the names of those still to
+                 * pass, joined with ", " */
                 M("The game goes on after a restart: waiting for the passes "
                   "of {players}."),
                 MSG_S("players", names), MSG_END);
@@ -325,9 +325,9 @@ static void whose_turn(struct table *t, struct strbuf *sb)
                 MSG_S("player", mgr_seat_name(t, engine_turn(g))), MSG_END);
         return;
     case ENGINE_PHASE_MOON:
-        /* TRANSLATORS: {player} shot the moon and chooses how it
-         * scores */
         msg_add(sb, lang,
+                /* TRANSLATORS: {player} shot the moon and chooses how
+                 * it scores */
                 M("The game goes on after a restart: hand {hand}, {player} "
                   "to choose."),
                 MSG_I("hand", g->hand_no),

@@ -225,9 +225,9 @@ static void refuse(struct restore *r, const char *path)
     snprintf(why, sizeof why, "%.200s", r->err);
     struct strbuf sb;
     strbuf_init(&sb, nt->text, sizeof nt->text);
-    /* TRANSLATORS: {why}: what is wrong with the journal, in English,
-     * for the host (the bot's operator) */
     msg_add(&sb, mgr_lang_room(m, r->a, r->room),
+            /* TRANSLATORS: {why}: what is wrong with the journal, in
+             * English, for the host (the bot's operator) */
             M("The game here could not be restored after a restart; its "
               "journal is kept aside for the host ({why})."),
             MSG_S("why", why), MSG_END);

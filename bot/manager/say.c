@@ -171,10 +171,11 @@ bool mgr_chatter_shared(struct manager *m, struct chat_adapter *a,
         char text[MGR_TEXT_SIZE];
         struct strbuf sb;
         strbuf_init(&sb, text, sizeof text);
-        /* TRANSLATORS: said once to a person whose private messages go
-         * unanswered while the bot's output is full (many people write
-         * at once); commands of a game (play, pass) are still taken */
         msg_add(&sb, mgr_lang_person(m, a, u, NULL),
+                /* TRANSLATORS: said once to a person whose private
+                 * messages go unanswered while the bot's output is full
+                 * (many people write at once); a game's moves (play,
+                 * pass) are still taken */
                 M("Too many messages are waiting to go out: I leave private "
                   "questions unanswered for a while. Your moves in a game "
                   "still count."),
