@@ -355,7 +355,9 @@ static void restored_seat_ready(struct table *t, int seat)
         return;
     struct engine_cards hand = engine_hand(&t->game, seat);
     char cards[MGR_TEXT_SIZE];
-    render_hand(cards, sizeof cards, &hand, 0, mgr_look_seat(t, seat));
+    struct render_look look = mgr_look_seat(t, seat);
+    look.style = mgr_table_style(t); /* the config's colours */
+    render_hand(cards, sizeof cards, &hand, 0, look);
     /* TRANSLATORS: {hand}: the cards, by suit */
     mgr_table_tellm(t, seat, CHAT_NORMAL, M("Your hand: {hand}"),
                     MSG_S("hand", cards), MSG_END);
