@@ -311,28 +311,24 @@ static void whose_turn(struct table *t, struct strbuf *sb)
         return;
     }
     case ENGINE_PHASE_PLAY:
-        msg_add(sb, lang,
-                M("The game goes on after a restart: hand {hand}, {player} "
-                  "to play."),
-                MSG_I("hand", g->hand_no),
-                MSG_S("player", mgr_seat_name(t, engine_turn(g))), MSG_END);
-        return;
     case ENGINE_PHASE_DISCARD:
-        msg_add(sb, lang,
-                M("The game goes on after a restart: hand {hand}, {player} "
-                  "to discard."),
-                MSG_I("hand", g->hand_no),
-                MSG_S("player", mgr_seat_name(t, engine_turn(g))), MSG_END);
-        return;
-    case ENGINE_PHASE_MOON:
-        msg_add(sb, lang,
+    case ENGINE_PHASE_MOON: {
+        enum engine_phase ph = engine_phase(g);
+        const char *id =
+            ph == ENGINE_PHASE_PLAY
+                ? M("The game goes on after a restart: hand {hand}, {player} "
+                    "to play.")
+            : ph == ENGINE_PHASE_DISCARD
+                ? M("The game goes on after a restart: hand {hand}, {player} "
+                    "to discard.")
                 /* TRANSLATORS: {player} shot the moon and chooses how
                  * it scores */
-                M("The game goes on after a restart: hand {hand}, {player} "
-                  "to choose."),
-                MSG_I("hand", g->hand_no),
+                : M("The game goes on after a restart: hand {hand}, {player} "
+                    "to choose.");
+        msg_add(sb, lang, id, MSG_I("hand", g->hand_no),
                 MSG_S("player", mgr_seat_name(t, engine_turn(g))), MSG_END);
         return;
+    }
     default:
         msg_add(sb, lang,
                 M("The game goes on after a restart: the next hand is dealt."),
