@@ -159,17 +159,18 @@ static void stop_check(struct loop *l, void *ctx)
 /* The console's goodbye: one line, which says where the game went. */
 static void stop_console(struct bot *b)
 {
-    char said[FILE_PATH_MAX + 100];
-    if (manager_storage_ok(b->manager))
-        snprintf(said, sizeof said,
-                 "The console closes: this game ends unscored, and its "
-                 "record is saved in %s.",
-                 b->cfg.data_dir);
-    else
-        snprintf(said, sizeof said,
-                 "The console closes: this game ends unscored.");
-    int ended = manager_shutdown(b->manager, said);
-    b->adapters[0]->ops->stop(b->adapters[0], ended ? NULL : "Goodbye.");
+    int ended = manager_shutdown(
+        b->manager, manager_storage_ok(b->manager)
+                        /* TRANSLATORS: {dir}: the directory where the
+                         * bot keeps its data */
+                        ? M("The console closes: this game ends unscored, "
+                            "and its record is saved in {dir}.")
+                        : M("The console closes: this game ends unscored."));
+    const struct chat_user you = {.nick = CONSOLE_NICK, .id = "console"};
+    char bye[200];
+    manager_text(b->manager, b->adapters[0], &you, M("Goodbye."), bye,
+                 sizeof bye);
+    b->adapters[0]->ops->stop(b->adapters[0], ended ? NULL : bye);
 }
 
 static void begin_stop(struct bot *b, const char *why)
@@ -181,11 +182,15 @@ static void begin_stop(struct bot *b, const char *why)
     if (b->console) {
         stop_console(b);
     } else {
-        manager_shutdown(b->manager, "heartsbot is shutting down: this game "
-                                     "ends unscored.");
+        manager_shutdown(b->manager, M("heartsbot is shutting down: this "
+                                       "game ends unscored."));
+        char bye[200];
+        manager_text(b->manager, NULL, NULL,
+                     /* TRANSLATORS: the bot's goodbye as it leaves the
+                      * network (an IRC QUIT message) */
+                     M("heartsbot is shutting down"), bye, sizeof bye);
         for (int i = 0; i < b->nadapters; i++)
-            b->adapters[i]->ops->stop(b->adapters[i], "heartsbot is shutting "
-                                                      "down");
+            b->adapters[i]->ops->stop(b->adapters[i], bye);
     }
     b->stop_deadline = loop_now(b->loop) + 3000;
     loop_timer(b->loop, 0, stop_check, b);
@@ -214,6 +219,8 @@ static void reload(struct bot *b)
     old.data_dir = data_dir;
     b->cfg = fresh;
     manager_reload(b->manager, &b->cfg);
+    for (int i = 0; i < b->nadapters; i++)
+        b->adapters[i]->lang = manager_lang(b->manager);
     log_set_level(b->cfg.log_level);
     config_free(&old);
     log_info("configuration reloaded from %s (network settings apply at "
@@ -274,6 +281,7 @@ static void start_networks(struct bot *b)
             if (net->protocol != proto)
                 continue;
             struct chat_adapter *a = proto->create(b->loop, net->cfg, &env);
+            a->lang = manager_lang(b->manager);
             b->adapters[b->nadapters++] = a;
             /* the games in progress at the last stop, before connecting */
             manager_restore(b->manager, a);

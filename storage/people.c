@@ -9,6 +9,7 @@
 
 #include "bot/common/err.h"
 #include "bot/common/file.h"
+#include "bot/common/msg.h"
 #include "bot/common/strbuf.h"
 #include "bot/common/utf8.h"
 #include "bot/common/xalloc.h"
@@ -382,13 +383,18 @@ int people_set(struct people *p, const char *path, const char *net,
     struct person q = copy(p, net, key);
     if (set_in(&q, name, value)) {
         person_clear(&q);
-        return err_set(err, errlen, "too many settings");
+        /* TRANSLATORS: why a person's setting (their language) is
+         * refused */
+        return err_set(err, errlen, M("too many settings"));
     }
     bool found;
     locate(p, net, key, &found);
     if (!found && q.n && p->n >= PEOPLE_MAX) {
         person_clear(&q);
-        return err_set(err, errlen, "too many people remembered");
+        /* TRANSLATORS: why a person's setting (their language) is
+         * refused: the bot remembers the settings of 100,000 people at
+         * most */
+        return err_set(err, errlen, M("too many people remembered"));
     }
     if (path) {
         char *line = line_of(&q);

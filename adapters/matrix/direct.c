@@ -18,6 +18,7 @@
 #include "adapters/matrix/wire.h"
 #include "bot/common/log.h"
 #include "bot/common/xjson.h"
+#include "bot/common/msg.h"
 #include "bot/common/xalloc.h"
 
 /* A line sent into a direct room its person has not joined counts as
@@ -148,12 +149,12 @@ void mx_dm_unusable(struct mx_adapter *a, struct mx_dm *d, const char *why)
     mx_say_once(
         a, room,
         strcmp(why, "encrypted") == 0
-            ? "This chat is encrypted, and I can neither read nor write "
-              "encrypted messages, so your cards will not come here: I "
-              "am starting a direct chat with you without encryption."
-            : "Someone else is in this chat now, so your cards will not "
-              "come here any more: I am starting a new direct chat with "
-              "you.");
+            ? M("This chat is encrypted, and I can neither read nor write "
+                "encrypted messages, so your cards will not come here: I "
+                "am starting a direct chat with you without encryption.")
+            : M("Someone else is in this chat now, so your cards will not "
+                "come here any more: I am starting a new direct chat with "
+                "you."));
     mx_direct_map_record(a, user);
     free(room);
     free(user);

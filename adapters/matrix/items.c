@@ -16,6 +16,7 @@
 #include "adapters/matrix/strset.h"
 #include "adapters/matrix/sync.h"
 #include "adapters/matrix/wire.h"
+#include "bot/common/msg.h"
 #include "bot/common/xalloc.h"
 
 /* Joins remembered for direct rooms being made, at most. */
@@ -163,11 +164,11 @@ static void on_encrypted(struct mx_adapter *a, const struct mx_item *it,
     if (strcmp(it->sender, self) == 0)
         return;
     mx_say_once(a, it->room,
-                "I cannot read encrypted messages, so I cannot see "
-                "commands in this room. To play, turn encryption off "
-                "in a new room (it cannot be turned off here) and "
-                "invite me there, or write to me in a direct chat "
-                "without encryption.");
+                M("I cannot read encrypted messages, so I cannot see "
+                  "commands in this room. To play, turn encryption off "
+                  "in a new room (it cannot be turned off here) and "
+                  "invite me there, or write to me in a direct chat "
+                  "without encryption."));
 }
 
 void mx_on_item(struct mx_adapter *a, const struct mx_item *it)

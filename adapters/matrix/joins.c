@@ -14,6 +14,7 @@
 #include "adapters/matrix/sync.h"
 #include "adapters/matrix/wire.h"
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
 #include "bot/common/xalloc.h"
 
 /* The configured room that resolved to room ID `id`, or NULL. */
@@ -82,10 +83,10 @@ static void joined(struct mx_adapter *a, struct mx_call *c, long status,
         mx_set_del(a->warn_joined, &a->nwarn_joined, room);
         mx_say_once(
             a, room,
-            "This chat is encrypted, and I can neither read nor write "
-            "encrypted messages, so I will not answer or send your cards "
-            "here: I will write to you in a direct chat without "
-            "encryption.");
+            M("This chat is encrypted, and I can neither read nor write "
+              "encrypted messages, so I will not answer or send your cards "
+              "here: I will write to you in a direct chat without "
+              "encryption."));
     }
     free(room);
     join_answered(a, c);

@@ -10,6 +10,8 @@
 #include "adapters/matrix/outbox.h"
 #include "adapters/matrix/strset.h"
 #include "adapters/matrix/sync.h"
+#include "bot/common/msg.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 
 /* An event from a person (from: their user ID, also the account results
@@ -93,11 +95,16 @@ void mx_drop(struct mx_adapter *a, const char *dest)
     mx_report(a, cookies, mx_outbox_removed(a->out, &cookies));
 }
 
-/* Says text in room once per run (why it is no room for cards). */
-void mx_say_once(struct mx_adapter *a, const char *room, const char *text)
+/* Says message id in room once per run (why it is no room for cards), in
+ * the adapter's language. */
+void mx_say_once(struct mx_adapter *a, const char *room, const char *id)
 {
     if (!mx_set_has(a->warned, a->nwarned, room)) {
         mx_set_add(&a->warned, &a->nwarned, room);
+        char text[1024];
+        struct strbuf sb;
+        strbuf_init(&sb, text, sizeof text);
+        msg_add(&sb, a->base.lang, id, MSG_END);
         mx_outbox_add(a->out, room, text);
     }
 }

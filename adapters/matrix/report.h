@@ -30,8 +30,10 @@ void mx_report(struct mx_adapter *a, const uint64_t *cookies, size_t n);
 /* Drops what waits for dest, reporting its tracked texts. */
 void mx_drop(struct mx_adapter *a, const char *dest);
 
-/* Says text in room once per run (why it is no room for cards). */
-void mx_say_once(struct mx_adapter *a, const char *room, const char *text);
+/* Says message id (M(), msg.h) in room once per run (why it is no room
+ * for cards), in the adapter's language (chat_adapter.lang): the room's
+ * people may not have told the bot theirs. */
+void mx_say_once(struct mx_adapter *a, const char *room, const char *id);
 
 /* The verify op: answered soon with CHAT_IDENTITY. */
 void mx_verify(struct chat_adapter *base, const char *nick);

@@ -168,6 +168,10 @@ struct chat_adapter {
      * messages, no other people, no answer limits; the bot words its
      * lines for them */
     bool solo;
+    /* the language (msg.h) of what the adapter says to people on its own
+     * (why a room cannot take private lines): it cannot know a person's
+     * choice, so the bot's own ([bot] lang), set by the bot; 0: English */
+    int lang;
     chat_event_fn on_event;
     void *ctx;
 };

@@ -15,6 +15,7 @@
 #include "bot/manager/cmd_table.h"
 #include "bot/manager/limit.h"
 #include "bot/manager/render.h"
+#include "bot/manager/say.h"
 #include "bot/manager/text.h"
 #include "engine/ai/ai.h"
 
@@ -415,15 +416,13 @@ static bool within_limit(struct cmd *c, const char *text)
         return true;
     if (c->room && !find_command(c))
         return channel_stray_answered(c);
-    const struct config *cfg = c->m->cfg;
-    int64_t now = loop_now(c->m->loop);
     /* a repeat in a channel may mean anew */
     enum limit_verdict v = person_verdict(c, text, !c->room);
     /* while the games' lines wait to go out, private chatter from
-     * everyone together has a budget too: each answer would delay them */
+     * everyone together has a budget too: each answer would delay them
+     * (one whose answers it drops is told once) */
     if (v != LIMIT_QUIET && !c->room && !c->a->ops->idle(c->a) &&
-        !limit_shared(c->m->limit, cfg->chatter_burst,
-                      cfg->chatter_interval * 1000LL, now))
+        !mgr_chatter_shared(c->m, c->a, c->u))
         return false;
     if (v == LIMIT_WARN)
         mgr_cmd_tell(c,

@@ -21,11 +21,14 @@ struct person {
     int64_t text_at; /* when it (or its last repeat) came */
     bool hinted;     /* given a hint nobody asked for, at hint_at */
     int64_t hint_at;
+    bool shared_told;       /* told the shared bucket drops their answers, */
+    uint64_t shared_filled; /* ... since it was last full (its count) */
 };
 
 struct limit {
     struct person people[LIMIT_PEOPLE];
     int64_t shared_full_at; /* the shared bucket, as a person's */
+    uint64_t shared_filled; /* how many times it was found full */
 };
 
 struct limit *limit_new(void)
@@ -137,6 +140,30 @@ static struct person *person(struct limit *l, const char *network,
     struct person *p = find(l, key, fresh);
     p->seen = now;
     return p;
+}
+
+enum limit_verdict limit_shared_for(struct limit *l, const char *network,
+                                    const char *id, int burst,
+                                    int64_t interval_ms, int64_t now)
+{
+    if (interval_ms <= 0)
+        return LIMIT_ANSWER;
+    if (l->shared_full_at <= now)
+        l->shared_filled++; /* a new flood, if any, is told anew */
+    if (take(&l->shared_full_at, burst, interval_ms, now))
+        return LIMIT_ANSWER;
+    bool fresh;
+    struct person *p = person(l, network, id, now, &fresh);
+    if (p->shared_told && p->shared_filled == l->shared_filled)
+        return LIMIT_QUIET;
+    /* the telling is a line too: from the same bucket, which may go one
+     * more burst into debt for it (many identities are not told each) */
+    if (!take(&l->shared_full_at, 2 * (burst < 1 ? 1 : burst), interval_ms,
+              now))
+        return LIMIT_QUIET;
+    p->shared_told = true;
+    p->shared_filled = l->shared_filled;
+    return LIMIT_WARN;
 }
 
 bool limit_hint(struct limit *l, const char *network, const char *id,

@@ -62,6 +62,15 @@ enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
  * token and returns whether there was one. */
 bool limit_shared(struct limit *l, int burst, int64_t interval_ms, int64_t now);
 
+/* The same for a message of the person (network, id), who is to be told
+ * once when the bucket drops their answers: LIMIT_ANSWER (a token taken),
+ * LIMIT_WARN (none, and they were not told since the bucket was last
+ * full: tell them, which takes a token the bucket may owe, up to a second
+ * burst) or LIMIT_QUIET (drop it without a word). */
+enum limit_verdict limit_shared_for(struct limit *l, const char *network,
+                                    const char *id, int burst,
+                                    int64_t interval_ms, int64_t now);
+
 /* Whether the person (network, id) may be given a hint nobody asked for
  * (a "did you mean" to a word in a channel that may be another bot's
  * command) at `now`: at most one every `interval_ms`. Takes it if so. */

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/msg.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/commands.h"
 #include "bot/manager/journaling.h"
@@ -30,6 +32,7 @@
 #include "bot/manager/say.h"
 #include "bot/manager/store.h"
 #include "bot/manager/table.h"
+#include "bot/manager/text.h"
 #include "bot/think.h"
 #include "engine/ai/ai.h"
 
@@ -86,6 +89,16 @@ int manager_tables(const struct manager *m)
     return k;
 }
 
+/* Message id in lang, its {dir} the data directory. */
+static void text_of(const struct manager *m, int lang, const char *id,
+                    char *out, size_t outlen)
+{
+    struct strbuf sb;
+    strbuf_init(&sb, out, outlen);
+    msg_add(&sb, lang, id,
+            MSG_S("dir", m->cfg->data_dir ? m->cfg->data_dir : ""), MSG_END);
+}
+
 int manager_shutdown(struct manager *m, const char *why)
 {
     m->keep_journals = true;
@@ -94,18 +107,37 @@ int manager_shutdown(struct manager *m, const char *why)
         struct table *t = m->tables[i];
         if (t->closing)
             continue;
+        int lang = mgr_lang_room(m, t->a, t->room);
+        char text[MGR_TEXT_SIZE];
         /* a game journaled goes on at the next start */
         if (t->playing && t->journal[0]) {
-            mgr_table_stop(t, "heartsbot is shutting down: this game goes on "
-                              "when it is back.");
+            text_of(m, lang,
+                    M("heartsbot is shutting down: this game goes on when it "
+                      "is back."),
+                    text, sizeof text);
+            mgr_table_stop(t, text);
         } else if (t->playing) {
-            mgr_table_stop(t, why);
+            text_of(m, lang, why, text, sizeof text);
+            mgr_table_stop(t, text);
             ended++;
         } else {
             mgr_table_close(t);
         }
     }
     return ended;
+}
+
+int manager_lang(const struct manager *m)
+{
+    return mgr_lang_default(m);
+}
+
+void manager_text(struct manager *m, struct chat_adapter *a,
+                  const struct chat_user *u, const char *id, char *out,
+                  size_t outlen)
+{
+    text_of(m, u ? mgr_lang_person(m, a, u, NULL) : mgr_lang_default(m), id,
+            out, outlen);
 }
 
 bool manager_storage_ok(const struct manager *m)

@@ -55,9 +55,22 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
 void manager_reload(struct manager *m, const struct config *cfg);
 
 /* Tells every table the bot is going away and ends the games unscored
- * (saying why; a journaled game is told it goes on at the next start).
- * Call before stopping the adapters. Returns how many games ended. */
+ * (saying why: a message id, M(), said in each room's language, its
+ * {dir} the data directory; a journaled game is told it goes on at the
+ * next start). Call before stopping the adapters. Returns how many games
+ * ended. */
 int manager_shutdown(struct manager *m, const char *why);
+
+/* The language of what the bot says on its own ([bot] lang): for the
+ * adapters' own lines (chat_adapter.lang). */
+int manager_lang(const struct manager *m);
+
+/* Message id (M()) in the language of private lines to u on a (NULL: the
+ * bot's own language), its {dir} the data directory, into out (cut
+ * safely): the bot's own words as it stops. */
+void manager_text(struct manager *m, struct chat_adapter *a,
+                  const struct chat_user *u, const char *id, char *out,
+                  size_t outlen);
 
 /* Whether the data directory could be written the last time it was
  * tried (manager_storage_start, then each table's start). */

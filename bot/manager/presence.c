@@ -7,8 +7,11 @@
 #include <string.h>
 
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
 #include "bot/manager/deal.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/life.h"
+#include "bot/manager/render.h"
 #include "bot/manager/say.h"
 #include "bot/manager/text.h"
 #include "bot/manager/turn.h"
@@ -50,9 +53,10 @@ static bool seat_reclaim(struct manager *m, struct table *t, int seat,
     mgr_seat_set_name(st, u->nick, u->display);
     snprintf(st->id, sizeof st->id, "%s", u->id);
     mgr_table_names_unique(t);
-    char text[800];
-    snprintf(text, sizeof text, "%s is back as %s.", was, st->shown);
-    mgr_table_say(t, text);
+    /* TRANSLATORS: a player who left came back under another nick:
+     * {player} the name they had, {name} the name they have now */
+    mgr_table_saym(t, M("{player} is back as {name}."), MSG_S("player", was),
+                   MSG_S("name", st->shown), MSG_END);
     return true;
 }
 
@@ -111,22 +115,24 @@ static void grace_expired(struct loop *l, void *ctx)
     if (!st->gone)
         return;
     if (!t->playing) {
-        char text[800];
-        snprintf(text, sizeof text, "%s left; their seat is free.", st->shown);
+        char was[sizeof st->shown];
+        snprintf(was, sizeof was, "%s", st->shown);
         mgr_table_stand(t, gr->seat);
-        mgr_table_say(t, text);
+        /* TRANSLATORS: before a game: a seated person left the network
+         * and did not come back in time */
+        mgr_table_saym(t, M("{player} left; their seat is free."),
+                       MSG_S("player", was), MSG_END);
         if (mgr_table_humans(t) == 0) {
-            mgr_table_say(t, "Nobody is left at the table; it closes.");
+            mgr_table_saym(t, M("Nobody is left at the table; it closes."),
+                           MSG_END);
             mgr_table_close(t);
         }
         return;
     }
     st->away = true;
-    char text[800];
-    snprintf(text, sizeof text,
-             "%s has not come back: a computer player takes the seat.",
-             st->shown);
-    mgr_table_say(t, text);
+    mgr_table_saym(
+        t, M("{player} has not come back: a computer player takes the seat."),
+        MSG_S("player", st->shown), MSG_END);
     mgr_advance(t);
 }
 
@@ -273,37 +279,60 @@ void mgr_sent(struct manager *m, struct chat_adapter *a, uint64_t cookie)
     }
 }
 
-/* "alice to play", "waiting for the passes of alice and bob". */
+/* The line a table rebuilt at start says in its room: what it waits
+ * for. */
 static void whose_turn(struct table *t, struct strbuf *sb)
 {
     const struct engine_game *g = &t->game;
+    int lang = mgr_lang_room(t->m, t->a, t->room);
     if (!t->playing) {
-        strbuf_addf(sb, "the table is open (%d/%d seated). !start deals.",
-                    mgr_table_seated(t), t->capacity);
+        msg_add(sb, lang,
+                M("The table goes on after a restart: the table is open "
+                  "({seated}/{seats} seated). !start deals."),
+                MSG_I("seated", mgr_table_seated(t)),
+                MSG_I("seats", t->capacity), MSG_END);
         return;
     }
     switch (engine_phase(g)) {
     case ENGINE_PHASE_PASS: {
+        char names[MGR_TEXT_SIZE];
+        struct strbuf nb;
+        strbuf_init(&nb, names, sizeof names);
         int k = 0;
         for (int s = 0; s < g->n; s++)
             if (engine_may_act(g, s))
-                strbuf_addf(sb, "%s%s",
-                            k++ ? ", " : "waiting for the passes of ",
-                            mgr_seat_name(t, s));
-        strbuf_addf(sb, ".");
+                strbuf_addf(&nb, "%s%s", k++ ? ", " : "", mgr_seat_name(t, s));
+        msg_add(sb, lang,
+                /* TRANSLATORS: {players}: the names of those still to
+                 * pass, joined with ", " */
+                M("The game goes on after a restart: waiting for the passes "
+                  "of {players}."),
+                MSG_S("players", names), MSG_END);
         return;
     }
     case ENGINE_PHASE_PLAY:
     case ENGINE_PHASE_DISCARD:
-    case ENGINE_PHASE_MOON:
-        strbuf_addf(sb, "hand %d, %s to %s.", g->hand_no,
-                    mgr_seat_name(t, engine_turn(g)),
-                    engine_phase(g) == ENGINE_PHASE_PLAY      ? "play"
-                    : engine_phase(g) == ENGINE_PHASE_DISCARD ? "discard"
-                                                              : "choose");
+    case ENGINE_PHASE_MOON: {
+        enum engine_phase ph = engine_phase(g);
+        const char *id =
+            ph == ENGINE_PHASE_PLAY
+                ? M("The game goes on after a restart: hand {hand}, {player} "
+                    "to play.")
+            : ph == ENGINE_PHASE_DISCARD
+                ? M("The game goes on after a restart: hand {hand}, {player} "
+                    "to discard.")
+                /* TRANSLATORS: {player} shot the moon and chooses how
+                 * it scores */
+                : M("The game goes on after a restart: hand {hand}, {player} "
+                    "to choose.");
+        msg_add(sb, lang, id, MSG_I("hand", g->hand_no),
+                MSG_S("player", mgr_seat_name(t, engine_turn(g))), MSG_END);
         return;
+    }
     default:
-        strbuf_addf(sb, "the next hand is dealt.");
+        msg_add(sb, lang,
+                M("The game goes on after a restart: the next hand is dealt."),
+                MSG_END);
         return;
     }
 }
@@ -320,13 +349,14 @@ static void restored_seat_ready(struct table *t, int seat)
     if (engine_phase(&t->game) == ENGINE_PHASE_PASS &&
         engine_may_act(&t->game, seat))
         return;
-    char sb_text[MGR_TEXT_SIZE];
-    struct strbuf sb;
-    strbuf_init(&sb, sb_text, sizeof sb_text);
     struct engine_cards hand = engine_hand(&t->game, seat);
-    strbuf_addf(&sb, "Your hand: ");
-    mgr_sb_hand(&sb, t, &hand, 0);
-    mgr_table_tell(t, seat, sb.buf, CHAT_NORMAL);
+    char cards[MGR_TEXT_SIZE];
+    struct render_look look = mgr_look_seat(t, seat);
+    look.style = mgr_table_style(t); /* the config's colours */
+    render_hand(cards, sizeof cards, &hand, 0, look);
+    /* TRANSLATORS: {hand}: the cards, by suit */
+    mgr_table_tellm(t, seat, CHAT_NORMAL, M("Your hand: {hand}"),
+                    MSG_S("hand", cards), MSG_END);
 }
 
 /* The adapter is connected again: a table rebuilt at start tells the
@@ -340,8 +370,6 @@ static void restored_online(struct table *t)
     char sb_text[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
-    strbuf_addf(
-        &sb, "The %s goes on after a restart: ", t->playing ? "game" : "table");
     whose_turn(t, &sb);
     mgr_table_say(t, sb.buf);
     /* those the adapter need not confirm get their hand (or deal) now */

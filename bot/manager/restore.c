@@ -17,8 +17,10 @@
 #include "bot/common/log.h"
 #include "bot/common/msg.h"
 #include "bot/common/rule_words.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/journaling.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/life.h"
 #include "storage/journal.h"
 #include "storage/record/record.h"
@@ -223,10 +225,16 @@ static void refuse(struct restore *r, const char *path)
     nt += m->nnotices++;
     nt->a = r->a;
     snprintf(nt->room, sizeof nt->room, "%s", r->room);
-    snprintf(nt->text, sizeof nt->text,
-             "The game here could not be restored after a restart; its "
-             "journal is kept aside for the host (%.200s).",
-             r->err);
+    char why[201];
+    snprintf(why, sizeof why, "%.200s", r->err);
+    struct strbuf sb;
+    strbuf_init(&sb, nt->text, sizeof nt->text);
+    msg_add(&sb, mgr_lang_room(m, r->a, r->room),
+            /* TRANSLATORS: {why}: what is wrong with the journal, in
+             * English, for the host (the bot's operator) */
+            M("The game here could not be restored after a restart; its "
+              "journal is kept aside for the host ({why})."),
+            MSG_S("why", why), MSG_END);
 }
 
 void mgr_restore_connected(struct manager *m, struct chat_adapter *a)

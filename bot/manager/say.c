@@ -10,6 +10,7 @@
 #include "bot/common/msg.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/lang.h"
+#include "bot/manager/limit.h"
 #include "bot/manager/store.h"
 #include "bot/manager/text.h"
 
@@ -157,4 +158,29 @@ void mgr_table_archive(struct table *t, bool finished)
     if (text[0])
         mgr_table_say(t, text);
     free(json);
+}
+
+bool mgr_chatter_shared(struct manager *m, struct chat_adapter *a,
+                        const struct chat_user *u)
+{
+    const struct config *cfg = m->cfg;
+    enum limit_verdict v =
+        limit_shared_for(m->limit, a->network, u->id, cfg->chatter_burst,
+                         cfg->chatter_interval * 1000LL, loop_now(m->loop));
+    if (v == LIMIT_WARN) {
+        char text[MGR_TEXT_SIZE];
+        struct strbuf sb;
+        strbuf_init(&sb, text, sizeof text);
+        msg_add(&sb, mgr_lang_person(m, a, u, NULL),
+                /* TRANSLATORS: said once to a person whose private
+                 * messages go unanswered while the bot's output is full
+                 * (many people write at once); a game's moves (play,
+                 * pass) are still taken */
+                M("Too many messages are waiting to go out: I leave private "
+                  "questions unanswered for a while. Your moves in a game "
+                  "still count."),
+                MSG_END);
+        a->ops->tell(a, u->nick, text, CHAT_LOW);
+    }
+    return v == LIMIT_ANSWER;
 }

@@ -44,4 +44,12 @@ bool mgr_table_storage_ok(struct table *t, bool game_over);
  * once if it can't. */
 void mgr_table_archive(struct table *t, bool finished);
 
+/* Whether a private message of u that is not a game move may be
+ * answered while a's output waits to go out: everyone's such answers
+ * share a budget (limit_shared_for, [bot] chatter_burst and
+ * chatter_interval). One whose answers it drops is told so once
+ * privately, in their language, until the budget is full again. */
+bool mgr_chatter_shared(struct manager *m, struct chat_adapter *a,
+                        const struct chat_user *u);
+
 #endif

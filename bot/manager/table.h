@@ -163,7 +163,7 @@ struct table {
 struct notice {
     struct chat_adapter *a;
     char room[64];
-    char text[400];
+    char text[600];
 };
 
 /* How often one person's near misses of a command in a channel get a

@@ -240,10 +240,42 @@ static void test_many_flooders_share_one_budget(void **state)
         snprintf(text, sizeof text, "x%d", i);
         said(nick, NULL, text);
     }
-    assert_int_equal(w->fake.n - from, w->cfg.chatter_burst);
+    /* the budget's answers, and each flooder told once that their
+     * answers are dropped for a while (the telling may owe the budget
+     * one more burst) */
+    assert_int_equal(w->fake.n - from, w->cfg.chatter_burst + 5);
+    for (int i = 0; i < 5; i++) {
+        snprintf(nick, sizeof nick, "flood%d", i);
+        assert_int_equal(count_starting(nick, from, "Too many messages"), 1);
+    }
+    for (int i = from; i < w->fake.n; i++)
+        assert_int_equal(w->fake.lines[i].prio, CHAT_LOW);
+    /* more of the flood gets nothing, not even the telling again */
+    from = w->fake.n;
+    for (int i = 0; i < 10; i++) {
+        snprintf(text, sizeof text, "y%d", i);
+        said("flood0", NULL, text);
+    }
+    assert_int_equal(w->fake.n, from);
     /* channel commands are not in the shared budget */
     said("alice", "#h", "!hearts");
     assert_non_null(the_table());
+}
+
+/* The one told their answers are dropped is told in their language. */
+static void test_flooder_told_in_their_language(void **state)
+{
+    (void)state;
+    said("heidi", NULL, "lang de");
+    w->fake.busy = true;
+    int from = w->fake.n;
+    char text[16];
+    for (int i = 0; i < 10; i++) {
+        snprintf(text, sizeof text, "x%d", i);
+        said(i % 2 ? "heidi" : "ivan", NULL, text);
+    }
+    assert_int_equal(count_starting("heidi", from, "Zu viele Nachrichten"), 1);
+    assert_int_equal(count_starting("ivan", from, "Too many messages"), 1);
 }
 
 static void test_private_repeat_answered_once(void **state)
@@ -311,6 +343,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_private_spam_gets_few_low_answers,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_private_repeat_answered_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_flooder_told_in_their_language,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_flooders_share_one_budget,
                                         setup, teardown),

@@ -130,6 +130,50 @@ static void test_limit_shared_burst_then_pace(void **state)
     limit_free(l);
 }
 
+/* Dropped by the shared bucket, each person is told once (the telling
+ * costs a token the bucket may owe, at most one more burst), and told
+ * again only after the bucket was full again. */
+static void test_limit_shared_for_tells_once(void **state)
+{
+    (void)state;
+    struct limit *l = limit_new();
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(limit_shared_for(l, "net", "a@h", 2, 10000, 0),
+                         LIMIT_ANSWER);
+    assert_int_equal(limit_shared_for(l, "net", "a@h", 2, 10000, 0),
+                     LIMIT_WARN);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(limit_shared_for(l, "net", "a@h", 2, 10000, 100 + i),
+                         LIMIT_QUIET);
+    /* another person is told too, once; a third finds the debt full */
+    assert_int_equal(limit_shared_for(l, "net", "b@h", 2, 10000, 200),
+                     LIMIT_WARN);
+    assert_int_equal(limit_shared_for(l, "net", "b@h", 2, 10000, 300),
+                     LIMIT_QUIET);
+    assert_int_equal(limit_shared_for(l, "net", "c@h", 2, 10000, 300),
+                     LIMIT_QUIET);
+    /* the same id on another network is another person */
+    assert_int_equal(limit_shared_for(l, "other", "a@h", 2, 10000, 300),
+                     LIMIT_QUIET);
+    /* a token back: answered, and not told again while the flood lasts */
+    assert_int_equal(limit_shared_for(l, "net", "a@h", 2, 10000, 30000),
+                     LIMIT_ANSWER);
+    assert_int_equal(limit_shared_for(l, "net", "a@h", 2, 10000, 30001),
+                     LIMIT_QUIET);
+    /* the bucket full again: a new flood is told anew */
+    assert_int_equal(limit_shared_for(l, "net", "a@h", 2, 10000, 100000),
+                     LIMIT_ANSWER);
+    assert_int_equal(limit_shared_for(l, "net", "a@h", 2, 10000, 100000),
+                     LIMIT_ANSWER);
+    assert_int_equal(limit_shared_for(l, "net", "a@h", 2, 10000, 100000),
+                     LIMIT_WARN);
+    /* no limit */
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(limit_shared_for(l, "net", "a@h", 1, 0, 100001),
+                         LIMIT_ANSWER);
+    limit_free(l);
+}
+
 /* A room hears an answer once within the window, whatever was said in
  * between; another answer is heard at once; the window runs from the
  * first time, and the oldest answer makes room for a new one. */
@@ -186,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_limit_check_no_limit),
         cmocka_unit_test(test_limit_check_bounded_under_many_people),
         cmocka_unit_test(test_limit_shared_burst_then_pace),
+        cmocka_unit_test(test_limit_shared_for_tells_once),
         cmocka_unit_test(test_limit_echo_heard_once_within_the_window),
         cmocka_unit_test(test_limit_hint_once_an_interval),
     };

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/unit/bot/manager/world.h"
@@ -50,6 +51,23 @@ static void test_takeover_of_a_nick_cannot_play(void **state)
     manager_on_event(w->m, &w->fake.base, &ev);
     assert_int_equal(t->game.nplays, 0);
     assert_true(any_contains(nick, from, "belongs to someone else"));
+}
+
+/* The room hears the grace period's end in its language. */
+static void test_grace_end_in_the_rooms_language(void **state)
+{
+    (void)state;
+    free(w->cfg.lang);
+    w->cfg.lang = strdup("fr");
+    char nick[64], id[128];
+    int turn = first_turn(nick, id);
+    struct table *t = the_table();
+    int from = w->fake.n;
+    event(CHAT_PART, nick, id, "#h", NULL);
+    run_for(1100);
+    assert_true(t->seats[turn].away);
+    assert_true(any_contains("#h", from, "n'est pas revenu"));
+    assert_false(any_contains("#h", from, "has not come back"));
 }
 
 static void test_part_grace_then_computer_takes_over(void **state)
@@ -317,6 +335,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_part_grace_then_computer_takes_over, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grace_end_in_the_rooms_language,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_a_paused_table_goes_on_when_anyone_is_back, setup, teardown),
         cmocka_unit_test_setup_teardown(
