@@ -28,6 +28,7 @@
 #include "bot/common/file.h"
 #include "engine/ai/ai.h"
 #include "storage/archive.h"
+#include "bot/common/msg.h"
 #include "bot/manager/board_names.h"
 #include "storage/record/record.h"
 #include "bot/manager/played.h"
@@ -248,7 +249,8 @@ static int load(const char *dir, long calls)
     for (long i = 0; i < calls; i++) {
         strbuf_reset(&sb);
         double a0 = now_s();
-        mgr_results_top(&room, i % 2 ? "10" : NULL, NULL, "standard", &sb);
+        mgr_results_top(&room, MSG_EN, i % 2 ? "10" : NULL, NULL, "standard",
+                        &sb);
         t[i] = now_s() - a0;
     }
     printf("  %s\n", sb.buf);
@@ -264,7 +266,7 @@ static int load(const char *dir, long calls)
         played_add(pl, a, nick, "u@bench", key);
         struct chat_user u = {.nick = nick, .id = "u@bench"};
         double a0 = now_s();
-        mgr_results_stats(&room, pl, &u, NULL, NULL, "standard", &sb);
+        mgr_results_stats(&room, MSG_EN, pl, &u, NULL, NULL, "standard", &sb);
         t[i] = now_s() - a0;
     }
     printf("  %s\n", sb.buf);
@@ -273,7 +275,7 @@ static int load(const char *dir, long calls)
         strbuf_reset(&sb);
         snprintf(key, sizeof key, "PLAYER%ld", (i * 7919) % (b ? b->n : 1));
         double a0 = now_s();
-        mgr_results_stats(&room, pl,
+        mgr_results_stats(&room, MSG_EN, pl,
                           &(struct chat_user){.nick = "x", .id = "u@h"}, key,
                           NULL, "standard", &sb);
         t[i] = now_s() - a0;

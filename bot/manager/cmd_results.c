@@ -9,7 +9,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bot/common/msg.h"
 #include "bot/common/xalloc.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/results.h"
 #include "bot/manager/text.h"
 
@@ -22,46 +24,72 @@ static struct results_room *asked_room(struct cmd *c)
     int seat;
     struct table *t = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
     if (!t) {
-        mgr_cmd_reply(c, "Ask in the channel (%stop there).",
-                      mgr_cmd_prefix(c->m));
+        /* TRANSLATORS: {prefix} is the command prefix ("!") */
+        mgr_cmd_replym(c, M("Ask in the channel ({prefix}top there)."),
+                       MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
         return NULL;
     }
     return mgr_results_room(c->m, c->a, t->room);
 }
 
-/* Says an answer's lines in the room (unless the room heard the same
- * a moment ago, mgr_cmd_room_hears) or tells them to the asker. */
-static void answer(struct cmd *c, struct results_room *r, const char *text)
+/* An answer written for a reader's look (its language): true with the
+ * answer in sb, false with a refusal (for the asker only). */
+typedef bool (*answer_fn)(struct cmd *c, struct results_room *r,
+                          struct render_look look, struct strbuf *sb);
+
+/* Says an answer's lines in the room, in the room's language (unless the
+ * room heard the same a moment ago, mgr_cmd_room_hears), or tells them
+ * to the asker in theirs. */
+static void answer(struct cmd *c, struct results_room *r, answer_fn make)
 {
-    if (!mgr_cmd_room_hears(c, &r->echo, text)) {
-        mgr_cmd_reply_lines(c, text);
+    struct render_look mine = mgr_look_person(c->m, c->a, c->u, c->room);
+    struct render_look look = mine;
+    if (c->room) {
+        look = render_look_style(c->a->style);
+        look.lang = mgr_lang_room(c->m, c->a, r->room);
+    }
+    char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    if (make(c, r, look, &sb) && mgr_cmd_room_hears(c, &r->echo, text)) {
+        char *buf = xstrdup(text);
+        for (char *line = buf, *nl; line; line = nl) {
+            nl = strchr(line, '\n');
+            if (nl)
+                *nl++ = '\0';
+            c->a->ops->say(c->a, r->room, line, CHAT_LOW);
+        }
+        free(buf);
         return;
     }
-    char *buf = xstrdup(text);
-    for (char *line = buf, *nl; line; line = nl) {
-        nl = strchr(line, '\n');
-        if (nl)
-            *nl++ = '\0';
-        c->a->ops->say(c->a, r->room, line, CHAT_LOW);
+    if (look.lang != mine.lang || look.style != mine.style ||
+        look.cards != mine.cards) {
+        strbuf_reset(&sb);
+        make(c, r, mine, &sb);
     }
-    free(buf);
+    mgr_cmd_reply_lines(c, text);
+}
+
+static bool last_sheet(struct cmd *c, struct results_room *r,
+                       struct render_look look, struct strbuf *sb)
+{
+    char sheet[MGR_TEXT_SIZE];
+    if (!mgr_results_sheet(r, c->room != NULL, look, sheet, sizeof sheet)) {
+        msg_add(sb, look.lang, M("No game is running here."), MSG_END);
+        return false;
+    }
+    msg_add(sb, look.lang, M("No game is running here; the last game's sheet:"),
+            MSG_END);
+    strbuf_addf(sb, "\n%s", sheet);
+    return true;
 }
 
 /* !scores with no game running: the last finished game's sheet. */
 void mgr_cmd_last_sheet(struct cmd *c)
 {
     struct results_room *r = asked_room(c);
-    if (!r)
-        return;
-    char text[2048];
-    int n = snprintf(text, sizeof text,
-                     "No game is running here; the last game's sheet:\n");
-    if (!mgr_results_sheet(r, c->room != NULL, c->a->style, text + n,
-                           sizeof text - (size_t)n)) {
-        mgr_cmd_reply(c, "No game is running here.");
-        return;
-    }
-    answer(c, r, text);
+    if (r)
+        answer(c, r, last_sheet);
 }
 
 /* The preset of the room's default rules: the board shown without one. */
@@ -75,11 +103,9 @@ static const char *default_preset(const struct cmd *c,
     return engine_preset_name(rules.preset);
 }
 
-void mgr_cmd_top(struct cmd *c)
+static bool top(struct cmd *c, struct results_room *r, struct render_look look,
+                struct strbuf *sb)
 {
-    struct results_room *r = asked_room(c);
-    if (!r)
-        return;
     const char *n = NULL, *preset = NULL;
     for (int i = 1; i < c->nwords && i < 3; i++) {
         if (isdigit((unsigned char)c->words[i][0]) || c->words[i][0] == '-')
@@ -87,42 +113,42 @@ void mgr_cmd_top(struct cmd *c)
         else
             preset = c->words[i];
     }
-    char sb_text[MGR_TEXT_SIZE];
-    struct strbuf sb;
-    strbuf_init(&sb, sb_text, sizeof sb_text);
-    if (!mgr_results_top(r, n, preset, default_preset(c, r), &sb)) {
-        mgr_cmd_reply(c, "%s", sb.buf);
-        return;
-    }
-    answer(c, r, sb.buf);
+    return mgr_results_top(r, look.lang, n, preset, default_preset(c, r), sb);
+}
+
+void mgr_cmd_top(struct cmd *c)
+{
+    struct results_room *r = asked_room(c);
+    if (r)
+        answer(c, r, top);
+}
+
+static bool stats(struct cmd *c, struct results_room *r,
+                  struct render_look look, struct strbuf *sb)
+{
+    const char *name = c->nwords > 1 ? c->words[1] : NULL;
+    const char *preset = c->nwords > 2 ? c->words[2] : NULL;
+    return mgr_results_stats(r, look.lang, c->m->played, c->u, name, preset,
+                             default_preset(c, r), sb);
 }
 
 void mgr_cmd_stats(struct cmd *c)
 {
     struct results_room *r = asked_room(c);
-    if (!r)
-        return;
-    const char *name = c->nwords > 1 ? c->words[1] : NULL;
-    const char *preset = c->nwords > 2 ? c->words[2] : NULL;
-    char sb_text[MGR_TEXT_SIZE];
-    struct strbuf sb;
-    strbuf_init(&sb, sb_text, sizeof sb_text);
-    if (!mgr_results_stats(r, c->m->played, c->u, name, preset,
-                           default_preset(c, r), &sb)) {
-        mgr_cmd_reply(c, "%s", sb.buf);
-        return;
-    }
-    answer(c, r, sb.buf);
+    if (r)
+        answer(c, r, stats);
+}
+
+static bool last(struct cmd *c, struct results_room *r, struct render_look look,
+                 struct strbuf *sb)
+{
+    (void)c;
+    return mgr_results_last(r, look.lang, (int64_t)time(NULL), sb);
 }
 
 void mgr_cmd_last(struct cmd *c)
 {
     struct results_room *r = asked_room(c);
-    if (!r)
-        return;
-    char sb_text[MGR_TEXT_SIZE];
-    struct strbuf sb;
-    strbuf_init(&sb, sb_text, sizeof sb_text);
-    mgr_results_last(r, (int64_t)time(NULL), &sb);
-    answer(c, r, sb.buf);
+    if (r)
+        answer(c, r, last);
 }

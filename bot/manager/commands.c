@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/common/msg.h"
 #include "bot/manager/cmd.h"
 #include "bot/manager/cmd_person.h"
 #include "bot/manager/cmd_play.h"
@@ -28,47 +29,77 @@ struct command {
     void (*fn)(struct cmd *c);
     bool in_room;
     bool in_private;
+    /* catalogue messages: what help says of it, and at a terminal (where
+     * everything is private) without "privately" (NULL: the same) */
     const char *help;
+    const char *help_solo;
 };
 
 static const struct command commands[] = {
+    /* TRANSLATORS: the help of each command. It starts with the command
+     * as typed, {prefix} ("!") included: the command and its option names
+     * stay untranslated; the words in capitals (PRESET, N, CARD...) stand
+     * for what is typed there and may be translated. */
     {"hearts", mgr_cmd_hearts, true, false,
-     "hearts [PRESET] [KEY=VALUE ...]: open a table here (or show it)"},
-    {"join", mgr_cmd_join, true, false, "join: take a seat before the start"},
+     M("{prefix}hearts [PRESET] [KEY=VALUE ...]: open a table here (or show "
+       "it)"),
+     NULL},
+    {"join", mgr_cmd_join, true, false,
+     M("{prefix}join: take a seat before the start"), NULL},
     {"leave", mgr_cmd_leave, true, false,
-     "leave: give up your seat (in a game: a computer takes it)"},
-    {"bot", mgr_cmd_bot, true, false, "bot [N] [LEVEL]: add computer players"},
+     M("{prefix}leave: give up your seat (in a game: a computer takes it)"),
+     NULL},
+    {"bot", mgr_cmd_bot, true, false,
+     M("{prefix}bot [N] [LEVEL]: add computer players"), NULL},
     {"start", mgr_cmd_start, true, false,
-     "start: deal (empty seats get computer players)"},
+     M("{prefix}start: deal (empty seats get computer players)"), NULL},
     {"stop", mgr_cmd_stop, true, false,
-     "stop: end the game unscored (opener, most players, or an admin)"},
-    {"status", mgr_cmd_status, true, true, "status: the table in a line"},
-    {"scores", mgr_cmd_scores, true, true, "scores: the score sheet"},
-    {"top", mgr_cmd_top, true, true, "top [N] [PRESET]: the leaderboard"},
-    {"stats", mgr_cmd_stats, true, true, "stats [NAME] [PRESET]: a record"},
-    {"last", mgr_cmd_last, true, true, "last: the last finished game"},
-    {"rules", mgr_cmd_rules, true, true, "rules [PRESET]: the rules"},
-    {"presets", mgr_cmd_presets, true, true, "presets: the presets"},
-    {"help", cmd_help, true, true, "help [COMMAND]: this help"},
+     M("{prefix}stop: end the game unscored (opener, most players, or an "
+       "admin)"),
+     NULL},
+    {"status", mgr_cmd_status, true, true,
+     M("{prefix}status: the table in a line"), NULL},
+    {"scores", mgr_cmd_scores, true, true, M("{prefix}scores: the score sheet"),
+     NULL},
+    {"top", mgr_cmd_top, true, true,
+     M("{prefix}top [N] [PRESET]: the leaderboard"), NULL},
+    {"stats", mgr_cmd_stats, true, true,
+     M("{prefix}stats [NAME] [PRESET]: a record"), NULL},
+    {"last", mgr_cmd_last, true, true,
+     M("{prefix}last: the last finished game"), NULL},
+    {"rules", mgr_cmd_rules, true, true, M("{prefix}rules [PRESET]: the rules"),
+     NULL},
+    {"presets", mgr_cmd_presets, true, true, M("{prefix}presets: the presets"),
+     NULL},
+    {"help", cmd_help, true, true, M("{prefix}help [COMMAND]: this help"),
+     NULL},
     {"lang", mgr_cmd_lang, true, true,
-     "lang [CODE]: the language I speak "
-     "with you"},
+     M("{prefix}lang [CODE]: the language I speak with you"), NULL},
     {"cards", mgr_cmd_cards, true, true,
-     "cards [symbols|ascii|words]: how I show you cards"},
-    {"play", mgr_cmd_play, true, true, "play CARD (or just CARD, privately)"},
-    {"pass", mgr_cmd_pass_in_channel, true, false, NULL},
+     M("{prefix}cards [symbols|ascii|words]: how I show you cards"), NULL},
+    {"play", mgr_cmd_play, true, true,
+     M("{prefix}play CARD (or just CARD, privately)"),
+     M("{prefix}play CARD (or just CARD)")},
+    {"pass", mgr_cmd_pass_in_channel, true, false, NULL, NULL},
     {"pass", mgr_cmd_pass, false, true,
-     "pass C1 C2 C3 (privately): the cards to pass"},
-    {"hand", mgr_cmd_hand, false, true, "hand (privately): your cards"},
+     M("pass C1 C2 C3 (privately): the cards to pass"),
+     M("pass C1 C2 C3: the cards to pass")},
+    {"hand", mgr_cmd_hand, false, true, M("hand (privately): your cards"),
+     M("hand: your cards")},
     {"moon", mgr_cmd_moon, false, true,
-     "moon add | moon subtract (privately): after shooting the moon"},
+     M("moon add | moon subtract (privately): after shooting the moon"),
+     M("moon add | moon subtract: after shooting the moon")},
     {"discard", mgr_cmd_discard, false, true,
-     "discard C1 C2 (privately): the kitty exchange"},
+     M("discard C1 C2 (privately): the kitty exchange"),
+     M("discard C1 C2: the kitty exchange")},
     {"back", mgr_cmd_back, false, true,
-     "back (privately): take your seat back from a computer"},
+     M("back (privately): take your seat back from a computer"),
+     M("back: take your seat back from a computer")},
     {"autoplay", mgr_cmd_autoplay, false, true,
-     "autoplay on|off|last (privately): on plays every forced card for "
-     "you, last (the default) only the last card of a hand, off none"},
+     M("autoplay on|off|last (privately): on plays every forced card for "
+       "you, last (the default) only the last card of a hand, off none"),
+     M("autoplay on|off|last: on plays every forced card for you, last (the "
+       "default) only the last card of a hand, off none")},
 };
 
 /* Other words for commands, as people type them to other game bots;
@@ -90,9 +121,69 @@ static const char *command_word(const char *w)
     return w;
 }
 
+/* A list's items joined with ", " into sb (words, not a sentence). */
+static void list_add(struct strbuf *sb, const char *item)
+{
+    strbuf_addf(sb, "%s%s", sb->len ? ", " : "", item);
+}
+
+/* Command k's help in lang, as "help COMMAND" says it: its text, the
+ * computer players' levels for bot, and the other words for it. */
+static void command_help(const struct cmd *c, const struct command *k, int lang,
+                         struct strbuf *out)
+{
+    const char *p = mgr_cmd_prefix(c->m);
+    /* at a terminal everything is "private": not worth saying */
+    bool quiet = c->a->solo && k->in_private;
+    char text[MGR_TEXT_SIZE], more[MGR_TEXT_SIZE];
+    struct strbuf sb, mb;
+    strbuf_init(&sb, text, sizeof text);
+    msg_add(&sb, lang, quiet && k->help_solo ? k->help_solo : k->help,
+            MSG_S("prefix", k->in_room && !quiet ? p : ""), MSG_END);
+    if (k->fn == mgr_cmd_bot) {
+        char levels[256];
+        struct strbuf lv;
+        strbuf_init(&lv, levels, sizeof levels);
+        for (int l = 0; l < ai_level_count(); l++)
+            list_add(&lv, ai_level_name(l));
+        strbuf_init(&mb, more, sizeof more);
+        /* TRANSLATORS: {help} is the help of bot; {levels} the levels'
+         * names, as typed ("random, easy, normal, hard"); {level} the one
+         * a computer player gets when none is named. */
+        msg_add(&mb, lang, M("{help}. Levels: {levels} ({level} unless named)"),
+                MSG_S("help", text), MSG_S("levels", levels),
+                MSG_S("level", ai_level_name(c->m->ai_level)), MSG_END);
+        strbuf_reset(&sb);
+        strbuf_addstr(&sb, more);
+    }
+    char words[256];
+    struct strbuf wb;
+    strbuf_init(&wb, words, sizeof words);
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        if (strcmp(aliases[i].command, k->name) != 0)
+            continue;
+        char word[64];
+        snprintf(word, sizeof word, "%s%s", k->in_room ? p : "",
+                 aliases[i].word);
+        list_add(&wb, word);
+    }
+    if (!wb.len) {
+        strbuf_addstr(out, text);
+        return;
+    }
+    /* TRANSLATORS: {help} is a command's help; {aliases} the other words
+     * that do the same, as typed ("!j, !sit"). */
+    msg_add(out, lang, M("{help} (also {aliases})"), MSG_S("help", text),
+            MSG_S("aliases", words), MSG_END);
+}
+
 static void cmd_help(struct cmd *c)
 {
     const char *p = mgr_cmd_prefix(c->m);
+    int lang = mgr_cmd_lang_of(c);
+    char sb_text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, sb_text, sizeof sb_text);
     if (c->nwords > 1) {
         const char *w = c->words[1];
         if (strncmp(w, p, strlen(p)) == 0)
@@ -101,86 +192,68 @@ static void cmd_help(struct cmd *c)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
             if (!commands[i].help || strcasecmp(commands[i].name, name) != 0)
                 continue;
-            char sb_text[MGR_TEXT_SIZE];
-            struct strbuf sb;
-            strbuf_init(&sb, sb_text, sizeof sb_text);
-            if (c->a->solo && commands[i].in_private) {
-                /* at a terminal everything is "private": not worth saying */
-                strbuf_addf(&sb, "%s", commands[i].help);
-                static const char *const noise[] = {" (privately)",
-                                                    ", privately"};
-                for (int k = 0; k < 2; k++) {
-                    char *at = strstr(sb.buf, noise[k]);
-                    if (at)
-                        memmove(at, at + strlen(noise[k]),
-                                strlen(at + strlen(noise[k])) + 1);
-                }
-                sb.len = strlen(sb.buf);
-            } else {
-                strbuf_addf(&sb, "%s%s", commands[i].in_room ? p : "",
-                            commands[i].help);
-            }
-            if (commands[i].fn == mgr_cmd_bot) {
-                strbuf_addf(&sb, ". Levels:");
-                for (int l = 0; l < ai_level_count(); l++)
-                    strbuf_addf(&sb, "%s %s", l ? "," : "", ai_level_name(l));
-                strbuf_addf(&sb, " (%s unless named)",
-                            ai_level_name(c->m->ai_level));
-            }
-            int n = 0;
-            for (size_t k = 0; k < sizeof aliases / sizeof aliases[0]; k++)
-                if (strcmp(aliases[k].command, commands[i].name) == 0)
-                    strbuf_addf(&sb, "%s%s%s", n++ ? ", " : " (also ",
-                                commands[i].in_room ? p : "", aliases[k].word);
-            if (n)
-                strbuf_addf(&sb, ")");
+            command_help(c, &commands[i], lang, &sb);
             mgr_cmd_reply(c, "%s", sb.buf);
             return;
         }
-        mgr_cmd_reply(c, "No command '%.30s'. %shelp lists them.", w, p);
+        char word[32];
+        snprintf(word, sizeof word, "%.30s", w);
+        mgr_cmd_replym(c, M("No command '{word}'. {prefix}help lists them."),
+                       MSG_S("word", word), MSG_S("prefix", p), MSG_END);
         return;
     }
     /* every command, from the table, so none is left out */
-    char sb_text[MGR_TEXT_SIZE];
-    struct strbuf sb;
-    strbuf_init(&sb, sb_text, sizeof sb_text);
+    char list_text[512];
+    struct strbuf list;
+    strbuf_init(&list, list_text, sizeof list_text);
     if (c->a->solo) {
         /* one person at a terminal: what they type, nothing of channels */
-        strbuf_addf(&sb, "Type a card to play it (QS, 10h, t♦), or: hand, pass "
-                         "C1 C2 C3");
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
             const struct command *k = &commands[i];
             if (k->in_private && k->help && strcmp(k->name, "hand") &&
                 strcmp(k->name, "pass") && strcmp(k->name, "back") &&
                 strcmp(k->name, "top") && strcmp(k->name, "stats"))
-                strbuf_addf(&sb, ", %s", k->name);
+                list_add(&list, k->name);
         }
-        strbuf_addf(&sb,
-                    ". %sstop ends the game, %shearts [PRESET] opens a new "
-                    "table, %sstart deals, quit leaves. help COMMAND for one.",
-                    p, p, p);
+        /* TRANSLATORS: the help at a terminal. The cards are examples of
+         * what is typed (the English letters always work); {commands}
+         * lists more commands ("status, scores, ..."); {prefix} is the
+         * command prefix ("!"). Commands stay untranslated. */
+        msg_add(&sb, lang,
+                M("Type a card to play it (QS, 10h, t♦), or: hand, pass C1 C2 "
+                  "C3, {commands}. {prefix}stop ends the game, "
+                  "{prefix}hearts [PRESET] opens a new table, {prefix}start "
+                  "deals, quit leaves. help COMMAND for one."),
+                MSG_S("commands", list_text), MSG_S("prefix", p), MSG_END);
         mgr_cmd_reply(c, "%s", sb.buf);
         return;
     }
-    strbuf_addf(&sb,
-                "Hearts: %shearts opens a table, %sjoin sits down, %sstart "
-                "deals. In the channel also:",
-                p, p, p);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *k = &commands[i];
         if (k->in_room && k->help && strcmp(k->name, "hearts") &&
             strcmp(k->name, "join") && strcmp(k->name, "start"))
-            strbuf_addf(&sb, " %s%s", p, k->name);
+            strbuf_addf(&list, "%s%s%s", list.len ? " " : "", p, k->name);
     }
-    strbuf_addf(&sb, ". Privately: hand, pass C1 C2 C3, play CARD (or just "
-                     "CARD)");
+    char private_text[256];
+    struct strbuf priv;
+    strbuf_init(&priv, private_text, sizeof private_text);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *k = &commands[i];
         if (k->in_private && !k->in_room && k->help &&
             strcmp(k->name, "hand") && strcmp(k->name, "pass"))
-            strbuf_addf(&sb, ", %s", k->name);
+            list_add(&priv, k->name);
     }
-    strbuf_addf(&sb, ". %shelp COMMAND for one.", p);
+    /* TRANSLATORS: the help in a chat. {prefix} is the command prefix
+     * ("!"); {channel} lists the other channel commands ("!status
+     * !scores ..."), {private} the other private ones ("moon, discard,
+     * ..."). Commands stay untranslated. */
+    msg_add(&sb, lang,
+            M("Hearts: {prefix}hearts opens a table, {prefix}join sits down, "
+              "{prefix}start deals. In the channel also: {channel}. "
+              "Privately: hand, pass C1 C2 C3, play CARD (or just CARD), "
+              "{private}. {prefix}help COMMAND for one."),
+            MSG_S("prefix", p), MSG_S("channel", list_text),
+            MSG_S("private", private_text), MSG_END);
     mgr_cmd_reply(c, "%s", sb.buf);
 }
 
@@ -260,18 +333,29 @@ static void unknown(struct cmd *c, const char *w, const struct near *n)
 {
     const char *p = mgr_cmd_prefix(c->m);
     const char *typed = c->room ? p : "";
+    char word[128];
+    snprintf(word, sizeof word, "%s%.30s", typed, w);
     if (!n) {
-        mgr_cmd_reply(c, "I don't know '%s%.30s'. Try \"%shelp\".", typed, w,
-                      typed);
+        /* TRANSLATORS: {word} is what was typed ("!hlep"); {prefix} the
+         * command prefix as it is typed there ("!", or nothing in a
+         * private message). */
+        mgr_cmd_replym(c, M("I don't know '{word}'. Try \"{prefix}help\"."),
+                       MSG_S("word", word), MSG_S("prefix", typed), MSG_END);
         return;
     }
-    const char *where = "";
+    char meant[128];
+    snprintf(meant, sizeof meant, "%s%s",
+             n->k->in_room && (c->room || !n->k->in_private) ? p : "", n->word);
+    /* TRANSLATORS: {word} is what was typed ("!hlep"), {command} the
+     * command it is near ("!help"). */
+    const char *id = M("I don't know '{word}' — did you mean '{command}'?");
     if (!works_here(c, n->k) && !c->a->solo)
-        where =
-            c->room ? " (privately, in a message to me)" : " (in the channel)";
-    mgr_cmd_reply(c, "I don't know '%s%.30s' — did you mean '%s%s'%s?", typed,
-                  w, n->k->in_room && (c->room || !n->k->in_private) ? p : "",
-                  n->word, where);
+        id = c->room ? M("I don't know '{word}' — did you mean '{command}' "
+                         "(privately, in a message to me)?")
+                     : M("I don't know '{word}' — did you mean '{command}' (in "
+                         "the channel)?");
+    mgr_cmd_replym(c, id, MSG_S("word", word), MSG_S("command", meant),
+                   MSG_END);
 }
 
 /* The command the first word names, here (room or private), or NULL. */
@@ -303,16 +387,20 @@ static void dispatch(struct cmd *c)
     }
     /* a command of the other kind here */
     k = named(c, command_word(w));
-    if (k && c->room)
-        mgr_cmd_reply(c,
-                      "\"%s\" works privately: send it to me in a private "
-                      "message.",
-                      k->name);
-    else if (k)
-        mgr_cmd_reply(c,
-                      "%s%s works in the channel of the table: say it there.",
-                      mgr_cmd_prefix(c->m), k->name);
-    else {
+    if (k && c->room) {
+        mgr_cmd_replym(c,
+                       M("\"{command}\" works privately: send it to me in a "
+                         "private message."),
+                       MSG_S("command", k->name), MSG_END);
+    } else if (k) {
+        char command[64];
+        snprintf(command, sizeof command, "%s%s", mgr_cmd_prefix(c->m),
+                 k->name);
+        mgr_cmd_replym(c,
+                       M("{command} works in the channel of the table: say it "
+                         "there."),
+                       MSG_S("command", command), MSG_END);
+    } else {
         struct near n;
         bool near = nearest(c, w, typo_reach(c, w), &n);
         unknown(c, w, near ? &n : NULL);
@@ -363,13 +451,15 @@ static void said_in_channel_by_mistake(struct cmd *c, const char *text)
     if (!c->a->solo && person_verdict(c, text, true) != LIMIT_ANSWER)
         return;
     if (pass)
-        mgr_cmd_reply(c, "That went to the channel: passes are secret, tell me "
-                         "privately (a private message to me).");
+        mgr_cmd_replym(c,
+                       M("That went to the channel: passes are secret, tell me "
+                         "privately (a private message to me)."),
+                       MSG_END);
     else
-        mgr_cmd_reply(c,
-                      "That went to the channel as chat: tell me privately, or "
-                      "say %splay CARD there.",
-                      mgr_cmd_prefix(c->m));
+        mgr_cmd_replym(c,
+                       M("That went to the channel as chat: tell me privately, "
+                         "or say {prefix}play CARD there."),
+                       MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
 }
 
 /* A seated player's move (or "hand", "back"): always answered. */
@@ -424,11 +514,15 @@ static bool within_limit(struct cmd *c, const char *text)
     if (v != LIMIT_QUIET && !c->room && !c->a->ops->idle(c->a) &&
         !mgr_chatter_shared(c->m, c->a, c->u))
         return false;
-    if (v == LIMIT_WARN)
-        mgr_cmd_tell(c,
-                     "You are sending me too much: I answer again in a "
-                     "while.",
-                     CHAT_LOW);
+    if (v == LIMIT_WARN) {
+        char warn[256];
+        struct strbuf sb;
+        strbuf_init(&sb, warn, sizeof warn);
+        msg_add(&sb, mgr_cmd_lang_of(c),
+                M("You are sending me too much: I answer again in a while."),
+                MSG_END);
+        mgr_cmd_tell(c, warn, CHAT_LOW);
+    }
     return v == LIMIT_ANSWER;
 }
 

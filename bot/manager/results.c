@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "bot/common/rule_words.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/board_names.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/played.h"
 #include "bot/manager/render.h"
 #include "storage/archive.h"
@@ -60,15 +62,19 @@ static void load(struct manager *m, struct results_room *r)
 
 /* Tells the channel once, while its boards can't be read, that its
  * results can't be read. */
-static void tell_unreadable(struct results_room *r)
+static void tell_unreadable(struct manager *m, struct results_room *r)
 {
     if (r->stats || r->told || !r->a || !r->room[0])
         return;
     r->told = true;
-    r->a->ops->say(r->a, r->room,
-                   "The results here can't be read (the bot's log says "
-                   "why); games are still played and archived.",
-                   CHAT_NORMAL);
+    char text[300];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    msg_add(&sb, mgr_lang_room(m, r->a, r->room),
+            M("The results here can't be read (the bot's log says why); "
+              "games are still played and archived."),
+            MSG_END);
+    r->a->ops->say(r->a, r->room, text, CHAT_NORMAL);
 }
 
 static struct results_room *add_room(struct manager *m, const char *dir)
@@ -102,7 +108,7 @@ struct results_room *mgr_results_room(struct manager *m, struct chat_adapter *a,
             /* not readable before: perhaps now (a person mended it) */
             if (!r->stats && dir[0])
                 load(m, r);
-            tell_unreadable(r);
+            tell_unreadable(m, r);
             return r;
         }
     }
@@ -111,7 +117,7 @@ struct results_room *mgr_results_room(struct manager *m, struct chat_adapter *a,
     snprintf(r->room, sizeof r->room, "%s", room);
     if (dir[0])
         load(m, r);
-    tell_unreadable(r);
+    tell_unreadable(m, r);
     return r;
 }
 
@@ -381,6 +387,27 @@ int mgr_results_archive(struct table *t, const char *dir, const char *json,
     return -1;
 }
 
+/* Said of a channel whose leaderboards can't be read. */
+#define M_BOARDS_UNREADABLE                                                    \
+    M("The leaderboards here can't be read (see the bot's log).")
+
+/* "3 games" and "1 win" in lang, into a buffer each, for the sentences
+ * that count both. */
+struct counts {
+    char games[64], wins[64];
+};
+
+static void counts_of(struct counts *k, int lang, const struct stats_player *p)
+{
+    struct strbuf sb;
+    strbuf_init(&sb, k->games, sizeof k->games);
+    msg_addn(&sb, lang, MN("{n} game", "{n} games"), (unsigned long)p->games,
+             MSG_I("n", p->games), MSG_END);
+    strbuf_init(&sb, k->wins, sizeof k->wins);
+    msg_addn(&sb, lang, MN("{n} win", "{n} wins"), (unsigned long)p->wins,
+             MSG_I("n", p->wins), MSG_END);
+}
+
 /* "1532" or "1510?" (provisional). */
 static void sb_rating(struct strbuf *sb, const struct stats_player *p)
 {
@@ -388,9 +415,21 @@ static void sb_rating(struct strbuf *sb, const struct stats_player *p)
                 stats_provisional(p) ? "?" : "");
 }
 
+/* The preset nearest to word, as the engine names it in its refusal. */
+static const char *nearest_preset(const char *word, char *near, size_t len)
+{
+    struct engine_rules r;
+    struct engine_error e;
+    if (engine_rules_init(&r, word, &e) == 0 ||
+        e.code != ENGINE_ERR_UNKNOWN_PRESET || !e.near[0])
+        return engine_preset_name(0);
+    snprintf(near, len, "%s", e.near);
+    return near;
+}
+
 /* The preset a word names ("custom" too), into *preset; or false with a
  * refusal naming the nearest. */
-static bool preset_word_ok(const char *word, const char **preset,
+static bool preset_word_ok(const char *word, int lang, const char **preset,
                            struct strbuf *sb)
 {
     if (!strcmp(word, STATS_CUSTOM)) {
@@ -402,36 +441,37 @@ static bool preset_word_ok(const char *word, const char **preset,
         *preset = engine_preset_name(p);
         return true;
     }
-    struct engine_rules r;
-    struct engine_error e;
-    char err[RULE_WORDS_SIZE];
-    /* the board commands do not know the asker's language yet: English */
-    if (engine_rules_init(&r, word, &e) == 0)
-        snprintf(err, sizeof err, "unknown preset '%s'", word);
-    else
-        rule_words_error_text(err, sizeof err, MSG_EN, &e);
-    strbuf_addf(sb, "%s (or custom). !presets lists them.", err);
+    /* TRANSLATORS: {word} is what was typed, {preset} the nearest preset;
+     * presets and "custom" are typed as they are: keep them. */
+    char near[ENGINE_ERROR_NEAR];
+    msg_add(sb, lang,
+            M("unknown preset '{word}' (did you mean '{preset}'?) (or "
+              "custom). !presets lists them."),
+            MSG_S("word", word),
+            MSG_S("preset", nearest_preset(word, near, sizeof near)), MSG_END);
     return false;
 }
 
 /* The board a command asks about (preset_word, else the channel's
  * default preset): 0 with *b, 1 with an answer in sb (nothing counted
  * there), -1 with a refusal in sb. */
-static int board_for(struct results_room *r, const char *preset_word,
+static int board_for(struct results_room *r, int lang, const char *preset_word,
                      const char *fallback, struct strbuf *sb,
                      const struct stats_board **b)
 {
     const char *preset = fallback;
-    if (preset_word && !preset_word_ok(preset_word, &preset, sb))
+    if (preset_word && !preset_word_ok(preset_word, lang, &preset, sb))
         return -1;
     if (!r->stats) {
-        strbuf_addf(sb, "The leaderboards here can't be read (see the bot's "
-                        "log).");
+        msg_add(sb, lang, M_BOARDS_UNREADABLE, MSG_END);
         return 1;
     }
     *b = stats_board(r->stats, preset);
     if (!*b || !(*b)->n) {
-        strbuf_addf(sb, "Nobody has finished a %s game here yet.", preset);
+        /* TRANSLATORS: {board} is a preset's name ("standard", "omnibus")
+         * or "custom" */
+        msg_add(sb, lang, M("Nobody has finished a {board} game here yet."),
+                MSG_S("board", preset), MSG_END);
         return 1;
     }
     return 0;
@@ -451,7 +491,7 @@ static void row_shown(struct results_room *r, const struct stats_board *b,
     board_names_shown(&r->names, r->a, r->stats, b, index, out, outlen);
 }
 
-bool mgr_results_top(struct results_room *r, const char *n_word,
+bool mgr_results_top(struct results_room *r, int lang, const char *n_word,
                      const char *preset_word, const char *fallback,
                      struct strbuf *sb)
 {
@@ -460,19 +500,23 @@ bool mgr_results_top(struct results_room *r, const char *n_word,
         char *end;
         long v = strtol(n_word, &end, 10);
         if (*end || v < 1 || v > TOP_MAX) {
-            strbuf_addf(sb, "How many? 1 to %d.", TOP_MAX);
+            msg_add(sb, lang, M("How many? 1 to {most}."),
+                    MSG_I("most", TOP_MAX), MSG_END);
             return false;
         }
         n = (int)v;
     }
     const struct stats_board *b;
-    int found = board_for(r, preset_word, fallback, sb, &b);
+    int found = board_for(r, lang, preset_word, fallback, sb, &b);
     if (found)
         return found > 0;
     if (n > b->n)
         n = b->n;
     bool provisional = false;
-    strbuf_addf(sb, "Top %d (%s):", n, b->preset);
+    /* TRANSLATORS: the start of !top: the best {n} players of the board
+     * of preset {board} ("standard") */
+    msg_add(sb, lang, M("Top {n} ({board}):"), MSG_I("n", n),
+            MSG_S("board", b->preset), MSG_END);
     /* the entries spread evenly over the fewest lines of TOP_PER_LINE:
      * entry i on line i * lines / n (no lone entry on the last) */
     int lines = (n + TOP_PER_LINE - 1) / TOP_PER_LINE;
@@ -481,17 +525,32 @@ bool mgr_results_top(struct results_room *r, const char *n_word,
         bool ends_line = i + 1 < n && (i + 1) * lines / n != i * lines / n;
         if (i && i * lines / n != (i - 1) * lines / n)
             strbuf_addf(sb, "\n");
-        char shown[RENDER_SHOWN_SIZE + 16];
+        char shown[RENDER_SHOWN_SIZE + 16], rating[32];
         row_shown(r, b, b->order[i], shown, sizeof shown);
-        strbuf_addf(sb, " %d. %s ", i + 1, shown);
-        sb_rating(sb, p);
-        strbuf_addf(sb, " (%d game%s, %d win%s)%s", p->games,
-                    p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s",
-                    i + 1 < n && !ends_line ? "," : "");
+        struct strbuf rb;
+        strbuf_init(&rb, rating, sizeof rating);
+        sb_rating(&rb, p);
+        struct counts k;
+        counts_of(&k, lang, p);
+        strbuf_addc(sb, ' ');
+        /* TRANSLATORS: an entry of !top: "2. alice 1532 (5 games, 2
+         * wins)"; {rating} ends in "?" while it is provisional */
+        msg_add(sb, lang, M("{rank}. {name} {rating} ({games}, {wins})"),
+                MSG_I("rank", i + 1), MSG_S("name", shown),
+                MSG_S("rating", rating), MSG_S("games", k.games),
+                MSG_S("wins", k.wins), MSG_END);
+        if (i + 1 < n && !ends_line)
+            strbuf_addc(sb, ',');
         provisional |= stats_provisional(p);
     }
-    if (provisional)
-        strbuf_addf(sb, " ?: provisional, under %d games.", STATS_PROVISIONAL);
+    if (provisional) {
+        strbuf_addc(sb, ' ');
+        /* TRANSLATORS: after !top when a rating there ends in "?" */
+        msg_addn(sb, lang,
+                 MN("?: provisional, under {n} game.",
+                    "?: provisional, under {n} games."),
+                 STATS_PROVISIONAL, MSG_I("n", STATS_PROVISIONAL), MSG_END);
+    }
     return true;
 }
 
@@ -572,41 +631,86 @@ row_of(struct results_room *r, const struct played *pl,
 
 /* A row in full: "alice (standard): 5 games, 2 wins, rating 1532, rank 2
  * of 7, 6.1 points a hand, 1 moon, 2 queens of spades." */
-static void sb_row_full(struct strbuf *sb, struct results_room *r,
+static void sb_row_full(struct strbuf *sb, int lang, struct results_room *r,
                         const struct stats_board *b,
                         const struct stats_player *p)
 {
-    char shown[RENDER_SHOWN_SIZE + 16];
+    char shown[RENDER_SHOWN_SIZE + 16], rating[64], points[32], moons[64],
+        suns[64], queens[64];
     row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
-    strbuf_addf(sb, "%s (%s): %d game%s, %d win%s, rating ", shown, b->preset,
-                p->games, p->games == 1 ? "" : "s", p->wins,
-                p->wins == 1 ? "" : "s");
-    strbuf_addf(sb, "%ld%s, rank %d of %d", lround(p->rating),
-                stats_provisional(p) ? " (provisional)" : "", p->rank, b->n);
-    strbuf_addf(sb, ", %.1f points a hand, %d moon%s",
-                p->hands ? (double)p->points / p->hands : 0.0, p->moons,
-                p->moons == 1 ? "" : "s");
-    if (p->suns)
-        strbuf_addf(sb, ", %d sun%s", p->suns, p->suns == 1 ? "" : "s");
-    strbuf_addf(sb, ", %d quee%s of spades.", p->queens,
-                p->queens == 1 ? "n" : "ns");
+    struct strbuf t;
+    strbuf_init(&t, rating, sizeof rating);
+    char number[32];
+    snprintf(number, sizeof number, "%ld", lround(p->rating));
+    if (stats_provisional(p))
+        msg_add(&t, lang, M("{rating} (provisional)"), MSG_S("rating", number),
+                MSG_END);
+    else
+        strbuf_addstr(&t, number);
+    /* "6.1", with the language's decimal separator */
+    snprintf(points, sizeof points, "%.1f",
+             p->hands ? (double)p->points / p->hands : 0.0);
+    char *dot = strchr(points, '.');
+    const char *sep = msg_template(
+        lang, MC("the decimal separator, as in \"6.1 points a hand\"", "."));
+    if (dot && strlen(sep) == 1)
+        *dot = sep[0];
+    strbuf_init(&t, moons, sizeof moons);
+    msg_addn(&t, lang, MN("{n} moon", "{n} moons"), (unsigned long)p->moons,
+             MSG_I("n", p->moons), MSG_END);
+    strbuf_init(&t, suns, sizeof suns);
+    msg_addn(&t, lang, MN("{n} sun", "{n} suns"), (unsigned long)p->suns,
+             MSG_I("n", p->suns), MSG_END);
+    strbuf_init(&t, queens, sizeof queens);
+    msg_addn(&t, lang, MN("{n} queen of spades", "{n} queens of spades"),
+             (unsigned long)p->queens, MSG_I("n", p->queens), MSG_END);
+    struct counts k;
+    counts_of(&k, lang, p);
+    /* TRANSLATORS: !stats: "alice (standard): 5 games, 2 wins, rating
+     * 1532, rank 2 of 7, 6.1 points a hand, 1 moon, 2 queens of spades."
+     * {board} is a preset's name; {moons} counts the times the moon was
+     * shot. The second text also counts suns (all tricks taken). */
+    const char *id =
+        p->suns ? M("{name} ({board}): {games}, {wins}, rating {rating}, rank "
+                    "{rank} of {players}, {points} points a hand, {moons}, "
+                    "{suns}, {queens}.")
+                : M("{name} ({board}): {games}, {wins}, rating {rating}, rank "
+                    "{rank} of {players}, {points} points a hand, {moons}, "
+                    "{queens}.");
+    msg_add(sb, lang, id, MSG_S("name", shown), MSG_S("board", b->preset),
+            MSG_S("games", k.games), MSG_S("wins", k.wins),
+            MSG_S("rating", rating), MSG_I("rank", p->rank),
+            MSG_I("players", b->n), MSG_S("points", points),
+            MSG_S("moons", moons), MSG_S("suns", suns), MSG_S("queens", queens),
+            MSG_END);
 }
 
 /* A row in short, after the one in full: "omnibus 3 games, 1 win,
  * rating 1516?, rank 1 of 2". */
-static void sb_row_short(struct strbuf *sb, const struct stats_board *b,
+static void sb_row_short(struct strbuf *sb, int lang,
+                         const struct stats_board *b,
                          const struct stats_player *p)
 {
-    strbuf_addf(sb, "%s %d game%s, %d win%s, rating ", b->preset, p->games,
-                p->games == 1 ? "" : "s", p->wins, p->wins == 1 ? "" : "s");
-    sb_rating(sb, p);
-    strbuf_addf(sb, ", rank %d of %d", p->rank, b->n);
+    char rating[32];
+    struct strbuf rb;
+    strbuf_init(&rb, rating, sizeof rating);
+    sb_rating(&rb, p);
+    struct counts k;
+    counts_of(&k, lang, p);
+    /* TRANSLATORS: a person's row on another board, after their row in
+     * full: "omnibus 3 games, 1 win, rating 1516?, rank 1 of 2" */
+    msg_add(sb, lang,
+            M("{board} {games}, {wins}, rating {rating}, rank {rank} of "
+              "{players}"),
+            MSG_S("board", b->preset), MSG_S("games", k.games),
+            MSG_S("wins", k.wins), MSG_S("rating", rating),
+            MSG_I("rank", p->rank), MSG_I("players", b->n), MSG_END);
 }
 
-bool mgr_results_stats(struct results_room *r, const struct played *pl,
-                       const struct chat_user *u, const char *name,
-                       const char *preset_word, const char *fallback,
-                       struct strbuf *sb)
+bool mgr_results_stats(struct results_room *r, int lang,
+                       const struct played *pl, const struct chat_user *u,
+                       const char *name, const char *preset_word,
+                       const char *fallback, struct strbuf *sb)
 {
     char also_text[MGR_TEXT_SIZE];
     struct strbuf also;
@@ -614,13 +718,12 @@ bool mgr_results_stats(struct results_room *r, const struct played *pl,
     const struct stats_board *b = NULL;
     const struct stats_player *p = NULL;
     if (preset_word) {
-        int found = board_for(r, preset_word, fallback, sb, &b);
+        int found = board_for(r, lang, preset_word, fallback, sb, &b);
         if (found)
             return found > 0;
         p = row_of(r, pl, u, name, b, &also);
     } else if (!r->stats) {
-        strbuf_addf(sb, "The leaderboards here can't be read (see the bot's "
-                        "log).");
+        msg_add(sb, lang, M_BOARDS_UNREADABLE, MSG_END);
         return true;
     } else {
         /* every board the person is on: in full the channel's default
@@ -641,27 +744,33 @@ bool mgr_results_stats(struct results_room *r, const struct played *pl,
             p = row_of(r, pl, u, name, b, &also);
     }
     if (!p && !preset_word && r->stats->nboards == 0) {
-        strbuf_addf(sb, "Nobody has finished a game here yet.");
+        msg_add(sb, lang, M("Nobody has finished a game here yet."), MSG_END);
         return true;
     }
     if (!p && preset_word) {
+        /* TRANSLATORS: {name} is a player's name as typed; {board} a
+         * preset's name ("standard") or "custom" */
         if (name)
-            strbuf_addf(sb, "%s has not finished a %s game here.", name,
-                        b->preset);
+            msg_add(sb, lang, M("{name} has not finished a {board} game here."),
+                    MSG_S("name", name), MSG_S("board", b->preset), MSG_END);
         else
-            strbuf_addf(sb, "You have not finished a %s game here.", b->preset);
+            msg_add(sb, lang, M("You have not finished a {board} game here."),
+                    MSG_S("board", b->preset), MSG_END);
         return true;
     }
     if (!p) {
         if (name)
-            strbuf_addf(sb, "%s has not finished a game here.", name);
+            msg_add(sb, lang, M("{name} has not finished a game here."),
+                    MSG_S("name", name), MSG_END);
         else
-            strbuf_addf(sb, "You have not finished a game here.");
+            msg_add(sb, lang, M("You have not finished a game here."), MSG_END);
         return true;
     }
-    sb_row_full(sb, r, b, p);
+    sb_row_full(sb, lang, r, b, p);
     /* without a preset named, the other boards after it, briefly */
-    bool more = false;
+    char others_text[MGR_TEXT_SIZE];
+    struct strbuf others;
+    strbuf_init(&others, others_text, sizeof others_text);
     for (int i = 0; !preset_word && i < r->stats->nboards; i++) {
         const struct stats_board *o = &r->stats->boards[i];
         if (o == b)
@@ -672,69 +781,141 @@ bool mgr_results_stats(struct results_room *r, const struct played *pl,
         const struct stats_player *q = row_of(r, pl, u, name, o, &scratch);
         if (!q)
             continue;
-        strbuf_addf(sb, "%s", more ? "; " : " Also: ");
-        sb_row_short(sb, o, q);
-        more = true;
+        if (others.len)
+            strbuf_addstr(&others, "; ");
+        sb_row_short(&others, lang, o, q);
     }
-    if (more)
-        strbuf_addf(sb, ".");
+    if (others.len) {
+        strbuf_addc(sb, ' ');
+        /* TRANSLATORS: after a row of !stats: the person's rows on other
+         * boards, "; " between them */
+        msg_add(sb, lang, M("Also: {boards}."), MSG_S("boards", others_text),
+                MSG_END);
+    }
     if (also.len) {
         char shown[RENDER_SHOWN_SIZE + 16];
         row_shown(r, b, (int)(p - b->p), shown, sizeof shown);
-        strbuf_addf(sb, " Other people played here as %s too: !stats %s.",
-                    shown, also.buf);
+        strbuf_addc(sb, ' ');
+        /* TRANSLATORS: {name} is the name asked about; {names} the names
+         * the others are shown by on the board ("bob(2), bob(3)") */
+        msg_add(sb, lang,
+                M("Other people played here as {name} too: !stats {names}."),
+                MSG_S("name", shown), MSG_S("names", also.buf), MSG_END);
     }
     return true;
 }
 
-static void sb_ago(struct strbuf *sb, int64_t seconds)
+/* How long ago, "5 min ago", in lang. */
+static void sb_ago(struct strbuf *sb, int lang, int64_t seconds)
 {
+    /* TRANSLATORS: how long ago the last game ended, in "Last game (5 min
+     * ago, standard, 12 hands)" */
     if (seconds < 60)
-        strbuf_addf(sb, "just now");
+        msg_add(sb, lang, M("just now"), MSG_END);
     else if (seconds < 3600)
-        strbuf_addf(sb, "%lld min ago", (long long)(seconds / 60));
+        msg_add(sb, lang, M("{n} min ago"), MSG_I("n", seconds / 60), MSG_END);
     else if (seconds < 86400 * 2)
-        strbuf_addf(sb, "%lld h ago", (long long)(seconds / 3600));
+        msg_add(sb, lang, M("{n} h ago"), MSG_I("n", seconds / 3600), MSG_END);
     else
-        strbuf_addf(sb, "%lld days ago", (long long)(seconds / 86400));
+        msg_addn(sb, lang, MN("{n} day ago", "{n} days ago"),
+                 (unsigned long)(seconds / 86400), MSG_I("n", seconds / 86400),
+                 MSG_END);
 }
 
-bool mgr_results_last(struct results_room *r, int64_t now, struct strbuf *sb)
+/* Said after the points of a player who left the game (!last, and the
+ * last game's sheet). */
+#define M_LEFT MC("after the name or points of a player who left", "(left)")
+
+/* Names as a list: "alice", "alice and bob", "alice, bob and carol". */
+static void sb_names(struct strbuf *sb, int lang, const char *const *names,
+                     int n)
+{
+    char head[MGR_TEXT_SIZE];
+    struct strbuf hb;
+    strbuf_init(&hb, head, sizeof head);
+    for (int i = 0; i + 1 < n; i++)
+        strbuf_addf(&hb, "%s%s", i ? ", " : "", names[i]);
+    if (n < 2) {
+        strbuf_addstr(sb, n ? names[0] : "");
+        return;
+    }
+    /* TRANSLATORS: the last name of a list joined to the others: {names}
+     * is "alice" or "alice, bob", {last} "carol" */
+    msg_add(sb, lang, M("{names} and {last}"), MSG_S("names", head),
+            MSG_S("last", names[n - 1]), MSG_END);
+}
+
+bool mgr_results_last(struct results_room *r, int lang, int64_t now,
+                      struct strbuf *sb)
 {
     if (!r->stats) {
-        strbuf_addf(sb, "The results here can't be read (see the bot's log).");
+        msg_add(sb, lang,
+                M("The results here can't be read (see the bot's log)."),
+                MSG_END);
         return true;
     }
     if (!r->stats->last.has) {
-        strbuf_addf(sb, "No game has finished here yet.");
+        msg_add(sb, lang, M("No game has finished here yet."), MSG_END);
         return true;
     }
     const struct stats_last *l = &r->stats->last;
-    strbuf_addf(sb, "Last game (");
-    sb_ago(sb, now - l->time);
+    char ago[64], rules[STATS_CHANGES_SIZE + 64], hands[64];
+    struct strbuf t;
+    strbuf_init(&t, ago, sizeof ago);
+    sb_ago(&t, lang, now - l->time);
     /* the options that were changed, by name where they are known */
-    strbuf_addf(sb, ", %s%s%s, %d hand%s): ", l->preset,
-                l->changes[0] ? " with "
-                : l->custom   ? " custom"
-                              : "",
-                l->changes, l->nhands, l->nhands == 1 ? "" : "s");
-    for (int s = 0; s < l->n; s++)
-        strbuf_addf(sb, "%s%s %d%s", s ? ", " : "", l->names[s],
-                    (int)l->totals[s], l->left[s] ? " (left)" : "");
+    strbuf_init(&t, rules, sizeof rules);
+    if (l->changes[0])
+        /* TRANSLATORS: the rules of the last game: {preset} is a preset's
+         * name ("standard"), {changes} the options changed ("target=30
+         * hands=2"); options stay as they are typed */
+        msg_add(&t, lang, M("{preset} with {changes}"),
+                MSG_S("preset", l->preset), MSG_S("changes", l->changes),
+                MSG_END);
+    else if (l->custom)
+        /* TRANSLATORS: the rules of the last game: a preset's name
+         * ("standard") with options changed, which are not known */
+        msg_add(&t, lang, M("{preset} custom"), MSG_S("preset", l->preset),
+                MSG_END);
+    else
+        strbuf_addstr(&t, l->preset);
+    strbuf_init(&t, hands, sizeof hands);
+    msg_addn(&t, lang, MN("{n} hand", "{n} hands"), (unsigned long)l->nhands,
+             MSG_I("n", l->nhands), MSG_END);
+    char scores[MGR_TEXT_SIZE];
+    strbuf_init(&t, scores, sizeof scores);
+    const char *winners[ENGINE_MAX_PLAYERS];
     int nw = 0;
-    for (int s = 0; s < l->n; s++)
-        nw += l->winners >> s & 1;
-    int k = 0;
-    for (int s = 0; s < l->n; s++)
+    for (int s = 0; s < l->n; s++) {
+        strbuf_addf(&t, "%s%s %d", s ? ", " : "", l->names[s],
+                    (int)l->totals[s]);
+        if (l->left[s])
+            strbuf_addf(&t, " %s", msg_template(lang, M_LEFT));
         if (l->winners >> s & 1)
-            strbuf_addf(sb, "%s%s", k++ ? (k == nw ? " and " : ", ") : ". ",
-                        l->names[s]);
-    strbuf_addf(sb, " %s.", nw == 1 ? "won" : "shared the win");
+            winners[nw++] = l->names[s];
+    }
+    char won[MGR_TEXT_SIZE];
+    struct strbuf wb;
+    strbuf_init(&wb, won, sizeof won);
+    sb_names(&wb, lang, winners, nw);
+    /* TRANSLATORS: !last: "Last game (5 min ago, standard, 12 hands):
+     * alice 26, bob 80 (left), carol 40, dave 50. alice won." {scores}
+     * lists each player's points; {winners} is one name, or several
+     * joined ("alice and carol") in the second text */
+    const char *id =
+        nw == 0   ? M("Last game ({ago}, {rules}, {hands}): {scores}.")
+        : nw == 1 ? M("Last game ({ago}, {rules}, {hands}): {scores}. "
+                      "{winners} won.")
+                  : M("Last game ({ago}, {rules}, {hands}): {scores}. "
+                      "{winners} shared the win.");
+    msg_add(sb, lang, id, MSG_S("ago", ago), MSG_S("rules", rules),
+            MSG_S("hands", hands), MSG_S("scores", scores),
+            MSG_S("winners", won), MSG_END);
     return true;
 }
 
 bool mgr_results_sheet(struct results_room *r, bool in_room,
-                       enum chat_style style, char *buf, size_t len)
+                       struct render_look look, char *buf, size_t len)
 {
     if (!r->stats || !r->stats->last.has)
         return false;
@@ -743,12 +924,11 @@ bool mgr_results_sheet(struct results_room *r, bool in_room,
     const int32_t *rows[STATS_LAST_HANDS];
     for (int s = 0; s < l->n; s++) {
         names[s] = l->names[s];
-        marks[s] = l->left[s] ? "(left)" : NULL;
+        marks[s] = l->left[s] ? msg_template(look.lang, M_LEFT) : NULL;
     }
     for (int h = 0; h < l->nlast; h++)
         rows[h] = l->hands[h];
     render_scores_marked(buf, len, names, marks, l->n, rows, l->nlast,
-                         l->totals, in_room ? RENDER_SCORES_LAST : 0,
-                         render_look_style(style));
+                         l->totals, in_room ? RENDER_SCORES_LAST : 0, look);
     return true;
 }

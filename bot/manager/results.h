@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bot/common/chat.h"
+#include "bot/manager/render.h"
 #include "bot/manager/table.h"
 #include "bot/manager/text.h"
 #include "storage/archive.h"
@@ -77,7 +78,8 @@ int mgr_results_archive(struct table *t, const char *dir, const char *json,
 
 /*
  * The answers. Each writes one to three lines (separated by '\n') into
- * sb and returns true, or false with a refusal (for the asker only).
+ * sb in language lang (msg.h) and returns true, or false with a refusal
+ * (for the asker only).
  * Without a preset word the board is `fallback`'s (the channel's default
  * preset). A row is shown by the nick its key was made under (an
  * account's: the name it last played under), and a row whose name an
@@ -90,17 +92,19 @@ int mgr_results_archive(struct table *t, const char *dir, const char *json,
  * played under this session, their key now, else the only nick row
  * with their host.
  */
-bool mgr_results_top(struct results_room *r, const char *n_word,
+bool mgr_results_top(struct results_room *r, int lang, const char *n_word,
                      const char *preset_word, const char *fallback,
                      struct strbuf *sb);
-bool mgr_results_stats(struct results_room *r, const struct played *pl,
-                       const struct chat_user *u, const char *name,
-                       const char *preset_word, const char *fallback,
-                       struct strbuf *sb);
-bool mgr_results_last(struct results_room *r, int64_t now, struct strbuf *sb);
-/* The last finished game's score sheet (render_scores), or false. */
+bool mgr_results_stats(struct results_room *r, int lang,
+                       const struct played *pl, const struct chat_user *u,
+                       const char *name, const char *preset_word,
+                       const char *fallback, struct strbuf *sb);
+bool mgr_results_last(struct results_room *r, int lang, int64_t now,
+                      struct strbuf *sb);
+/* The last finished game's score sheet (render_scores) as `look` writes
+ * it, or false. */
 bool mgr_results_sheet(struct results_room *r, bool in_room,
-                       enum chat_style style, char *buf, size_t len);
+                       struct render_look look, char *buf, size_t len);
 
 /* heartsbot --rebuild-stats DATA_DIR (manager_rebuild_stats): the exit
  * code. */

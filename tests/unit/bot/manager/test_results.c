@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "bot/common/msg.h"
 #include "bot/manager/board_names.h"
 #include "bot/manager/played.h"
 #include "bot/manager/results.h"
@@ -92,7 +93,8 @@ static const char *stats_of(struct results_room *r, const struct played *pl,
     static struct strbuf sb;
     strbuf_init(&sb, text, sizeof text);
     struct chat_user u = {.nick = nick, .id = id};
-    assert_true(mgr_results_stats(r, pl, &u, name, NULL, "standard", &sb));
+    assert_true(
+        mgr_results_stats(r, MSG_EN, pl, &u, name, NULL, "standard", &sb));
     return sb.buf;
 }
 
@@ -101,7 +103,7 @@ static const char *top_of(struct results_room *r)
     static char text[MGR_TEXT_SIZE];
     static struct strbuf sb;
     strbuf_init(&sb, text, sizeof text);
-    assert_true(mgr_results_top(r, "10", NULL, "standard", &sb));
+    assert_true(mgr_results_top(r, MSG_EN, "10", NULL, "standard", &sb));
     return sb.buf;
 }
 
@@ -342,7 +344,7 @@ static void test_top_balances_its_lines(void **state)
     int per[8], nlines;
     /* five: three and two, not four and one */
     strbuf_init(&sb, text, sizeof text);
-    assert_true(mgr_results_top(&r, "5", NULL, "standard", &sb));
+    assert_true(mgr_results_top(&r, MSG_EN, "5", NULL, "standard", &sb));
     top_lines(sb.buf, per, &nlines);
     assert_int_equal(nlines, 2);
     assert_int_equal(per[0], 3);
@@ -351,13 +353,13 @@ static void test_top_balances_its_lines(void **state)
     assert_null(strstr(sb.buf, "),\n"));
     /* nine: three lines of three */
     strbuf_init(&sb, text, sizeof text);
-    assert_true(mgr_results_top(&r, "9", NULL, "standard", &sb));
+    assert_true(mgr_results_top(&r, MSG_EN, "9", NULL, "standard", &sb));
     top_lines(sb.buf, per, &nlines);
     assert_int_equal(nlines, 3);
     assert_true(per[0] == 3 && per[1] == 3 && per[2] == 3);
     /* four: one line */
     strbuf_init(&sb, text, sizeof text);
-    assert_true(mgr_results_top(&r, "4", NULL, "standard", &sb));
+    assert_true(mgr_results_top(&r, MSG_EN, "4", NULL, "standard", &sb));
     top_lines(sb.buf, per, &nlines);
     assert_int_equal(nlines, 1);
     board_names_free(r.names);
@@ -375,13 +377,13 @@ static void test_last_names_the_changed_options(void **state)
     static char text[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, text, sizeof text);
-    mgr_results_last(&r, s->last.time + 10, &sb);
+    mgr_results_last(&r, MSG_EN, s->last.time + 10, &sb);
     assert_non_null(
         strstr(sb.buf, "(just now, standard with hands=2, 1 hand)"));
     /* from a file that did not keep them: "custom" */
     s->last.changes[0] = '\0';
     strbuf_init(&sb, text, sizeof text);
-    mgr_results_last(&r, s->last.time + 10, &sb);
+    mgr_results_last(&r, MSG_EN, s->last.time + 10, &sb);
     assert_non_null(strstr(sb.buf, "(just now, standard custom, 1 hand)"));
     board_names_free(r.names);
     stats_free(s);
