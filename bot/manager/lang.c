@@ -91,16 +91,25 @@ int mgr_lang_seat(struct table *t, int seat)
     return l >= 0 ? l : mgr_lang_room(m, t->a, t->room);
 }
 
+/* The adapter's style, plain on IRC without colours (as mgr_table_style). */
+static enum chat_style style_of(const struct manager *m,
+                                const struct chat_adapter *a)
+{
+    if (a->style == CHAT_STYLE_IRC && !m->cfg->colors)
+        return CHAT_STYLE_PLAIN;
+    return a->style;
+}
+
 struct render_look mgr_look_room(struct table *t)
 {
-    struct render_look look = render_look_style(t->a->style);
+    struct render_look look = render_look_style(style_of(t->m, t->a));
     look.lang = mgr_lang_room(t->m, t->a, t->room);
     return look;
 }
 
 struct render_look mgr_look_seat(struct table *t, int seat)
 {
-    struct render_look look = render_look_style(t->a->style);
+    struct render_look look = render_look_style(style_of(t->m, t->a));
     look.lang = mgr_lang_seat(t, seat);
     return look;
 }
@@ -108,7 +117,7 @@ struct render_look mgr_look_seat(struct table *t, int seat)
 struct render_look mgr_look_person(struct manager *m, struct chat_adapter *a,
                                    const struct chat_user *u, const char *room)
 {
-    struct render_look look = render_look_style(a->style);
+    struct render_look look = render_look_style(style_of(m, a));
     look.lang = mgr_lang_person(m, a, u, room);
     return look;
 }
