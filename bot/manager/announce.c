@@ -354,10 +354,9 @@ static void announce_game_over(struct table *t, const struct engine_game *g)
                 MSG_S("players", winners_text), MSG_S("player", last),
                 MSG_S("totals", totals_text), MSG_END);
     else if (g->nwinners == 1 && mgr_seat_is_you(t, g->winners[0]))
-        /* TRANSLATORS: the game's end at the console, where the one
-         * person playing won; {player} is their name ("you"). */
-        msg_add(&sb, lang, M("Game over! {player} win. Final: {totals}"),
-                MSG_S("player", last), MSG_S("totals", totals_text), MSG_END);
+        /* the console's one person */
+        msg_add(&sb, lang, M("Game over! You win. Final: {totals}"),
+                MSG_S("totals", totals_text), MSG_END);
     else
         msg_add(&sb, lang, M("Game over! {player} wins. Final: {totals}"),
                 MSG_S("player", last), MSG_S("totals", totals_text), MSG_END);
