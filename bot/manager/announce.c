@@ -96,14 +96,18 @@ static const char *const *pass_said(enum engine_pass_dir dir)
         MN("Hand {hand}: pass {n} left.", "Hand {hand}: pass {n} left.")};
     static const char *const right[] = {
         MN("Hand {hand}: pass {n} right.", "Hand {hand}: pass {n} right.")};
+    /* TRANSLATORS: to the player across the table. */
     static const char *const across[] = {
         MN("Hand {hand}: pass {n} across.", "Hand {hand}: pass {n} across.")};
+    /* TRANSLATORS: the {n} cards shared out among all the others. */
     static const char *const everyone[] = {
         MN("Hand {hand}: pass {n} to everyone.",
            "Hand {hand}: pass {n} to everyone.")};
+    /* TRANSLATORS: to the second player on the left. */
     static const char *const left2[] = {
         MN("Hand {hand}: pass {n} two to the left.",
            "Hand {hand}: pass {n} two to the left.")};
+    /* TRANSLATORS: to the second player on the right. */
     static const char *const right2[] = {
         MN("Hand {hand}: pass {n} two to the right.",
            "Hand {hand}: pass {n} two to the right.")};
@@ -259,33 +263,28 @@ static void announce_rest_taken(struct table *t, const struct engine_game *g,
                 MSG_END);
     } else {
         bool widow = t->rules.odd_cards == ENGINE_ODD_WIDOW;
-        if (widow)
-            /* TRANSLATORS: the widow: the cards left over after the deal,
-             * which the taker of the first trick with points gets. */
-            msg_addn(&sb, look.lang,
-                     MN("{player} takes the widow ({n} card).",
-                        "{player} takes the widow ({n} cards)."),
-                     (unsigned long)len, MSG_S("player", name), MSG_I("n", len),
-                     MSG_END);
-        else
+        static const char *const taken[2][2] = {
             /* TRANSLATORS: the kitty: the cards left over after the deal,
              * which a player takes into their hand. */
-            msg_addn(&sb, look.lang,
-                     MN("{player} takes the kitty ({n} card).",
-                        "{player} takes the kitty ({n} cards)."),
-                     (unsigned long)len, MSG_S("player", name), MSG_I("n", len),
-                     MSG_END);
+            {MN("{player} takes the kitty ({n} card).",
+                "{player} takes the kitty ({n} cards).")},
+            /* TRANSLATORS: the widow: the cards left over after the deal,
+             * which the taker of the first trick with points gets. */
+            {MN("{player} takes the widow ({n} card).",
+                "{player} takes the widow ({n} cards).")}};
+        msg_addn(&sb, look.lang, taken[widow][0], taken[widow][1],
+                 (unsigned long)len, MSG_S("player", name), MSG_I("n", len),
+                 MSG_END);
         struct render_look mine = mgr_look_seat(t, seat);
         char p_text[MGR_TEXT_SIZE];
         struct strbuf p;
         strbuf_init(&p, p_text, sizeof p_text);
-        mgr_cards_text(cards, sizeof cards, mine, rest, len);
-        if (widow)
-            msg_add(&p, mine.lang, M("The widow holds: {cards}"),
-                    MSG_S("cards", cards), MSG_END);
-        else
-            msg_add(&p, mine.lang, M("The kitty holds: {cards}"),
-                    MSG_S("cards", cards), MSG_END);
+        msg_add(&p, mine.lang,
+                widow ? M("The widow holds: {cards}")
+                      : M("The kitty holds: {cards}"),
+                MSG_S("cards",
+                      mgr_cards_text(cards, sizeof cards, mine, rest, len)),
+                MSG_END);
         mgr_table_tell(t, seat, p.buf, CHAT_NORMAL);
     }
     mgr_table_say(t, sb.buf);
@@ -372,7 +371,6 @@ static void moon_said(struct table *t, const struct engine_event *ev)
     bool sun = ev->card != 0;
     bool drops = ev->value == ENGINE_MOON_SUBTRACT;
     int n = t->rules.moon_points * (sun ? 2 : 1);
-    const char *one, *many;
     /* TRANSLATORS: a moon (every card worth points) or a sun (every trick)
      * is scored: the shooter's score drops by {n}, or everyone else
      * scores {n} (the number in brackets). */
@@ -385,12 +383,11 @@ static void moon_said(struct table *t, const struct engine_event *ev)
              "{player} shot the sun: everyone else scores. ({n})")},
          {MN("{player} shot the sun: their score drops. ({n})",
              "{player} shot the sun: their score drops. ({n})")}}};
-    one = said[sun][drops][0];
-    many = said[sun][drops][1];
+    const char *const *mine = said[sun][drops];
     char text[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, text, sizeof text);
-    msg_addn(&sb, mgr_lang_room(t->m, t->a, t->room), one, many,
+    msg_addn(&sb, mgr_lang_room(t->m, t->a, t->room), mine[0], mine[1],
              (unsigned long)n, MSG_S("player", mgr_seat_name(t, ev->seat)),
              MSG_I("n", n), MSG_END);
     mgr_table_say(t, text);
@@ -399,9 +396,6 @@ static void moon_said(struct table *t, const struct engine_event *ev)
 /* The one-line events: a card drawn, a seat out, a moon. */
 static void announce_other(struct table *t, const struct engine_event *ev)
 {
-    char sb_text[MGR_TEXT_SIZE];
-    struct strbuf sb;
-    strbuf_init(&sb, sb_text, sizeof sb_text);
     switch (ev->kind) {
     case ENGINE_EV_DRAWN:
         if (!mgr_seat_computer(t, ev->seat)) {

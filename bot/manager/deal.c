@@ -169,9 +169,11 @@ void mgr_tell_deal(struct table *t, int seat)
     int k = engine_pass_count(g, seat, &blind);
     if (k > 0) {
         strbuf_addstr(&sb, " | ");
-        const char *to =
-            mgr_seat_name(t, engine_pass_target(g, seat, g->pass_dir));
-        if (g->pass_dir == ENGINE_PASS_SCATTER)
+        int target = g->pass_dir == ENGINE_PASS_SCATTER
+                         ? -1
+                         : engine_pass_target(g, seat, g->pass_dir);
+        const char *to = target >= 0 ? mgr_seat_name(t, target) : "";
+        if (target < 0)
             /* TRANSLATORS: after a deal, when everyone passes to everyone:
              * {each} of the {n} cards go to each other player, starting
              * from the one on the left. "pass C1 C2 ..." is the command

@@ -701,25 +701,23 @@ static void prompt(struct table *t, int seat)
     }
     case ENGINE_PHASE_MOON: {
         int n = t->rules.moon_points * (g->moon_sun ? 2 : 1);
-        if (g->moon_sun)
-            /* TRANSLATORS: shooting the sun: taking every trick. "moon
-             * subtract" and "moon add" are commands: keep them. */
-            msg_addn(&sb, look.lang,
-                     MN("You shot the sun! Tell me \"moon subtract\" (you "
-                        "score -{n}) or \"moon add\" (everyone else +{n}).",
-                        "You shot the sun! Tell me \"moon subtract\" (you "
-                        "score -{n}) or \"moon add\" (everyone else +{n})."),
-                     (unsigned long)n, MSG_I("n", n), MSG_END);
-        else
+        static const char *const said[2][2] = {
             /* TRANSLATORS: shooting the moon: taking every card worth
              * points. "moon subtract" and "moon add" are commands: keep
              * them. */
-            msg_addn(&sb, look.lang,
-                     MN("You shot the moon! Tell me \"moon subtract\" (you "
-                        "score -{n}) or \"moon add\" (everyone else +{n}).",
-                        "You shot the moon! Tell me \"moon subtract\" (you "
-                        "score -{n}) or \"moon add\" (everyone else +{n})."),
-                     (unsigned long)n, MSG_I("n", n), MSG_END);
+            {MN("You shot the moon! Tell me \"moon subtract\" (you score "
+                "-{n}) or \"moon add\" (everyone else +{n}).",
+                "You shot the moon! Tell me \"moon subtract\" (you score "
+                "-{n}) or \"moon add\" (everyone else +{n}).")},
+            /* TRANSLATORS: shooting the sun: taking every trick. "moon
+             * subtract" and "moon add" are commands: keep them. */
+            {MN("You shot the sun! Tell me \"moon subtract\" (you score "
+                "-{n}) or \"moon add\" (everyone else +{n}).",
+                "You shot the sun! Tell me \"moon subtract\" (you score "
+                "-{n}) or \"moon add\" (everyone else +{n}).")}};
+        const char *const *mine = said[g->moon_sun ? 1 : 0];
+        msg_addn(&sb, look.lang, mine[0], mine[1], (unsigned long)n,
+                 MSG_I("n", n), MSG_END);
         break;
     }
     default:
