@@ -6,10 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/common/msg.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/say.h"
-
-static void passing_text(struct table *t, int seat, struct strbuf *sb,
-                         const char *verb);
 
 /* Who passed the cards a seat received (through seats that pass blind),
  * or -1 (a scatter pass: from everyone). */
@@ -32,15 +31,52 @@ static int passer_of(const struct engine_game *g, int seat)
     return -1;
 }
 
+/* The pass a seat chose: its cards in `cards` ("" for a blind pass) as
+ * look shows them; returns the seat they go to, -1 for the others (a
+ * scatter pass). */
+static int pass_chosen(const struct table *t, int seat, struct render_look look,
+                       char *cards, size_t len)
+{
+    const struct engine_game *g = &t->game;
+    cards[0] = '\0';
+    if (!(g->blind_mask >> seat & 1)) {
+        uint8_t chosen[ENGINE_MAX_ACT_CARDS];
+        int k = t->rules.pass_count;
+        if (k > ENGINE_MAX_ACT_CARDS)
+            k = ENGINE_MAX_ACT_CARDS;
+        memcpy(chosen, g->pass_cards[seat], (size_t)k);
+        render_sort(chosen, k);
+        mgr_cards_text(cards, len, look, chosen, k);
+    }
+    if (g->pass_dir == ENGINE_PASS_SCATTER)
+        return -1;
+    return engine_pass_target(g, seat, g->pass_dir);
+}
+
 /* "You received Q♣ K♣ K♦ from bob. " (nothing when nothing came), after
  * "You passed ... to carol. " when that confirmation was taken back. */
 void mgr_sb_received(struct strbuf *sb, struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
+    struct render_look look = mgr_look_seat(t, seat);
+    char cards[MGR_TEXT_SIZE];
     if (t->seats[seat].passing_untold) {
         t->seats[seat].passing_untold = false;
-        passing_text(t, seat, sb, "You passed");
-        strbuf_addf(sb, ". ");
+        int to = pass_chosen(t, seat, look, cards, sizeof cards);
+        const char *name = to >= 0 ? mgr_seat_name(t, to) : "";
+        if (cards[0] && to >= 0)
+            msg_add(sb, look.lang, M("You passed {cards} to {player}."),
+                    MSG_S("cards", cards), MSG_S("player", name), MSG_END);
+        else if (cards[0])
+            msg_add(sb, look.lang, M("You passed {cards} to the others."),
+                    MSG_S("cards", cards), MSG_END);
+        else if (to >= 0)
+            msg_add(sb, look.lang, M("You passed blind to {player}."),
+                    MSG_S("player", name), MSG_END);
+        else
+            msg_add(sb, look.lang, M("You passed blind to the others."),
+                    MSG_END);
+        strbuf_addstr(sb, " ");
     }
     uint8_t got[ENGINE_MAX_ACT_CARDS];
     int k = engine_received_cards(g, seat, got);
@@ -48,11 +84,15 @@ void mgr_sb_received(struct strbuf *sb, struct table *t, int seat)
         return;
     int from = passer_of(g, seat);
     render_sort(got, k);
-    strbuf_addf(sb, "You received ");
-    mgr_sb_cards(sb, t, got, k);
+    mgr_cards_text(cards, sizeof cards, look, got, k);
     if (from >= 0)
-        strbuf_addf(sb, " from %s", mgr_seat_name(t, from));
-    strbuf_addf(sb, ". ");
+        msg_add(sb, look.lang, M("You received {cards} from {player}."),
+                MSG_S("cards", cards), MSG_S("player", mgr_seat_name(t, from)),
+                MSG_END);
+    else
+        msg_add(sb, look.lang, M("You received {cards}."),
+                MSG_S("cards", cards), MSG_END);
+    strbuf_addstr(sb, " ");
 }
 
 /* After the passes: every person but `except` (about to be prompted, which
@@ -75,8 +115,11 @@ void mgr_tell_received(struct table *t, int except)
         strbuf_init(&sb, sb_text, sizeof sb_text);
         struct engine_cards hand = engine_hand(g, s);
         mgr_sb_received(&sb, t, s);
-        strbuf_addf(&sb, "Your hand: ");
-        mgr_sb_hand(&sb, t, &hand, 0);
+        char text[MGR_TEXT_SIZE];
+        struct render_look look = mgr_look_seat(t, s);
+        msg_add(&sb, look.lang, M("Your hand: {hand}"),
+                MSG_S("hand", mgr_hand_text(text, sizeof text, look, &hand, 0)),
+                MSG_END);
         uint64_t before = st->pending;
         mgr_table_tell(t, s, sb.buf, CHAT_NORMAL);
         if (st->gone || st->unconfirmed)
@@ -115,23 +158,51 @@ void mgr_tell_deal(struct table *t, int seat)
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
     struct engine_cards hand = engine_hand(g, seat);
-    char label[256];
-    strbuf_addf(&sb, "Hand %d at %s. Your cards: ", g->hand_no,
-                mgr_room_label(t->a, t->room, label, sizeof label));
-    mgr_sb_hand(&sb, t, &hand, 0);
+    struct render_look look = mgr_look_seat(t, seat);
+    char label[256], text[MGR_TEXT_SIZE];
+    msg_add(&sb, look.lang, M("Hand {hand} at {room}. Your cards: {cards}"),
+            MSG_I("hand", g->hand_no),
+            MSG_S("room", mgr_room_label(t->a, t->room, label, sizeof label)),
+            MSG_S("cards", mgr_hand_text(text, sizeof text, look, &hand, 0)),
+            MSG_END);
     bool blind;
     int k = engine_pass_count(g, seat, &blind);
     if (k > 0) {
-        if (g->pass_dir == ENGINE_PASS_SCATTER)
-            strbuf_addf(&sb,
-                        " | Pass %d cards, %d to each other player from your "
-                        "left on: pass C1 C2 ...",
-                        k, k / (g->n - 1));
+        strbuf_addstr(&sb, " | ");
+        int target = g->pass_dir == ENGINE_PASS_SCATTER
+                         ? -1
+                         : engine_pass_target(g, seat, g->pass_dir);
+        const char *to = target >= 0 ? mgr_seat_name(t, target) : "";
+        if (target < 0)
+            /* TRANSLATORS: after a deal, when everyone passes to everyone:
+             * {each} of the {n} cards go to each other player, starting
+             * from the one on the left. "pass C1 C2 ..." is the command
+             * with card codes: keep "pass". */
+            msg_addn(&sb, look.lang,
+                     MN("Pass {n} card, {each} to each other player from "
+                        "your left on: pass C1 C2 ...",
+                        "Pass {n} cards, {each} to each other player from "
+                        "your left on: pass C1 C2 ..."),
+                     (unsigned long)k, MSG_I("n", k),
+                     MSG_I("each", k / (g->n - 1)), MSG_END);
+        else if (blind)
+            /* TRANSLATORS: after a deal: "pass C1 C2 ..." and "pass
+             * blind" are commands: keep "pass" and "blind". */
+            msg_addn(&sb, look.lang,
+                     MN("Pass {n} card to {player}: pass C1 C2 ... (or "
+                        "\"pass blind\")",
+                        "Pass {n} cards to {player}: pass C1 C2 ... (or "
+                        "\"pass blind\")"),
+                     (unsigned long)k, MSG_I("n", k), MSG_S("player", to),
+                     MSG_END);
         else
-            strbuf_addf(
-                &sb, " | Pass %d cards to %s: pass C1 C2 ...%s", k,
-                mgr_seat_name(t, engine_pass_target(g, seat, g->pass_dir)),
-                blind ? " (or \"pass blind\")" : "");
+            /* TRANSLATORS: after a deal: "pass C1 C2 ..." is the command
+             * with card codes: keep "pass". */
+            msg_addn(&sb, look.lang,
+                     MN("Pass {n} card to {player}: pass C1 C2 ...",
+                        "Pass {n} cards to {player}: pass C1 C2 ..."),
+                     (unsigned long)k, MSG_I("n", k), MSG_S("player", to),
+                     MSG_END);
     }
     /* the deal waits behind the channel's lines of the hand before; on a
      * hand without passing the first prompt waits behind the deal */
@@ -139,66 +210,45 @@ void mgr_tell_deal(struct table *t, int seat)
     mgr_table_tell(t, seat, sb.buf, CHAT_NORMAL);
 }
 
-const char *mgr_dir_word(int dir)
-{
-    switch (dir) {
-    case ENGINE_PASS_LEFT:
-        return "left";
-    case ENGINE_PASS_RIGHT:
-        return "right";
-    case ENGINE_PASS_ACROSS:
-        return "across";
-    case ENGINE_PASS_SCATTER:
-        return "to everyone";
-    case ENGINE_PASS_LEFT2:
-        return "two to the left";
-    case ENGINE_PASS_RIGHT2:
-        return "two to the right";
-    default:
-        return "none";
-    }
-}
-
 void mgr_sb_passing(struct table *t, int seat, struct strbuf *sb)
 {
-    passing_text(t, seat, sb, "Passing");
+    char cards[MGR_TEXT_SIZE];
+    int to = pass_chosen(t, seat, render_look_style(mgr_table_style(t)), cards,
+                         sizeof cards);
+    strbuf_addf(sb, "Passing %s%s to %s", cards[0] ? "" : "blind", cards,
+                to >= 0 ? mgr_seat_name(t, to) : "the others");
 }
 
-/* "<verb> Q♣ K♣ K♦ to bob" (or "<verb> blind ..."). */
-static void passing_text(struct table *t, int seat, struct strbuf *sb,
-                         const char *verb)
+void mgr_sb_passed(struct strbuf *sb, struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;
-    int k = t->rules.pass_count;
-    if (g->blind_mask >> seat & 1) {
-        strbuf_addf(sb, "%s blind", verb);
-    } else {
-        uint8_t cards[ENGINE_MAX_ACT_CARDS];
-        if (k > ENGINE_MAX_ACT_CARDS)
-            k = ENGINE_MAX_ACT_CARDS;
-        memcpy(cards, g->pass_cards[seat], (size_t)k);
-        render_sort(cards, k);
-        strbuf_addf(sb, "%s ", verb);
-        mgr_sb_cards(sb, t, cards, k);
-    }
-    if (g->pass_dir == ENGINE_PASS_SCATTER)
-        strbuf_addf(sb, " to the others");
+    struct render_look look = mgr_look_seat(t, seat);
+    char cards[MGR_TEXT_SIZE], waiting_text[MGR_TEXT_SIZE];
+    struct strbuf waiting;
+    strbuf_init(&waiting, waiting_text, sizeof waiting_text);
+    for (int s = 0; s < g->n; s++)
+        if (engine_may_act(g, s))
+            strbuf_addf(&waiting, "%s%s", waiting.len ? ", " : "",
+                        mgr_seat_name(t, s));
+    int to = pass_chosen(t, seat, look, cards, sizeof cards);
+    const char *name = to >= 0 ? mgr_seat_name(t, to) : "";
+    /* TRANSLATORS: {players} is a list of the names of those who have not
+     * passed yet: "carol, dave". */
+    if (cards[0] && to >= 0)
+        msg_add(sb, look.lang,
+                M("Passing {cards} to {player}; waiting for {players}."),
+                MSG_S("cards", cards), MSG_S("player", name),
+                MSG_S("players", waiting_text), MSG_END);
+    else if (cards[0])
+        msg_add(sb, look.lang,
+                M("Passing {cards} to the others; waiting for {players}."),
+                MSG_S("cards", cards), MSG_S("players", waiting_text), MSG_END);
+    else if (to >= 0)
+        msg_add(sb, look.lang,
+                M("Passing blind to {player}; waiting for {players}."),
+                MSG_S("player", name), MSG_S("players", waiting_text), MSG_END);
     else
-        strbuf_addf(sb, " to %s",
-                    mgr_seat_name(t, engine_pass_target(g, seat, g->pass_dir)));
-}
-
-/* "; waiting for carol, dave." or "." when every seat has passed. */
-void mgr_sb_waiting_for_passes(struct strbuf *sb, const struct table *t)
-{
-    const struct engine_game *g = &t->game;
-    bool first = true;
-    for (int s = 0; s < g->n; s++) {
-        if (!engine_may_act(g, s))
-            continue;
-        strbuf_addf(sb, "%s%s", first ? "; waiting for " : ", ",
-                    mgr_seat_name(t, s));
-        first = false;
-    }
-    strbuf_addf(sb, ".");
+        msg_add(sb, look.lang,
+                M("Passing blind to the others; waiting for {players}."),
+                MSG_S("players", waiting_text), MSG_END);
 }

@@ -1,8 +1,7 @@
 /*
  * Dealing and passing at a table, as people hear it: the private deal
  * with what to pass, the pass confirmed, what each received and from
- * whom (told once, in the first prompt when it can be), and the words
- * for a passing direction.
+ * whom (told once, in the first prompt when it can be).
  */
 #ifndef HEARTS_BOT_MANAGER_DEAL_H
 #define HEARTS_BOT_MANAGER_DEAL_H
@@ -24,11 +23,11 @@ void mgr_tell_received(struct table *t, int except);
  * said in a line still waiting in the adapter's queue, taken back so that
  * the prompt does not wait behind it (one line instead of two). */
 bool mgr_received_to_tell(struct table *t, int seat);
-/* "Passing Q♣ K♣ K♦ to bob" for a seat that has chosen its pass. */
+/* A seat's pass confirmed, in its language: "Passing Q♣ K♣ K♦ to bob;
+ * waiting for carol, dave." (some seat has not passed yet). */
+void mgr_sb_passed(struct strbuf *sb, struct table *t, int seat);
+/* "Passing Q♣ K♣ K♦ to bob" in English, a part of a sentence: for the
+ * `hand` reply (cmd_play.c) until it says a whole message of its own. */
 void mgr_sb_passing(struct table *t, int seat, struct strbuf *sb);
-/* "; waiting for carol, dave." or "." when every seat has passed. */
-void mgr_sb_waiting_for_passes(struct strbuf *sb, const struct table *t);
-/* "left", "across", "to everyone"... for an engine passing direction. */
-const char *mgr_dir_word(int dir);
 
 #endif

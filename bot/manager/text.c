@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/common/msg.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/render.h"
 
 void mgr_sb_rendered(struct strbuf *sb, const char *text, size_t need)
@@ -22,12 +24,50 @@ size_t mgr_sb_room(const struct strbuf *sb, size_t most)
     return n < most ? n : most;
 }
 
+const char *mgr_card_text(char *buf, size_t len, struct render_look look,
+                          int card)
+{
+    render_card(buf, len, card, look);
+    return buf;
+}
+
+const char *mgr_cards_text(char *buf, size_t len, struct render_look look,
+                           const uint8_t *cards, int n)
+{
+    render_cards(buf, len, cards, n, look);
+    return buf;
+}
+
+const char *mgr_hand_text(char *buf, size_t len, struct render_look look,
+                          const struct engine_cards *hand, uint64_t mark)
+{
+    render_hand(buf, len, hand, mark, look);
+    return buf;
+}
+
+const char *mgr_seat_text(char *buf, size_t len, const struct table *t,
+                          int seat, bool notify, struct render_look look)
+{
+    if (look.style != CHAT_STYLE_MARKUP || !mgr_seat_user_id(t, seat))
+        snprintf(buf, len, "%s", mgr_seat_name(t, seat));
+    else
+        render_mention(buf, len, mgr_seat_user_id(t, seat),
+                       mgr_seat_name(t, seat), notify, look);
+    return buf;
+}
+
+/* How the table's room sees its lines (the look only reads the table). */
+static struct render_look room_look(const struct table *t)
+{
+    return mgr_look_room((struct table *)t);
+}
+
 void mgr_sb_card(struct strbuf *sb, const struct table *t, int card)
 {
     char text[MGR_TEXT_SIZE];
-    mgr_sb_rendered(sb, text,
-                    render_card(text, mgr_sb_room(sb, sizeof text), card,
-                                render_look_style(mgr_table_style(t))));
+    mgr_sb_rendered(
+        sb, text,
+        render_card(text, mgr_sb_room(sb, sizeof text), card, room_look(t)));
 }
 
 void mgr_sb_cards(struct strbuf *sb, const struct table *t,
@@ -36,7 +76,7 @@ void mgr_sb_cards(struct strbuf *sb, const struct table *t,
     char text[MGR_TEXT_SIZE];
     mgr_sb_rendered(sb, text,
                     render_cards(text, mgr_sb_room(sb, sizeof text), cards, n,
-                                 render_look_style(mgr_table_style(t))));
+                                 room_look(t)));
 }
 
 void mgr_sb_hand(struct strbuf *sb, const struct table *t,
@@ -45,7 +85,22 @@ void mgr_sb_hand(struct strbuf *sb, const struct table *t,
     char text[MGR_TEXT_SIZE];
     mgr_sb_rendered(sb, text,
                     render_hand(text, mgr_sb_room(sb, sizeof text), hand, mark,
-                                render_look_style(mgr_table_style(t))));
+                                room_look(t)));
+}
+
+void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
+                 bool notify)
+{
+    struct render_look look = room_look(t);
+    if (look.style != CHAT_STYLE_MARKUP || !mgr_seat_user_id(t, seat)) {
+        strbuf_addstr(sb, mgr_seat_name(t, seat));
+        return;
+    }
+    char text[MGR_TEXT_SIZE];
+    mgr_sb_rendered(sb, text,
+                    render_mention(text, mgr_sb_room(sb, sizeof text),
+                                   mgr_seat_user_id(t, seat),
+                                   mgr_seat_name(t, seat), notify, look));
 }
 
 /* Whether the tally follows a card: worth points and not a plain heart
@@ -67,7 +122,8 @@ static int copies_in(const struct engine_cards *c, int card)
     return (c->one >> card & 1) + (c->two >> card & 1);
 }
 
-void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you)
+void mgr_sb_tally_for(struct strbuf *sb, const struct table *t,
+                      struct render_look look, int you)
 {
     const struct engine_game *g = &t->game;
     const struct engine_rules *r = &t->rules;
@@ -101,28 +157,45 @@ void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you)
         played = (r->scoring & ENGINE_BIT(g->plays[i] & 63)) != 0;
     for (int s = 0; s < g->n && !played; s++)
         played = g->hand_points[s] || (g->taken[s].one & r->scoring);
+    int lang = look.lang;
     if (!played) {
-        strbuf_addf(sb, "No point cards played yet.");
+        msg_add(sb, lang, M("No point cards played yet."), MSG_END);
         return;
     }
-    static const char *const said[TALLY_PLACES] = {"unplayed", "on the trick",
-                                                   "set aside"};
-    struct strbuf_mark start = strbuf_mark(sb);
-    bool any = false; /* a part is written: the next is not the first */
-    if (r->hearts_lead == ENGINE_HEARTS_BROKEN) {
-        strbuf_addf(sb, "%s",
-                    g->hearts_broken ? "Hearts broken" : "Hearts unbroken");
-        any = true;
-    }
+    /* the tally's parts, each whole, joined by commas */
+    static const char *const said[TALLY_PLACES][2] = {
+        /* TRANSLATORS: a part of the running tally: cards worth points
+         * nobody has played yet ("Q♠ unplayed"); {cards} is one or more
+         * cards, {n} how many. */
+        {MN("{cards} unplayed", "{cards} unplayed")},
+        /* TRANSLATORS: a part of the running tally: cards worth points
+         * on the trick being played. */
+        {MN("{cards} on the trick", "{cards} on the trick")},
+        /* TRANSLATORS: a part of the running tally: cards worth points
+         * in a trick set aside for the next trick's winner. */
+        {MN("{cards} set aside", "{cards} set aside")}};
+    char parts_text[MGR_TEXT_SIZE], text[MGR_TEXT_SIZE];
+    struct strbuf parts;
+    strbuf_init(&parts, parts_text, sizeof parts_text);
+    if (r->hearts_lead == ENGINE_HEARTS_BROKEN)
+        msg_add(&parts, lang,
+                /* TRANSLATORS: the first part of the running tally, in a
+                 * prompt: "Hearts broken, Q♠ unplayed, points: bob 3." */
+                g->hearts_broken ? M("Hearts broken") : M("Hearts unbroken"),
+                MSG_END);
     for (int p = 0; p < TALLY_PLACES; p++) {
         if (!nplace[p])
             continue;
-        strbuf_addf(sb, "%s", any ? ", " : "");
-        mgr_sb_cards(sb, t, place[p], nplace[p]);
-        strbuf_addf(sb, " %s", said[p]);
-        any = true;
+        if (parts.len)
+            strbuf_addstr(&parts, ", ");
+        msg_addn(&parts, lang, said[p][0], said[p][1], (unsigned long)nplace[p],
+                 MSG_S("cards", mgr_cards_text(text, sizeof text, look,
+                                               place[p], nplace[p])),
+                 MSG_I("n", nplace[p]), MSG_END);
     }
-    bool points = false;
+    char points_text[MGR_TEXT_SIZE];
+    struct strbuf points;
+    strbuf_init(&points, points_text, sizeof points_text);
     for (int s = 0; s < g->n; s++) {
         uint8_t held[ENGINE_MAX_CARDS];
         int nheld = 0;
@@ -131,43 +204,112 @@ void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you)
                 held[nheld++] = (uint8_t)c;
         if (!g->hand_points[s] && !nheld)
             continue;
-        strbuf_addf(sb, "%s%s %d",
-                    points ? ", "
-                    : any  ? ", points: "
-                           : "Points: ",
-                    s == you ? "you" : mgr_seat_name(t, s),
-                    (int)g->hand_points[s]);
-        if (nheld) {
-            strbuf_addf(sb, " (");
-            mgr_sb_cards(sb, t, held, nheld);
-            strbuf_addf(sb, ")");
-        }
-        points = true;
+        if (points.len)
+            strbuf_addstr(&points, ", ");
+        int n = (int)g->hand_points[s];
+        unsigned long count = (unsigned long)(n < 0 ? -n : n);
+        mgr_cards_text(text, sizeof text, look, held, nheld);
+        if (s == you && nheld)
+            /* TRANSLATORS: in the running tally's points, the reader's
+             * own: "you 13 (Q♠)"; {cards} the cards worth points they
+             * took. */
+            msg_addn(&points, lang,
+                     MN("you {n} ({cards})", "you {n} ({cards})"), count,
+                     MSG_I("n", n), MSG_S("cards", text), MSG_END);
+        else if (s == you)
+            /* TRANSLATORS: in the running tally's points, the reader's
+             * own: "you 2". */
+            msg_addn(&points, lang, MN("you {n}", "you {n}"), count,
+                     MSG_I("n", n), MSG_END);
+        else if (nheld)
+            /* TRANSLATORS: in the running tally's points: "bob 13 (Q♠)";
+             * {cards} the cards worth points they took. */
+            msg_addn(&points, lang,
+                     MN("{player} {n} ({cards})", "{player} {n} ({cards})"),
+                     count, MSG_S("player", mgr_seat_name(t, s)), MSG_I("n", n),
+                     MSG_S("cards", text), MSG_END);
+        else
+            mgr_sb_points(&points, lang, mgr_seat_name(t, s), n);
     }
-    if (!points)
-        strbuf_addf(sb, "%s", any ? ", no points yet" : "No points yet");
-    strbuf_addf(sb, ".");
+    bool first = parts.len == 0;
+    if (!first)
+        strbuf_addstr(&parts, ", ");
+    if (points.len && first)
+        /* TRANSLATORS: the running tally's points when nothing comes
+         * before them; {scores} is "bob 13 (Q♠), you 2". */
+        msg_add(&parts, lang, M("Points: {scores}"),
+                MSG_S("scores", points_text), MSG_END);
+    else if (points.len)
+        /* TRANSLATORS: the running tally's points after its other parts:
+         * "Hearts broken, points: bob 13 (Q♠), you 2." */
+        msg_add(&parts, lang, M("points: {scores}"),
+                MSG_S("scores", points_text), MSG_END);
+    else if (first)
+        msg_add(&parts, lang, M("No points yet"), MSG_END);
+    else
+        /* TRANSLATORS: the running tally's end when nobody took points:
+         * "Hearts unbroken, Q♠ on the trick, no points yet." */
+        msg_add(&parts, lang, M("no points yet"), MSG_END);
+    /* whole or not at all */
+    struct strbuf_mark start = strbuf_mark(sb);
+    /* TRANSLATORS: the running tally in a prompt: {tally} is its parts
+     * joined by commas ("Hearts broken, Q♠ unplayed, points: bob 3"). */
+    msg_add(sb, lang, M("{tally}."), MSG_S("tally", parts_text), MSG_END);
     strbuf_commit(sb, start);
 }
 
-const char *mgr_seat_mark(const struct table *t, int seat, bool game_over)
+void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you)
+{
+    mgr_sb_tally_for(sb, t, room_look(t), you);
+}
+
+void mgr_sb_points(struct strbuf *sb, int lang, const char *name, int points)
+{
+    /* TRANSLATORS: a seat's points in a list of scores: "bob 13" (in
+     * "Final: alice 4, bob 13"); {n} may be negative. */
+    msg_addn(sb, lang, MN("{player} {n}", "{player} {n}"),
+             (unsigned long)(points < 0 ? -points : points),
+             MSG_S("player", name), MSG_I("n", points), MSG_END);
+}
+
+const char *mgr_seat_mark(const struct table *t, int seat, bool game_over,
+                          int lang)
 {
     const struct seat *st = &t->seats[seat];
     if (!st->key[0])
         return NULL; /* a computer player's own seat */
-    if (!st->human)
-        return "(left)";
+    if (!st->human || (st->away && game_over))
+        /* TRANSLATORS: after a name in a score sheet's heading: the
+         * person left the game; printable ASCII only, at most 15
+         * characters. */
+        return msg_template(lang, MC("score sheet", "(left)"));
     if (st->away)
-        return game_over ? "(left)" : "(computer)";
+        /* TRANSLATORS: after a name in a score sheet's heading: a
+         * computer plays for the person, who is away; printable ASCII
+         * only, at most 15 characters. */
+        return msg_template(lang, MC("score sheet", "(computer)"));
     return NULL;
 }
 
-const char *mgr_seat_marked(const struct table *t, int seat, char *buf,
-                            size_t len)
+const char *mgr_seat_marked(const struct table *t, int seat, bool game_over,
+                            int lang, char *buf, size_t len)
 {
-    const char *mark = mgr_seat_mark(t, seat, false);
-    snprintf(buf, len, "%s%s%s", mgr_seat_name(t, seat), mark ? " " : "",
-             mark ? mark : "");
+    const struct seat *st = &t->seats[seat];
+    struct strbuf sb;
+    strbuf_init(&sb, buf, len);
+    const char *name = mgr_seat_name(t, seat);
+    if (!st->key[0] || (st->human && !st->away))
+        strbuf_addstr(&sb, name);
+    else if (!st->human || game_over)
+        /* TRANSLATORS: a seat's name in a trick line or a game's final
+         * scores: the person left the game and a computer played on. */
+        msg_add(&sb, lang, M("{player} (left)"), MSG_S("player", name),
+                MSG_END);
+    else
+        /* TRANSLATORS: a seat's name in a trick line: a computer plays
+         * for the person, who is away. */
+        msg_add(&sb, lang, M("{player} (computer)"), MSG_S("player", name),
+                MSG_END);
     return buf;
 }
 
@@ -180,21 +322,6 @@ const char *mgr_seat_user_id(const struct table *t, int seat)
     if (!st->human)
         return NULL;
     return st->id[0] == '@' ? st->id : st->nick;
-}
-
-void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
-                 bool notify)
-{
-    if (mgr_table_style(t) != CHAT_STYLE_MARKUP || !mgr_seat_user_id(t, seat)) {
-        strbuf_addf(sb, "%s", mgr_seat_name(t, seat));
-        return;
-    }
-    char text[MGR_TEXT_SIZE];
-    mgr_sb_rendered(sb, text,
-                    render_mention(text, mgr_sb_room(sb, sizeof text),
-                                   mgr_seat_user_id(t, seat),
-                                   mgr_seat_name(t, seat), notify,
-                                   render_look_style(CHAT_STYLE_MARKUP)));
 }
 
 enum chat_style mgr_table_style(const struct table *t)

@@ -12,6 +12,7 @@
 #include "bot/common/rule_words.h"
 #include "bot/manager/deal.h"
 #include "bot/manager/journaling.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/life.h"
 #include "bot/manager/say.h"
 #include "bot/manager/text.h"
@@ -19,8 +20,8 @@
 #include "engine/ai/ai.h"
 
 static void thought(void *ctx, const struct think_result *r);
-static void sb_action(struct strbuf *sb, const struct table *t,
-                      const struct engine_action *a);
+static void tell_computer_acted(struct table *t, int seat,
+                                const struct engine_action *a, bool away);
 /* The prompt of the seat to act. */
 static void prompt(struct table *t, int seat);
 
@@ -60,22 +61,8 @@ static void computer_applies(struct table *t, int seat,
                              const struct engine_action *a)
 {
     struct seat *st = &t->seats[seat];
-    if (st->human && st->overdue != SEAT_ON_TIME) {
-        bool away = st->overdue == SEAT_OVERDUE_AWAY;
-        char sb_text[MGR_TEXT_SIZE];
-        struct strbuf sb;
-        strbuf_init(&sb, sb_text, sizeof sb_text);
-        strbuf_addf(&sb, "%s: a computer player ",
-                    away ? "You timed out again" : "Time is up");
-        sb_action(&sb, t, a);
-        strbuf_addf(&sb, " for you");
-        if (away)
-            strbuf_addf(&sb, " and has your seat now. Tell me \"back\" to "
-                             "take it again.");
-        else
-            strbuf_addf(&sb, ".");
-        mgr_table_tell(t, seat, sb.buf, CHAT_HIGH);
-    }
+    if (st->human && st->overdue != SEAT_ON_TIME)
+        tell_computer_acted(t, seat, a, st->overdue == SEAT_OVERDUE_AWAY);
     st->overdue = SEAT_ON_TIME;
     act(t, a);
 }
@@ -147,37 +134,69 @@ static void thought(void *ctx, const struct think_result *r)
     }
 }
 
-/* What a computer player did for a person: "played 5♣". */
-static void sb_action(struct strbuf *sb, const struct table *t,
-                      const struct engine_action *a)
+/* What a computer player did for a person whose time was up: "Time is
+ * up: a computer player played 5♣ for you."; `away`, the second time in a
+ * row: it has their seat now. */
+static void tell_computer_acted(struct table *t, int seat,
+                                const struct engine_action *a, bool away)
 {
+    struct render_look look = mgr_look_seat(t, seat);
+    char cards[MGR_TEXT_SIZE] = "";
+    /* each action's message: the first time, and away */
+    const char *said[2];
     switch (a->kind) {
     case ENGINE_ACT_PLAY:
-        strbuf_addf(sb, "played ");
-        mgr_sb_card(sb, t, a->cards[0]);
+        mgr_card_text(cards, sizeof cards, look, a->cards[0]);
+        said[0] = M("Time is up: a computer player played {card} for you.");
+        said[1] = M("You timed out again: a computer player played {card} "
+                    "for you and has your seat now. Tell me \"back\" to take "
+                    "it again.");
         break;
     case ENGINE_ACT_DISCARD:
-        strbuf_addf(sb, "discarded ");
-        mgr_sb_cards(sb, t, a->cards, a->ncards);
+        mgr_cards_text(cards, sizeof cards, look, a->cards, a->ncards);
+        said[0] = M("Time is up: a computer player discarded {cards} for you.");
+        said[1] = M("You timed out again: a computer player discarded "
+                    "{cards} for you and has your seat now. Tell me \"back\" "
+                    "to take it again.");
         break;
     case ENGINE_ACT_MOON:
-        strbuf_addf(sb, "chose \"moon %s\"",
-                    a->moon == ENGINE_MOON_SUBTRACT ? "subtract" : "add");
+        /* TRANSLATORS: "moon subtract" and "moon add" are commands: keep
+         * them. */
+        said[0] = a->moon == ENGINE_MOON_SUBTRACT
+                      ? M("Time is up: a computer player chose \"moon "
+                          "subtract\" for you.")
+                      : M("Time is up: a computer player chose \"moon add\" "
+                          "for you.");
+        said[1] = a->moon == ENGINE_MOON_SUBTRACT
+                      ? M("You timed out again: a computer player chose "
+                          "\"moon subtract\" for you and has your seat now. "
+                          "Tell me \"back\" to take it again.")
+                      : M("You timed out again: a computer player chose "
+                          "\"moon add\" for you and has your seat now. Tell "
+                          "me \"back\" to take it again.");
         break;
     case ENGINE_ACT_PASS: {
-        uint8_t cards[ENGINE_MAX_ACT_CARDS];
+        uint8_t chosen[ENGINE_MAX_ACT_CARDS];
         int n =
             a->ncards < ENGINE_MAX_ACT_CARDS ? a->ncards : ENGINE_MAX_ACT_CARDS;
-        memcpy(cards, a->cards, (size_t)n);
-        render_sort(cards, n);
-        strbuf_addf(sb, "passes ");
-        mgr_sb_cards(sb, t, cards, n);
+        memcpy(chosen, a->cards, (size_t)n);
+        render_sort(chosen, n);
+        mgr_cards_text(cards, sizeof cards, look, chosen, n);
+        said[0] = M("Time is up: a computer player passes {cards} for you.");
+        said[1] = M("You timed out again: a computer player passes {cards} "
+                    "for you and has your seat now. Tell me \"back\" to take "
+                    "it again.");
         break;
     }
-    default:
-        strbuf_addf(sb, "passes");
+    default: /* a blind pass */
+        said[0] = M("Time is up: a computer player passes for you.");
+        said[1] = M("You timed out again: a computer player passes for you "
+                    "and has your seat now. Tell me \"back\" to take it "
+                    "again.");
         break;
     }
+    mgr_table_tellm(t, seat, CHAT_HIGH, said[away], MSG_S("card", cards),
+                    MSG_S("cards", cards), MSG_END);
 }
 
 static void deal_now(struct loop *l, void *ctx)
@@ -208,10 +227,14 @@ static bool plays_unasked(struct table *t, int seat)
             act(t, &a);
             return true;
         }
-        strbuf_addf(&sb, "You queued ");
-        mgr_sb_card(&sb, t, st->queued_card);
-        strbuf_addf(&sb, ", but it is not a legal play now: dropped.");
-        mgr_table_tell(t, seat, sb.buf, CHAT_HIGH);
+        char card[MGR_TEXT_SIZE];
+        mgr_table_tellm(t, seat, CHAT_HIGH,
+                        M("You queued {card}, but it is not a legal play "
+                          "now: dropped."),
+                        MSG_S("card", mgr_card_text(card, sizeof card,
+                                                    mgr_look_seat(t, seat),
+                                                    st->queued_card)),
+                        MSG_END);
         return false;
     }
     struct engine_cards hand = engine_hand(g, seat);
@@ -225,9 +248,12 @@ static bool plays_unasked(struct table *t, int seat)
         /* the last card shows in the trick line; a forced one is told */
         if (mgr_received_to_tell(t, seat))
             mgr_sb_received(&sb, t, seat);
-        strbuf_addf(&sb, "Autoplay: ");
-        mgr_sb_card(&sb, t, a.cards[0]);
-        strbuf_addf(&sb, ", your only legal card.");
+        struct render_look look = mgr_look_seat(t, seat);
+        char card[MGR_TEXT_SIZE];
+        msg_add(
+            &sb, look.lang, M("Autoplay: {card}, your only legal card."),
+            MSG_S("card", mgr_card_text(card, sizeof card, look, a.cards[0])),
+            MSG_END);
         mgr_table_tell(t, seat, sb.buf, CHAT_HIGH);
     }
     act(t, &a);
@@ -250,7 +276,10 @@ static void unattended_over(struct loop *l, void *ctx)
     (void)l;
     struct table *t = ctx;
     t->unattended_timer = 0;
-    mgr_table_stop(t, "Nobody came back to the table: the game ends unscored.");
+    mgr_table_stop(
+        t, msg_template(mgr_lang_room(t->m, t->a, t->room),
+                        M("Nobody came back to the table: the game ends "
+                          "unscored.")));
 }
 
 static void pause_now(struct table *t)
@@ -263,12 +292,17 @@ static void pause_now(struct table *t)
     t->deal_timer = 0;
     t->unattended_timer = loop_timer(
         t->m->loop, (int64_t)cfg->unattended_end * 1000, unattended_over, t);
-    char text[800];
+    char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
     int min = (cfg->unattended_end + 59) / 60;
-    snprintf(text, sizeof text,
-             "Nobody is at the table, so the game pauses. Tell me \"back\" "
-             "to go on; it ends in %d minute%s otherwise.",
-             min, min == 1 ? "" : "s");
+    /* TRANSLATORS: "back" is a command: keep it. */
+    msg_addn(&sb, mgr_lang_room(t->m, t->a, t->room),
+             MN("Nobody is at the table, so the game pauses. Tell me \"back\" "
+                "to go on; it ends in {n} minute otherwise.",
+                "Nobody is at the table, so the game pauses. Tell me \"back\" "
+                "to go on; it ends in {n} minutes otherwise."),
+             (unsigned long)min, MSG_I("n", min), MSG_END);
     mgr_table_say(t, text);
     /* the people a computer plays for hear it where they would say
      * "back"; whose time just ran out is told that too, since no computer
@@ -282,18 +316,29 @@ static void pause_now(struct table *t)
         const struct seat *st = &t->seats[s];
         if (!st->used || !st->human || !st->away || st->gone)
             continue;
+        strbuf_reset(&sb);
         if (st->overdue == SEAT_OVERDUE_AWAY)
-            snprintf(text, sizeof text,
-                     "You timed out again and nobody else is at the table "
-                     "at %s, so the game pauses. Tell me \"back\" to go on; "
-                     "it ends in %d minute%s otherwise.",
-                     label, min, min == 1 ? "" : "s");
+            /* TRANSLATORS: {room} is where the table is ("#hearts"). */
+            msg_addn(&sb, mgr_lang_seat(t, s),
+                     MN("You timed out again and nobody else is at the "
+                        "table at {room}, so the game pauses. Tell me "
+                        "\"back\" to go on; it ends in {n} minute otherwise.",
+                        "You timed out again and nobody else is at the "
+                        "table at {room}, so the game pauses. Tell me "
+                        "\"back\" to go on; it ends in {n} minutes "
+                        "otherwise."),
+                     (unsigned long)min, MSG_S("room", label), MSG_I("n", min),
+                     MSG_END);
         else
-            snprintf(text, sizeof text,
-                     "Nobody is at the table at %s, so the game pauses. "
-                     "Tell me \"back\" to go on; it ends in %d minute%s "
-                     "otherwise.",
-                     label, min, min == 1 ? "" : "s");
+            msg_addn(&sb, mgr_lang_seat(t, s),
+                     MN("Nobody is at the table at {room}, so the game "
+                        "pauses. Tell me \"back\" to go on; it ends in {n} "
+                        "minute otherwise.",
+                        "Nobody is at the table at {room}, so the game "
+                        "pauses. Tell me \"back\" to go on; it ends in {n} "
+                        "minutes otherwise."),
+                     (unsigned long)min, MSG_S("room", label), MSG_I("n", min),
+                     MSG_END);
         mgr_table_tell(t, s, text, CHAT_HIGH);
     }
 }
@@ -318,7 +363,7 @@ static bool unattended_hold(struct table *t)
         t->unattended_timer = 0;
         if (t->paused) {
             t->paused = false;
-            mgr_table_say(t, "The game goes on.");
+            mgr_table_saym(t, M("The game goes on."), MSG_END);
         }
         return false;
     }
@@ -413,24 +458,46 @@ static void reminder(struct loop *l, void *ctx)
     struct table *t = ctx;
     t->reminder_timer = 0;
     int left = t->m->cfg->turn_timeout - t->m->cfg->turn_timeout / 2;
-    char sb_text[MGR_TEXT_SIZE];
-    struct strbuf sb;
-    strbuf_init(&sb, sb_text, sizeof sb_text);
+    struct render_look look = mgr_look_room(t);
+    char label[256], names_text[MGR_TEXT_SIZE];
+    struct strbuf names;
+    strbuf_init(&names, names_text, sizeof names_text);
+    mgr_room_label(t->a, t->room, label, sizeof label);
     for (int s = 0; s < t->game.n; s++) {
         if (engine_may_act(&t->game, s) && !mgr_seat_computer(t, s)) {
-            char text[800], label[256];
-            snprintf(text, sizeof text,
-                     "Reminder: the table at %s waits for you (%d s left).",
-                     mgr_room_label(t->a, t->room, label, sizeof label), left);
+            char text[MGR_TEXT_SIZE];
+            struct strbuf sb;
+            strbuf_init(&sb, text, sizeof text);
+            /* TRANSLATORS: {room} is where the table is ("#hearts"), {n}
+             * the seconds left to act. */
+            msg_addn(&sb, mgr_lang_seat(t, s),
+                     MN("Reminder: the table at {room} waits for you ({n} s "
+                        "left).",
+                        "Reminder: the table at {room} waits for you ({n} s "
+                        "left)."),
+                     (unsigned long)left, MSG_S("room", label),
+                     MSG_I("n", left), MSG_END);
             mgr_table_tell(t, s, text, CHAT_HIGH);
-            strbuf_addf(&sb, "%s", sb.len ? ", " : "The table waits for ");
-            mgr_sb_seat(&sb, t, s, true);
+            if (names.len)
+                strbuf_addstr(&names, ", ");
+            char name[MGR_TEXT_SIZE];
+            strbuf_addstr(&names,
+                          mgr_seat_text(name, sizeof name, t, s, true, look));
         }
     }
     /* once a turn, the channel knows whom it waits for */
-    if (sb.len) {
-        strbuf_addf(&sb, " (%d s left).", left);
-        mgr_table_say(t, sb.buf);
+    if (names.len) {
+        char text[MGR_TEXT_SIZE];
+        struct strbuf sb;
+        strbuf_init(&sb, text, sizeof text);
+        /* TRANSLATORS: {players} is a list of names ("alice, bob"), {n}
+         * the seconds left to act. */
+        msg_addn(&sb, look.lang,
+                 MN("The table waits for {players} ({n} s left).",
+                    "The table waits for {players} ({n} s left)."),
+                 (unsigned long)left, MSG_S("players", names_text),
+                 MSG_I("n", left), MSG_END);
+        mgr_table_say(t, text);
     }
 }
 
@@ -446,16 +513,15 @@ static void timed_out(struct loop *l, void *ctx)
         st->timeouts++;
         bool away = st->timeouts >= t->m->cfg->max_timeouts;
         if (away) {
-            char text[800];
             st->away = true;
             if (mgr_seat_is_you(t, s))
-                snprintf(text, sizeof text, "You are away.");
+                mgr_table_saym(t, M("You are away."), MSG_END);
             else
-                snprintf(text, sizeof text,
-                         "%s is away: a computer player plays for them "
-                         "until they tell me \"back\".",
-                         st->shown);
-            mgr_table_say(t, text);
+                /* TRANSLATORS: "back" is a command: keep it. */
+                mgr_table_saym(t,
+                               M("{player} is away: a computer player plays "
+                                 "for them until they tell me \"back\"."),
+                               MSG_S("player", st->shown), MSG_END);
         }
         /* mgr_advance() has a computer decide for them, and tells them */
         st->overdue = away ? SEAT_OVERDUE_AWAY : SEAT_OVERDUE;
@@ -500,47 +566,60 @@ void mgr_arm_turn(struct table *t)
  * the leader, who may not have seen the channel's line yet; a follower
  * sees who led).
  */
-static void where_in_hand(struct strbuf *sb, const struct table *t, int seat)
+static void where_in_hand(struct strbuf *sb, struct table *t, int seat,
+                          struct render_look look)
 {
     const struct engine_game *g = &t->game;
-    char label[256];
+    char label[256], card[MGR_TEXT_SIZE];
     mgr_room_label(t->a, t->room, label, sizeof label);
     int no = g->trick_no + 1;
     if (g->trick_len) {
-        strbuf_addf(sb, "Your turn at %s, trick %d:", label, no);
-        for (int i = 0; i < g->trick_len; i++) {
-            strbuf_addf(sb, "%s %s ", i ? "," : "",
-                        mgr_seat_name(t, g->trick_seat[i]));
-            mgr_sb_card(sb, t, g->trick[i]);
-        }
-        strbuf_addf(sb, ".");
+        char plays_text[MGR_TEXT_SIZE];
+        struct strbuf plays;
+        strbuf_init(&plays, plays_text, sizeof plays_text);
+        for (int i = 0; i < g->trick_len; i++)
+            strbuf_addf(&plays, "%s%s %s", i ? ", " : "",
+                        mgr_seat_name(t, g->trick_seat[i]),
+                        mgr_card_text(card, sizeof card, look, g->trick[i]));
+        /* TRANSLATORS: a prompt: {room} is where the table is, {trick}
+         * the trick's number, {plays} its cards so far ("alice 7♣, bob
+         * K♣"). */
+        msg_add(sb, look.lang,
+                M("Your turn at {room}, trick {trick}: {plays}."),
+                MSG_S("room", label), MSG_I("trick", no),
+                MSG_S("plays", plays_text), MSG_END);
         return;
     }
     bool told = t->last_trick_no != 0 && t->last_trick_no == g->trick_no;
-    if (!told) {
-        strbuf_addf(sb, "Your turn at %s to lead trick %d.", label, no);
-    } else if (t->last_winner < 0) {
-        strbuf_addf(sb,
-                    "Your turn at %s to lead trick %d; trick %d was set "
-                    "aside.",
-                    label, no, t->last_trick_no);
-    } else if (t->last_winner == seat) {
-        strbuf_addf(sb,
-                    "Your turn at %s to lead trick %d; you took trick %d "
-                    "with ",
-                    label, no, t->last_trick_no);
-        mgr_sb_card(sb, t, t->last_card);
-        strbuf_addf(sb, ".");
-    } else {
+    if (told && t->last_winner >= 0)
+        mgr_card_text(card, sizeof card, look, t->last_card);
+    if (!told)
+        msg_add(sb, look.lang, M("Your turn at {room} to lead trick {trick}."),
+                MSG_S("room", label), MSG_I("trick", no), MSG_END);
+    else if (t->last_winner < 0)
+        /* TRANSLATORS: {last} is the number of the trick before, set aside
+         * for the next trick's winner. */
+        msg_add(sb, look.lang,
+                M("Your turn at {room} to lead trick {trick}; trick {last} "
+                  "was set aside."),
+                MSG_S("room", label), MSG_I("trick", no),
+                MSG_I("last", t->last_trick_no), MSG_END);
+    else if (t->last_winner == seat)
+        /* TRANSLATORS: {last} is the number of the trick before, which
+         * the reader took with {card}. */
+        msg_add(sb, look.lang,
+                M("Your turn at {room} to lead trick {trick}; you took trick "
+                  "{last} with {card}."),
+                MSG_S("room", label), MSG_I("trick", no),
+                MSG_I("last", t->last_trick_no), MSG_S("card", card), MSG_END);
+    else
         /* a trick taken by another seat that left the lead to this one */
-        strbuf_addf(sb,
-                    "Your turn at %s to lead trick %d; %s took trick %d "
-                    "with ",
-                    label, no, mgr_seat_name(t, t->last_winner),
-                    t->last_trick_no);
-        mgr_sb_card(sb, t, t->last_card);
-        strbuf_addf(sb, ".");
-    }
+        msg_add(sb, look.lang,
+                M("Your turn at {room} to lead trick {trick}; {player} took "
+                  "trick {last} with {card}."),
+                MSG_S("room", label), MSG_I("trick", no),
+                MSG_S("player", mgr_seat_name(t, t->last_winner)),
+                MSG_I("last", t->last_trick_no), MSG_S("card", card), MSG_END);
 }
 
 /*
@@ -549,29 +628,36 @@ static void where_in_hand(struct strbuf *sb, const struct table *t, int seat)
  * legal; "Play one of: ♣ 2 8. Others: ♦ 3 9." or "Only legal: 2♣.
  * Others: ♦ 3 9." otherwise.
  */
-static void hand_cards(struct strbuf *sb, const struct table *t,
+static void hand_cards(struct strbuf *sb, struct render_look look,
                        const struct engine_cards *hand, uint64_t legal)
 {
     struct engine_cards others = {.one = hand->one & ~legal,
                                   .two = hand->two & ~legal};
     struct engine_cards playable = {.one = hand->one & legal,
                                     .two = hand->two & legal};
+    char legal_text[MGR_TEXT_SIZE], others_text[MGR_TEXT_SIZE];
+    mgr_hand_text(legal_text, sizeof legal_text, look, &playable, 0);
     if (!others.one) {
-        strbuf_addf(sb, "Any card: ");
-        mgr_sb_hand(sb, t, &playable, 0);
-        strbuf_addf(sb, ".");
+        /* TRANSLATORS: a prompt when every card may be played: {hand} is
+         * the whole hand. */
+        msg_add(sb, look.lang, M("Any card: {hand}."),
+                MSG_S("hand", legal_text), MSG_END);
         return;
     }
-    if ((legal & (legal - 1)) == 0) {
-        strbuf_addf(sb, "Only legal: ");
-        mgr_sb_card(sb, t, __builtin_ctzll(legal));
-    } else {
-        strbuf_addf(sb, "Play one of: ");
-        mgr_sb_hand(sb, t, &playable, 0);
-    }
-    strbuf_addf(sb, ". Others: ");
-    mgr_sb_hand(sb, t, &others, 0);
-    strbuf_addf(sb, ".");
+    mgr_hand_text(others_text, sizeof others_text, look, &others, 0);
+    if ((legal & (legal - 1)) == 0)
+        /* TRANSLATORS: a prompt when one card may be played: {card};
+         * {others} the rest of the hand. */
+        msg_add(sb, look.lang, M("Only legal: {card}. Others: {others}."),
+                MSG_S("card", mgr_card_text(legal_text, sizeof legal_text, look,
+                                            __builtin_ctzll(legal))),
+                MSG_S("others", others_text), MSG_END);
+    else
+        /* TRANSLATORS: a prompt: {legal} the cards that may be played,
+         * {others} the rest of the hand. */
+        msg_add(sb, look.lang, M("Play one of: {legal}. Others: {others}."),
+                MSG_S("legal", legal_text), MSG_S("others", others_text),
+                MSG_END);
 }
 
 static void prompt(struct table *t, int seat)
@@ -585,33 +671,57 @@ static void prompt(struct table *t, int seat)
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
     struct engine_cards hand = engine_hand(g, seat);
+    struct render_look look = mgr_look_seat(t, seat);
     switch (engine_phase(g)) {
     case ENGINE_PHASE_PLAY: {
         uint64_t legal = engine_legal_plays(g);
         if (mgr_received_to_tell(t, seat))
             mgr_sb_received(&sb, t, seat);
-        where_in_hand(&sb, t, seat);
-        strbuf_addf(&sb, " ");
-        hand_cards(&sb, t, &hand, legal);
-        strbuf_addf(&sb, " ");
-        mgr_sb_tally(&sb, t, seat);
+        where_in_hand(&sb, t, seat, look);
+        strbuf_addstr(&sb, " ");
+        hand_cards(&sb, look, &hand, legal);
+        strbuf_addstr(&sb, " ");
+        mgr_sb_tally_for(&sb, t, look, seat);
         break;
     }
-    case ENGINE_PHASE_DISCARD:
-        strbuf_addf(&sb,
-                    "You took the kitty. Discard %d cards into your tricks "
-                    "(discard C1 C2 ...): ",
-                    engine_discard_count(g));
-        mgr_sb_hand(&sb, t, &hand, 0);
+    case ENGINE_PHASE_DISCARD: {
+        char text[MGR_TEXT_SIZE];
+        int n = engine_discard_count(g);
+        /* TRANSLATORS: the kitty: the cards left over after the deal.
+         * "discard C1 C2 ..." is the command with card codes: keep
+         * "discard". */
+        msg_addn(
+            &sb, look.lang,
+            MN("You took the kitty. Discard {n} card into your tricks "
+               "(discard C1 C2 ...): {hand}",
+               "You took the kitty. Discard {n} cards into your tricks "
+               "(discard C1 C2 ...): {hand}"),
+            (unsigned long)n, MSG_I("n", n),
+            MSG_S("hand", mgr_hand_text(text, sizeof text, look, &hand, 0)),
+            MSG_END);
         break;
-    case ENGINE_PHASE_MOON:
-        strbuf_addf(&sb,
-                    "You shot the %s! Tell me \"moon subtract\" (you score "
-                    "-%d) or \"moon add\" (everyone else +%d).",
-                    g->moon_sun ? "sun" : "moon",
-                    t->rules.moon_points * (g->moon_sun ? 2 : 1),
-                    t->rules.moon_points * (g->moon_sun ? 2 : 1));
+    }
+    case ENGINE_PHASE_MOON: {
+        int n = t->rules.moon_points * (g->moon_sun ? 2 : 1);
+        static const char *const said[2][2] = {
+            /* TRANSLATORS: shooting the moon: taking every card worth
+             * points. "moon subtract" and "moon add" are commands: keep
+             * them. */
+            {MN("You shot the moon! Tell me \"moon subtract\" (you score "
+                "-{n}) or \"moon add\" (everyone else +{n}).",
+                "You shot the moon! Tell me \"moon subtract\" (you score "
+                "-{n}) or \"moon add\" (everyone else +{n}).")},
+            /* TRANSLATORS: shooting the sun: taking every trick. "moon
+             * subtract" and "moon add" are commands: keep them. */
+            {MN("You shot the sun! Tell me \"moon subtract\" (you score "
+                "-{n}) or \"moon add\" (everyone else +{n}).",
+                "You shot the sun! Tell me \"moon subtract\" (you score "
+                "-{n}) or \"moon add\" (everyone else +{n}).")}};
+        const char *const *mine = said[g->moon_sun ? 1 : 0];
+        msg_addn(&sb, look.lang, mine[0], mine[1], (unsigned long)n,
+                 MSG_I("n", n), MSG_END);
         break;
+    }
     default:
         return;
     }
@@ -637,23 +747,38 @@ void mgr_table_start(struct table *t)
     char sb_text[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
-    strbuf_addf(&sb, "The game begins: ");
+    char players_text[MGR_TEXT_SIZE];
+    struct strbuf players;
+    strbuf_init(&players, players_text, sizeof players_text);
+    int lang = mgr_lang_room(t->m, t->a, t->room);
     for (int s = 0; s < t->capacity; s++) {
         const struct seat *st = &t->seats[s];
-        strbuf_addf(&sb, "%s%s", s ? ", " : "", st->shown);
-        if (!st->human)
-            strbuf_addf(&sb, " (%s)", ai_level_name(st->level));
+        if (s)
+            strbuf_addstr(&players, ", ");
+        if (st->human)
+            strbuf_addstr(&players, st->shown);
+        else
+            /* TRANSLATORS: a computer player in the list of the game's
+             * players: {player} its name, {level} its level ("easy"), a
+             * word of the commands: keep it. */
+            msg_add(&players, lang, M("{player} ({level})"),
+                    MSG_S("player", st->shown),
+                    MSG_S("level", ai_level_name(st->level)), MSG_END);
     }
     if (t->a->solo)
-        strbuf_addf(&sb,
-                    ". Rules: %s. Type \"help\" for the commands, a card "
-                    "to play it.",
-                    t->rules_text);
+        /* TRANSLATORS: {players} is the list of the players, {rules} the
+         * rules ("standard, target=100"); "help" is a command: keep it. */
+        msg_add(&sb, lang,
+                M("The game begins: {players}. Rules: {rules}. Type \"help\" "
+                  "for the commands, a card to play it."),
+                MSG_S("players", players_text), MSG_S("rules", t->rules_text),
+                MSG_END);
     else
-        strbuf_addf(&sb,
-                    ". Rules: %s. Hands, passes and plays go by private "
-                    "message to me.",
-                    t->rules_text);
+        msg_add(&sb, lang,
+                M("The game begins: {players}. Rules: {rules}. Hands, passes "
+                  "and plays go by private message to me."),
+                MSG_S("players", players_text), MSG_S("rules", t->rules_text),
+                MSG_END);
     mgr_table_say(t, sb.buf);
     engine_deal(&t->game, &t->sink);
     mgr_advance(t);

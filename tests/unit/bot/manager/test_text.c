@@ -286,20 +286,24 @@ static void test_seat_marks(void **state)
     (void)state;
     char buf[RENDER_SHOWN_SIZE + 16];
     /* a computer player's own seat: no mark */
-    assert_null(mgr_seat_mark(t, 1, false));
-    assert_string_equal(mgr_seat_marked(t, 1, buf, sizeof buf), "easy1");
+    assert_null(mgr_seat_mark(t, 1, false, MSG_EN));
+    assert_string_equal(mgr_seat_marked(t, 1, false, MSG_EN, buf, sizeof buf),
+                        "easy1");
     /* a person playing: none */
     strcpy(t->seats[2].key, "n:bob@host");
-    assert_null(mgr_seat_mark(t, 2, false));
+    assert_null(mgr_seat_mark(t, 2, false, MSG_EN));
     /* away: a computer plays for them; at the end it counts as left */
     t->seats[2].away = true;
-    assert_string_equal(mgr_seat_marked(t, 2, buf, sizeof buf),
+    assert_string_equal(mgr_seat_marked(t, 2, false, MSG_EN, buf, sizeof buf),
                         "bob (computer)");
-    assert_string_equal(mgr_seat_mark(t, 2, true), "(left)");
+    assert_string_equal(mgr_seat_mark(t, 2, true, MSG_EN), "(left)");
+    assert_string_equal(mgr_seat_marked(t, 2, true, MSG_EN, buf, sizeof buf),
+                        "bob (left)");
     /* gone for good with !leave */
     t->seats[2].away = false;
     t->seats[2].human = false;
-    assert_string_equal(mgr_seat_marked(t, 2, buf, sizeof buf), "bob (left)");
+    assert_string_equal(mgr_seat_marked(t, 2, false, MSG_EN, buf, sizeof buf),
+                        "bob (left)");
 }
 
 int main(void)

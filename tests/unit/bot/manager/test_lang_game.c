@@ -1,0 +1,108 @@
+/*
+ * A game's lines in their readers' languages (turn.c, deal.c,
+ * announce.c): a person who chose a language gets their deal, pass and
+ * prompts in it, with the tally; the channel's lines (the deal's, the
+ * tricks', the scores') stay in the channel's language, and so do the
+ * others' private lines.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/unit/bot/manager/world.h"
+
+/* Whether any line to `to` since `from` has one of the words. */
+static bool any_of(const char *to, int from, const char *const *words, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (any_contains(to, from, words[i]))
+            return true;
+    return false;
+}
+
+static void
+test_lang_seat_prompt_in_its_language_channel_in_the_rooms(void **state)
+{
+    (void)state;
+    said("bob", NULL, "lang de");
+    said("carol", NULL, "lang fr");
+    int from = w->fake.n;
+    four_people("standard");
+    struct table *t = the_table();
+    int bob = seat_of_nick(t, "bob");
+    /* the deal: the channel's line in English, each hand in its own */
+    assert_true(any_contains("#h", from, "Hand 1: pass 3 left."));
+    assert_true(any_contains("bob", from, "Runde 1 in #h. Deine Karten: "));
+    assert_true(any_contains("bob", from, "Gib 3 Karten an "));
+    assert_true(any_contains("carol", from, "Manche 1 sur #h. Tes cartes : "));
+    assert_true(any_contains("alice", from, "Hand 1 at #h. Your cards: "));
+    /* the passes: bob's confirmed in German (he is not the last) */
+    while (engine_phase(&t->game) == ENGINE_PHASE_PASS &&
+           engine_may_act(&t->game, bob))
+        person_acts(t);
+    if (engine_phase(&t->game) == ENGINE_PHASE_PASS)
+        assert_true(any_contains("bob", from, "Du gibst "));
+    /* the first trick: bob's prompt and what he received in German with
+     * the tally, alice's in English */
+    int trick = w->fake.n;
+    while (t->game.trick_no == 0 && person_acts(t))
+        ;
+    assert_true(any_contains("bob", trick, "Du bist dran in #h"));
+    assert_true(any_contains("bob", trick, "Du hast "));
+    assert_true(any_contains("bob", trick, "Noch keine Punktkarten gespielt."));
+    assert_true(any_contains("carol", trick, "À toi de jouer sur #h"));
+    assert_false(any_contains("bob", trick, "Your turn"));
+    assert_true(any_contains("alice", trick, "Your turn at #h"));
+    /* the trick's line in the channel's language; nothing of German or
+     * French in the channel */
+    assert_true(any_contains("#h", trick, "Trick 1: "));
+    static const char *const foreign[] = {"Runde",  "Stich", "Karten",
+                                          "Manche", "pli",   "cartes"};
+    assert_false(any_of("#h", 0, foreign, 6));
+    /* the hand's scores too */
+    int scores = w->fake.n;
+    while (t->game.hand_no == 1 && person_acts(t))
+        ;
+    assert_true(any_contains("#h", scores, "Hand 1 scores: "));
+    assert_false(any_of("#h", 0, foreign, 6));
+}
+
+/* A channel in German: its lines in German, a person who chose English
+ * gets theirs in English. */
+static void test_lang_room_in_german_person_in_english(void **state)
+{
+    (void)state;
+    free(w->cfg.lang);
+    w->cfg.lang = strdup("de");
+    said("alice", NULL, "lang en");
+    int from = w->fake.n;
+    four_people("standard");
+    struct table *t = the_table();
+    assert_true(
+        any_contains("#h", from, "Runde 1: 3 Karten nach links weitergeben."));
+    assert_true(any_contains("alice", from, "Hand 1 at #h. Your cards: "));
+    assert_true(any_contains("bob", from, "Runde 1 in #h. Deine Karten: "));
+    while (t->game.hand_no == 1 && person_acts(t))
+        ;
+    assert_true(any_contains("#h", from, "Punkte der Runde 1: "));
+    assert_true(any_contains("alice", from, "Your turn at #h"));
+    assert_false(any_contains("alice", from, "Du bist dran"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(
+            test_lang_seat_prompt_in_its_language_channel_in_the_rooms, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(
+            test_lang_room_in_german_person_in_english, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
