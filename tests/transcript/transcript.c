@@ -65,6 +65,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bot/common/msg.h"
 #include "bot/config.h"
 #include "tests/support/fake_chat.h"
 #include "bot/common/loop.h"
@@ -312,7 +313,38 @@ static int read_cards(const char *text, char (*cards)[8], int max)
     return n;
 }
 
-/* Notes the prompts told to the people since the last look. */
+/* Where in text the part of message id before its placeholder ph ends,
+ * in any language (the text from the placeholder before ph, or from the
+ * message's start, up to ph: "Play one of: "); NULL if text has none. */
+static const char *after_marker(const char *text, const char *id,
+                                const char *ph)
+{
+    for (int l = 0; l < msg_lang_count(); l++) {
+        const char *t = msg_template(l, id);
+        const char *at = strstr(t, ph);
+        if (!at)
+            continue;
+        const char *from = t;
+        for (const char *q = t; q < at; q++)
+            if (*q == '}')
+                from = q + 1;
+        size_t len = (size_t)(at - from);
+        char marker[200];
+        if (len == 0 || len >= sizeof marker)
+            continue;
+        memcpy(marker, from, len);
+        marker[len] = '\0';
+        const char *found = strstr(text, marker);
+        if (found)
+            return found + len;
+    }
+    return NULL;
+}
+
+/* Notes the prompts told to the people since the last look: the bot's
+ * messages in any of its languages, found by their English ids in the
+ * catalogue (msg.h): a message changed in the bot must change here too,
+ * which every transcript then shows. */
 static void look(void)
 {
     for (; w.seen < w.fake.n; w.seen++) {
@@ -321,29 +353,46 @@ static void look(void)
             continue;
         struct person *p = person(l->to);
         const char *q;
-        if ((q = strstr(l->text, "Play one of: ")))
-            p->nlegal = read_cards(q + 13, p->legal, 160);
-        else if ((q = strstr(l->text, "Only legal: ")))
-            p->nlegal = read_cards(q + 12, p->legal, 1);
-        else if ((q = strstr(l->text, "Any card: ")))
-            p->nlegal = read_cards(q + 10, p->legal, 160);
-        if ((q = strstr(l->text, "You took the kitty. Discard "))) {
-            int k = atoi(q + 28);
-            const char *h = strstr(q, "): ");
+        if ((q = after_marker(l->text,
+                              "Play one of: {legal}. Others: {others}.",
+                              "{legal}")))
+            p->nlegal = read_cards(q, p->legal, 160);
+        else if ((q = after_marker(l->text,
+                                   "Only legal: {card}. Others: {others}.",
+                                   "{card}")))
+            p->nlegal = read_cards(q, p->legal, 1);
+        else if ((q = after_marker(l->text, "Any card: {hand}.", "{hand}")))
+            p->nlegal = read_cards(q, p->legal, 160);
+        /* a message with a plural is found by its singular */
+        const char *kitty = "You took the kitty. Discard {n} card into your "
+                            "tricks (discard C1 C2 ...): {hand}";
+        if ((q = after_marker(l->text, kitty, "{n}"))) {
+            int k = atoi(q);
+            const char *h = after_marker(q, kitty, "{hand}");
             char all[40][8];
-            int n = h ? read_cards(h + 3, all, 40) : 0;
+            int n = h ? read_cards(h, all, 40) : 0;
             p->ndiscard = k < n ? k : n;
             for (int i = 0; i < p->ndiscard; i++)
                 memcpy(p->discard[i], all[i], 8);
         }
-        if (strstr(l->text, "Tell me \"moon subtract\""))
+        if (after_marker(l->text,
+                         "You shot the moon! Tell me \"moon subtract\" "
+                         "(you score -{n}) or \"moon add\" (everyone else "
+                         "+{n}).",
+                         "{n}") ||
+            after_marker(l->text,
+                         "You shot the sun! Tell me \"moon subtract\" "
+                         "(you score -{n}) or \"moon add\" (everyone else "
+                         "+{n}).",
+                         "{n}"))
             p->moon = true;
-        const char *cards = strstr(l->text, "Your cards: ");
-        const char *pass = strstr(l->text, "| Pass ");
+        const char *cards = after_marker(
+            l->text, "Hand {hand} at {room}. Your cards: {cards}", "{cards}");
+        const char *pass = strstr(l->text, "| ");
         if (cards && pass) {
-            int k = atoi(pass + 7);
+            int k = atoi(pass + 2 + strcspn(pass + 2, "0123456789"));
             char all[40][8];
-            int n = read_cards(cards + 12, all, 40);
+            int n = read_cards(cards, all, 40);
             p->npass = k < n ? k : n;
             for (int i = 0; i < p->npass; i++)
                 memcpy(p->pass[i], all[i], 8);
