@@ -122,6 +122,18 @@ static int copies_in(const struct engine_cards *c, int card)
     return (c->one >> card & 1) + (c->two >> card & 1);
 }
 
+bool mgr_tally_empty(const struct table *t)
+{
+    const struct engine_game *g = &t->game;
+    const struct engine_rules *r = &t->rules;
+    bool played = g->hearts_broken && r->hearts_lead == ENGINE_HEARTS_BROKEN;
+    for (int i = 0; i < g->nplays && !played; i++)
+        played = (r->scoring & ENGINE_BIT(g->plays[i] & 63)) != 0;
+    for (int s = 0; s < g->n && !played; s++)
+        played = g->hand_points[s] || (g->taken[s].one & r->scoring);
+    return !played;
+}
+
 void mgr_sb_tally_for(struct strbuf *sb, const struct table *t,
                       struct render_look look, int you)
 {
@@ -152,13 +164,8 @@ void mgr_sb_tally_for(struct strbuf *sb, const struct table *t,
     }
     /* nothing to follow yet: one short sentence, where the hand's cards
      * are longest */
-    bool played = g->hearts_broken && r->hearts_lead == ENGINE_HEARTS_BROKEN;
-    for (int i = 0; i < g->nplays && !played; i++)
-        played = (r->scoring & ENGINE_BIT(g->plays[i] & 63)) != 0;
-    for (int s = 0; s < g->n && !played; s++)
-        played = g->hand_points[s] || (g->taken[s].one & r->scoring);
     int lang = look.lang;
-    if (!played) {
+    if (mgr_tally_empty(t)) {
         msg_add(sb, lang, M("No point cards played yet."), MSG_END);
         return;
     }

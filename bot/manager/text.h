@@ -51,6 +51,9 @@ void mgr_sb_hand(struct strbuf *sb, const struct table *t,
                  const struct engine_cards *hand, uint64_t mark);
 void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
                  bool notify);
+/* Whether the hand has nothing for the tally yet: no card worth points
+ * played, hearts not broken where that matters. */
+bool mgr_tally_empty(const struct table *t);
 /*
  * The running tally of the hand being played, one sentence in look.lang:
  * whether hearts are broken (where they must be broken to be led), where

@@ -680,8 +680,12 @@ static void prompt(struct table *t, int seat)
         where_in_hand(&sb, t, seat, look);
         strbuf_addstr(&sb, " ");
         hand_cards(&sb, look, &hand, legal);
-        strbuf_addstr(&sb, " ");
-        mgr_sb_tally_for(&sb, t, look, seat);
+        /* on the first trick, "nothing yet" would only make the longest
+         * prompt of the hand (it tells the cards received too) longer */
+        if (g->trick_no > 0 || !mgr_tally_empty(t)) {
+            strbuf_addstr(&sb, " ");
+            mgr_sb_tally_for(&sb, t, look, seat);
+        }
         break;
     }
     case ENGINE_PHASE_DISCARD: {
