@@ -66,7 +66,7 @@ static void test_grace_end_in_the_rooms_language(void **state)
     event(CHAT_PART, nick, id, "#h", NULL);
     run_for(1100);
     assert_true(t->seats[turn].away);
-    assert_true(any_contains("#h", from, "n'est pas revenu"));
+    assert_true(any_contains("#h", from, "n'est pas de retour"));
     assert_false(any_contains("#h", from, "has not come back"));
 }
 
