@@ -164,8 +164,8 @@ test_lines_in_the_channels_language_answers_in_the_askers(void **state)
     assert_true(any_contains("#h", 0, "bob s'assied (2/4)."));
     refused("bob", "#h", "!join", "Du sitzt hier schon.");
     refused("bob", "#h", "!start",
-            "Nur alice hat den Tisch er\xc3\xb6"
-            "ffnet");
+            "kann nur starten, wer den Tisch er\xc3\xb6"
+            "ffnet hat: alice.");
     int from = w->fake.n;
     said("bob", "#h", "!status");
     assert_true(any_contains("#h", from,

@@ -137,7 +137,7 @@ static void test_lang_channel_lines_in_the_channels_language(void **state)
     assert_null(the_table());
     assert_true(any_contains("#h", 0,
                              "Der Tisch schlie\xc3\x9f"
-                             "t: Niemand hat ein Spiel begonnen."));
+                             "t: Niemand hat die Partie gestartet."));
 }
 
 int main(void)
