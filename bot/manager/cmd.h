@@ -59,11 +59,6 @@ void mgr_cmd_replymn(const struct cmd *c, const char *one, const char *many,
 void mgr_cmd_reply_lines(const struct cmd *c, const char *text);
 /* The command prefix of the config ("!"). */
 const char *mgr_cmd_prefix(const struct manager *m);
-/* The caller as the subject of a line in the room, and the verb to match:
- * "alice opens", or "You open" for one person at a terminal. */
-const char *mgr_cmd_subject(const struct cmd *c);
-const char *mgr_cmd_verb(const struct cmd *c, const char *third,
-                         const char *second);
 /* Whether u is one of the config's admins (a hostmask or an account). */
 bool mgr_cmd_is_admin(const struct manager *m, const struct chat_user *u);
 /* The seat this person holds at t, or -1. */
