@@ -49,8 +49,6 @@ void mgr_sb_cards(struct strbuf *sb, const struct table *t,
                   const uint8_t *cards, int n);
 void mgr_sb_hand(struct strbuf *sb, const struct table *t,
                  const struct engine_cards *hand, uint64_t mark);
-void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
-                 bool notify);
 /*
  * The running tally of the hand being played, one sentence in look.lang:
  * whether hearts are broken (where they must be broken to be led), where
@@ -64,8 +62,6 @@ void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
  */
 void mgr_sb_tally_for(struct strbuf *sb, const struct table *t,
                       struct render_look look, int you);
-/* The tally as the table's room reads it (mgr_look_room). */
-void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you);
 /* A seat's name and points in lang: "bob 15", the items of a list of
  * scores. */
 void mgr_sb_points(struct strbuf *sb, int lang, const char *name, int points);
