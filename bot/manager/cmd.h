@@ -44,7 +44,8 @@ void mgr_cmd_tell(const struct cmd *c, const char *text,
 void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The language of replies to the asker: their own if they chose one,
- * else the room's (lang.h). */
+ * else the room's: the command's, or for a private command that of the
+ * table they sit at (lang.h's mgr_lang_person). */
 int mgr_cmd_lang_of(const struct cmd *c);
 /* A reply (as mgr_cmd_reply) of catalogue message id in the asker's
  * language, its placeholders from struct msg_arg values up to MSG_END
