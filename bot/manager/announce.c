@@ -33,11 +33,6 @@ void mgr_table_scoreline_in(struct table *t, struct strbuf *sb, int lang,
     }
 }
 
-void mgr_table_scoreline(struct table *t, struct strbuf *sb)
-{
-    mgr_table_scoreline_in(t, sb, mgr_lang_room(t->m, t->a, t->room), false);
-}
-
 void mgr_table_scores_in(struct table *t, bool all, struct render_look look,
                          char *out, size_t outlen)
 {
@@ -55,15 +50,10 @@ void mgr_table_scores_in(struct table *t, bool all, struct render_look look,
                          t->game.totals, all ? 0 : RENDER_SCORES_LAST, look);
 }
 
-void mgr_table_scores_text(struct table *t, bool all, char *out, size_t outlen)
-{
-    mgr_table_scores_in(t, all, mgr_look_room(t), out, outlen);
-}
-
 void mgr_table_send_scores(struct table *t)
 {
     char text[2048];
-    mgr_table_scores_text(t, false, text, sizeof text);
+    mgr_table_scores_in(t, false, mgr_look_room(t), text, sizeof text);
     /* one message per line of the sheet */
     char *line = text;
     while (line && *line) {

@@ -18,14 +18,10 @@ void mgr_announce(void *ctx, const struct engine_game *g,
  * end as having left. */
 void mgr_table_scoreline_in(struct table *t, struct strbuf *sb, int lang,
                             bool marked);
-/* The totals in the room's language, unmarked. */
-void mgr_table_scoreline(struct table *t, struct strbuf *sb);
 /* The score sheet as look shows it into out, its lines apart by '\n':
  * every hand (`all`), or the last ones, for the room. */
 void mgr_table_scores_in(struct table *t, bool all, struct render_look look,
                          char *out, size_t outlen);
-/* The sheet as the room sees it (mgr_look_room). */
-void mgr_table_scores_text(struct table *t, bool all, char *out, size_t outlen);
 /* The sheet's last hands in the room, a message a line. */
 void mgr_table_send_scores(struct table *t);
 

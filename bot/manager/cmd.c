@@ -104,19 +104,6 @@ const char *mgr_cmd_prefix(const struct manager *m)
     return m->cfg->command_prefix;
 }
 
-/* The caller as the subject of a line in the room, and the verb to match:
- * "alice opens", or "You open" for one person at a terminal. */
-const char *mgr_cmd_subject(const struct cmd *c)
-{
-    return c->a->solo ? "You" : c->shown;
-}
-
-const char *mgr_cmd_verb(const struct cmd *c, const char *third,
-                         const char *second)
-{
-    return c->a->solo ? second : third;
-}
-
 /* Glob match, * and ?, case-insensitive (hostmasks). */
 static bool glob(const char *p, const char *s)
 {

@@ -44,7 +44,8 @@ void mgr_cmd_tell(const struct cmd *c, const char *text,
 void mgr_cmd_reply(const struct cmd *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The language of replies to the asker: their own if they chose one,
- * else the room's (lang.h). */
+ * else the room's: the command's, or for a private command that of the
+ * table they sit at (lang.h's mgr_lang_person). */
 int mgr_cmd_lang_of(const struct cmd *c);
 /* A reply (as mgr_cmd_reply) of catalogue message id in the asker's
  * language, its placeholders from struct msg_arg values up to MSG_END
@@ -59,11 +60,6 @@ void mgr_cmd_replymn(const struct cmd *c, const char *one, const char *many,
 void mgr_cmd_reply_lines(const struct cmd *c, const char *text);
 /* The command prefix of the config ("!"). */
 const char *mgr_cmd_prefix(const struct manager *m);
-/* The caller as the subject of a line in the room, and the verb to match:
- * "alice opens", or "You open" for one person at a terminal. */
-const char *mgr_cmd_subject(const struct cmd *c);
-const char *mgr_cmd_verb(const struct cmd *c, const char *third,
-                         const char *second);
 /* Whether u is one of the config's admins (a hostmask or an account). */
 bool mgr_cmd_is_admin(const struct manager *m, const struct chat_user *u);
 /* The seat this person holds at t, or -1. */

@@ -55,7 +55,10 @@ void mgr_cmd_lang(struct cmd *c)
     }
     const char *word = c->words[1];
     bool forget = strcasecmp(word, "default") == 0;
-    int l = forget ? mgr_lang_room(c->m, c->a, c->room) : msg_lang_find(word);
+    int l = forget
+                ? mgr_lang_room(c->m, c->a,
+                                mgr_room_of_person(c->m, c->a, c->u, c->room))
+                : msg_lang_find(word);
     if (l < 0) {
         msg_add(&sb, now,
                 M("I do not know the language \"{word}\". I speak: "

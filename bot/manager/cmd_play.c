@@ -234,8 +234,10 @@ static void explain(struct cmd *c, struct table *t, int seat,
         break;
     case ENGINE_REFUSE_MUST_FOLLOW:
         /* TRANSLATORS: {suit} is a suit's name ("clubs"). */
-        mgr_cmd_replym(c, M("You must follow suit: {suit}."),
-                       MSG_S("suit", render_suit_name(d->suit)), MSG_END);
+        mgr_cmd_replym(
+            c, M("You must follow suit: {suit}."),
+            MSG_S("suit", render_suit_word(d->suit, mgr_cmd_lang_of(c))),
+            MSG_END);
         break;
     case ENGINE_REFUSE_HEARTS_NOT_BROKEN:
         mgr_cmd_replym(c, M("Hearts are not broken yet: lead another suit."),

@@ -532,7 +532,7 @@ static void status_text(struct strbuf *sb, struct table *t,
         return;
     }
     const struct engine_game *g = &t->game;
-    mgr_table_scoreline(t, &list);
+    mgr_table_scoreline_in(t, &list, lang, false);
     /* TRANSLATORS: {hand} and {trick} are numbers; {scores} the scores
      * ("alice 0, bob 13"). */
     msg_add(sb, lang, M("Hand {hand}, trick {trick}. Scores: {scores}."),
@@ -540,16 +540,18 @@ static void status_text(struct strbuf *sb, struct table *t,
             MSG_S("scores", list.buf), MSG_END);
     int turn = engine_turn(g);
     if (engine_phase(g) == ENGINE_PHASE_PLAY) {
-        strbuf_addf(sb, " ");
-        mgr_sb_tally(sb, t, -1);
+        strbuf_addc(sb, ' ');
+        mgr_sb_tally_for(sb, t, look, -1);
     }
     strbuf_reset(&list);
+    char seat[MGR_TEXT_SIZE];
     if (engine_phase(g) == ENGINE_PHASE_PASS) {
         for (int s = 0; s < g->n; s++) {
             if (engine_may_act(g, s)) {
                 if (list.len)
                     strbuf_addc(&list, ' ');
-                mgr_sb_seat(&list, t, s, false);
+                strbuf_addstr(
+                    &list, mgr_seat_text(seat, sizeof seat, t, s, false, look));
             }
         }
         strbuf_addc(sb, ' ');
@@ -557,19 +559,16 @@ static void status_text(struct strbuf *sb, struct table *t,
         msg_add(sb, lang, M("Passing; waiting for: {players}."),
                 MSG_S("players", list.buf), MSG_END);
     } else if (turn >= 0) {
-        char seat_text[MGR_TEXT_SIZE];
-        struct strbuf seat;
-        strbuf_init(&seat, seat_text, sizeof seat_text);
-        mgr_sb_seat(&seat, t, turn, false);
+        mgr_seat_text(seat, sizeof seat, t, turn, false, look);
         strbuf_addc(sb, ' ');
         if (g->trick_len) {
             char cards[MGR_TEXT_SIZE];
             render_cards(cards, sizeof cards, g->trick, g->trick_len, look);
             /* TRANSLATORS: {cards} are the cards on the trick ("Q♠ A♥"). */
             msg_add(sb, lang, M("{player} to play; on the trick: {cards}."),
-                    MSG_S("player", seat.buf), MSG_S("cards", cards), MSG_END);
+                    MSG_S("player", seat), MSG_S("cards", cards), MSG_END);
         } else {
-            msg_add(sb, lang, M("{player} to play."), MSG_S("player", seat.buf),
+            msg_add(sb, lang, M("{player} to play."), MSG_S("player", seat),
                     MSG_END);
         }
     }
@@ -616,12 +615,15 @@ void mgr_cmd_scores(struct cmd *c)
     }
     /* the room's sheet (its last hands) is what the room would hear */
     char text[2048];
-    mgr_table_scores_text(t, false, text, sizeof text);
+    mgr_table_scores_in(t, false, mgr_look_room(t), text, sizeof text);
     if (mgr_cmd_room_hears(c, &t->echo, text)) {
         mgr_table_send_scores(t);
         return;
     }
-    mgr_table_scores_text(t, true, text, sizeof text);
+    /* the asker's own: every hand, in their words */
+    struct render_look look = mgr_look_person(c->m, c->a, c->u, c->room);
+    look.style = mgr_table_style(t);
+    mgr_table_scores_in(t, true, look, text, sizeof text);
     mgr_cmd_reply_lines(c, text);
 }
 

@@ -210,15 +210,6 @@ void mgr_tell_deal(struct table *t, int seat)
     mgr_table_tell(t, seat, sb.buf, CHAT_NORMAL);
 }
 
-void mgr_sb_passing(struct table *t, int seat, struct strbuf *sb)
-{
-    char cards[MGR_TEXT_SIZE];
-    int to = pass_chosen(t, seat, render_look_style(mgr_table_style(t)), cards,
-                         sizeof cards);
-    strbuf_addf(sb, "Passing %s%s to %s", cards[0] ? "" : "blind", cards,
-                to >= 0 ? mgr_seat_name(t, to) : "the others");
-}
-
 void mgr_sb_passed(struct strbuf *sb, struct table *t, int seat)
 {
     const struct engine_game *g = &t->game;

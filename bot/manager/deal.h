@@ -26,8 +26,5 @@ bool mgr_received_to_tell(struct table *t, int seat);
 /* A seat's pass confirmed, in its language: "Passing Q♣ K♣ K♦ to bob;
  * waiting for carol, dave." (some seat has not passed yet). */
 void mgr_sb_passed(struct strbuf *sb, struct table *t, int seat);
-/* "Passing Q♣ K♣ K♦ to bob" in English, a part of a sentence: for the
- * `hand` reply (cmd_play.c) until it says a whole message of its own. */
-void mgr_sb_passing(struct table *t, int seat, struct strbuf *sb);
 
 #endif

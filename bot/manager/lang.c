@@ -91,12 +91,23 @@ static const char *seat_setting(struct table *t, int seat, const char *name)
                       name);
 }
 
+const char *mgr_room_of_person(struct manager *m, struct chat_adapter *a,
+                               const struct chat_user *u, const char *room)
+{
+    if (room)
+        return room;
+    int seat;
+    struct table *t = mgr_table_of_person(m, a, u->nick, &seat);
+    /* a seat of someone else who had the nick is not theirs */
+    return t && mgr_same_person(t, seat, u) ? t->room : NULL;
+}
+
 int mgr_lang_person(struct manager *m, struct chat_adapter *a,
                     const struct chat_user *u, const char *room)
 {
     const char *code = person_setting(m, a, u, "lang");
     int l = code ? msg_lang_find(code) : -1;
-    return l >= 0 ? l : mgr_lang_room(m, a, room);
+    return l >= 0 ? l : mgr_lang_room(m, a, mgr_room_of_person(m, a, u, room));
 }
 
 int mgr_lang_seat(struct table *t, int seat)

@@ -1,8 +1,10 @@
 /*
  * Inside the game manager: the language each line is said in, and what
  * people chose for themselves (storage/people.h: people.jsonl in the data
- * directory). A channel's lines are in the config's language; a private
- * line in the person's own if they chose one (`lang`), else the config's.
+ * directory). A channel's lines are in its language (its entry's
+ * lang=CODE, else the config's); a private line in the person's own if
+ * they chose one (`lang`), else the language of the channel it is about:
+ * for a private command of a person seated at a table, the table's.
  * Cards in a channel's lines are in symbols; in a private line as the
  * person chose (`cards`: render.h's card modes).
  */
@@ -25,8 +27,15 @@ int mgr_lang_default(const struct manager *m);
 /* The language of a room's lines. */
 int mgr_lang_room(const struct manager *m, const struct chat_adapter *a,
                   const char *room);
-/* The language of private lines to u about room (NULL: none): their own
- * if they chose one, else the room's. */
+/* The room private lines to u are about: `room` if not NULL (a command
+ * said there), else the room of the table u sits at, whose prompts they
+ * read (NULL: none). */
+const char *mgr_room_of_person(struct manager *m, struct chat_adapter *a,
+                               const struct chat_user *u, const char *room);
+/* The language of private lines to u about room (NULL: as
+ * mgr_room_of_person says): their own if they chose one, else the
+ * room's. So a seated person's answers, prompts and the cards they type
+ * are in one language. */
 int mgr_lang_person(struct manager *m, struct chat_adapter *a,
                     const struct chat_user *u, const char *room);
 
@@ -51,7 +60,8 @@ const char *mgr_cards_name(enum render_cards cards);
  * looks like the room. */
 struct render_look mgr_look_room(struct table *t);
 struct render_look mgr_look_seat(struct table *t, int seat);
-/* The look of private lines to u about room (NULL: none). */
+/* The look of private lines to u about room (NULL: as
+ * mgr_room_of_person says). */
 struct render_look mgr_look_person(struct manager *m, struct chat_adapter *a,
                                    const struct chat_user *u, const char *room);
 

@@ -45,9 +45,6 @@ static const char *const rank_text[13] = {"2", "3",  "4", "5", "6", "7", "8",
 static const char *const suit_symbol[4] = {"\xe2\x99\xa3", "\xe2\x99\xa6",
                                            "\xe2\x99\xa5", "\xe2\x99\xa0"};
 
-static const char *const suit_names[4] = {"clubs", "diamonds", "hearts",
-                                          "spades"};
-
 /* The suits' letters (engine_card_parse's), for RENDER_CARDS_ASCII. */
 static const char suit_letter[4] = {'C', 'D', 'H', 'S'};
 
@@ -652,13 +649,6 @@ size_t render_suit(char *buf, size_t len, int suit, struct render_look look)
         put_reset(&sb);
     strbuf_commit(&sb, mark);
     return sb.need;
-}
-
-const char *render_suit_name(int suit)
-{
-    if (suit < 0 || suit > 3)
-        return "?";
-    return suit_names[suit];
 }
 
 const char *render_suit_word(int suit, int lang)

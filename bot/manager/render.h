@@ -304,11 +304,6 @@ size_t render_clean_text(char *text);
  * in look.lang ("diamonds"); "?" for no suit. */
 size_t render_suit(char *buf, size_t len, int suit, struct render_look look);
 
-/* A suit's name for sentences: "clubs", "diamonds", "hearts", "spades";
- * "?" for no suit. A static string. English: render_suit_word says it in
- * a language. */
-const char *render_suit_name(int suit);
-
 /* A suit's name in language lang (msg.h), from the catalogue ("Kreuz" in
  * German); "?" for no suit. A static string. */
 const char *render_suit_word(int suit, int lang);

@@ -823,8 +823,9 @@ static void sb_ago(struct strbuf *sb, int lang, int64_t seconds)
 }
 
 /* Said after the points of a player who left the game (!last, and the
- * last game's sheet). */
-#define M_LEFT MC("after the name or points of a player who left", "(left)")
+ * last game's sheet): the mark of the score sheets and trick lines
+ * (text.c), one word for one thing. */
+#define M_LEFT MC("score sheet", "(left)")
 
 /* Names as a list: "alice", "alice and bob", "alice, bob and carol". */
 static void sb_names(struct strbuf *sb, int lang, const char *const *names,

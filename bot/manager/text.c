@@ -88,21 +88,6 @@ void mgr_sb_hand(struct strbuf *sb, const struct table *t,
                                 room_look(t)));
 }
 
-void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
-                 bool notify)
-{
-    struct render_look look = room_look(t);
-    if (look.style != CHAT_STYLE_MARKUP || !mgr_seat_user_id(t, seat)) {
-        strbuf_addstr(sb, mgr_seat_name(t, seat));
-        return;
-    }
-    char text[MGR_TEXT_SIZE];
-    mgr_sb_rendered(sb, text,
-                    render_mention(text, mgr_sb_room(sb, sizeof text),
-                                   mgr_seat_user_id(t, seat),
-                                   mgr_seat_name(t, seat), notify, look));
-}
-
 /* Whether the tally follows a card: worth points and not a plain heart
  * (the joker is numbered among the hearts). */
 static bool tally_follows(const struct engine_rules *r, int card)
@@ -263,11 +248,6 @@ void mgr_sb_tally_for(struct strbuf *sb, const struct table *t,
      * joined by commas ("Hearts broken, Q♠ unplayed, points: bob 3"). */
     msg_add(sb, lang, M("{tally}."), MSG_S("tally", parts_text), MSG_END);
     strbuf_commit(sb, start);
-}
-
-void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you)
-{
-    mgr_sb_tally_for(sb, t, room_look(t), you);
 }
 
 void mgr_sb_points(struct strbuf *sb, int lang, const char *name, int points)

@@ -49,8 +49,6 @@ void mgr_sb_cards(struct strbuf *sb, const struct table *t,
                   const uint8_t *cards, int n);
 void mgr_sb_hand(struct strbuf *sb, const struct table *t,
                  const struct engine_cards *hand, uint64_t mark);
-void mgr_sb_seat(struct strbuf *sb, const struct table *t, int seat,
-                 bool notify);
 /* Whether the hand has nothing for the tally yet: no card worth points
  * played, hearts not broken where that matters. */
 bool mgr_tally_empty(const struct table *t);
@@ -67,8 +65,6 @@ bool mgr_tally_empty(const struct table *t);
  */
 void mgr_sb_tally_for(struct strbuf *sb, const struct table *t,
                       struct render_look look, int you);
-/* The tally as the table's room reads it (mgr_look_room). */
-void mgr_sb_tally(struct strbuf *sb, const struct table *t, int you);
 /* A seat's name and points in lang: "bob 15", the items of a list of
  * scores. */
 void mgr_sb_points(struct strbuf *sb, int lang, const char *name, int points);

@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bot/manager/text.h"
 #include "tests/unit/bot/manager/world.h"
@@ -206,6 +208,45 @@ static void test_cards_typed_in_the_players_language(void **state)
     assert_int_equal(g->nplays, 1);
 }
 
+/* "You must follow suit" names the suit in the asker's language, not
+ * the channel's: everyone chose German in a French channel. */
+static void test_follow_suit_names_the_suit_in_the_askers_language(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    free(w->cfg.lang);
+    w->cfg.lang = strdup("fr");
+    static const char *const nicks[] = {"alice", "bob", "carol", "dave"};
+    for (int i = 0; i < 4; i++)
+        said(nicks[i], NULL, "lang de");
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    const struct engine_game *g = &t->game;
+    static const char *const suits[] = {"Kreuz", "Karo", "Herz", "Pik"};
+    /* the first turn that may break the rule: the led suit held and
+     * another besides */
+    for (int plays = 0; plays < 52; plays++) {
+        int turn = engine_turn(g);
+        assert_true(turn >= 0);
+        uint64_t held = engine_hand(g, turn).one;
+        if (g->trick_len) {
+            int led = engine_card_suit(g->trick[0]);
+            uint64_t follow = held & ENGINE_SUIT_MASK(led);
+            if (follow && (held & ~follow)) {
+                char cmd[32], want[64];
+                snprintf(cmd, sizeof cmd, "play %s",
+                         engine_card_name(__builtin_ctzll(held & ~follow)));
+                snprintf(want, sizeof want, "Du musst Farbe bedienen: %s.",
+                         suits[led]);
+                refused(t->seats[turn].nick, NULL, cmd, want);
+                return;
+            }
+        }
+        play_lowest(t, 1);
+    }
+    fail_msg("nobody could break the rule in a whole hand");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +258,9 @@ int main(void)
             test_a_play_before_ones_turn_waits_for_it, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_cards_typed_in_the_players_language, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_follow_suit_names_the_suit_in_the_askers_language, setup,
+            teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -183,6 +183,52 @@ test_lines_in_the_channels_language_answers_in_the_askers(void **state)
     assert_true(any_contains("#h", from, "alice ferme la table."));
 }
 
+/* !status in a game: the line said in the channel is wholly in the
+ * channel's language, its tally too, and the one told to a person is
+ * wholly in theirs. */
+static void test_status_in_a_game_in_the_readers_language(void **state)
+{
+    (void)state;
+    w->cfg.reply_interval = 0;
+    free(w->cfg.lang);
+    w->cfg.lang = strdup("fr");
+    said("bob", NULL, "lang de");
+    four_people("standard pass_count=0");
+    struct table *t = the_table();
+    t->game.hearts_broken = 1;
+    t->game.plays[t->game.nplays++] = ENGINE_2H;
+    t->game.hand_points[2] = 1;
+    int from = w->fake.n;
+    said("bob", "#h", "!status");
+    const struct fake_chat_line *l = last_to("#h", from);
+    assert_non_null(l);
+    if (!strstr(l->text, "Manche 1, pli 1. Scores : alice 0, bob 0, carol 0, "
+                         "dave 0. C\xc5\x93urs ouverts, Q\xe2\x99\xa0 "
+                         "pas encore jou\xc3\xa9"
+                         "e, points : carol 1. "))
+        fail_msg("status in the channel: '%s'", l->text);
+    /* a repeat: told to bob, in German */
+    from = w->fake.n;
+    said("bob", "#h", "!status");
+    l = last_to("bob", from);
+    assert_non_null(l);
+    if (!strstr(l->text, "Runde 1, Stich 1. Punktestand: alice 0, bob 0, "
+                         "carol 0, dave 0. Herz gebrochen, "
+                         "Q\xe2\x99\xa0 noch nicht gespielt, Punkte: carol "
+                         "1. "))
+        fail_msg("status told to bob: '%s'", l->text);
+    /* the score sheet likewise */
+    from = w->fake.n;
+    said("bob", "#h", "!scores");
+    assert_true(any_contains("#h", from, "manche"));
+    assert_false(any_contains("#h", from, "Runde"));
+    from = w->fake.n;
+    said("bob", "#h", "!scores");
+    assert_true(any_contains("bob", from, "Runde"));
+    assert_true(any_contains("bob", from, "Gesamt"));
+    assert_false(any_contains("bob", from, "manche"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +247,8 @@ int main(void)
             teardown),
         cmocka_unit_test_setup_teardown(test_status_tells_the_tally, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_status_in_a_game_in_the_readers_language, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
  * returned. Cuts are written into heap buffers of exactly that length, so
  * the sanitizers and valgrind see any byte written past them.
  */
+#include "bot/common/msg.h"
 #include "bot/manager/render.h"
 #include "tests/support/scenario.h"
 
@@ -232,15 +233,16 @@ static void test_render_suit_symbols(void **state)
     assert_string_equal(buf, "");
 }
 
+/* The suits' names for sentences, in English as they always were. */
 static void test_render_suit_name_words(void **state)
 {
     (void)state;
-    assert_string_equal(render_suit_name(ENGINE_CLUBS), "clubs");
-    assert_string_equal(render_suit_name(ENGINE_DIAMONDS), "diamonds");
-    assert_string_equal(render_suit_name(ENGINE_HEARTS), "hearts");
-    assert_string_equal(render_suit_name(ENGINE_SPADES), "spades");
-    assert_string_equal(render_suit_name(-1), "?");
-    assert_string_equal(render_suit_name(4), "?");
+    assert_string_equal(render_suit_word(ENGINE_CLUBS, MSG_EN), "clubs");
+    assert_string_equal(render_suit_word(ENGINE_DIAMONDS, MSG_EN), "diamonds");
+    assert_string_equal(render_suit_word(ENGINE_HEARTS, MSG_EN), "hearts");
+    assert_string_equal(render_suit_word(ENGINE_SPADES, MSG_EN), "spades");
+    assert_string_equal(render_suit_word(-1, MSG_EN), "?");
+    assert_string_equal(render_suit_word(4, MSG_EN), "?");
 }
 
 /* ---- Card lists ------------------------------------------------------- */

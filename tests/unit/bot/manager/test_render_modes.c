@@ -223,8 +223,6 @@ static void test_modes_words_cards_and_suit(void **state)
     assert_string_equal(render_suit_word(ENGINE_SPADES, lang_code("fr")),
                         "pique");
     assert_string_equal(render_suit_word(7, MSG_EN), "?");
-    /* the English static name is as it was */
-    assert_string_equal(render_suit_name(ENGINE_DIAMONDS), "diamonds");
 }
 
 static void test_modes_words_hand(void **state)

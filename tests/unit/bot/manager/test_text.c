@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bot/config.h"
+#include "bot/manager/lang.h"
 #include "bot/manager/render.h"
 #include "bot/manager/text.h"
 
@@ -83,7 +84,9 @@ static void seat_text(int seat, bool notify, const char *want)
     struct strbuf sb;
     strbuf_init(&sb, buf, sizeof buf);
     strbuf_addstr(&sb, "> ");
-    mgr_sb_seat(&sb, t, seat, notify);
+    char name[MGR_TEXT_SIZE];
+    strbuf_addstr(&sb, mgr_seat_text(name, sizeof name, t, seat, notify,
+                                     mgr_look_room(t)));
     assert_string_equal(buf, want);
     assert_false(sb.cut);
 }
@@ -215,7 +218,7 @@ static const char *tally(int you)
     static char text[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, text, sizeof text);
-    mgr_sb_tally(&sb, t, you);
+    mgr_sb_tally_for(&sb, t, mgr_look_room(t), you);
     return sb.buf;
 }
 

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/common/protocol.h"
+#include "bot/common/section.h"
 #include "storage/record/record.h"
 
 struct world *w;
@@ -33,7 +35,8 @@ int setup(void **state)
     (void)state;
     w = calloc(1, sizeof *w);
     char err[200];
-    assert_int_equal(config_parse("", 0, "test", NULL, &w->cfg, err, sizeof err), 0);
+    assert_int_equal(
+        config_parse("", 0, "test", NULL, &w->cfg, err, sizeof err), 0);
     snprintf(w->dir, sizeof w->dir, "/tmp/hearts-test-XXXXXX");
     assert_non_null(mkdtemp(w->dir));
     free(w->cfg.data_dir);
@@ -62,6 +65,67 @@ int teardown(void **state)
     fake_chat_free(&w->fake);
     free(w);
     return 0;
+}
+
+/* The fake network's section of the config: its rooms' entries. */
+struct rooms_section {
+    char *name;
+    struct protocol_room rooms[8];
+    int n;
+};
+
+static void rooms_free(void *cfg)
+{
+    struct rooms_section *s = cfg;
+    free(s->name);
+    for (int i = 0; i < s->n; i++) {
+        free(s->rooms[i].name);
+        free(s->rooms[i].rules);
+        free(s->rooms[i].lang);
+    }
+}
+
+static const struct protocol_room *rooms_of(const void *cfg, int *n)
+{
+    const struct rooms_section *s = cfg;
+    *n = s->n;
+    return s->rooms;
+}
+
+static const struct protocol_config rooms_config = {
+    .name = "fake",
+    .size = sizeof(struct rooms_section),
+    .free = rooms_free,
+    .rooms = rooms_of,
+};
+static const struct protocol rooms_protocol = {.config = &rooms_config};
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+void room_entry(const char *room, const char *rules, const char *lang)
+{
+    struct config *c = &w->cfg;
+    struct rooms_section *s = NULL;
+    for (int i = 0; i < c->nnetworks; i++)
+        if (c->networks[i].protocol == &rooms_protocol)
+            s = c->networks[i].cfg;
+    if (!s) {
+        c->networks = realloc(c->networks,
+                              sizeof *c->networks * (size_t)(c->nnetworks + 1));
+        assert_non_null(c->networks);
+        s = calloc(1, sizeof *s);
+        assert_non_null(s);
+        s->name = strdup(w->fake.base.network);
+        c->networks[c->nnetworks++] = (struct config_network){
+            .protocol = &rooms_protocol, .cfg = s, .name = s->name};
+    }
+    assert_true(s->n < 8);
+    s->rooms[s->n++] = (struct protocol_room){.name = strdup(room),
+                                              .rules = dup_or_null(rules),
+                                              .lang = dup_or_null(lang)};
 }
 
 struct chat_user user(const char *nick)

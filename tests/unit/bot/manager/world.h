@@ -46,6 +46,11 @@ void said(const char *nick, const char *room, const char *text);
 void event(enum chat_event_kind k, const char *nick, const char *id,
            const char *room, const char *target);
 
+/* The config gives `room` of the fake network an entry, as
+ * channels = ["#h omnibus lang=de"] would: its rules and its language
+ * (NULL: none). */
+void room_entry(const char *room, const char *rules, const char *lang);
+
 /* Runs the loop for `ms` milliseconds (timers fire). */
 void run_for(int64_t ms);
 
