@@ -585,19 +585,8 @@ static void add_passing(struct strbuf *sb, struct table *t, int seat,
     strbuf_init(&names, names_text, sizeof names_text);
     still_to_pass(&names, t, look.lang);
     bool blind = g->blind_mask >> seat & 1;
-    if (!blind) {
-        uint8_t chosen[ENGINE_MAX_ACT_CARDS];
-        int k = t->rules.pass_count;
-        if (k > ENGINE_MAX_ACT_CARDS)
-            k = ENGINE_MAX_ACT_CARDS;
-        memcpy(chosen, g->pass_cards[seat], (size_t)k);
-        render_sort(chosen, k);
-        render_cards(cards, sizeof cards, chosen, k, look);
-    }
-    const char *to =
-        g->pass_dir == ENGINE_PASS_SCATTER
-            ? NULL
-            : mgr_seat_name(t, engine_pass_target(g, seat, g->pass_dir));
+    int target = mgr_pass_chosen(t, seat, look, cards, sizeof cards);
+    const char *to = target >= 0 ? mgr_seat_name(t, target) : NULL;
     /* (the engine passes blind to one seat only, never spread) */
     if (blind && to)
         msg_add(sb, look.lang,

@@ -31,11 +31,8 @@ static int passer_of(const struct engine_game *g, int seat)
     return -1;
 }
 
-/* The pass a seat chose: its cards in `cards` ("" for a blind pass) as
- * look shows them; returns the seat they go to, -1 for the others (a
- * scatter pass). */
-static int pass_chosen(const struct table *t, int seat, struct render_look look,
-                       char *cards, size_t len)
+int mgr_pass_chosen(const struct table *t, int seat, struct render_look look,
+                    char *cards, size_t len)
 {
     const struct engine_game *g = &t->game;
     cards[0] = '\0';
@@ -62,7 +59,7 @@ void mgr_sb_received(struct strbuf *sb, struct table *t, int seat)
     char cards[MGR_TEXT_SIZE];
     if (t->seats[seat].passing_untold) {
         t->seats[seat].passing_untold = false;
-        int to = pass_chosen(t, seat, look, cards, sizeof cards);
+        int to = mgr_pass_chosen(t, seat, look, cards, sizeof cards);
         const char *name = to >= 0 ? mgr_seat_name(t, to) : "";
         if (cards[0] && to >= 0)
             msg_add(sb, look.lang, M("You passed {cards} to {player}."),
@@ -221,7 +218,7 @@ void mgr_sb_passed(struct strbuf *sb, struct table *t, int seat)
         if (engine_may_act(g, s))
             strbuf_addf(&waiting, "%s%s", waiting.len ? ", " : "",
                         mgr_seat_name(t, s));
-    int to = pass_chosen(t, seat, look, cards, sizeof cards);
+    int to = mgr_pass_chosen(t, seat, look, cards, sizeof cards);
     const char *name = to >= 0 ? mgr_seat_name(t, to) : "";
     /* TRANSLATORS: {players} is a list of the names of those who have not
      * passed yet: "carol, dave". */

@@ -27,4 +27,10 @@ bool mgr_received_to_tell(struct table *t, int seat);
  * waiting for carol, dave." (some seat has not passed yet). */
 void mgr_sb_passed(struct strbuf *sb, struct table *t, int seat);
 
+/* The pass a seat chose: its cards in `cards` ("" for a blind pass) as
+ * look shows them, in a hand's order; returns the seat they go to, -1
+ * for the others (a scatter pass). */
+int mgr_pass_chosen(const struct table *t, int seat, struct render_look look,
+                    char *cards, size_t len);
+
 #endif
