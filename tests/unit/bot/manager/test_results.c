@@ -321,8 +321,8 @@ static void top_lines(const char *text, int *per, int *nlines)
             line++;
         const char *end = strchr(line, '\n');
         int n = 0;
-        for (const char *p = line;
-             (p = strstr(p, " win")) && (!end || p < end); p++)
+        for (const char *p = line; (p = strstr(p, " win")) && (!end || p < end);
+             p++)
             n++;
         per[(*nlines)++] = n;
     }
