@@ -267,13 +267,13 @@ const char *mgr_seat_mark(const struct table *t, int seat, bool game_over,
         return NULL; /* a computer player's own seat */
     if (!st->human || (st->away && game_over))
         /* TRANSLATORS: after a name in a score sheet's heading: the
-         * person left the game; printable ASCII only, at most 15
-         * characters. */
+         * person left the game (also after their points in !last); at
+         * most 15 bytes of UTF-8 (an accent takes two). */
         return msg_template(lang, MC("score sheet", "(left)"));
     if (st->away)
         /* TRANSLATORS: after a name in a score sheet's heading: a
-         * computer plays for the person, who is away; printable ASCII
-         * only, at most 15 characters. */
+         * computer plays for the person, who is away; at most 15 bytes
+         * of UTF-8 (an accent takes two). */
         return msg_template(lang, MC("score sheet", "(computer)"));
     return NULL;
 }
