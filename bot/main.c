@@ -417,6 +417,7 @@ int main(int argc, char **argv)
         struct chat_adapter *a = console_new(
             b.loop, STDIN_FILENO, STDOUT_FILENO, features, b.cfg.command_prefix,
             manager_on_event, b.manager, on_console_end, &b);
+        a->lang = manager_lang(b.manager);
         b.adapters[b.nadapters++] = a;
         a->ops->start(a);
         char line[600];

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
 #include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 
@@ -258,9 +259,12 @@ static bool is_quit(const struct console *c, const char *p)
 
 static void emit_line(struct console *c, const char *text)
 {
-    struct chat_event ev = {.kind = CHAT_MESSAGE,
-                            .from = {.nick = CONSOLE_NICK, .id = "console"},
-                            .text = text};
+    struct chat_event ev = {
+        .kind = CHAT_MESSAGE,
+        .from = {.nick = CONSOLE_NICK,
+                 .id = "console",
+                 .display = msg_template(c->base.lang, CHAT_SOLO_NAME)},
+        .text = text};
     size_t plen = strlen(c->prefix);
     const char *p = text;
     while (*p == ' ' || *p == '\t')

@@ -78,6 +78,12 @@ enum chat_style { CHAT_STYLE_PLAIN, CHAT_STYLE_IRC, CHAT_STYLE_MARKUP };
 #define CHAT_MARKUP_RESET '\x0F'
 #define CHAT_MARKUP_CELL '\x1F'
 
+/* How a solo adapter's person (the console's) is named in the game's
+ * lines, a catalogue message (msg.h): "you", "du"... Trick lines say
+ * "you take it" of them. */
+#define CHAT_SOLO_NAME                                                         \
+    MC("the person at the console, as the game's lines name them", "you")
+
 struct chat_adapter;
 
 typedef void (*chat_event_fn)(void *ctx, struct chat_adapter *a,

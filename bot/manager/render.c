@@ -742,11 +742,15 @@ static void put_outcome(struct strbuf *sb, const char *const *names,
         return;
     }
     /* the console's person is "you": "you take it" */
-    bool you = names[winner] && strcasecmp(names[winner], "you") == 0;
+    bool you =
+        names[winner] &&
+        (strcasecmp(names[winner], "you") == 0 ||
+         strcmp(names[winner], msg_template(look.lang, CHAT_SOLO_NAME)) == 0);
     if (you && points != 0)
         /* TRANSLATORS: a trick's outcome when the person at the console
-         * takes it: {player} is their name there, "you" (addressed as
-         * you); {points} is "1 point". */
+         * takes it, addressed as you: {player} is their name there,
+         * the translation of "you" (context "the person at the console,
+         * as the game's lines name them"); {points} is "1 point". */
         msg_add(&t, look.lang, M("{player} take it ({points})"),
                 MSG_S("player", LIVE), MSG_S("points", pts), MSG_END);
     else if (you)

@@ -278,6 +278,33 @@ static void test_modes_words_trick(void **state)
         "chsten Stichgewinner bereit (2 Punkte)");
 }
 
+/* The console's person is named in the game's lines by the catalogue's
+ * word for "you" in the line's language, and addressed when they take a
+ * trick: "you take it", "du nimmst ihn". */
+static void test_modes_console_person_takes_it_in_their_words(void **state)
+{
+    (void)state;
+    static const uint8_t seats[] = {0, 1};
+    uint8_t c[2];
+    int n = sc_card_list("7C KC", c, 2);
+    char buf[256];
+    const char *en[] = {"alice", "you"};
+    render_trick(buf, sizeof buf, 3, c, seats, n, en, 1, 0,
+                 look(PLAIN, NULL, RENDER_CARDS_SYMBOLS));
+    assert_string_equal(buf, "Trick 3: alice 7\xe2\x99\xa3, you "
+                             "K\xe2\x99\xa3 - you take it");
+    const char *de[] = {"alice", "du"};
+    render_trick(buf, sizeof buf, 3, c, seats, n, de, 1, 1,
+                 look(PLAIN, "de", RENDER_CARDS_SYMBOLS));
+    assert_string_equal(buf, "Stich 3: alice 7\xe2\x99\xa3, du "
+                             "K\xe2\x99\xa3 - du nimmst ihn (1 Punkt)");
+    /* someone else called "du" where English is spoken is a name */
+    render_trick(buf, sizeof buf, 3, c, seats, n, de, 1, 0,
+                 look(PLAIN, NULL, RENDER_CARDS_SYMBOLS));
+    assert_string_equal(buf, "Trick 3: alice 7\xe2\x99\xa3, du "
+                             "K\xe2\x99\xa3 - du takes it");
+}
+
 /* ---- Words of every mode in a language -------------------------------- */
 
 static void test_modes_trick_words_in_german(void **state)
@@ -466,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_modes_words_cards_and_suit),
         cmocka_unit_test(test_modes_words_hand),
         cmocka_unit_test(test_modes_words_trick),
+        cmocka_unit_test(test_modes_console_person_takes_it_in_their_words),
         cmocka_unit_test(test_modes_trick_words_in_german),
         cmocka_unit_test(test_modes_scores_in_german),
         cmocka_unit_test(test_modes_scores_utf8_mark),
