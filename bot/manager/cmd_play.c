@@ -19,21 +19,11 @@
 #include "bot/manager/text.h"
 #include "bot/manager/turn.h"
 
-/* How the asker's replies are written: their language, the table's
- * style. */
-static struct render_look look_of(const struct cmd *c, const struct table *t)
+/* How the asker's replies are written: their language and card mode,
+ * the adapter's style. */
+static struct render_look look_of(const struct cmd *c)
 {
-    struct render_look look = mgr_look_person(c->m, c->a, c->u, c->room);
-    look.style = mgr_table_style(t);
-    return look;
-}
-
-/* One card as the reader sees it, in buf; returns buf. */
-static const char *card_text(char *buf, size_t len, int card,
-                             struct render_look look)
-{
-    render_card(buf, len, card, look);
-    return buf;
+    return mgr_look_person(c->m, c->a, c->u, c->room);
 }
 
 /* TRANSLATORS: the end of a list of names: {list} is the names before
@@ -198,7 +188,7 @@ static void explain(struct cmd *c, struct table *t, int seat,
 {
     char card[64] = "";
     if (d->card >= 0 && d->card < 64 && engine_card_valid(d->card))
-        card_text(card, sizeof card, d->card, look_of(c, t));
+        mgr_card_text(card, sizeof card, look_of(c), d->card);
     switch (why) {
     case ENGINE_REFUSE_NOT_YOUR_TURN:
         if (d->seat >= 0)
@@ -334,8 +324,7 @@ static int cut_len(const char *text, size_t len, size_t most)
 }
 
 /* Why the word bad[0..len) is no card, to the asker. */
-static void not_a_card(struct cmd *c, const struct table *t, const char *bad,
-                       size_t len)
+static void not_a_card(struct cmd *c, const char *bad, size_t len)
 {
     char word[48];
     snprintf(word, sizeof word, "%.*s", cut_len(bad, len, 40), bad);
@@ -348,7 +337,7 @@ static void not_a_card(struct cmd *c, const struct table *t, const char *bad,
     char letter[2] = {(char)toupper((unsigned char)at), 0};
     if (why == MGR_CARD_SUIT_AMBIGUOUS) {
         /* the suits the letter means, as the asker sees suits */
-        struct render_look look = look_of(c, t);
+        struct render_look look = look_of(c);
         const char *suits[4];
         char text[4][32];
         int n = 0;
@@ -398,14 +387,13 @@ static void not_a_card(struct cmd *c, const struct table *t, const char *bad,
 }
 
 /* Reads cards from words[from..]; replies and returns -1 on a bad one. */
-static int read_cards(struct cmd *c, const struct table *t, int from,
-                      uint8_t *out, int max)
+static int read_cards(struct cmd *c, int from, uint8_t *out, int max)
 {
     const char *bad = NULL;
     size_t len = 0;
     int n = mgr_cmd_scan_cards(c, from, out, max, &bad, &len);
     if (n == -1)
-        not_a_card(c, t, bad, len);
+        not_a_card(c, bad, len);
     else if (n == -2)
         mgr_cmd_replym(c, M("Too many cards."), MSG_END);
     return n < 0 ? -1 : n;
@@ -439,7 +427,7 @@ static bool queue_play(struct cmd *c, struct table *t, int seat, int card)
         M("Not your turn yet: {player} plays now. I'll play {card} for you at "
           "your turn if it is legal then (\"play none\" to take it back)."),
         MSG_S("player", mgr_seat_name(t, engine_turn(g))),
-        MSG_S("card", card_text(text, sizeof text, card, look_of(c, t))),
+        MSG_S("card", mgr_card_text(text, sizeof text, look_of(c), card)),
         MSG_END);
     return true;
 }
@@ -460,7 +448,7 @@ void mgr_cmd_play(struct cmd *c)
         return;
     }
     uint8_t cards[ENGINE_MAX_ACT_CARDS];
-    int n = read_cards(c, t, 1, cards, 1);
+    int n = read_cards(c, 1, cards, 1);
     if (n < 0)
         return;
     if (n != 1) {
@@ -533,7 +521,7 @@ void mgr_cmd_pass(struct cmd *c)
     if (c->nwords == 2 && strcasecmp(c->words[1], "blind") == 0) {
         a.kind = ENGINE_ACT_PASS_BLIND;
     } else {
-        int n = read_cards(c, t, 1, a.cards, ENGINE_MAX_ACT_CARDS);
+        int n = read_cards(c, 1, a.cards, ENGINE_MAX_ACT_CARDS);
         if (n < 0)
             return;
         a.ncards = (uint8_t)n;
@@ -548,7 +536,7 @@ void mgr_cmd_discard(struct cmd *c)
     if (!t)
         return;
     struct engine_action a = {.kind = ENGINE_ACT_DISCARD};
-    int n = read_cards(c, t, 1, a.cards, ENGINE_MAX_ACT_CARDS);
+    int n = read_cards(c, 1, a.cards, ENGINE_MAX_ACT_CARDS);
     if (n < 0)
         return;
     a.ncards = (uint8_t)n;
@@ -645,7 +633,7 @@ void mgr_cmd_hand(struct cmd *c)
         }
         return;
     }
-    struct render_look look = look_of(c, t);
+    struct render_look look = look_of(c);
     char sb_text[MGR_TEXT_SIZE], shown[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
@@ -678,8 +666,8 @@ void mgr_cmd_hand(struct cmd *c)
         char card[64];
         strbuf_addc(&sb, ' ');
         msg_add(&sb, look.lang, M("(waiting to play {card})"),
-                MSG_S("card", card_text(card, sizeof card,
-                                        t->seats[seat].queued_card, look)),
+                MSG_S("card", mgr_card_text(card, sizeof card, look,
+                                            t->seats[seat].queued_card)),
                 MSG_END);
     }
     mgr_cmd_reply(c, "%s", sb.buf);

@@ -589,7 +589,6 @@ void mgr_cmd_status(struct cmd *c)
     struct strbuf sb;
     strbuf_init(&sb, sb_text, sizeof sb_text);
     struct render_look look = mgr_look_room(t);
-    look.style = mgr_table_style(t);
     status_text(&sb, t, look);
     if (mgr_cmd_room_hears(c, &t->echo, sb.buf)) {
         mgr_table_say(t, sb.buf);
@@ -598,7 +597,6 @@ void mgr_cmd_status(struct cmd *c)
     /* the asker's own words */
     strbuf_reset(&sb);
     look = mgr_look_person(c->m, c->a, c->u, c->room);
-    look.style = mgr_table_style(t);
     status_text(&sb, t, look);
     mgr_cmd_reply(c, "%s", sb.buf);
 }
@@ -622,7 +620,6 @@ void mgr_cmd_scores(struct cmd *c)
     }
     /* the asker's own: every hand, in their words */
     struct render_look look = mgr_look_person(c->m, c->a, c->u, c->room);
-    look.style = mgr_table_style(t);
     mgr_table_scores_in(t, true, look, text, sizeof text);
     mgr_cmd_reply_lines(c, text);
 }

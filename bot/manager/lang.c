@@ -152,16 +152,6 @@ enum render_cards mgr_cards_seat(struct table *t, int seat)
     return cards_of(seat_setting(t, seat, "cards"));
 }
 
-/* The style of an adapter's lines: plain on IRC with colours off (as
- * mgr_table_style). */
-static enum chat_style style_of(const struct manager *m,
-                                const struct chat_adapter *a)
-{
-    if (a->style == CHAT_STYLE_IRC && !m->cfg->colors)
-        return CHAT_STYLE_PLAIN;
-    return a->style;
-}
-
 struct render_look mgr_look_room(struct table *t)
 {
     struct render_look look = render_look_style(mgr_table_style(t));
@@ -180,7 +170,7 @@ struct render_look mgr_look_seat(struct table *t, int seat)
 struct render_look mgr_look_person(struct manager *m, struct chat_adapter *a,
                                    const struct chat_user *u, const char *room)
 {
-    struct render_look look = render_look_style(style_of(m, a));
+    struct render_look look = render_look_style(mgr_style(m, a));
     look.lang = mgr_lang_person(m, a, u, room);
     look.cards = mgr_cards_person(m, a, u);
     return look;

@@ -311,9 +311,14 @@ const char *mgr_seat_user_id(const struct table *t, int seat)
     return st->id[0] == '@' ? st->id : st->nick;
 }
 
+enum chat_style mgr_style(const struct manager *m, const struct chat_adapter *a)
+{
+    if (a->style == CHAT_STYLE_IRC && !m->cfg->colors)
+        return CHAT_STYLE_PLAIN;
+    return a->style;
+}
+
 enum chat_style mgr_table_style(const struct table *t)
 {
-    if (t->a->style == CHAT_STYLE_IRC && !t->m->cfg->colors)
-        return CHAT_STYLE_PLAIN;
-    return t->a->style;
+    return mgr_style(t->m, t->a);
 }

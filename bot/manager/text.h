@@ -82,6 +82,9 @@ const char *mgr_seat_marked(const struct table *t, int seat, bool game_over,
 const char *mgr_seat_user_id(const struct table *t, int seat);
 /* The style the table's lines are written in: the adapter's, plain on IRC
  * without colours. */
+/* The style of an adapter's lines: plain on IRC with colours off. */
+enum chat_style mgr_style(const struct manager *m,
+                          const struct chat_adapter *a);
 enum chat_style mgr_table_style(const struct table *t);
 
 #endif
