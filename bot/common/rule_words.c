@@ -15,233 +15,190 @@ struct error_words {
     const char *n1, *n2, *n3;
 };
 
+/* Each error's words, by code; ENGINE_ERR_NONE has none. */
+static const struct error_words error_table[] = {
+    /* TRANSLATORS: a rules text (a preset and option=value words) is
+     * too long. The errors of rules texts stand after "Those rules
+     * won't do: ", so they start in lower case and end without a full
+     * stop. Option names and values (target, pass_cycle=left, on, off)
+     * are typed as they are in every language: never translate them. */
+    [ENGINE_ERR_TOO_LONG] = {M("too many options"), 0, 0, 0},
+    /* TRANSLATORS: {word} is a word of a rules text without '=';
+     * KEY=VALUE is how an option is written (keep it). */
+    [ENGINE_ERR_NOT_KEY_VALUE] =
+        {M("'{word}' is not KEY=VALUE (a preset comes first, options "
+           "after it)"),
+         0, 0, 0},
+    [ENGINE_ERR_NO_KEY] = {M("an option has no name before '='"), 0, 0, 0},
+    /* TRANSLATORS: {word} is an option's name as typed. */
+    [ENGINE_ERR_OPTION_TWICE] =
+        {M("{word} is given twice: name each option once"), 0, 0, 0},
+    /* TRANSLATORS: {word} is what was typed, {near} the nearest name
+     * of a preset (standard, omnibus, ...: never translated). */
+    [ENGINE_ERR_UNKNOWN_PRESET] =
+        {M("unknown preset '{word}' (did you mean '{near}'?)"), 0, 0, 0},
+    /* TRANSLATORS: {word} is what was typed, {near} the nearest name
+     * of an option (target, moon, ...: never translated). */
+    [ENGINE_ERR_UNKNOWN_OPTION] =
+        {M("unknown option '{word}' (did you mean '{near}'?)"), 0, 0, 0},
+    /* TRANSLATORS: {value} is what was typed for the option {option}
+     * ("target"). */
+    [ENGINE_ERR_BAD_NUMBER] =
+        {M("bad value '{value}' for {option}: a whole number from {min} "
+           "to {max}"),
+         "min", "max", 0},
+    /* TRANSLATORS: {value} is what was typed for the option {option};
+     * "on" and "off" are the values to type: keep them. */
+    [ENGINE_ERR_BAD_SWITCH] = {M("bad value '{value}' for {option}: on or off"),
+                               0, 0, 0},
+    /* TRANSLATORS: {value} is what was typed for the option {option},
+     * {near} the nearest of its values, {values} all of them ("share,
+     * play_on"): values are typed as they are, never translated. */
+    [ENGINE_ERR_BAD_VALUE] =
+        {M("bad value '{value}' for {option} (did you mean '{near}'?): "
+           "{values}"),
+         0, 0, 0},
+    /* TRANSLATORS: {value} is what was typed; ace_spot_value is an
+     * option's name. */
+    [ENGINE_ERR_BAD_ACE_VALUE] =
+        {M("bad value '{value}' for ace_spot_value: 1 or 14"), 0, 0, 0},
+    /* TRANSLATORS: {value} is what was typed; {values} the directions
+     * ("left, right, across, ..."), typed as they are. */
+    [ENGINE_ERR_BAD_CYCLE] =
+        {M("bad value '{value}' for pass_cycle: a comma list of {values}"), 0,
+         0, 0},
+    /* TRANSLATORS: {word} is a direction typed in the option
+     * pass_cycle, {near} the nearest direction (left, right, across,
+     * ...: typed as they are). */
+    [ENGINE_ERR_BAD_DIRECTION] =
+        {M("bad direction '{word}' in pass_cycle (did you mean "
+           "'{near}'?)"),
+         0, 0, 0},
+    /* TRANSLATORS: {max} is 16. */
+    [ENGINE_ERR_CYCLE_TOO_LONG] =
+        {M("pass_cycle has more than {max} directions"), "max", 0, 0},
+    /* TRANSLATORS: {value} is what was typed for the option
+     * card_points; CARD:N and KS:10,AS:7 are how it is typed (keep
+     * them). */
+    [ENGINE_ERR_BAD_CARD_POINTS] =
+        {M("bad value '{value}' for card_points: a comma list of CARD:N, "
+           "like KS:10,AS:7"),
+         0, 0, 0},
+    /* TRANSLATORS: {value} is what was typed as the points of the card
+     * {card} (written as typed: "QS") in the option card_points. */
+    [ENGINE_ERR_BAD_CARD_VALUE] =
+        {M("bad points '{value}' for {card} in card_points: a whole number "
+           "from {min} to {max}"),
+         "min", "max", 0},
+    /* TRANSLATORS: {card} is a card as typed ("KS"). */
+    [ENGINE_ERR_CARD_TWICE] = {M("card_points names {card} twice"), 0, 0, 0},
+    /* TRANSLATORS: the options card_points and qs_points give the
+     * queen of spades (QS, as typed) two values: {points} and
+     * {qs_points}. */
+    [ENGINE_ERR_CARD_POINTS_QS] =
+        {M("card_points gives the QS {points} but qs_points is "
+           "{qs_points}: name it once"),
+         "points", "qs_points", 0},
+    /* TRANSLATORS: the options qs_points and card_points give the
+     * queen of spades (QS, as typed) two values: {qs_points} and
+     * {points}. */
+    [ENGINE_ERR_QS_POINTS_CARD] =
+        {M("qs_points is {qs_points} but card_points gives the QS "
+           "{points}: name it once"),
+         "qs_points", "points", 0},
+    /* TRANSLATORS: {preset} is a preset's name (never translated);
+     * the numbers are 2 or more. */
+    [ENGINE_ERR_PRESET_PLAYERS] =
+        {M("{preset} is for {min} to {max} players, not {players}"), "min",
+         "max", "players"},
+    /* TRANSLATORS: the errors of combinations start with the option
+     * at fault and a colon ("players: "); keep that, and keep
+     * option=value words (decks=2) as they are. */
+    [ENGINE_ERR_ONE_DECK_PLAYERS] =
+        {M("players: one deck seats 2 to 7 (decks=2 seats 6 to 10)"), 0, 0, 0},
+    [ENGINE_ERR_TWO_DECKS_PLAYERS] =
+        {M("decks: two decks (cancellation) need 6 to 10 players"), 0, 0, 0},
+    [ENGINE_ERR_TWO_PLAYERS_STOCK] =
+        {M("players: a 2-player table plays the two-handed game only "
+           "(stock=two_handed)"),
+         0, 0, 0},
+    [ENGINE_ERR_TWO_HANDED_PLAYERS] = {M("stock: two_handed is for 2 players"),
+                                       0, 0, 0},
+    [ENGINE_ERR_JOKER_TWO_DECKS] = {M("joker: not with two decks"), 0, 0, 0},
+    [ENGINE_ERR_STOCK_TWO_DECKS] = {M("stock: not with two decks"), 0, 0, 0},
+    [ENGINE_ERR_STOCK_KITTY] =
+        {M("odd_cards: a stock game deals no kitty (odd_cards=remove)"), 0, 0,
+         0},
+    [ENGINE_ERR_PARTNERS_STOCK] = {M("partners: not with a stock"), 0, 0, 0},
+    [ENGINE_ERR_WIDOW_PLAYERS] =
+        {M("odd_cards: a widow is for 3 to 6 players and one deck"), 0, 0, 0},
+    /* TRANSLATORS: modern, momentpoint and bigd are values of the
+     * option remove_table (typed as they are). */
+    [ENGINE_ERR_MODERN_SEVEN] =
+        {M("remove_table: modern does not cover 7 players (try "
+           "momentpoint or bigd)"),
+         0, 0, 0},
+    /* TRANSLATORS: {players} is 6 to 10. */
+    [ENGINE_ERR_TWO_DECKS_DIVIDE] =
+        {M("odd_cards: 104 cards do not divide among {players} players; "
+           "use odd_cards=kitty"),
+         "players", 0, 0},
+    [ENGINE_ERR_PARTNERS_FOUR] = {M("partners: for 4 players"), 0, 0, 0},
+    [ENGINE_ERR_CYCLE_EMPTY] = {M("pass_cycle: needs at least one direction"),
+                                0, 0, 0},
+    /* TRANSLATORS: {n} and {players} are 2 or more; scatter is a value
+     * of pass_cycle (typed as it is). */
+    [ENGINE_ERR_SCATTER_COUNT] =
+        {M("pass_count: scatter needs a multiple of {n} cards with "
+           "{players} players"),
+         "n", "players", 0},
+    /* TRANSLATORS: shooting the sun: taking every trick. */
+    [ENGINE_ERR_SUN_NO_MOON] =
+        {M("sun: shooting the sun needs a moon rule (moon is off)"), 0, 0, 0},
+    /* TRANSLATORS: {n} is 2 to 4, more than a hand's {hand} cards. */
+    [ENGINE_ERR_PASS_OVER_HAND] =
+        {M("pass_count: {n} cards to pass but a hand holds {hand}"), "n",
+         "hand", 0},
+    /* TRANSLATORS: {card} is a card as typed ("2D"); {players} is 2 or
+     * more. */
+    [ENGINE_ERR_CARD_NOT_IN_PACK] =
+        {M("card_points: {card} is not in the pack for these rules and "
+           "{players} players"),
+         "players", 0, 0},
+    /* TRANSLATORS: {card} is a card as typed ("TD"); bonus_points is
+     * an option's name. */
+    [ENGINE_ERR_CARD_IS_BONUS] =
+        {M("card_points: {card} is the bonus card; set its value with "
+           "bonus_points"),
+         0, 0, 0},
+    /* TRANSLATORS: the errors of a given deal (a game record read
+     * back) are for the bot's operators. */
+    [ENGINE_ERR_DEAL_PHASE] = {M("a hand is still being played"), 0, 0, 0},
+    /* TRANSLATORS: {seat} is a number that is no seat of the table. */
+    [ENGINE_ERR_DEAL_DEALER] = {M("dealer {seat} is not a seat"), "seat", 0, 0},
+    /* TRANSLATORS: {n} cards are in the pack, {given} were dealt. */
+    [ENGINE_ERR_DEAL_LENGTH] = {M("the pack has {n} cards, not {given}"), "n",
+                                "given", 0},
+    /* TRANSLATORS: {card} is a card's code ("2D", or "??"). */
+    [ENGINE_ERR_DEAL_NOT_IN_PACK] = {M("{card} is not in the pack"), 0, 0, 0},
+    /* TRANSLATORS: {card} is a card's code ("2C"). */
+    [ENGINE_ERR_DEAL_TWICE] = {M("{card} is dealt twice"), 0, 0, 0},
+};
+
+/* The words of error e: those of its code, but for a preset for one
+ * number of players, which names just that number. */
 static struct error_words error_words(const struct engine_error *e)
 {
-    switch (e->code) {
-    case ENGINE_ERR_NONE:
-        break;
-    case ENGINE_ERR_TOO_LONG:
-        /* TRANSLATORS: a rules text (a preset and option=value words) is
-         * too long. The errors of rules texts stand after "Those rules
-         * won't do: ", so they start in lower case and end without a full
-         * stop. Option names and values (target, pass_cycle=left, on, off)
-         * are typed as they are in every language: never translate them. */
-        return (struct error_words){M("too many options"), 0, 0, 0};
-    case ENGINE_ERR_NOT_KEY_VALUE:
-        /* TRANSLATORS: {word} is a word of a rules text without '=';
-         * KEY=VALUE is how an option is written (keep it). */
-        return (struct error_words){
-            M("'{word}' is not KEY=VALUE (a preset comes first, options "
-              "after it)"),
-            0, 0, 0};
-    case ENGINE_ERR_NO_KEY:
-        return (struct error_words){M("an option has no name before '='"), 0, 0,
-                                    0};
-    case ENGINE_ERR_OPTION_TWICE:
-        /* TRANSLATORS: {word} is an option's name as typed. */
-        return (struct error_words){
-            M("{word} is given twice: name each option once"), 0, 0, 0};
-    case ENGINE_ERR_UNKNOWN_PRESET:
-        /* TRANSLATORS: {word} is what was typed, {near} the nearest name
-         * of a preset (standard, omnibus, ...: never translated). */
-        return (struct error_words){
-            M("unknown preset '{word}' (did you mean '{near}'?)"), 0, 0, 0};
-    case ENGINE_ERR_UNKNOWN_OPTION:
-        /* TRANSLATORS: {word} is what was typed, {near} the nearest name
-         * of an option (target, moon, ...: never translated). */
-        return (struct error_words){
-            M("unknown option '{word}' (did you mean '{near}'?)"), 0, 0, 0};
-    case ENGINE_ERR_BAD_NUMBER:
-        /* TRANSLATORS: {value} is what was typed for the option {option}
-         * ("target"). */
-        return (struct error_words){
-            M("bad value '{value}' for {option}: a whole number from {min} "
-              "to {max}"),
-            "min", "max", 0};
-    case ENGINE_ERR_BAD_SWITCH:
-        /* TRANSLATORS: {value} is what was typed for the option {option};
-         * "on" and "off" are the values to type: keep them. */
-        return (struct error_words){
-            M("bad value '{value}' for {option}: on or off"), 0, 0, 0};
-    case ENGINE_ERR_BAD_VALUE:
-        /* TRANSLATORS: {value} is what was typed for the option {option},
-         * {near} the nearest of its values, {values} all of them ("share,
-         * play_on"): values are typed as they are, never translated. */
-        return (struct error_words){
-            M("bad value '{value}' for {option} (did you mean '{near}'?): "
-              "{values}"),
-            0, 0, 0};
-    case ENGINE_ERR_BAD_ACE_VALUE:
-        /* TRANSLATORS: {value} is what was typed; ace_spot_value is an
-         * option's name. */
-        return (struct error_words){
-            M("bad value '{value}' for ace_spot_value: 1 or 14"), 0, 0, 0};
-    case ENGINE_ERR_BAD_CYCLE:
-        /* TRANSLATORS: {value} is what was typed; {values} the directions
-         * ("left, right, across, ..."), typed as they are. */
-        return (struct error_words){
-            M("bad value '{value}' for pass_cycle: a comma list of {values}"),
-            0, 0, 0};
-    case ENGINE_ERR_BAD_DIRECTION:
-        /* TRANSLATORS: {word} is a direction typed in the option
-         * pass_cycle, {near} the nearest direction (left, right, across,
-         * ...: typed as they are). */
-        return (struct error_words){
-            M("bad direction '{word}' in pass_cycle (did you mean "
-              "'{near}'?)"),
-            0, 0, 0};
-    case ENGINE_ERR_CYCLE_TOO_LONG:
-        /* TRANSLATORS: {max} is 16. */
-        return (struct error_words){
-            M("pass_cycle has more than {max} directions"), "max", 0, 0};
-    case ENGINE_ERR_BAD_CARD_POINTS:
-        /* TRANSLATORS: {value} is what was typed for the option
-         * card_points; CARD:N and KS:10,AS:7 are how it is typed (keep
-         * them). */
-        return (struct error_words){
-            M("bad value '{value}' for card_points: a comma list of CARD:N, "
-              "like KS:10,AS:7"),
-            0, 0, 0};
-    case ENGINE_ERR_BAD_CARD_VALUE:
-        /* TRANSLATORS: {value} is what was typed as the points of the card
-         * {card} (written as typed: "QS") in the option card_points. */
-        return (struct error_words){
-            M("bad points '{value}' for {card} in card_points: a whole number "
-              "from {min} to {max}"),
-            "min", "max", 0};
-    case ENGINE_ERR_CARD_TWICE:
-        /* TRANSLATORS: {card} is a card as typed ("KS"). */
-        return (struct error_words){M("card_points names {card} twice"), 0, 0,
-                                    0};
-    case ENGINE_ERR_CARD_POINTS_QS:
-        /* TRANSLATORS: the options card_points and qs_points give the
-         * queen of spades (QS, as typed) two values: {points} and
-         * {qs_points}. */
-        return (struct error_words){
-            M("card_points gives the QS {points} but qs_points is "
-              "{qs_points}: name it once"),
-            "points", "qs_points", 0};
-    case ENGINE_ERR_QS_POINTS_CARD:
-        /* TRANSLATORS: the options qs_points and card_points give the
-         * queen of spades (QS, as typed) two values: {qs_points} and
-         * {points}. */
-        return (struct error_words){
-            M("qs_points is {qs_points} but card_points gives the QS "
-              "{points}: name it once"),
-            "qs_points", "points", 0};
-    case ENGINE_ERR_PRESET_PLAYERS:
-        if (e->n1 == e->n2)
-            /* TRANSLATORS: {preset} is a preset's name (never translated);
-             * {n} and {players} are 2 or more. */
-            return (struct error_words){
-                M("{preset} is for {n} players, not {players}"), "n", "",
-                "players"};
+    if (e->code == ENGINE_ERR_PRESET_PLAYERS && e->n1 == e->n2)
         /* TRANSLATORS: {preset} is a preset's name (never translated);
-         * the numbers are 2 or more. */
+         * {n} and {players} are 2 or more. */
         return (struct error_words){
-            M("{preset} is for {min} to {max} players, not {players}"), "min",
-            "max", "players"};
-    case ENGINE_ERR_ONE_DECK_PLAYERS:
-        /* TRANSLATORS: the errors of combinations start with the option
-         * at fault and a colon ("players: "); keep that, and keep
-         * option=value words (decks=2) as they are. */
-        return (struct error_words){
-            M("players: one deck seats 2 to 7 (decks=2 seats 6 to 10)"), 0, 0,
-            0};
-    case ENGINE_ERR_TWO_DECKS_PLAYERS:
-        return (struct error_words){
-            M("decks: two decks (cancellation) need 6 to 10 players"), 0, 0, 0};
-    case ENGINE_ERR_TWO_PLAYERS_STOCK:
-        return (struct error_words){
-            M("players: a 2-player table plays the two-handed game only "
-              "(stock=two_handed)"),
-            0, 0, 0};
-    case ENGINE_ERR_TWO_HANDED_PLAYERS:
-        return (struct error_words){M("stock: two_handed is for 2 players"), 0,
-                                    0, 0};
-    case ENGINE_ERR_JOKER_TWO_DECKS:
-        return (struct error_words){M("joker: not with two decks"), 0, 0, 0};
-    case ENGINE_ERR_STOCK_TWO_DECKS:
-        return (struct error_words){M("stock: not with two decks"), 0, 0, 0};
-    case ENGINE_ERR_STOCK_KITTY:
-        return (struct error_words){
-            M("odd_cards: a stock game deals no kitty (odd_cards=remove)"), 0,
-            0, 0};
-    case ENGINE_ERR_PARTNERS_STOCK:
-        return (struct error_words){M("partners: not with a stock"), 0, 0, 0};
-    case ENGINE_ERR_WIDOW_PLAYERS:
-        return (struct error_words){
-            M("odd_cards: a widow is for 3 to 6 players and one deck"), 0, 0,
-            0};
-    case ENGINE_ERR_MODERN_SEVEN:
-        /* TRANSLATORS: modern, momentpoint and bigd are values of the
-         * option remove_table (typed as they are). */
-        return (struct error_words){
-            M("remove_table: modern does not cover 7 players (try "
-              "momentpoint or bigd)"),
-            0, 0, 0};
-    case ENGINE_ERR_TWO_DECKS_DIVIDE:
-        /* TRANSLATORS: {players} is 6 to 10. */
-        return (struct error_words){
-            M("odd_cards: 104 cards do not divide among {players} players; "
-              "use odd_cards=kitty"),
-            "players", 0, 0};
-    case ENGINE_ERR_PARTNERS_FOUR:
-        return (struct error_words){M("partners: for 4 players"), 0, 0, 0};
-    case ENGINE_ERR_CYCLE_EMPTY:
-        return (struct error_words){
-            M("pass_cycle: needs at least one direction"), 0, 0, 0};
-    case ENGINE_ERR_SCATTER_COUNT:
-        /* TRANSLATORS: {n} and {players} are 2 or more; scatter is a value
-         * of pass_cycle (typed as it is). */
-        return (struct error_words){
-            M("pass_count: scatter needs a multiple of {n} cards with "
-              "{players} players"),
-            "n", "players", 0};
-    case ENGINE_ERR_SUN_NO_MOON:
-        /* TRANSLATORS: shooting the sun: taking every trick. */
-        return (struct error_words){
-            M("sun: shooting the sun needs a moon rule (moon is off)"), 0, 0,
-            0};
-    case ENGINE_ERR_PASS_OVER_HAND:
-        /* TRANSLATORS: {n} is 2 to 4, more than a hand's {hand} cards. */
-        return (struct error_words){
-            M("pass_count: {n} cards to pass but a hand holds {hand}"), "n",
-            "hand", 0};
-    case ENGINE_ERR_CARD_NOT_IN_PACK:
-        /* TRANSLATORS: {card} is a card as typed ("2D"); {players} is 2 or
-         * more. */
-        return (struct error_words){
-            M("card_points: {card} is not in the pack for these rules and "
-              "{players} players"),
-            "players", 0, 0};
-    case ENGINE_ERR_CARD_IS_BONUS:
-        /* TRANSLATORS: {card} is a card as typed ("TD"); bonus_points is
-         * an option's name. */
-        return (struct error_words){
-            M("card_points: {card} is the bonus card; set its value with "
-              "bonus_points"),
-            0, 0, 0};
-    case ENGINE_ERR_DEAL_PHASE:
-        /* TRANSLATORS: the errors of a given deal (a game record read
-         * back) are for the bot's operators. */
-        return (struct error_words){M("a hand is still being played"), 0, 0, 0};
-    case ENGINE_ERR_DEAL_DEALER:
-        /* TRANSLATORS: {seat} is a number that is no seat of the table. */
-        return (struct error_words){M("dealer {seat} is not a seat"), "seat", 0,
-                                    0};
-    case ENGINE_ERR_DEAL_LENGTH:
-        /* TRANSLATORS: {n} cards are in the pack, {given} were dealt. */
-        return (struct error_words){M("the pack has {n} cards, not {given}"),
-                                    "n", "given", 0};
-    case ENGINE_ERR_DEAL_NOT_IN_PACK:
-        /* TRANSLATORS: {card} is a card's code ("2D", or "??"). */
-        return (struct error_words){M("{card} is not in the pack"), 0, 0, 0};
-    case ENGINE_ERR_DEAL_TWICE:
-        /* TRANSLATORS: {card} is a card's code ("2C"). */
-        return (struct error_words){M("{card} is dealt twice"), 0, 0, 0};
-    }
-    return (struct error_words){NULL, 0, 0, 0};
+            M("{preset} is for {n} players, not {players}"), "n", "",
+            "players"};
+    if (e->code <= ENGINE_ERR_NONE ||
+        (size_t)e->code >= sizeof error_table / sizeof error_table[0])
+        return (struct error_words){NULL, 0, 0, 0};
+    return error_table[e->code];
 }
 
 /* The values an option takes, ", " apart, into buf. */

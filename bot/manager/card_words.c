@@ -4,6 +4,7 @@
 #include "bot/manager/card_words.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "bot/common/msg.h"
@@ -20,6 +21,9 @@
  * so is one that means another suit in English (the C of coeur). */
 #define SUIT_LETTERS                                                           \
     MC("letters of the suits clubs, diamonds, hearts, spades", "CDHS")
+
+/* The same entry as render.c's: what a hand shows is what is read. */
+#define JOKER MC("the joker card", "Joker")
 
 static const char en_ranks[] = "23456789TJQKA";
 static const char en_suits[] = "CDHS";
@@ -68,10 +72,48 @@ unsigned mgr_card_suit_meanings(int lang, char c)
     return meanings(suits, en_suits, 4, c);
 }
 
+/* The next letter of s[*i..n) for a comparison that ignores case and the
+ * accents of Latin-1's letters ("Comodín" is "comodin"); any other byte
+ * is itself, above every letter. */
+static int folded(const unsigned char *s, size_t n, size_t *i)
+{
+    /* U+00C0 to U+00FF, lower case without the accent; '.' for none */
+    static const char latin1[] = "aaaaaa.ceeeeiiii.nooooo.ouuuuy.."
+                                 "aaaaaa.ceeeeiiii.nooooo.ouuuuy.y";
+    unsigned char c = s[(*i)++];
+    if (c < 0x80)
+        return tolower(c);
+    if (c == 0xC3 && *i < n && s[*i] >= 0x80 && s[*i] <= 0xBF) {
+        unsigned char t = s[(*i)++];
+        char base = latin1[t - 0x80];
+        return base != '.' ? base : 0x100 + t;
+    }
+    return 0x200 + c;
+}
+
+/* Whether text[0..len) is the language's name of the joker. */
+static bool joker_named(int lang, const char *text, size_t len)
+{
+    const char *name = msg_template(lang, JOKER);
+    const unsigned char *a = (const unsigned char *)text,
+                        *b = (const unsigned char *)name;
+    size_t i = 0, j = 0, n = strlen(name);
+    if (!n)
+        return false;
+    while (i < len && j < n)
+        if (folded(a, len, &i) != folded(b, n, &j))
+            return false;
+    return i == len && j == n;
+}
+
 int mgr_card_parse(int lang, const char *text, size_t len, int *card)
 {
     if (engine_card_parse(text, len, card) == 0)
         return 0;
+    if (lang != MSG_EN && joker_named(lang, text, len)) {
+        *card = ENGINE_JOKER;
+        return 0;
+    }
     const char *ranks, *suits;
     if (len < 2 || !letters_of(lang, &ranks, &suits))
         return MGR_CARD_NONE;

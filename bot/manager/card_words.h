@@ -9,7 +9,9 @@
  * German "DH" is Dame Herz (the queen of hearts) and "DP" Dame Pik, but
  * "QD" stays the queen of diamonds; the German K (Kreuz, Karo) is no suit
  * at all, nor the French C (coeur, and clubs in English), so "DK" is
- * refused as ambiguous.
+ * refused as ambiguous. The language's name of the joker ("the joker
+ * card": Spanish "Comodín") is read too, in either case and with or
+ * without its accents, besides the English "Joker" and "JK".
  */
 #ifndef HEARTS_BOT_MANAGER_CARD_WORDS_H
 #define HEARTS_BOT_MANAGER_CARD_WORDS_H

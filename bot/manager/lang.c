@@ -12,7 +12,6 @@
 #include "bot/common/log.h"
 #include "bot/common/msg.h"
 #include "bot/manager/render.h"
-#include "bot/manager/text.h"
 #include "storage/people.h"
 
 /* The file, or "" when there is no data directory (memory only). */
@@ -205,4 +204,16 @@ int mgr_people_set(struct manager *m, struct chat_adapter *a,
     log_error("people's settings: %s", why);
     err_set(err, errlen, "%s", why);
     return 1;
+}
+
+enum chat_style mgr_style(const struct manager *m, const struct chat_adapter *a)
+{
+    if (a->style == CHAT_STYLE_IRC && !m->cfg->colors)
+        return CHAT_STYLE_PLAIN;
+    return a->style;
+}
+
+enum chat_style mgr_table_style(const struct table *t)
+{
+    return mgr_style(t->m, t->a);
 }

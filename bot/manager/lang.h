@@ -16,6 +16,12 @@
 #include "bot/manager/render.h"
 #include "bot/manager/table.h"
 
+/* The style of an adapter's lines: plain on IRC with colours off. */
+enum chat_style mgr_style(const struct manager *m,
+                          const struct chat_adapter *a);
+/* The style the table's lines are written in (mgr_style of its adapter). */
+enum chat_style mgr_table_style(const struct table *t);
+
 /* Reads the people's settings of the data directory (none: memory only);
  * at start, or at the first need of them. */
 void mgr_people_start(struct manager *m);

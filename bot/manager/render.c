@@ -55,9 +55,9 @@ static const char *const suit_word_ids[4] = {
     MC("a suit's name", "clubs"), MC("a suit's name", "diamonds"),
     MC("a suit's name", "hearts"), MC("a suit's name", "spades")};
 
-/* TRANSLATORS: the joker card, in hands and trick lines. People type
- * "Joker" or "JK" to play it in every language: keep "Joker" where your
- * language's players know that word. */
+/* TRANSLATORS: the joker card, in hands and trick lines. People play it
+ * by typing this name (in any case, accents optional), or "Joker" or "JK"
+ * in every language. */
 #define JOKER MC("the joker card", "Joker")
 
 /* The same letters as bot/manager/card_words.c reads: a jack, queen, king
@@ -388,12 +388,13 @@ static const char *joker_text(struct render_look look)
                                             : msg_template(look.lang, JOKER);
 }
 
-/* A rank as a look shows it: "2" to "10", and a jack to an ace by their
- * English letters, or in words by the language's letters (the ones a
- * person may type: "letters of the ranks"). Into out (8 bytes). */
+/* A rank as a look shows it: "2" to "10", and a jack to an ace by the
+ * language's letters (the ones a person may type: "letters of the
+ * ranks", German "B D K A"), or in ASCII by the English ones, the codes
+ * read everywhere. Into out (8 bytes). */
 static const char *rank_shown(int rank, struct render_look look, char *out)
 {
-    if (look.cards != RENDER_CARDS_WORDS || rank < 9 || rank > 12)
+    if (look.cards == RENDER_CARDS_ASCII || rank < 9 || rank > 12)
         return rank_text[rank];
     const char *letters = msg_template(look.lang, RANK_LETTERS);
     unsigned char c = strlen(letters) == 13 ? (unsigned char)letters[rank] : 0;
@@ -426,7 +427,7 @@ static void put_card_text(struct strbuf *sb, int card, struct render_look look)
                 MSG_END);
         put_str(sb, text);
     } else {
-        put_str(sb, rank_text[engine_card_rank(card)]);
+        put_str(sb, rank_shown(engine_card_rank(card), look, rank));
         if (look.cards == RENDER_CARDS_ASCII) {
             char letter[2] = {suit_letter[engine_card_suit(card)], '\0'};
             put_str(sb, letter);

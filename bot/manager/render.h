@@ -61,7 +61,9 @@
  * How cards are written for a reader (a person's `cards` setting; a
  * channel's lines are always in symbols):
  *   symbols  "Q♠ 10♥", a hand "♣ 2 5 J  ♦ 3 Q": the suits' symbols, red
- *            suits red on IRC and in the markup (the default)
+ *            suits red on IRC and in the markup (the default). A jack,
+ *            queen, king and ace are the language's letters, as in words
+ *            (German "D♠ 10♥").
  *   ascii    "QS 10H", a hand "C: 2 5 J  D: 3 Q": ASCII letters only, the
  *            English codes the bot always reads back; "Joker" for the
  *            joker; no colour, and on IRC no formatting at all (bold
@@ -114,11 +116,12 @@ static inline struct render_look render_look_style(enum chat_style style)
 #define RENDER_TRICK_OPEN (-2)  /* still being played */
 
 /*
- * One card: the rank (2-10, J, Q, K, A) and the suit symbol (U+2663 ♣,
- * U+2666 ♦, U+2665 ♥, U+2660 ♠), without the emoji selector. The joker is
- * "Joker" (plain letters read everywhere, and engine_card_parse takes them
- * back, as it does every card written here in symbols and ascii; a
- * language may name it otherwise); a card that is no card is "??".
+ * One card: the rank (2-10, J, Q, K, A, or the language's letters) and the
+ * suit symbol (U+2663 ♣, U+2666 ♦, U+2665 ♥, U+2660 ♠), without the emoji
+ * selector. The joker is "Joker" or the language's name for it; a card
+ * that is no card is "??". engine_card_parse reads back every card
+ * written here in English and in ascii, mgr_card_parse (card_words.h) the
+ * language's letters and joker.
  *   plain: "Q♠", "10♥", "Joker"
  *   IRC:   "Q♠", "\x03" "0410♥\x0F", "\x03" "04Joker\x0F"
  *   markup: as IRC

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "bot/common/msg.h"
-#include "bot/manager/lang.h"
 #include "bot/manager/render.h"
 
 void mgr_sb_rendered(struct strbuf *sb, const char *text, size_t need)
@@ -54,38 +53,6 @@ const char *mgr_seat_text(char *buf, size_t len, const struct table *t,
         render_mention(buf, len, mgr_seat_user_id(t, seat),
                        mgr_seat_name(t, seat), notify, look);
     return buf;
-}
-
-/* How the table's room sees its lines (the look only reads the table). */
-static struct render_look room_look(const struct table *t)
-{
-    return mgr_look_room((struct table *)t);
-}
-
-void mgr_sb_card(struct strbuf *sb, const struct table *t, int card)
-{
-    char text[MGR_TEXT_SIZE];
-    mgr_sb_rendered(
-        sb, text,
-        render_card(text, mgr_sb_room(sb, sizeof text), card, room_look(t)));
-}
-
-void mgr_sb_cards(struct strbuf *sb, const struct table *t,
-                  const uint8_t *cards, int n)
-{
-    char text[MGR_TEXT_SIZE];
-    mgr_sb_rendered(sb, text,
-                    render_cards(text, mgr_sb_room(sb, sizeof text), cards, n,
-                                 room_look(t)));
-}
-
-void mgr_sb_hand(struct strbuf *sb, const struct table *t,
-                 const struct engine_cards *hand, uint64_t mark)
-{
-    char text[MGR_TEXT_SIZE];
-    mgr_sb_rendered(sb, text,
-                    render_hand(text, mgr_sb_room(sb, sizeof text), hand, mark,
-                                room_look(t)));
 }
 
 /* Whether the tally follows a card: worth points and not a plain heart
@@ -151,7 +118,9 @@ void mgr_sb_tally_for(struct strbuf *sb, const struct table *t,
      * are longest */
     int lang = look.lang;
     if (mgr_tally_empty(t)) {
-        msg_add(sb, lang, M("No point cards played yet."), MSG_END);
+        /* TRANSLATORS: the running tally in !status before any card
+         * worth points was played (hearts unbroken). */
+        msg_add(sb, lang, M("No point cards yet."), MSG_END);
         return;
     }
     /* the tally's parts, each whole, joined by commas */
@@ -275,6 +244,12 @@ const char *mgr_seat_mark(const struct table *t, int seat, bool game_over,
          * computer plays for the person, who is away; at most 15 bytes
          * of UTF-8 (an accent takes two). */
         return msg_template(lang, MC("score sheet", "(computer)"));
+    if (st->gone)
+        /* TRANSLATORS: after a name in a score sheet's heading: the
+         * person left the room or the network, and the seat waits for
+         * them a while (turns they miss time out); at most 15 bytes of
+         * UTF-8 (an accent takes two). */
+        return msg_template(lang, MC("score sheet", "(offline)"));
     return NULL;
 }
 
@@ -285,8 +260,14 @@ const char *mgr_seat_marked(const struct table *t, int seat, bool game_over,
     struct strbuf sb;
     strbuf_init(&sb, buf, len);
     const char *name = mgr_seat_name(t, seat);
-    if (!st->key[0] || (st->human && !st->away))
+    if (!st->key[0] || (st->human && !st->away && !st->gone))
         strbuf_addstr(&sb, name);
+    else if (st->human && !st->away)
+        /* TRANSLATORS: a seat's name in a trick line or a game's final
+         * scores: the person left the room or the network and the seat
+         * waits for them a while (turns they miss time out). */
+        msg_add(&sb, lang, M("{player} (offline)"), MSG_S("player", name),
+                MSG_END);
     else if (!st->human || game_over)
         /* TRANSLATORS: a seat's name in a trick line or a game's final
          * scores: the person left the game and a computer played on. */
@@ -309,16 +290,4 @@ const char *mgr_seat_user_id(const struct table *t, int seat)
     if (!st->human)
         return NULL;
     return st->id[0] == '@' ? st->id : st->nick;
-}
-
-enum chat_style mgr_style(const struct manager *m, const struct chat_adapter *a)
-{
-    if (a->style == CHAT_STYLE_IRC && !m->cfg->colors)
-        return CHAT_STYLE_PLAIN;
-    return a->style;
-}
-
-enum chat_style mgr_table_style(const struct table *t)
-{
-    return mgr_style(t->m, t->a);
 }

@@ -43,12 +43,6 @@ const char *mgr_hand_text(char *buf, size_t len, struct render_look look,
 const char *mgr_seat_text(char *buf, size_t len, const struct table *t,
                           int seat, bool notify, struct render_look look);
 
-/* The same appended to sb as the table's room sees them (mgr_look_room). */
-void mgr_sb_card(struct strbuf *sb, const struct table *t, int card);
-void mgr_sb_cards(struct strbuf *sb, const struct table *t,
-                  const uint8_t *cards, int n);
-void mgr_sb_hand(struct strbuf *sb, const struct table *t,
-                 const struct engine_cards *hand, uint64_t mark);
 /* Whether the hand has nothing for the tally yet: no card worth points
  * played, hearts not broken where that matters. */
 bool mgr_tally_empty(const struct table *t);
@@ -71,7 +65,8 @@ void mgr_sb_points(struct strbuf *sb, int lang, const char *name, int points);
 /* The mark of a person's seat a computer plays, in lang, for a score
  * sheet's heading: "(left)" after !leave (and, at the game's end, for a
  * person away: both count as having left), "(computer)" while they are
- * away; NULL for anyone else. */
+ * away, "(offline)" while the seat waits for a person who left the room
+ * or the network (the grace period); NULL for anyone else. */
 const char *mgr_seat_mark(const struct table *t, int seat, bool game_over,
                           int lang);
 /* The seat's name with its mark (as mgr_seat_mark says) in lang, in buf:
@@ -80,11 +75,5 @@ const char *mgr_seat_marked(const struct table *t, int seat, bool game_over,
                             int lang, char *buf, size_t len);
 /* A person's user ID for a pill (render.h), NULL for a computer. */
 const char *mgr_seat_user_id(const struct table *t, int seat);
-/* The style the table's lines are written in: the adapter's, plain on IRC
- * without colours. */
-/* The style of an adapter's lines: plain on IRC with colours off. */
-enum chat_style mgr_style(const struct manager *m,
-                          const struct chat_adapter *a);
-enum chat_style mgr_table_style(const struct table *t);
 
 #endif

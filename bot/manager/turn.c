@@ -562,9 +562,10 @@ void mgr_arm_turn(struct table *t)
 /*
  * Whose turn and where, one sentence: "Your turn at #hearts, trick 5:
  * alice 7♣, bob K♣." when following; "Your turn at #hearts to lead trick
- * 8; you took trick 7 with 8♦." when leading (the trick before is told to
- * the leader, who may not have seen the channel's line yet; a follower
- * sees who led).
+ * 8." when leading. Who took the trick before is said only when it was
+ * not the reader (a trick set aside, or a variant that gives the lead to
+ * another seat): the channel has just said it, and a prompt must fit two
+ * lines of an 80-column client.
  */
 static void where_in_hand(struct strbuf *sb, struct table *t, int seat,
                           struct render_look look)
@@ -590,7 +591,8 @@ static void where_in_hand(struct strbuf *sb, struct table *t, int seat,
                 MSG_S("plays", plays_text), MSG_END);
         return;
     }
-    bool told = t->last_trick_no != 0 && t->last_trick_no == g->trick_no;
+    bool told = t->last_trick_no != 0 && t->last_trick_no == g->trick_no &&
+                t->last_winner != seat;
     if (told && t->last_winner >= 0)
         mgr_card_text(card, sizeof card, look, t->last_card);
     if (!told)
@@ -604,14 +606,6 @@ static void where_in_hand(struct strbuf *sb, struct table *t, int seat,
                   "was set aside."),
                 MSG_S("room", label), MSG_I("trick", no),
                 MSG_I("last", t->last_trick_no), MSG_END);
-    else if (t->last_winner == seat)
-        /* TRANSLATORS: {last} is the number of the trick before, which
-         * the reader took with {card}. */
-        msg_add(sb, look.lang,
-                M("Your turn at {room} to lead trick {trick}; you took trick "
-                  "{last} with {card}."),
-                MSG_S("room", label), MSG_I("trick", no),
-                MSG_I("last", t->last_trick_no), MSG_S("card", card), MSG_END);
     else
         /* a trick taken by another seat that left the lead to this one */
         msg_add(sb, look.lang,
@@ -680,9 +674,11 @@ static void prompt(struct table *t, int seat)
         where_in_hand(&sb, t, seat, look);
         strbuf_addstr(&sb, " ");
         hand_cards(&sb, look, &hand, legal);
-        /* on the first trick, "nothing yet" would only make the longest
-         * prompt of the hand (it tells the cards received too) longer */
-        if (g->trick_no > 0 || !mgr_tally_empty(t)) {
+        /* the tally once there is something to tell: before any card
+         * worth points is played, "nothing yet" would only make the
+         * longest prompts of the hand (a full hand, the cards received)
+         * longer; !status still says it */
+        if (!mgr_tally_empty(t)) {
             strbuf_addstr(&sb, " ");
             mgr_sb_tally_for(&sb, t, look, seat);
         }

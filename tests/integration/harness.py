@@ -1850,7 +1850,7 @@ class HandShown:
 class Prompt:
     """'Your turn at #room, trick 4: alice 7♣. Play one of: ♣ 2 8.
     Others: ♦ 3  ♥ 5. Hearts broken, ...' (or 'Your turn at #room to lead
-    trick 4; you took trick 3 with A♠.', 'Only legal: 2♣.', 'Any card:
+    trick 4.', 'Only legal: 2♣.', 'Any card:
     ♣ 2 8.' with no 'Others'). `cards` is the whole hand in a hand's
     order, `marked` the legal ones."""
     msg: object

@@ -76,14 +76,13 @@ class ParsingTest(HarnessTestCase):
                           ev.leading, ev.led_suit),
                          (3, [("bob", "TC"), ("carol", "QS")],
                           ["2C", "AC", "5H"], {"2C", "AC"}, False, "C"))
-        ev = parse_private("Your turn at #hearts to lead trick 2; you took "
-                           "trick 1 with K♣. Any card: ♠ 3. No point cards "
-                           "played yet.")
+        ev = parse_private("Your turn at #hearts to lead trick 2. Any card: "
+                           "♠ 3. No point cards yet.")
         self.assertEqual((ev.trick_no, ev.trick, ev.leading, ev.marked),
                          (2, [], True, {"3S"}))
         ev = parse_private("Your turn at #hearts to lead trick 1. Only "
                            "legal: 2♣. Others: ♣ 3  ♥ 4. No point cards "
-                           "played yet.")
+                           "yet.")
         self.assertEqual((ev.trick_no, ev.cards, ev.marked),
                          (1, ["2C", "3C", "4H"], {"2C"}))
         ev = parse_private("Your turn at #h, trick 5: a.b 7♦. Play one of: "
@@ -103,7 +102,7 @@ class ParsingTest(HarnessTestCase):
         self.assertEqual(ev.received, ["JH", "KD", "9D"])
         ev = parse_private("You received J♥ K♦ 9♦ from bob. Your turn at "
                            "#h to lead trick 1. Only legal: 2♣. Others: "
-                           "♣ 3  ♦ 9 K  ♥ J. No point cards played yet.")
+                           "♣ 3  ♦ 9 K  ♥ J. No point cards yet.")
         self.assertEqual((ev.received, ev.trick_no, ev.marked),
                          (["JH", "KD", "9D"], 1, {"2C"}))
         ev = parse_private("You passed Q♣ K♣ K♦ to carol. You received J♥ "

@@ -60,7 +60,7 @@ class ParseTest(HarnessTestCase):
                          (2, "Card Club", 3, "bob"))
         p = harness.parse_private(
             "Your turn at Card Club, trick 4: alice 7\u2663. Play one of: "
-            "\u2663 2 8. No point cards played yet.")
+            "\u2663 2 8. No point cards yet.")
         self.assertIsInstance(p, harness.Prompt)
         self.assertEqual(p.table, "Card Club")
 

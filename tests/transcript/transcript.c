@@ -240,14 +240,24 @@ static void start(void)
 
 /* ---- Reading the bot's lines --------------------------------------------- */
 
-/* The card named by a rank token and a suit symbol, as "QS". */
+/* The card named by a rank token and a suit symbol, as "QS". A jack,
+ * queen, king and ace may be in any language's letters (German B D K A,
+ * French V D R A): no letter means two ranks among them. */
 static bool card_word(const char *rank, size_t rlen, char suit, char *out)
 {
-    static const char *ranks[] = {"2", "3",  "4", "5", "6", "7", "8",
-                                  "9", "10", "J", "Q", "K", "A"};
+    static const char *ranks[] = {"2", "3", "4", "5", "6", "7", "8", "9", "10"};
+    static const struct {
+        char shown, code;
+    } faces[] = {{'J', 'J'}, {'B', 'J'}, {'V', 'J'}, {'Q', 'Q'},
+                 {'D', 'Q'}, {'K', 'K'}, {'R', 'K'}, {'A', 'A'}};
     for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
         if (strlen(ranks[i]) == rlen && strncmp(ranks[i], rank, rlen) == 0) {
             snprintf(out, 8, "%s%c", ranks[i], suit);
+            return true;
+        }
+    for (size_t i = 0; rlen == 1 && i < sizeof faces / sizeof faces[0]; i++)
+        if (faces[i].shown == rank[0]) {
+            snprintf(out, 8, "%c%c", faces[i].code, suit);
             return true;
         }
     return false;
@@ -269,8 +279,8 @@ static char suit_of(const char *p, size_t *len)
 }
 
 /* Reads cards written as the bot writes a hand ("♣ 2 8  ♦ [3] J", "2♣",
- * "Joker") from text up to the first '|' or '.' that ends a word; returns
- * how many (at most max). */
+ * "Joker", "Comodín") from text up to the first '|' or '.' that ends a word;
+ * returns how many (at most max). */
 static int read_cards(const char *text, char (*cards)[8], int max)
 {
     int n = 0;
@@ -291,9 +301,12 @@ static int read_cards(const char *text, char (*cards)[8], int max)
         if (strncmp(p, "Joker", 5) == 0) {
             snprintf(cards[n++], 8, "JK");
             p += 5;
+        } else if (strncmp(p, "Comod\xc3\xadn", 8) == 0) {
+            snprintf(cards[n++], 8, "JK");
+            p += 8;
         } else {
             const char *r = p;
-            while (*p && strchr("0123456789JQKA", *p))
+            while (*p && strchr("0123456789JQKABVDR", *p))
                 p++;
             size_t rl = (size_t)(p - r);
             char s2 = suit_of(p, &sl);

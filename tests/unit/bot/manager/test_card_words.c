@@ -87,6 +87,25 @@ static void test_german_letters(void **state)
 /* A letter that means two suits (in the language, or there and in
  * English) is refused as ambiguous, not as no card, so the answer can
  * say why; a text like no card at all is no card. */
+/* The joker by the name a language shows for it, its accents optional;
+ * "Joker" and "JK" in every language; the Spanish name is no card in
+ * English. */
+static void test_the_joker_by_its_name(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("es", "Comod\xc3\xadn"), ENGINE_JOKER);
+    assert_int_equal(parse("es", "COMOD\xc3\x8dN"), ENGINE_JOKER);
+    assert_int_equal(parse("es", "comodin"), ENGINE_JOKER);
+    assert_int_equal(parse("es", "joker"), ENGINE_JOKER);
+    assert_int_equal(parse("es", "jk"), ENGINE_JOKER);
+    assert_int_equal(parse("de", "Joker"), ENGINE_JOKER);
+    assert_int_equal(why("es", "comodi"), MGR_CARD_NONE);
+    assert_int_equal(why("es", "comodines"), MGR_CARD_NONE);
+    assert_int_equal(why("es", "comod\xc3\xb3n"), MGR_CARD_NONE);
+    assert_int_equal(why("es", "comod\xc3"), MGR_CARD_NONE);
+    assert_int_equal(why("en", "comodin"), MGR_CARD_NONE);
+}
+
 static void test_ambiguous_letters_are_told_apart(void **state)
 {
     (void)state;
@@ -136,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_german_letters),
         cmocka_unit_test(test_french_and_spanish_letters),
         cmocka_unit_test(test_ambiguous_letters_are_told_apart),
+        cmocka_unit_test(test_the_joker_by_its_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -329,10 +329,25 @@ static void test_modes_trick_words_in_german(void **state)
     struct render_look fr = look(PLAIN, "fr", RENDER_CARDS_SYMBOLS);
     assert_string_equal(trick_text(2, "", RENDER_TRICK_OPEN, 0, fr),
                         "Pli 2 : pas encore de cartes");
+    /* a jack, queen, king and ace in the language's letters, in symbols
+     * too; in ascii the English codes */
+    assert_string_equal(trick_text(4, "QS JH", 1, 13, de),
+                        "Stich 4: alice D\xe2\x99\xa0, bob " R "B\xe2\x99\xa5" X
+                        " - " B "bob" B " nimmt ihn (13 Punkte)");
+    assert_string_equal(trick_text(4, "KH", 0, 0, fr),
+                        "Pli 4 : alice R\xe2\x99\xa5 - alice remporte le pli");
+    assert_string_equal(
+        trick_text(4, "QS", 0, 0, look(PLAIN, "de", RENDER_CARDS_ASCII)),
+        "Stich 4: alice QS - alice nimmt ihn");
     char buf[64];
-    struct engine_cards jk = {sc_set("JK"), 0};
+    struct engine_cards jk = {sc_set("JK QH"), 0};
     render_hand(buf, sizeof buf, &jk, 0, look(PLAIN, "es", RENDER_CARDS_WORDS));
-    assert_string_equal(buf, "Joker");
+    assert_string_equal(buf, "corazones: Q; Comodín");
+    render_hand(buf, sizeof buf, &jk, 0,
+                look(PLAIN, "fr", RENDER_CARDS_SYMBOLS));
+    assert_string_equal(buf, "\xe2\x99\xa5 D  Joker");
+    render_hand(buf, sizeof buf, &jk, 0, look(PLAIN, "es", RENDER_CARDS_ASCII));
+    assert_string_equal(buf, "H: Q  Joker");
 }
 
 static const int32_t h1[] = {3, 13, 0}, h2[] = {0, 5, 21};

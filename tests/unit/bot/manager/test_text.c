@@ -109,7 +109,7 @@ static void test_text_seat(void **state)
               "bob\x01");
 }
 
-/* Cards and hands read as the renderers write them in the style. */
+/* Cards and hands read as the renderers write them in the look. */
 static void test_text_cards_as_rendered(void **state)
 {
     (void)state;
@@ -120,28 +120,21 @@ static void test_text_cards_as_rendered(void **state)
     for (int i = 0; i < 4; i++)
         hand.one |= 1ull << cards[i];
     for (int k = 0; k < 3; k++) {
-        adapter.style = styles[k];
         char want[MGR_TEXT_SIZE], buf[MGR_TEXT_SIZE];
-        struct strbuf sb;
+        struct render_look look = render_look_style(styles[k]);
 
-        strbuf_init(&sb, buf, sizeof buf);
-        mgr_sb_card(&sb, t, ENGINE_QC);
-        render_card(want, sizeof want, ENGINE_QC, render_look_style(styles[k]));
-        assert_string_equal(buf, want);
+        render_card(want, sizeof want, ENGINE_QC, look);
+        assert_string_equal(mgr_card_text(buf, sizeof buf, look, ENGINE_QC),
+                            want);
 
-        strbuf_init(&sb, buf, sizeof buf);
-        mgr_sb_cards(&sb, t, cards, 4);
-        render_cards(want, sizeof want, cards, 4, render_look_style(styles[k]));
-        assert_string_equal(buf, want);
+        render_cards(want, sizeof want, cards, 4, look);
+        assert_string_equal(mgr_cards_text(buf, sizeof buf, look, cards, 4),
+                            want);
 
-        strbuf_init(&sb, buf, sizeof buf);
-        strbuf_addstr(&sb, "Your hand: ");
-        mgr_sb_hand(&sb, t, &hand, 1ull << ENGINE_JD);
-        size_t n = strlen("Your hand: ");
-        render_hand(want, sizeof want, &hand, 1ull << ENGINE_JD,
-                    render_look_style(styles[k]));
-        assert_string_equal(buf + n, want);
-        assert_false(sb.cut);
+        render_hand(want, sizeof want, &hand, 1ull << ENGINE_JD, look);
+        assert_string_equal(
+            mgr_hand_text(buf, sizeof buf, look, &hand, 1ull << ENGINE_JD),
+            want);
     }
 }
 
@@ -161,7 +154,10 @@ static void test_text_cut(void **state)
     strbuf_addstr(&sb, "cards: ");
     assert_int_equal(mgr_sb_room(&sb, MGR_TEXT_SIZE), 16 - 7);
     assert_int_equal(mgr_sb_room(&sb, 4), 4);
-    mgr_sb_cards(&sb, t, cards, 4);
+    char text[MGR_TEXT_SIZE];
+    mgr_sb_rendered(&sb, text,
+                    render_cards(text, mgr_sb_room(&sb, sizeof text), cards, 4,
+                                 render_look_style(CHAT_STYLE_PLAIN)));
     assert_true(sb.cut);
     size_t n = strlen(buf + 7);
     assert_true(n > 0 && n < strlen(full));
@@ -226,10 +222,10 @@ static void test_tally_before_any_point_card(void **state)
 {
     (void)state;
     dealt("standard");
-    assert_string_equal(tally(0), "No point cards played yet.");
+    assert_string_equal(tally(0), "No point cards yet.");
     /* a club played changes nothing */
     t->game.plays[t->game.nplays++] = ENGINE_2C;
-    assert_string_equal(tally(0), "No point cards played yet.");
+    assert_string_equal(tally(0), "No point cards yet.");
 }
 
 static void test_tally_names_the_queen_and_the_points_by_seat(void **state)

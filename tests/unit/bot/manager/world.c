@@ -631,3 +631,14 @@ void until_thought(const struct table *t)
     for (int i = 0; i < 600 && t->think_id; i++)
         run_for(5);
 }
+
+int lacking_face_spade(const struct table *t, int s)
+{
+    static const int ranks[] = {10, 9, 11, 12};
+    uint64_t held = engine_hand(&t->game, s).one;
+    int i = 0;
+    while (i < 4 && held >> ENGINE_CARD(ENGINE_SPADES, ranks[i]) & 1)
+        i++;
+    assert_true(i < 4);
+    return i;
+}

@@ -79,6 +79,9 @@ void refused(const char *nick, const char *room, const char *text,
 void four_people(const char *rules);
 
 /* The cards of a seat as "QS" words. */
+/* The first of Q♠, J♠, K♠, A♠ (0 to 3, in that order) that seat s of
+ * the table lacks; fails the test if it holds all four. */
+int lacking_face_spade(const struct table *t, int s);
 void card_words(const struct engine_cards *h, uint64_t only, char *out,
                 size_t len);
 
