@@ -14,7 +14,7 @@
  * - people.jsonl gives back what people chose;
  * - the Matrix session file is read.
  *
- * $HEARTS_FIXTURES names tests/fixtures (set by tests/CMakeLists.txt).
+ * HEARTS_FIXTURES names tests/fixtures (defined by tests/CMakeLists.txt).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,7 +168,7 @@ static void check_the_game_resumes(const char *room, int games)
 
 static void test_a_fixture(const char *name)
 {
-    snprintf(fixture, sizeof fixture, "%s/%s", getenv("HEARTS_FIXTURES"), name);
+    snprintf(fixture, sizeof fixture, "%s/%s", HEARTS_FIXTURES, name);
     print_message("fixture %s\n", name);
     setup(NULL);
     copy_fixture();
@@ -193,9 +193,7 @@ static void test_a_fixture(const char *name)
 static void test_every_fixture_is_read(void **state)
 {
     (void)state;
-    const char *dir = getenv("HEARTS_FIXTURES");
-    assert_non_null(dir);
-    DIR *d = opendir(dir);
+    DIR *d = opendir(HEARTS_FIXTURES);
     assert_non_null(d);
     int n = 0;
     for (struct dirent *e; (e = readdir(d));) {
