@@ -1136,8 +1136,11 @@ int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
         stats_free(s);
         return 1;
     }
-    struct tail_pass t = {s,   apath, 0, 0, false, false, s->archive_bytes,
-                          why, whylen};
+    struct tail_pass t = {.s = s,
+                          .apath = apath,
+                          .aend = s->archive_bytes,
+                          .why = why,
+                          .whylen = whylen};
     if (rbytes > s->results_bytes) {
         char err[300];
         rc = storage_scan_lines(rpath, s->results_bytes,
