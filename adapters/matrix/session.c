@@ -76,7 +76,7 @@ int mx_session_load(const char *path, struct mx_session *s, char *err,
         json_object_put(o);
         return err_set(err, errlen, "%s: not a JSON object", path);
     }
-    struct json_object *v;
+    struct json_object *v = NULL;
     if (!json_object_object_get_ex(o, "version", &v) ||
         !json_object_is_type(v, json_type_int) ||
         json_object_get_int64(v) != MX_SESSION_VERSION) {
