@@ -29,6 +29,17 @@ static void routes_after_login(struct sv *sv)
     sv_route(sv, "GET /sync", 0, "", -1);
 }
 
+/* A login answered with token tok1 and device DEV1, then the start's
+ * requests. */
+static void login_gives_tok1(struct sv *sv)
+{
+    sv_route(sv, "POST /login", 200,
+             "{\"user_id\":\"@bot:hs\",\"access_token\":\"tok1\","
+             "\"device_id\":\"DEV1\"}",
+             -1);
+    routes_after_login(sv);
+}
+
 static bool sync_asked(struct st *t)
 {
     return sv_count(&t->sv, "GET /sync") > 0;
@@ -60,11 +71,7 @@ static void test_a_login_keeps_its_token_and_device_and_goes_on(void **state)
     (void)state;
     struct st t;
     st_init(&t, &PASSWORD);
-    sv_route(&t.sv, "POST /login", 200,
-             "{\"user_id\":\"@bot:hs\",\"access_token\":\"tok1\","
-             "\"device_id\":\"DEV1\"}",
-             -1);
-    routes_after_login(&t.sv);
+    login_gives_tok1(&t.sv);
     assert_int_equal(t.f.a->base.ops->start(&t.f.a->base), 0);
     assert_true(t.f.a->logging_in);
     assert_true(st_run(&t, sync_asked, 5000));
@@ -137,11 +144,7 @@ static void test_a_newer_session_file_is_kept_as_it_is(void **state)
     static const char newer[] =
         "{\"version\":2,\"user_id\":\"@bot:hs\",\"access_token\":\"v2\"}\n";
     st_session(&t, newer);
-    sv_route(&t.sv, "POST /login", 200,
-             "{\"user_id\":\"@bot:hs\",\"access_token\":\"tok1\","
-             "\"device_id\":\"DEV1\"}",
-             -1);
-    routes_after_login(&t.sv);
+    login_gives_tok1(&t.sv);
     assert_int_equal(t.f.a->base.ops->start(&t.f.a->base), 0);
     assert_true(st_run(&t, sync_asked, 5000));
     assert_int_equal(sv_count(&t.sv, "POST /login"), 1);
