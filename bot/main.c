@@ -1,8 +1,8 @@
 /*
  * heartsbot: reads the configuration, starts the adapters (every IRC
  * network of the config, or the console with --console) on one event
- * loop with the game manager, and runs until a signal. Two commands do
- * one thing and exit instead: --rebuild-stats, and
+ * loop with the game manager, and runs until a signal. Three commands do
+ * one thing and exit instead: --version, --rebuild-stats, and
  * --appservice-registration, which writes the registration file of each
  * [[matrix]] in mode = "appservice" (docs/hosting.md).
  *
@@ -32,6 +32,7 @@
 #include "bot/common/file.h"
 #include "bot/common/msg.h"
 #include "bot/common/rule_words.h"
+#include "bot/common/version.h"
 #include "bot/common/xalloc.h"
 #include "bot/config.h"
 #include "adapters/console/console.h"
@@ -340,6 +341,9 @@ int main(int argc, char **argv)
         break;
     case OPTIONS_HELP:
         options_usage(stdout);
+        return 0;
+    case OPTIONS_VERSION:
+        version_print(stdout, "heartsbot");
         return 0;
     case OPTIONS_USAGE:
         options_usage(stderr);

@@ -13,7 +13,8 @@ void options_usage(FILE *out)
                  "       heartsbot --console [--preset RULES] [--config "
                  "FILE] [--data DIR]\n"
                  "       heartsbot --rebuild-stats DATA_DIR\n"
-                 "       heartsbot --appservice-registration CONFIG\n");
+                 "       heartsbot --appservice-registration CONFIG\n"
+                 "       heartsbot --version\n");
 }
 
 void options_parse(int argc, char *const *argv, struct options *o)
@@ -41,6 +42,9 @@ void options_parse(int argc, char *const *argv, struct options *o)
             o->preset = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             o->action = OPTIONS_HELP;
+            return;
+        } else if (!strcmp(argv[i], "--version")) {
+            o->action = OPTIONS_VERSION;
             return;
         } else {
             o->action = OPTIONS_USAGE;

@@ -16,6 +16,7 @@ enum options_action {
     OPTIONS_PRESET_ALONE,  /* --preset without --console */
     OPTIONS_REBUILD_STATS, /* --rebuild-stats DATA_DIR */
     OPTIONS_REGISTRATION,  /* --appservice-registration CONFIG */
+    OPTIONS_VERSION,       /* --version: the version on stdout */
 };
 
 /* What the command line asks for; the strings point into argv. */
@@ -29,9 +30,10 @@ struct options {
                                 --appservice-registration */
 };
 
-/* Reads argv[1..argc-1] left to right into *o. --rebuild-stats DIR ends
- * the reading wherever it stands; --appservice-registration CONFIG is the
- * whole command line or not understood. */
+/* Reads argv[1..argc-1] left to right into *o. --help, --version and
+ * --rebuild-stats DIR end the reading wherever they stand;
+ * --appservice-registration CONFIG is the whole command line or not
+ * understood. */
 void options_parse(int argc, char *const *argv, struct options *o);
 
 /*

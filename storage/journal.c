@@ -12,6 +12,7 @@
 #include "bot/common/err.h"
 #include "bot/common/xalloc.h"
 #include "bot/common/xjson.h"
+#include "storage/storage.h"
 
 /* ---- Writing ---------------------------------------------------------- */
 
@@ -230,6 +231,13 @@ static int parse_header(struct json_object *o, struct journal_line *out,
         out->room[0] = '\0';
     if (get_string(o, "format", format, sizeof format, true, err, errlen))
         return -1;
+    if (storage_format_newer(format, JOURNAL_FORMAT)) {
+        out->newer = true;
+        return err_set(err, errlen,
+                       "format \"%s\" is of a newer heartsbot (this one "
+                       "reads %s)",
+                       format, JOURNAL_FORMAT);
+    }
     if (strcmp(format, JOURNAL_FORMAT) != 0)
         return err_set(err, errlen,
                        "format \"%s\" is not one this bot reads (%s)", format,

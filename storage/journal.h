@@ -59,6 +59,7 @@ enum journal_kind {
 struct journal_line {
     enum journal_kind kind;
     /* HEADER */
+    bool newer; /* refused: a later version of the format (a newer bot's) */
     char game[17];
     char network[128];
     char room[64];

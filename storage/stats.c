@@ -751,7 +751,23 @@ struct figures {
     int skipped;
     char *err;
     size_t errlen;
+    char newer[300]; /* a newer heartsbot's line: the rebuild is refused */
 };
+
+/* If a line a reader refused is a later version of `known` (a newer
+ * heartsbot wrote it), says so into out and returns true. */
+static bool refused_newer(const char *line, size_t len, const char *known,
+                          const char *file, const char *where, long long at,
+                          char *out, size_t outlen)
+{
+    if (!storage_json_newer(line, len, known))
+        return false;
+    snprintf(out, outlen,
+             "%s %s %lld is of a newer heartsbot (this one reads %s): "
+             "upgrade again to use it",
+             file, where, at, known);
+    return true;
+}
 
 static void skip(int *skipped, char *err, size_t errlen, const char *file,
                  const char *where, long long at, const char *why)
@@ -776,6 +792,10 @@ static int on_record(void *ctx, char *line, size_t len, long lineno,
     f->hash[f->n] = archive_record_hash(line, len);
     f->good[f->n] =
         !stats_game_from_record(line, len, &f->scratch, msg, sizeof msg);
+    if (!f->good[f->n] &&
+        refused_newer(line, len, RECORD_FORMAT, ARCHIVE_FILE, "line", lineno,
+                      f->newer, sizeof f->newer))
+        return 1;
     if (f->good[f->n])
         fig_of(&f->games[f->n], &f->scratch);
     else
@@ -841,6 +861,10 @@ static int on_result(void *ctx, char *line, size_t len, long lineno,
     char msg[300];
     (void)offset;
     if (archive_result_parse(line, len, &r, msg, sizeof msg)) {
+        if (refused_newer(line, len, ARCHIVE_RESULTS_FORMAT,
+                          ARCHIVE_RESULTS_FILE, "line", lineno, f->newer,
+                          sizeof f->newer))
+            return 1;
         skip(&f->skipped, f->err, f->errlen, ARCHIVE_RESULTS_FILE, "line",
              lineno, msg);
         rp->s->results_last[0] = '\0';
@@ -957,7 +981,9 @@ int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
     free(f.good);
     free(f.hash);
     free(f.byhash);
-    if (rc) {
+    if (f.newer[0])
+        err_set(err, errlen, "%s", f.newer);
+    if (rc || f.newer[0]) {
         stats_free(s);
         return -1;
     }
@@ -981,6 +1007,7 @@ struct tail_pass {
     int64_t counted;
     int skipped;
     bool lost;    /* a game not where its results line points: rebuild */
+    bool newer;   /* a newer heartsbot's line: refused (why says it) */
     int64_t aend; /* the end of the last record counted */
     char *why;
     size_t whylen;
@@ -994,6 +1021,12 @@ static int on_tail_result(void *ctx, char *line, size_t len, long lineno,
     char msg[300];
     (void)lineno;
     if (archive_result_parse(line, len, &r, msg, sizeof msg)) {
+        if (refused_newer(line, len, ARCHIVE_RESULTS_FORMAT,
+                          ARCHIVE_RESULTS_FILE, "byte", (long long)offset,
+                          t->why, t->whylen)) {
+            t->newer = true;
+            return 1;
+        }
         skip(&t->skipped, t->why, t->whylen, ARCHIVE_RESULTS_FILE, "byte",
              (long long)offset, msg);
         t->s->results_last[0] = '\0';
@@ -1019,7 +1052,12 @@ static int on_tail_result(void *ctx, char *line, size_t len, long lineno,
         t->aend = r.offset + (int64_t)rlen + 1;
     struct stats_game g;
     bool good = !stats_game_from_record(rec, rlen, &g, msg, sizeof msg);
+    t->newer =
+        !good && refused_newer(rec, rlen, RECORD_FORMAT, ARCHIVE_FILE, "byte",
+                               (long long)r.offset, t->why, t->whylen);
     free(rec);
+    if (t->newer)
+        return 1;
     if (!good && r.finished)
         skip(&t->skipped, t->why, t->whylen, ARCHIVE_RESULTS_FILE, "byte",
              (long long)offset, "its record does not replay");
@@ -1076,9 +1114,15 @@ int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
         return 1;
     }
     int rc = stats_parse(text, len, &s, why, whylen);
+    bool newer = rc && storage_json_newer(text, len, STATS_FORMAT);
     free(text);
+    if (newer)
+        snprintf(why, whylen,
+                 "%s is of a newer heartsbot (this one reads %s and %s): "
+                 "upgrade again, or remove it to have it rebuilt",
+                 STATS_FILE, STATS_FORMAT, STATS_FORMAT_V1);
     if (rc)
-        return 1;
+        return newer ? -1 : 1;
     if (s->exact ? s->archive_bytes != abytes || s->results_bytes != rbytes
                  : s->archive_bytes > abytes || s->results_bytes > rbytes) {
         snprintf(why, whylen, "it does not count the whole archive");
@@ -1092,7 +1136,11 @@ int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
         stats_free(s);
         return 1;
     }
-    struct tail_pass t = {s, apath, 0, 0, false, s->archive_bytes, why, whylen};
+    struct tail_pass t = {.s = s,
+                          .apath = apath,
+                          .aend = s->archive_bytes,
+                          .why = why,
+                          .whylen = whylen};
     if (rbytes > s->results_bytes) {
         char err[300];
         rc = storage_scan_lines(rpath, s->results_bytes,
@@ -1102,7 +1150,7 @@ int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
             snprintf(why, whylen, "%s", err);
         if (rc) {
             stats_free(s);
-            return 1;
+            return t.newer ? -1 : 1;
         }
     }
     /* the archive up to its last record counted: what follows (damage
@@ -1133,7 +1181,10 @@ int stats_load(const char *room_dir, struct stats **out, bool *rebuilt,
     int skipped = 0;
     char msg[400] = "";
     struct stats *s = NULL;
-    if (stats_open(room_dir, &s, &caught, &skipped, msg, sizeof msg) == 0) {
+    int opened = stats_open(room_dir, &s, &caught, &skipped, msg, sizeof msg);
+    if (opened < 0)
+        return err_set(err, errlen, "%s", msg);
+    if (opened == 0) {
         if (why && whylen && skipped)
             snprintf(why, whylen,
                      "%s caught up: %lld game%s after it counted; %d line%s "

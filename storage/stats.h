@@ -168,7 +168,9 @@ int stats_parse(const char *text, size_t len, struct stats **out, char *err,
  * a line of the archive longer than any record (damage) and a finished
  * game whose record is found nowhere are skipped: *skipped counts them
  * and the first one's message goes to err; everything else counts.
- * 0 and *out, or -1 (a file cannot be read).
+ * 0 and *out, or -1 (a file cannot be read, or holds a line of a newer
+ * heartsbot: a later version of the record or results format, which is
+ * never skipped as damage).
  */
 int stats_rebuild(const char *room_dir, struct stats **out, int *skipped,
                   char *err, size_t errlen);
@@ -185,7 +187,9 @@ int stats_save(const char *room_dir, const struct stats *s, char *err,
  * be read, the first one's message in why); 1 with the reason in why if
  * the file cannot serve (missing, unreadable, unknown version, counts
  * more than the files hold or lines that are no longer there, a game
- * after it not where its results line says): rebuild then.
+ * after it not where its results line says): rebuild then; -1 with the
+ * reason in why if it, or a line after it, is of a newer heartsbot (a
+ * later version of its format): neither read nor rebuilt.
  */
 int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
                int *skipped, char *why, size_t whylen);
@@ -193,7 +197,8 @@ int stats_open(const char *room_dir, struct stats **out, int64_t *caught_up,
 /*
  * The boards of room_dir: stats_open, else rebuilt from the archive and
  * saved (*rebuilt set, the reason in why). What was caught up or skipped
- * is said in why too. 0 and *out, or -1 with a message.
+ * is said in why too. 0 and *out, or -1 with a message (a file of a newer
+ * heartsbot among them: nothing is written).
  */
 int stats_load(const char *room_dir, struct stats **out, bool *rebuilt,
                char *why, size_t whylen, char *err, size_t errlen);

@@ -106,6 +106,46 @@ static off_t whole_lines_end(int fd, off_t size)
  * whole (a record is at most 4 MiB). */
 #define LAST_LINE_MAX (16u << 20)
 
+/* The version after the last '/' of format, or -1 if it is not 1 to 9
+ * decimal digits; *kind_len: the bytes before the '/'. */
+static long format_version(const char *format, size_t *kind_len)
+{
+    const char *slash = strrchr(format, '/');
+    if (!slash)
+        return -1;
+    size_t n = strlen(slash + 1);
+    if (n == 0 || n > 9 || strspn(slash + 1, "0123456789") != n)
+        return -1;
+    *kind_len = (size_t)(slash - format);
+    return strtol(slash + 1, NULL, 10);
+}
+
+bool storage_format_newer(const char *format, const char *known)
+{
+    size_t kind, known_kind;
+    long v = format_version(format, &kind);
+    long k = format_version(known, &known_kind);
+    return v >= 0 && k >= 0 && kind == known_kind &&
+           memcmp(format, known, kind) == 0 && v > k;
+}
+
+bool storage_json_newer(const char *text, size_t len, const char *known)
+{
+    if (len > INT_MAX)
+        return false;
+    struct json_tokener *tok = xjson_tokener(JSON_TOKENER_DEFAULT_DEPTH);
+    struct json_object *o = json_tokener_parse_ex(tok, text, (int)len);
+    json_tokener_free(tok);
+    struct json_object *f;
+    bool newer = o && json_object_object_get_ex(o, "format", &f) &&
+                 json_object_is_type(f, json_type_string) &&
+                 strlen(json_object_get_string(f)) ==
+                     (size_t)json_object_get_string_len(f) &&
+                 storage_format_newer(json_object_get_string(f), known);
+    json_object_put(o);
+    return newer;
+}
+
 bool storage_whole_json(const char *text, size_t len)
 {
     if (len == 0 || len > INT_MAX || memchr(text, '\0', len))

@@ -62,6 +62,20 @@ int storage_scan_lines(const char *path, int64_t from, size_t max_line,
  * allowed): a complete line, as opposed to part of one. */
 bool storage_whole_json(const char *text, size_t len);
 
+/*
+ * Whether `format` (a file's "format" value, "heartsbot-journal/3") is a
+ * later version of the format `known` names ("heartsbot-journal/1"): the
+ * same kind before the last '/' and a greater decimal version after it.
+ * Such a file was written by a newer heartsbot: the readers refuse it
+ * and keep it as it is, never guess at it or write over it.
+ */
+bool storage_format_newer(const char *format, const char *known);
+
+/* Whether len bytes of text are a JSON object whose "format" is
+ * storage_format_newer than `known`: asked of a line a reader refused, to
+ * tell a newer heartsbot's line from damage. */
+bool storage_json_newer(const char *text, size_t len, const char *known);
+
 /* A 64-bit FNV-1a hash of len bytes. */
 uint64_t storage_hash64(const void *data, size_t len);
 

@@ -7,6 +7,7 @@
 #include "bot/common/msg.h"
 #include "bot/common/rule_words.h"
 #include "bot/common/strbuf.h"
+#include "bot/common/version.h"
 #include "engine/ai/ai.h"
 #include "engine/engine.h"
 #include "storage/record/record.h"
@@ -31,7 +32,8 @@ static void usage(FILE *out)
                  "       hearts-sim think [--level LEVEL] [--budget N] "
                  "[--decisions N]\n"
                  "                  [--phase play|pass]\n"
-                 "       hearts-sim leaderboard ROOM_DIR [--check]\n");
+                 "       hearts-sim leaderboard ROOM_DIR [--check]\n"
+                 "       hearts-sim --version\n");
 }
 
 double sim_seconds(void)
@@ -382,6 +384,10 @@ int main(int argc, char **argv)
         return sim_leaderboard(argc - 2, argv + 2);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") && argc == 2) {
+        version_print(stdout, "hearts-sim");
         return 0;
     }
     fprintf(stderr, "hearts-sim: unknown command '%s'\n", argv[1]);

@@ -72,13 +72,23 @@ static int start(struct chat_adapter *base)
     if (a->started || a->logging_in)
         return 0;
     char err[512];
-    if (a->session_path &&
-        mx_session_load(a->session_path, &a->s, err, sizeof err)) {
+    int loaded = a->session_path
+                     ? mx_session_load(a->session_path, &a->s, err, sizeof err)
+                     : 0;
+    if (loaded == -2) {
+        /* a downgrade: the file stays as it is for the newer build */
+        log_error("%s: %s: kept as it is; this run starts a new session "
+                  "and keeps it in memory only",
+                  a->base.network, err);
+        free(a->session_path);
+        a->session_path = NULL;
+    } else if (loaded) {
         log_warn("%s: the Matrix session file is unusable (%s): starting "
                  "a new session",
                  a->base.network, err);
-        mx_session_free(&a->s);
     }
+    if (loaded)
+        mx_session_free(&a->s);
     uint64_t epoch = a->s.txn_epoch;
     /* a session of another account or server is not ours to reuse */
     if ((a->s.user_id && strcmp(a->s.user_id, a->cfg.user_id) != 0) ||

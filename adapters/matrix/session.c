@@ -76,12 +76,23 @@ int mx_session_load(const char *path, struct mx_session *s, char *err,
         json_object_put(o);
         return err_set(err, errlen, "%s: not a JSON object", path);
     }
-    struct json_object *v;
+    struct json_object *v = NULL;
     if (!json_object_object_get_ex(o, "version", &v) ||
         !json_object_is_type(v, json_type_int) ||
-        json_object_get_int64(v) != 1) {
+        json_object_get_int64(v) != MX_SESSION_VERSION) {
+        bool newer = v && json_object_is_type(v, json_type_int) &&
+                     json_object_get_int64(v) > MX_SESSION_VERSION;
+        if (newer)
+            err_set(err, errlen,
+                    "%s: version %lld, of a newer heartsbot (this one reads "
+                    "version %d)",
+                    path, (long long)json_object_get_int64(v),
+                    MX_SESSION_VERSION);
+        else
+            err_set(err, errlen, "%s: not a version %d session", path,
+                    MX_SESSION_VERSION);
         json_object_put(o);
-        return err_set(err, errlen, "%s: not a version 1 session", path);
+        return newer ? -2 : -1;
     }
     mx_session_set(&s->homeserver, word(o, "homeserver", 1024));
     mx_session_set(&s->user_id, word(o, "user_id", MX_ID_MAX));
@@ -134,7 +145,8 @@ int mx_session_save(const char *path, const struct mx_session *s, char *err,
                     size_t errlen)
 {
     struct json_object *o = json_object_new_object();
-    json_object_object_add(o, "version", json_object_new_int(1));
+    json_object_object_add(o, "version",
+                           json_object_new_int(MX_SESSION_VERSION));
     add(o, "homeserver", s->homeserver);
     add(o, "user_id", s->user_id);
     add(o, "access_token", s->access_token);

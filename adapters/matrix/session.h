@@ -16,6 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The file's format: {"version": 1, ...}. */
+#define MX_SESSION_VERSION 1
+
 /* Transactions remembered as handled (application-service mode). */
 #define MX_AS_TXNS 64
 /* Longest transaction ID taken. */
@@ -44,7 +47,9 @@ void mx_session_txn_add(struct mx_session *s, const char *id);
 
 /* Reads path into *s (zeroed first; free with mx_session_free). A missing
  * file is an empty session (0); an unreadable or malformed one is -1 with
- * the reason in err, and *s empty. */
+ * the reason in err, and *s empty; one of a later version (a newer
+ * heartsbot's) is -2 with the reason in err, *s empty: it must not be
+ * written over. */
 int mx_session_load(const char *path, struct mx_session *s, char *err,
                     size_t errlen);
 

@@ -36,6 +36,7 @@ struct restore {
     struct journal_line line;
     char err[400];
     bool elsewhere; /* its room is not the adapter's: left as it is */
+    bool newer;     /* of a newer heartsbot: left as it is */
 };
 
 /* Takes a seats line: the seats become what it says. */
@@ -139,6 +140,7 @@ static int restore_line(void *ctx, char *text, size_t len, long lineno)
         snprintf(r->room, sizeof r->room, "%s", l->room);
     if (parsed) {
         snprintf(r->err, sizeof r->err, "line %ld: %s", lineno, err);
+        r->newer = lineno == 1 && l->kind == JOURNAL_HEADER && l->newer;
         return 1;
     }
     if ((lineno == 1) != (l->kind == JOURNAL_HEADER)) {
@@ -263,6 +265,14 @@ static void restore_file(struct manager *m, struct chat_adapter *a,
         log_warn("journal %s kept as it is: %s is not among this network's "
                  "rooms; the game goes on when it is back in the config",
                  path, r->room);
+        free(r);
+        return;
+    }
+    if (r->newer) {
+        /* a downgrade: the newer build it came from resumes it */
+        log_error("journal %s kept as it is: %s; this game goes on when "
+                  "that heartsbot runs again",
+                  path, r->err);
         free(r);
         return;
     }

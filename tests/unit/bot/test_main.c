@@ -2,7 +2,7 @@
  * The program (bot/main.c), run as itself: build/heartsbot ($HEARTSBOT)
  * in a temporary directory with its output in files. What each command
  * line does (the usage, the refusals and their exit codes, the
- * registration command), the console until the end of its input (its
+ * registration command, --version), the console until the end of its input (its
  * data and log in the person's state directory, nothing in the working
  * directory, nothing on stderr), and the signals: SIGTERM stops cleanly,
  * SIGHUP reloads the config or says why not. Each run has its directory
@@ -286,6 +286,53 @@ static void test_help_prints_the_usage_on_stdout(void **state)
         run_free(&r);
     }
     free(u);
+}
+
+/* Whether s is "PROGRAM RELEASE\n" or "PROGRAM RELEASE (commit C)\n",
+ * RELEASE CMakeLists.txt's ($HEARTS_RELEASE) and C 12 hex digits, maybe
+ * "-dirty". */
+static void assert_version_line(const char *s, const char *program)
+{
+    const char *release = getenv("HEARTS_RELEASE");
+    assert_non_null(release);
+    char want[128];
+    snprintf(want, sizeof want, "%s %s", program, release);
+    size_t n = strlen(want);
+    assert_memory_equal(s, want, n);
+    if (!strcmp(s + n, "\n"))
+        return;
+    assert_memory_equal(s + n, " (commit ", 9);
+    const char *c = s + n + 9;
+    assert_int_equal(strspn(c, "0123456789abcdef"), 12);
+    assert_true(!strcmp(c + 12, ")\n") || !strcmp(c + 12, "-dirty)\n"));
+}
+
+static void test_version_prints_the_release_and_touches_nothing(void **state)
+{
+    (void)state;
+    static const char *const forms[][4] = {
+        {"--version", NULL},
+        {"--config", "missing.toml", "--version", NULL},
+        {"--console", "--version", NULL}};
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        struct run r;
+        run_dir(&r);
+        run(&r, forms[i]);
+        assert_int_equal(r.status, 0);
+        assert_version_line(r.out, "heartsbot");
+        assert_string_equal(r.err, "");
+        /* no data directory, no log: only the run's own output files */
+        assert_int_equal(mode_of(&r, ".local"), -1);
+        assert_int_equal(mode_of(&r, "data"), -1);
+        DIR *d = opendir(r.dir);
+        assert_non_null(d);
+        int files = 0;
+        for (struct dirent *e; (e = readdir(d));)
+            files += e->d_name[0] != '.';
+        closedir(d);
+        assert_int_equal(files, 2); /* stdout, stderr */
+        run_free(&r);
+    }
 }
 
 static void test_a_command_line_not_understood_prints_the_usage(void **state)
@@ -709,6 +756,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_prints_the_usage_on_stdout),
+        cmocka_unit_test(test_version_prints_the_release_and_touches_nothing),
         cmocka_unit_test(test_a_command_line_not_understood_prints_the_usage),
         cmocka_unit_test(test_a_preset_without_the_console_is_refused),
         cmocka_unit_test(test_an_unknown_preset_is_refused),

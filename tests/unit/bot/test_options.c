@@ -140,6 +140,20 @@ static void test_help_ends_the_reading(void **state)
     assert_int_equal(o.action, OPTIONS_USAGE);
 }
 
+static void test_version_ends_the_reading(void **state)
+{
+    (void)state;
+    struct options o = parse((const char *[]){"--version", NULL});
+    assert_int_equal(o.action, OPTIONS_VERSION);
+    o = parse((const char *[]){"--config", "x", "--version", "--bogus", NULL});
+    assert_int_equal(o.action, OPTIONS_VERSION);
+    /* what comes before it is read first */
+    o = parse((const char *[]){"--bogus", "--version", NULL});
+    assert_int_equal(o.action, OPTIONS_USAGE);
+    o = parse((const char *[]){"-V", NULL});
+    assert_int_equal(o.action, OPTIONS_USAGE);
+}
+
 static void test_rebuild_stats_ends_the_reading_where_it_stands(void **state)
 {
     (void)state;
@@ -200,7 +214,8 @@ static void test_the_usage_names_every_form(void **state)
            "       heartsbot --console [--preset RULES] [--config FILE] "
            "[--data DIR]\n"
            "       heartsbot --rebuild-stats DATA_DIR\n"
-           "       heartsbot --appservice-registration CONFIG\n");
+           "       heartsbot --appservice-registration CONFIG\n"
+           "       heartsbot --version\n");
     free(s);
 }
 
@@ -282,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_an_option_without_its_value_is_not_understood),
         cmocka_unit_test(test_an_unknown_argument_is_not_understood),
         cmocka_unit_test(test_help_ends_the_reading),
+        cmocka_unit_test(test_version_ends_the_reading),
         cmocka_unit_test(test_rebuild_stats_ends_the_reading_where_it_stands),
         cmocka_unit_test(test_registration_is_the_whole_command_line),
         cmocka_unit_test(test_the_usage_names_every_form),

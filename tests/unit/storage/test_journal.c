@@ -178,6 +178,31 @@ static void test_game_lines_make_the_writers_record(void **state)
     play_game("standard moon=choice pass_blind=on", 7, true);
 }
 
+/* A later version is told from a format that is none: a newer bot's
+ * journal is kept for it, not moved aside. */
+static void test_a_newer_version_is_refused_as_newer(void **state)
+{
+    (void)state;
+    char err[200];
+    assert_int_equal(
+        parse("{\"format\":\"heartsbot-journal/2\",\"game\":\"x\"}", err,
+              sizeof err),
+        -1);
+    assert_true(line.newer);
+    assert_string_equal(err, "format \"heartsbot-journal/2\" is of a newer "
+                             "heartsbot (this one reads heartsbot-journal/1)");
+    static const char *const other[] = {"heartsbot-journal/0", "journal/2",
+                                        "heartsbot-journal/x"};
+    for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"format\":\"%s\",\"game\":\"x\"}",
+                 other[i]);
+        assert_int_equal(parse(text, err, sizeof err), -1);
+        assert_false(line.newer);
+        assert_non_null(strstr(err, "is not one this bot reads"));
+    }
+}
+
 static void test_hostile_lines_refused(void **state)
 {
     (void)state;
@@ -234,6 +259,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_header_and_seats_round_trip),
         cmocka_unit_test(test_game_lines_make_the_writers_record),
+        cmocka_unit_test(test_a_newer_version_is_refused_as_newer),
         cmocka_unit_test(test_hostile_lines_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

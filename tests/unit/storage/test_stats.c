@@ -954,8 +954,9 @@ static void test_rebuild_skips_what_it_cannot_read(void **state)
     struct stats *kept = archive_games(0, 3);
     char path[200], err[300];
     path_of(path, sizeof path, ARCHIVE_RESULTS_FILE);
-    const char *v9 = "{\"format\":\"heartsbot-results/9\"}\n";
-    assert_int_equal(storage_append(path, v9, strlen(v9), err, sizeof err), 0);
+    const char *odd = "{\"format\":\"heartsbot-results\"}\n";
+    assert_int_equal(storage_append(path, odd, strlen(odd), err, sizeof err),
+                     0);
     struct stats *s;
     int skipped;
     assert_int_equal(stats_rebuild(dir, &s, &skipped, err, sizeof err), 0);
@@ -967,6 +968,70 @@ static void test_rebuild_skips_what_it_cannot_read(void **state)
     /* a line that cannot be read is no position to catch up from */
     assert_string_equal(s->results_last, "");
     stats_free(s);
+    stats_free(kept);
+}
+
+/* A results line or record of a newer heartsbot is never skipped as
+ * damage: the boards are refused (rebuilt, caught up or loaded), and
+ * nothing is written. */
+static void test_a_newer_heartsbots_line_refuses_the_boards(void **state)
+{
+    (void)state;
+    struct stats *kept = archive_games(0, 3);
+    assert_true(exists(STATS_FILE));
+    size_t board_len;
+    char *board = slurp(STATS_FILE, &board_len);
+    char path[200], err[400], why[400];
+    static const struct {
+        const char *file, *line, *says;
+    } newer[] = {
+        {ARCHIVE_RESULTS_FILE,
+         "{\"format\":\"heartsbot-results/3\",\"game\":\"00000000000000aa\"}\n",
+         "results.jsonl line 4 is of a newer heartsbot (this one reads "
+         "heartsbot-results/2): upgrade again to use it"},
+        {ARCHIVE_FILE, "{\"format\":\"hearts-record/2\",\"hands\":[]}\n",
+         "archive.jsonl line 4 is of a newer heartsbot (this one reads "
+         "hearts-record/1): upgrade again to use it"},
+    };
+    for (size_t i = 0; i < sizeof newer / sizeof *newer; i++) {
+        path_of(path, sizeof path, newer[i].file);
+        size_t was_len;
+        char *was = slurp(newer[i].file, &was_len);
+        assert_int_equal(storage_append(path, newer[i].line,
+                                        strlen(newer[i].line), err, sizeof err),
+                         0);
+        struct stats *s = NULL;
+        int skipped = -1;
+        assert_int_equal(stats_rebuild(dir, &s, &skipped, err, sizeof err), -1);
+        assert_null(s);
+        assert_string_equal(err, newer[i].says);
+        spit(newer[i].file, was, was_len);
+        free(was);
+    }
+    /* a results line after the checkpoint, read while catching up */
+    path_of(path, sizeof path, ARCHIVE_RESULTS_FILE);
+    assert_int_equal(storage_append(path, newer[0].line, strlen(newer[0].line),
+                                    err, sizeof err),
+                     0);
+    struct stats *s = NULL;
+    int64_t caught;
+    int skipped;
+    assert_int_equal(stats_open(dir, &s, &caught, &skipped, why, sizeof why),
+                     -1);
+    assert_null(s);
+    assert_memory_equal(why, "results.jsonl byte ", 19);
+    assert_non_null(strstr(why, " is of a newer heartsbot (this one reads "
+                                "heartsbot-results/2)"));
+    bool rebuilt;
+    err[0] = '\0';
+    assert_int_equal(
+        stats_load(dir, &s, &rebuilt, why, sizeof why, err, sizeof err), -1);
+    assert_null(s);
+    assert_non_null(strstr(err, "is of a newer heartsbot"));
+    char *now = slurp(STATS_FILE, NULL);
+    assert_string_equal(now, board);
+    free(now);
+    free(board);
     stats_free(kept);
 }
 
@@ -1205,11 +1270,27 @@ static void test_leaderboard_json_round_trip_and_load(void **state)
     stats_free(s);
     free(b);
 
-    /* an unknown version: refused with its name, then rebuilt */
+    /* a newer heartsbot's: refused with its name, neither read nor
+     * written over */
     const char *v9 = "{\"format\":\"heartsbot-leaderboard/9\"}";
     assert_int_equal(stats_parse(v9, strlen(v9), &s, err, sizeof err), -1);
     assert_non_null(strstr(err, "unknown version 'heartsbot-leaderboard/9'"));
     spit(STATS_FILE, v9, strlen(v9));
+    s = NULL;
+    assert_int_equal(
+        stats_load(dir, &s, &rebuilt, why, sizeof why, err, sizeof err), -1);
+    assert_null(s);
+    assert_string_equal(err, "leaderboard.json is of a newer heartsbot (this "
+                             "one reads heartsbot-leaderboard/2 and "
+                             "heartsbot-leaderboard/1): upgrade again, or "
+                             "remove it to have it rebuilt");
+    size_t len;
+    b = slurp(STATS_FILE, &len);
+    assert_string_equal(b, v9);
+    free(b);
+    /* a version that is none: rebuilt */
+    const char *odd = "{\"format\":\"heartsbot-leaderboard\"}";
+    spit(STATS_FILE, odd, strlen(odd));
     assert_int_equal(
         stats_load(dir, &s, &rebuilt, why, sizeof why, err, sizeof err), 0);
     assert_true(rebuilt);
@@ -1325,6 +1406,7 @@ int main(void)
         T(test_rebuild_skips_a_damaged_record),
         T(test_a_version_1_results_line_pairs_by_offset),
         T(test_open_says_why_it_cannot_serve),
+        T(test_a_newer_heartsbots_line_refuses_the_boards),
         T(test_open_catches_up_from_an_older_file),
         T(test_leaderboard_json_round_trip_and_load),
         T(test_load_of_an_empty_room_writes_nothing),

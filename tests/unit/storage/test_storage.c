@@ -488,10 +488,35 @@ static void test_storage_check(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
+static void
+test_storage_format_newer_is_a_later_version_of_the_kind(void **state)
+{
+    (void)state;
+    assert_true(
+        storage_format_newer("heartsbot-journal/2", "heartsbot-journal/1"));
+    assert_true(
+        storage_format_newer("heartsbot-results/10", "heartsbot-results/2"));
+    /* the same or an older version, another kind, no version */
+    static const char *const not_newer[] = {"heartsbot-journal/1",
+                                            "heartsbot-journal/0",
+                                            "heartsbot-people/2",
+                                            "heartsbot-journal",
+                                            "heartsbot-journal/",
+                                            "heartsbot-journal/2x",
+                                            "heartsbot-journal/+2",
+                                            "heartsbot-journal/1234567890",
+                                            "heartsbot-journal2/9",
+                                            "",
+                                            "/2"};
+    for (size_t i = 0; i < sizeof not_newer / sizeof *not_newer; i++)
+        assert_false(storage_format_newer(not_newer[i], "heartsbot-journal/1"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_storage_append_over_long_path_is_refused),
+        T(test_storage_format_newer_is_a_later_version_of_the_kind),
         T(test_storage_append_and_read_lines_round_trip),
         T(test_storage_append_refuses_what_is_not_one_line),
         T(test_storage_read_lines_stops_and_refuses_long_lines),

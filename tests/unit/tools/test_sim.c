@@ -50,6 +50,30 @@ static void test_sim_usage(void **state)
     free(help);
 }
 
+/* --version: CMakeLists.txt's release ($HEARTS_RELEASE), and the commit
+ * when the build knows it. */
+static void test_sim_version(void **state)
+{
+    (void)state;
+    const char *release = getenv("HEARTS_RELEASE");
+    assert_non_null(release);
+    char want[64];
+    snprintf(want, sizeof want, "hearts-sim %s", release);
+    struct sim_run r;
+    sim_run(&r, NULL, (const char *const[]){"--version", NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_memory_equal(r.out, want, strlen(want));
+    const char *rest = r.out + strlen(want);
+    assert_true(!strcmp(rest, "\n") || !strncmp(rest, " (commit ", 9));
+    assert_string_equal(r.out + strlen(r.out) - 1, "\n");
+    sim_run_free(&r);
+    /* alone only */
+    sim_run(&r, NULL, (const char *const[]){"--version", "x", NULL});
+    assert_int_equal(r.status, 2);
+    sim_run_free(&r);
+}
+
 static void test_sim_play_report(void **state)
 {
     (void)state;
@@ -203,6 +227,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim_usage),
+        cmocka_unit_test(test_sim_version),
         cmocka_unit_test(test_sim_play_report),
         cmocka_unit_test(test_sim_play_records),
         cmocka_unit_test(test_sim_play_refusals),

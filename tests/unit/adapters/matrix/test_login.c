@@ -29,6 +29,17 @@ static void routes_after_login(struct sv *sv)
     sv_route(sv, "GET /sync", 0, "", -1);
 }
 
+/* A login answered with token tok1 and device DEV1, then the start's
+ * requests. */
+static void login_gives_tok1(struct sv *sv)
+{
+    sv_route(sv, "POST /login", 200,
+             "{\"user_id\":\"@bot:hs\",\"access_token\":\"tok1\","
+             "\"device_id\":\"DEV1\"}",
+             -1);
+    routes_after_login(sv);
+}
+
 static bool sync_asked(struct st *t)
 {
     return sv_count(&t->sv, "GET /sync") > 0;
@@ -60,11 +71,7 @@ static void test_a_login_keeps_its_token_and_device_and_goes_on(void **state)
     (void)state;
     struct st t;
     st_init(&t, &PASSWORD);
-    sv_route(&t.sv, "POST /login", 200,
-             "{\"user_id\":\"@bot:hs\",\"access_token\":\"tok1\","
-             "\"device_id\":\"DEV1\"}",
-             -1);
-    routes_after_login(&t.sv);
+    login_gives_tok1(&t.sv);
     assert_int_equal(t.f.a->base.ops->start(&t.f.a->base), 0);
     assert_true(t.f.a->logging_in);
     assert_true(st_run(&t, sync_asked, 5000));
@@ -125,6 +132,36 @@ static void test_a_kept_session_is_used_without_a_login(void **state)
     assert_int_equal(s.txn_epoch, 5);
     mx_session_free(&s);
     st_logged = st_free(&t);
+}
+
+/* A newer heartsbot's session file (a downgrade): kept as it is for that
+ * bot; this run logs in and keeps its session in memory only. */
+static void test_a_newer_session_file_is_kept_as_it_is(void **state)
+{
+    (void)state;
+    struct st t;
+    st_init(&t, &PASSWORD);
+    static const char newer[] =
+        "{\"version\":2,\"user_id\":\"@bot:hs\",\"access_token\":\"v2\"}\n";
+    st_session(&t, newer);
+    login_gives_tok1(&t.sv);
+    assert_int_equal(t.f.a->base.ops->start(&t.f.a->base), 0);
+    assert_true(st_run(&t, sync_asked, 5000));
+    assert_int_equal(sv_count(&t.sv, "POST /login"), 1);
+    assert_string_equal(t.f.a->token, "tok1");
+    char kept[256] = "";
+    FILE *f = fopen(t.session, "r");
+    assert_non_null(f);
+    size_t n = fread(kept, 1, sizeof kept - 1, f);
+    kept[n] = '\0';
+    fclose(f);
+    assert_string_equal(kept, newer);
+    st_logged = st_free(&t);
+    assert_non_null(strstr(st_logged, "/mx/matrix-session.json: version 2, "
+                                      "of a newer heartsbot (this one reads "
+                                      "version 1): kept as it is; this run "
+                                      "starts a new session and keeps it in "
+                                      "memory only"));
 }
 
 static void test_a_login_asks_for_the_kept_device(void **state)
@@ -224,8 +261,7 @@ static void test_a_device_id_of_a_bad_shape_is_not_kept(void **state)
     assert_null(s.device_id);
     mx_session_free(&s);
     st_logged = st_free(&t);
-    assert_non_null(
-        strstr(st_logged, "mx: logged in as @bot:hs (device ?)"));
+    assert_non_null(strstr(st_logged, "mx: logged in as @bot:hs (device ?)"));
 }
 
 static void test_a_refused_login_says_what_to_check(void **state)
@@ -300,8 +336,7 @@ static void test_a_server_error_on_login_is_tried_again(void **state)
     mx_session_free(&s);
     st_logged = st_free(&t);
     assert_non_null(strstr(st_logged, "mx: POST /login: HTTP 502; again in "));
-    assert_non_null(
-        strstr(st_logged, "mx: logged in as @bot:hs (device ?)"));
+    assert_non_null(strstr(st_logged, "mx: logged in as @bot:hs (device ?)"));
 }
 
 static void test_a_session_that_cannot_be_written_is_said(void **state)
@@ -391,6 +426,8 @@ int main(void)
         cmocka_unit_test_teardown(
             test_a_login_keeps_its_token_and_device_and_goes_on, st_teardown),
         cmocka_unit_test_teardown(test_a_kept_session_is_used_without_a_login,
+                                  st_teardown),
+        cmocka_unit_test_teardown(test_a_newer_session_file_is_kept_as_it_is,
                                   st_teardown),
         cmocka_unit_test_teardown(test_a_login_asks_for_the_kept_device,
                                   st_teardown),

@@ -78,7 +78,7 @@ static void test_session_hostile_files(void **state)
     static const char *const refused[] = {"",
                                           "[]",
                                           "{",
-                                          "{\"version\":2}",
+                                          "{\"version\":0}",
                                           "{\"access_token\":\"x\"}",
                                           "{\"version\":\"1\"}"};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
@@ -98,6 +98,23 @@ static void test_session_hostile_files(void **state)
     assert_null(s.user_id);
     assert_string_equal(s.since, "ok");
     assert_int_equal(s.txn_epoch, 0);
+    mx_session_free(&s);
+}
+
+/* A later version is a newer heartsbot's file: told apart (-2), so that
+ * it is kept for that bot and not written over. */
+static void test_session_of_a_newer_version_is_told_apart(void **state)
+{
+    (void)state;
+    struct mx_session s;
+    char err[256], want[300];
+    write_file("{\"version\":2,\"access_token\":\"syt_new\"}");
+    assert_int_equal(mx_session_load(path, &s, err, sizeof err), -2);
+    assert_null(s.access_token);
+    snprintf(want, sizeof want,
+             "%s: version 2, of a newer heartsbot (this one reads version 1)",
+             path);
+    assert_string_equal(err, want);
     mx_session_free(&s);
 }
 
@@ -142,6 +159,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_session_round_trip),
         cmocka_unit_test(test_session_hostile_files),
+        cmocka_unit_test(test_session_of_a_newer_version_is_told_apart),
         cmocka_unit_test(test_session_keeps_handled_transactions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

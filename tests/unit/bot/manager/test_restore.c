@@ -240,12 +240,34 @@ static void test_restart_moves_a_corrupt_journal_aside(void **state)
 static void test_restart_refuses_an_unknown_format(void **state)
 {
     (void)state;
+    /* a newer heartsbot's journal (a downgrade): refused, and kept as it
+     * is for that bot, nothing said */
     said("alice", "#h", "!hearts");
     char path[1024];
     snprintf(path, sizeof path, "%s", the_table()->journal);
+    static const char newer[] =
+        "{\"format\":\"heartsbot-journal/9\",\"game\":\"0123456789abcdef\","
+        "\"network\":\"test\",\"room\":\"#h\",\"rules\":\"standard\","
+        "\"opened\":1}\n";
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("{\"format\":\"heartsbot-journal/9\",\"game\":\"0123456789abcdef\","
+    fputs(newer, f);
+    fclose(f);
+    int from = w->fake.n;
+    assert_null(restart());
+    assert_false(moved_aside(path));
+    static char kept[4096];
+    read_small(path, kept, sizeof kept);
+    assert_string_equal(kept, newer);
+    event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
+    assert_int_equal(w->fake.n, from);
+    assert_int_equal(unlink(path), 0);
+    /* a format that is no version of it: moved aside */
+    said("alice", "#h", "!hearts");
+    snprintf(path, sizeof path, "%s", the_table()->journal);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"format\":\"heartsbot-journal\",\"game\":\"0123456789abcdef\","
           "\"network\":\"test\",\"room\":\"#h\",\"rules\":\"standard\","
           "\"opened\":1}\n",
           f);
@@ -264,7 +286,7 @@ static void test_restart_refuses_an_unknown_format(void **state)
     fclose(f);
     assert_null(restart());
     assert_true(moved_aside(path));
-    int from = w->fake.n;
+    from = w->fake.n;
     event(CHAT_CONNECTED, NULL, NULL, NULL, NULL);
     assert_true(any_contains("#h", from, "could not be restored"));
 }
