@@ -120,7 +120,9 @@ static void on_member(struct mx_adapter *a, const struct mx_item *it,
  * encrypted is its sender's direct room (checked once joined). */
 static void on_invite(struct mx_adapter *a, const struct mx_item *it)
 {
-    if (a->cfg.auto_join_invites &&
+    /* a room of the config (known by its ID) is the operator's choice,
+     * whoever invites the bot to it */
+    if (a->cfg.auto_join_invites && !mx_cfg_by_id(a, it->room) &&
         !matrix_config_may_invite(&a->cfg, it->sender)) {
         /* declined: leaving a room one is invited to rejects the invite */
         log_info("%s: declining the invite to %s from %s (not in "

@@ -186,7 +186,7 @@ static void test_invites_from_others_than_invite_from_are_declined(void **state)
 {
     (void)state;
     struct fx f;
-    fx_init(&f, NULL);
+    fx_init(&f, ROOMS);
     f.a->cfg.invite_from = xcalloc(2, sizeof *f.a->cfg.invite_from);
     f.a->cfg.invite_from[0] = xstrdup("@alice:hs");
     f.a->cfg.invite_from[1] = xstrdup(":friends.example");
@@ -205,6 +205,11 @@ static void test_invites_from_others_than_invite_from_are_declined(void **state)
     assert_null(call_to(&f, "/join/", "!c:hs"));
     assert_non_null(call_to(&f, "/leave", "!c:hs"));
     assert_null(mx_dm_find(f.a, "@mallory:hs"));
+    /* a room of the config is joined whoever invites the bot to it */
+    it = fx_item(MX_ITEM_INVITE, "!id:hs", "@mallory:hs");
+    mx_on_item(f.a, &it);
+    assert_non_null(call_to(&f, "/join/", "!id:hs"));
+    assert_null(call_to(&f, "/leave", "!id:hs"));
     /* with auto_join_invites off nothing is joined or declined */
     f.a->cfg.auto_join_invites = false;
     it = fx_item(MX_ITEM_INVITE, "!d:hs", "@mallory:hs");
