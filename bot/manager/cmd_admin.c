@@ -106,9 +106,12 @@ void mgr_cmd_seat(struct cmd *c)
         return;
     }
     if (st->gone) {
+        /* gone stays set until they say "back", even once they are here
+         * again: only they can tell they are at the keyboard */
+        /* TRANSLATORS: "back" is a command: keep it. */
         mgr_cmd_replym(c,
-                       M("{name} is not here: a computer player keeps their "
-                         "seat until they come back."),
+                       M("{name} left, and must tell me \"back\" themselves "
+                         "to play again."),
                        MSG_S("name", st->shown), MSG_END);
         return;
     }

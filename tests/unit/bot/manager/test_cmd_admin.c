@@ -124,7 +124,7 @@ static void test_seat_refusals(void **state)
     said("boss", "#h", "!seat bob computer");
     event(CHAT_QUIT, "bob", "bob@host.test", NULL, NULL);
     assert_true(t->seats[bob].gone);
-    refused("boss", "#h", "!seat bob back", "bob is not here");
+    refused("boss", "#h", "!seat bob back", "bob left, and must tell me");
     assert_true(t->seats[bob].away);
 }
 
