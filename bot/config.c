@@ -152,14 +152,7 @@ static int store_admins(struct section *s, const struct section_key *k,
                              k->name);
     }
     struct config *c = s->base;
-    if (v->n) {
-        c->admins = xcalloc((size_t)v->n, sizeof *c->admins);
-        for (int i = 0; i < v->n; i++) {
-            c->admins[i] = v->items[i].s;
-            v->items[i].s = NULL;
-        }
-    }
-    c->nadmins = v->n;
+    section_take_strings(v, &c->admins, &c->nadmins);
     return 0;
 }
 

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "bot/common/chat.h"
+#include "bot/common/err.h"
 #include "bot/common/file.h"
 #include "bot/common/msg.h"
 #include "bot/common/rule_words.h"
@@ -197,18 +198,18 @@ static void begin_stop(struct bot *b, const char *why)
     loop_timer(b->loop, 0, stop_check, b);
 }
 
-static void reload(struct bot *b)
+/* Rereads the config file (`why`: SIGHUP, an admin's !reload): 0, or -1
+ * with the reason in err (logged too). */
+static int reload(struct bot *b, const char *why, char *err, size_t errlen)
 {
     if (!b->config_path) {
-        log_info("SIGHUP: no config file to reload");
-        return;
+        log_info("%s: no config file to reload", why);
+        return err_set(err, errlen, "no config file to reload");
     }
     struct config fresh;
-    char err[512];
-    if (config_load(b->config_path, registry_protocols, &fresh, err,
-                    sizeof err)) {
+    if (config_load(b->config_path, registry_protocols, &fresh, err, errlen)) {
         log_error("reload refused, keeping the running config: %s", err);
-        return;
+        return -1;
     }
     /* networks are fixed at start: keep them, take the rest (the
      * networks the file names now are freed with the old config) */
@@ -227,6 +228,12 @@ static void reload(struct bot *b)
     log_info("configuration reloaded from %s (network settings apply at "
              "the next start)",
              b->config_path);
+    return 0;
+}
+
+static int reload_asked(void *ctx, char *err, size_t errlen)
+{
+    return reload(ctx, "!reload", err, errlen);
 }
 
 static void signal_readable(struct loop *l, int fd, int events, void *ctx)
@@ -236,9 +243,10 @@ static void signal_readable(struct loop *l, int fd, int events, void *ctx)
     struct bot *b = ctx;
     unsigned char sig;
     while (read(fd, &sig, 1) == 1) {
-        if (sig == SIGHUP)
-            reload(b);
-        else
+        if (sig == SIGHUP) {
+            char err[512];
+            reload(b, "SIGHUP", err, sizeof err);
+        } else
             begin_stop(b, sig == SIGINT ? "SIGINT" : "SIGTERM");
     }
 }
@@ -406,6 +414,7 @@ int main(int argc, char **argv)
         return 1;
     }
     b.manager = manager_new(b.loop, &b.cfg);
+    manager_on_reload(b.manager, reload_asked, &b);
     if (manager_storage_start(b.manager, err, sizeof err)) {
         log_fatal("%s", err);
         log_to_stderr();

@@ -71,6 +71,11 @@ static int start(struct chat_adapter *base)
         return -1;
     if (a->started || a->logging_in)
         return 0;
+    if (a->cfg.auto_join_invites && a->cfg.ninvite_from == 0)
+        log_warn("%s: auto_join_invites is on and invite_from is empty: "
+                 "anyone on Matrix can put the bot in any room (name who "
+                 "may in invite_from)",
+                 a->base.network);
     char err[512];
     int loaded = a->session_path
                      ? mx_session_load(a->session_path, &a->s, err, sizeof err)
@@ -270,6 +275,11 @@ struct chat_adapter *mx_adapter_new(struct loop *l,
         if (mx_is_room_id(cfg->rooms[i].name))
             a->rooms[i].id = xstrdup(cfg->rooms[i].name);
     }
+    a->cfg.invite_from = cfg->ninvite_from ? xcalloc((size_t)cfg->ninvite_from,
+                                                     sizeof *a->cfg.invite_from)
+                                           : NULL;
+    for (int i = 0; i < cfg->ninvite_from; i++)
+        a->cfg.invite_from[i] = xstrdup(cfg->invite_from[i]);
     if (a->cfg.request_timeout_ms <= 0)
         a->cfg.request_timeout_ms = 30000;
     a->base_url = xstrdup(a->cfg.homeserver);

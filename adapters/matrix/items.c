@@ -16,6 +16,7 @@
 #include "adapters/matrix/strset.h"
 #include "adapters/matrix/sync.h"
 #include "adapters/matrix/wire.h"
+#include "bot/common/log.h"
 #include "bot/common/msg.h"
 #include "bot/common/xalloc.h"
 
@@ -119,6 +120,17 @@ static void on_member(struct mx_adapter *a, const struct mx_item *it,
  * encrypted is its sender's direct room (checked once joined). */
 static void on_invite(struct mx_adapter *a, const struct mx_item *it)
 {
+    /* a room of the config (known by its ID) is the operator's choice,
+     * whoever invites the bot to it */
+    if (a->cfg.auto_join_invites && !mx_cfg_by_id(a, it->room) &&
+        !matrix_config_may_invite(&a->cfg, it->sender)) {
+        /* declined: leaving a room one is invited to rejects the invite */
+        log_info("%s: declining the invite to %s from %s (not in "
+                 "invite_from)",
+                 a->base.network, it->room, it->sender);
+        mx_leave_room(a, it->room);
+        return;
+    }
     if (it->encrypted) {
         /* never a room for cards: say so once in it, if it is joined */
         if (it->is_direct && a->cfg.auto_join_invites)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* One entry of rooms: "!id:server" or "#alias:server", then rules if
@@ -54,6 +55,87 @@ static int store_rooms(struct section *s, const struct section_key *k,
     (void)k;
     struct matrix_config *mx = s->base;
     return section_rooms(s, v, room_parse, "rooms", &mx->rooms, &mx->nrooms);
+}
+
+/* The most entries invite_from takes. */
+#define MX_INVITE_FROM_MAX 256
+
+/* Whether s is a server name as a user ID ends in: a host name or IPv4
+ * address, or an IPv6 address in brackets, then perhaps ":PORT". */
+static bool server_name_valid(const char *s)
+{
+    size_t host;
+    if (s[0] == '[') {
+        const char *close = strchr(s, ']');
+        if (!close || close == s + 1 ||
+            strspn(s + 1, "0123456789abcdefABCDEF:.") !=
+                (size_t)(close - s - 1))
+            return false;
+        host = (size_t)(close - s) + 1;
+    } else {
+        host = strspn(s, "abcdefghijklmnopqrstuvwxyz"
+                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
+        if (host == 0)
+            return false;
+    }
+    if (host > 255)
+        return false;
+    if (!s[host])
+        return true;
+    const char *port = s + host + 1;
+    size_t nd = strlen(port);
+    return s[host] == ':' && nd >= 1 && nd <= 5 &&
+           strspn(port, "0123456789") == nd;
+}
+
+/* invite_from: "@name:server" (a user) or ":server" (anyone of it). */
+static int store_invite_from(struct section *s, const struct section_key *k,
+                             struct toml_value *v)
+{
+    struct matrix_config *mx = s->base;
+    for (int i = 0; i < v->n; i++) {
+        const struct toml_value *it = &v->items[i];
+        const char *e = it->s;
+        int shown = strlen(e) > 50 ? 50 : (int)strlen(e);
+        if (i >= MX_INVITE_FROM_MAX)
+            return TOML_FAIL(s->r, it->pos, "'%s' has more than %d entries",
+                             k->name, MX_INVITE_FROM_MAX);
+        if (section_has_control(e))
+            return TOML_FAIL(s->r, it->pos,
+                             "an entry of '%s' contains a control character",
+                             k->name);
+        const char *colon = strchr(e, ':');
+        bool user = e[0] == '@' && colon && colon > e + 1 && !strchr(e, ' ') &&
+                    strlen(e) <= 255;
+        if ((e[0] != '@' && e[0] != ':') || !colon || (e[0] == '@' && !user) ||
+            !server_name_valid(colon + 1))
+            return TOML_FAIL(s->r, it->pos,
+                             "'%s': '%.*s' is neither a user ID "
+                             "(\"@name:server\") nor a server "
+                             "(\":server\")",
+                             k->name, shown, e);
+        for (int j = 0; j < i; j++)
+            if (strcmp(v->items[j].s, e) == 0)
+                return TOML_FAIL(s->r, it->pos, "'%s': '%.*s' is listed twice",
+                                 k->name, shown, e);
+    }
+    section_take_strings(v, &mx->invite_from, &mx->ninvite_from);
+    return 0;
+}
+
+bool matrix_config_may_invite(const struct matrix_config *c, const char *user)
+{
+    if (c->ninvite_from == 0)
+        return true;
+    const char *server = user ? strchr(user, ':') : NULL;
+    if (!user || user[0] != '@' || !server)
+        return false;
+    for (int i = 0; i < c->ninvite_from; i++) {
+        const char *e = c->invite_from[i];
+        if (e[0] == ':' ? strcasecmp(e, server) == 0 : strcmp(e, user) == 0)
+            return true;
+    }
+    return false;
 }
 
 static int check_homeserver(struct section *s, const struct section_key *k,
@@ -200,6 +282,7 @@ static const struct section_key matrix_keys[] = {
     {"device_id", TOML_STRING, MX(device_id), 0, 0, check_token},
     {"rooms", TOML_ARRAY, 0, 0, 0, store_rooms},
     {"auto_join_invites", TOML_BOOL, MX(auto_join_invites), 0, 0, NULL},
+    {"invite_from", TOML_ARRAY, 0, 0, 0, store_invite_from},
     {"max_body_bytes", TOML_INT, MX(max_body_bytes), 65536, 64 << 20, NULL},
     {"sync_timeout_ms", TOML_INT, MX(sync_timeout_ms), 0, 300000, NULL},
     {"request_timeout_ms", TOML_INT, MX(request_timeout_ms), 1000, 600000,
@@ -323,6 +406,11 @@ static int finish(struct section *s)
                              required[i]);
     if (finish_mode(s, mx))
         return -1;
+    if (mx->ninvite_from && !mx->auto_join_invites)
+        return TOML_FAIL(s->r, section_where(s, "invite_from"),
+                         "'invite_from' says who may invite the bot, but "
+                         "auto_join_invites = false takes no invite (remove "
+                         "one of them)");
     if (!mx->appservice && (!mx->password || !*mx->password) &&
         (!mx->access_token || !*mx->access_token))
         return TOML_FAIL(s->r, s->pos,
@@ -347,6 +435,9 @@ void matrix_config_free(struct matrix_config *mx)
     free(mx->registration);
     free(mx->listen_host);
     section_rooms_free(mx->rooms, mx->nrooms);
+    for (int i = 0; i < mx->ninvite_from; i++)
+        free(mx->invite_from[i]);
+    free(mx->invite_from);
 }
 
 static void free_cfg(void *cfg)

@@ -22,6 +22,11 @@ struct matrix_config {
     struct protocol_room *rooms;
     int nrooms;
     bool auto_join_invites;
+    /* who may invite the bot (with auto_join_invites): user IDs
+     * ("@name:server", exactly) and servers (":server", any user of it);
+     * none: anyone */
+    char **invite_from;
+    int ninvite_from;
     int max_body_bytes;     /* the largest response accepted */
     int sync_timeout_ms;    /* how long one /sync waits for news */
     int request_timeout_ms; /* other requests at most */
@@ -42,6 +47,11 @@ struct matrix_config {
  * (matrix_adapter.h). */
 /* The [[matrix]] table: its keys, defaults, checks and free. */
 extern const struct protocol_config matrix_config_section;
+
+/* Whether an invite from `user` (a user ID) may be taken: anyone's when
+ * invite_from is empty, else a user it names or one of a server it
+ * names (the server compared case aside). */
+bool matrix_config_may_invite(const struct matrix_config *c, const char *user);
 
 /* Frees what a matrix_config holds (not the struct). */
 void matrix_config_free(struct matrix_config *c);

@@ -289,3 +289,14 @@ void section_rooms_free(struct protocol_room *rooms, int n)
     }
     free(rooms);
 }
+
+void section_take_strings(struct toml_value *v, char ***out, int *nout)
+{
+    char **list = v->n ? xcalloc((size_t)v->n, sizeof *list) : NULL;
+    for (int i = 0; i < v->n; i++) {
+        list[i] = v->items[i].s;
+        v->items[i].s = NULL;
+    }
+    *out = list;
+    *nout = v->n;
+}

@@ -145,4 +145,8 @@ int section_room_rules(struct section *s, const struct toml_value *it, size_t n,
 /* Frees a list of rooms. */
 void section_rooms_free(struct protocol_room *rooms, int n);
 
+/* Takes the strings of the array v (checked already) into *out (NULL if
+ * none) and *nout; v keeps none of them. */
+void section_take_strings(struct toml_value *v, char ***out, int *nout);
+
 #endif

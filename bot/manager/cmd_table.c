@@ -24,9 +24,7 @@
  * it. */
 #define LEAVE_CONFIRM_MS 30000
 
-/* Stops the table with the line `id` in the room's language ({player}:
- * `player`, if not NULL). */
-static void stop_with(struct table *t, const char *id, const char *player)
+void mgr_cmd_stop_with(struct table *t, const char *id, const char *player)
 {
     char text[800];
     struct strbuf sb;
@@ -349,8 +347,8 @@ void mgr_cmd_leave(struct cmd *c)
             t, M("{player} leaves the game; a computer player takes the seat."),
             MSG_S("player", c->shown), MSG_END);
     if (mgr_table_humans(t) == 0) {
-        stop_with(t, M("Nobody is left at the table: the game ends unscored."),
-                  NULL);
+        mgr_cmd_stop_with(
+            t, M("Nobody is left at the table: the game ends unscored."), NULL);
         return;
     }
     mgr_table_resume(t);
@@ -461,18 +459,19 @@ void mgr_cmd_stop(struct cmd *c)
     bool admin = mgr_cmd_is_admin(c->m, c->u);
     if (admin || (s >= 0 && s == t->opener)) {
         if (c->a->solo)
-            stop_with(t,
-                      /* TRANSLATORS: "You" is the one person playing at a
-                         terminal. */
-                      t->playing ? M("You stop the game: it ends unscored.")
-                                 : M("You stop the table."),
-                      NULL);
+            mgr_cmd_stop_with(t,
+                              /* TRANSLATORS: "You" is the one person playing at
+                                 a terminal. */
+                              t->playing
+                                  ? M("You stop the game: it ends unscored.")
+                                  : M("You stop the table."),
+                              NULL);
         else
-            stop_with(t,
-                      t->playing
-                          ? M("{player} stops the game: it ends unscored.")
-                          : M("{player} stops the table."),
-                      c->shown);
+            mgr_cmd_stop_with(
+                t,
+                t->playing ? M("{player} stops the game: it ends unscored.")
+                           : M("{player} stops the table."),
+                c->shown);
         return;
     }
     if (s < 0 || !t->playing) {
@@ -491,8 +490,8 @@ void mgr_cmd_stop(struct cmd *c)
         }
     }
     if (votes * 2 > humans) {
-        stop_with(t, M("Most players voted to stop: the game ends unscored."),
-                  NULL);
+        mgr_cmd_stop_with(
+            t, M("Most players voted to stop: the game ends unscored."), NULL);
         return;
     }
     mgr_table_saym(t,

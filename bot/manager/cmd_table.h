@@ -8,6 +8,10 @@
 
 #include "bot/manager/cmd.h"
 
+/* Stops the table with the line `id` in the room's language ({player}:
+ * `player`, if not NULL). */
+void mgr_cmd_stop_with(struct table *t, const char *id, const char *player);
+
 void mgr_cmd_hearts(struct cmd *c);
 void mgr_cmd_join(struct cmd *c);
 void mgr_cmd_leave(struct cmd *c);

@@ -10,6 +10,7 @@
 
 #include "bot/common/msg.h"
 #include "bot/manager/cmd.h"
+#include "bot/manager/cmd_admin.h"
 #include "bot/manager/cmd_person.h"
 #include "bot/manager/cmd_play.h"
 #include "bot/manager/cmd_results.h"
@@ -100,6 +101,17 @@ static const struct command commands[] = {
        "you, last (the default) only the last card of a hand, off none"),
      M("autoplay on|off|last: on plays every forced card for you, last (the "
        "default) only the last card of a hand, off none")},
+    /* TRANSLATORS: the admins' commands: "(admins)" says who may use them;
+     * NICK and ROOM stand for what is typed there. */
+    {"seat", mgr_cmd_seat, true, true,
+     M("{prefix}seat NICK computer|back (admins): a computer player takes "
+       "NICK's seat until they say back, or NICK has it back"),
+     NULL},
+    {"end", mgr_cmd_end, true, true,
+     M("{prefix}end [ROOM] (admins): end the game here or in ROOM unscored"),
+     NULL},
+    {"reload", mgr_cmd_reload, true, true,
+     M("{prefix}reload (admins): reread the configuration file"), NULL},
 };
 
 /* Other words for commands, as people type them to other game bots;
@@ -111,6 +123,13 @@ static const struct {
     {"stat", "stats"},     {"leaderboard", "top"}, {"rule", "rules"},
     {"preset", "presets"},
 };
+
+/* Whether k is for admins (cmd_admin.h): help lists it only to them. */
+static bool for_admins(const struct command *k)
+{
+    return k->fn == mgr_cmd_seat || k->fn == mgr_cmd_end ||
+           k->fn == mgr_cmd_reload;
+}
 
 /* The command a word names (an alias read as its command). */
 static const char *command_word(const char *w)
@@ -210,9 +229,10 @@ static void cmd_help(struct cmd *c)
         /* one person at a terminal: what they type, nothing of channels */
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
             const struct command *k = &commands[i];
-            if (k->in_private && k->help && strcmp(k->name, "hand") &&
-                strcmp(k->name, "pass") && strcmp(k->name, "back") &&
-                strcmp(k->name, "top") && strcmp(k->name, "stats"))
+            if (k->in_private && k->help && !for_admins(k) &&
+                strcmp(k->name, "hand") && strcmp(k->name, "pass") &&
+                strcmp(k->name, "back") && strcmp(k->name, "top") &&
+                strcmp(k->name, "stats"))
                 list_add(&list, k->name);
         }
         /* TRANSLATORS: the help at a terminal. The cards are examples of
@@ -228,10 +248,12 @@ static void cmd_help(struct cmd *c)
         mgr_cmd_reply(c, "%s", sb.buf);
         return;
     }
+    bool admin = mgr_cmd_is_admin(c->m, c->u);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const struct command *k = &commands[i];
-        if (k->in_room && k->help && strcmp(k->name, "hearts") &&
-            strcmp(k->name, "join") && strcmp(k->name, "start"))
+        if (k->in_room && k->help && (admin || !for_admins(k)) &&
+            strcmp(k->name, "hearts") && strcmp(k->name, "join") &&
+            strcmp(k->name, "start"))
             strbuf_addf(&list, "%s%s%s", list.len ? " " : "", p, k->name);
     }
     char private_text[256];

@@ -81,6 +81,12 @@ void manager_reload(struct manager *m, const struct config *cfg)
         m->ai_level = AI_EASY;
 }
 
+void manager_on_reload(struct manager *m, manager_reload_fn fn, void *ctx)
+{
+    m->reload = fn;
+    m->reload_ctx = ctx;
+}
+
 int manager_tables(const struct manager *m)
 {
     int k = 0;

@@ -54,6 +54,14 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
  * old config may be freed after this returns. */
 void manager_reload(struct manager *m, const struct config *cfg);
 
+/* What an admin's !reload does (the program's SIGHUP reload): 0, or -1
+ * with the reason (English, for operators) in err. It may replace the
+ * config with manager_reload before it returns. */
+typedef int (*manager_reload_fn)(void *ctx, char *err, size_t errlen);
+
+/* Sets what !reload calls, with ctx; unset (NULL), !reload is refused. */
+void manager_on_reload(struct manager *m, manager_reload_fn fn, void *ctx);
+
 /* Tells every table the bot is going away and ends the games unscored
  * (saying why: a message id, M(), said in each room's language, its
  * {dir} the data directory; a journaled game is told it goes on at the

@@ -17,6 +17,7 @@
 #include "bot/common/loop.h"
 #include "bot/config.h"
 #include "bot/manager/limit.h"
+#include "bot/manager/manager.h"
 #include "bot/manager/render.h"
 #include "engine/engine.h"
 
@@ -206,6 +207,9 @@ struct manager {
     /* a person's channel near misses get a hint at most this often
      * (MGR_HINT_INTERVAL_MS; tests make it short) */
     int64_t hint_interval_ms;
+    /* what an admin's !reload calls (manager_on_reload), or NULL */
+    manager_reload_fn reload;
+    void *reload_ctx;
 };
 
 /* The seat's name for display. */

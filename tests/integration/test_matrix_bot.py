@@ -902,6 +902,63 @@ class DirectRoomTest(MatrixCase):
         bot.wait_log(r"has device keys \(1 device\)")
 
 
+class InviteTest(MatrixCase):
+    """invite_from: the bot takes the invites of those it names and
+    declines (rejects) everyone else's; with nobody named it warns."""
+
+    def test_only_invite_from_may_invite_the_bot(self):
+        async def scene(p, room):
+            self.hs.register("bob", "pw-b", "Bob")
+            bob = Person(self.hs, "bob", "pw-b")
+            await bob.login()
+            try:
+                bot = self.bot(self.config([], invite_from=[self.alice]))
+                bot.wait_log(r"mx: connected to")
+                mine = (await p.client.room_create(
+                    invite=[BOT], preset=nio.RoomPreset.private_chat)).room_id
+                his = (await bob.client.room_create(
+                    invite=[BOT], preset=nio.RoomPreset.private_chat)).room_id
+                deadline = time.monotonic() + 15
+                while (self.hs.membership(mine, BOT) != "join"
+                       or self.hs.membership(his, BOT) != "leave"):
+                    self.assertLess(time.monotonic(), deadline, (
+                        self.hs.membership(mine, BOT),
+                        self.hs.membership(his, BOT)))
+                    await asyncio.sleep(0.05)
+                bot.wait_log(r"declining the invite to %s from "
+                             r"@bob:hearts.test \(not in invite_from\)"
+                             % re.escape(his))
+                self.assertNotIn("auto_join_invites is on and invite_from "
+                                 "is empty", bot.log())
+                # the bot answers alice where it joined, not bob
+                await p.say(mine, "!presets")
+                await p.wait(from_bot(text="Presets:"))
+                self.assertNotIn(his, self.hs.rooms(BOT))
+            finally:
+                await bob.close()
+        self.play(scene)
+
+    def test_anyone_may_invite_with_a_warning(self):
+        async def scene(p, room):
+            bot = self.bot(self.config([]))
+            bot.wait_log(r"mx: connected to")
+            bot.wait_log(r"warn mx: auto_join_invites is on and invite_from "
+                         r"is empty: anyone on Matrix can put the bot in "
+                         r"any room")
+            mine = (await p.client.room_create(
+                invite=[BOT], preset=nio.RoomPreset.private_chat)).room_id
+            deadline = time.monotonic() + 15
+            while self.hs.membership(mine, BOT) != "join":
+                self.assertLess(time.monotonic(), deadline)
+                await asyncio.sleep(0.05)
+        self.play(scene)
+
+
+class InviteAppserviceTest(InviteTest):
+    """The same, the bot the homeserver's application service."""
+    APPSERVICE = True
+
+
 class MatrixBotAppserviceTest(MatrixBotTest):
     """The same, the bot the homeserver's application service (without
     the tests of what only the sync mode has: its login, its token, its

@@ -46,6 +46,9 @@ static void test_config_load_example(void **state)
     assert_int_equal(count_mx(&c), 1);
     assert_string_equal(mx_at(&c, 0)->user_id, "@heartsbot:localhost");
     assert_int_equal(mx_at(&c, 0)->nrooms, 1);
+    /* anyone may invite it, which it warns of at start */
+    assert_true(mx_at(&c, 0)->auto_join_invites);
+    assert_int_equal(mx_at(&c, 0)->ninvite_from, 0);
     config_free(&c);
 }
 
@@ -73,6 +76,8 @@ static void test_config_load_appservice_example(void **state)
     assert_string_equal(mx_at(&c, 0)->listen_host, "127.0.0.1");
     assert_int_equal(mx_at(&c, 0)->listen_port, 9009);
     assert_string_equal(mx_at(&c, 0)->password, "");
+    assert_int_equal(mx_at(&c, 0)->ninvite_from, 1);
+    assert_string_equal(mx_at(&c, 0)->invite_from[0], ":example.org");
     config_free(&c);
 }
 

@@ -641,6 +641,54 @@ static void test_sighup_reloads_the_config_or_says_why_not(void **state)
     run_free(&r);
 }
 
+/* Sends a line to r's input. */
+static void type_line(const struct run *r, const char *line)
+{
+    size_t n = strlen(line);
+    assert_int_equal(write(r->stdin_w, line, n), (ssize_t)n);
+}
+
+/* An admin's !reload does what SIGHUP does, and says how it went (the
+ * console's person is the admin "console", its user ID). */
+static void test_an_admins_reload_rereads_the_config(void **state)
+{
+    (void)state;
+    struct run r;
+    run_dir(&r);
+    char conf[128], want[256];
+    path_in(&r, "bot.toml", conf, sizeof conf);
+    write_file(conf, "[bot]\nadmins = [\"console\"]\n");
+    run_start(&r, true, (const char *[]){"--console", "--config", conf, NULL});
+    wait_started(&r);
+    type_line(&r, "!reload\n");
+    wait_for(&r, "stdout",
+             "The configuration is reloaded (network settings apply at the "
+             "next start).");
+    snprintf(want, sizeof want, " info configuration reloaded from %s", conf);
+    wait_log(&r, want);
+    wait_log(&r, " info admin you (console) reloads the configuration\n");
+    /* a file that no longer reads: the error is told, the config stays */
+    write_file(conf, "[bot]\nadmins = [\"console\"]\nlog_level = 7\n");
+    type_line(&r, "!reload\n");
+    snprintf(want, sizeof want,
+             "The configuration was not reloaded (the running one stays): "
+             "%s:3:13: ",
+             conf);
+    wait_for(&r, "stdout", want);
+    /* the running one stays: still an admin after the failed reload */
+    write_file(conf, "[bot]\n");
+    type_line(&r, "!reload\n");
+    wait_for(&r, "stdout", "The configuration is reloaded");
+    /* no longer an admin */
+    type_line(&r, "!reload\n");
+    wait_for(&r, "stdout", "Only an admin can do that.");
+    close(r.stdin_w);
+    r.stdin_w = -1;
+    run_wait(&r);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+}
+
 static void test_rebuild_stats_says_what_it_rebuilt(void **state)
 {
     (void)state;
@@ -768,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_a_second_console_on_the_same_data_is_refused),
         cmocka_unit_test(test_sigterm_and_sigint_stop_cleanly),
         cmocka_unit_test(test_sighup_reloads_the_config_or_says_why_not),
+        cmocka_unit_test(test_an_admins_reload_rereads_the_config),
         cmocka_unit_test(test_rebuild_stats_says_what_it_rebuilt),
         cmocka_unit_test(test_the_registration_is_written_then_kept),
         cmocka_unit_test(test_a_registration_needs_an_appservice),

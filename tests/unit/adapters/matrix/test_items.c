@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "adapters/matrix/calls.h"
 #include "adapters/matrix/direct.h"
 #include "adapters/matrix/items.h"
 #include "adapters/matrix/joins.h"
@@ -172,6 +173,52 @@ static void test_a_direct_invite_is_its_senders_room_and_joined(void **state)
     fx_free(&f);
 }
 
+/* The call of f's adapter to a path holding `what` about room, or NULL. */
+static struct mx_call *call_to(struct fx *f, const char *what, const char *room)
+{
+    for (struct mx_call *c = f->a->calls; c; c = c->next)
+        if (strstr(c->path, what) && c->key && strcmp(c->key, room) == 0)
+            return c;
+    return NULL;
+}
+
+static void test_invites_from_others_than_invite_from_are_declined(void **state)
+{
+    (void)state;
+    struct fx f;
+    fx_init(&f, ROOMS);
+    f.a->cfg.invite_from = xcalloc(2, sizeof *f.a->cfg.invite_from);
+    f.a->cfg.invite_from[0] = xstrdup("@alice:hs");
+    f.a->cfg.invite_from[1] = xstrdup(":friends.example");
+    f.a->cfg.ninvite_from = 2; /* freed with the adapter */
+    struct mx_item it = fx_item(MX_ITEM_INVITE, "!a:hs", "@alice:hs");
+    mx_on_item(f.a, &it);
+    assert_non_null(call_to(&f, "/join/", "!a:hs"));
+    it = fx_item(MX_ITEM_INVITE, "!b:hs", "@bob:Friends.Example");
+    mx_on_item(f.a, &it);
+    assert_non_null(call_to(&f, "/join/", "!b:hs"));
+    /* another user of alice's server, marked direct or not: declined,
+     * and no direct room is noted */
+    it = fx_item(MX_ITEM_INVITE, "!c:hs", "@mallory:hs");
+    it.is_direct = true;
+    mx_on_item(f.a, &it);
+    assert_null(call_to(&f, "/join/", "!c:hs"));
+    assert_non_null(call_to(&f, "/leave", "!c:hs"));
+    assert_null(mx_dm_find(f.a, "@mallory:hs"));
+    /* a room of the config is joined whoever invites the bot to it */
+    it = fx_item(MX_ITEM_INVITE, "!id:hs", "@mallory:hs");
+    mx_on_item(f.a, &it);
+    assert_non_null(call_to(&f, "/join/", "!id:hs"));
+    assert_null(call_to(&f, "/leave", "!id:hs"));
+    /* with auto_join_invites off nothing is joined or declined */
+    f.a->cfg.auto_join_invites = false;
+    it = fx_item(MX_ITEM_INVITE, "!d:hs", "@mallory:hs");
+    mx_on_item(f.a, &it);
+    assert_null(call_to(&f, "/join/", "!d:hs"));
+    assert_null(call_to(&f, "/leave", "!d:hs"));
+    fx_free(&f);
+}
+
 static void test_an_encrypted_message_is_answered_once(void **state)
 {
     (void)state;
@@ -214,6 +261,8 @@ int main(void)
         cmocka_unit_test(test_memberships_are_joins_parts_and_kicks),
         cmocka_unit_test(test_first_message_in_a_room_waits_for_its_members),
         cmocka_unit_test(test_a_direct_invite_is_its_senders_room_and_joined),
+        cmocka_unit_test(
+            test_invites_from_others_than_invite_from_are_declined),
         cmocka_unit_test(test_an_encrypted_message_is_answered_once),
         cmocka_unit_test(test_a_direct_room_turned_encrypted_is_given_up),
     };

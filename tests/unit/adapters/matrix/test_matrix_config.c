@@ -223,6 +223,29 @@ static const struct bad_case bad_cases[] = {
      "the rules of #a:hs"},
     {"[[matrix]]\nmax_body_bytes = 10\n", "2:18", "between 65536 and"},
     {"[[matrix]]\nauto_join_invites = 1\n", "2:21", "true or false"},
+    {"[[matrix]]\ninvite_from = \":hs\"\n", "2:15", "'invite_from' must be"},
+    {"[[matrix]]\ninvite_from = [\"alice\"]\n", "2:16",
+     "'invite_from': 'alice' is neither a user ID (\"@name:server\") nor a "
+     "server (\":server\")"},
+    {"[[matrix]]\ninvite_from = [\"@alice\"]\n", "2:16", "neither a user ID"},
+    {"[[matrix]]\ninvite_from = [\"@:hs\"]\n", "2:16", "neither a user ID"},
+    {"[[matrix]]\ninvite_from = [\"@a b:hs\"]\n", "2:16", "neither a user ID"},
+    {"[[matrix]]\ninvite_from = [\":\"]\n", "2:16", "neither a user ID"},
+    {"[[matrix]]\ninvite_from = [\"example.org\"]\n", "2:16",
+     "neither a user ID"},
+    {"[[matrix]]\ninvite_from = [\":exa mple.org\"]\n", "2:16",
+     "neither a user ID"},
+    {"[[matrix]]\ninvite_from = [\":hs:99999x\"]\n", "2:16",
+     "neither a user ID"},
+    {"[[matrix]]\ninvite_from = [\":[::1\"]\n", "2:16", "neither a user ID"},
+    {"[[matrix]]\ninvite_from = [\"@a:hs\\u0007\"]\n", "2:16",
+     "control character"},
+    {"[[matrix]]\ninvite_from = [\":hs\", \"@a:hs\", \":hs\"]\n", "2:32",
+     "':hs' is listed twice"},
+    {"[[matrix]]\nname = \"m\"\nhomeserver = \"https://hs\"\n"
+     "user_id = \"@b:hs\"\npassword = \"p\"\nauto_join_invites = false\n"
+     "invite_from = [\":hs\"]\n",
+     "7:1", "auto_join_invites = false takes no invite"},
     /* [[matrix]] modes (docs/hosting.md, "Matrix as an application
      * service") */
     {"[[matrix]]\nmode = \"push\"\n", "2:8",
@@ -291,6 +314,42 @@ static const struct bad_case bad_cases[] = {
      "4:1", "may hold only a-z"},
 };
 
+/* invite_from: who may invite the bot, by user ID or by server. */
+static void test_matrix_config_invite_from(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("[[matrix]]\nname = \"mx\"\nhomeserver = \"https://hs\"\n"
+             "user_id = \"@b:hs\"\npassword = \"p\"\n"
+             "invite_from = [\"@alice:example.org\", \":friends.example\", "
+             "\":[::1]:8448\", \":127.0.0.1:8008\"]\n"
+             "[[matrix]]\nname = \"any\"\nhomeserver = \"https://hs\"\n"
+             "user_id = \"@b:hs\"\npassword = \"p\"\n",
+             &c);
+    const struct matrix_config *m = mx_at(&c, 0);
+    assert_int_equal(m->ninvite_from, 4);
+    assert_string_equal(m->invite_from[0], "@alice:example.org");
+    assert_true(matrix_config_may_invite(m, "@alice:example.org"));
+    /* a user ID is compared exactly; a server case aside */
+    assert_false(matrix_config_may_invite(m, "@Alice:example.org"));
+    assert_false(matrix_config_may_invite(m, "@bob:example.org"));
+    assert_false(matrix_config_may_invite(m, "@alice:example.org.evil"));
+    assert_true(matrix_config_may_invite(m, "@bob:friends.example"));
+    assert_true(matrix_config_may_invite(m, "@bob:Friends.Example"));
+    assert_false(matrix_config_may_invite(m, "@bob:evil.friends.example"));
+    assert_false(matrix_config_may_invite(m, "@bob:friends.example:8448"));
+    assert_true(matrix_config_may_invite(m, "@x:[::1]:8448"));
+    assert_true(matrix_config_may_invite(m, "@x:127.0.0.1:8008"));
+    assert_false(matrix_config_may_invite(m, "@x:127.0.0.1"));
+    assert_false(matrix_config_may_invite(m, NULL));
+    assert_false(matrix_config_may_invite(m, "friends.example"));
+    /* none named: anyone */
+    m = mx_at(&c, 1);
+    assert_int_equal(m->ninvite_from, 0);
+    assert_true(matrix_config_may_invite(m, "@anyone:anywhere"));
+    config_free(&c);
+}
+
 static void test_matrix_config_refused(void **state)
 {
     (void)state;
@@ -304,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_matrix_config_modes),
         cmocka_unit_test(test_matrix_config_registration_beside_config),
         cmocka_unit_test(test_matrix_config_load_registration_beside_config),
+        cmocka_unit_test(test_matrix_config_invite_from),
         cmocka_unit_test(test_matrix_config_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
