@@ -5,7 +5,7 @@ set -eu
 
 packages="cmake gcc make pkg-config gettext libjson-c-dev libcmocka-dev \
 libircclient-dev libcurl4-openssl-dev libmicrohttpd-dev ca-certificates valgrind python3 \
-python3-matrix-nio ngircd inspircd anope openssl"
+python3-matrix-nio ngircd inspircd anope openssl build-essential debhelper"
 
 missing=""
 for p in $packages; do
@@ -20,6 +20,8 @@ echo "deps: installing$missing"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 
+# build-essential (which dpkg-buildpackage requires) and debhelper build
+# the Debian package (scripts/package-test.sh).
 # ngircd, inspircd and anope (services, linked to InspIRCd) are for the
 # integration tests and scripts/run.sh, which start their own on ports of
 # their own; openssl makes the tests' certificates. Debian starts each

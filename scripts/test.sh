@@ -1,7 +1,9 @@
 #!/bin/sh
 # The test command of the README: installs what is missing, builds with
 # warnings as errors, runs every test, then runs them again under
-# AddressSanitizer and UBSan, and the unit tests under valgrind.
+# AddressSanitizer and UBSan, and the unit tests under valgrind; then
+# builds the Debian package, installs it, plays a game through it and
+# purges it (scripts/package-test.sh).
 # Build trees: build/ (normal), build-asan/ (sanitizers).
 set -eu
 cd "$(dirname "$0")/.."
@@ -29,6 +31,8 @@ HEARTS_RANDOM_RULES=${HEARTS_RANDOM_RULES_ASAN:-150} \
 
 echo "== unit tests under valgrind"
 ./scripts/valgrind.sh build
+
+./scripts/package-test.sh
 count=$(ctest --test-dir build -N | sed -n 's/^Total Tests: //p')
-echo "== all tests passed: every test ran twice (plain, ASan+UBSan), unit tests under valgrind"
+echo "== all tests passed: every test ran twice (plain, ASan+UBSan), unit tests under valgrind, the Debian package"
 echo "tests: $((count * 2)) passed, 0 failed"
