@@ -282,6 +282,7 @@ static void start_networks(struct bot *b)
                 continue;
             struct chat_adapter *a = proto->create(b->loop, net->cfg, &env);
             a->lang = manager_lang(b->manager);
+            a->is_admin = manager_is_admin;
             b->adapters[b->nadapters++] = a;
             /* the games in progress at the last stop, before connecting */
             manager_restore(b->manager, a);

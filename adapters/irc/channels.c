@@ -11,6 +11,7 @@
 #include "adapters/irc/output.h"
 #include "adapters/irc/split.h"
 #include "bot/common/log.h"
+#include "bot/common/xalloc.h"
 
 /* A JOIN line carries channels up to this many bytes. */
 #define JOIN_LINE_MAX 400
@@ -24,6 +25,27 @@ int ircad_channels_index(const struct ircad *a, const char *room)
         if (ircad_name_equal(a->isup.casemap, a->channels[i], room))
             return i;
     return -1;
+}
+
+int ircad_channels_add(struct ircad *a, const char *room, bool invited)
+{
+    if (a->nchannels >= CHANNELS_MAX)
+        return -1;
+    if (a->nchannels == a->capchannels) {
+        int cap = a->capchannels ? 2 * a->capchannels : 8;
+        if (cap > CHANNELS_MAX)
+            cap = CHANNELS_MAX;
+        a->channels = xrealloc(a->channels, (size_t)cap * sizeof *a->channels);
+        a->kicked = xrealloc(a->kicked, (size_t)cap * sizeof *a->kicked);
+        a->joined = xrealloc(a->joined, (size_t)cap * sizeof *a->joined);
+        a->invited = xrealloc(a->invited, (size_t)cap * sizeof *a->invited);
+        a->capchannels = cap;
+    }
+    int i = a->nchannels++;
+    a->channels[i] = xstrdup(room);
+    a->kicked[i] = a->joined[i] = false;
+    a->invited[i] = invited;
+    return i;
 }
 
 /* Notes whether we are in a configured channel. */

@@ -19,6 +19,11 @@ struct ircad_msg;
 /* The index of a configured channel, or -1. */
 int ircad_channels_index(const struct ircad *a, const char *room);
 
+/* Adds `room` to the bot's channels (invited: joined by an invite),
+ * not yet joined; its index, or -1 if there are CHANNELS_MAX already.
+ * The caller has checked the name. */
+int ircad_channels_add(struct ircad *a, const char *room, bool invited);
+
 /* JOINs for the configured channels (all, or the kicked ones), as few
  * lines as fit: each line costs a token. */
 void ircad_channels_join(struct ircad *a, bool only_kicked);

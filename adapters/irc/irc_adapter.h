@@ -62,6 +62,11 @@ int64_t ircad_floor_ms(const struct chat_adapter *a);
 /* Replaces the timings (call before start). */
 void ircad_set_timing(struct chat_adapter *a, const struct ircad_timing *t);
 
+/* The bot's data directory, where the channels the bot was invited to
+ * are remembered (remembered.h); read now, so call it before start.
+ * Without it (NULL) invited channels are forgotten at a restart. */
+void ircad_set_data_dir(struct chat_adapter *a, const char *data_dir);
+
 /* Tests only: addresses for the host name, as "name:port:addr[,addr]"
  * (libcurl's CURLOPT_RESOLVE), instead of asking the resolver; NULL: the
  * resolver. Copied; call before start. */

@@ -9,7 +9,9 @@
 static struct chat_adapter *create(struct loop *l, const void *cfg,
                                    const struct protocol_env *env)
 {
-    return ircad_new(l, cfg, env->on_event, env->ctx);
+    struct chat_adapter *a = ircad_new(l, cfg, env->on_event, env->ctx);
+    ircad_set_data_dir(a, env->data_dir);
+    return a;
 }
 
 const struct protocol irc_protocol = {

@@ -180,6 +180,10 @@ struct chat_adapter {
     int lang;
     chat_event_fn on_event;
     void *ctx;
+    /* set by the bot (NULL: nobody is): whether a person is one of the
+     * bot's admins ([bot] admins), asked with `ctx`, for what the adapter
+     * allows on its own (an IRC invite into a channel) */
+    bool (*is_admin)(void *ctx, const struct chat_user *u);
 };
 
 #endif

@@ -20,6 +20,7 @@
 #include "bot/common/msg.h"
 #include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
+#include "bot/manager/cmd.h"
 #include "bot/manager/commands.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/lang.h"
@@ -125,6 +126,11 @@ int manager_shutdown(struct manager *m, const char *why)
         }
     }
     return ended;
+}
+
+bool manager_is_admin(void *ctx, const struct chat_user *u)
+{
+    return ctx && u && u->nick && u->id && mgr_cmd_is_admin(ctx, u);
 }
 
 int manager_lang(const struct manager *m)

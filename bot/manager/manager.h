@@ -21,6 +21,7 @@
 #ifndef HEARTS_BOT_MANAGER_H
 #define HEARTS_BOT_MANAGER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "bot/common/chat.h"
@@ -60,6 +61,11 @@ void manager_reload(struct manager *m, const struct config *cfg);
  * next start). Call before stopping the adapters. Returns how many games
  * ended. */
 int manager_shutdown(struct manager *m, const char *why);
+
+/* Whether a person is one of the config's admins (by mask, user@host or
+ * account, as the admin commands check): chat_adapter.is_admin, with
+ * the manager as ctx. */
+bool manager_is_admin(void *ctx, const struct chat_user *u);
 
 /* The language of what the bot says on its own ([bot] lang): for the
  * adapters' own lines (chat_adapter.lang). */
