@@ -12,6 +12,7 @@
 #include "adapters/irc/channels.h"
 #include "adapters/irc/identity.h"
 #include "adapters/irc/inbound.h"
+#include "adapters/irc/invites.h"
 #include "adapters/irc/ircad.h"
 #include "adapters/irc/link.h"
 #include "adapters/irc/nick.h"
@@ -202,6 +203,7 @@ static void op_free(struct chat_adapter *ca)
     free(a->kicked);
     free(a->joined);
     free(a->invited);
+    free(a->dropped);
     free(a->data_dir);
     free(a->late);
     ircad_accounts_free(&a->accts);
@@ -226,7 +228,23 @@ static void op_free(struct chat_adapter *ca)
 /* The configured channels and those it was invited to (invites.h). */
 static bool op_serves(const struct chat_adapter *ca, const char *room)
 {
-    return ircad_channels_index(cself(ca), room) >= 0;
+    return ircad_channels_serves(cself(ca), room);
+}
+
+static void op_ask_operator(struct chat_adapter *ca, const char *room,
+                            const struct chat_user *u)
+{
+    struct ircad *a = self(ca);
+    if (a->state == ST_REGISTERED && room && u && u->nick && u->id)
+        ircad_invites_ask_operator(a, room, u->nick, u->id);
+}
+
+static void op_part(struct chat_adapter *ca, const char *room,
+                    const char *goodbye)
+{
+    struct ircad *a = self(ca);
+    if (!ircad_stopping(a) && room)
+        ircad_channels_part(a, room, goodbye);
 }
 
 static const struct chat_adapter_ops ops = {
@@ -243,6 +261,8 @@ static const struct chat_adapter_ops ops = {
     .retract = op_retract,
     .serves = op_serves,
     .notice = op_notice,
+    .ask_operator = op_ask_operator,
+    .part = op_part,
 };
 
 /* ---- Construction ------------------------------------------------------ */

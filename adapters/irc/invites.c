@@ -42,7 +42,12 @@ static void accept(struct ircad *a, const char *nick, const char *room,
                    const char *as)
 {
     int i = ircad_channels_index(a, room);
-    if (i < 0) {
+    if (i >= 0 && a->dropped[i]) {
+        /* left by a !part before: back, as invited */
+        a->dropped[i] = false;
+        a->invited[i] = true;
+        ircad_remembered_save(a);
+    } else if (i < 0) {
         i = ircad_channels_add(a, room, true);
         if (i < 0) {
             refuse(a, nick, room, "too many channels",
@@ -72,6 +77,35 @@ static void expire_asks(struct ircad *a)
     a->nasks = k;
 }
 
+/* Asks the server whether `nick` is an operator of `room` (WHOIS), for
+ * an invite or a !part; a question already asked is not asked again. */
+static void ask(struct ircad *a, bool leave, const char *nick, const char *id,
+                const char *room)
+{
+    expire_asks(a);
+    for (int k = 0; k < a->nasks; k++)
+        if (a->asks[k].leave == leave &&
+            ircad_name_equal(a->isup.casemap, a->asks[k].nick, nick) &&
+            ircad_name_equal(a->isup.casemap, a->asks[k].room, room))
+            return; /* asked already */
+    if (a->nasks == INVITE_ASKS_MAX) {
+        log_info("%s: %s %s from %s ignored: %d WHOIS in flight", a->name,
+                 leave ? "!part in" : "invite to", room, nick,
+                 INVITE_ASKS_MAX);
+        return;
+    }
+    struct invite_ask *q = &a->asks[a->nasks++];
+    q->leave = leave;
+    snprintf(q->nick, sizeof q->nick, "%s", nick);
+    snprintf(q->id, sizeof q->id, "%s", id);
+    snprintf(q->room, sizeof q->room, "%s", room);
+    q->op = false;
+    q->asked = loop_now(a->loop);
+    char line[IRCAD_LINE_MAX];
+    snprintf(line, sizeof line, "WHOIS %s", nick);
+    ircad_out_push(a, IRCAD_URGENT, line);
+}
+
 void ircad_invites_on_invite(struct ircad *a, const struct ircad_msg *m)
 {
     char nick[NICK_MAX], id[ID_MAX];
@@ -87,7 +121,7 @@ void ircad_invites_on_invite(struct ircad *a, const struct ircad_msg *m)
         return;
     }
     int i = ircad_channels_index(a, room);
-    if (i >= 0 && a->joined[i])
+    if (i >= 0 && a->joined[i] && !a->dropped[i])
         return;
     if (!ircad_bucket_take(&a->invite_rate, loop_now(a->loop))) {
         log_info("%s: invite to %s from %s ignored: too many invites", a->name,
@@ -113,24 +147,16 @@ void ircad_invites_on_invite(struct ircad *a, const struct ircad_msg *m)
                  "invites me."));
         return;
     }
-    expire_asks(a);
-    for (int k = 0; k < a->nasks; k++)
-        if (ircad_name_equal(a->isup.casemap, a->asks[k].nick, nick) &&
-            ircad_name_equal(a->isup.casemap, a->asks[k].room, room))
-            return; /* asked already */
-    if (a->nasks == INVITE_ASKS_MAX) {
-        log_info("%s: invite to %s from %s ignored: %d WHOIS in flight",
-                 a->name, room, nick, INVITE_ASKS_MAX);
+    ask(a, false, nick, id, room);
+}
+
+void ircad_invites_ask_operator(struct ircad *a, const char *room,
+                                const char *nick, const char *id)
+{
+    if (!ircad_channels_serves(a, room) || !ircad_target_valid(nick) ||
+        strlen(nick) >= NICK_MAX || strlen(id) >= ID_MAX)
         return;
-    }
-    struct invite_ask *q = &a->asks[a->nasks++];
-    snprintf(q->nick, sizeof q->nick, "%s", nick);
-    snprintf(q->room, sizeof q->room, "%s", room);
-    q->op = false;
-    q->asked = loop_now(a->loop);
-    char line[IRCAD_LINE_MAX];
-    snprintf(line, sizeof line, "WHOIS %s", nick);
-    ircad_out_push(a, IRCAD_URGENT, line);
+    ask(a, true, nick, id, room);
 }
 
 void ircad_invites_whois_channels(struct ircad *a, const struct ircad_msg *m)
@@ -173,6 +199,12 @@ void ircad_invites_whois_end(struct ircad *a, const struct ircad_msg *m)
     }
     a->nasks = k;
     for (int i = 0; i < nd; i++) {
+        if (done[i].leave) {
+            if (m->numeric != 401)
+                ircad_emit(a, CHAT_OPERATOR, done[i].room, done[i].nick,
+                           done[i].id, done[i].op ? "yes" : NULL, NULL);
+            continue;
+        }
         if (m->numeric == 401)
             log_info("%s: invite to %s from %s dropped: gone from the network",
                      a->name, done[i].room, done[i].nick);

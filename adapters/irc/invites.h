@@ -29,6 +29,11 @@ struct ircad_msg;
  * CHANNEL_NAME_MAX bytes, no space, comma, BEL or control character. */
 bool ircad_invites_name_ok(const struct ircad *a, const char *room);
 
+/* The manager's ask_operator (a !part): WHOIS `nick`, and the answer as
+ * CHAT_OPERATOR. */
+void ircad_invites_ask_operator(struct ircad *a, const char *room,
+                                const char *nick, const char *id);
+
 /* INVITE (me, #channel) from a person. */
 void ircad_invites_on_invite(struct ircad *a, const struct ircad_msg *m);
 

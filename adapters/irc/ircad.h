@@ -67,7 +67,9 @@ enum invite_policy {
  * operator of `room`? RPL_WHOISCHANNELS (319) says, RPL_ENDOFWHOIS (318)
  * ends the answer. */
 struct invite_ask {
+    bool leave; /* for a !part (CHAT_OPERATOR), not an invite */
     char nick[NICK_MAX];
+    char id[ID_MAX];
     char room[CHANNEL_NAME_MAX + 1];
     bool op;       /* a 319 showed them op or higher there */
     int64_t asked; /* when (a question unanswered for long is dropped) */
@@ -112,6 +114,7 @@ struct ircad {
     bool *kicked; /* per channel: rejoin when t_rejoin fires */
     bool *joined; /* per channel: we are in it */
     bool *invited; /* per channel: joined by an invite (remembered) */
+    bool *dropped; /* per channel: left by a !part; its number stays */
     int nchannels, capchannels;
     enum invite_policy invites;
     struct invite_ask asks[INVITE_ASKS_MAX];

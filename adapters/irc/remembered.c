@@ -90,7 +90,7 @@ char *ircad_remembered_text(const struct ircad *a)
     xjson_set(o, "version", json_object_new_int(IRCAD_REMEMBERED_VERSION));
     struct json_object *list = xjson(json_object_new_array());
     for (int i = 0; i < a->nchannels; i++)
-        if (a->invited[i])
+        if (a->invited[i] && !a->dropped[i])
             xjson_push(list, json_object_new_string(a->channels[i]));
     xjson_set(o, "channels", list);
     char *text = xstrdup(xjson_plain(o));

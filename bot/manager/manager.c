@@ -21,6 +21,7 @@
 #include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/cmd.h"
+#include "bot/manager/cmd_table.h"
 #include "bot/manager/commands.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/lang.h"
@@ -28,6 +29,7 @@
 #include "bot/manager/limit.h"
 #include "bot/manager/played.h"
 #include "bot/manager/presence.h"
+#include "bot/manager/render.h"
 #include "bot/manager/restore.h"
 #include "bot/manager/results.h"
 #include "bot/manager/say.h"
@@ -264,6 +266,19 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
         if (usable(ev->target, 64)) {
             played_nick(m->played, a, ev->from.nick, ev->from.id, ev->target);
             mgr_on_nick(m, a, ev);
+        }
+        break;
+    case CHAT_OPERATOR:
+        if (usable(ev->room, 64) && a->ops->part) {
+            struct cmd c = {.m = m, .a = a, .room = ev->room, .u = &ev->from};
+            render_name(c.shown, sizeof c.shown, ev->from.nick);
+            if (ev->text)
+                mgr_cmd_part_now(&c, false);
+            else
+                mgr_cmd_replym(&c,
+                               M("Only an operator of this channel or an "
+                                 "admin can send me away."),
+                               MSG_END);
         }
         break;
     default:

@@ -9,6 +9,8 @@ botmode module: BOT=B in RPL_ISUPPORT).
   realname names the admin contact.
 - The channel it was invited to is remembered: after a restart the bot
   joins it again with the configured one.
+- !part: a member of #hearts is refused and told; an operator of #games
+  (where it was invited) sends it away: goodbye, PART, forgotten.
 - invites = "admins": an admin (by mask) invites it and it joins; a
   channel operator who is no admin is refused.
 Run: /usr/bin/python3 tests/integration/test_irc_invites.py -v
@@ -86,6 +88,43 @@ class InviteTest(HarnessTestCase):
         self.assertIsNone(bob.find(command="JOIN", frm="heartsbot"))
         self.assertFalse(os.path.exists(
             os.path.join(data, "local", "irc-channels.json")))
+        self.assertEqual(bot.stop(), 0)
+
+    def test_part_by_operator(self):
+        server = self.inspircd()
+        alice = self.client(server, "alice")
+        alice.join("#hearts")         # op of both
+        alice.join("#games")
+        carol = self.client(server, "carol")
+        carol.join("#hearts")         # a member
+        data = os.path.join(self.tmpdir, "data")
+        # the default pacing: WHOIS weighs on a strict InspIRCd
+        irc = {"invites": "ops"}
+        bot = self.bot(harness.bot_config(server.port, data, irc=irc))
+        bot.wait_log(r"joined #hearts", timeout=20)
+        # a member may not send it away
+        mark = carol.mark()
+        carol.say("#hearts", "!part")
+        m = carol.wait_for(command="NOTICE", frm="heartsbot",
+                           match=r"operator", since=mark, timeout=20)
+        self.assertIn("send me away", m.text)
+        # an operator may, from a channel it was invited to
+        mark = alice.mark()
+        alice.send_raw("INVITE heartsbot #games")
+        alice.wait_join("heartsbot", "#games", since=mark, timeout=20)
+        mark = alice.mark()
+        alice.say("#games", "!part")
+        alice.wait_privmsg("heartsbot", r"Goodbye! alice asked me",
+                           to="#games", since=mark, timeout=20)
+        alice.wait_for(command="PART", frm="heartsbot", since=mark,
+                       timeout=20)
+        bot.wait_log(r"leaving #games, asked by alice \(a channel "
+                     r"operator\)", timeout=5)
+        path = os.path.join(data, "local", "irc-channels.json")
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(json.load(f), {"version": 1, "channels": []})
+        # still in #hearts: the member's !part changed nothing
+        self.assertIsNone(carol.find(command="PART", frm="heartsbot"))
         self.assertEqual(bot.stop(), 0)
 
     def test_admins_only(self):
