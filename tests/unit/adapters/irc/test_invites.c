@@ -146,6 +146,48 @@ static void test_bot_mode_set_when_offered(void **state)
     ircfx_free(&f);
 }
 
+static bool two_operator_answers(struct ircfx *f)
+{
+    return ircfx_count_events(f, CHAT_OPERATOR) >= 2;
+}
+
+/* ask_operator: WHOIS, answered as CHAT_OPERATOR ("yes" for an op);
+ * part: PART with the goodbye, and the channel is no longer served nor
+ * rejoined after a kick. */
+static void test_ask_operator_and_part(void **state)
+{
+    (void)state;
+    struct ircfx f;
+    start(&f, NULL, "CHANTYPES=#");
+    struct chat_user alice = {.nick = "alice", .id = "al@h"};
+    struct chat_user bob = {.nick = "bob", .id = "b@h"};
+    f.a->ops->ask_operator(f.a, "#hearts", &alice);
+    f.a->ops->ask_operator(f.a, "#hearts", &bob);
+    assert_true(wait_line(&f, "WHOIS bob", 3000));
+    ircfx_srv_send(&f.srv, ":irc.test 319 hearts alice :@#hearts");
+    ircfx_srv_send(&f.srv, ":irc.test 318 hearts alice :End");
+    ircfx_srv_send(&f.srv, ":irc.test 319 hearts bob :+#hearts");
+    ircfx_srv_send(&f.srv, ":irc.test 318 hearts bob :End");
+    assert_true(ircfx_run_until(&f, two_operator_answers, 3000));
+    int yes = 0, no = 0;
+    for (int i = 0; i < f.nev; i++)
+        if (f.ev[i].kind == CHAT_OPERATOR) {
+            assert_string_equal(f.ev[i].room, "#hearts");
+            if (strcmp(f.ev[i].nick, "alice") == 0 &&
+                strcmp(f.ev[i].text, "yes") == 0)
+                yes++;
+            if (strcmp(f.ev[i].nick, "bob") == 0 && !f.ev[i].text[0])
+                no++;
+        }
+    assert_int_equal(yes, 1);
+    assert_int_equal(no, 1);
+    f.a->ops->part(f.a, "#hearts", "Goodbye!\r\nQUIT");
+    assert_true(wait_line(&f, "PART #hearts :Goodbye!", 3000));
+    assert_int_equal(ircfx_srv_count(&f.srv, "QUIT"), 0);
+    assert_false(f.a->ops->serves(f.a, "#hearts"));
+    ircfx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_invite_off_refuses_everyone),
         cmocka_unit_test(test_invite_flood_is_capped),
         cmocka_unit_test(test_bot_mode_set_when_offered),
+        cmocka_unit_test(test_ask_operator_and_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
