@@ -20,6 +20,8 @@
 #include "adapters/irc/remembered.h"
 #include "adapters/irc/split.h"
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 
 /* CTCP answers: 3 at once, then one per 10 s; a CTCP flood costs us at
@@ -326,8 +328,7 @@ struct chat_adapter *ircad_new(struct loop *l, const struct irc_config *cfg,
         cfg->realname && *cfg->realname ? cfg->realname : "Hearts bot";
     if (cfg->admin_contact && *cfg->admin_contact) {
         char both[400];
-        snprintf(both, sizeof both, "%s (admin: %s)", real,
-                 cfg->admin_contact);
+        snprintf(both, sizeof both, "%s (admin: %s)", real, cfg->admin_contact);
         a->realname = dup_text(both);
     } else {
         a->realname = dup_text(real);
@@ -432,6 +433,71 @@ void ircad_set_timing(struct chat_adapter *ca, const struct ircad_timing *t)
                             ? t->backoff_cap_ms
                             : a->backoff.base_ms;
     ircad_backoff_reset(&a->backoff);
+}
+
+void ircad_reload_channels(struct chat_adapter *ca,
+                           const struct irc_config *cfg,
+                           bool (*busy)(void *ctx, struct chat_adapter *a,
+                                        const char *room),
+                           void *ctx)
+{
+    struct ircad *a = self(ca);
+    if (ircad_stopping(a) || a->unusable)
+        return;
+    bool save = false;
+    for (int k = 0; k < cfg->nchannels; k++) {
+        const char *room = cfg->channels[k].name;
+        if (!ircad_target_valid(room) || strlen(room) > CHANNEL_NAME_MAX ||
+            (room[0] != '#' && room[0] != '&'))
+            continue;
+        int i = ircad_channels_index(a, room);
+        if (i >= 0 && !a->dropped[i]) {
+            save |= a->invited[i];
+            a->invited[i] = false; /* configured now */
+            continue;
+        }
+        if (i >= 0) {
+            a->dropped[i] = a->invited[i] = false;
+        } else if (ircad_channels_add(a, room, false) < 0) {
+            log_warn("%s: reload: more than %d channels, %s not joined",
+                     a->name, CHANNELS_MAX, room);
+            continue;
+        }
+        log_info("%s: reload: joining %s", a->name, room);
+        if (a->state == ST_REGISTERED) {
+            char line[IRCAD_LINE_MAX];
+            snprintf(line, sizeof line, "JOIN %s", room);
+            ircad_out_push(a, IRCAD_URGENT, line);
+        }
+    }
+    if (save)
+        ircad_remembered_save(a);
+    for (int i = 0; i < a->nchannels; i++) {
+        if (a->dropped[i] || a->invited[i])
+            continue;
+        bool kept = false;
+        for (int k = 0; k < cfg->nchannels && !kept; k++)
+            kept = ircad_name_equal(a->isup.casemap, a->channels[i],
+                                    cfg->channels[k].name);
+        if (kept)
+            continue;
+        if (busy && busy(ctx, ca, a->channels[i])) {
+            log_warn("%s: reload: %s is no longer configured, but a game is "
+                     "on there: staying until the next start",
+                     a->name, a->channels[i]);
+            continue;
+        }
+        log_info("%s: reload: leaving %s", a->name, a->channels[i]);
+        char bye[300];
+        struct strbuf sb;
+        strbuf_init(&sb, bye, sizeof bye);
+        msg_add(&sb, a->base.lang,
+                M("Goodbye! The people who run me took this channel out of "
+                  "my configuration."),
+                MSG_END);
+        ircad_out_text(a, a->channels[i], bye, CHAT_NORMAL);
+        ircad_channels_part(a, a->channels[i], bye);
+    }
 }
 
 void ircad_set_data_dir(struct chat_adapter *ca, const char *data_dir)

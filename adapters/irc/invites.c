@@ -72,8 +72,8 @@ static void expire_asks(struct ircad *a)
         if (now - a->asks[i].asked < ASK_TIMEOUT_MS)
             a->asks[k++] = a->asks[i];
         else
-            log_warn("%s: no answer to the WHOIS of %s (invite to %s)",
-                     a->name, a->asks[i].nick, a->asks[i].room);
+            log_warn("%s: no answer to the WHOIS of %s (invite to %s)", a->name,
+                     a->asks[i].nick, a->asks[i].room);
     a->nasks = k;
 }
 
@@ -90,8 +90,7 @@ static void ask(struct ircad *a, bool leave, const char *nick, const char *id,
             return; /* asked already */
     if (a->nasks == INVITE_ASKS_MAX) {
         log_info("%s: %s %s from %s ignored: %d WHOIS in flight", a->name,
-                 leave ? "!part in" : "invite to", room, nick,
-                 INVITE_ASKS_MAX);
+                 leave ? "!part in" : "invite to", room, nick, INVITE_ASKS_MAX);
         return;
     }
     struct invite_ask *q = &a->asks[a->nasks++];

@@ -16,6 +16,7 @@
 #ifndef HEARTS_IRC_ADAPTER_H
 #define HEARTS_IRC_ADAPTER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bot/common/chat.h"
@@ -66,6 +67,15 @@ void ircad_set_timing(struct chat_adapter *a, const struct ircad_timing *t);
  * are remembered (remembered.h); read now, so call it before start.
  * Without it (NULL) invited channels are forgotten at a restart. */
 void ircad_set_data_dir(struct chat_adapter *a, const char *data_dir);
+
+/* A reload's channels for this network: configured channels new in
+ * `cfg` are joined (an invited one becomes configured), those gone from
+ * it are left with a goodbye unless busy(ctx, a, room) (a game is on:
+ * the bot stays until the next start); invited channels stay. */
+void ircad_reload_channels(struct chat_adapter *a, const struct irc_config *cfg,
+                           bool (*busy)(void *ctx, struct chat_adapter *a,
+                                        const char *room),
+                           void *ctx);
 
 /* Tests only: addresses for the host name, as "name:port:addr[,addr]"
  * (libcurl's CURLOPT_RESOLVE), instead of asking the resolver; NULL: the

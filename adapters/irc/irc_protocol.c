@@ -14,7 +14,16 @@ static struct chat_adapter *create(struct loop *l, const void *cfg,
     return a;
 }
 
+static void reload(struct chat_adapter *a, const void *cfg,
+                   bool (*busy)(void *ctx, struct chat_adapter *a,
+                                const char *room),
+                   void *ctx)
+{
+    ircad_reload_channels(a, cfg, busy, ctx);
+}
+
 const struct protocol irc_protocol = {
+    .reload = reload,
     .config = &irc_config_section,
     .create = create,
     .start_failed = "cannot start with these settings (see the message "

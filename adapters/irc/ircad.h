@@ -111,8 +111,8 @@ struct ircad {
     int pushed;         /* lines one text became (op_tell_tracked) */
     int port;
     char **channels;
-    bool *kicked; /* per channel: rejoin when t_rejoin fires */
-    bool *joined; /* per channel: we are in it */
+    bool *kicked;  /* per channel: rejoin when t_rejoin fires */
+    bool *joined;  /* per channel: we are in it */
     bool *invited; /* per channel: joined by an invite (remembered) */
     bool *dropped; /* per channel: left by a !part; its number stays */
     int nchannels, capchannels;
@@ -122,7 +122,7 @@ struct ircad {
     struct ircad_bucket invite_rate; /* invites answered at all */
     char *data_dir;      /* the bot's ("": invites are not remembered) */
     bool remembered_bad; /* its file was refused: never overwritten */
-    bool bot_mode_set; /* this connection: MODE +<BOT> sent */
+    bool bot_mode_set;   /* this connection: MODE +<BOT> sent */
     int flood_burst;
     int64_t flood_interval_ms;
     struct ircad_flood pace; /* the interval follows the server's lag */

@@ -128,9 +128,8 @@ static void apply(struct ircad_isupport *s, const char *tok)
         apply_prefix(s, negate ? NULL : v);
     } else if (key_is(tok, "BOT", &v)) {
         /* one letter, a user mode; anything else marks nothing */
-        s->bot_mode = !negate && v && isalpha((unsigned char)v[0]) && !v[1]
-                          ? v[0]
-                          : 0;
+        s->bot_mode =
+            !negate && v && isalpha((unsigned char)v[0]) && !v[1] ? v[0] : 0;
     }
 }
 
@@ -159,8 +158,8 @@ bool ircad_isupport_is_op(const struct ircad_isupport *s, const char *entry,
         return false;
     /* the ranks an operator has or exceeds: up to 'o', else the top */
     const char *o = strchr(s->prefix_modes, 'o');
-    size_t ranks = o ? (size_t)(o - s->prefix_modes) + 1
-                     : (s->prefix_modes[0] ? 1 : 0);
+    size_t ranks =
+        o ? (size_t)(o - s->prefix_modes) + 1 : (s->prefix_modes[0] ? 1 : 0);
     bool op = false;
     for (size_t i = 0; i < ne - nr; i++) {
         const char *p = strchr(s->prefix_chars, entry[i]);

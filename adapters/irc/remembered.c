@@ -32,8 +32,8 @@ static void free_names(char **names, int n)
     free(names);
 }
 
-int ircad_remembered_parse(const char *text, size_t len, int max,
-                           char ***names, int *n, char *err, size_t errlen)
+int ircad_remembered_parse(const char *text, size_t len, int max, char ***names,
+                           int *n, char *err, size_t errlen)
 {
     struct json_tokener *tok = xjson_tokener(4);
     struct json_object *o = json_tokener_parse_ex(tok, text, (int)len);
@@ -105,8 +105,7 @@ static int paths(const struct ircad *a, char *dir, char *path)
     file_name_encode(a->name, enc, sizeof enc);
     if (file_path(dir, FILE_PATH_MAX, err, sizeof err, a->data_dir, enc,
                   NULL) ||
-        file_path(path, FILE_PATH_MAX, err, sizeof err, dir, FILE_NAME,
-                  NULL)) {
+        file_path(path, FILE_PATH_MAX, err, sizeof err, dir, FILE_NAME, NULL)) {
         log_error("%s: the invited channels cannot be kept: %s", a->name, err);
         return -1;
     }

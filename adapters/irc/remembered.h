@@ -30,8 +30,8 @@ struct ircad;
  * channel name, more than `max` entries). Pure. A name is a
  * channel (# or &, at most CHANNEL_NAME_MAX bytes, a valid target).
  */
-int ircad_remembered_parse(const char *text, size_t len, int max,
-                           char ***names, int *n, char *err, size_t errlen);
+int ircad_remembered_parse(const char *text, size_t len, int max, char ***names,
+                           int *n, char *err, size_t errlen);
 
 /* The file's text for the invited channels of the adapter, for tests
  * and saving (free it). */

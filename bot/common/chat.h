@@ -176,8 +176,7 @@ struct chat_adapter_ops {
      * with `goodbye` as the reason, after what was queued for it, and
      * forgets it: not served, not rejoined (a configured one comes back
      * at the next start). */
-    void (*part)(struct chat_adapter *a, const char *room,
-                 const char *goodbye);
+    void (*part)(struct chat_adapter *a, const char *room, const char *goodbye);
 };
 
 /* The common head of every adapter. */

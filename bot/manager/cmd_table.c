@@ -484,8 +484,9 @@ void mgr_cmd_part_now(struct cmd *c, bool admin)
 void mgr_cmd_part(struct cmd *c)
 {
     if (!c->a->ops->part) {
-        mgr_cmd_replym(c, M("I leave rooms here only when my configuration "
-                            "says so."),
+        mgr_cmd_replym(c,
+                       M("I leave rooms here only when my configuration "
+                         "says so."),
                        MSG_END);
         return;
     }

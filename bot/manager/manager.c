@@ -135,6 +135,12 @@ bool manager_is_admin(void *ctx, const struct chat_user *u)
     return ctx && u && u->nick && u->id && mgr_cmd_is_admin(ctx, u);
 }
 
+bool manager_room_busy(void *ctx, struct chat_adapter *a, const char *room)
+{
+    struct table *t = mgr_table_find(ctx, a, room);
+    return t && t->playing;
+}
+
 int manager_lang(const struct manager *m)
 {
     return mgr_lang_default(m);

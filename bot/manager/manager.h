@@ -67,6 +67,10 @@ int manager_shutdown(struct manager *m, const char *why);
  * the manager as ctx. */
 bool manager_is_admin(void *ctx, const struct chat_user *u);
 
+/* Whether a game is on in `room` of adapter `a` (protocol.h's reload
+ * keeps the bot there), with the manager as ctx. */
+bool manager_room_busy(void *ctx, struct chat_adapter *a, const char *room);
+
 /* The language of what the bot says on its own ([bot] lang): for the
  * adapters' own lines (chat_adapter.lang). */
 int manager_lang(const struct manager *m);

@@ -11,6 +11,9 @@ botmode module: BOT=B in RPL_ISUPPORT).
   joins it again with the configured one.
 - !part: a member of #hearts is refused and told; an operator of #games
   (where it was invited) sends it away: goodbye, PART, forgotten.
+- SIGHUP with #old taken out of the config and #new put in: the bot
+  joins #new, says goodbye in #old and leaves it; the invited #games and
+  the still configured #hearts stay.
 - invites = "admins": an admin (by mask) invites it and it joins; a
   channel operator who is no admin is refused.
 Run: /usr/bin/python3 tests/integration/test_irc_invites.py -v
@@ -18,6 +21,7 @@ Run: /usr/bin/python3 tests/integration/test_irc_invites.py -v
 
 import json
 import os
+import signal
 import sys
 import unittest
 
@@ -125,6 +129,37 @@ class InviteTest(HarnessTestCase):
             self.assertEqual(json.load(f), {"version": 1, "channels": []})
         # still in #hearts: the member's !part changed nothing
         self.assertIsNone(carol.find(command="PART", frm="heartsbot"))
+        self.assertEqual(bot.stop(), 0)
+
+    def test_sighup_joins_and_leaves_configured_channels(self):
+        server = self.ngircd()
+        alice = self.client(server, "alice")
+        for ch in ("#hearts", "#old", "#new", "#games"):
+            alice.join(ch)            # op of each
+        data = os.path.join(self.tmpdir, "data")
+        irc = dict(FAST_IRC, invites="ops")
+        cfg = harness.bot_config(server.port, data, irc=irc,
+                                 channels=("#hearts", "#old"))
+        bot = self.bot(cfg)
+        bot.wait_log(r"joined #old", timeout=20)
+        mark = alice.mark()
+        alice.send_raw("INVITE heartsbot #games")
+        alice.wait_join("heartsbot", "#games", since=mark, timeout=20)
+        cfg["irc"][0]["channels"] = ["#hearts", "#new"]
+        with open(bot.config_path, "w", encoding="utf-8") as f:
+            f.write(harness.to_toml(cfg))
+        mark = alice.mark()
+        bot.signal(signal.SIGHUP)
+        alice.wait_join("heartsbot", "#new", since=mark, timeout=20)
+        alice.wait_for(command="PART", frm="heartsbot", to="#old",
+                       since=mark, timeout=20)
+        alice.wait_privmsg("heartsbot", r"out of my configuration",
+                           to="#old", since=mark, timeout=5)
+        # the invited channel and the one still configured stay
+        self.assertIsNone(alice.find(command="PART", frm="heartsbot",
+                                     to="#games", since=mark))
+        self.assertIsNone(alice.find(command="PART", frm="heartsbot",
+                                     to="#hearts", since=mark))
         self.assertEqual(bot.stop(), 0)
 
     def test_admins_only(self):

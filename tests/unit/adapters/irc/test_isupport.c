@@ -149,8 +149,9 @@ static void test_ircad_isupport_parse_prefix_and_bot(void **state)
     assert_string_equal(s.prefix_modes, "qaohv");
     assert_string_equal(s.prefix_chars, "~&@%+");
     assert_int_equal(s.bot_mode, 'B');
-    const char *bad[] = {"me",         "PREFIX=(ov)@",  "PREFIX=ov@+",
-                         "PREFIX=(o v)@ +", "PREFIX=(o1)@+", "x y"};
+    const char *bad[] = {
+        "me", "PREFIX=(ov)@", "PREFIX=ov@+", "PREFIX=(o v)@ +", "PREFIX=(o1)@+",
+        "x y"};
     ircad_isupport_parse(&s, bad, 6);
     assert_string_equal(s.prefix_modes, "qaohv");
     const char *nobot[] = {"me", "BOT=BB", "x y"};

@@ -37,9 +37,8 @@ static void test_remembered_parse_good(void **state)
     (void)state;
     char **names = NULL;
     int n = -1;
-    assert_int_equal(parse("{\"version\":1,\"channels\":[\"#a\",\"&b\"]}",
-                           &names, &n),
-                     0);
+    assert_int_equal(
+        parse("{\"version\":1,\"channels\":[\"#a\",\"&b\"]}", &names, &n), 0);
     assert_int_equal(n, 2);
     assert_string_equal(names[0], "#a");
     assert_string_equal(names[1], "&b");
@@ -83,9 +82,8 @@ static void test_remembered_parse_refusals(void **state)
     char err[200];
     char **names;
     int n;
-    assert_int_equal(ircad_remembered_parse(
-                         "{\"version\":9,\"channels\":[]}", 27, 4, &names, &n,
-                         err, sizeof err),
+    assert_int_equal(ircad_remembered_parse("{\"version\":9,\"channels\":[]}",
+                                            27, 4, &names, &n, err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "newer"));
 }

@@ -118,8 +118,9 @@ static void test_part_by_operator_or_admin(void **state)
     int from = w->fake.n;
     said("boss", "#h", "!part");
     assert_null(the_table());
-    assert_true(any_contains("#h", from, "boss sends me away: the game ends "
-                                         "unscored"));
+    assert_true(any_contains("#h", from,
+                             "boss sends me away: the game ends "
+                             "unscored"));
     assert_true(any_contains("#h", from, "Goodbye! boss asked me"));
     assert_int_equal(nparts, 1);
     assert_string_equal(parted, "#h");
