@@ -155,6 +155,12 @@ void ircad_invites_ask_operator(struct ircad *a, const char *room,
     if (!ircad_channels_serves(a, room) || !ircad_target_valid(nick) ||
         strlen(nick) >= NICK_MAX || strlen(id) >= ID_MAX)
         return;
+    /* the same budget as invites: a flood of !part costs a few WHOIS */
+    if (!ircad_bucket_take(&a->invite_rate, loop_now(a->loop))) {
+        log_info("%s: !part in %s from %s ignored: too many questions", a->name,
+                 room, nick);
+        return;
+    }
     ask(a, true, nick, id, room);
 }
 

@@ -30,7 +30,8 @@ struct ircad_msg;
 bool ircad_invites_name_ok(const struct ircad *a, const char *room);
 
 /* The manager's ask_operator (a !part): WHOIS `nick`, and the answer as
- * CHAT_OPERATOR. */
+ * CHAT_OPERATOR; at the invites' capped rate (beyond it: logged, no
+ * answer). */
 void ircad_invites_ask_operator(struct ircad *a, const char *room,
                                 const char *nick, const char *id);
 

@@ -102,6 +102,17 @@ static bool admin_yes(void *ctx, const struct chat_user *u)
     return true;
 }
 
+/* Starts the adapter and has an admin invite it to #games, joined. */
+static void admin_invites_games(struct ircfx *f)
+{
+    f->a->is_admin = admin_yes;
+    f->a->ops->start(f->a);
+    assert_true(ircfx_run_until(f, ircfx_connected, 3000));
+    ircfx_srv_send(&f->srv, ":boss!b@h INVITE hearts #games");
+    seen_prefix = "JOIN #games";
+    assert_true(ircfx_run_until(f, saw, 3000));
+}
+
 static char *read_all(const char *path)
 {
     char *text = NULL;
@@ -122,12 +133,7 @@ static void test_remembered_across_restart(void **state)
     ircfx_init(&f);
     ircfx_make(&f, NULL);
     ircad_set_data_dir(f.a, dir);
-    f.a->is_admin = admin_yes;
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
-    ircfx_srv_send(&f.srv, ":boss!b@h INVITE hearts #games");
-    seen_prefix = "JOIN #games";
-    assert_true(ircfx_run_until(&f, saw, 3000));
+    admin_invites_games(&f);
     ircfx_free(&f);
     char path[600];
     snprintf(path, sizeof path, "%s/testnet/irc-channels.json", dir);
@@ -168,12 +174,7 @@ static void test_remembered_newer_file_left_alone(void **state)
     ircfx_make(&f, NULL);
     ircad_set_data_dir(f.a, dir);
     assert_false(f.a->ops->serves(f.a, "#new"));
-    f.a->is_admin = admin_yes;
-    f.a->ops->start(f.a);
-    assert_true(ircfx_run_until(&f, ircfx_connected, 3000));
-    ircfx_srv_send(&f.srv, ":boss!b@h INVITE hearts #games");
-    seen_prefix = "JOIN #games";
-    assert_true(ircfx_run_until(&f, saw, 3000));
+    admin_invites_games(&f);
     assert_int_equal(ircfx_srv_find(&f.srv, "JOIN #new", 0), -1);
     ircfx_free(&f);
     char *text = read_all(path);
