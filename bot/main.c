@@ -67,6 +67,7 @@ struct bot {
     struct config cfg;
     const char *config_path;
     struct chat_adapter *adapters[MAX_ADAPTERS];
+    const struct protocol *protocols[MAX_ADAPTERS]; /* NULL: the console */
     int nadapters;
     bool console; /* --console: one person at the terminal */
     bool stopping;
@@ -211,6 +212,16 @@ static int reload(struct bot *b, const char *why, char *err, size_t errlen)
         log_error("reload refused, keeping the running config: %s", err);
         return -1;
     }
+    /* what of a running network can change without reconnecting (IRC:
+     * its channels) changes now */
+    for (int i = 0; i < fresh.nnetworks; i++) {
+        const struct config_network *net = &fresh.networks[i];
+        for (int k = 0; k < b->nadapters; k++)
+            if (b->protocols[k] == net->protocol && net->protocol->reload &&
+                strcmp(b->adapters[k]->network, net->name) == 0)
+                net->protocol->reload(b->adapters[k], net->cfg,
+                                      manager_room_busy, b->manager);
+    }
     /* networks are fixed at start: keep them, take the rest (the
      * networks the file names now are freed with the old config) */
     struct config old = b->cfg;
@@ -225,8 +236,8 @@ static int reload(struct bot *b, const char *why, char *err, size_t errlen)
         b->adapters[i]->lang = manager_lang(b->manager);
     log_set_level(b->cfg.log_level);
     config_free(&old);
-    log_info("configuration reloaded from %s (network settings apply at "
-             "the next start)",
+    log_info("configuration reloaded from %s (network settings but IRC "
+             "channels apply at the next start)",
              b->config_path);
     return 0;
 }
@@ -291,6 +302,8 @@ static void start_networks(struct bot *b)
                 continue;
             struct chat_adapter *a = proto->create(b->loop, net->cfg, &env);
             a->lang = manager_lang(b->manager);
+            a->is_admin = manager_is_admin;
+            b->protocols[b->nadapters] = proto;
             b->adapters[b->nadapters++] = a;
             /* the games in progress at the last stop, before connecting */
             manager_restore(b->manager, a);

@@ -12,18 +12,26 @@
 #include "adapters/irc/channels.h"
 #include "adapters/irc/identity.h"
 #include "adapters/irc/inbound.h"
+#include "adapters/irc/invites.h"
 #include "adapters/irc/ircad.h"
 #include "adapters/irc/link.h"
 #include "adapters/irc/nick.h"
 #include "adapters/irc/output.h"
+#include "adapters/irc/remembered.h"
 #include "adapters/irc/split.h"
 #include "bot/common/log.h"
+#include "bot/common/msg.h"
+#include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
 
 /* CTCP answers: 3 at once, then one per 10 s; a CTCP flood costs us at
  * most that, and the answers go LOW, behind the game. */
 #define CTCP_BURST 3
 #define CTCP_INTERVAL_MS 10000
+/* Invites answered (asked about, joined or refused): 3 at once, then one
+ * per 20 s; a flood of invites costs the network a few WHOIS at most. */
+#define INVITE_BURST 3
+#define INVITE_INTERVAL_MS 20000
 /* stop() lets the queue drain this long at most before the QUIT goes
  * anyway (the bot's main loop usually frees the adapter sooner). */
 #define STOP_GRACE_MS 10000
@@ -196,6 +204,9 @@ static void op_free(struct chat_adapter *ca)
     free(a->channels);
     free(a->kicked);
     free(a->joined);
+    free(a->invited);
+    free(a->dropped);
+    free(a->data_dir);
     free(a->late);
     ircad_accounts_free(&a->accts);
     free(a->name);
@@ -216,11 +227,26 @@ static void op_free(struct chat_adapter *ca)
     free(a);
 }
 
-/* Only the configured channels: the bot joins no other (an INVITE does
- * not move it). */
+/* The configured channels and those it was invited to (invites.h). */
 static bool op_serves(const struct chat_adapter *ca, const char *room)
 {
-    return ircad_channels_index(cself(ca), room) >= 0;
+    return ircad_channels_serves(cself(ca), room);
+}
+
+static void op_ask_operator(struct chat_adapter *ca, const char *room,
+                            const struct chat_user *u)
+{
+    struct ircad *a = self(ca);
+    if (a->state == ST_REGISTERED && room && u && u->nick && u->id)
+        ircad_invites_ask_operator(a, room, u->nick, u->id);
+}
+
+static void op_part(struct chat_adapter *ca, const char *room,
+                    const char *goodbye)
+{
+    struct ircad *a = self(ca);
+    if (!ircad_stopping(a) && room)
+        ircad_channels_part(a, room, goodbye);
 }
 
 static const struct chat_adapter_ops ops = {
@@ -237,6 +263,8 @@ static const struct chat_adapter_ops ops = {
     .retract = op_retract,
     .serves = op_serves,
     .notice = op_notice,
+    .ask_operator = op_ask_operator,
+    .part = op_part,
 };
 
 /* ---- Construction ------------------------------------------------------ */
@@ -295,8 +323,16 @@ struct chat_adapter *ircad_new(struct loop *l, const struct irc_config *cfg,
     a->nick = dup_text(cfg->nick);
     a->username =
         dup_text(cfg->username && *cfg->username ? cfg->username : a->nick);
-    a->realname = dup_text(cfg->realname && *cfg->realname ? cfg->realname
-                                                           : "Hearts bot");
+    /* the realname names who runs the bot, where the config says */
+    const char *real =
+        cfg->realname && *cfg->realname ? cfg->realname : "Hearts bot";
+    if (cfg->admin_contact && *cfg->admin_contact) {
+        char both[400];
+        snprintf(both, sizeof both, "%s (admin: %s)", real, cfg->admin_contact);
+        a->realname = dup_text(both);
+    } else {
+        a->realname = dup_text(real);
+    }
     a->password = dup_text(cfg->password);
     /* the password ends up on one line: no CR or LF may reach it */
     char nickserv[256];
@@ -324,14 +360,16 @@ struct chat_adapter *ircad_new(struct loop *l, const struct irc_config *cfg,
     a->sasl_pass = dup_text(cfg->sasl_password);
     a->sasl_required = cfg->sasl_required;
     a->answer_notice = !cfg->answers || strcmp(cfg->answers, "privmsg") != 0;
-    a->nchannels = cfg->nchannels;
-    if (a->nchannels > 0) {
-        a->channels = xcalloc((size_t)a->nchannels, sizeof *a->channels);
-        a->kicked = xcalloc((size_t)a->nchannels, sizeof *a->kicked);
-        a->joined = xcalloc((size_t)a->nchannels, sizeof *a->joined);
-        for (int i = 0; i < a->nchannels; i++)
-            a->channels[i] = dup_text(cfg->channels[i].name);
-    }
+    for (int i = 0; i < cfg->nchannels; i++)
+        if (ircad_channels_add(a, cfg->channels[i].name, false) < 0) {
+            log_error("%s: more than %d channels", a->name, CHANNELS_MAX);
+            a->unusable = true;
+            break;
+        }
+    a->invites = !cfg->invites                      ? INVITES_ADMINS
+                 : strcmp(cfg->invites, "off") == 0 ? INVITES_OFF
+                 : strcmp(cfg->invites, "ops") == 0 ? INVITES_OPS
+                                                    : INVITES_ADMINS;
     a->flood_burst =
         cfg->flood_burst > 0 ? cfg->flood_burst : IRCAD_FLOOD_BURST;
     a->flood_interval_ms = cfg->flood_interval_ms > 0 ? cfg->flood_interval_ms
@@ -351,6 +389,7 @@ struct chat_adapter *ircad_new(struct loop *l, const struct irc_config *cfg,
     a->q.dropped = ircad_out_dropped;
     a->q.dropped_ctx = a;
     ircad_bucket_init(&a->ctcp, CTCP_BURST, CTCP_INTERVAL_MS, now);
+    ircad_bucket_init(&a->invite_rate, INVITE_BURST, INVITE_INTERVAL_MS, now);
     /* two bots started together must not retry in step */
     uint64_t seed = random_os_seed(a);
     ircad_backoff_init(&a->backoff, a->t.backoff_base_ms, a->t.backoff_cap_ms,
@@ -394,6 +433,76 @@ void ircad_set_timing(struct chat_adapter *ca, const struct ircad_timing *t)
                             ? t->backoff_cap_ms
                             : a->backoff.base_ms;
     ircad_backoff_reset(&a->backoff);
+}
+
+void ircad_reload_channels(struct chat_adapter *ca,
+                           const struct irc_config *cfg,
+                           bool (*busy)(void *ctx, struct chat_adapter *a,
+                                        const char *room),
+                           void *ctx)
+{
+    struct ircad *a = self(ca);
+    if (ircad_stopping(a) || a->unusable)
+        return;
+    bool save = false;
+    for (int k = 0; k < cfg->nchannels; k++) {
+        const char *room = cfg->channels[k].name;
+        if (!ircad_target_valid(room) || strlen(room) > CHANNEL_NAME_MAX ||
+            (room[0] != '#' && room[0] != '&'))
+            continue;
+        int i = ircad_channels_index(a, room);
+        if (i >= 0 && !a->dropped[i]) {
+            save |= a->invited[i];
+            a->invited[i] = false; /* configured now */
+            continue;
+        }
+        if (i >= 0) {
+            a->dropped[i] = a->invited[i] = false;
+        } else if (ircad_channels_add(a, room, false) < 0) {
+            log_warn("%s: reload: more than %d channels, %s not joined",
+                     a->name, CHANNELS_MAX, room);
+            continue;
+        }
+        log_info("%s: reload: joining %s", a->name, room);
+        if (a->state == ST_REGISTERED) {
+            char line[IRCAD_LINE_MAX];
+            snprintf(line, sizeof line, "JOIN %s", room);
+            ircad_out_push(a, IRCAD_URGENT, line);
+        }
+    }
+    if (save)
+        ircad_remembered_save(a);
+    for (int i = 0; i < a->nchannels; i++) {
+        if (a->dropped[i] || a->invited[i])
+            continue;
+        bool kept = false;
+        for (int k = 0; k < cfg->nchannels && !kept; k++)
+            kept = ircad_name_equal(a->isup.casemap, a->channels[i],
+                                    cfg->channels[k].name);
+        if (kept)
+            continue;
+        if (busy && busy(ctx, ca, a->channels[i])) {
+            log_warn("%s: reload: %s is no longer configured, but a game is "
+                     "on there: staying until the next start",
+                     a->name, a->channels[i]);
+            continue;
+        }
+        log_info("%s: reload: leaving %s", a->name, a->channels[i]);
+        char bye[300];
+        struct strbuf sb;
+        strbuf_init(&sb, bye, sizeof bye);
+        msg_add(&sb, a->base.lang,
+                M("Goodbye! The people who run me took this channel out of "
+                  "my configuration."),
+                MSG_END);
+        ircad_out_text(a, a->channels[i], bye, CHAT_NORMAL);
+        ircad_channels_part(a, a->channels[i], bye);
+    }
+}
+
+void ircad_set_data_dir(struct chat_adapter *ca, const char *data_dir)
+{
+    ircad_remembered_load(self(ca), data_dir);
 }
 
 void ircad_set_test_resolve(struct chat_adapter *ca, const char *entry)

@@ -9,8 +9,10 @@
 #include "adapters/irc/ircad.h"
 #include "adapters/irc/nick.h"
 #include "adapters/irc/output.h"
+#include "adapters/irc/remembered.h"
 #include "adapters/irc/split.h"
 #include "bot/common/log.h"
+#include "bot/common/xalloc.h"
 
 /* A JOIN line carries channels up to this many bytes. */
 #define JOIN_LINE_MAX 400
@@ -24,6 +26,53 @@ int ircad_channels_index(const struct ircad *a, const char *room)
         if (ircad_name_equal(a->isup.casemap, a->channels[i], room))
             return i;
     return -1;
+}
+
+int ircad_channels_add(struct ircad *a, const char *room, bool invited)
+{
+    if (a->nchannels >= CHANNELS_MAX)
+        return -1;
+    if (a->nchannels == a->capchannels) {
+        int cap = a->capchannels ? 2 * a->capchannels : 8;
+        if (cap > CHANNELS_MAX)
+            cap = CHANNELS_MAX;
+        a->channels = xrealloc(a->channels, (size_t)cap * sizeof *a->channels);
+        a->kicked = xrealloc(a->kicked, (size_t)cap * sizeof *a->kicked);
+        a->joined = xrealloc(a->joined, (size_t)cap * sizeof *a->joined);
+        a->invited = xrealloc(a->invited, (size_t)cap * sizeof *a->invited);
+        a->dropped = xrealloc(a->dropped, (size_t)cap * sizeof *a->dropped);
+        a->capchannels = cap;
+    }
+    int i = a->nchannels++;
+    a->channels[i] = xstrdup(room);
+    a->kicked[i] = a->joined[i] = false;
+    a->invited[i] = invited;
+    a->dropped[i] = false;
+    return i;
+}
+
+bool ircad_channels_serves(const struct ircad *a, const char *room)
+{
+    int i = ircad_channels_index(a, room);
+    return i >= 0 && !a->dropped[i];
+}
+
+void ircad_channels_part(struct ircad *a, const char *room, const char *why)
+{
+    int i = ircad_channels_index(a, room);
+    if (i < 0 || a->dropped[i])
+        return;
+    bool invited = a->invited[i];
+    a->dropped[i] = true;
+    a->invited[i] = a->kicked[i] = false;
+    if (invited)
+        ircad_remembered_save(a);
+    char reason[300];
+    ircad_sanitize(reason, sizeof reason, why ? why : "");
+    char line[IRCAD_LINE_MAX];
+    snprintf(line, sizeof line, "PART %s :%s", a->channels[i], reason);
+    /* in the channel's queue: after what was said there */
+    ircad_out_push_to(a, IRCAD_NORMAL, a->channels[i], line);
 }
 
 /* Notes whether we are in a configured channel. */
@@ -60,7 +109,7 @@ void ircad_channels_join(struct ircad *a, bool only_kicked)
     char line[JOIN_LINE_MAX + NICK_MAX];
     size_t n = 0;
     for (int i = 0; i < a->nchannels; i++) {
-        if (only_kicked && !a->kicked[i])
+        if ((only_kicked && !a->kicked[i]) || a->dropped[i])
             continue;
         a->kicked[i] = false;
         size_t len = strlen(a->channels[i]);
@@ -128,7 +177,8 @@ void ircad_channels_on_kick(struct ircad *a, const struct ircad_msg *m)
                  why);
         mark_joined(a, room, false);
         for (int i = 0; i < a->nchannels; i++) {
-            if (ircad_name_equal(a->isup.casemap, a->channels[i], room)) {
+            if (ircad_name_equal(a->isup.casemap, a->channels[i], room) &&
+                !a->dropped[i]) {
                 a->kicked[i] = true;
                 if (!a->t_rejoin)
                     a->t_rejoin =

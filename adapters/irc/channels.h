@@ -19,6 +19,19 @@ struct ircad_msg;
 /* The index of a configured channel, or -1. */
 int ircad_channels_index(const struct ircad *a, const char *room);
 
+/* Adds `room` to the bot's channels (invited: joined by an invite),
+ * not yet joined; its index, or -1 if there are CHANNELS_MAX already.
+ * The caller has checked the name. */
+int ircad_channels_add(struct ircad *a, const char *room, bool invited);
+
+/* Whether the bot is to be in `room`: one of its channels, not left by
+ * a !part. */
+bool ircad_channels_serves(const struct ircad *a, const char *room);
+
+/* Leaves `room` (PART with `why`, after what is queued for it) and
+ * forgets it: not rejoined, no longer remembered if it was invited. */
+void ircad_channels_part(struct ircad *a, const char *room, const char *why);
+
 /* JOINs for the configured channels (all, or the kicked ones), as few
  * lines as fit: each line costs a token. */
 void ircad_channels_join(struct ircad *a, bool only_kicked);

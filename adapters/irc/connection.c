@@ -164,6 +164,7 @@ static int library_open(struct ircad_conn *c, char *err, size_t errlen)
     cb.event_join = on_generic;
     cb.event_part = on_generic;
     cb.event_kick = on_generic;
+    cb.event_invite = on_generic;
     cb.event_unknown = on_generic;
     cb.event_channel = on_privmsg;
     cb.event_privmsg = on_privmsg;

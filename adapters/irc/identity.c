@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "adapters/irc/channels.h"
+#include "adapters/irc/invites.h"
 #include "adapters/irc/link.h"
 #include "adapters/irc/nick.h"
 #include "adapters/irc/output.h"
@@ -205,6 +206,7 @@ void ircad_identity_welcome(struct ircad *a, const struct ircad_msg *m)
     a->last_alive = loop_now(a->loop);
     /* a new connection: what the last one told of accounts is stale */
     ircad_accounts_reset(&a->accts, a->isup.casemap);
+    ircad_invites_reset(a);
     log_info("%s: registered as %s", a->name, a->cur_nick);
     /* the password goes only to the services client the config names:
      * first ask the server who "NickServ" is */
@@ -286,4 +288,5 @@ void ircad_identity_isupport(struct ircad *a, const struct ircad_msg *m)
         ircad_accounts_reset(&a->accts, a->isup.casemap);
     if (a->isup.nicklen && a->isup.nicklen < a->nick_maxlen)
         a->nick_maxlen = a->isup.nicklen;
+    ircad_invites_bot_mode(a);
 }

@@ -9,6 +9,7 @@
 #include "adapters/irc/channels.h"
 #include "adapters/irc/ctcp.h"
 #include "adapters/irc/identity.h"
+#include "adapters/irc/invites.h"
 #include "adapters/irc/ircad.h"
 #include "adapters/irc/output.h"
 #include "adapters/irc/split.h"
@@ -136,6 +137,7 @@ static const struct ircad_command commands[] = {
     {"QUIT", 0, NULL, on_quit, ircad_channels_after_quit},
     {"NICK", 1, NULL, on_nick, ircad_channels_after_nick},
     {"ACCOUNT", 1, ircad_channels_track_account, NULL, NULL},
+    {"INVITE", 2, NULL, ircad_invites_on_invite, NULL},
     {"PONG", 0, NULL, on_pong, NULL},
     {"ERROR", 0, NULL, on_error, NULL},
     {"001", 0, NULL, ircad_identity_welcome, NULL},
@@ -143,8 +145,11 @@ static const struct ircad_command commands[] = {
     {"004", 3, NULL, ircad_identity_myinfo, NULL},
     {"005", 0, NULL, ircad_identity_isupport, NULL},
     {"302", 0, NULL, ircad_identity_userhost, NULL},
+    {"318", 2, NULL, ircad_invites_whois_end, NULL},
+    {"319", 3, NULL, ircad_invites_whois_channels, NULL},
     {"330", 3, ircad_channels_track_whois, NULL, NULL},
     {"354", 5, ircad_channels_track_whox, NULL, NULL},
+    {"401", 2, NULL, ircad_invites_whois_end, NULL},
     {"432", 0, NULL, ircad_identity_nick_refused, NULL},
     {"433", 0, NULL, ircad_identity_nick_refused, NULL},
     {"436", 0, NULL, ircad_identity_nick_refused, NULL},

@@ -16,6 +16,7 @@
 #ifndef HEARTS_IRC_ADAPTER_H
 #define HEARTS_IRC_ADAPTER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bot/common/chat.h"
@@ -61,6 +62,20 @@ int64_t ircad_floor_ms(const struct chat_adapter *a);
 
 /* Replaces the timings (call before start). */
 void ircad_set_timing(struct chat_adapter *a, const struct ircad_timing *t);
+
+/* The bot's data directory, where the channels the bot was invited to
+ * are remembered (remembered.h); read now, so call it before start.
+ * Without it (NULL) invited channels are forgotten at a restart. */
+void ircad_set_data_dir(struct chat_adapter *a, const char *data_dir);
+
+/* A reload's channels for this network: configured channels new in
+ * `cfg` are joined (an invited one becomes configured), those gone from
+ * it are left with a goodbye unless busy(ctx, a, room) (a game is on:
+ * the bot stays until the next start); invited channels stay. */
+void ircad_reload_channels(struct chat_adapter *a, const struct irc_config *cfg,
+                           bool (*busy)(void *ctx, struct chat_adapter *a,
+                                        const char *room),
+                           void *ctx);
 
 /* Tests only: addresses for the host name, as "name:port:addr[,addr]"
  * (libcurl's CURLOPT_RESOLVE), instead of asking the resolver; NULL: the

@@ -62,6 +62,21 @@ static int check_answers(struct section *s, const struct section_key *k,
     return section_check_one_of(s, k, v, names, 2);
 }
 
+static int check_invites(struct section *s, const struct section_key *k,
+                         struct toml_value *v)
+{
+    static const char *const names[] = {"off", "ops", "admins"};
+    return section_check_one_of(s, k, v, names, 3);
+}
+
+/* The admin contact goes into the realname: printable text that fits
+ * beside it on the USER line. */
+static int check_contact(struct section *s, const struct section_key *k,
+                         struct toml_value *v)
+{
+    return section_check_text(s, k, v, 100);
+}
+
 /* SASL PLAIN's names and password: any text but NUL (its separator) and
  * control characters, at most 300 bytes (the base64 of the three fits a
  * few AUTHENTICATE lines). */
@@ -151,6 +166,8 @@ static const struct section_key irc_keys[] = {
     {"sasl_password", TOML_STRING, IRC(sasl_password), 0, 0, check_sasl_word},
     {"sasl_required", TOML_BOOL, IRC(sasl_required), 0, 0, NULL},
     {"answers", TOML_STRING, IRC(answers), 0, 0, check_answers},
+    {"invites", TOML_STRING, IRC(invites), 0, 0, check_invites},
+    {"admin_contact", TOML_STRING, IRC(admin_contact), 0, 0, check_contact},
 };
 
 _Static_assert(sizeof irc_keys / sizeof irc_keys[0] <= SECTION_MAX_KEYS,
@@ -190,6 +207,8 @@ static int finish(struct section *s)
     section_default(&irc->sasl_username, "");
     section_default(&irc->sasl_password, "");
     section_default(&irc->answers, "notice");
+    section_default(&irc->invites, "admins");
+    section_default(&irc->admin_contact, "");
     if (irc->tls && !section_was_set(s, "port"))
         irc->port = 6697;
     if (strcmp(irc->sasl_mechanism, "plain") == 0 && !*irc->sasl_password)
@@ -237,6 +256,8 @@ void irc_config_free(struct irc_config *irc)
     free(irc->sasl_username);
     free(irc->sasl_password);
     free(irc->answers);
+    free(irc->invites);
+    free(irc->admin_contact);
     section_rooms_free(irc->channels, irc->nchannels);
 }
 

@@ -46,6 +46,12 @@ struct irc_config {
     /* how a person's channel command is answered: "notice" (NOTICE to
      * them) or "privmsg" */
     char *answers;
+    /* who may /invite the bot into a channel: "off", "ops" (a channel
+     * operator there, or a bot admin) or "admins" (a bot admin) */
+    char *invites;
+    /* how to reach the bot's operators ("" if none): sent in the
+     * realname, as networks' bot policies ask */
+    char *admin_contact;
 };
 
 /* The [[irc]] protocol: its section, and its adapter (irc_adapter.h). */

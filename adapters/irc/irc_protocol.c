@@ -9,10 +9,21 @@
 static struct chat_adapter *create(struct loop *l, const void *cfg,
                                    const struct protocol_env *env)
 {
-    return ircad_new(l, cfg, env->on_event, env->ctx);
+    struct chat_adapter *a = ircad_new(l, cfg, env->on_event, env->ctx);
+    ircad_set_data_dir(a, env->data_dir);
+    return a;
+}
+
+static void reload(struct chat_adapter *a, const void *cfg,
+                   bool (*busy)(void *ctx, struct chat_adapter *a,
+                                const char *room),
+                   void *ctx)
+{
+    ircad_reload_channels(a, cfg, busy, ctx);
 }
 
 const struct protocol irc_protocol = {
+    .reload = reload,
     .config = &irc_config_section,
     .create = create,
     .start_failed = "cannot start with these settings (see the message "

@@ -12,6 +12,8 @@
  *               reconnect with backoff
  *   channels.c  channels and their members: joins, kicks, rejoins, who
  *               is logged in to which services account
+ *   invites.c   INVITE: who may move the bot into a channel, asked of the
+ *               server (WHOIS) without joining first
  *   identity.c  registration, our nick (alternatives, regain), NickServ,
  *               USERHOST questions, the server's software and features
  *   inbound.c   the command table: each line from the server to its
@@ -46,6 +48,32 @@
 #define QUERY_MAX 256
 /* An account handed to the manager at most (bytes, NUL included). */
 #define ACCOUNT_MAX 128
+/* Channels the bot is in at most on one network, configured and invited
+ * (the accounts tracker numbers them 0..63). */
+#define CHANNELS_MAX 64
+/* The longest channel name the bot joins (bytes, NUL not included). */
+#define CHANNEL_NAME_MAX 50
+/* WHOIS questions about inviters in flight at most. */
+#define INVITE_ASKS_MAX 4
+
+/* Who may /invite the bot into a channel ([[irc]] invites). */
+enum invite_policy {
+    INVITES_OFF,   /* nobody */
+    INVITES_OPS,   /* a channel operator there, or a bot admin */
+    INVITES_ADMINS /* a bot admin */
+};
+
+/* An inviter the bot asked the server about (WHOIS): are they an
+ * operator of `room`? RPL_WHOISCHANNELS (319) says, RPL_ENDOFWHOIS (318)
+ * ends the answer. */
+struct invite_ask {
+    bool leave; /* for a !part (CHAT_OPERATOR), not an invite */
+    char nick[NICK_MAX];
+    char id[ID_MAX];
+    char room[CHANNEL_NAME_MAX + 1];
+    bool op;       /* a 319 showed them op or higher there */
+    int64_t asked; /* when (a question unanswered for long is dropped) */
+};
 
 /* Why we asked the server who someone is (USERHOST, answered in order). */
 enum query_kind {
@@ -83,9 +111,18 @@ struct ircad {
     int pushed;         /* lines one text became (op_tell_tracked) */
     int port;
     char **channels;
-    bool *kicked; /* per channel: rejoin when t_rejoin fires */
-    bool *joined; /* per channel: we are in it */
-    int nchannels;
+    bool *kicked;  /* per channel: rejoin when t_rejoin fires */
+    bool *joined;  /* per channel: we are in it */
+    bool *invited; /* per channel: joined by an invite (remembered) */
+    bool *dropped; /* per channel: left by a !part; its number stays */
+    int nchannels, capchannels;
+    enum invite_policy invites;
+    struct invite_ask asks[INVITE_ASKS_MAX];
+    int nasks;
+    struct ircad_bucket invite_rate; /* invites answered at all */
+    char *data_dir;      /* the bot's ("": invites are not remembered) */
+    bool remembered_bad; /* its file was refused: never overwritten */
+    bool bot_mode_set;   /* this connection: MODE +<BOT> sent */
     int flood_burst;
     int64_t flood_interval_ms;
     struct ircad_flood pace; /* the interval follows the server's lag */

@@ -1,10 +1,11 @@
 /*
- * RPL_ISUPPORT parsing (isupport.h). Only four tokens matter to the bot;
+ * RPL_ISUPPORT parsing (isupport.h). Only six tokens matter to the bot;
  * everything else is skipped, and every value is checked before it is
  * used because it comes from the network.
  */
 #include "adapters/irc/isupport.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,6 +16,9 @@ void ircad_isupport_init(struct ircad_isupport *s)
     memcpy(s->chantypes, "#&", 3);
     s->nicklen = 0;
     s->whox = false;
+    memcpy(s->prefix_modes, "ov", 3);
+    memcpy(s->prefix_chars, "@+", 3);
+    s->bot_mode = 0;
 }
 
 int ircad_casemap_parse(const char *value, enum ircad_casemap *out)
@@ -49,6 +53,37 @@ static bool key_is(const char *tok, const char *key, const char **value)
         return true;
     }
     return false;
+}
+
+/* PREFIX=(modes)chars, as many of each, printable and without '(' ')'
+ * ',' or space; "PREFIX=" (no ranks) is kept; anything malformed leaves
+ * what was there. NULL: back to the default. */
+static void apply_prefix(struct ircad_isupport *s, const char *v)
+{
+    if (!v) {
+        memcpy(s->prefix_modes, "ov", 3);
+        memcpy(s->prefix_chars, "@+", 3);
+        return;
+    }
+    if (!*v) {
+        s->prefix_modes[0] = s->prefix_chars[0] = '\0';
+        return;
+    }
+    const char *close = v[0] == '(' ? strchr(v, ')') : NULL;
+    if (!close)
+        return;
+    size_t nm = (size_t)(close - v - 1);
+    const char *chars = close + 1;
+    if (nm != strlen(chars) || nm >= sizeof s->prefix_modes)
+        return;
+    for (size_t i = 0; i < nm; i++) {
+        if (!isalpha((unsigned char)v[1 + i]) ||
+            !isgraph((unsigned char)chars[i]) || strchr("(),", chars[i]))
+            return;
+    }
+    memcpy(s->prefix_modes, v + 1, nm);
+    s->prefix_modes[nm] = '\0';
+    memcpy(s->prefix_chars, chars, nm + 1);
 }
 
 static void apply(struct ircad_isupport *s, const char *tok)
@@ -89,6 +124,12 @@ static void apply(struct ircad_isupport *s, const char *tok)
             s->nicklen = (size_t)n;
     } else if (key_is(tok, "WHOX", &v)) {
         s->whox = !negate;
+    } else if (key_is(tok, "PREFIX", &v)) {
+        apply_prefix(s, negate ? NULL : v);
+    } else if (key_is(tok, "BOT", &v)) {
+        /* one letter, a user mode; anything else marks nothing */
+        s->bot_mode =
+            !negate && v && isalpha((unsigned char)v[0]) && !v[1] ? v[0] : 0;
     }
 }
 
@@ -105,4 +146,27 @@ void ircad_isupport_parse(struct ircad_isupport *s, const char *const *params,
             continue;
         apply(s, tok);
     }
+}
+
+bool ircad_isupport_is_op(const struct ircad_isupport *s, const char *entry,
+                          const char *room)
+{
+    if (!entry || !room || !*room)
+        return false;
+    size_t ne = strlen(entry), nr = strlen(room);
+    if (ne <= nr || !ircad_name_equal(s->casemap, entry + ne - nr, room))
+        return false;
+    /* the ranks an operator has or exceeds: up to 'o', else the top */
+    const char *o = strchr(s->prefix_modes, 'o');
+    size_t ranks =
+        o ? (size_t)(o - s->prefix_modes) + 1 : (s->prefix_modes[0] ? 1 : 0);
+    bool op = false;
+    for (size_t i = 0; i < ne - nr; i++) {
+        const char *p = strchr(s->prefix_chars, entry[i]);
+        if (!p || !entry[i])
+            return false; /* not a prefix: another channel's name */
+        if ((size_t)(p - s->prefix_chars) < ranks)
+            op = true;
+    }
+    return op;
 }

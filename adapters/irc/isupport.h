@@ -21,10 +21,15 @@ struct ircad_isupport {
     char chantypes[16];
     size_t nicklen; /* 0: not told */
     bool whox;      /* WHOX: "WHO #chan %tcna,<token>" is understood */
+    /* PREFIX: the channel modes of rank, highest first, and the prefix
+     * each shows in NAMES and WHOIS ("(ov)@+" until told) */
+    char prefix_modes[16];
+    char prefix_chars[16];
+    char bot_mode; /* BOT=<mode>: the user mode that marks a bot, 0: none */
 };
 
 /* The defaults before any 005: rfc1459, "#&", nick length unknown, no
- * WHOX. */
+ * WHOX, PREFIX=(ov)@+, no BOT mode. */
 void ircad_isupport_init(struct ircad_isupport *s);
 
 /* Parses a CASEMAPPING value; 0, or -1 (out untouched) if unknown.
@@ -40,5 +45,16 @@ int ircad_casemap_parse(const char *value, enum ircad_casemap *out);
  */
 void ircad_isupport_parse(struct ircad_isupport *s, const char *const *params,
                           unsigned count);
+
+/*
+ * Whether `entry`, one word of RPL_WHOISCHANNELS (319: "@#chan",
+ * "~@&chan" with multi-prefix), is channel `room` (under the casemapping)
+ * with a prefix of channel operator or higher rank (PREFIX: the prefixes
+ * up to the one of mode 'o'; without an 'o', only the highest rank).
+ * The room is matched whole, so a prefix character that also starts
+ * channel names ('&') is never mistaken.
+ */
+bool ircad_isupport_is_op(const struct ircad_isupport *s, const char *entry,
+                          const char *room);
 
 #endif

@@ -24,10 +24,13 @@ enum chat_event_kind {
                           from.id who holds it now, NULL if nobody does */
     CHAT_SENT,         /* the text given to tell_tracked with `cookie` has
                           been written to the network (or was dropped) */
-    CHAT_RENAME        /* from (nick and id) is now shown as from.display
+    CHAT_RENAME,       /* from (nick and id) is now shown as from.display
                           (NULL: as their nick) in room, or everywhere on
                           the network if room is NULL; how to address them
                           does not change (that is CHAT_NICK) */
+    CHAT_OPERATOR      /* the answer to ask_operator: from (as asked) is an
+                          operator of room (text "yes") or not (text
+                          NULL) */
 };
 
 /*
@@ -163,6 +166,17 @@ struct chat_adapter_ops {
      * the person's private lines. */
     void (*notice)(struct chat_adapter *a, const char *nick, const char *text,
                    enum chat_priority prio);
+    /* Optional (NULL: nobody is, only admins may send the bot away).
+     * Asks the network whether `u` is an operator of `room` (or higher);
+     * the answer comes later as a CHAT_OPERATOR event, or never if the
+     * adapter has too many questions in flight (logged). */
+    void (*ask_operator)(struct chat_adapter *a, const char *room,
+                         const struct chat_user *u);
+    /* Optional (NULL: rooms are left only by the config). Leaves `room`
+     * with `goodbye` as the reason, after what was queued for it, and
+     * forgets it: not served, not rejoined (a configured one comes back
+     * at the next start). */
+    void (*part)(struct chat_adapter *a, const char *room, const char *goodbye);
 };
 
 /* The common head of every adapter. */
@@ -180,6 +194,10 @@ struct chat_adapter {
     int lang;
     chat_event_fn on_event;
     void *ctx;
+    /* set by the bot (NULL: nobody is): whether a person is one of the
+     * bot's admins ([bot] admins), asked with `ctx`, for what the adapter
+     * allows on its own (an IRC invite into a channel) */
+    bool (*is_admin)(void *ctx, const struct chat_user *u);
 };
 
 #endif

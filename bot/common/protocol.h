@@ -10,6 +10,7 @@
 #ifndef HEARTS_BOT_PROTOCOL_H
 #define HEARTS_BOT_PROTOCOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "bot/common/chat.h"
@@ -57,6 +58,15 @@ struct protocol {
                                    const struct protocol_env *env);
     /* what the log says after "NETWORK: " when start fails */
     const char *start_failed;
+    /* Optional (NULL: a reload changes nothing of a running network).
+     * A reload (SIGHUP) read `cfg` for the running adapter `a` of this
+     * protocol: what can change without reconnecting changes now (IRC:
+     * the channels are joined and left). busy(ctx, a, room): whether a
+     * game is on in room, which then keeps the bot there. */
+    void (*reload)(struct chat_adapter *a, const void *cfg,
+                   bool (*busy)(void *ctx, struct chat_adapter *a,
+                                const char *room),
+                   void *ctx);
 };
 
 #endif

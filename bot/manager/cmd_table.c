@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bot/common/rule_words.h"
+#include "bot/common/log.h"
 #include "bot/common/msg.h"
 #include "bot/manager/announce.h"
 #include "bot/manager/cmd_results.h"
@@ -447,6 +448,61 @@ void mgr_cmd_start(struct cmd *c)
         return;
     }
     mgr_table_start(t);
+}
+
+/* What holds the bot in a room a channel operator sends it from. */
+#define PART_GAME_ON                                                           \
+    M("A game is on here: I leave when it is over, or when an admin asks.")
+
+void mgr_cmd_part_now(struct cmd *c, bool admin)
+{
+    struct table *t = mgr_table_find(c->m, c->a, c->room);
+    if (t && t->playing && !admin) {
+        mgr_cmd_replym(c, PART_GAME_ON, MSG_END);
+        return;
+    }
+    if (t)
+        stop_with(t,
+                  t->playing
+                      ? M("{player} sends me away: the game ends unscored.")
+                      : M("{player} sends me away: the table closes."),
+                  c->shown);
+    log_info("%s: leaving %s, asked by %s (%s)", c->a->network, c->room,
+             c->u->nick, admin ? "an admin" : "a channel operator");
+    char bye[400];
+    struct strbuf sb;
+    strbuf_init(&sb, bye, sizeof bye);
+    msg_add(&sb, mgr_lang_room(c->m, c->a, c->room),
+            M("Goodbye! {player} asked me to leave this channel."),
+            MSG_S("player", c->shown), MSG_END);
+    c->a->ops->say(c->a, c->room, bye, CHAT_NORMAL);
+    c->a->ops->part(c->a, c->room, bye);
+}
+
+void mgr_cmd_part(struct cmd *c)
+{
+    if (!c->a->ops->part) {
+        mgr_cmd_replym(c,
+                       M("I leave rooms here only when my configuration "
+                         "says so."),
+                       MSG_END);
+        return;
+    }
+    if (mgr_cmd_is_admin(c->m, c->u)) {
+        mgr_cmd_part_now(c, true);
+        return;
+    }
+    struct table *t = mgr_table_find(c->m, c->a, c->room);
+    if (!c->a->ops->ask_operator) {
+        mgr_cmd_replym(c, M("Only an admin can send me away from here."),
+                       MSG_END);
+        return;
+    }
+    if (t && t->playing) {
+        mgr_cmd_replym(c, PART_GAME_ON, MSG_END);
+        return;
+    }
+    c->a->ops->ask_operator(c->a, c->room, c->u);
 }
 
 void mgr_cmd_stop(struct cmd *c)

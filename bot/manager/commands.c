@@ -58,6 +58,10 @@ static const struct command commands[] = {
      M("{prefix}stop: end the game unscored (opener, most players, or an "
        "admin)"),
      NULL},
+    {"part", mgr_cmd_part, true, false,
+     M("{prefix}part: I leave this channel (a channel operator there, or an "
+       "admin)"),
+     NULL},
     {"status", mgr_cmd_status, true, true,
      M("{prefix}status: the table in a line"), NULL},
     {"scores", mgr_cmd_scores, true, true, M("{prefix}scores: the score sheet"),

@@ -20,6 +20,8 @@
 #include "bot/common/msg.h"
 #include "bot/common/strbuf.h"
 #include "bot/common/xalloc.h"
+#include "bot/manager/cmd.h"
+#include "bot/manager/cmd_table.h"
 #include "bot/manager/commands.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/lang.h"
@@ -27,6 +29,7 @@
 #include "bot/manager/limit.h"
 #include "bot/manager/played.h"
 #include "bot/manager/presence.h"
+#include "bot/manager/render.h"
 #include "bot/manager/restore.h"
 #include "bot/manager/results.h"
 #include "bot/manager/say.h"
@@ -131,6 +134,17 @@ int manager_shutdown(struct manager *m, const char *why)
         }
     }
     return ended;
+}
+
+bool manager_is_admin(void *ctx, const struct chat_user *u)
+{
+    return ctx && u && u->nick && u->id && mgr_cmd_is_admin(ctx, u);
+}
+
+bool manager_room_busy(void *ctx, struct chat_adapter *a, const char *room)
+{
+    struct table *t = mgr_table_find(ctx, a, room);
+    return t && t->playing;
 }
 
 int manager_lang(const struct manager *m)
@@ -264,6 +278,19 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
         if (usable(ev->target, 64)) {
             played_nick(m->played, a, ev->from.nick, ev->from.id, ev->target);
             mgr_on_nick(m, a, ev);
+        }
+        break;
+    case CHAT_OPERATOR:
+        if (usable(ev->room, 64) && a->ops->part) {
+            struct cmd c = {.m = m, .a = a, .room = ev->room, .u = &ev->from};
+            render_name(c.shown, sizeof c.shown, ev->from.nick);
+            if (ev->text)
+                mgr_cmd_part_now(&c, false);
+            else
+                mgr_cmd_replym(&c,
+                               M("Only an operator of this channel or an "
+                                 "admin can send me away."),
+                               MSG_END);
         }
         break;
     default:

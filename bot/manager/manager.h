@@ -21,6 +21,7 @@
 #ifndef HEARTS_BOT_MANAGER_H
 #define HEARTS_BOT_MANAGER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "bot/common/chat.h"
@@ -68,6 +69,15 @@ void manager_on_reload(struct manager *m, manager_reload_fn fn, void *ctx);
  * next start). Call before stopping the adapters. Returns how many games
  * ended. */
 int manager_shutdown(struct manager *m, const char *why);
+
+/* Whether a person is one of the config's admins (by mask, user@host or
+ * account, as the admin commands check): chat_adapter.is_admin, with
+ * the manager as ctx. */
+bool manager_is_admin(void *ctx, const struct chat_user *u);
+
+/* Whether a game is on in `room` of adapter `a` (protocol.h's reload
+ * keeps the bot there), with the manager as ctx. */
+bool manager_room_busy(void *ctx, struct chat_adapter *a, const char *room);
 
 /* The language of what the bot says on its own ([bot] lang): for the
  * adapters' own lines (chat_adapter.lang). */

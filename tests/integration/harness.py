@@ -521,7 +521,8 @@ class Inspircd(_Server):
     ircv3_ctctags (message-tags). services=True: all that, plus sasl,
     services_account and spanningtree linked to a private Anope
     (self.services, an Anope) that start() starts and waits for: NickServ
-    answers and SASL (PLAIN, EXTERNAL) is offered once start() returns."""
+    answers and SASL (PLAIN, EXTERNAL) is offered once start() returns.
+    modules: more of InspIRCd's modules by name ("botmode": BOT=B)."""
 
     name = "inspircd"
     binary = "inspircd"
@@ -540,7 +541,8 @@ class Inspircd(_Server):
                  threshold=10, commandrate=1000, recvq=8192,
                  softsendq=65536, hardsendq=1048576, nick_len=30,
                  ping_freq=120, reg_timeout=30, tls=False, tls_cert=None,
-                 tls_key=None, services=False, ircv3=None):
+                 tls_key=None, services=False, ircv3=None, modules=()):
+        self.modules = tuple(modules)
         self.threshold = threshold
         self.commandrate = commandrate
         self.recvq = recvq
@@ -606,6 +608,7 @@ class Inspircd(_Server):
                 for m in ("cap", "ircv3", "ircv3_accounttag",
                           "ircv3_capnotify", "ircv3_servertime",
                           "ircv3_ctctags"))
+        text += "".join("<module name=\"%s\">\n" % m for m in self.modules)
         if self.services is not None:
             text += (
                 "<module name=\"sasl\">\n"

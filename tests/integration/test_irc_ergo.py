@@ -16,6 +16,8 @@ an account with SASL PLAIN (the bot too), and:
 - One person (acct_ann) with three computers renames just after
   playing: the next prompt, queued before the bot read the NICK, still
   reaches them (test_irc_queue_people.py's test, run here as it is).
+- Ergo's ISUPPORT has BOT=B: the bot sets +B on itself, and WHOIS shows
+  it as a bot (335).
 
 The bot runs with the fixed slow pace of test_irc_queue_people.py (one
 line every PACE_MS, a burst of one) so that its queue certainly holds
@@ -172,6 +174,14 @@ class ErgoQueueTest(HarnessTestCase):
             game=qp.GAME))
         bot.wait_log(r"logged in to the account heartsbot \(SASL\)",
                      timeout=20)
+        # Ergo's BOT=B: the bot marks itself as a bot (WHOIS: 335)
+        bot.wait_log(r"user mode \+B", timeout=20)
+        with harness.Client(self.server.port, "checker") as c:
+            deadline = time.time() + 10
+            while not any(m.command == "335" for m in c.whois("heartsbot")):
+                self.assertLess(time.time(), deadline, "no 335 for heartsbot")
+                time.sleep(0.2)
+            c.quit()
         return bot
 
     def people(self, n):

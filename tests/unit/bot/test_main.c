@@ -612,8 +612,8 @@ static void test_sighup_reloads_the_config_or_says_why_not(void **state)
     wait_started(&r);
     kill(r.pid, SIGHUP);
     snprintf(want, sizeof want,
-             " info configuration reloaded from %s (network settings apply "
-             "at the next start)\n",
+             " info configuration reloaded from %s (network settings but "
+             "IRC channels apply at the next start)\n",
              conf);
     wait_log(&r, want);
     /* a config that no longer reads: the running one stays */

@@ -183,6 +183,45 @@ static void test_ircad_start_refuses_bad_config(void **state)
     ircfx_free(&f);
 }
 
+static bool game_on;
+
+static bool busy(void *ctx, struct chat_adapter *a, const char *room)
+{
+    (void)ctx;
+    (void)a;
+    (void)room;
+    return game_on;
+}
+
+static bool reload_done(struct ircfx *f)
+{
+    return ircfx_srv_find(&f->srv, "JOIN #cards", 0) >= 0 &&
+           ircfx_srv_find(&f->srv, "PART #hearts", 0) >= 0;
+}
+
+/* A reload's channels: the new one joined, the one gone left with a
+ * goodbye; with a game on there, the bot stays. */
+static void test_reload_joins_and_leaves_channels(void **state)
+{
+    (void)state;
+    struct ircfx f;
+    ircfx_up(&f);
+    struct irc_config cfg = f.cfg;
+    cfg.channels = &f.chans[1]; /* #cards only */
+    cfg.nchannels = 1;
+    game_on = true;
+    ircad_reload_channels(f.a, &cfg, busy, NULL);
+    assert_true(f.a->ops->serves(f.a, "#hearts"));
+    game_on = false;
+    ircad_reload_channels(f.a, &cfg, busy, NULL);
+    assert_true(ircfx_run_until(&f, reload_done, 3000));
+    assert_int_equal(ircfx_srv_count(&f.srv, "JOIN #cards"), 1);
+    assert_true(ircfx_srv_find(&f.srv, "PRIVMSG #hearts :Goodbye!", 0) >= 0);
+    assert_false(f.a->ops->serves(f.a, "#hearts"));
+    assert_true(f.a->ops->serves(f.a, "#cards"));
+    ircfx_free(&f);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -190,6 +229,7 @@ int main(void)
     if (getenv("HEARTS_TEST_DEBUG"))
         log_level_set(LOG_DEBUG);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reload_joins_and_leaves_channels),
         cmocka_unit_test(test_ircad_stop_drains_queue_then_quits),
         cmocka_unit_test(test_ircad_free_while_stopping_sends_quit),
         cmocka_unit_test(test_ircad_start_refuses_bad_config),

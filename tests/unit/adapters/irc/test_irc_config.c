@@ -38,6 +38,8 @@ static void test_irc_config_defaults(void **state)
     assert_string_equal(irc_at(&c, 0)->sasl_mechanism, "none");
     assert_true(irc_at(&c, 0)->sasl_required);
     assert_string_equal(irc_at(&c, 0)->answers, "notice");
+    assert_string_equal(irc_at(&c, 0)->invites, "admins");
+    assert_string_equal(irc_at(&c, 0)->admin_contact, "");
     config_free(&c);
 }
 
@@ -88,6 +90,8 @@ static void test_irc_config_values(void **state)
              "services_mask = \"NickServ!NickServ@localhost\"\n"
              "nickserv_account = \"hb\"\n"
              "answers = \"privmsg\"\n"
+             "invites = \"ops\"\n"
+             "admin_contact = \"ops@example.org\"\n"
              "[[irc]]\n"
              "name = \"two\"\n"
              "host = \"b.example\"\n"
@@ -114,6 +118,8 @@ static void test_irc_config_values(void **state)
                         "NickServ!NickServ@localhost");
     assert_string_equal(irc_at(&c, 0)->nickserv_account, "hb");
     assert_string_equal(irc_at(&c, 0)->answers, "privmsg");
+    assert_string_equal(irc_at(&c, 0)->invites, "ops");
+    assert_string_equal(irc_at(&c, 0)->admin_contact, "ops@example.org");
     assert_string_equal(irc_at(&c, 1)->name, "two");
     assert_string_equal(irc_at(&c, 1)->answers, "notice");
     assert_string_equal(irc_at(&c, 1)->username, "hb2");
@@ -197,6 +203,8 @@ static const struct bad_case bad_cases[] = {
     /* how channel commands are answered */
     {"[[irc]]\nanswers = \"query\"\n", "2:11", "must be notice or privmsg"},
     {"[[irc]]\nanswers = true\n", "2:11", "must be a string"},
+    {"[[irc]]\ninvites = \"all\"\n", "2:11", "must be off, ops or admins"},
+    {"[[irc]]\nadmin_contact = \"a\\tb\"\n", "2:17", "control character"},
 };
 
 static void test_irc_config_refused(void **state)

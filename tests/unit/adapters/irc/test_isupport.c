@@ -134,6 +134,66 @@ static void test_ircad_isupport_parse_whox(void **state)
     assert_false(s.whox);
 }
 
+/* PREFIX: ranks and their prefixes, malformed values ignored; BOT: one
+ * letter or nothing. */
+static void test_ircad_isupport_parse_prefix_and_bot(void **state)
+{
+    (void)state;
+    struct ircad_isupport s;
+    ircad_isupport_init(&s);
+    assert_string_equal(s.prefix_modes, "ov");
+    assert_string_equal(s.prefix_chars, "@+");
+    assert_int_equal(s.bot_mode, 0);
+    const char *p[] = {"me", "PREFIX=(qaohv)~&@%+", "BOT=B", "x y"};
+    ircad_isupport_parse(&s, p, 4);
+    assert_string_equal(s.prefix_modes, "qaohv");
+    assert_string_equal(s.prefix_chars, "~&@%+");
+    assert_int_equal(s.bot_mode, 'B');
+    const char *bad[] = {
+        "me", "PREFIX=(ov)@", "PREFIX=ov@+", "PREFIX=(o v)@ +", "PREFIX=(o1)@+",
+        "x y"};
+    ircad_isupport_parse(&s, bad, 6);
+    assert_string_equal(s.prefix_modes, "qaohv");
+    const char *nobot[] = {"me", "BOT=BB", "x y"};
+    ircad_isupport_parse(&s, nobot, 3);
+    assert_int_equal(s.bot_mode, 0);
+    const char *neg[] = {"me", "-PREFIX", "BOT=b", "x y"};
+    ircad_isupport_parse(&s, neg, 4);
+    assert_string_equal(s.prefix_modes, "ov");
+    assert_int_equal(s.bot_mode, 'b');
+}
+
+/* An operator's 319 entry: op or higher rank, the whole channel name
+ * under the casemapping; '&' as a rank or as a channel's first byte. */
+static void test_ircad_isupport_is_op(void **state)
+{
+    (void)state;
+    struct ircad_isupport s;
+    ircad_isupport_init(&s);
+    assert_true(ircad_isupport_is_op(&s, "@#Games", "#games"));
+    assert_true(ircad_isupport_is_op(&s, "@+#games", "#games"));
+    assert_false(ircad_isupport_is_op(&s, "+#games", "#games"));
+    assert_false(ircad_isupport_is_op(&s, "#games", "#games"));
+    assert_false(ircad_isupport_is_op(&s, "@#xgames", "#games"));
+    assert_false(ircad_isupport_is_op(&s, "@#x#games", "#games"));
+    assert_false(ircad_isupport_is_op(&s, "@#games", ""));
+    assert_false(ircad_isupport_is_op(&s, NULL, "#games"));
+    const char *p[] = {"me", "PREFIX=(qaohv)~&@%+", "x y"};
+    ircad_isupport_parse(&s, p, 3);
+    assert_true(ircad_isupport_is_op(&s, "~#g", "#g"));
+    assert_true(ircad_isupport_is_op(&s, "&#g", "#g"));
+    assert_true(ircad_isupport_is_op(&s, "@&g", "&g"));
+    assert_false(ircad_isupport_is_op(&s, "&g", "&g"));
+    assert_false(ircad_isupport_is_op(&s, "%#g", "#g"));
+    /* rfc1459: {} and [] are one letter's cases */
+    assert_true(ircad_isupport_is_op(&s, "@#a{b}", "#A[B]"));
+    /* no 'o' rank: only the highest counts */
+    const char *q[] = {"me", "PREFIX=(yv)!+", "x y"};
+    ircad_isupport_parse(&s, q, 3);
+    assert_true(ircad_isupport_is_op(&s, "!#g", "#g"));
+    assert_false(ircad_isupport_is_op(&s, "+#g", "#g"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +203,8 @@ int main(void)
         cmocka_unit_test(test_ircad_isupport_parse_negation_and_junk),
         cmocka_unit_test(test_ircad_isupport_parse_switches_comparison),
         cmocka_unit_test(test_ircad_isupport_parse_whox),
+        cmocka_unit_test(test_ircad_isupport_parse_prefix_and_bot),
+        cmocka_unit_test(test_ircad_isupport_is_op),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,6 +60,82 @@ static void test_stop_by_opener_and_by_votes(void **state)
     assert_null(the_table());
 }
 
+/* What the fake adapter was asked by !part. */
+static int nparts, nasks;
+static char parted[64], asked[64];
+
+static void fake_part(struct chat_adapter *a, const char *room,
+                      const char *goodbye)
+{
+    (void)a;
+    (void)goodbye;
+    nparts++;
+    snprintf(parted, sizeof parted, "%s", room);
+}
+
+static void fake_ask_operator(struct chat_adapter *a, const char *room,
+                              const struct chat_user *u)
+{
+    (void)a;
+    (void)room;
+    nasks++;
+    snprintf(asked, sizeof asked, "%s", u->nick);
+}
+
+static void operator_answer(const char *nick, bool op)
+{
+    struct chat_event ev = {.kind = CHAT_OPERATOR,
+                            .room = "#h",
+                            .from = user(nick),
+                            .text = op ? "yes" : NULL};
+    manager_on_event(w->m, &w->fake.base, &ev);
+}
+
+/* !part: without the adapter's part, refused; an operator is asked of
+ * the network and may send the bot away only while no game is on; an
+ * admin always, the game ending unscored. */
+static void test_part_by_operator_or_admin(void **state)
+{
+    (void)state;
+    nparts = nasks = 0;
+    refused("alice", "#h", "!part", "only when my configuration says so");
+    w->fake.ops.part = fake_part;
+    w->fake.ops.ask_operator = fake_ask_operator;
+    w->cfg.admins = calloc(1, sizeof *w->cfg.admins);
+    w->cfg.admins[0] = strdup("boss!*@*");
+    w->cfg.nadmins = 1; /* freed with the config */
+    four_people("standard");
+    /* a game on: an operator is refused without asking */
+    refused("erin", "#h", "!part", "A game is on here");
+    assert_int_equal(nasks, 0);
+    /* the answer came while a game started: still refused */
+    int at = w->fake.n;
+    operator_answer("erin", true);
+    assert_true(any_contains("erin", at, "A game is on here"));
+    assert_int_equal(nparts, 0);
+    assert_non_null(the_table());
+    /* an admin: the game ends unscored, goodbye, part */
+    int from = w->fake.n;
+    said("boss", "#h", "!part");
+    assert_null(the_table());
+    assert_true(any_contains("#h", from,
+                             "boss sends me away: the game ends "
+                             "unscored"));
+    assert_true(any_contains("#h", from, "Goodbye! boss asked me"));
+    assert_int_equal(nparts, 1);
+    assert_string_equal(parted, "#h");
+    /* no game: an operator is asked of the network */
+    said("erin", "#h", "!part");
+    assert_int_equal(nasks, 1);
+    assert_string_equal(asked, "erin");
+    at = w->fake.n;
+    operator_answer("erin", false);
+    assert_true(any_contains("erin", at, "Only an operator of this channel"));
+    assert_int_equal(nparts, 1);
+    operator_answer("erin", true);
+    assert_int_equal(nparts, 2);
+}
+
 static void test_status_scores_rules_presets_help(void **state)
 {
     (void)state;
@@ -236,6 +312,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_hearts_refuses_bad_rules_with_nearest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_part_by_operator_or_admin, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_stop_by_opener_and_by_votes, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_status_scores_rules_presets_help,
