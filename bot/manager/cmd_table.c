@@ -462,11 +462,11 @@ void mgr_cmd_part_now(struct cmd *c, bool admin)
         return;
     }
     if (t)
-        stop_with(t,
-                  t->playing
-                      ? M("{player} sends me away: the game ends unscored.")
-                      : M("{player} sends me away: the table closes."),
-                  c->shown);
+        mgr_cmd_stop_with(
+            t,
+            t->playing ? M("{player} sends me away: the game ends unscored.")
+                       : M("{player} sends me away: the table closes."),
+            c->shown);
     log_info("%s: leaving %s, asked by %s (%s)", c->a->network, c->room,
              c->u->nick, admin ? "an admin" : "a channel operator");
     char bye[400];
