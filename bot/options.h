@@ -16,6 +16,7 @@ enum options_action {
     OPTIONS_PRESET_ALONE,  /* --preset without --console */
     OPTIONS_REBUILD_STATS, /* --rebuild-stats DATA_DIR */
     OPTIONS_REGISTRATION,  /* --appservice-registration CONFIG */
+    OPTIONS_CHECK,         /* --check CONFIG [--data DIR] */
 };
 
 /* What the command line asks for; the strings point into argv. */
@@ -26,12 +27,13 @@ struct options {
     bool console;            /* --console */
     const char *data_dir;    /* --data DIR, or NULL */
     const char *arg;         /* DATA_DIR of --rebuild-stats, CONFIG of
-                                --appservice-registration */
+                                --appservice-registration and --check */
 };
 
 /* Reads argv[1..argc-1] left to right into *o. --rebuild-stats DIR ends
  * the reading wherever it stands; --appservice-registration CONFIG is the
- * whole command line or not understood. */
+ * whole command line or not understood; --check CONFIG goes with --data
+ * DIR or nothing. */
 void options_parse(int argc, char *const *argv, struct options *o);
 
 /*
