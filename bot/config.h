@@ -1,5 +1,6 @@
 /*
- * The bot's configuration (config.example.toml documents every key), read
+ * The bot's configuration (config.example.toml documents every key; the
+ * [[matrix]] ones, docs/examples/matrix.toml), read
  * by a small strict reader of the TOML subset the file uses
  * (bot/common/toml.h). This module holds the core's tables, [bot] and
  * [game], and the list of networks; each protocol's table ([[irc]],
