@@ -568,25 +568,6 @@ static int parse_all(struct toml_reader *r)
     return 0;
 }
 
-int toml_read(const char *text, size_t len, const char *path,
-              const struct toml_visitor *vis, void *ctx, char *err,
-              size_t errlen)
-{
-    if (text && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
-        text += 3, len -= 3;
-    struct toml_reader r = {.text = text ? text : "",
-                            .len = text ? len : 0,
-                            .path = path,
-                            .err = err,
-                            .errlen = errlen,
-                            .vis = vis,
-                            .ctx = ctx};
-    size_t bad;
-    if (!utf8_valid(r.text, r.len, &bad))
-        return TOML_FAIL(&r, bad, "invalid UTF-8");
-    return parse_all(&r);
-}
-
 int toml_read_all(const char *text, size_t len, const char *path,
                   const struct toml_visitor *vis, void *ctx,
                   toml_problem_fn problem, void *problem_ctx, int *problems,
@@ -609,4 +590,13 @@ int toml_read_all(const char *text, size_t len, const char *path,
                  : TOML_FAIL(&r, bad, "invalid UTF-8");
     *problems = r.problems;
     return rc;
+}
+
+int toml_read(const char *text, size_t len, const char *path,
+              const struct toml_visitor *vis, void *ctx, char *err,
+              size_t errlen)
+{
+    int problems;
+    return toml_read_all(text, len, path, vis, ctx, NULL, NULL, &problems, err,
+                         errlen);
 }

@@ -164,6 +164,16 @@ static int journal_line_read(const char *text, size_t len, long lineno,
     return 0;
 }
 
+/* A line's failure: err (400 bytes) gets "line N: " before it; 1, to
+ * stop the reading. */
+static int line_failed(char *err, long lineno)
+{
+    char why[400];
+    snprintf(why, sizeof why, "line %ld: %.360s", lineno, err);
+    snprintf(err, 400, "%s", why);
+    return 1;
+}
+
 static int restore_line(void *ctx, char *text, size_t len, long lineno)
 {
     struct restore *r = ctx;
@@ -199,13 +209,7 @@ static int restore_line(void *ctx, char *text, size_t len, long lineno)
         }
         break;
     }
-    if (rc) {
-        char why[400];
-        snprintf(why, sizeof why, "line %ld: %.360s", lineno, r->err);
-        snprintf(r->err, sizeof r->err, "%s", why);
-        return 1;
-    }
-    return 0;
+    return rc ? line_failed(r->err, lineno) : 0;
 }
 
 /* Replays the game part into the table's game. */
@@ -485,13 +489,7 @@ static int check_line(void *ctx, char *text, size_t len, long lineno)
         }
         break;
     }
-    if (rc) {
-        char why[400];
-        snprintf(why, sizeof why, "line %ld: %.360s", lineno, c->err);
-        snprintf(c->err, sizeof c->err, "%s", why);
-        return 1;
-    }
-    return 0;
+    return rc ? line_failed(c->err, lineno) : 0;
 }
 
 int manager_journal_check(const char *path, char *room, size_t roomlen,

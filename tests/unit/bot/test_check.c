@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/support/scratch.h"
+
 static char binary[1024];
 
 static void nap_ms(long ms)
@@ -44,19 +46,11 @@ struct dir {
     char *out; /* stdout and stderr, in one */
 };
 
-static void put(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static void put_in(const struct dir *d, const char *rel, const char *text)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/%s", d->data, rel);
-    put(path, text);
+    scratch_write(path, text);
 }
 
 static void mkdir_in(const struct dir *d, const char *rel)
@@ -64,21 +58,6 @@ static void mkdir_in(const struct dir *d, const char *rel)
     char path[256];
     snprintf(path, sizeof path, "%s/%s", d->data, rel);
     assert_int_equal(mkdir(path, 0700), 0);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return calloc(1, 1);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = calloc(1, (size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return s;
 }
 
 /* The config: one IRC network on 127.0.0.1:irc_port ("x" names no
@@ -96,7 +75,7 @@ static void dir_new(struct dir *d, int irc_port)
              "host = \"127.0.0.1\"\nport = %d\nnick = \"heartsbot\"\n"
              "channels = [\"#hearts\"]\n",
              d->data, irc_port);
-    put(d->config, text);
+    scratch_write(d->config, text);
 }
 
 /* heartsbot --check CONFIG, to its end (at most 20 s). */
@@ -128,7 +107,7 @@ static void check(struct dir *d)
     }
     d->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     free(d->out);
-    d->out = slurp(out);
+    d->out = scratch_read(out);
 }
 
 static void has(const struct dir *d, const char *text)
@@ -137,32 +116,9 @@ static void has(const struct dir *d, const char *text)
         fail_msg("no \"%s\" in:\n%s", text, d->out);
 }
 
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        chmod(path, 0700);
-        DIR *dd = opendir(path);
-        for (struct dirent *e; dd && (e = readdir(dd));) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            char sub[1024];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            remove_tree(sub);
-        }
-        if (dd)
-            closedir(dd);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 static void dir_free(struct dir *d)
 {
-    remove_tree(d->path);
+    scratch_remove_tree(d->path);
     free(d->out);
 }
 
@@ -177,7 +133,7 @@ static void snapshot(const char *path, FILE *to)
             (long long)st.st_size, (long long)st.st_mtim.tv_sec,
             st.st_mtim.tv_nsec);
     if (S_ISREG(st.st_mode)) {
-        char *s = slurp(path);
+        char *s = scratch_read(path);
         fprintf(to, "%s\n", s);
         free(s);
     } else if (S_ISDIR(st.st_mode)) {
@@ -298,7 +254,7 @@ static void test_a_check_connects_to_nothing(void **state)
              "homeserver = \"http://127.0.0.1:%d\"\n"
              "user_id = \"@bot:localhost\"\npassword = \"pw\"\n",
              d.data, irc_port, hs_port);
-    put(d.config, text);
+    scratch_write(d.config, text);
     check(&d);
     assert_int_equal(d.status, 0);
     has(&d, "OK: ");
@@ -329,11 +285,11 @@ static void test_every_config_problem_is_named_where_it_is(void **state)
     (void)state;
     struct dir d;
     dir_new(&d, 6667);
-    put(d.config, "[bot]\nlog_level = \"loud\"\ncolours = true\n\n"
-                  "[[irc]]\nname = \"local\"\nhost = \"127.0.0.1\"\n"
-                  "port = 70000\nnick = \"heartsbot\"\n\n"
-                  "[gmae]\nturn_timeout = 1\n\n"
-                  "[game]\nturn_timeout = 1\n");
+    scratch_write(d.config, "[bot]\nlog_level = \"loud\"\ncolours = true\n\n"
+                            "[[irc]]\nname = \"local\"\nhost = \"127.0.0.1\"\n"
+                            "port = 70000\nnick = \"heartsbot\"\n\n"
+                            "[gmae]\nturn_timeout = 1\n\n"
+                            "[game]\nturn_timeout = 1\n");
     check(&d);
     assert_int_equal(d.status, 1);
     char where[256];
@@ -357,7 +313,8 @@ static void test_a_syntax_error_ends_the_read_and_says_so(void **state)
     (void)state;
     struct dir d;
     dir_new(&d, 6667);
-    put(d.config, "[bot]\nlog_level = \"loud\"\ncommand_prefix = \"!\n");
+    scratch_write(d.config,
+                  "[bot]\nlog_level = \"loud\"\ncommand_prefix = \"!\n");
     check(&d);
     assert_int_equal(d.status, 1);
     char where[256];
@@ -374,7 +331,7 @@ static void test_no_network_is_a_problem(void **state)
     (void)state;
     struct dir d;
     dir_new(&d, 6667);
-    put(d.config, "[bot]\ncommand_prefix = \"!\"\n");
+    scratch_write(d.config, "[bot]\ncommand_prefix = \"!\"\n");
     check(&d);
     assert_int_equal(d.status, 1);
     has(&d, "no [[irc]] or [[matrix]] network");
@@ -386,7 +343,7 @@ static void test_a_data_dir_that_is_a_file_is_refused(void **state)
     (void)state;
     struct dir d;
     dir_new(&d, 6667);
-    put(d.data, "not a directory\n");
+    scratch_write(d.data, "not a directory\n");
     check(&d);
     assert_int_equal(d.status, 1);
     has(&d, "is not a directory");
