@@ -545,10 +545,8 @@ static int parse(const char *text, size_t len, const char *path,
                                       .name_taken = name_taken,
                                       .rules_check = rules_check,
                                       .lang_check = lang_check};
-    int rc = problem ? toml_read_all(text, len, path, &visitor, &rd, problem,
-                                     problem_ctx, problems, err, errlen)
-                     : toml_read(text, len, path, &visitor, &rd, err, errlen);
-    if (rc) {
+    if (toml_read_all(text, len, path, &visitor, &rd, problem, problem_ctx,
+                      problems, err, errlen)) {
         config_free(&c);
         return -1;
     }

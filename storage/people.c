@@ -13,8 +13,8 @@
 #include "bot/common/strbuf.h"
 #include "bot/common/utf8.h"
 #include "bot/common/xalloc.h"
-#include "storage/storage.h"
 #include "bot/common/xjson.h"
+#include "storage/storage.h"
 
 /* The longest network name and person key. */
 #define NET_MAX 64

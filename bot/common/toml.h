@@ -12,8 +12,7 @@
  * means. The first refusal, the reader's or the visitor's, ends the read,
  * so an error is always the first in the file (toml_read_all reads on
  * past the visitor's, for a check that names them all). An error names
- * the file,
- * line and column: "PATH:LINE:COL: what is wrong" (textpos.h).
+ * the file, line and column: "PATH:LINE:COL: what is wrong" (textpos.h).
  */
 #ifndef HEARTS_BOT_TOML_H
 #define HEARTS_BOT_TOML_H
