@@ -53,10 +53,10 @@ const char *people_get(const struct people *p, const char *net, const char *key,
 
 /*
  * Sets (value NULL: forgets) a setting of a person and appends their line
- * to path (NULL: kept in memory only). The name is [a-z_], the value printable ASCII without spaces or
- * quotes. -1 with a message, and nothing changed, for a bad name, value,
- * net or key, too many people or settings, or a file that cannot be
- * written.
+ * to path (NULL: kept in memory only). The name is [a-z_], the value printable
+ * ASCII without spaces or quotes. -1 with a message, and nothing changed, for a
+ * bad name, value, net or key, too many people or settings, or a file that
+ * cannot be written.
  */
 int people_set(struct people *p, const char *path, const char *net,
                const char *key, const char *name, const char *value, char *err,
