@@ -308,7 +308,9 @@ void config_network_tables(const struct protocol *const *protocols, char *out,
 
 /* ---- Reading ---------------------------------------------------------- */
 
-enum where { IN_ROOT, IN_CORE, IN_NETWORK };
+/* IN_SKIP: under a header that was refused, when reading on past it
+ * (config_check): its keys belong to no table, and are passed over. */
+enum where { IN_ROOT, IN_CORE, IN_NETWORK, IN_SKIP };
 
 /* One read of a config file: the visitor of the TOML reader. */
 struct reading {
@@ -318,6 +320,7 @@ struct reading {
     enum where where;
     struct section sec; /* its keys and values */
     int key;            /* the key whose value comes next */
+    bool bad;           /* a value of this table was refused */
     bool have[2];       /* [bot] and [game] seen */
     size_t have_pos[2]; /* where */
     struct section_hooks hooks;
@@ -346,10 +349,12 @@ static int on_table_end(void *ctx, struct toml_reader *r)
     if (rd->where != IN_NETWORK)
         return 0;
     struct config_network *net = &rd->c->networks[rd->c->nnetworks - 1];
-    if (net->protocol->config->finish(&rd->sec))
-        return -1;
     int k = section_index(&rd->sec, "name", 4);
     assert(k >= 0); /* every protocol's networks are named */
+    /* after a refused value (config_check reads on) the checks across
+     * keys would judge a table half read: they wait for a good one */
+    if (!rd->bad && net->protocol->config->finish(&rd->sec))
+        return -1;
     net->name = *(char **)(void *)((char *)net->cfg + rd->sec.keys[k].off);
     return 0;
 }
@@ -388,6 +393,8 @@ static int on_table(void *ctx, struct toml_reader *r, const char *name,
 {
     struct reading *rd = ctx;
     const struct table_def *tabs = rd->tables;
+    rd->where = IN_SKIP; /* until the header is taken */
+    rd->bad = false;
     int t = table_find(rd, name, n);
     if (t < 0) {
         int best = 0, bestd = 1 << 30;
@@ -466,6 +473,8 @@ static int on_key(void *ctx, struct toml_reader *r, const char *key, size_t n,
     struct reading *rd = ctx;
     if (rd->where == IN_ROOT)
         return key_in_root(rd, r, key, n, kpos);
+    if (rd->where == IN_SKIP)
+        return 0;
     const struct section *s = &rd->sec;
     int found = -1, best = 0, bestd = 1 << 30;
     for (int i = 0; i < s->nkeys && found < 0; i++) {
@@ -487,7 +496,13 @@ static int on_value(void *ctx, struct toml_reader *r, struct toml_value *v)
 {
     (void)r;
     struct reading *rd = ctx;
-    return section_store(&rd->sec, rd->key, v);
+    if (rd->where == IN_SKIP)
+        return 0;
+    if (section_store(&rd->sec, rd->key, v)) {
+        rd->bad = true;
+        return -1;
+    }
+    return 0;
 }
 
 static const struct toml_visitor visitor = {
@@ -499,12 +514,17 @@ static const struct toml_visitor visitor = {
 
 /* ---- Public ----------------------------------------------------------- */
 
-int config_parse(const char *text, size_t len, const char *path,
+/* config_parse, or with `problem` config_check's reading on: 0 if the
+ * whole text was read (*problems the visitor's refusals passed to
+ * problem), else -1 with the message in err and *out untouched. */
+static int parse(const char *text, size_t len, const char *path,
                  const struct protocol *const *protocols, struct config *out,
+                 toml_problem_fn problem, void *problem_ctx, int *problems,
                  char *err, size_t errlen)
 {
     if (!path)
         path = "config";
+    *problems = 0;
     if (len > CONFIG_MAX_BYTES) {
         err_set(err, errlen, "%s: larger than 1 MiB, the most a config may be",
                 path);
@@ -518,7 +538,8 @@ int config_parse(const char *text, size_t len, const char *path,
                                       .name_taken = name_taken,
                                       .rules_check = rules_check,
                                       .lang_check = lang_check};
-    if (toml_read(text, len, path, &visitor, &rd, err, errlen)) {
+    if (toml_read_all(text, len, path, &visitor, &rd, problem, problem_ctx,
+                      problems, err, errlen)) {
         config_free(&c);
         return -1;
     }
@@ -533,8 +554,19 @@ int config_parse(const char *text, size_t len, const char *path,
     return 0;
 }
 
-int config_load(const char *path, const struct protocol *const *protocols,
-                struct config *out, char *err, size_t errlen)
+int config_parse(const char *text, size_t len, const char *path,
+                 const struct protocol *const *protocols, struct config *out,
+                 char *err, size_t errlen)
+{
+    int problems;
+    return parse(text, len, path, protocols, out, NULL, NULL, &problems, err,
+                 errlen);
+}
+
+/* The file's bytes (*buf to free, *len), at most a byte past the most a
+ * config may be; 0, or -1 with the message. */
+static int read_config(const char *path, char **out, size_t *outlen, char *err,
+                       size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -566,9 +598,39 @@ int config_load(const char *path, const struct protocol *const *protocols,
             break;
     }
     close(fd);
+    *out = buf;
+    *outlen = len;
+    return 0;
+}
+
+int config_load(const char *path, const struct protocol *const *protocols,
+                struct config *out, char *err, size_t errlen)
+{
+    char *buf;
+    size_t len;
+    if (read_config(path, &buf, &len, err, errlen))
+        return -1;
     int rc = config_parse(buf, len, path, protocols, out, err, errlen);
     free(buf);
     return rc;
+}
+
+int config_check(const char *path, const struct protocol *const *protocols,
+                 struct config *out, toml_problem_fn problem, void *ctx)
+{
+    char *buf = NULL, err[1024];
+    size_t len = 0;
+    int problems = 0;
+    int rc = read_config(path, &buf, &len, err, sizeof err);
+    if (rc == 0)
+        rc = parse(buf, len, path, protocols, out, problem, ctx, &problems, err,
+                   sizeof err);
+    free(buf);
+    if (rc) {
+        problem(ctx, err); /* what ended the read */
+        return -1;
+    }
+    return problems;
 }
 
 void config_keep_networks(struct config *fresh, struct config *running)

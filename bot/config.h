@@ -1,5 +1,6 @@
 /*
- * The bot's configuration (config.example.toml documents every key), read
+ * The bot's configuration (config.example.toml documents every key; the
+ * [[matrix]] ones, docs/examples/matrix.toml), read
  * by a small strict reader of the TOML subset the file uses
  * (bot/common/toml.h). This module holds the core's tables, [bot] and
  * [game], and the list of networks; each protocol's table ([[irc]],
@@ -16,6 +17,7 @@
 
 #include "bot/common/chat.h"
 #include "bot/common/protocol.h"
+#include "bot/common/toml.h"
 #include "engine/ai/ai.h"
 
 /* A network of the config: one [[NAME]] table of a protocol. */
@@ -76,6 +78,22 @@ int config_parse(const char *text, size_t len, const char *path,
 /* Reads and parses a file, as config_parse. */
 int config_load(const char *path, const struct protocol *const *protocols,
                 struct config *out, char *err, size_t errlen);
+
+/*
+ * Reads a file as config_load does, but reads on past a problem where it
+ * can, for `heartsbot --check`: each problem's message ("PATH:LINE:COL:
+ * what is wrong") goes to `problem`. An unknown key or a bad value is
+ * passed over, and so is a table under a refused header; the checks
+ * across the keys of a table ("has no 'host'") wait for a table whose
+ * values were all good. What ends the read: a file that cannot be read,
+ * and text that is no TOML of the subset (an unclosed string, say); then
+ * -1, that message passed on too, and *out untouched. Else the number of
+ * problems, and *out filled (free with config_free): with none, exactly
+ * what config_load gives; with some, only the core's values ([bot],
+ * [game]) are whole.
+ */
+int config_check(const char *path, const struct protocol *const *protocols,
+                 struct config *out, toml_problem_fn problem, void *ctx);
 
 /* For a reload: `fresh` takes the networks of `running` (they are fixed
  * while the bot runs) and `running` the networks `fresh` read, so that

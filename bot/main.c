@@ -1,10 +1,12 @@
 /*
  * heartsbot: reads the configuration, starts the adapters (every IRC
  * network of the config, or the console with --console) on one event
- * loop with the game manager, and runs until a signal. Three commands do
- * one thing and exit instead: --version, --rebuild-stats, and
+ * loop with the game manager, and runs until a signal. Four commands do
+ * one thing and exit instead: --version, --rebuild-stats,
  * --appservice-registration, which writes the registration file of each
- * [[matrix]] in mode = "appservice" (docs/hosting.md).
+ * [[matrix]] in mode = "appservice" (docs/hosting.md), and --check
+ * (check.h), which reads the config and looks at the data directory as a
+ * start would, connecting to nothing.
  *
  * The console keeps its data in a directory of the person's own
  * (options_console_dir) unless --data or the config's data_dir names one,
@@ -35,6 +37,7 @@
 #include "bot/common/rule_words.h"
 #include "bot/common/version.h"
 #include "bot/common/xalloc.h"
+#include "bot/check.h"
 #include "bot/config.h"
 #include "adapters/console/console.h"
 #include "engine/engine.h"
@@ -142,6 +145,30 @@ static int registration_command(const char *config_path)
                 config_path);
     config_free(&cfg);
     return n == 0 || failed ? 1 : 0;
+}
+
+/* --check: each appservice [[matrix]]'s registration file, as its start
+ * reads it (appservice.c). */
+static void check_registrations(const struct config *cfg, check_say_fn say,
+                                void *ctx)
+{
+    for (int i = 0; i < config_count(cfg, &matrix_protocol); i++) {
+        const struct matrix_config *mx =
+            config_section(cfg, &matrix_protocol, i);
+        char err[1024], msg[1200];
+        struct mx_registration r = {0};
+        if (!mx->appservice)
+            continue;
+        if (mx_registration_load(mx->registration, &r, err, sizeof err) ||
+            mx_registration_check(&r, mx, err, sizeof err)) {
+            snprintf(msg, sizeof msg,
+                     "[[matrix]] \"%s\": %s (heartsbot "
+                     "--appservice-registration CONFIG writes it)",
+                     mx->name, err);
+            say(ctx, true, msg);
+        }
+        mx_registration_free(&r);
+    }
 }
 
 /* Waits for the adapters to flush their goodbyes, then ends the loop. */
@@ -377,6 +404,12 @@ int main(int argc, char **argv)
         return manager_rebuild_stats(opt.arg);
     case OPTIONS_REGISTRATION:
         return registration_command(opt.arg);
+    case OPTIONS_CHECK:
+        /* connects to nothing, changes nothing */
+        return check_run(opt.arg, opt.data_dir, registry_protocols,
+                         check_registrations, stdout, stderr)
+                   ? 1
+                   : 0;
     }
     const char *config_path = opt.config_path, *preset = opt.preset;
     bool console = opt.console;

@@ -14,7 +14,8 @@ void options_usage(FILE *out)
                  "FILE] [--data DIR]\n"
                  "       heartsbot --rebuild-stats DATA_DIR\n"
                  "       heartsbot --appservice-registration CONFIG\n"
-                 "       heartsbot --version\n");
+                 "       heartsbot --version\n"
+                 "       heartsbot --check CONFIG [--data DIR]\n");
 }
 
 void options_parse(int argc, char *const *argv, struct options *o)
@@ -38,6 +39,8 @@ void options_parse(int argc, char *const *argv, struct options *o)
             o->action = OPTIONS_REGISTRATION;
             o->arg = argv[i + 1];
             return;
+        } else if (!strcmp(argv[i], "--check") && i + 1 < argc && !o->arg) {
+            o->arg = argv[++i];
         } else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
             o->preset = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -50,6 +53,11 @@ void options_parse(int argc, char *const *argv, struct options *o)
             o->action = OPTIONS_USAGE;
             return;
         }
+    }
+    if (o->arg) { /* --check: with --data only */
+        o->action = o->config_path || o->console || o->preset ? OPTIONS_USAGE
+                                                              : OPTIONS_CHECK;
+        return;
     }
     if (o->preset && !o->console)
         o->action = OPTIONS_PRESET_ALONE;

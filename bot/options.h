@@ -17,6 +17,7 @@ enum options_action {
     OPTIONS_REBUILD_STATS, /* --rebuild-stats DATA_DIR */
     OPTIONS_REGISTRATION,  /* --appservice-registration CONFIG */
     OPTIONS_VERSION,       /* --version: the version on stdout */
+    OPTIONS_CHECK,         /* --check CONFIG [--data DIR] */
 };
 
 /* What the command line asks for; the strings point into argv. */
@@ -27,13 +28,13 @@ struct options {
     bool console;            /* --console */
     const char *data_dir;    /* --data DIR, or NULL */
     const char *arg;         /* DATA_DIR of --rebuild-stats, CONFIG of
-                                --appservice-registration */
+                                --appservice-registration and --check */
 };
 
 /* Reads argv[1..argc-1] left to right into *o. --help, --version and
  * --rebuild-stats DIR end the reading wherever they stand;
  * --appservice-registration CONFIG is the whole command line or not
- * understood. */
+ * understood; --check CONFIG goes with --data DIR or nothing. */
 void options_parse(int argc, char *const *argv, struct options *o);
 
 /*

@@ -178,20 +178,20 @@ if [ -z "$port" ]; then
     exit 1
 fi
 
-# The bot's config: the example, pointed at this server and data dir,
-# without its [[matrix]] table (there is no homeserver here): from that
-# header to the next table or the end.
+# The bot's config: the example (a local IRC server only), pointed at
+# this server and data dir, and checked as the bot would read it.
 sed -e "s|^port = 6667\$|port = $port|" \
     -e "s|^data_dir = \"data\"\$|data_dir = \"$data\"|" \
-    config.example.toml |
-    awk '/^\[\[matrix\]\]$/ { skip = 1; next }
-         /^\[/ { skip = 0 }
-         !skip' >"$tmp/heartsbot.toml"
+    config.example.toml >"$tmp/heartsbot.toml"
 if ! grep -q "^port = $port\$" "$tmp/heartsbot.toml" ||
    ! grep -q "^data_dir = \"$data\"\$" "$tmp/heartsbot.toml" ||
    grep -q "^homeserver = " "$tmp/heartsbot.toml"; then
     echo "run: config.example.toml no longer has the port and data_dir" \
-         "lines this script rewrites, or its [[matrix]] table was kept" >&2
+         "lines this script rewrites, or has a [[matrix]] table" >&2
+    exit 1
+fi
+if ! "$bot_bin" --check "$tmp/heartsbot.toml" >/dev/null; then
+    echo "run: the config above does not pass heartsbot --check" >&2
     exit 1
 fi
 

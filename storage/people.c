@@ -362,7 +362,8 @@ int people_load(struct people *p, const char *path, int *skipped, char *err,
     *skipped = l.skipped;
     /* mostly replaced lines, and none skipped (those stay for a person
      * to see): the file anew */
-    if (l.skipped == 0 && p->lines > 2 * (long)p->n + 64) {
+    if (l.skipped == 0 && p->lines > 2 * (long)p->n + 64 &&
+        !storage_read_only()) {
         char why[256];
         if (rewrite(p, path, why, sizeof why))
             storage_log(true, "%s", why);

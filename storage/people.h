@@ -40,7 +40,9 @@ void people_free(struct people *p);
  * person's settings (each with its line number in the log through
  * storage's log hook). -1 with a message if the file cannot be read or
  * holds a line of a format this bot does not know (a newer bot's): p is
- * unchanged then, and the caller must not write the file.
+ * unchanged then, and the caller must not write the file. Mostly
+ * replaced lines are written anew, one per person (not while
+ * storage_read_only).
  */
 int people_load(struct people *p, const char *path, int *skipped, char *err,
                 size_t errlen);
@@ -51,10 +53,10 @@ const char *people_get(const struct people *p, const char *net, const char *key,
 
 /*
  * Sets (value NULL: forgets) a setting of a person and appends their line
- * to path (NULL: kept in memory only). The name is [a-z_], the value printable ASCII without spaces or
- * quotes. -1 with a message, and nothing changed, for a bad name, value,
- * net or key, too many people or settings, or a file that cannot be
- * written.
+ * to path (NULL: kept in memory only). The name is [a-z_], the value printable
+ * ASCII without spaces or quotes. -1 with a message, and nothing changed, for a
+ * bad name, value, net or key, too many people or settings, or a file that
+ * cannot be written.
  */
 int people_set(struct people *p, const char *path, const char *net,
                const char *key, const char *name, const char *value, char *err,

@@ -278,9 +278,28 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
 
 /* ---- Reading ------------------------------------------------------------ */
 
+static bool read_only;
+
+void storage_set_read_only(bool on)
+{
+    read_only = on;
+}
+
+bool storage_read_only(void)
+{
+    return read_only;
+}
+
 /* Cuts a torn last line off path (its whole lines end at `keep`). */
 static void cut_torn(const char *path, off_t keep)
 {
+    if (read_only) {
+        storage_log(false,
+                    "%s: a torn last line after byte %lld (from a crash), "
+                    "which the bot drops and cuts off",
+                    path, (long long)keep);
+        return;
+    }
     int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
     bool newline;

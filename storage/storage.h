@@ -132,6 +132,15 @@ void storage_log(bool error, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /*
+ * Only reading (heartsbot --check): while on, the readers here change no
+ * file. A torn last line is reported through the log hook, not cut off,
+ * and people.jsonl is not written anew (people.h). Not thread-safe: set
+ * it once at start.
+ */
+void storage_set_read_only(bool on);
+bool storage_read_only(void);
+
+/*
  * Whether data_dir can be written now: creates, writes, fsyncs and
  * removes a probe file. Checked at start and after a failed write.
  */

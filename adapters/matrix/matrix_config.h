@@ -1,6 +1,6 @@
 /*
  * A Matrix account of the config: its [[matrix]] table
- * (config.example.toml documents every key), read by the bot's config
+ * (docs/examples/matrix.toml documents every key), read by the bot's config
  * through the protocol registry (adapters/registry.c). Its rooms are
  * joined by ID ("!id:server") or alias ("#alias:server"), each with its
  * own default rules (or NULL).

@@ -23,7 +23,25 @@ struct toml_reader {
     size_t errlen;
     const struct toml_visitor *vis;
     void *ctx;
+    /* toml_read_all: where each refusal of the visitor goes, the read
+     * going on; NULL: the first refusal ends the read */
+    toml_problem_fn problem;
+    void *problem_ctx;
+    int problems;
 };
+
+/* A refusal of the visitor (its message in r->err): the end of the read,
+ * or, when reading on (toml_read_all), passed on and forgotten: 0. */
+static int refused(struct toml_reader *r)
+{
+    if (!r->problem)
+        return -1;
+    r->problems++;
+    r->problem(r->problem_ctx, r->err);
+    if (r->errlen)
+        r->err[0] = '\0';
+    return 0;
+}
 
 void toml_fail(struct toml_reader *r, size_t pos, const char *fmt, ...)
 {
@@ -445,7 +463,7 @@ bad:
 /* [name] or [[name]] at the cursor. */
 static int parse_header(struct toml_reader *r)
 {
-    if (r->vis->table_end(r->ctx, r))
+    if (r->vis->table_end(r->ctx, r) && refused(r))
         return -1;
     size_t start = r->pos;
     bool array = peek(r, 1) == '[';
@@ -469,7 +487,9 @@ static int parse_header(struct toml_reader *r)
         return TOML_FAIL(r, r->pos, "expected '%s' to close the table header",
                          array ? "]]" : "]");
     r->pos += array ? 2 : 1;
-    if (r->vis->table(r->ctx, r, r->text + name_pos, n, array, start, name_pos))
+    if (r->vis->table(r->ctx, r, r->text + name_pos, n, array, start,
+                      name_pos) &&
+        refused(r))
         return -1;
     return end_line(r, "the table header");
 }
@@ -501,15 +521,20 @@ static int parse_keyval(struct toml_reader *r)
         return TOML_FAIL(r, r->pos, "expected '=' after the key '%.*s'",
                          n > 40 ? 40 : (int)n, r->text + kpos);
     r->pos++;
-    if (r->vis->key(r->ctx, r, r->text + kpos, n, kpos))
-        return -1;
+    /* a key refused while reading on: its value is read, and dropped */
+    bool take = true;
+    if (r->vis->key(r->ctx, r, r->text + kpos, n, kpos)) {
+        if (refused(r))
+            return -1;
+        take = false;
+    }
     skip_ws(r);
     if (r->pos >= r->len || newline_len(r) || peek(r, 0) == '#')
         return TOML_FAIL(r, r->pos, "missing value after '='");
     struct toml_value v = {0};
     int rc = peek(r, 0) == '[' ? parse_array(r, &v) : parse_scalar(r, &v);
-    if (rc == 0)
-        rc = r->vis->value(r->ctx, r, &v);
+    if (rc == 0 && take && r->vis->value(r->ctx, r, &v))
+        rc = refused(r);
     toml_value_free(&v);
     if (rc)
         return -1;
@@ -538,12 +563,15 @@ static int parse_all(struct toml_reader *r)
         if (rc)
             return -1;
     }
-    return r->vis->table_end(r->ctx, r);
+    if (r->vis->table_end(r->ctx, r) && refused(r))
+        return -1;
+    return 0;
 }
 
-int toml_read(const char *text, size_t len, const char *path,
-              const struct toml_visitor *vis, void *ctx, char *err,
-              size_t errlen)
+int toml_read_all(const char *text, size_t len, const char *path,
+                  const struct toml_visitor *vis, void *ctx,
+                  toml_problem_fn problem, void *problem_ctx, int *problems,
+                  char *err, size_t errlen)
 {
     if (text && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
         text += 3, len -= 3;
@@ -553,9 +581,22 @@ int toml_read(const char *text, size_t len, const char *path,
                             .err = err,
                             .errlen = errlen,
                             .vis = vis,
-                            .ctx = ctx};
+                            .ctx = ctx,
+                            .problem = problem,
+                            .problem_ctx = problem_ctx};
     size_t bad;
-    if (!utf8_valid(r.text, r.len, &bad))
-        return TOML_FAIL(&r, bad, "invalid UTF-8");
-    return parse_all(&r);
+    int rc = utf8_valid(r.text, r.len, &bad)
+                 ? parse_all(&r)
+                 : TOML_FAIL(&r, bad, "invalid UTF-8");
+    *problems = r.problems;
+    return rc;
+}
+
+int toml_read(const char *text, size_t len, const char *path,
+              const struct toml_visitor *vis, void *ctx, char *err,
+              size_t errlen)
+{
+    int problems;
+    return toml_read_all(text, len, path, vis, ctx, NULL, NULL, &problems, err,
+                         errlen);
 }

@@ -10,8 +10,9 @@
  * The reader knows no schema: it hands each header, key and value to a
  * visitor in the order of the text, and the visitor decides what each
  * means. The first refusal, the reader's or the visitor's, ends the read,
- * so an error is always the first in the file. An error names the file,
- * line and column: "PATH:LINE:COL: what is wrong" (textpos.h).
+ * so an error is always the first in the file (toml_read_all reads on
+ * past the visitor's, for a check that names them all). An error names
+ * the file, line and column: "PATH:LINE:COL: what is wrong" (textpos.h).
  */
 #ifndef HEARTS_BOT_TOML_H
 #define HEARTS_BOT_TOML_H
@@ -60,6 +61,24 @@ struct toml_visitor {
 int toml_read(const char *text, size_t len, const char *path,
               const struct toml_visitor *vis, void *ctx, char *err,
               size_t errlen);
+
+/* Where toml_read_all passes each refusal of the visitor:
+ * "PATH:LINE:COL: what is wrong". */
+typedef void (*toml_problem_fn)(void *ctx, const char *msg);
+
+/*
+ * toml_read, reading on past each refusal of the visitor, which goes to
+ * `problem` (and is counted in *problems): a key refused has its value
+ * read and not told, a refused header, value or end of table is passed
+ * over. What the reader itself refuses (the text is no TOML of the
+ * subset) still ends the read, as it must: -1 with the message in err.
+ * 0 if the whole text was read. With no refusal it tells the visitor
+ * exactly what toml_read does.
+ */
+int toml_read_all(const char *text, size_t len, const char *path,
+                  const struct toml_visitor *vis, void *ctx,
+                  toml_problem_fn problem, void *problem_ctx, int *problems,
+                  char *err, size_t errlen);
 
 /* Writes "PATH:LINE:COL: message" for byte `pos` of the text being read
  * into the read's error buffer. */

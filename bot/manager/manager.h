@@ -39,6 +39,15 @@ struct manager *manager_new(struct loop *l, const struct config *cfg);
  * connects; a journal that cannot be replayed is moved aside. */
 void manager_restore(struct manager *m, struct chat_adapter *a);
 
+/* Whether a journal would be rebuilt by manager_restore, without a
+ * table and without changing the file (a torn last line is only
+ * reported, through storage's log, while storage_read_only): its lines
+ * read, its rules and seats checked, its game replayed through the
+ * engine. 0, or -1 with why ("line 3: ...") in err; room (roomlen
+ * bytes) gets the room its header names, "" if none. */
+int manager_journal_check(const char *path, char *room, size_t roomlen,
+                          char *err, size_t errlen);
+
 /* At the bot's start (store.c): makes the data directory, takes its lock
  * and checks it can be written. -1 with the message in err if another
  * heartsbot holds the lock (the bot must not start); otherwise 0, and a

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bot/common/err.h"
 #include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/msg.h"
@@ -22,6 +23,7 @@
 #include "bot/manager/journaling.h"
 #include "bot/manager/lang.h"
 #include "bot/manager/life.h"
+#include "bot/manager/manager.h"
 #include "storage/journal.h"
 #include "storage/record/record.h"
 #include "storage/storage.h"
@@ -79,29 +81,40 @@ static int restore_seats(struct restore *r, const struct journal_line *l)
     return 0;
 }
 
+/* What a header says of its game, checked: its rules (and their text,
+ * sized 1024) and its game ID. 0, or -1 with why in err (400 bytes). */
+static int header_rules(const struct journal_line *l,
+                        struct engine_rules *rules, char *text, size_t textlen,
+                        char *err)
+{
+    struct engine_error e = {0};
+    char why[300] = "too long";
+    /* a text journaled before an option could be named only once ("omnibus
+     * target=50 target=89": the channel's, then the table's) reads as it
+     * did, the last one counting */
+    if (engine_rules_over(l->rules, "", text, textlen) ||
+        engine_rules_parse(rules, text, 0, &e)) {
+        if (e.code)
+            rule_words_error_text(why, sizeof why, MSG_EN, &e);
+        snprintf(err, 400, "rules \"%.60s\": %.250s", l->rules, why);
+        return -1;
+    }
+    if (strlen(l->game) != 16 || strspn(l->game, "0123456789abcdef") != 16) {
+        snprintf(err, 400, "game: not a game id");
+        return -1;
+    }
+    return 0;
+}
+
 static int restore_header(struct restore *r, const struct journal_line *l,
                           const char *path)
 {
     struct engine_rules rules;
-    struct engine_error e = {0};
-    char err[300] = "too long", text[1024];
-    /* a text journaled before an option could be named only once ("omnibus
-     * target=50 target=89": the channel's, then the table's) reads as it
-     * did, the last one counting */
-    if (engine_rules_over(l->rules, "", text, sizeof text) ||
-        engine_rules_parse(&rules, text, 0, &e)) {
-        if (e.code)
-            rule_words_error_text(err, sizeof err, MSG_EN, &e);
-        snprintf(r->err, sizeof r->err, "rules \"%.60s\": %.250s", l->rules,
-                 err);
+    char text[1024];
+    if (header_rules(l, &rules, text, sizeof text, r->err))
         return -1;
-    }
     if (mgr_table_find(r->m, r->a, l->room)) {
         snprintf(r->err, sizeof r->err, "%s has a table already", l->room);
-        return -1;
-    }
-    if (strlen(l->game) != 16 || strspn(l->game, "0123456789abcdef") != 16) {
-        snprintf(r->err, sizeof r->err, "game: not a game id");
         return -1;
     }
     r->t = mgr_table_open(r->m, r->a, l->room, &rules, text);
@@ -129,23 +142,45 @@ static int restore_start(struct restore *r)
     return 0;
 }
 
+/* Parses line `lineno` of a journal into *l: a header first, and only
+ * first. 0, or -1 with why in err (400 bytes); room (64 bytes) the
+ * header's room, even of a header refused. */
+static int journal_line_read(const char *text, size_t len, long lineno,
+                             struct journal_line *l, char *room, char *err)
+{
+    char why[300];
+    memset(l, 0, sizeof *l);
+    int parsed = journal_parse(text, len, l, why, sizeof why);
+    if (lineno == 1 && l->kind == JOURNAL_HEADER)
+        snprintf(room, 64, "%s", l->room);
+    if (parsed) {
+        snprintf(err, 400, "line %ld: %s", lineno, why);
+        return -1;
+    }
+    if ((lineno == 1) != (l->kind == JOURNAL_HEADER)) {
+        snprintf(err, 400, "line %ld: %s", lineno,
+                 lineno == 1 ? "no header" : "a second header");
+        return -1;
+    }
+    return 0;
+}
+
+/* A line's failure: err (400 bytes) gets "line N: " before it; 1, to
+ * stop the reading. */
+static int line_failed(char *err, long lineno)
+{
+    char why[400];
+    snprintf(why, sizeof why, "line %ld: %.360s", lineno, err);
+    snprintf(err, 400, "%s", why);
+    return 1;
+}
+
 static int restore_line(void *ctx, char *text, size_t len, long lineno)
 {
     struct restore *r = ctx;
     struct journal_line *l = &r->line;
-    char err[300];
-    memset(l, 0, sizeof *l);
-    int parsed = journal_parse(text, len, l, err, sizeof err);
-    if (lineno == 1 && l->kind == JOURNAL_HEADER)
-        snprintf(r->room, sizeof r->room, "%s", l->room);
-    if (parsed) {
-        snprintf(r->err, sizeof r->err, "line %ld: %s", lineno, err);
+    if (journal_line_read(text, len, lineno, l, r->room, r->err)) {
         r->newer = lineno == 1 && l->kind == JOURNAL_HEADER && l->newer;
-        return 1;
-    }
-    if ((lineno == 1) != (l->kind == JOURNAL_HEADER)) {
-        snprintf(r->err, sizeof r->err, "line %ld: %s", lineno,
-                 lineno == 1 ? "no header" : "a second header");
         return 1;
     }
     int rc = 0;
@@ -177,13 +212,7 @@ static int restore_line(void *ctx, char *text, size_t len, long lineno)
         }
         break;
     }
-    if (rc) {
-        char why[400];
-        snprintf(why, sizeof why, "line %ld: %.360s", lineno, r->err);
-        snprintf(r->err, sizeof r->err, "%s", why);
-        return 1;
-    }
-    return 0;
+    return rc ? line_failed(r->err, lineno) : 0;
 }
 
 /* Replays the game part into the table's game. */
@@ -400,4 +429,101 @@ void mgr_restore(struct manager *m, struct chat_adapter *a)
     }
     closedir(d);
     m->restoring = false;
+}
+
+/* ---- Checking a journal without a table (manager_journal_check) ------- */
+
+struct journal_check {
+    struct journal_line line;
+    struct engine_rules rules;
+    struct journal_seat seats[ENGINE_MAX_PLAYERS]; /* the last seats line */
+    int nseats;
+    struct record *rec; /* from the start on */
+    char room[64];
+    char err[400];
+};
+
+/* One line, as restore_line takes it, with what a table would refuse. */
+static int check_line(void *ctx, char *text, size_t len, long lineno)
+{
+    struct journal_check *c = ctx;
+    struct journal_line *l = &c->line;
+    char text_rules[1024];
+    int rc = 0;
+    if (journal_line_read(text, len, lineno, l, c->room, c->err))
+        return 1;
+    switch (l->kind) {
+    case JOURNAL_HEADER:
+        rc = header_rules(l, &c->rules, text_rules, sizeof text_rules, c->err);
+        break;
+    case JOURNAL_SEATS:
+        if (l->nseats != c->rules.players) {
+            snprintf(c->err, sizeof c->err, "seats: %d at a table of %d",
+                     l->nseats, c->rules.players);
+            rc = -1;
+            break;
+        }
+        for (int s = 0; c->rec && s < l->nseats; s++)
+            if (!l->seats[s].used) {
+                snprintf(c->err, sizeof c->err,
+                         "seats: seat %d empty in a game", s);
+                rc = -1;
+            }
+        memcpy(c->seats, l->seats, sizeof c->seats);
+        c->nseats = l->nseats;
+        break;
+    case JOURNAL_START:
+        if (c->rec) {
+            snprintf(c->err, sizeof c->err, "started twice");
+            rc = -1;
+            break;
+        }
+        for (int s = 0; s < c->rules.players && rc == 0; s++)
+            if (s >= c->nseats || !c->seats[s].used) {
+                snprintf(c->err, sizeof c->err, "start: seat %d is empty", s);
+                rc = -1;
+            }
+        if (rc)
+            break;
+        c->rec = xcalloc(1, sizeof *c->rec);
+        c->rec->rules = c->rules;
+        c->rec->n = c->rules.players;
+        for (int s = 0; s < c->rec->n; s++)
+            c->rec->names[s] = xstrdup(c->seats[s].nick);
+        break;
+    default:
+        if (!c->rec) {
+            snprintf(c->err, sizeof c->err, "a game line before the start");
+            rc = -1;
+        } else {
+            rc = journal_record_add(c->rec, l, c->err, sizeof c->err);
+        }
+        break;
+    }
+    return rc ? line_failed(c->err, lineno) : 0;
+}
+
+int manager_journal_check(const char *path, char *room, size_t roomlen,
+                          char *err, size_t errlen)
+{
+    struct journal_check *c = xcalloc(1, sizeof *c);
+    char why[300];
+    int rc = storage_read_lines(path, JOURNAL_MAX_LINE, check_line, c, NULL,
+                                why, sizeof why);
+    if (rc < 0)
+        snprintf(c->err, sizeof c->err, "%s", why);
+    else if (rc == 0 && !c->room[0] && !c->rules.players)
+        snprintf(c->err, sizeof c->err, "empty");
+    else if (rc == 0 && c->rec &&
+             record_replay(c->rec, NULL, NULL, NULL, NULL, why, sizeof why)) {
+        snprintf(c->err, sizeof c->err, "%s", why);
+        rc = 1;
+    }
+    if (rc != 0 || c->err[0])
+        rc = err_set(err, errlen, "%s", c->err);
+    if (room && roomlen)
+        snprintf(room, roomlen, "%s", c->room);
+    record_free(c->rec);
+    free(c);
+    return rc;
 }

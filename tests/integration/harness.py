@@ -1555,6 +1555,14 @@ def example_config():
         return tomllib.load(f)
 
 
+def example_matrix():
+    """The [[matrix]] table of docs/examples/matrix.toml (every key of it
+    set), as a dict: the defaults of a Matrix test's account."""
+    with open(os.path.join(REPO, "docs", "examples", "matrix.toml"),
+              "rb") as f:
+        return dict(tomllib.load(f)["matrix"][0])
+
+
 # [bot] settings that turn the bot's answer limits (and its damping of a
 # repeated channel !status) off, for tests that send many commands on
 # purpose (every refusal, a burst) and are not about the limits

@@ -156,7 +156,7 @@ class MatrixCase(HarnessTestCase):
         cfg["bot"]["log_level"] = "debug"
         cfg["bot"].update(harness.NO_ANSWER_LIMITS)
         del cfg["irc"]
-        net = dict(cfg["matrix"][0])
+        net = harness.example_matrix()
         net.update(name="mx", homeserver=self.hs.url, user_id=BOT,
                    password="pw-bot", rooms=list(rooms),
                    sync_timeout_ms=1000, request_timeout_ms=3000)

@@ -217,7 +217,7 @@ class SynapseCase(HarnessTestCase):
                 cfg["bot"]["log_level"] = "debug"
                 cfg["bot"].update(harness.NO_ANSWER_LIMITS)
                 cfg["game"].update(next_hand_delay=0)
-                entry = dict(cfg["matrix"][0])
+                entry = harness.example_matrix()
                 entry.update(name="mx", homeserver=self.hs.url,
                              user_id=bot_id, rooms=[room])
                 entry.update(net)

@@ -615,6 +615,141 @@ static void test_config_load_errors(void **state)
     unlink(path);
 }
 
+/* ---- config_check: every problem, reading on ---------------------------- */
+
+struct problems {
+    int n;
+    char first[ERRLEN];
+    char all[4096];
+};
+
+static void note_problem(void *ctx, const char *msg)
+{
+    struct problems *p = ctx;
+    if (p->n++ == 0)
+        snprintf(p->first, sizeof p->first, "%s", msg);
+    size_t used = strlen(p->all);
+    snprintf(p->all + used, sizeof p->all - used, "%s\n", msg);
+}
+
+/* config_check of text (written to a file), and what config_load says. */
+static int check_text(const char *text, struct problems *p, char *load_err,
+                      size_t errlen)
+{
+    char path[64];
+    temp_file(text, strlen(text), path, sizeof path);
+    memset(p, 0, sizeof *p);
+    struct config c, d;
+    int rc = config_check(path, registry_protocols, &c, note_problem, p);
+    if (rc >= 0)
+        config_free(&c);
+    load_err[0] = '\0';
+    if (config_load(path, registry_protocols, &d, load_err, errlen) == 0)
+        config_free(&d);
+    /* messages name the file: make them the same as config_parse's */
+    char *at;
+    while ((at = strstr(p->all, path)))
+        memcpy(at, "/tmp/test_config_ZZZZZZ", strlen(path));
+    unlink(path);
+    return rc;
+}
+
+/* Its first problem is always config_load's error: a file refused by the
+ * start is refused by the check, with the same words. */
+static void test_config_check_first_problem_is_the_loads_error(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        struct problems p;
+        char err[ERRLEN];
+        check_text(bad_cases[i].text, &p, err, sizeof err);
+        assert_true(p.n >= 1);
+        if (strcmp(p.first, err))
+            fail_msg("case %zu: check \"%s\", load \"%s\"", i, p.first, err);
+    }
+}
+
+static void test_config_check_accepts_what_load_accepts(void **state)
+{
+    (void)state;
+    char path[4096];
+    source_path("config.example.toml", path, sizeof path);
+    struct problems p = {0};
+    struct config c, d;
+    char err[ERRLEN];
+    assert_int_equal(
+        config_check(path, registry_protocols, &c, note_problem, &p), 0);
+    assert_int_equal(p.n, 0);
+    assert_int_equal(config_load(path, registry_protocols, &d, err, sizeof err),
+                     0);
+    /* the same config */
+    assert_string_equal(c.data_dir, d.data_dir);
+    assert_int_equal(c.nnetworks, d.nnetworks);
+    assert_string_equal(c.networks[0].name, d.networks[0].name);
+    assert_int_equal(c.turn_timeout, d.turn_timeout);
+    config_free(&c);
+    config_free(&d);
+}
+
+static void test_config_check_names_every_problem(void **state)
+{
+    (void)state;
+    struct problems p;
+    char err[ERRLEN];
+    int rc = check_text("[bot]\nlog_level = \"loud\"\ncolours = true\n"
+                        "colours = true\n"
+                        "[[irc]]\nname = \"n\"\nhost = \"h\"\nnick = \"a b\"\n"
+                        "[[irc]]\nname = \"m\"\n"
+                        "[bot]\ndata_dir = \"elsewhere\"\n"
+                        "[game]\nturn_timeout = 1\nturn_timeout = 9\n",
+                        &p, err, sizeof err);
+    if (rc != 8)
+        fail_msg("%d problems:\n%s", rc, p.all);
+    const char *const want[] = {
+        ":2:13: 'log_level' must be",
+        ":3:1: unknown key 'colours' in [bot]",
+        ":4:1: unknown key 'colours' in [bot]",
+        ":8:8: 'nick' contains a space",
+        /* the second [[irc]] is whole but for its host: named at its
+         * header, once its table ends */
+        ":9:1: this [[irc]] has no 'host'",
+        ":11:1: [bot] is defined twice",
+        ":14:16: 'turn_timeout' must be between 5 and 86400",
+        ":15:1: duplicate key 'turn_timeout'",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(p.all, want[i]))
+            fail_msg("no \"%s\" in:\n%s", want[i], p.all);
+    /* the first [[irc]], with a bad value, is not judged as a whole: no
+     * "has no" for it */
+    assert_null(strstr(p.all, ":5:1: "));
+    /* a key under the refused [bot] is passed over, not judged */
+    assert_null(strstr(p.all, ":12:"));
+}
+
+static void test_config_check_stops_at_broken_text(void **state)
+{
+    (void)state;
+    struct problems p;
+    char err[ERRLEN];
+    int rc = check_text("[bot]\nlog_level = \"loud\"\ncolors = tru\n"
+                        "command_prefix = 5\n",
+                        &p, err, sizeof err);
+    assert_int_equal(rc, -1);
+    assert_int_equal(p.n, 2);
+    assert_non_null(strstr(p.all, ":2:13: "));
+    assert_non_null(strstr(p.all, ":3:10: expected a value"));
+    assert_null(strstr(p.all, ":4:"));
+    /* a file that cannot be read: one problem */
+    memset(&p, 0, sizeof p);
+    struct config c;
+    assert_int_equal(config_check("/nonexistent/bot.toml", registry_protocols,
+                                  &c, note_problem, &p),
+                     -1);
+    assert_int_equal(p.n, 1);
+    assert_non_null(strstr(p.first, "cannot open"));
+}
+
 static void test_config_free_zeroes(void **state)
 {
     (void)state;
@@ -670,6 +805,10 @@ int main(void)
         cmocka_unit_test(test_config_parse_too_large),
         cmocka_unit_test(test_config_parse_limits),
         cmocka_unit_test(test_config_load_errors),
+        cmocka_unit_test(test_config_check_first_problem_is_the_loads_error),
+        cmocka_unit_test(test_config_check_accepts_what_load_accepts),
+        cmocka_unit_test(test_config_check_names_every_problem),
+        cmocka_unit_test(test_config_check_stops_at_broken_text),
         cmocka_unit_test(test_config_free_zeroes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

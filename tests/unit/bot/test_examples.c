@@ -37,14 +37,31 @@ static void test_config_load_example(void **state)
 {
     (void)state;
     loads("config.example.toml", 1);
-    /* and its [[matrix]] table, every key of it set */
+    /* for a local IRC server only: no Matrix login to retry forever */
     char path[1024], err[512];
     repo_path(path, sizeof path, "config.example.toml");
     struct config c;
     assert_int_equal(config_load(path, registry_protocols, &c, err, sizeof err),
                      0);
+    assert_int_equal(count_mx(&c), 0);
+    assert_int_equal(c.nnetworks, 1);
+    config_free(&c);
+}
+
+/* The Matrix example: sync mode, every [[matrix]] key of it set. */
+static void test_config_load_matrix_example(void **state)
+{
+    (void)state;
+    char path[1024], err[512];
+    repo_path(path, sizeof path, "docs/examples/matrix.toml");
+    struct config c;
+    assert_int_equal(config_load(path, registry_protocols, &c, err, sizeof err),
+                     0);
+    assert_int_equal(count_irc(&c), 0);
     assert_int_equal(count_mx(&c), 1);
-    assert_string_equal(mx_at(&c, 0)->user_id, "@heartsbot:localhost");
+    assert_false(mx_at(&c, 0)->appservice);
+    assert_string_equal(mx_at(&c, 0)->user_id, "@heartsbot:example.org");
+    assert_string_equal(mx_at(&c, 0)->homeserver, "https://matrix.example.org");
     assert_int_equal(mx_at(&c, 0)->nrooms, 1);
     /* anyone may invite it, which it warns of at start */
     assert_true(mx_at(&c, 0)->auto_join_invites);
@@ -58,6 +75,8 @@ static void test_config_load_docs_examples(void **state)
     loads("docs/examples/libera.toml", 1);
     loads("docs/examples/own-ircd.toml", 1);
     loads("docs/examples/appservice.toml", 0);
+    loads("docs/examples/matrix.toml", 0);
+    loads("docs/examples/both.toml", 1);
 }
 
 /* The application-service example is what docs/hosting.md says it is. */
@@ -100,6 +119,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_load_example),
+        cmocka_unit_test(test_config_load_matrix_example),
         cmocka_unit_test(test_config_load_docs_examples),
         cmocka_unit_test(test_config_load_own_ircd_channel_rules),
         cmocka_unit_test(test_config_load_appservice_example),

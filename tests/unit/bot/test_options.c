@@ -189,6 +189,33 @@ static void test_registration_is_the_whole_command_line(void **state)
     assert_int_equal(o.action, OPTIONS_USAGE);
 }
 
+static void test_check_takes_a_config_and_a_data_dir_only(void **state)
+{
+    (void)state;
+    struct options o = parse((const char *[]){"--check", "bot.toml", NULL});
+    assert_int_equal(o.action, OPTIONS_CHECK);
+    assert_string_equal(o.arg, "bot.toml");
+    assert_null(o.data_dir);
+    o = parse((const char *[]){"--check", "b.toml", "--data", "d", NULL});
+    assert_int_equal(o.action, OPTIONS_CHECK);
+    assert_string_equal(o.arg, "b.toml");
+    assert_string_equal(o.data_dir, "d");
+    o = parse((const char *[]){"--data", "d", "--check", "b.toml", NULL});
+    assert_int_equal(o.action, OPTIONS_CHECK);
+    assert_string_equal(o.data_dir, "d");
+    /* the config is its argument, not --config's; nothing else goes */
+    static const char *const refused[][6] = {
+        {"--check", NULL},
+        {"--check", "a", "--check", "b", NULL},
+        {"--check", "a", "--config", "b", NULL},
+        {"--console", "--check", "a", NULL},
+        {"--check", "a", "--console", "--preset", "omnibus", NULL},
+        {"--check", "a", "--bogus", NULL},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        assert_int_equal(parse(refused[i]).action, OPTIONS_USAGE);
+}
+
 /* What options_usage writes, read back from a temporary file. */
 static char *usage_text(void)
 {
@@ -215,7 +242,8 @@ static void test_the_usage_names_every_form(void **state)
            "[--data DIR]\n"
            "       heartsbot --rebuild-stats DATA_DIR\n"
            "       heartsbot --appservice-registration CONFIG\n"
-           "       heartsbot --version\n");
+           "       heartsbot --version\n"
+           "       heartsbot --check CONFIG [--data DIR]\n");
     free(s);
 }
 
@@ -300,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_version_ends_the_reading),
         cmocka_unit_test(test_rebuild_stats_ends_the_reading_where_it_stands),
         cmocka_unit_test(test_registration_is_the_whole_command_line),
+        cmocka_unit_test(test_check_takes_a_config_and_a_data_dir_only),
         cmocka_unit_test(test_the_usage_names_every_form),
         cmocka_unit_test(test_the_console_dir_follows_the_xdg_state_home),
         cmocka_unit_test(test_the_console_dir_is_under_home_without_it),

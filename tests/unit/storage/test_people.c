@@ -230,6 +230,28 @@ static void test_people_file_compacted_on_load(void **state)
     people_free(p);
 }
 
+/* Only reading (heartsbot --check): the same file is read, not written. */
+static void test_people_file_not_compacted_while_read_only(void **state)
+{
+    (void)state;
+    struct people *p = reload(NULL);
+    char err[256];
+    for (int i = 0; i < 200; i++)
+        people_set(p, path, "n", "a:x", "lang", i % 2 ? "de" : "fr", err,
+                   sizeof err);
+    people_free(p);
+    char *before = scratch_read(path);
+    storage_set_read_only(true);
+    p = reload(NULL);
+    storage_set_read_only(false);
+    assert_string_equal(people_get(p, "n", "a:x", "lang"), "de");
+    people_free(p);
+    char *after = scratch_read(path);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+}
+
 static void test_people_unreadable_file_keeps_what_was_there(void **state)
 {
     (void)state;
@@ -278,6 +300,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_people_damaged_lines_cost_only_themselves, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_people_file_not_compacted_while_read_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_people_file_compacted_on_load,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(

@@ -187,6 +187,23 @@ static void test_storage_read_lines_drops_and_cuts_a_torn_line(void **state)
     free(text);
 }
 
+/* Only reading (heartsbot --check): the torn line is reported, not cut. */
+static void test_storage_read_only_reports_a_torn_line(void **state)
+{
+    (void)state;
+    char path[256], err[512];
+    scratch_path(path, sizeof path, "journal-1.jsonl");
+    scratch_write(path, "{\"a\":1}\n{\"b\":2}\n{\"c\":3, \"to");
+    struct lines l = {0};
+    storage_set_read_only(true);
+    int rc = storage_read_lines(path, 100, collect, &l, NULL, err, sizeof err);
+    storage_set_read_only(false);
+    assert_int_equal(rc, 0);
+    assert_int_equal(l.n, 2);
+    assert_int_equal(size_of(path), 27);
+    assert_non_null(strstr(logged, "a torn last line after byte 16"));
+}
+
 /* A last line without its newline that is a whole JSON object was left
  * so by an editor or `$(cat f)`: it is read, never cut, and the next
  * append ends it first. */
@@ -521,6 +538,7 @@ int main(void)
         T(test_storage_append_refuses_what_is_not_one_line),
         T(test_storage_read_lines_stops_and_refuses_long_lines),
         T(test_storage_read_lines_drops_and_cuts_a_torn_line),
+        T(test_storage_read_only_reports_a_torn_line),
         T(test_storage_append_cuts_a_torn_line_first),
         T(test_storage_a_whole_last_line_is_kept),
         T(test_storage_files_that_are_links_are_refused),

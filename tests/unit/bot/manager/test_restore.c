@@ -8,9 +8,12 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "bot/manager/manager.h"
 #include "storage/record/record.h"
+#include "storage/storage.h"
 #include "tests/unit/bot/manager/world.h"
 
 static bool serves_nothing(const struct chat_adapter *a, const char *room)
@@ -291,6 +294,41 @@ static void test_restart_refuses_an_unknown_format(void **state)
     assert_true(any_contains("#h", from, "could not be restored"));
 }
 
+/* heartsbot --check's verdict on a journal is the restart's, and the
+ * check leaves the file as it was. */
+static void test_the_check_of_a_journal_agrees_with_the_restart(void **state)
+{
+    (void)state;
+    struct table *t = standard_game_at(3);
+    char path[1024], room[64], err[400];
+    snprintf(path, sizeof path, "%s", t->journal);
+    assert_int_equal(
+        manager_journal_check(path, room, sizeof room, err, sizeof err), 0);
+    assert_string_equal(room, "#h");
+    /* a torn last line: read as the restart reads it, and not cut */
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    off_t whole = st.st_size;
+    append_raw(path, "{\"play\":\"2");
+    storage_set_read_only(true);
+    assert_int_equal(
+        manager_journal_check(path, room, sizeof room, err, sizeof err), 0);
+    storage_set_read_only(false);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, whole + 10);
+    assert_int_equal(truncate(path, whole), 0);
+    /* a card nobody holds: refused by both */
+    char line[64];
+    snprintf(line, sizeof line, "{\"play\":\"%s\"}\n",
+             engine_card_name(t->game.plays[0]));
+    append_raw(path, line);
+    assert_int_equal(
+        manager_journal_check(path, room, sizeof room, err, sizeof err), -1);
+    assert_non_null(strstr(err, "which it does not hold"));
+    assert_null(restart());
+    assert_true(moved_aside(path));
+}
+
 static void test_restart_archives_a_finished_journal(void **state)
 {
     (void)state;
@@ -362,6 +400,9 @@ int main(void)
             test_restart_moves_a_corrupt_journal_aside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart_refuses_an_unknown_format,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_the_check_of_a_journal_agrees_with_the_restart, setup,
+            teardown),
         cmocka_unit_test_setup_teardown(
             test_restart_archives_a_finished_journal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_account_survives_a_restart, setup,
