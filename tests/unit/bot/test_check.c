@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/support/bot_binary.h"
 #include "tests/support/scratch.h"
 
 static char binary[1024];
@@ -426,15 +427,7 @@ static void test_an_unreadable_file_is_named(void **state)
 static int setup(void **state)
 {
     (void)state;
-    const char *b = getenv("HEARTSBOT");
-    if (!b || !*b || access(b, X_OK) != 0) {
-        fprintf(stderr, "test_check: no $HEARTSBOT to run: skipped\n");
-        exit(77);
-    }
-    char cwd[512] = "";
-    if (b[0] != '/')
-        assert_non_null(getcwd(cwd, sizeof cwd));
-    snprintf(binary, sizeof binary, "%s%s%s", cwd, *cwd ? "/" : "", b);
+    bot_binary("test_check", binary, sizeof binary);
     return 0;
 }
 

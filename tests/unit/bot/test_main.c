@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/support/bot_binary.h"
+
 static char binary[1024]; /* absolute: it runs in its own directory */
 
 /* Where the console keeps its data under HOME (the runs' directory). */
@@ -258,15 +260,7 @@ static char *usage(void)
 static int setup(void **state)
 {
     (void)state;
-    const char *b = getenv("HEARTSBOT");
-    if (!b || !*b || access(b, X_OK) != 0) {
-        fprintf(stderr, "test_main: no $HEARTSBOT to run: skipped\n");
-        exit(77);
-    }
-    char cwd[512] = "";
-    if (b[0] != '/')
-        assert_non_null(getcwd(cwd, sizeof cwd));
-    snprintf(binary, sizeof binary, "%s%s%s", cwd, *cwd ? "/" : "", b);
+    bot_binary("test_main", binary, sizeof binary);
     return 0;
 }
 
