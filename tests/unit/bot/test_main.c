@@ -283,12 +283,11 @@ static void test_help_prints_the_usage_on_stdout(void **state)
 }
 
 /* Whether s is "PROGRAM RELEASE\n" or "PROGRAM RELEASE (commit C)\n",
- * RELEASE CMakeLists.txt's ($HEARTS_RELEASE) and C 12 hex digits, maybe
- * "-dirty". */
+ * RELEASE CMakeLists.txt's (HEARTS_RELEASE, compiled in) and C 12 hex
+ * digits, maybe "-dirty". */
 static void assert_version_line(const char *s, const char *program)
 {
-    const char *release = getenv("HEARTS_RELEASE");
-    assert_non_null(release);
+    const char *release = HEARTS_RELEASE;
     char want[128];
     snprintf(want, sizeof want, "%s %s", program, release);
     size_t n = strlen(want);
