@@ -299,8 +299,7 @@ static bool config_ok(const struct irc_config *cfg)
     }
     for (int i = 0; i < cfg->nchannels; i++) {
         const char *ch = cfg->channels[i].name;
-        if (!ircad_target_valid(ch) || strlen(ch) > 50 ||
-            (ch[0] != '#' && ch[0] != '&')) {
+        if (!ircad_channel_name_ok(ch, "#&")) {
             log_error("%s: '%s' is not a valid channel name", name,
                       ch ? ch : "");
             return false;
@@ -447,8 +446,7 @@ void ircad_reload_channels(struct chat_adapter *ca,
     bool save = false;
     for (int k = 0; k < cfg->nchannels; k++) {
         const char *room = cfg->channels[k].name;
-        if (!ircad_target_valid(room) || strlen(room) > CHANNEL_NAME_MAX ||
-            (room[0] != '#' && room[0] != '&'))
+        if (!ircad_channel_name_ok(room, "#&"))
             continue;
         int i = ircad_channels_index(a, room);
         if (i >= 0 && !a->dropped[i]) {

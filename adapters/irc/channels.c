@@ -20,6 +20,12 @@
  * token answer someone else's question. */
 #define WHOX_TOKEN "417"
 
+bool ircad_channel_name_ok(const char *name, const char *types)
+{
+    return ircad_target_valid(name) && strlen(name) <= CHANNEL_NAME_MAX &&
+           strchr(types, name[0]);
+}
+
 int ircad_channels_index(const struct ircad *a, const char *room)
 {
     for (int i = 0; i < a->nchannels; i++)

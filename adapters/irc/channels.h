@@ -16,6 +16,12 @@
 struct ircad;
 struct ircad_msg;
 
+/* Whether `name` is a channel name the bot joins: its first character
+ * one of `types` (the server's CHANTYPES, or "#&" where they are not
+ * known yet), at most CHANNEL_NAME_MAX bytes, and a valid target (no
+ * space, comma or control character). */
+bool ircad_channel_name_ok(const char *name, const char *types);
+
 /* The index of a configured channel, or -1. */
 int ircad_channels_index(const struct ircad *a, const char *room);
 

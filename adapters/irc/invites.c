@@ -19,12 +19,6 @@
 /* A WHOIS unanswered this long is dropped (the server lost it). */
 #define ASK_TIMEOUT_MS 60000
 
-bool ircad_invites_name_ok(const struct ircad *a, const char *room)
-{
-    return ircad_target_valid(room) && strlen(room) <= CHANNEL_NAME_MAX &&
-           strchr(a->isup.chantypes, room[0]) && !strchr(room, '\a');
-}
-
 /* Tells the inviter why not (a NOTICE: never answered), and the log. */
 static void refuse(struct ircad *a, const char *nick, const char *room,
                    const char *why, const char *id)
@@ -113,7 +107,7 @@ void ircad_invites_on_invite(struct ircad *a, const struct ircad_msg *m)
     if (!m->params[0] || !room || !ircad_is_me(a, m->params[0]) ||
         ircad_sender(m, nick, id) != 0 || ircad_is_me(a, nick))
         return;
-    if (!ircad_invites_name_ok(a, room)) {
+    if (!ircad_channel_name_ok(room, a->isup.chantypes)) {
         log_info("%s: invite from %s to a channel name the bot does not "
                  "join: ignored",
                  a->name, nick);

@@ -24,11 +24,6 @@
 struct ircad;
 struct ircad_msg;
 
-/* Whether `room` is a channel name the bot would join on this server:
- * a channel type of the server's CHANTYPES first, at most
- * CHANNEL_NAME_MAX bytes, no space, comma, BEL or control character. */
-bool ircad_invites_name_ok(const struct ircad *a, const char *room);
-
 /* The manager's ask_operator (a !part): WHOIS `nick`, and the answer as
  * CHAT_OPERATOR; at the invites' capped rate (beyond it: logged, no
  * answer). */

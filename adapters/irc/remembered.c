@@ -10,7 +10,6 @@
 
 #include "adapters/irc/channels.h"
 #include "adapters/irc/ircad.h"
-#include "adapters/irc/split.h"
 #include "bot/common/err.h"
 #include "bot/common/file.h"
 #include "bot/common/log.h"
@@ -18,12 +17,6 @@
 #include "bot/common/xjson.h"
 
 #define FILE_NAME "irc-channels.json"
-
-static bool name_ok(const char *s)
-{
-    return ircad_target_valid(s) && strlen(s) <= CHANNEL_NAME_MAX &&
-           (s[0] == '#' || s[0] == '&');
-}
 
 static void free_names(char **names, int n)
 {
@@ -67,7 +60,7 @@ int ircad_remembered_parse(const char *text, size_t len, int max, char ***names,
                                 ? json_object_get_string(e)
                                 : NULL;
             if (!s || strlen(s) != (size_t)json_object_get_string_len(e) ||
-                !name_ok(s)) {
+                !ircad_channel_name_ok(s, "#&")) {
                 err_set(err, errlen, "entry %d is not a channel name", i + 1);
                 free_names(out, i);
                 rc = -1;
