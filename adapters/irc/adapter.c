@@ -387,8 +387,8 @@ struct chat_adapter *ircad_new(struct loop *l, const struct irc_config *cfg,
                      IRCAD_QUEUE_MAX_BYTES, now);
     a->q.dropped = ircad_out_dropped;
     a->q.dropped_ctx = a;
-    ircad_bucket_init(&a->ctcp, CTCP_BURST, CTCP_INTERVAL_MS, now);
-    ircad_bucket_init(&a->invite_rate, INVITE_BURST, INVITE_INTERVAL_MS, now);
+    bucket_init(&a->ctcp, CTCP_BURST, CTCP_INTERVAL_MS, now);
+    bucket_init(&a->invite_rate, INVITE_BURST, INVITE_INTERVAL_MS, now);
     /* two bots started together must not retry in step */
     uint64_t seed = random_os_seed(a);
     ircad_backoff_init(&a->backoff, a->t.backoff_base_ms, a->t.backoff_cap_ms,

@@ -51,7 +51,7 @@ static void on_ctcp(struct ircad *a, const struct ircad_msg *m)
     char reply[IRCAD_CTCP_ARG_MAX + 64];
     if (ircad_ctcp_reply(m->params[0], CTCP_VERSION, reply, sizeof reply) != 0)
         return;
-    if (!ircad_bucket_take(&a->ctcp, loop_now(a->loop))) {
+    if (!bucket_take(&a->ctcp, loop_now(a->loop))) {
         log_debug("%s: CTCP from %s not answered (rate limit)", a->name, nick);
         return;
     }

@@ -116,7 +116,7 @@ void ircad_invites_on_invite(struct ircad *a, const struct ircad_msg *m)
     int i = ircad_channels_index(a, room);
     if (i >= 0 && a->joined[i] && !a->dropped[i])
         return;
-    if (!ircad_bucket_take(&a->invite_rate, loop_now(a->loop))) {
+    if (!bucket_take(&a->invite_rate, loop_now(a->loop))) {
         log_info("%s: invite to %s from %s ignored: too many invites", a->name,
                  room, nick);
         return;
@@ -150,7 +150,7 @@ void ircad_invites_ask_operator(struct ircad *a, const char *room,
         strlen(nick) >= NICK_MAX || strlen(id) >= ID_MAX)
         return;
     /* the same budget as invites: a flood of !part costs a few WHOIS */
-    if (!ircad_bucket_take(&a->invite_rate, loop_now(a->loop))) {
+    if (!bucket_take(&a->invite_rate, loop_now(a->loop))) {
         log_info("%s: !part in %s from %s ignored: too many questions", a->name,
                  room, nick);
         return;

@@ -119,10 +119,10 @@ struct ircad {
     enum invite_policy invites;
     struct invite_ask asks[INVITE_ASKS_MAX];
     int nasks;
-    struct ircad_bucket invite_rate; /* invites answered at all */
-    char *data_dir;      /* the bot's ("": invites are not remembered) */
-    bool remembered_bad; /* its file was refused: never overwritten */
-    bool bot_mode_set;   /* this connection: MODE +<BOT> sent */
+    struct bucket invite_rate; /* invites answered at all */
+    char *data_dir;            /* the bot's ("": invites are not remembered) */
+    bool remembered_bad;       /* its file was refused: never overwritten */
+    bool bot_mode_set;         /* this connection: MODE +<BOT> sent */
     int flood_burst;
     int64_t flood_interval_ms;
     struct ircad_flood pace; /* the interval follows the server's lag */
@@ -134,7 +134,7 @@ struct ircad {
     void (*on_line)(void *ctx, const struct ircad_msg *m);
 
     struct ircad_queue q;
-    struct ircad_bucket ctcp;
+    struct bucket ctcp;
     struct ircad_backoff backoff;
     struct random_state rng; /* the digits of alternative nicks */
 

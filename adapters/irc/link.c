@@ -177,7 +177,7 @@ void ircad_link_connect(struct ircad *a)
     /* the server counts per connection: a new one starts with a burst,
      * at the configured pace */
     ircad_flood_reset(&a->pace, a->flood_interval_ms);
-    ircad_bucket_init(&a->q.bucket, a->flood_burst, a->pace.interval_ms, now);
+    bucket_init(&a->q.bucket, a->flood_burst, a->pace.interval_ms, now);
     /* until the server says what it is, the configured pace is the floor
      * (another server may answer on the same address after a restart) */
     a->server_seen = false;

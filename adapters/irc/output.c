@@ -207,7 +207,7 @@ void ircad_out_quit(struct ircad *a, bool force)
     if (rc == IRCAD_CONN_FULL && !force)
         return;
     if (rc == IRCAD_CONN_SENT)
-        ircad_bucket_take(&a->q.bucket, loop_now(a->loop));
+        bucket_take(&a->q.bucket, loop_now(a->loop));
     ircad_conn_close(a->conn, true);
     a->conn = NULL;
     ircad_out_finish_stop(a);
@@ -237,7 +237,7 @@ static void pump(struct ircad *a)
     enum ircad_flush r =
         ircad_queue_flush(&a->q, now, up, send_line, on_sent, a, &wait);
     if (r == IRCAD_FLUSH_EMPTY && a->state == ST_STOPPING) {
-        wait = ircad_bucket_wait(&a->q.bucket, now);
+        wait = bucket_wait(&a->q.bucket, now);
         if (wait == 0) {
             ircad_out_quit(a, false);
             return;

@@ -37,59 +37,6 @@ struct ircad_qtarget {
     int waited; /* chat lines sent to others since it was served */
     char key[];
 };
-/* ---- Token bucket ------------------------------------------------------ */
-
-void ircad_bucket_init(struct ircad_bucket *b, int burst, int64_t interval_ms,
-                       int64_t now)
-{
-    b->burst = burst > 0 ? burst : 1;
-    b->tokens = b->burst;
-    b->interval_ms = interval_ms > 0 ? interval_ms : 1;
-    b->stamp = now;
-}
-
-/* Credits the tokens earned since the stamp. The stamp moves by whole
- * intervals so that fractions of an interval are not lost between calls. */
-static void refill(struct ircad_bucket *b, int64_t now)
-{
-    if (b->tokens >= b->burst || now <= b->stamp) {
-        if (b->tokens >= b->burst)
-            b->stamp = now;
-        return;
-    }
-    int64_t n = (now - b->stamp) / b->interval_ms;
-    if (n <= 0)
-        return;
-    if (n >= b->burst - b->tokens) {
-        b->tokens = b->burst;
-        b->stamp = now;
-    } else {
-        b->tokens += (int)n;
-        b->stamp += n * b->interval_ms;
-    }
-}
-
-bool ircad_bucket_take(struct ircad_bucket *b, int64_t now)
-{
-    refill(b, now);
-    if (b->tokens <= 0)
-        return false;
-    /* a full bucket starts counting the interval from this first use */
-    if (b->tokens == b->burst)
-        b->stamp = now;
-    b->tokens--;
-    return true;
-}
-
-int64_t ircad_bucket_wait(struct ircad_bucket *b, int64_t now)
-{
-    refill(b, now);
-    if (b->tokens > 0)
-        return 0;
-    int64_t w = b->stamp + b->interval_ms - now;
-    return w > 0 ? w : 1;
-}
-
 /* ---- Queue ------------------------------------------------------------- */
 
 void ircad_queue_init(struct ircad_queue *q, int burst, int64_t interval_ms,
@@ -97,7 +44,7 @@ void ircad_queue_init(struct ircad_queue *q, int burst, int64_t interval_ms,
 {
     memset(q, 0, sizeof *q);
     q->max_bytes = max_bytes;
-    ircad_bucket_init(&q->bucket, burst, interval_ms, now);
+    bucket_init(&q->bucket, burst, interval_ms, now);
 }
 
 static struct ircad_qtarget *find_target(const struct ircad_queue *q,
@@ -518,7 +465,7 @@ enum ircad_flush ircad_queue_flush(struct ircad_queue *q, int64_t now,
         const char *line = ircad_queue_front(q, chat);
         if (!line)
             return IRCAD_FLUSH_EMPTY;
-        int64_t w = ircad_bucket_wait(&q->bucket, now);
+        int64_t w = bucket_wait(&q->bucket, now);
         if (w > 0) {
             *wait_ms = w;
             return IRCAD_FLUSH_WAIT;
@@ -528,7 +475,7 @@ enum ircad_flush ircad_queue_flush(struct ircad_queue *q, int64_t now,
             return IRCAD_FLUSH_FULL;
         if (rc != IRCAD_SENT)
             return IRCAD_FLUSH_ERROR;
-        ircad_bucket_take(&q->bucket, now);
+        bucket_take(&q->bucket, now);
         uint64_t cookie = pop(q, chat);
         if (cookie && sent)
             sent(ctx, cookie);

@@ -35,27 +35,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bot/common/bucket.h"
+
 #define IRCAD_FLOOD_BURST 4
 #define IRCAD_FLOOD_INTERVAL_MS 1100
 #define IRCAD_QUEUE_MAX_BYTES (256 * 1024)
-
-/* A token bucket: `burst` tokens, one back every `interval_ms`. */
-struct ircad_bucket {
-    int tokens;
-    int burst;
-    int64_t interval_ms;
-    int64_t stamp; /* when the last token came back (or the bucket filled) */
-};
-
-/* A full bucket at `now`. burst and interval_ms must be positive. */
-void ircad_bucket_init(struct ircad_bucket *b, int burst, int64_t interval_ms,
-                       int64_t now);
-
-/* Takes one token if there is one at `now`. */
-bool ircad_bucket_take(struct ircad_bucket *b, int64_t now);
-
-/* Milliseconds from `now` until a token is available (0: one is). */
-int64_t ircad_bucket_wait(struct ircad_bucket *b, int64_t now);
 
 /* URGENT: protocol lines of the current connection (keep-alive PING, NICK,
  * JOIN, IDENTIFY); they go first and are dropped on disconnect. The other
@@ -95,7 +79,7 @@ struct ircad_queue {
     size_t bytes;
     size_t max_bytes;
     uint64_t seq; /* lines pushed so far */
-    struct ircad_bucket bucket;
+    struct bucket bucket;
     /* called with the cookie of a line the cap or a clear drops */
     void (*dropped)(void *ctx, uint64_t cookie);
     void *dropped_ctx;

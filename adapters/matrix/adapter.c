@@ -298,6 +298,8 @@ struct chat_adapter *mx_adapter_new(struct loop *l,
     a->members = mx_members_new();
     a->facts = mx_rooms_new();
     mx_pace_init(&a->pace);
+    bucket_init(&a->invite_rate, MX_INVITE_BURST, MX_INVITE_INTERVAL_MS,
+                loop_now(l));
     if (data_dir && *data_dir) {
         char net[FILE_NAME_MAX + 1], dir[FILE_PATH_MAX], path[FILE_PATH_MAX],
             err[256];

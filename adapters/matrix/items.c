@@ -122,7 +122,19 @@ static void on_invite(struct mx_adapter *a, const struct mx_item *it)
 {
     /* a room of the config (known by its ID) is the operator's choice,
      * whoever invites the bot to it */
-    if (a->cfg.auto_join_invites && !mx_cfg_by_id(a, it->room) &&
+    bool configured = mx_cfg_by_id(a, it->room) != NULL;
+    /* a flood of invites (many rooms, or many direct chats opened by
+     * sock puppets) is not followed by as many joins or leaves: beyond
+     * the bucket an invite stays unanswered, and can be sent again later */
+    if (a->cfg.auto_join_invites && !configured &&
+        !bucket_take(&a->invite_rate, loop_now(a->loop))) {
+        log_info("%s: invite to %s from %s left unanswered: more than %d "
+                 "invites in %d seconds",
+                 a->base.network, it->room, it->sender, MX_INVITE_BURST,
+                 MX_INVITE_BURST * MX_INVITE_INTERVAL_MS / 1000);
+        return;
+    }
+    if (a->cfg.auto_join_invites && !configured &&
         !matrix_config_may_invite(&a->cfg, it->sender)) {
         /* declined: leaving a room one is invited to rejects the invite */
         log_info("%s: declining the invite to %s from %s (not in "

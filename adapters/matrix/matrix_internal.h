@@ -34,6 +34,7 @@
 #include "adapters/matrix/registration.h"
 #include "adapters/matrix/retry.h"
 #include "adapters/matrix/session.h"
+#include "bot/common/bucket.h"
 #include "bot/common/chat.h"
 #include "bot/common/loop.h"
 #include "adapters/matrix/matrix_config.h"
@@ -74,6 +75,11 @@ struct mx_hooks {
     /* names.c, a held event let go: what it does (items.c) */
     void (*item)(struct mx_adapter *a, const struct mx_item *it);
 };
+
+/* Invites acted on for rooms outside the config: a burst of 10, then one
+ * every 10 s (a table's four people opening direct chats at once fit). */
+#define MX_INVITE_BURST 10
+#define MX_INVITE_INTERVAL_MS 10000
 
 struct mx_adapter {
     struct chat_adapter base;
@@ -122,6 +128,9 @@ struct mx_adapter {
     size_t ndead;
     char **made; /* rooms the bot created, not (yet) anyone's direct room */
     size_t nmade;
+    /* the invites acted on (joined or declined), for rooms not in the
+     * config: beyond it an invite is left unanswered (items.c) */
+    struct bucket invite_rate;
     char **warn_joined; /* encrypted direct rooms to say so in, once joined */
     size_t nwarn_joined;
     uint64_t await_timer;

@@ -37,41 +37,41 @@ static int fake_send(void *ctx, const char *line)
     return IRCAD_SENT;
 }
 
-static void test_ircad_bucket_take_burst_then_interval(void **state)
+static void test_bucket_take_burst_then_interval(void **state)
 {
     (void)state;
-    struct ircad_bucket b;
-    ircad_bucket_init(&b, 4, 1100, 1000);
+    struct bucket b;
+    bucket_init(&b, 4, 1100, 1000);
     for (int i = 0; i < 4; i++)
-        assert_true(ircad_bucket_take(&b, 1000));
-    assert_false(ircad_bucket_take(&b, 1000));
-    assert_int_equal(ircad_bucket_wait(&b, 1000), 1100);
-    assert_false(ircad_bucket_take(&b, 2099));
-    assert_int_equal(ircad_bucket_wait(&b, 2099), 1);
-    assert_true(ircad_bucket_take(&b, 2100));
-    assert_false(ircad_bucket_take(&b, 2100));
-    assert_true(ircad_bucket_take(&b, 3200));
+        assert_true(bucket_take(&b, 1000));
+    assert_false(bucket_take(&b, 1000));
+    assert_int_equal(bucket_wait(&b, 1000), 1100);
+    assert_false(bucket_take(&b, 2099));
+    assert_int_equal(bucket_wait(&b, 2099), 1);
+    assert_true(bucket_take(&b, 2100));
+    assert_false(bucket_take(&b, 2100));
+    assert_true(bucket_take(&b, 3200));
     /* two intervals at once give two tokens */
-    assert_true(ircad_bucket_take(&b, 5400));
-    assert_true(ircad_bucket_take(&b, 5400));
-    assert_false(ircad_bucket_take(&b, 5400));
+    assert_true(bucket_take(&b, 5400));
+    assert_true(bucket_take(&b, 5400));
+    assert_false(bucket_take(&b, 5400));
     /* a long silence refills to the burst, not beyond */
     int got = 0;
-    while (ircad_bucket_take(&b, 100000))
+    while (bucket_take(&b, 100000))
         got++;
     assert_int_equal(got, 4);
 }
 
-static void test_ircad_bucket_take_interval_counts_from_first_use(void **state)
+static void test_bucket_take_interval_counts_from_first_use(void **state)
 {
     (void)state;
-    struct ircad_bucket b;
-    ircad_bucket_init(&b, 2, 1000, 0);
+    struct bucket b;
+    bucket_init(&b, 2, 1000, 0);
     /* idle and full for a while: the refill clock starts at the first take */
-    assert_true(ircad_bucket_take(&b, 50000));
-    assert_true(ircad_bucket_take(&b, 50000));
-    assert_false(ircad_bucket_take(&b, 50999));
-    assert_true(ircad_bucket_take(&b, 51000));
+    assert_true(bucket_take(&b, 50000));
+    assert_true(bucket_take(&b, 50000));
+    assert_false(bucket_take(&b, 50999));
+    assert_true(bucket_take(&b, 51000));
 }
 
 /* Flushes everything at `now` with no pacing in the way. */
@@ -596,8 +596,8 @@ static void test_ircad_queue_drop_target(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ircad_bucket_take_burst_then_interval),
-        cmocka_unit_test(test_ircad_bucket_take_interval_counts_from_first_use),
+        cmocka_unit_test(test_bucket_take_burst_then_interval),
+        cmocka_unit_test(test_bucket_take_interval_counts_from_first_use),
         cmocka_unit_test(test_ircad_queue_flush_priorities_order),
         cmocka_unit_test(test_ircad_queue_flush_same_target_never_reordered),
         cmocka_unit_test(test_ircad_queue_flush_high_does_not_starve_normal),
