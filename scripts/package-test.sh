@@ -4,8 +4,8 @@
 # files (no build directories), installs it, runs
 # tests/integration/test_package.py on the installed bot (started as its
 # systemd unit starts it, as the heartsbot user, against a private
-# ngIRCd: a whole game), then checks that an upgrade (a reinstall) keeps
-# the edited config and the data, `apt-get remove` keeps them and the
+# ngIRCd: a whole game), then checks that a reinstall and an upgrade (to
+# the same files as a later version) keep the edited config and the data, `apt-get remove` keeps them and the
 # user, and `apt-get purge` deletes the data, /etc/heartsbot and the user.
 #
 # It installs only on a machine without heartsbot (no package, user,
@@ -91,8 +91,19 @@ $sudo grep -q "^port = 6667" "$CONF" && fail "the test did not edit $CONF"
 $sudo find "$DATA" -name archive.jsonl | grep -q . || fail "no archive in $DATA"
 before=$(state)
 
-echo "== Debian package: upgrade (reinstall), remove, purge"
+echo "== Debian package: reinstall, upgrade to a later version, remove, purge"
 apt install --reinstall "$deb"
+[ "$(state)" = "$before" ] || fail "the reinstall changed $CONF or $DATA"
+# an upgrade as dpkg runs one (prerm upgrade, preinst upgrade, postinst
+# configure OLD-VERSION): the same files as a later version
+$sudo dpkg-deb -R "$deb" "$tmp/later"
+$sudo sed -i "s/^Version: .*/Version: ${deb_version}+upgradetest/" "$tmp/later/DEBIAN/control"
+later="$tmp/heartsbot_${deb_version}+upgradetest.deb"
+$sudo dpkg-deb -b "$tmp/later" "$later" >/dev/null
+$sudo chmod 644 "$later"
+apt install "$later"
+[ "$(dpkg-query -W -f='${Version}' heartsbot)" = "${deb_version}+upgradetest" ] ||
+    fail "the upgrade to ${deb_version}+upgradetest did not install"
 [ "$(state)" = "$before" ] || fail "the upgrade changed $CONF or $DATA"
 apt remove heartsbot
 [ ! -e /usr/bin/heartsbot ] || fail "apt-get remove left /usr/bin/heartsbot"
