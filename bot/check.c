@@ -338,9 +338,9 @@ int check_run(const char *config_path, const char *data_dir,
             say(run_say, &r, true, "%s: no %s network: the bot would not start",
                 config_path, tables);
         }
-        if (rc == 0 && more)
-            more(&cfg, run_say, &r);
         const char *dir = data_dir ? data_dir : cfg.data_dir;
+        if (rc == 0 && more)
+            more(&cfg, dir, run_say, &r);
         check_data(&cfg, dir, run_say, &r);
         if (r.problems == 0) {
             fprintf(out, "OK: %s: %d network%s, data directory %s\n",

@@ -19,10 +19,10 @@
  * (it fails the check), false for a note. */
 typedef void (*check_say_fn)(void *ctx, bool problem, const char *msg);
 
-/* What the caller checks beyond the core: the protocols' own files (an
- * application service's registration), told as check_say_fn. */
-typedef void (*check_more_fn)(const struct config *cfg, check_say_fn say,
-                              void *ctx);
+/* What the caller checks beyond the core: the protocols' own files
+ * (check_protocols.h), data_dir the one checked, told as check_say_fn. */
+typedef void (*check_more_fn)(const struct config *cfg, const char *data_dir,
+                              check_say_fn say, void *ctx);
 
 /*
  * Checks the config at config_path with these protocols (the bot's:

@@ -38,6 +38,7 @@
 #include "bot/common/version.h"
 #include "bot/common/xalloc.h"
 #include "bot/check.h"
+#include "bot/check_protocols.h"
 #include "bot/config.h"
 #include "adapters/console/console.h"
 #include "engine/engine.h"
@@ -145,30 +146,6 @@ static int registration_command(const char *config_path)
                 config_path);
     config_free(&cfg);
     return n == 0 || failed ? 1 : 0;
-}
-
-/* --check: each appservice [[matrix]]'s registration file, as its start
- * reads it (appservice.c). */
-static void check_registrations(const struct config *cfg, check_say_fn say,
-                                void *ctx)
-{
-    for (int i = 0; i < config_count(cfg, &matrix_protocol); i++) {
-        const struct matrix_config *mx =
-            config_section(cfg, &matrix_protocol, i);
-        char err[1024], msg[1200];
-        struct mx_registration r = {0};
-        if (!mx->appservice)
-            continue;
-        if (mx_registration_load(mx->registration, &r, err, sizeof err) ||
-            mx_registration_check(&r, mx, err, sizeof err)) {
-            snprintf(msg, sizeof msg,
-                     "[[matrix]] \"%s\": %s (heartsbot "
-                     "--appservice-registration CONFIG writes it)",
-                     mx->name, err);
-            say(ctx, true, msg);
-        }
-        mx_registration_free(&r);
-    }
 }
 
 /* Waits for the adapters to flush their goodbyes, then ends the loop. */
@@ -407,7 +384,7 @@ int main(int argc, char **argv)
     case OPTIONS_CHECK:
         /* connects to nothing, changes nothing */
         return check_run(opt.arg, opt.data_dir, registry_protocols,
-                         check_registrations, stdout, stderr)
+                         check_protocol_files, stdout, stderr)
                    ? 1
                    : 0;
     }

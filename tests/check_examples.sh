@@ -2,8 +2,9 @@
 # Every example config passes `heartsbot --check` as copied (ctest
 # examples/check): config.example.toml and docs/examples/*.toml, each in
 # a temporary directory with its data_dir (and an application service's
-# registration, written first by --appservice-registration) pointed
-# there; and a broken copy is refused with file:line:column.
+# registration, written first by --appservice-registration, and a TLS CA
+# file, a PEM block the operator would bring) pointed there; and a broken
+# copy is refused with file:line:column.
 # Usage: check_examples.sh HEARTSBOT REPO
 set -eu
 bot=$1
@@ -18,7 +19,9 @@ for src in "$repo/config.example.toml" "$repo"/docs/examples/*.toml; do
     mkdir "$dir"
     sed -e "s|^data_dir = \".*\"\$|data_dir = \"$dir/data\"|" \
         -e "s|^registration = \".*\"\$|registration = \"$dir/registration.yaml\"|" \
+        -e "s|^tls_ca_file = \"..*\"\$|tls_ca_file = \"$dir/ca.pem\"|" \
         "$src" >"$dir/$name"
+    printf -- '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n' >"$dir/ca.pem"
     if grep -q '^mode = "appservice"' "$dir/$name" &&
        ! "$bot" --appservice-registration "$dir/$name" >"$dir/out" 2>&1; then
         echo "FAIL: $name: --appservice-registration:"; cat "$dir/out"

@@ -424,6 +424,110 @@ static void test_an_unreadable_file_is_named(void **state)
     dir_free(&d);
 }
 
+/* The config of dir_new with `more` appended (an [[irc]]'s TLS keys, a
+ * [[matrix]]). */
+static void config_more(const struct dir *d, const char *irc_more,
+                        const char *more)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "[bot]\ndata_dir = \"%s\"\n\n[[irc]]\nname = \"local\"\n"
+             "host = \"127.0.0.1\"\nport = 6667\nnick = \"heartsbot\"\n"
+             "channels = [\"#hearts\"]\n%s\n%s",
+             d->data, irc_more, more);
+    scratch_write(d->config, text);
+}
+
+#define PEM(label) "-----BEGIN " label "-----\nAAAA\n-----END " label "-----\n"
+
+static void test_tls_files_are_read_and_named(void **state)
+{
+    (void)state;
+    struct dir d;
+    dir_new(&d, 6667);
+    good_data(&d);
+    char ca[128], cert[128], key[128], more[1024];
+    snprintf(ca, sizeof ca, "%s/ca.pem", d.path);
+    snprintf(cert, sizeof cert, "%s/bot.pem", d.path);
+    snprintf(key, sizeof key, "%s/bot.key", d.path);
+    scratch_write(ca, PEM("CERTIFICATE") PEM("CERTIFICATE"));
+    /* the certificate with its key, readable by all: a note */
+    scratch_write(cert, PEM("CERTIFICATE") PEM("PRIVATE KEY"));
+    assert_int_equal(chmod(cert, 0644), 0);
+    snprintf(more, sizeof more,
+             "tls = true\ntls_ca_file = \"%s\"\ntls_cert_file = \"%s\"\n", ca,
+             cert);
+    config_more(&d, more, "");
+    check(&d);
+    assert_int_equal(d.status, 0);
+    has(&d, "note: [[irc]] \"local\": tls_cert_file ");
+    has(&d, "(mode 644) can be read by others than its owner");
+    assert_int_equal(chmod(cert, 0600), 0);
+    check(&d);
+    assert_int_equal(d.status, 0);
+    assert_null(strstr(d.out, "note: [[irc]]"));
+    /* a key file without a key, a certificate without a certificate, a
+     * CA store that is not there */
+    scratch_write(key, PEM("CERTIFICATE"));
+    assert_int_equal(chmod(key, 0600), 0);
+    scratch_write(cert, "not a certificate\n");
+    char missing[160];
+    snprintf(missing, sizeof missing, "%s/none.pem", d.path);
+    snprintf(more, sizeof more,
+             "tls = true\ntls_ca_file = \"%s\"\ntls_cert_file = \"%s\"\n"
+             "tls_key_file = \"%s\"\n",
+             missing, cert, key);
+    config_more(&d, more, "");
+    check(&d);
+    assert_int_equal(d.status, 1);
+    has(&d, "tls_ca_file ");
+    has(&d, "none.pem cannot be read by this user: No such file or directory");
+    has(&d, "bot.pem has no PEM \"CERTIFICATE\" block");
+    has(&d, "bot.key has no PEM \"PRIVATE KEY\" block");
+    has(&d, "3 problems");
+    dir_free(&d);
+}
+
+#define MATRIX                                                                 \
+    "[[matrix]]\nname = \"mx\"\nhomeserver = \"http://127.0.0.1:8008\"\n"      \
+    "user_id = \"@heartsbot:hearts.test\"\npassword = \"pw\"\n"                \
+    "rooms = [\"#hearts:hearts.test\"]\ninvite_from = [\":hearts.test\"]\n"
+
+static void test_a_matrix_session_is_read_as_the_start_reads_it(void **state)
+{
+    (void)state;
+    struct dir d;
+    dir_new(&d, 6667);
+    good_data(&d);
+    config_more(&d, "", MATRIX);
+    mkdir_in(&d, "mx");
+    /* none yet: nothing to say */
+    check(&d);
+    assert_int_equal(d.status, 0);
+    assert_null(strstr(d.out, "[[matrix]]"));
+    /* another account's: a note */
+    put_in(&d, "mx/matrix-session.json",
+           "{\"version\":1,\"homeserver\":\"http://127.0.0.1:8008\","
+           "\"user_id\":\"@other:hearts.test\",\"access_token\":\"t\"}");
+    check(&d);
+    assert_int_equal(d.status, 0);
+    has(&d, "is the session of @other:hearts.test on http://127.0.0.1:8008");
+    /* garbage: a note, the bot logs in anew */
+    put_in(&d, "mx/matrix-session.json", "{\"version\":1,");
+    check(&d);
+    assert_int_equal(d.status, 0);
+    has(&d, "note: [[matrix]] \"mx\": ");
+    has(&d, "is unusable (");
+    has(&d, "a new login");
+    /* a later heartsbot's: a problem */
+    put_in(&d, "mx/matrix-session.json", "{\"version\":9}");
+    check(&d);
+    assert_int_equal(d.status, 1);
+    has(&d, "run the heartsbot that wrote it");
+    has(&d, "1 problem");
+    dir_free(&d);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -444,6 +548,8 @@ int main(void)
         cmocka_unit_test(test_a_garbage_journal_is_named_and_left_alone),
         cmocka_unit_test(test_newer_formats_are_named),
         cmocka_unit_test(test_an_unreadable_file_is_named),
+        cmocka_unit_test(test_tls_files_are_read_and_named),
+        cmocka_unit_test(test_a_matrix_session_is_read_as_the_start_reads_it),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
