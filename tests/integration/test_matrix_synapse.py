@@ -304,6 +304,66 @@ class SynapseGameTest(SynapseCase):
                          % (dealt, took))
 
 
+class SynapseInviteTest(SynapseCase):
+    """invite_from on a real Synapse (sync mode): the invite of a person
+    it names is joined, a stranger's is declined (rejected: the bot's
+    membership there becomes leave)."""
+
+    def test_only_invite_from_may_invite_the_bot(self):
+        alice_id = self.hs.register("alice_" + self.tag, "pw-alice")
+        mallory_id = self.hs.register("mallory_" + self.tag, "pw-mallory")
+        bot_id = self.hs.register("heartsbot_" + self.tag, "pw-bot")
+
+        async def go():
+            alice = SynapsePerson(self.hs, alice_id, "pw-alice")
+            mallory = SynapsePerson(self.hs, mallory_id, "pw-mallory")
+            try:
+                for p in (alice, mallory):
+                    await self.login(p)
+                cfg = harness.example_config()
+                del cfg["irc"]
+                cfg["bot"]["data_dir"] = self.data
+                entry = harness.example_matrix()
+                entry.update(name="mx", homeserver=self.hs.url,
+                             user_id=bot_id, password="pw-bot", rooms=[],
+                             invite_from=[alice_id], sync_timeout_ms=5000)
+                cfg["matrix"] = [{k: v for k, v in entry.items()
+                                  if v is not None}]
+                bot = harness.Bot(self.tmpdir, cfg)
+                self.addCleanup(bot.stop)
+                bot.wait_log(r"mx: connected to", timeout=120)
+                rooms = {}
+                for p in (alice, mallory):
+                    made = await p.client.room_create(
+                        invite=[bot_id], preset=nio.RoomPreset.private_chat)
+                    self.assertIsInstance(made, nio.RoomCreateResponse, made)
+                    rooms[p.user] = made.room_id
+
+                def membership(p):
+                    path = "/rooms/%s/state/m.room.member/%s" % (
+                        urllib.parse.quote(rooms[p.user]),
+                        urllib.parse.quote(bot_id))
+                    return self.hs.call("GET", path, token=p.client.
+                                        access_token).get("membership")
+                deadline = time.monotonic() + 60
+                while (membership(alice) != "join"
+                       or membership(mallory) != "leave"):
+                    self.assertLess(time.monotonic(), deadline,
+                                    (membership(alice), membership(mallory)))
+                    await asyncio.sleep(0.5)
+                bot.wait_log(r"mx: declining the invite to %s from %s "
+                             r"\(not in invite_from\)" % (
+                                 re.escape(rooms[mallory_id]),
+                                 re.escape(mallory_id)))
+                self.assertNotIn("auto_join_invites is on and invite_from "
+                                 "is empty", bot.log())
+            finally:
+                for p in (alice, mallory):
+                    await p.close()
+
+        asyncio.run(asyncio.wait_for(go(), 300))
+
+
 class SynapseAppserviceTest(SynapseCase):
     """The bot Synapse's application service (HEARTS_SYNAPSE_AS_REGISTRATION,
     a registration Synapse was started with)."""
