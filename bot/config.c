@@ -173,6 +173,64 @@ static const struct section_key bot_keys[] = {
     {"chatter_interval", TOML_INT, BOT(chatter_interval), 0, 3600, NULL},
 };
 
+/* The longest site URL: it ends answers in chat. */
+#define SITE_URL_MAX 200
+
+/* url: "" or http(s)://HOST... printable ASCII without spaces, quotes or
+ * angle brackets (it is written into chat lines and pages as is). */
+static int check_site_url(struct section *s, const struct section_key *k,
+                          struct toml_value *v)
+{
+    if (!*v->s)
+        return 0;
+    size_t n = strlen(v->s);
+    const char *host = strncmp(v->s, "https://", 8) == 0  ? v->s + 8
+                       : strncmp(v->s, "http://", 7) == 0 ? v->s + 7
+                                                          : NULL;
+    if (!host || !*host || *host == '/')
+        return TOML_FAIL(s->r, v->pos,
+                         "'%s' must be an http:// or https:// address with "
+                         "a host (or \"\" for none)",
+                         k->name);
+    if (n > SITE_URL_MAX)
+        return TOML_FAIL(s->r, v->pos, "'%s' is longer than %d bytes", k->name,
+                         SITE_URL_MAX);
+    for (const char *c = v->s; *c; c++)
+        if (*c <= ' ' || *c >= 127 || strchr("\"'<>\\`{}|^", *c))
+            return TOML_FAIL(s->r, v->pos,
+                             "'%s' may hold only printable ASCII without "
+                             "spaces, quotes, <, >, \\, `, {, }, | or ^ "
+                             "(percent-encode them)",
+                             k->name);
+    return 0;
+}
+
+/* hide_hands: "NETWORK ROOM" entries, one space between two words. */
+static int store_hide_hands(struct section *s, const struct section_key *k,
+                            struct toml_value *v)
+{
+    for (int i = 0; i < v->n; i++) {
+        const struct toml_value *it = &v->items[i];
+        const char *sp = strchr(it->s, ' ');
+        if (section_has_control(it->s) || !sp || sp == it->s || !sp[1] ||
+            strchr(sp + 1, ' ') || strlen(it->s) > 300)
+            return TOML_FAIL(s->r, it->pos,
+                             "an entry of '%s' must be \"NETWORK ROOM\": the "
+                             "network's name, one space, the channel or "
+                             "room (\"libera #hearts\")",
+                             k->name);
+    }
+    struct config *c = s->base;
+    section_take_strings(v, &c->site_hide_hands, &c->nsite_hide_hands);
+    return 0;
+}
+
+static const struct section_key site_keys[] = {
+    {"dir", TOML_STRING, BOT(site_dir), 0, 0, section_check_path},
+    {"url", TOML_STRING, BOT(site_url), 0, 0, check_site_url},
+    {"hide_hands", TOML_ARRAY, 0, 0, 0, store_hide_hands},
+};
+
 /* [game]: these keys, with each searching level's playouts key (its row
  * of engine/ai/ai.c names it) after bot_level. */
 static const struct section_key game_head[] = {
@@ -261,6 +319,8 @@ struct table_def {
 };
 
 #define MAX_TABLES 16
+/* [bot], [game] and [site] come first */
+#define CORE_TABLES 3
 
 /* The tables, for these protocols; returns how many. */
 static int tables_list(const struct protocol *const *protocols,
@@ -272,6 +332,8 @@ static int tables_list(const struct protocol *const *protocols,
     t[n] = (struct table_def){"game", "[game]", NULL, 0, NULL};
     t[n].nkeys = game_keys(&t[n].keys);
     n++;
+    t[n++] =
+        (struct table_def){"site", "[site]", site_keys, COUNT(site_keys), NULL};
     for (int i = 0; protocols && protocols[i] && n < MAX_TABLES; i++) {
         const struct protocol *p = protocols[i];
         const struct protocol_config *pc = p->config;
@@ -303,7 +365,7 @@ void config_network_tables(const struct protocol *const *protocols, char *out,
 {
     struct table_def t[MAX_TABLES];
     int n = tables_list(protocols, t);
-    tables_text(t, 2, n, " or ", out, outlen);
+    tables_text(t, CORE_TABLES, n, " or ", out, outlen);
 }
 
 /* ---- Reading ---------------------------------------------------------- */
@@ -318,11 +380,11 @@ struct reading {
     struct table_def tables[MAX_TABLES];
     int ntables;
     enum where where;
-    struct section sec; /* its keys and values */
-    int key;            /* the key whose value comes next */
-    bool bad;           /* a value of this table was refused */
-    bool have[2];       /* [bot] and [game] seen */
-    size_t have_pos[2]; /* where */
+    struct section sec;           /* its keys and values */
+    int key;                      /* the key whose value comes next */
+    bool bad;                     /* a value of this table was refused */
+    bool have[CORE_TABLES];       /* [bot], [game] and [site] seen */
+    size_t have_pos[CORE_TABLES]; /* where */
     struct section_hooks hooks;
 };
 
@@ -550,6 +612,14 @@ static int parse(const char *text, size_t len, const char *path,
     section_default(&c.lang, "en");
     section_default(&c.default_rules, "standard");
     section_default(&c.bot_level, "easy");
+    section_default(&c.site_dir, "");
+    section_default(&c.site_url, "");
+    /* the pages' paths are appended to the address */
+    if (*c.site_url && c.site_url[strlen(c.site_url) - 1] != '/') {
+        size_t n = strlen(c.site_url);
+        c.site_url = xrealloc(c.site_url, n + 2);
+        memcpy(c.site_url + n, "/", 2);
+    }
     *out = c;
     return 0;
 }
@@ -703,6 +773,11 @@ void config_free(struct config *c)
     free(c->admins);
     free(c->default_rules);
     free(c->bot_level);
+    free(c->site_dir);
+    free(c->site_url);
+    for (int i = 0; i < c->nsite_hide_hands; i++)
+        free(c->site_hide_hands[i]);
+    free(c->site_hide_hands);
     for (int i = 0; i < c->nnetworks; i++) {
         c->networks[i].protocol->config->free(c->networks[i].cfg);
         free(c->networks[i].cfg);

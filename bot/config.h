@@ -59,6 +59,12 @@ struct config {
     /* a table with no person present pauses, then ends (seconds) */
     int unattended_pause;
     int unattended_end;
+    /* [site] (docs/site.md): the web pages written from the archive */
+    char *site_dir; /* "" : none written */
+    char *site_url; /* "" : not linked from chat; else ends with '/' */
+    /* "NETWORK ROOM": channels whose games show no hands */
+    char **site_hide_hands;
+    int nsite_hide_hands;
     /* [[irc]], [[matrix]], ...: in the file's order */
     struct config_network *networks;
     int nnetworks;

@@ -84,6 +84,12 @@ void manager_reload(struct manager *m, const struct config *cfg)
         m->ai_level = AI_EASY;
 }
 
+void manager_on_archived(struct manager *m, manager_archived_fn fn, void *ctx)
+{
+    m->archived = fn;
+    m->archived_ctx = ctx;
+}
+
 void manager_on_reload(struct manager *m, manager_reload_fn fn, void *ctx)
 {
     m->reload = fn;

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "storage/archive.h"
 #include "bot/common/chat.h"
 #include "bot/common/loop.h"
 #include "bot/config.h"
@@ -71,6 +72,20 @@ typedef int (*manager_reload_fn)(void *ctx, char *err, size_t errlen);
 
 /* Sets what !reload calls, with ctx; unset (NULL), !reload is refused. */
 void manager_on_reload(struct manager *m, manager_reload_fn fn, void *ctx);
+
+/* Called on the loop thread for each game newly added to a channel's
+ * archive, finished or stopped: the channel's directory in the data
+ * directory (DATA/NET/ROOM), the network's name, the game's results line
+ * as archived and its record (a hearts-record/1 line). Everything it
+ * gets is valid only during the call. */
+typedef void (*manager_archived_fn)(void *ctx, const char *room_dir,
+                                    const char *network,
+                                    const struct archive_result *res,
+                                    const char *record);
+
+/* Sets what is called for each archived game (the site's writer); NULL:
+ * nothing. */
+void manager_on_archived(struct manager *m, manager_archived_fn fn, void *ctx);
 
 /* Tells every table the bot is going away and ends the games unscored
  * (saying why: a message id, M(), said in each room's language, its

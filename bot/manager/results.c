@@ -303,9 +303,9 @@ static void result_of(const struct table *t, bool finished,
 
 /* Archives one game and counts it on r's boards. 0, or -1 with a
  * message (not archived). */
-static int archive_one(struct results_room *r, const char *dir,
-                       struct archive_result *res, const char *json, bool retry,
-                       char *err, size_t errlen)
+static int archive_one(struct manager *m, struct results_room *r,
+                       const char *dir, struct archive_result *res,
+                       const char *json, bool retry, char *err, size_t errlen)
 {
     bool added = false;
     if (archive_add(dir, res, json, retry, &added, err, errlen))
@@ -314,6 +314,8 @@ static int archive_one(struct results_room *r, const char *dir,
         log_info("%s: game %s was archived already", dir, res->game);
         return 0;
     }
+    if (m->archived)
+        m->archived(m->archived_ctx, dir, r->a ? r->a->network : "", res, json);
     if (!r->stats)
         return 0; /* read again, caught up, at the room's next use */
     char msg[400];
@@ -334,13 +336,13 @@ static int archive_one(struct results_room *r, const char *dir,
 
 /* The room's games whose archiving failed before, in order; stops at the
  * first that fails again. */
-static int archive_pending(struct results_room *r, const char *dir, char *err,
-                           size_t errlen)
+static int archive_pending(struct manager *m, struct results_room *r,
+                           const char *dir, char *err, size_t errlen)
 {
     int done = 0, rc = 0;
     while (done < r->npending) {
         struct results_pending *p = &r->pending[done];
-        if (archive_one(r, dir, &p->res, p->json, true, err, errlen)) {
+        if (archive_one(m, r, dir, &p->res, p->json, true, err, errlen)) {
             rc = -1;
             break;
         }
@@ -368,9 +370,9 @@ int mgr_results_archive(struct table *t, const char *dir, const char *json,
     struct archive_result res;
     result_of(t, finished, &res);
     *keep_journal = false;
-    int rc = dir ? archive_pending(r, dir, err, errlen) : -1;
+    int rc = dir ? archive_pending(t->m, r, dir, err, errlen) : -1;
     if (rc == 0)
-        rc = archive_one(r, dir, &res, json, retry, err, errlen);
+        rc = archive_one(t->m, r, dir, &res, json, retry, err, errlen);
     if (rc == 0)
         return 0;
     int cause = errno;

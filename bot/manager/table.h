@@ -210,6 +210,9 @@ struct manager {
     /* what an admin's !reload calls (manager_on_reload), or NULL */
     manager_reload_fn reload;
     void *reload_ctx;
+    /* what each newly archived game is given to (manager_on_archived) */
+    manager_archived_fn archived;
+    void *archived_ctx;
 };
 
 /* The seat's name for display. */

@@ -175,6 +175,31 @@ static void test_config_parse_values(void **state)
     config_free(&c);
 }
 
+/* [site]: off by default; its address ends with '/'. */
+static void test_config_parse_site(void **state)
+{
+    (void)state;
+    struct config c;
+    parse_ok("", &c);
+    assert_string_equal(c.site_dir, "");
+    assert_string_equal(c.site_url, "");
+    assert_int_equal(c.nsite_hide_hands, 0);
+    config_free(&c);
+    parse_ok("[site]\n"
+             "dir = \"/var/www/hearts\"\n"
+             "url = \"https://hearts.example.org/club\"\n"
+             "hide_hands = [\"libera #secret\", \"matrix !a:example.org\"]\n",
+             &c);
+    assert_string_equal(c.site_dir, "/var/www/hearts");
+    assert_string_equal(c.site_url, "https://hearts.example.org/club/");
+    assert_int_equal(c.nsite_hide_hands, 2);
+    assert_string_equal(c.site_hide_hands[1], "matrix !a:example.org");
+    config_free(&c);
+    parse_ok("[site]\nurl = \"http://h/\"\n", &c);
+    assert_string_equal(c.site_url, "http://h/");
+    config_free(&c);
+}
+
 /* Every integer key at both ends of its range, then just past them. */
 static void test_config_parse_range_bounds(void **state)
 {
@@ -423,6 +448,19 @@ static const struct bad_case bad_cases[] = {
      "7:8", "another [[matrix]] is already named 'm'"},
     /* bytes where a key should be */
     {"[bot]\n\x01\n", "2:1", "control character 0x01"},
+    /* [site] */
+    {"[site]\nurl = \"ftp://x.org/\"\n", "2:7",
+     "'url' must be an http:// or https:// address with a host"},
+    {"[site]\nurl = \"https:///x\"\n", "2:7", "with a host"},
+    {"[site]\nurl = \"https://x.org/a b\"\n", "2:7",
+     "'url' may hold only printable ASCII without spaces"},
+    {"[site]\nurl = \"https://x.org/\\\"><script>\"\n", "2:7",
+     "without spaces, quotes, <, >"},
+    {"[site]\nhide_hands = [\"libera\"]\n", "2:15",
+     "an entry of 'hide_hands' must be \"NETWORK ROOM\""},
+    {"[site]\nhide_hands = [\"libera #a #b\"]\n", "2:15", "NETWORK ROOM"},
+    {"[site]\nhide_hands = [\" #a\"]\n", "2:15", "NETWORK ROOM"},
+    {"[site]\n[site]\n", "2:1", "[site] is defined twice"},
     {"\xc3\xa9 = 1\n", "1:1", "non-ASCII character"},
 };
 
@@ -794,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_config_load_example),
         cmocka_unit_test(test_config_parse_empty_file),
         cmocka_unit_test(test_config_parse_values),
+        cmocka_unit_test(test_config_parse_site),
         cmocka_unit_test(test_config_parse_range_bounds),
         cmocka_unit_test(test_config_parse_crlf),
         cmocka_unit_test(test_config_parse_bom),

@@ -157,6 +157,60 @@ test_storage_unwritable_at_start_told_once_and_recovers(void **state)
     assert_true(st.st_size > 100);
 }
 
+/* What manager_on_archived's function was given. */
+struct handed {
+    int calls;
+    char room_dir[256], network[64], game[32], record_start[40];
+    bool finished;
+};
+
+static void on_archived(void *ctx, const char *room_dir, const char *network,
+                        const struct archive_result *res, const char *record)
+{
+    struct handed *h = ctx;
+    h->calls++;
+    snprintf(h->room_dir, sizeof h->room_dir, "%s", room_dir);
+    snprintf(h->network, sizeof h->network, "%s", network);
+    snprintf(h->game, sizeof h->game, "%s", res->game);
+    snprintf(h->record_start, sizeof h->record_start, "%s", record);
+    h->finished = res->finished;
+}
+
+/* Each game newly archived is handed on once, with its channel's folder,
+ * and one that could not be archived is not (until it is). */
+static void test_each_archived_game_is_handed_on(void **state)
+{
+    (void)state;
+    struct handed h = {0};
+    manager_on_archived(w->m, on_archived, &h);
+    four_people("standard hands=1");
+    play_everything(the_table());
+    assert_int_equal(h.calls, 1);
+    char want[256];
+    snprintf(want, sizeof want, "%s/test/%%23h", w->cfg.data_dir);
+    assert_string_equal(h.room_dir, want);
+    assert_string_equal(h.network, "test");
+    assert_int_equal(strlen(h.game), 16);
+    assert_true(h.finished);
+    assert_memory_equal(h.record_start, "{\"format\":\"hearts-record/1\",", 28);
+    /* a game that could not be archived is not handed on */
+    char logpath[128], log[8192];
+    snprintf(logpath, sizeof logpath, "%s.log", w->dir);
+    char file[128];
+    snprintf(file, sizeof file, "%s/file", w->dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    free(w->cfg.data_dir);
+    w->cfg.data_dir = strdup(file);
+    four_people("standard hands=1");
+    int saved = log_begin(logpath);
+    play_everything(the_table());
+    log_end(saved, logpath, log, sizeof log);
+    unlink(logpath);
+    assert_int_equal(h.calls, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -168,6 +222,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             test_storage_unwritable_at_start_told_once_and_recovers, setup,
             teardown),
+        cmocka_unit_test_setup_teardown(test_each_archived_game_is_handed_on,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
