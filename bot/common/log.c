@@ -7,7 +7,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,7 +19,10 @@
 #include "bot/common/err.h"
 
 static enum log_level level = LOG_INFO;
-static FILE *file; /* NULL: standard error */
+static FILE *file; /* NULL: standard error; under lock */
+/* the site's writer logs from its thread: a line is written whole, and
+ * never to a file being closed by a reload */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *const names[] = {"error", "warn", "info", "debug"};
 
@@ -65,16 +70,21 @@ int log_to_file(const char *path, char *err, size_t errlen)
     }
     /* each line out at once: it is there if the bot dies after it */
     setvbuf(f, NULL, _IOLBF, 0);
-    log_to_stderr();
+    pthread_mutex_lock(&lock);
+    if (file)
+        fclose(file);
     file = f;
+    pthread_mutex_unlock(&lock);
     return 0;
 }
 
 void log_to_stderr(void)
 {
+    pthread_mutex_lock(&lock);
     if (file)
         fclose(file);
     file = NULL;
+    pthread_mutex_unlock(&lock);
 }
 
 /* One line to where the lines go. */
@@ -95,7 +105,9 @@ emit(enum log_level l, const char *fmt, va_list ap)
     for (char *p = text; *p; p++)
         if ((unsigned char)*p < 0x20)
             *p = ' ';
+    pthread_mutex_lock(&lock);
     fprintf(file ? file : stderr, "%s %s %s\n", stamp, names[l], text);
+    pthread_mutex_unlock(&lock);
 }
 
 void log_msg(enum log_level l, const char *fmt, ...)
@@ -114,7 +126,10 @@ void log_fatal(const char *fmt, ...)
     va_start(ap, fmt);
     emit(LOG_ERROR, fmt, ap);
     va_end(ap);
-    if (!file)
+    pthread_mutex_lock(&lock);
+    bool to_file = file != NULL;
+    pthread_mutex_unlock(&lock);
+    if (!to_file)
         return;
     fputs("heartsbot: ", stderr);
     va_start(ap, fmt);

@@ -75,11 +75,12 @@ void manager_on_reload(struct manager *m, manager_reload_fn fn, void *ctx);
 
 /* Called on the loop thread for each game newly added to a channel's
  * archive, finished or stopped: the channel's directory in the data
- * directory (DATA/NET/ROOM), the network's name, the game's results line
- * as archived and its record (a hearts-record/1 line). Everything it
- * gets is valid only during the call. */
+ * directory (DATA/NET/ROOM), the network's name, the room as the network
+ * folds it (the name its directory is made from), the game's results
+ * line as archived and its record (a hearts-record/1 line). Everything
+ * it gets is valid only during the call. */
 typedef void (*manager_archived_fn)(void *ctx, const char *room_dir,
-                                    const char *network,
+                                    const char *network, const char *room,
                                     const struct archive_result *res,
                                     const char *record);
 

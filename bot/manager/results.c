@@ -314,8 +314,15 @@ static int archive_one(struct manager *m, struct results_room *r,
         log_info("%s: game %s was archived already", dir, res->game);
         return 0;
     }
-    if (m->archived)
-        m->archived(m->archived_ctx, dir, r->a ? r->a->network : "", res, json);
+    if (m->archived && r->a) {
+        char folded[sizeof r->room];
+        if (r->a->ops->fold)
+            r->a->ops->fold(r->a, r->room, folded, sizeof folded);
+        else
+            snprintf(folded, sizeof folded, "%s", r->room);
+        m->archived(m->archived_ctx, dir, r->a->network ? r->a->network : "",
+                    folded, res, json);
+    }
     if (!r->stats)
         return 0; /* read again, caught up, at the room's next use */
     char msg[400];

@@ -160,17 +160,19 @@ test_storage_unwritable_at_start_told_once_and_recovers(void **state)
 /* What manager_on_archived's function was given. */
 struct handed {
     int calls;
-    char room_dir[256], network[64], game[32], record_start[40];
+    char room_dir[256], network[64], room[64], game[32], record_start[40];
     bool finished;
 };
 
 static void on_archived(void *ctx, const char *room_dir, const char *network,
-                        const struct archive_result *res, const char *record)
+                        const char *room, const struct archive_result *res,
+                        const char *record)
 {
     struct handed *h = ctx;
     h->calls++;
     snprintf(h->room_dir, sizeof h->room_dir, "%s", room_dir);
     snprintf(h->network, sizeof h->network, "%s", network);
+    snprintf(h->room, sizeof h->room, "%s", room);
     snprintf(h->game, sizeof h->game, "%s", res->game);
     snprintf(h->record_start, sizeof h->record_start, "%s", record);
     h->finished = res->finished;
@@ -190,6 +192,7 @@ static void test_each_archived_game_is_handed_on(void **state)
     snprintf(want, sizeof want, "%s/test/%%23h", w->cfg.data_dir);
     assert_string_equal(h.room_dir, want);
     assert_string_equal(h.network, "test");
+    assert_string_equal(h.room, "#h");
     assert_int_equal(strlen(h.game), 16);
     assert_true(h.finished);
     assert_memory_equal(h.record_start, "{\"format\":\"hearts-record/1\",", 28);
