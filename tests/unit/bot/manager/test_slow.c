@@ -282,8 +282,8 @@ static void test_time_up_keeps_the_seat(void **state)
     struct table *t = the_table();
     const char *nick = t->seats[s].nick;
     int from = w->fake.n;
-    for (int k = 0; k < 4; k++) {
-        /* everyone sleeps through their turn */
+    for (int k = 0; k < 8; k++) {
+        /* everyone sleeps through their turns, twice (max_timeouts) */
         int plays = t->game.nplays;
         later(DAY);
         assert_int_equal(t->game.nplays, plays + 1);
@@ -324,7 +324,14 @@ static void test_gone_for_the_night_keeps_the_seat(void **state)
         assert_true(t->seats[i].human && !t->seats[i].away);
     assert_int_equal(engine_turn(&t->game), s);
     assert_int_equal(t->game.nplays, 0);
-    /* the morning: back, and it is still their turn */
+    /* the turn runs out with everyone away: one move, no pause */
+    later(DAY - HOUR);
+    assert_int_equal(t->game.nplays, 1);
+    assert_false(t->paused);
+    for (int i = 0; i < 4; i++)
+        assert_true(t->seats[i].human && !t->seats[i].away);
+    /* the morning: the next player is back, and it is their turn */
+    s = engine_turn(&t->game);
     char id[64];
     snprintf(id, sizeof id, "%s@host.test", t->seats[s].nick);
     from = w->fake.n;
