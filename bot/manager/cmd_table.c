@@ -705,7 +705,7 @@ static void status_text(struct strbuf *sb, struct table *t,
     }
     if (mgr_slow_current(t)) {
         char left[32], when[64];
-        mgr_duration_text(left, sizeof left, t->slow_deadline - mgr_wall(t->m));
+        mgr_slow_left_text(left, sizeof left, t, mgr_wall(t->m));
         mgr_slow_deadline_text(when, sizeof when, t->slow_deadline);
         strbuf_addc(sb, ' ');
         /* TRANSLATORS: a slow game: {left} the time left to act ("11h30m":

@@ -104,9 +104,11 @@ int mgr_slow_take(const char *args, char *rest, size_t restlen, char *value,
             break;
         if (n >= sizeof name - 1 &&
             strncasecmp(p, name, sizeof name - 1) == 0) {
+            /* a value too long to be a time is kept as one that is
+             * none: refused as a bad time, not as too many options */
             size_t vn = n - (sizeof name - 1);
             if (vn >= valuelen)
-                return -1;
+                vn = 0;
             memcpy(value, p + sizeof name - 1, vn);
             value[vn] = '\0';
             *found = true;
@@ -180,6 +182,13 @@ void mgr_slow_deadline_text(char *out, size_t len, int64_t when)
         snprintf(out, len, "?");
 }
 
+char *mgr_slow_left_text(char *out, size_t len, const struct table *t,
+                         int64_t now)
+{
+    int64_t left = t->slow_deadline - now;
+    return mgr_duration_text(out, len, left <= 0 ? 0 : (left + 59) / 60 * 60);
+}
+
 static void turn_journaled(struct table *t)
 {
     int lost;
@@ -192,7 +201,7 @@ static void turn_journaled(struct table *t)
 static void remind(struct table *t, int64_t now)
 {
     char left[32], when[64], label[256], names_text[MGR_TEXT_SIZE];
-    mgr_duration_text(left, sizeof left, t->slow_deadline - now);
+    mgr_slow_left_text(left, sizeof left, t, now);
     mgr_slow_deadline_text(when, sizeof when, t->slow_deadline);
     mgr_room_label(t->a, t->room, label, sizeof label);
     struct render_look look = mgr_look_room(t);

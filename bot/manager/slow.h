@@ -41,8 +41,8 @@ char *mgr_duration_text(char *out, size_t len, int64_t seconds);
 
 /* Takes the turn_timeout= options out of `args` (words separated by
  * spaces): `rest` gets the other words, in order; `value` the last
- * option's value and *found whether there was one. 0, or -1 if a buffer
- * is too small. */
+ * option's value ("" if it does not fit) and *found whether there was
+ * one. 0, or -1 if rest is too small. */
 int mgr_slow_take(const char *args, char *rest, size_t restlen, char *value,
                   size_t valuelen, bool *found);
 
@@ -59,6 +59,10 @@ int64_t mgr_wall(const struct manager *m);
 const char *mgr_table_rules_shown(const struct table *t, char *out, size_t len);
 /* A deadline as people read it: "2026-12-03 10:00 UTC". */
 void mgr_slow_deadline_text(char *out, size_t len, int64_t when);
+/* The time left of a slow game's turn at `now`, rounded up to a minute
+ * ("13h59m"), or "0s"; returns out. */
+char *mgr_slow_left_text(char *out, size_t len, const struct table *t,
+                         int64_t now);
 /* Whether a slow game's deadline is the current turn's. */
 bool mgr_slow_current(const struct table *t);
 

@@ -93,6 +93,16 @@ static void test_durations_read_and_written(void **state)
     assert_string_equal(mgr_duration_text(text, sizeof text, -3), "0s");
     assert_string_equal(mgr_duration_text(text, sizeof text, 14 * HOUR + 59),
                         "14h59s");
+    /* the time left of a turn is told to the minute, rounded up */
+    struct table t = {.slow_deadline = 100000};
+    assert_string_equal(
+        mgr_slow_left_text(text, sizeof text, &t, 100000 - 3541), "1h");
+    assert_string_equal(mgr_slow_left_text(text, sizeof text, &t, 100000 - 61),
+                        "2m");
+    assert_string_equal(mgr_slow_left_text(text, sizeof text, &t, 100000),
+                        "0s");
+    assert_string_equal(mgr_slow_left_text(text, sizeof text, &t, 200000),
+                        "0s");
 }
 
 static void test_the_option_is_taken_out_of_the_rules(void **state)
@@ -117,9 +127,18 @@ static void test_the_option_is_taken_out_of_the_rules(void **state)
                      0);
     assert_string_equal(rest, "");
     assert_string_equal(value, "2h");
-    /* a value too long for its buffer */
-    assert_int_equal(mgr_slow_take("turn_timeout=11111111111111111111", rest,
-                                   sizeof rest, value, sizeof value, &found),
+    /* a value too long for its buffer is none */
+    assert_int_equal(mgr_slow_take("a turn_timeout=11111111111111111111 b",
+                                   rest, sizeof rest, value, sizeof value,
+                                   &found),
+                     0);
+    assert_true(found);
+    assert_string_equal(value, "");
+    assert_string_equal(rest, "a b");
+    /* more words than rest holds */
+    char small[8];
+    assert_int_equal(mgr_slow_take("standard target=50", small, sizeof small,
+                                   value, sizeof value, &found),
                      -1);
 }
 
@@ -198,9 +217,13 @@ static void test_bad_turn_lengths_are_refused_with_the_bounds(void **state)
 {
     (void)state;
     static const char *const bad[] = {
-        "!hearts standard turn_timeout=29s", "!hearts standard turn_timeout=8d",
+        "!hearts standard turn_timeout=29s",
+        "!hearts standard turn_timeout=8d",
         "!hearts standard turn_timeout=abc",
-        "!hearts turn_timeout=", "!hearts standard turn_timeout=1h30"};
+        "!hearts turn_timeout=",
+        "!hearts standard turn_timeout=1h30",
+        "!hearts standard turn_timeout=1111111111111111111111111111111111111"
+        "111111111111111111111111111111111111111111111111111111111111111"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         refused("bob", "#h", bad[i],
                 "turn_timeout is a time from 30s to 7d, such as 45s, 90m, 12h "
