@@ -239,6 +239,7 @@ static const struct section_key game_head[] = {
     {"max_timeouts", TOML_INT, BOT(max_timeouts), 1, 100, NULL},
     {"lobby_timeout", TOML_INT, BOT(lobby_timeout), 10, 86400, NULL},
     {"grace_period", TOML_INT, BOT(grace_period), 0, 86400, NULL},
+    {"max_turn_timeout", TOML_INT, BOT(max_turn_timeout), 0, 7 * 86400, NULL},
     {"bot_level", TOML_STRING, BOT(bot_level), 0, 0, check_level},
 };
 
@@ -291,6 +292,7 @@ static void config_defaults(struct config *c)
     c->max_timeouts = 2;
     c->lobby_timeout = 600;
     c->grace_period = 120;
+    c->max_turn_timeout = 7 * 86400;
     c->next_hand_delay = 3;
     c->think_threads = 1;
     c->reply_burst = 6;

@@ -50,6 +50,8 @@ struct config {
     int max_timeouts;
     int lobby_timeout; /* seconds */
     int grace_period;  /* seconds */
+    /* the longest turn_timeout= a table may set, seconds; 0: none */
+    int max_turn_timeout;
     char *bot_level;
     /* playouts per decision, by level (engine/ai/ai.h; a searching level's
      * row names its key, "hard_playouts"); 0: the level's own budget */

@@ -38,15 +38,19 @@ static char *line_of(struct json_object *o)
 }
 
 char *journal_header(const char *game, const char *network, const char *room,
-                     const char *rules, long long opened)
+                     const char *rules, long long opened, int turn_timeout)
 {
     struct json_object *o = xjson(json_object_new_object());
-    xjson_set(o, "format", json_object_new_string(JOURNAL_FORMAT));
+    xjson_set(o, "format",
+              json_object_new_string(turn_timeout ? JOURNAL_FORMAT
+                                                  : JOURNAL_FORMAT_1));
     xjson_set(o, "game", json_object_new_string(game));
     xjson_set(o, "network", json_object_new_string(network));
     xjson_set(o, "room", json_object_new_string(room));
     xjson_set(o, "rules", json_object_new_string(rules));
     xjson_set(o, "opened", json_object_new_int64(opened));
+    if (turn_timeout)
+        xjson_set(o, "turn_timeout", json_object_new_int(turn_timeout));
     return line_of(o);
 }
 
@@ -90,6 +94,19 @@ char *journal_start(void)
 {
     struct json_object *o = xjson(json_object_new_object());
     xjson_set(o, "start", json_object_new_boolean(1));
+    return line_of(o);
+}
+
+char *journal_turn(uint32_t turn, long long deadline, int reminded,
+                   long long channel)
+{
+    struct json_object *o = xjson(json_object_new_object());
+    xjson_set(o, "turn", json_object_new_int64(turn));
+    xjson_set(o, "deadline", json_object_new_int64(deadline));
+    if (reminded)
+        xjson_set(o, "reminded", json_object_new_int(reminded));
+    if (channel)
+        xjson_set(o, "channel", json_object_new_int64(channel));
     return line_of(o);
 }
 
@@ -238,7 +255,8 @@ static int parse_header(struct json_object *o, struct journal_line *out,
                        "reads %s)",
                        format, JOURNAL_FORMAT);
     }
-    if (strcmp(format, JOURNAL_FORMAT) != 0)
+    bool v1 = strcmp(format, JOURNAL_FORMAT_1) == 0;
+    if (!v1 && strcmp(format, JOURNAL_FORMAT) != 0)
         return err_set(err, errlen,
                        "format \"%s\" is not one this bot reads (%s)", format,
                        JOURNAL_FORMAT);
@@ -251,6 +269,15 @@ static int parse_header(struct json_object *o, struct journal_line *out,
                    errlen) ||
         get_int(o, "opened", 0, INT64_MAX, &out->opened, err, errlen))
         return -1;
+    struct json_object *x;
+    out->turn_timeout = 0;
+    if (!v1 && json_object_object_get_ex(o, "turn_timeout", &x)) {
+        long long k;
+        if (get_int(o, "turn_timeout", JOURNAL_TURN_MIN, JOURNAL_TURN_MAX, &k,
+                    err, errlen))
+            return -1;
+        out->turn_timeout = (int)k;
+    }
     if (!out->room[0])
         return err_set(err, errlen, "room: empty");
     return 0;
@@ -373,10 +400,36 @@ static int parse_blind(struct json_object *a, struct journal_line *out,
     return 0;
 }
 
+static int parse_turn(struct json_object *o, struct journal_line *out,
+                      char *err, size_t errlen)
+{
+    long long k;
+    struct json_object *x;
+    out->kind = JOURNAL_TURN;
+    if (get_int(o, "turn", 0, UINT32_MAX, &k, err, errlen))
+        return -1;
+    out->turn = (uint32_t)k;
+    if (get_int(o, "deadline", 1, INT32_MAX * 4LL, &out->deadline, err, errlen))
+        return -1;
+    out->reminded = 0;
+    if (json_object_object_get_ex(o, "reminded", &x)) {
+        if (get_int(o, "reminded", 0, 3, &k, err, errlen))
+            return -1;
+        out->reminded = (int)k;
+    }
+    out->channel = 0;
+    if (json_object_object_get_ex(o, "channel", &x) &&
+        get_int(o, "channel", 0, INT32_MAX * 4LL, &out->channel, err, errlen))
+        return -1;
+    return 0;
+}
+
 static int parse_object(struct json_object *o, struct journal_line *out,
                         char *err, size_t errlen)
 {
     struct json_object *x;
+    if (json_object_object_get_ex(o, "deadline", &x))
+        return parse_turn(o, out, err, errlen);
     if (json_object_object_get_ex(o, "format", &x))
         return parse_header(o, out, err, errlen);
     if (json_object_object_get_ex(o, "seats", &x))
@@ -467,7 +520,7 @@ int journal_record_add(struct record *rec, const struct journal_line *l,
         memcpy(h->rest, l->rest, sizeof h->rest);
         return 0;
     }
-    if (l->kind < JOURNAL_PASS)
+    if (l->kind < JOURNAL_PASS || l->kind == JOURNAL_TURN)
         return 0;
     if (rec->nhands == 0)
         return err_set(err, errlen, "an action before the first deal");

@@ -21,7 +21,15 @@
 #include "engine/engine.h"
 #include "storage/record/record.h"
 
-#define JOURNAL_FORMAT "heartsbot-journal/1"
+/* The newest version this build reads; it writes it only for a table
+ * with its own turn length (the header's turn_timeout, and turn lines),
+ * and the older one for every other table, so that a build before it
+ * still resumes those. */
+#define JOURNAL_FORMAT "heartsbot-journal/2"
+#define JOURNAL_FORMAT_1 "heartsbot-journal/1"
+/* The bounds of a header's turn_timeout, seconds (bot/manager/slow.h). */
+#define JOURNAL_TURN_MIN 30
+#define JOURNAL_TURN_MAX (7 * 86400)
 /* The longest line a journal holds (a header with long names, a deal of
  * two decks), with room to spare. */
 #define JOURNAL_MAX_LINE 8192
@@ -52,7 +60,8 @@ enum journal_kind {
     JOURNAL_BLIND, /* what the blind seats passed on, at the exchange */
     JOURNAL_PLAY,
     JOURNAL_DISCARD,
-    JOURNAL_MOON
+    JOURNAL_MOON,
+    JOURNAL_TURN /* a slow game's turn: its deadline, reminders sent */
 };
 
 /* One line, parsed. Only the fields of its kind are set. */
@@ -65,6 +74,7 @@ struct journal_line {
     char room[64];
     char rules[300];
     long long opened;
+    int turn_timeout; /* the table's own turn length, seconds; 0: none */
     /* SEATS */
     int nseats;
     int opener;
@@ -84,16 +94,26 @@ struct journal_line {
     int npassed[ENGINE_MAX_PLAYERS];
     uint8_t passed[ENGINE_MAX_PLAYERS][ENGINE_MAX_ACT_CARDS];
     int moon;
+    /* TURN: which turn (the table's key of it), its deadline (Unix
+     * seconds), the reminders sent (bits), when the channel last heard
+     * one (Unix seconds, 0: never) */
+    uint32_t turn;
+    long long deadline;
+    int reminded;
+    long long channel;
 };
 
 /*
  * Each encoder returns a new line ending in '\n' (the caller frees it),
  * ready for storage_append. Aborts if out of memory.
  */
+/* turn_timeout 0: a version 1 header (no turn length of its own). */
 char *journal_header(const char *game, const char *network, const char *room,
-                     const char *rules, long long opened);
+                     const char *rules, long long opened, int turn_timeout);
 char *journal_seats(const struct journal_seat *seats, int n, int opener);
 char *journal_start(void);
+char *journal_turn(uint32_t turn, long long deadline, int reminded,
+                   long long channel);
 
 /*
  * The line that records an engine event of a game, read during the

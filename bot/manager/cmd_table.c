@@ -17,6 +17,7 @@
 #include "bot/manager/life.h"
 #include "bot/manager/render.h"
 #include "bot/manager/say.h"
+#include "bot/manager/slow.h"
 #include "bot/manager/text.h"
 #include "bot/manager/turn.h"
 #include "engine/ai/ai.h"
@@ -35,14 +36,34 @@ void mgr_cmd_stop_with(struct table *t, const char *id, const char *player)
     mgr_table_stop(t, text);
 }
 
+/* The options that differ from the preset ("target=50 hands=1"), then
+ * the table's own turn length ("turn_timeout=1d"): how many. */
+static int all_changes(char *out, size_t len, const struct engine_rules *r,
+                       int turn_timeout)
+{
+    int n = engine_rules_changes(r, out, len);
+    if (n <= 0) {
+        n = 0;
+        out[0] = '\0';
+    }
+    if (turn_timeout) {
+        char d[32];
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s" SLOW_OPTION "=%s",
+                 used ? " " : "", mgr_duration_text(d, sizeof d, turn_timeout));
+        n++;
+    }
+    return n;
+}
+
 /* The rules in a few words, for one-line announcements: "standard for 4
  * with target=50", in lang. */
 static void rules_short(struct strbuf *sb, int lang,
-                        const struct engine_rules *r)
+                        const struct engine_rules *r, int turn_timeout)
 {
     char changes[MGR_TEXT_SIZE];
     const char *preset = engine_preset_name(r->preset);
-    if (engine_rules_changes(r, changes, sizeof changes) > 0)
+    if (all_changes(changes, sizeof changes, r, turn_timeout) > 0)
         /* TRANSLATORS: the rules of a table in a few words, said inside other
          * messages: {preset} is the name of the rules ("standard", typed as
          * it is), {n} the number of players, {changes} options that differ
@@ -60,7 +81,7 @@ static void rules_short(struct strbuf *sb, int lang,
 
 /* The full rules, for !rules: at most two IRC lines, in lang. */
 static void describe_rules(struct strbuf *sb, int lang,
-                           const struct engine_rules *r)
+                           const struct engine_rules *r, int turn_timeout)
 {
     char summary[MGR_TEXT_SIZE];
     struct strbuf words;
@@ -75,12 +96,24 @@ static void describe_rules(struct strbuf *sb, int lang,
              MSG_S("preset", engine_preset_name(r->preset)),
              MSG_I("n", r->players), MSG_S("summary", summary), MSG_END);
     char changes[MGR_TEXT_SIZE];
-    if (engine_rules_changes(r, changes, sizeof changes) > 0) {
+    if (all_changes(changes, sizeof changes, r, turn_timeout) > 0) {
         strbuf_addc(sb, ' ');
         /* TRANSLATORS: {changes} are options that differ from the preset
          * ("target=50 hands=1"), typed as they are. */
         msg_add(sb, lang, M("Changed here: {changes}."),
                 MSG_S("changes", changes), MSG_END);
+    }
+    if (turn_timeout >= SLOW_GAME_S) {
+        char d[32];
+        strbuf_addc(sb, ' ');
+        /* TRANSLATORS: a slow game; {time} is a turn's length ("1d", "12h":
+         * d, h, m and s are the units people type, keep them). */
+        msg_add(sb, lang,
+                M("A slow game: each turn lasts up to {time}; when it runs "
+                  "out a computer player makes that one move and the player "
+                  "keeps the seat."),
+                MSG_S("time", mgr_duration_text(d, sizeof d, turn_timeout)),
+                MSG_END);
     }
     strbuf_addc(sb, ' ');
     msg_add(sb, lang,
@@ -129,7 +162,7 @@ static void table_here(struct cmd *c, struct table *t)
     struct strbuf rules, names;
     strbuf_init(&rules, rules_text, sizeof rules_text);
     strbuf_init(&names, names_text, sizeof names_text);
-    rules_short(&rules, lang, &t->rules);
+    rules_short(&rules, lang, &t->rules, t->turn_timeout);
     seated_names(&names, t);
     if (t->playing)
         mgr_cmd_replym(
@@ -154,6 +187,38 @@ static void table_here(struct cmd *c, struct table *t)
                        MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
 }
 
+/* The value of turn_timeout= typed after !hearts, checked against the
+ * bounds (SLOW_TURN_MIN, the config's max_turn_timeout): into *out, or
+ * false with the refusal said. */
+static bool turn_option(struct cmd *c, const char *value, int *out)
+{
+    int max = c->m->cfg->max_turn_timeout;
+    char lo[32], hi[32];
+    if (max < SLOW_TURN_MIN) {
+        mgr_cmd_replym(c,
+                       /* TRANSLATORS: turn_timeout is an option, typed as
+                        * it is. */
+                       M("Those rules won't do: tables here can't set "
+                         "turn_timeout."),
+                       MSG_END);
+        return false;
+    }
+    if (mgr_duration_parse(value, out) == 0 && *out >= SLOW_TURN_MIN &&
+        *out <= max)
+        return true;
+    mgr_cmd_replym(
+        c,
+        /* TRANSLATORS: turn_timeout is an option, typed as it
+         * is; {min} and {max} are times ("30s", "7d"): d, h, m
+         * and s are the units people type, keep them and the
+         * examples. */
+        M("Those rules won't do: turn_timeout is a time from "
+          "{min} to {max}, such as 45s, 90m, 12h or 1d."),
+        MSG_S("min", mgr_duration_text(lo, sizeof lo, SLOW_TURN_MIN)),
+        MSG_S("max", mgr_duration_text(hi, sizeof hi, max)), MSG_END);
+    return false;
+}
+
 void mgr_cmd_hearts(struct cmd *c)
 {
     struct table *t = mgr_table_find(c->m, c->a, c->room);
@@ -164,11 +229,20 @@ void mgr_cmd_hearts(struct cmd *c)
     if (seated_elsewhere(c))
         return;
     const char *base = mgr_cmd_room_rules(c->m, c->a, c->room);
-    char text[600];
-    const char *args = c->rest;
+    char text[600], args[600], value[64];
+    bool timed;
+    int turn_timeout = 0;
+    if (mgr_slow_take(c->rest, args, sizeof args, value, sizeof value,
+                      &timed)) {
+        mgr_cmd_replym(c, M("Those rules won't do: too many options."),
+                       MSG_END);
+        return;
+    }
+    if (timed && !turn_option(c, value, &turn_timeout))
+        return;
     if (!*args)
         snprintf(text, sizeof text, "%s", base);
-    else if (c->nwords > 1 && strchr(c->words[1], '=')) {
+    else if (memchr(args, '=', strcspn(args, " "))) {
         /* the options typed replace the channel's of the same name */
         if (engine_rules_over(base, args, text, sizeof text)) {
             mgr_cmd_replym(c, M("Those rules won't do: too many options."),
@@ -192,12 +266,12 @@ void mgr_cmd_hearts(struct cmd *c)
             MSG_END);
         return;
     }
-    t = mgr_table_open(c->m, c->a, c->room, &r, text);
+    t = mgr_table_open(c->m, c->a, c->room, &r, text, turn_timeout);
     mgr_table_sit(t, c->u);
     char rules_text[MGR_TEXT_SIZE];
     struct strbuf rules;
     strbuf_init(&rules, rules_text, sizeof rules_text);
-    rules_short(&rules, mgr_lang_room(c->m, c->a, c->room), &r);
+    rules_short(&rules, mgr_lang_room(c->m, c->a, c->room), &r, turn_timeout);
     if (c->a->solo)
         mgr_table_saym(t,
                        /* TRANSLATORS: {rules} are the rules in a few words
@@ -566,9 +640,11 @@ static void status_text(struct strbuf *sb, struct table *t,
     char label[256];
     /* TRANSLATORS: {room} is a channel or room ("#hearts"); {rules} the
      * table's rules as typed ("standard target=50"). */
+    char rules[MGR_TEXT_SIZE];
     msg_add(sb, lang, M("Table at {room}: {rules}."),
             MSG_S("room", mgr_room_label(t->a, t->room, label, sizeof label)),
-            MSG_S("rules", t->rules_text), MSG_END);
+            MSG_S("rules", mgr_table_rules_shown(t, rules, sizeof rules)),
+            MSG_END);
     strbuf_addc(sb, ' ');
     char list_text[MGR_TEXT_SIZE];
     struct strbuf list;
@@ -626,6 +702,17 @@ static void status_text(struct strbuf *sb, struct table *t,
             msg_add(sb, lang, M("{player} to play."), MSG_S("player", seat),
                     MSG_END);
         }
+    }
+    if (mgr_slow_current(t)) {
+        char left[32], when[64];
+        mgr_slow_left_text(left, sizeof left, t, mgr_wall(t->m));
+        mgr_slow_deadline_text(when, sizeof when, t->slow_deadline);
+        strbuf_addc(sb, ' ');
+        /* TRANSLATORS: a slow game: {left} the time left to act ("11h30m":
+         * d, h, m and s are the units people type, keep them), {time} when
+         * the turn ends ("2026-12-03 10:00 UTC"). */
+        msg_add(sb, lang, M("Turn time left: {left}, until {time}."),
+                MSG_S("left", left), MSG_S("time", when), MSG_END);
     }
 }
 
@@ -694,13 +781,14 @@ void mgr_cmd_rules(struct cmd *c)
             mgr_cmd_reply(c, "%s", err);
             return;
         }
-        describe_rules(&sb, lang, &r);
+        describe_rules(&sb, lang, &r, 0);
     } else {
         struct table *t = c->room ? mgr_table_find(c->m, c->a, c->room) : NULL;
         int seat;
         if (!t && !c->room)
             t = mgr_table_of_person(c->m, c->a, c->u->nick, &seat);
         struct engine_rules r;
+        int turn_timeout = t ? t->turn_timeout : 0;
         if (t)
             r = t->rules;
         else if (engine_rules_parse(
@@ -709,7 +797,7 @@ void mgr_cmd_rules(struct cmd *c)
                              : c->m->cfg->default_rules,
                      0, NULL))
             return;
-        describe_rules(&sb, lang, &r);
+        describe_rules(&sb, lang, &r, turn_timeout);
     }
     mgr_cmd_reply(c, "%s", sb.buf);
 }

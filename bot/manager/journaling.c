@@ -68,11 +68,11 @@ int mgr_journal_opened(struct table *t, int *lost)
         *lost = cause;
         return -1;
     }
-    int rc =
-        append(t,
-               journal_header(t->game_id, t->a->network ? t->a->network : "",
-                              t->room, t->rules_text, (long long)time(NULL)),
-               lost, false);
+    int rc = append(
+        t,
+        journal_header(t->game_id, t->a->network ? t->a->network : "", t->room,
+                       t->rules_text, (long long)time(NULL), t->turn_timeout),
+        lost, false);
     if (t->journal[0])
         mgr_store_works(t);
     return rc;
@@ -154,6 +154,16 @@ int mgr_journal_event(struct table *t, const struct engine_game *g,
         return 0;
     int rc = mgr_journal_sync_seats(t, lost);
     return append(t, line, lost, rc != 0) | rc;
+}
+
+int mgr_journal_turn(struct table *t, int *lost)
+{
+    if (!journaling(t) || t->closing)
+        return 0;
+    return append(t,
+                  journal_turn(t->slow_key, t->slow_deadline, t->slow_reminded,
+                               t->slow_channel),
+                  lost, false);
 }
 
 void mgr_journal_closed(struct table *t)

@@ -24,6 +24,9 @@ int mgr_journal_started(struct table *t, int *lost);
 /* An engine event of the table's game, before it is announced. */
 int mgr_journal_event(struct table *t, const struct engine_game *g,
                       const struct engine_event *ev, int *lost);
+/* A slow game's turn (slow.h): its deadline, or the reminders sent,
+ * changed. */
+int mgr_journal_turn(struct table *t, int *lost);
 /* The table closes: its journal goes, unless the bot is shutting down
  * (then it stays for the next start). Frees what the journal kept. */
 void mgr_journal_closed(struct table *t);

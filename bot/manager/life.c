@@ -16,6 +16,7 @@
 #include "bot/manager/lang.h"
 #include "bot/manager/played.h"
 #include "bot/manager/say.h"
+#include "bot/manager/slow.h"
 #include "storage/record/record.h"
 
 void mgr_table_close(struct table *t)
@@ -46,7 +47,7 @@ static void lobby_expired(struct loop *l, void *ctx)
 
 struct table *mgr_table_open(struct manager *m, struct chat_adapter *a,
                              const char *room, const struct engine_rules *r,
-                             const char *rules_text)
+                             const char *rules_text, int turn_timeout)
 {
     if (m->ntables == m->captables) {
         m->captables = m->captables ? m->captables * 2 : 8;
@@ -70,8 +71,13 @@ struct table *mgr_table_open(struct manager *m, struct chat_adapter *a,
     if (getrandom(&id, sizeof id, 0) != (ssize_t)sizeof id)
         id = engine_prng_next(&t->rng);
     snprintf(t->game_id, sizeof t->game_id, "%016llx", (unsigned long long)id);
-    t->lobby_timer = loop_timer(m->loop, (int64_t)m->cfg->lobby_timeout * 1000,
-                                lobby_expired, t);
+    t->turn_timeout = turn_timeout;
+    /* a slow game's lobby waits as long as a turn */
+    int lobby = m->cfg->lobby_timeout;
+    if (mgr_slow(t) && turn_timeout > lobby)
+        lobby = turn_timeout;
+    t->lobby_timer =
+        loop_timer(m->loop, (int64_t)lobby * 1000, lobby_expired, t);
     m->tables[m->ntables++] = t;
     int lost;
     if (mgr_journal_opened(t, &lost))

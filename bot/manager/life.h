@@ -10,9 +10,12 @@
 
 #include "bot/manager/table.h"
 
+/* A table opens in room: rules_text is the engine's rules as typed,
+ * turn_timeout the table's own turn length in seconds (0: the
+ * config's; slow.h). */
 struct table *mgr_table_open(struct manager *m, struct chat_adapter *a,
                              const char *room, const struct engine_rules *r,
-                             const char *rules_text);
+                             const char *rules_text, int turn_timeout);
 /* The first half of starting a game (mgr_table_start, turn.h): computers
  * fill empty seats, the game is set up (not dealt) and recorded from now
  * on. */

@@ -33,6 +33,7 @@
 #include "bot/manager/restore.h"
 #include "bot/manager/results.h"
 #include "bot/manager/say.h"
+#include "bot/manager/slow.h"
 #include "bot/manager/store.h"
 #include "bot/manager/table.h"
 #include "bot/manager/text.h"
@@ -70,6 +71,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
     m->limit = limit_new();
     m->played = played_new();
     m->hint_interval_ms = MGR_HINT_INTERVAL_MS;
+    m->slow_check_ms = SLOW_CHECK_MS;
     mgr_store_init(m);
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);

@@ -13,6 +13,7 @@
 #include "bot/manager/life.h"
 #include "bot/manager/render.h"
 #include "bot/manager/say.h"
+#include "bot/manager/slow.h"
 #include "bot/manager/text.h"
 #include "bot/manager/turn.h"
 
@@ -129,6 +130,8 @@ static void grace_expired(struct loop *l, void *ctx)
         }
         return;
     }
+    if (mgr_slow(t))
+        return; /* gone at !start: the seat waits (mgr_table_person_left) */
     st->away = true;
     mgr_table_saym(
         t, M("{player} has not come back: a computer player takes the seat."),
@@ -148,8 +151,17 @@ void mgr_table_person_left(struct table *t, int seat)
     struct grace *gr = &t->graces[seat];
     gr->t = t;
     gr->seat = seat;
-    st->grace_timer = loop_timer(
-        t->m->loop, (int64_t)t->m->cfg->grace_period * 1000, grace_expired, gr);
+    /* a slow game's player keeps the seat while gone: their turns wait
+     * for them, and a computer makes a decision only when one runs out;
+     * its lobby keeps a seat as long as a turn */
+    int grace = t->m->cfg->grace_period;
+    if (mgr_slow(t) && t->playing)
+        grace = -1;
+    else if (mgr_slow(t) && t->turn_timeout > grace)
+        grace = t->turn_timeout;
+    if (grace >= 0)
+        st->grace_timer =
+            loop_timer(t->m->loop, (int64_t)grace * 1000, grace_expired, gr);
     /* a turn timer that waited for their prompt to leave runs now */
     if (t->turn_deferred && !mgr_turn_waits(t))
         mgr_arm_turn(t);
@@ -233,8 +245,10 @@ void mgr_identity(struct manager *m, struct chat_adapter *a, const char *nick,
                 }
                 /* they may come back before the bot sees them (their
                  * JOIN before ours): ask again now and then, within
-                 * the grace period */
-                if (st->lost_unseen && !st->away)
+                 * the grace period (a slow game has none: they are
+                 * seen when they speak) */
+                if (st->lost_unseen && !st->away &&
+                    !(mgr_slow(t) && t->playing))
                     mgr_seat_verify(t, s, false);
             }
         }

@@ -117,7 +117,7 @@ static int restore_header(struct restore *r, const struct journal_line *l,
         snprintf(r->err, sizeof r->err, "%s has a table already", l->room);
         return -1;
     }
-    r->t = mgr_table_open(r->m, r->a, l->room, &rules, text);
+    r->t = mgr_table_open(r->m, r->a, l->room, &rules, text, l->turn_timeout);
     snprintf(r->t->game_id, sizeof r->t->game_id, "%s", l->game);
     snprintf(r->t->journal, sizeof r->t->journal, "%s", path);
     return 0;
@@ -194,6 +194,14 @@ static int restore_line(void *ctx, char *text, size_t len, long lineno)
         break;
     case JOURNAL_SEATS:
         rc = restore_seats(r, l);
+        break;
+    case JOURNAL_TURN:
+        /* the last one counts, if it is still the game's turn once
+         * replayed (mgr_slow_arm compares) */
+        r->t->slow_key = l->turn;
+        r->t->slow_deadline = l->deadline;
+        r->t->slow_reminded = l->reminded;
+        r->t->slow_channel = l->channel;
         break;
     case JOURNAL_START:
         if (r->rec) {
@@ -471,6 +479,8 @@ static int check_line(void *ctx, char *text, size_t len, long lineno)
             }
         memcpy(c->seats, l->seats, sizeof c->seats);
         c->nseats = l->nseats;
+        break;
+    case JOURNAL_TURN:
         break;
     case JOURNAL_START:
         if (c->rec) {

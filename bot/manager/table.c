@@ -140,7 +140,8 @@ void mgr_table_cancel_turn(struct table *t)
     t->turn_deferred = false;
     loop_cancel(t->m->loop, t->turn_timer);
     loop_cancel(t->m->loop, t->reminder_timer);
-    t->turn_timer = t->reminder_timer = 0;
+    loop_cancel(t->m->loop, t->slow_timer);
+    t->turn_timer = t->reminder_timer = t->slow_timer = 0;
 }
 
 void mgr_table_cancel_all(struct table *t)

@@ -129,6 +129,18 @@ struct table {
     struct engine_prng rng;
     uint64_t turn_timer, reminder_timer, lobby_timer, deal_timer;
     uint64_t unattended_timer; /* the pause, then the end, with nobody */
+    /* the table's own turn length (turn_timeout=, slow.h), seconds; 0:
+     * the config's */
+    int turn_timeout;
+    /* a slow game's turn (slow.h): which turn (mgr_slow_turn_key), its
+     * deadline on the wall clock (Unix seconds; 0: none yet), the
+     * reminders sent (bits), when the channel last heard one, and the
+     * timer of what comes next */
+    uint32_t slow_key;
+    int64_t slow_deadline;
+    int slow_reminded;
+    int64_t slow_channel;
+    uint64_t slow_timer;
     int32_t (*hist)[ENGINE_MAX_PLAYERS]; /* points per hand */
     int nhist, caphist;
     /* the trick taken last this hand, told in the next leader's prompt,
@@ -213,6 +225,11 @@ struct manager {
     /* what each newly archived game is given to (manager_on_archived) */
     manager_archived_fn archived;
     void *archived_ctx;
+    /* the wall clock, Unix seconds (NULL: time(); tests set their own),
+     * and how often a slow game looks at it (SLOW_CHECK_MS; tests make it
+     * short) */
+    int64_t (*wall)(void);
+    int64_t slow_check_ms;
 };
 
 /* The seat's name for display. */

@@ -15,6 +15,7 @@
 #include "bot/manager/lang.h"
 #include "bot/manager/life.h"
 #include "bot/manager/say.h"
+#include "bot/manager/slow.h"
 #include "bot/manager/text.h"
 #include "bot/think.h"
 #include "engine/ai/ai.h"
@@ -260,15 +261,26 @@ static bool plays_unasked(struct table *t, int seat)
     return true;
 }
 
-/* Whether a person is at the table: neither away nor gone. */
+/* Whether a person is at the table: neither away nor gone. In a slow
+ * game one who left the channel is still at it: people come and go over
+ * days (a night offline is no reason to pause). */
 static bool attended(const struct table *t)
 {
+    bool slow = mgr_slow(t);
     for (int s = 0; s < t->capacity; s++) {
         const struct seat *st = &t->seats[s];
-        if (st->used && st->human && !st->away && !st->gone)
+        if (st->used && st->human && !st->away && (!st->gone || slow))
             return true;
     }
     return false;
+}
+
+/* How long a paused table waits before it ends: a slow game at least a
+ * turn. */
+static int unattended_end(const struct table *t)
+{
+    int end = t->m->cfg->unattended_end;
+    return mgr_slow(t) && t->turn_timeout > end ? t->turn_timeout : end;
 }
 
 static void unattended_over(struct loop *l, void *ctx)
@@ -284,18 +296,17 @@ static void unattended_over(struct loop *l, void *ctx)
 
 static void pause_now(struct table *t)
 {
-    const struct config *cfg = t->m->cfg;
     t->paused = true;
     mgr_table_cancel_turn(t);
     loop_cancel(t->m->loop, t->deal_timer);
     loop_cancel(t->m->loop, t->unattended_timer);
     t->deal_timer = 0;
     t->unattended_timer = loop_timer(
-        t->m->loop, (int64_t)cfg->unattended_end * 1000, unattended_over, t);
+        t->m->loop, (int64_t)unattended_end(t) * 1000, unattended_over, t);
     char text[MGR_TEXT_SIZE];
     struct strbuf sb;
     strbuf_init(&sb, text, sizeof text);
-    int min = (cfg->unattended_end + 59) / 60;
+    int min = (unattended_end(t) + 59) / 60;
     /* TRANSLATORS: "back" is a command: keep it. */
     msg_addn(&sb, mgr_lang_room(t->m, t->a, t->room),
              MN("Nobody is at the table, so the game pauses. Tell me \"back\" "
@@ -457,7 +468,7 @@ static void reminder(struct loop *l, void *ctx)
     (void)l;
     struct table *t = ctx;
     t->reminder_timer = 0;
-    int left = t->m->cfg->turn_timeout - t->m->cfg->turn_timeout / 2;
+    int left = mgr_turn_seconds(t) - mgr_turn_seconds(t) / 2;
     struct render_look look = mgr_look_room(t);
     char label[256], names_text[MGR_TEXT_SIZE];
     struct strbuf names;
@@ -501,17 +512,17 @@ static void reminder(struct loop *l, void *ctx)
     }
 }
 
-static void timed_out(struct loop *l, void *ctx)
+void mgr_time_up(struct table *t)
 {
-    (void)l;
-    struct table *t = ctx;
-    t->turn_timer = 0;
+    /* a slow game's player keeps the seat however often they time out:
+     * a computer makes the one decision, and the next turn is theirs */
+    bool slow = mgr_slow(t);
     for (int s = 0; s < t->game.n && !t->closing; s++) {
         if (!engine_may_act(&t->game, s) || mgr_seat_computer(t, s))
             continue;
         struct seat *st = &t->seats[s];
         st->timeouts++;
-        bool away = st->timeouts >= t->m->cfg->max_timeouts;
+        bool away = !slow && st->timeouts >= t->m->cfg->max_timeouts;
         if (away) {
             st->away = true;
             if (mgr_seat_is_you(t, s))
@@ -528,6 +539,14 @@ static void timed_out(struct loop *l, void *ctx)
     }
     if (!t->closing)
         mgr_advance(t);
+}
+
+static void timed_out(struct loop *l, void *ctx)
+{
+    (void)l;
+    struct table *t = ctx;
+    t->turn_timer = 0;
+    mgr_time_up(t);
 }
 
 /* Whether a person who must act has not yet been sent their last line
@@ -550,11 +569,17 @@ void mgr_arm_turn(struct table *t)
     mgr_table_cancel_turn(t);
     if (!t->online)
         return; /* no timeouts while the bot itself is away */
+    if (mgr_slow(t)) {
+        /* hours: the deadline is the wall clock's, kept over restarts,
+         * whenever the prompt leaves */
+        mgr_slow_arm(t);
+        return;
+    }
     if (mgr_turn_waits(t)) {
         t->turn_deferred = true; /* mgr_sent arms it */
         return;
     }
-    int64_t ms = (int64_t)t->m->cfg->turn_timeout * 1000;
+    int64_t ms = (int64_t)mgr_turn_seconds(t) * 1000;
     t->turn_timer = loop_timer(t->m->loop, ms, timed_out, t);
     t->reminder_timer = loop_timer(t->m->loop, ms / 2, reminder, t);
 }
@@ -751,6 +776,8 @@ void mgr_table_start(struct table *t)
     struct strbuf players;
     strbuf_init(&players, players_text, sizeof players_text);
     int lang = mgr_lang_room(t->m, t->a, t->room);
+    char rules[MGR_TEXT_SIZE];
+    mgr_table_rules_shown(t, rules, sizeof rules);
     for (int s = 0; s < t->capacity; s++) {
         const struct seat *st = &t->seats[s];
         if (s)
@@ -771,14 +798,12 @@ void mgr_table_start(struct table *t)
         msg_add(&sb, lang,
                 M("The game begins: {players}. Rules: {rules}. Type \"help\" "
                   "for the commands, a card to play it."),
-                MSG_S("players", players_text), MSG_S("rules", t->rules_text),
-                MSG_END);
+                MSG_S("players", players_text), MSG_S("rules", rules), MSG_END);
     else
         msg_add(&sb, lang,
                 M("The game begins: {players}. Rules: {rules}. Hands, passes "
                   "and plays go by private message to me."),
-                MSG_S("players", players_text), MSG_S("rules", t->rules_text),
-                MSG_END);
+                MSG_S("players", players_text), MSG_S("rules", rules), MSG_END);
     mgr_table_say(t, sb.buf);
     engine_deal(&t->game, &t->sink);
     mgr_advance(t);

@@ -28,6 +28,10 @@ void mgr_advance(struct table *t);
 /* The turn timer (and its reminder) of the people who must act; it waits
  * for their last line to be written, and does not run while offline. */
 void mgr_arm_turn(struct table *t);
+/* The time of the people who must act is up: a computer decides for
+ * them (after max_timeouts in a row it has the seat, except in a slow
+ * game, slow.h). */
+void mgr_time_up(struct table *t);
 /* Whether a person who must act has not yet been sent their last line
  * (the prompt, the deal): their time starts when it leaves. */
 bool mgr_turn_waits(const struct table *t);

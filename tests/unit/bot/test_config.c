@@ -56,6 +56,7 @@ static void test_config_load_example(void **state)
     assert_int_equal(c.max_timeouts, 2);
     assert_int_equal(c.lobby_timeout, 600);
     assert_int_equal(c.grace_period, 120);
+    assert_int_equal(c.max_turn_timeout, 604800);
     assert_string_equal(c.bot_level, "easy");
     assert_int_equal(c.next_hand_delay, 3);
     assert_int_equal(c.playouts[AI_NORMAL], 0);
@@ -106,6 +107,7 @@ static void check_bot_game_defaults(const struct config *c)
     assert_int_equal(c->max_timeouts, 2);
     assert_int_equal(c->lobby_timeout, 600);
     assert_int_equal(c->grace_period, 120);
+    assert_int_equal(c->max_turn_timeout, 604800);
     assert_string_equal(c->bot_level, "easy");
     assert_int_equal(c->next_hand_delay, 3);
     assert_int_equal(c->reply_burst, 6);
@@ -213,6 +215,8 @@ static void test_config_parse_range_bounds(void **state)
          offsetof(struct config, lobby_timeout)},
         {"[game]", "grace_period", 0, 86400,
          offsetof(struct config, grace_period)},
+        {"[game]", "max_turn_timeout", 0, 604800,
+         offsetof(struct config, max_turn_timeout)},
         {"[game]", "next_hand_delay", 0, 60,
          offsetof(struct config, next_hand_delay)},
         {"[game]", "normal_playouts", 0, 100000,

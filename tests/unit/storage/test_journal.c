@@ -30,7 +30,7 @@ static void test_header_and_seats_round_trip(void **state)
     (void)state;
     char err[200];
     char *h = journal_header("0123456789abcdef", "net \"x\"", "#h\\ö",
-                             "standard target=50", 1700000000);
+                             "standard target=50", 1700000000, 0);
     assert_non_null(strchr(h, '\n'));
     assert_int_equal(strchr(h, '\n')[1], '\0');
     assert_int_equal(parse(h, err, sizeof err), 0);
@@ -178,6 +178,49 @@ static void test_game_lines_make_the_writers_record(void **state)
     play_game("standard moon=choice pass_blind=on", 7, true);
 }
 
+/* A table with its own turn length writes version 2, with the length and
+ * its turns' deadlines; every other table still writes version 1, which a
+ * build before version 2 resumes. */
+static void test_turn_length_and_deadlines_round_trip(void **state)
+{
+    (void)state;
+    char err[200];
+    char *h = journal_header("0123456789abcdef", "n", "#h", "standard", 1, 0);
+    assert_non_null(strstr(h, "\"heartsbot-journal/1\""));
+    assert_null(strstr(h, "turn_timeout"));
+    free(h);
+    h = journal_header("0123456789abcdef", "n", "#h", "standard", 1, 86400);
+    assert_non_null(strstr(h, "\"heartsbot-journal/2\""));
+    assert_int_equal(parse(h, err, sizeof err), 0);
+    assert_int_equal(line.kind, JOURNAL_HEADER);
+    assert_int_equal(line.turn_timeout, 86400);
+    assert_string_equal(line.rules, "standard");
+    free(h);
+    /* a version 1 header says nothing of it, whatever it holds */
+    assert_int_equal(
+        parse("{\"format\":\"heartsbot-journal/1\",\"game\":\"x\","
+              "\"network\":\"n\",\"room\":\"#h\",\"rules\":\"standard\","
+              "\"opened\":1,\"turn_timeout\":86400}",
+              err, sizeof err),
+        0);
+    assert_int_equal(line.turn_timeout, 0);
+
+    char *t = journal_turn(0xfffffff3u, 1764700000, 1, 1764690000);
+    assert_int_equal(parse(t, err, sizeof err), 0);
+    assert_int_equal(line.kind, JOURNAL_TURN);
+    assert_true(line.turn == 0xfffffff3u);
+    assert_true(line.deadline == 1764700000);
+    assert_int_equal(line.reminded, 1);
+    assert_true(line.channel == 1764690000);
+    free(t);
+    t = journal_turn(5, 9, 0, 0);
+    assert_string_equal(t, "{\"turn\":5,\"deadline\":9}\n");
+    assert_int_equal(parse(t, err, sizeof err), 0);
+    assert_int_equal(line.reminded, 0);
+    assert_true(line.channel == 0);
+    free(t);
+}
+
 /* A later version is told from a format that is none: a newer bot's
  * journal is kept for it, not moved aside. */
 static void test_a_newer_version_is_refused_as_newer(void **state)
@@ -185,12 +228,12 @@ static void test_a_newer_version_is_refused_as_newer(void **state)
     (void)state;
     char err[200];
     assert_int_equal(
-        parse("{\"format\":\"heartsbot-journal/2\",\"game\":\"x\"}", err,
+        parse("{\"format\":\"heartsbot-journal/3\",\"game\":\"x\"}", err,
               sizeof err),
         -1);
     assert_true(line.newer);
-    assert_string_equal(err, "format \"heartsbot-journal/2\" is of a newer "
-                             "heartsbot (this one reads heartsbot-journal/1)");
+    assert_string_equal(err, "format \"heartsbot-journal/3\" is of a newer "
+                             "heartsbot (this one reads heartsbot-journal/2)");
     static const char *const other[] = {"heartsbot-journal/0", "journal/2",
                                         "heartsbot-journal/x"};
     for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
@@ -214,8 +257,24 @@ static void test_hostile_lines_refused(void **state)
         "{\"play\":\"ZZ\"}",
         "{\"play\":7}",
         "{\"play\":\"2C\"} trailing",
-        "{\"format\":\"heartsbot-journal/2\",\"game\":\"x\",\"network\":\"n\","
+        "{\"format\":\"heartsbot-journal/3\",\"game\":\"x\",\"network\":\"n\","
         "\"room\":\"#h\",\"rules\":\"standard\",\"opened\":1}",
+        "{\"format\":\"heartsbot-journal/2\",\"game\":\"x\",\"network\":\"n\","
+        "\"room\":\"#h\",\"rules\":\"standard\",\"opened\":1,"
+        "\"turn_timeout\":29}",
+        "{\"format\":\"heartsbot-journal/2\",\"game\":\"x\",\"network\":\"n\","
+        "\"room\":\"#h\",\"rules\":\"standard\",\"opened\":1,"
+        "\"turn_timeout\":604801}",
+        "{\"format\":\"heartsbot-journal/2\",\"game\":\"x\",\"network\":\"n\","
+        "\"room\":\"#h\",\"rules\":\"standard\",\"opened\":1,"
+        "\"turn_timeout\":\"1d\"}",
+        "{\"turn\":1,\"deadline\":0}",
+        "{\"turn\":-1,\"deadline\":5}",
+        "{\"turn\":4294967296,\"deadline\":5}",
+        "{\"deadline\":5}",
+        "{\"turn\":1,\"deadline\":\"tomorrow\"}",
+        "{\"turn\":1,\"deadline\":5,\"reminded\":4}",
+        "{\"turn\":1,\"deadline\":5,\"channel\":-1}",
         "{\"format\":\"heartsbot-journal/1\",\"game\":\"x\",\"network\":\"n\","
         "\"room\":\"\",\"rules\":\"standard\",\"opened\":1}",
         "{\"format\":\"heartsbot-journal/1\",\"game\":1}",
@@ -259,6 +318,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_header_and_seats_round_trip),
         cmocka_unit_test(test_game_lines_make_the_writers_record),
+        cmocka_unit_test(test_turn_length_and_deadlines_round_trip),
         cmocka_unit_test(test_a_newer_version_is_refused_as_newer),
         cmocka_unit_test(test_hostile_lines_refused),
     };
