@@ -27,6 +27,7 @@
 #include "bot/manager/lang.h"
 #include "bot/manager/life.h"
 #include "bot/manager/limit.h"
+#include "bot/manager/notify.h"
 #include "bot/manager/played.h"
 #include "bot/manager/presence.h"
 #include "bot/manager/render.h"
@@ -70,6 +71,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
     m->limit = limit_new();
     m->played = played_new();
     m->hint_interval_ms = MGR_HINT_INTERVAL_MS;
+    m->notify_interval_ms = MGR_NOTIFY_INTERVAL_MS;
     mgr_store_init(m);
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);
@@ -183,6 +185,7 @@ void manager_free(struct manager *m)
     played_free(m->played);
     mgr_store_free(m);
     mgr_people_free(m);
+    mgr_notify_free(m);
     free(m);
 }
 
