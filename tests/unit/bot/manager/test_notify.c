@@ -17,7 +17,6 @@
 #include <cmocka.h>
 
 #include "bot/manager/notify.h"
-#include "storage/notify.h"
 #include "tests/unit/bot/manager/world.h"
 
 #define CALLED "you asked to be called"
@@ -332,29 +331,6 @@ static void test_matrix_call_is_a_mention(void **state)
                              "asked to be called"));
 }
 
-static void test_many_people_bounded(void **state)
-{
-    (void)state;
-    struct notify *n = notify_new();
-    char key[32], err[128];
-    for (int i = 0; i < NOTIFY_MAX; i++) {
-        snprintf(key, sizeof key, "n:p%d@h", i);
-        assert_int_equal(notify_set(n, NULL, key, "p", err, sizeof err), 0);
-    }
-    assert_int_equal(notify_set(n, NULL, "n:one@more", "p", err, sizeof err),
-                     -1);
-    assert_int_equal(notify_count(n), NOTIFY_MAX);
-    /* one already there changes, one goes */
-    assert_int_equal(notify_set(n, NULL, "n:p1@h", "q", err, sizeof err), 0);
-    assert_int_equal(notify_set(n, NULL, "n:p2@h", NULL, err, sizeof err), 0);
-    assert_int_equal(notify_count(n), NOTIFY_MAX - 1);
-    /* bad keys and nicks change nothing */
-    assert_int_equal(notify_set(n, NULL, "", "p", err, sizeof err), -1);
-    assert_int_equal(notify_set(n, NULL, "n:x", "a\nb", err, sizeof err), -1);
-    assert_int_equal(notify_count(n), NOTIFY_MAX - 1);
-    notify_free(n);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,8 +361,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_newer_file_is_left_alone, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_matrix_call_is_a_mention, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_many_people_bounded, setup,
                                         teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
