@@ -68,8 +68,10 @@ static struct notify_room *room_list(struct manager *m, struct chat_adapter *a,
         r->writable = false;
     }
     int skipped = 0;
-    if (r->path[0] &&
-        notify_load(r->list, r->path, &skipped, err, sizeof err)) {
+    bool missing = false;
+    if (r->path[0] && (file_dir_check(data, dir, &missing, err, sizeof err) ||
+                       (!missing && notify_load(r->list, r->path, &skipped, err,
+                                                sizeof err)))) {
         log_error("calls at %s: %s", room, err);
         /* a newer bot's file, or one that cannot be read: left alone */
         r->writable = false;

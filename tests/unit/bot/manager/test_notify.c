@@ -300,6 +300,26 @@ static void test_a_damaged_line_is_skipped(void **state)
     assert_non_null(strstr(text, "\"nick\":\"dave\""));
 }
 
+static void test_a_linked_channel_directory_is_not_followed(void **state)
+{
+    (void)state;
+    char path[256], dir[256], elsewhere[300], cmd[4096];
+    room_file(path, sizeof path, "notify.jsonl");
+    snprintf(dir, sizeof dir, "%s", path);
+    *strrchr(dir, '/') = '\0';
+    snprintf(elsewhere, sizeof elsewhere, "%s/elsewhere", w->dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' && mkdir -p \"$(dirname '%s')\" && ln -s '%s' '%s'"
+             " && printf '%%s\\n' '{\"format\":\"heartsbot-notify/1\",\"key\":"
+             "\"n:bob@host.test\",\"nick\":\"bob\"}' > '%s/notify.jsonl'",
+             elsewhere, dir, elsewhere, dir, elsewhere);
+    assert_int_equal(system(cmd), 0);
+    fake_chat_present(&w->fake, "#h", "bob", true);
+    int from = w->fake.n;
+    said("alice", "#h", "!hearts");
+    assert_int_equal(calls_since(from), 0);
+}
+
 static void test_a_newer_file_is_left_alone(void **state)
 {
     (void)state;
@@ -358,6 +378,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_damaged_line_is_skipped, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_linked_channel_directory_is_not_followed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_newer_file_is_left_alone, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_matrix_call_is_a_mention, setup,
