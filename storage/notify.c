@@ -10,7 +10,6 @@
 #include "bot/common/err.h"
 #include "bot/common/file.h"
 #include "bot/common/strbuf.h"
-#include "bot/common/utf8.h"
 #include "bot/common/xalloc.h"
 #include "bot/common/xjson.h"
 #include "storage/storage.h"
@@ -71,18 +70,6 @@ struct notify_entry *notify_find(struct notify *n, const char *key)
     return found ? &n->v[i] : NULL;
 }
 
-/* Printable UTF-8 of 1 to max bytes, no control characters. */
-static bool good_text(const char *s, size_t max)
-{
-    size_t len = strlen(s);
-    if (len == 0 || len > max || !utf8_valid(s, len, NULL))
-        return false;
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return false;
-    return true;
-}
-
 /* Puts key on the list with nick (NULL: off); -1 if that would pass
  * NOTIFY_MAX. The caller has checked both. */
 static int put(struct notify *n, const char *key, const char *nick)
@@ -134,14 +121,6 @@ static char *line_of(const char *key, const char *nick)
     return line;
 }
 
-struct load {
-    struct notify *n;
-    const char *path;
-    int skipped;
-    char format[64]; /* a format this build does not know */
-    long lineno;     /* its line */
-};
-
 /* A string member of o that is good text of at most max bytes, or NULL
  * (absent or bad: *bad set if present and bad). */
 static const char *member(struct json_object *o, const char *name, size_t max,
@@ -153,58 +132,21 @@ static const char *member(struct json_object *o, const char *name, size_t max,
     const char *s = json_object_is_type(v, json_type_string)
                         ? json_object_get_string(v)
                         : NULL;
-    if (!s || !good_text(s, max)) {
+    if (!s || !storage_text_ok(s, max)) {
         *bad = true;
         return NULL;
     }
     return s;
 }
 
-/* One line: 0 read, -1 not a person, -2 a format this build does not
- * know (l->format says which). */
-static int parse_line(struct load *l, const char *line, size_t len)
+/* The person of one object of the file, put in place (0), or -1: it
+ * says none, or one too many. */
+static int on_object(void *ctx, struct json_object *o)
 {
-    struct json_tokener *tok = xjson_tokener(4);
-    struct json_object *o = json_tokener_parse_ex(tok, line, (int)len);
-    bool whole = o && tok->char_offset == (int)len;
-    json_tokener_free(tok);
-    int rc = -1;
-    struct json_object *fmt;
-    if (!whole || !json_object_is_type(o, json_type_object) ||
-        !json_object_object_get_ex(o, "format", &fmt) ||
-        !json_object_is_type(fmt, json_type_string))
-        goto out;
-    if (strcmp(json_object_get_string(fmt), NOTIFY_FORMAT) != 0) {
-        snprintf(l->format, sizeof l->format, "%s",
-                 json_object_get_string(fmt));
-        rc = -2;
-        goto out;
-    }
     bool bad = false;
     const char *key = member(o, "key", NOTIFY_KEY_MAX, &bad);
     const char *nick = member(o, "nick", NOTIFY_NICK_MAX, &bad);
-    if (key && !bad && put(l->n, key, nick) == 0)
-        rc = 0;
-out:
-    json_object_put(o);
-    return rc;
-}
-
-static int on_line(void *ctx, char *line, size_t len, long lineno)
-{
-    struct load *l = ctx;
-    l->n->lines++;
-    int rc = parse_line(l, line, len);
-    if (rc == -2) {
-        l->lineno = lineno;
-        return 1; /* a newer bot's file: not read, never written */
-    }
-    if (rc) {
-        l->skipped++;
-        storage_log(true, "%s:%ld: not a person to call: skipped", l->path,
-                    lineno);
-    }
-    return 0;
+    return key && !bad ? put(ctx, key, nick) : -1;
 }
 
 /* The whole file anew: one line per person. */
@@ -228,26 +170,22 @@ int notify_load(struct notify *n, const char *path, int *skipped, char *err,
                 size_t errlen)
 {
     struct notify fresh = {0};
-    struct load l = {&fresh, path, 0, "", 0};
-    int rc = storage_read_lines(path, NOTIFY_LINE_MAX, on_line, &l, NULL, err,
-                                errlen);
-    if (rc > 0)
-        err_set(err, errlen,
-                "%s:%ld: format \"%s\" is not one this bot reads (a newer "
-                "bot's?): who asked to be called here is not read nor "
-                "written",
-                path, l.lineno, l.format);
-    if (rc) {
+    int bad = 0;
+    long lines = 0;
+    if (storage_read_objects(path, NOTIFY_LINE_MAX, NOTIFY_FORMAT,
+                             "a person to call",
+                             "who asked to be called here is", on_object,
+                             &fresh, &bad, &lines, err, errlen)) {
         free(fresh.v);
         return -1;
     }
     free(n->v);
     *n = fresh;
-    *skipped = l.skipped;
+    n->lines = lines;
+    *skipped = bad;
     /* mostly replaced lines, and none skipped (those stay for a person
      * to see): the file anew */
-    if (l.skipped == 0 && n->lines > 2 * (long)n->n + 64 &&
-        !storage_read_only()) {
+    if (bad == 0 && n->lines > 2 * (long)n->n + 64 && !storage_read_only()) {
         char why[256];
         if (rewrite(n, path, why, sizeof why))
             storage_log(true, "%s", why);
@@ -258,9 +196,9 @@ int notify_load(struct notify *n, const char *path, int *skipped, char *err,
 int notify_set(struct notify *n, const char *path, const char *key,
                const char *nick, char *err, size_t errlen)
 {
-    if (!key || !good_text(key, NOTIFY_KEY_MAX))
+    if (!key || !storage_text_ok(key, NOTIFY_KEY_MAX))
         return err_set(err, errlen, "not a person's key");
-    if (nick && !good_text(nick, NOTIFY_NICK_MAX))
+    if (nick && !storage_text_ok(nick, NOTIFY_NICK_MAX))
         return err_set(err, errlen, "not a nick to call");
     bool found;
     locate(n, key, &found);
