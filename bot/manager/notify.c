@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/common/err.h"
 #include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/msg.h"
@@ -116,7 +117,8 @@ int mgr_notify_set(struct manager *m, struct chat_adapter *a, const char *room,
     *full =
         on && !notify_find(r->list, key) && notify_count(r->list) >= NOTIFY_MAX;
     if (*full)
-        return notify_set(r->list, NULL, key, nick, err, errlen);
+        return err_set(err, errlen, "%d people are called here already",
+                       NOTIFY_MAX);
     if (!r->path[0])
         return notify_set(r->list, NULL, key, nick, err, errlen);
     if (!r->writable) {
