@@ -252,6 +252,8 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
              * game from an old journal) */
             mgr_display(m, a, ev->room, &ev->from, false, !ev->room);
             mgr_spoke(m, a, &ev->from);
+            if (ev->room)
+                mgr_notify_nick(m, a, &ev->from, ev->from.nick);
             mgr_on_message(m, a, ev);
         }
         break;
@@ -280,6 +282,7 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
     case CHAT_NICK:
         if (usable(ev->target, 64)) {
             played_nick(m->played, a, ev->from.nick, ev->from.id, ev->target);
+            mgr_notify_nick(m, a, &ev->from, ev->target);
             mgr_on_nick(m, a, ev);
         }
         break;

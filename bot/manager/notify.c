@@ -141,6 +141,34 @@ int mgr_notify_set(struct manager *m, struct chat_adapter *a, const char *room,
     return 1;
 }
 
+void mgr_notify_nick(struct manager *m, struct chat_adapter *a,
+                     const struct chat_user *u, const char *nick)
+{
+    /* an "n:" key holds the nick it was made with: a new nick is a new
+     * key, and no call follows it */
+    if (!u->account || !*u->account || !nick)
+        return;
+    char key[200], net[80];
+    mgr_seat_key(a, u, key, sizeof key);
+    int netlen =
+        snprintf(net, sizeof net, "%s\n", a->network ? a->network : "");
+    for (int i = 0; i < m->nnotify_rooms; i++) {
+        struct notify_room *r = m->notify_rooms[i];
+        struct notify_entry *e = notify_find(r->list, key);
+        if (strncmp(r->id, net, (size_t)netlen) != 0 || !e ||
+            strcmp(e->nick, nick) == 0)
+            continue;
+        char err[FILE_PATH_MAX + 200];
+        const char *path = r->writable && r->path[0] ? r->path : NULL;
+        int rc =
+            path ? notify_set(r->list, path, key, nick, err, sizeof err) : -1;
+        if (rc && path)
+            log_error("calls at %s: %s", r->id + netlen, err);
+        if (rc && notify_set(r->list, NULL, key, nick, err, sizeof err))
+            log_error("calls at %s: %s", r->id + netlen, err);
+    }
+}
+
 /* Whether the person of e sits at t (by key, or by nick). */
 static bool seated(const struct table *t, const struct notify_entry *e)
 {

@@ -36,6 +36,12 @@ int mgr_notify_set(struct manager *m, struct chat_adapter *a, const char *room,
                    const struct chat_user *u, bool on, bool *full, char *err,
                    size_t errlen);
 
+/* u, logged in to an account, is now called `nick` (a NICK, or seen
+ * speaking under it): the channels' lists loaded so far call them by it
+ * from now on. */
+void mgr_notify_nick(struct manager *m, struct chat_adapter *a,
+                     const struct chat_user *u, const char *nick);
+
 /* A table was opened by `opener` with !hearts; `rules` says its rules in a
  * few words. Calls those who asked (the header says who), once. */
 void mgr_notify_opened(struct table *t, const struct chat_user *opener,

@@ -219,6 +219,35 @@ static void test_the_rate_is_limited(void **state)
     assert_int_equal(calls_since(from), 2);
 }
 
+static void test_a_nick_change_is_followed_with_an_account(void **state)
+{
+    (void)state;
+    said_account("bob", "Bob", "#h", "!notify on");
+    said("carol", "#h", "!notify on");
+    /* bob, logged in, is called by his new nick; carol's key is her old
+     * nick's */
+    from_account(CHAT_NICK, "bob", "bob@host.test", "Bob", NULL, NULL, "bobby");
+    from_account(CHAT_NICK, "carol", "carol@host.test", NULL, NULL, NULL,
+                 "caro");
+    fake_chat_present(&w->fake, "#h", "bobby", true);
+    fake_chat_present(&w->fake, "#h", "caro", true);
+    fake_chat_present(&w->fake, "#h", "carol", true);
+    int from = w->fake.n;
+    said("alice", "#h", "!hearts");
+    assert_string_equal(call_since(from),
+                        "alice opens a Hearts table (standard for 4): bobby, "
+                        "carol — you asked to be called. !join to sit down.");
+    /* and after a restart */
+    char path[512], text[2048];
+    room_file(path, sizeof path, "notify.jsonl");
+    read_small(path, text, sizeof text);
+    assert_non_null(strstr(text, "\"key\":\"a:Bob\",\"nick\":\"bobby\"}\n"));
+    /* seen speaking under another nick in the channel */
+    said_account("robert", "Bob", "#h", "hello");
+    read_small(path, text, sizeof text);
+    assert_non_null(strstr(text, "\"key\":\"a:Bob\",\"nick\":\"robert\"}\n"));
+}
+
 static void test_remembered_across_a_restart(void **state)
 {
     (void)state;
@@ -374,6 +403,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_remembered_across_a_restart, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_nick_change_is_followed_with_an_account, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_lobby_rebuilt_calls_nobody_again,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_damaged_line_is_skipped, setup,
