@@ -1,8 +1,8 @@
 /*
  * heartsbot --check (check.h): the config through config_check, then the
  * data directory through the readers the start uses (people_load,
- * stats_open and stats_rebuild, manager_journal_check), with storage
- * only reading.
+ * notify_load, stats_open and stats_rebuild, manager_journal_check), with
+ * storage only reading.
  */
 #include "bot/check.h"
 
@@ -18,6 +18,7 @@
 #include "bot/common/file.h"
 #include "bot/manager/manager.h"
 #include "storage/archive.h"
+#include "storage/notify.h"
 #include "storage/people.h"
 #include "storage/stats.h"
 #include "storage/storage.h"
@@ -169,6 +170,25 @@ static void check_boards(const char *data_dir, const char *dir, check_say_fn fn,
     stats_free(s);
 }
 
+/* A channel's calls (!notify), as the first !hearts or !notify there
+ * reads them. */
+static void check_notify(const char *dir, check_say_fn fn, void *ctx)
+{
+    char file[FILE_PATH_MAX], err[FILE_PATH_MAX + 300];
+    if (file_path(file, sizeof file, NULL, 0, dir, NOTIFY_FILE, (char *)NULL) ||
+        !exists(file))
+        return;
+    struct notify *n = notify_new();
+    int skipped = 0;
+    if (notify_load(n, file, &skipped, err, sizeof err))
+        say(fn, ctx, true, "calls when a table opens: %s", err);
+    else if (skipped)
+        say(fn, ctx, false,
+            "calls when a table opens: %d line(s) of %s are skipped when read",
+            skipped, file);
+    notify_free(n);
+}
+
 static bool journal_name(const char *name)
 {
     size_t n = strlen(name);
@@ -244,6 +264,7 @@ static void check_rooms(const struct config *cfg, const char *data_dir,
                 !real_dir(dir))
                 continue;
             check_boards(data_dir, dir, fn, ctx);
+            check_notify(dir, fn, ctx);
             if (ours)
                 check_journals(dir, fn, ctx);
         }

@@ -11,7 +11,6 @@
 #include "bot/common/file.h"
 #include "bot/common/msg.h"
 #include "bot/common/strbuf.h"
-#include "bot/common/utf8.h"
 #include "bot/common/xalloc.h"
 #include "bot/common/xjson.h"
 #include "storage/storage.h"
@@ -127,24 +126,12 @@ static bool good_value(const char *s)
     return true;
 }
 
-/* Printable UTF-8 of 1 to max bytes, no control characters. */
-static bool good_text(const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > max || !utf8_valid(s, n, NULL))
-        return false;
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return false;
-    return true;
-}
-
 static int check_person(const char *net, const char *key, char *err,
                         size_t errlen)
 {
-    if (!good_text(net, NET_MAX))
+    if (!storage_text_ok(net, NET_MAX))
         return err_set(err, errlen, "not a network name");
-    if (!good_text(key, KEY_MAX))
+    if (!storage_text_ok(key, KEY_MAX))
         return err_set(err, errlen, "not a person's key");
     return 0;
 }
@@ -242,39 +229,23 @@ static char *line_of(const struct person *q)
     return s;
 }
 
-/* The person a line says; -1 if it says none, -2 if it is in a format
- * this bot does not know (*format: which). */
-static int parse_line(const char *line, size_t len, struct person *q,
-                      char *format, size_t formatlen)
+/* The person of one object of the file, put in place (0), or -1: it
+ * says none, or one too many. */
+static int on_object(void *ctx, struct json_object *o)
 {
-    struct json_tokener *tok = xjson_tokener(4);
-    struct json_object *o = json_tokener_parse_ex(tok, line, (int)len);
-    bool whole = o && tok->char_offset == (int)len;
-    json_tokener_free(tok);
-    if (!whole || !json_object_is_type(o, json_type_object)) {
-        json_object_put(o);
-        return -1;
-    }
-    struct json_object *fmt, *net, *key;
-    int rc = -1;
-    if (!json_object_object_get_ex(o, "format", &fmt) ||
-        !json_object_is_type(fmt, json_type_string))
-        goto out;
-    if (strcmp(json_object_get_string(fmt), PEOPLE_FORMAT) != 0) {
-        snprintf(format, formatlen, "%s", json_object_get_string(fmt));
-        rc = -2;
-        goto out;
-    }
+    struct people *p = ctx;
+    struct json_object *net, *key;
     if (!json_object_object_get_ex(o, "net", &net) ||
         !json_object_object_get_ex(o, "key", &key) ||
         !json_object_is_type(net, json_type_string) ||
         !json_object_is_type(key, json_type_string) ||
         check_person(json_object_get_string(net), json_object_get_string(key),
                      NULL, 0))
-        goto out;
-    memset(q, 0, sizeof *q);
-    q->net = xstrdup(json_object_get_string(net));
-    q->key = xstrdup(json_object_get_string(key));
+        return -1;
+    struct person q;
+    memset(&q, 0, sizeof q);
+    q.net = xstrdup(json_object_get_string(net));
+    q.key = xstrdup(json_object_get_string(key));
     json_object_object_foreach(o, name, v)
     {
         if (strcmp(name, "format") == 0 || strcmp(name, "net") == 0 ||
@@ -282,41 +253,12 @@ static int parse_line(const char *line, size_t len, struct person *q,
             continue;
         const char *value = json_object_get_string(v);
         if (!json_object_is_type(v, json_type_string) || !good_name(name) ||
-            !good_value(value) || set_in(q, name, value)) {
-            person_clear(q);
-            goto out;
+            !good_value(value) || set_in(&q, name, value)) {
+            person_clear(&q);
+            return -1;
         }
     }
-    rc = 0;
-out:
-    json_object_put(o);
-    return rc;
-}
-
-struct load {
-    struct people *p;
-    const char *path;
-    int skipped;
-    char format[64]; /* a format this bot does not know */
-    long lineno;     /* its line */
-};
-
-static int on_line(void *ctx, char *line, size_t len, long lineno)
-{
-    struct load *l = ctx;
-    struct person q;
-    l->p->lines++;
-    int rc = parse_line(line, len, &q, l->format, sizeof l->format);
-    if (rc == -2) {
-        l->lineno = lineno;
-        return 1; /* a newer bot's file: not read, never written */
-    }
-    if (rc || put(l->p, &q)) {
-        l->skipped++;
-        storage_log(true, "%s:%ld: not a person's settings: skipped", l->path,
-                    lineno);
-    }
-    return 0;
+    return put(p, &q);
 }
 
 /* The whole file anew: one line per person. */
@@ -341,14 +283,11 @@ int people_load(struct people *p, const char *path, int *skipped, char *err,
                 size_t errlen)
 {
     struct people fresh = {0};
-    struct load l = {&fresh, path, 0, "", 0};
-    int rc = storage_read_lines(path, PEOPLE_LINE_MAX, on_line, &l, NULL, err,
-                                errlen);
-    if (rc > 0)
-        err_set(err, errlen,
-                "%s:%ld: format \"%s\" is not one this bot reads (a newer "
-                "bot's?): people's settings are not read nor written",
-                path, l.lineno, l.format);
+    int n = 0;
+    long lines = 0;
+    int rc = storage_read_objects(
+        path, PEOPLE_LINE_MAX, PEOPLE_FORMAT, "a person's settings",
+        "people's settings are", on_object, &fresh, &n, &lines, err, errlen);
     if (rc) {
         for (size_t i = 0; i < fresh.n; i++)
             person_clear(&fresh.v[i]);
@@ -359,11 +298,11 @@ int people_load(struct people *p, const char *path, int *skipped, char *err,
         person_clear(&p->v[i]);
     free(p->v);
     *p = fresh;
-    *skipped = l.skipped;
+    p->lines = lines;
+    *skipped = n;
     /* mostly replaced lines, and none skipped (those stay for a person
      * to see): the file anew */
-    if (l.skipped == 0 && p->lines > 2 * (long)p->n + 64 &&
-        !storage_read_only()) {
+    if (n == 0 && p->lines > 2 * (long)p->n + 64 && !storage_read_only()) {
         char why[256];
         if (rewrite(p, path, why, sizeof why))
             storage_log(true, "%s", why);

@@ -27,6 +27,7 @@
 #include "bot/common/err.h"
 #include "bot/common/file.h"
 #include "bot/common/msg.h"
+#include "bot/common/utf8.h"
 #include "bot/common/xjson.h"
 
 /* ---- Errors and the log hook ------------------------------------------ */
@@ -333,6 +334,78 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
     struct plain_lines p = {fn, ctx};
     return storage_scan_lines(path, 0, max_line, false, plain_line, &p, missing,
                               err, errlen);
+}
+
+struct object_lines {
+    const char *path, *format, *what;
+    storage_object_fn fn;
+    void *ctx;
+    int skipped;
+    long lines;
+    char other[64]; /* a format this build does not know */
+    long lineno;    /* its line */
+};
+
+/* One line of storage_read_objects: 1 stops at another format. */
+static int object_line(void *ctx, char *line, size_t len, long lineno)
+{
+    struct object_lines *l = ctx;
+    l->lines++;
+    struct json_tokener *tok = xjson_tokener(4);
+    struct json_object *o = json_tokener_parse_ex(tok, line, (int)len);
+    bool whole = o && tok->char_offset == (int)len;
+    json_tokener_free(tok);
+    struct json_object *fmt;
+    int rc = -1;
+    if (whole && json_object_is_type(o, json_type_object) &&
+        json_object_object_get_ex(o, "format", &fmt) &&
+        json_object_is_type(fmt, json_type_string)) {
+        if (strcmp(json_object_get_string(fmt), l->format) != 0) {
+            snprintf(l->other, sizeof l->other, "%s",
+                     json_object_get_string(fmt));
+            l->lineno = lineno;
+            json_object_put(o);
+            return 1; /* a newer bot's file: not read, never written */
+        }
+        rc = l->fn(l->ctx, o);
+    }
+    json_object_put(o);
+    if (rc) {
+        l->skipped++;
+        storage_log(true, "%s:%ld: not %s: skipped", l->path, lineno, l->what);
+    }
+    return 0;
+}
+
+int storage_read_objects(const char *path, size_t max_line, const char *format,
+                         const char *what, const char *holds,
+                         storage_object_fn fn, void *ctx, int *skipped,
+                         long *lines, char *err, size_t errlen)
+{
+    struct object_lines l = {path, format, what, fn, ctx, 0, 0, "", 0};
+    int rc =
+        storage_read_lines(path, max_line, object_line, &l, NULL, err, errlen);
+    if (rc > 0)
+        return err_set(err, errlen,
+                       "%s:%ld: format \"%s\" is not one this bot reads (a "
+                       "newer bot's?): %s not read nor written",
+                       path, l.lineno, l.other, holds);
+    if (rc)
+        return -1;
+    *skipped = l.skipped;
+    *lines = l.lines;
+    return 0;
+}
+
+bool storage_text_ok(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > max || !utf8_valid(s, n, NULL))
+        return false;
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return false;
+    return true;
 }
 
 int storage_scan_lines(const char *path, int64_t from, size_t max_line,

@@ -47,6 +47,28 @@ int storage_read_lines(const char *path, size_t max_line, storage_line_fn fn,
                        void *ctx, bool *missing, char *err, size_t errlen);
 
 /*
+ * Reads path as JSON Lines of one format (people.jsonl, notify.jsonl):
+ * calls fn with each line that is a JSON object whose "format" is the
+ * string `format`; a line that is not one, or that fn refuses (non-zero),
+ * is skipped, counted in *skipped and logged as "PATH:LINE: not WHAT:
+ * skipped". A line of another "format" stops the reading: -1 with a
+ * message that names the line and says that what the file `holds` is not
+ * read nor written (a newer bot's file: the caller must not write it).
+ * *lines: the lines read. A missing file is no lines. The object lives
+ * only during the call.
+ */
+struct json_object;
+typedef int (*storage_object_fn)(void *ctx, struct json_object *o);
+int storage_read_objects(const char *path, size_t max_line, const char *format,
+                         const char *what, const char *holds,
+                         storage_object_fn fn, void *ctx, int *skipped,
+                         long *lines, char *err, size_t errlen);
+
+/* Whether s is printable UTF-8 of 1 to max bytes: no control character.
+ * What a key or name read back from a file must be. */
+bool storage_text_ok(const char *s, size_t max);
+
+/*
  * storage_read_lines from byte `from` (the start of a line; lineno counts
  * from there), telling fn each line's byte offset in the file. With
  * skip_long, a line longer than max_line (damage: a run of zero bytes,

@@ -212,6 +212,14 @@ static uint64_t chan_bit(int chan)
     return chan >= 0 && chan < 64 ? (uint64_t)1 << chan : 0;
 }
 
+bool ircad_accounts_in(const struct ircad_accounts *t, const char *nick,
+                       int chan)
+{
+    char key[IRCAD_ACCOUNTS_NICK_MAX];
+    long i = key_of(t, nick, key) ? find(t, key) : -1;
+    return i >= 0 && (t->e[i].chans & chan_bit(chan)) != 0;
+}
+
 void ircad_accounts_join(struct ircad_accounts *t, const char *nick, int chan,
                          bool known, const char *account)
 {

@@ -101,6 +101,10 @@ void ircad_accounts_forget(struct ircad_accounts *t, const char *nick);
  * then the bot sees their NICK and QUIT. */
 bool ircad_accounts_seen(const struct ircad_accounts *t, const char *nick);
 
+/* Whether `nick` is known to be in the bot's channel number `chan`. */
+bool ircad_accounts_in(const struct ircad_accounts *t, const char *nick,
+                       int chan);
+
 /* How many people are tracked (tests, figures). */
 size_t ircad_accounts_count(const struct ircad_accounts *t);
 

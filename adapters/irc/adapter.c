@@ -249,6 +249,16 @@ static void op_part(struct chat_adapter *ca, const char *room,
         ircad_channels_part(a, room, goodbye);
 }
 
+/* Seen joining or in the channel's NAMES or WHO replies, and not seen
+ * leaving (accounts.h). */
+static bool op_present(struct chat_adapter *ca, const char *room,
+                       const char *nick)
+{
+    struct ircad *a = self(ca);
+    int ch = room && nick ? ircad_channels_index(a, room) : -1;
+    return ch >= 0 && ircad_accounts_in(&a->accts, nick, ch);
+}
+
 static const struct chat_adapter_ops ops = {
     .start = op_start,
     .stop = op_stop,
@@ -265,6 +275,7 @@ static const struct chat_adapter_ops ops = {
     .notice = op_notice,
     .ask_operator = op_ask_operator,
     .part = op_part,
+    .present = op_present,
 };
 
 /* ---- Construction ------------------------------------------------------ */

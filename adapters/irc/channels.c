@@ -263,6 +263,39 @@ void ircad_channels_track_whox(struct ircad *a, const struct ircad_msg *m)
     ircad_accounts_join(&a->accts, m->params[3], ch, true, acc);
 }
 
+/* RPL_NAMREPLY (353): me, symbol, channel, the members, each after its
+ * rank prefixes (several with multi-prefix) and perhaps with "!user@host"
+ * (userhost-in-names): who is in the channel, their accounts unsaid. */
+void ircad_channels_track_names(struct ircad *a, const struct ircad_msg *m)
+{
+    if (!m->params[2] || !m->params[3])
+        return;
+    int ch = ircad_channels_index(a, m->params[2]);
+    if (ch < 0)
+        return;
+    const char *p = m->params[3];
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *start = p;
+        while (*p && *p != ' ')
+            p++;
+        const char *nick = start;
+        while (nick < p && strchr(a->isup.prefix_chars, *nick))
+            nick++;
+        size_t len = 0;
+        while (nick + len < p && nick[len] != '!')
+            len++;
+        char name[NICK_MAX];
+        if (len == 0 || len >= sizeof name)
+            continue;
+        memcpy(name, nick, len);
+        name[len] = '\0';
+        if (!ircad_is_me(a, name))
+            ircad_accounts_join(&a->accts, name, ch, false, NULL);
+    }
+}
+
 /* RPL_WHOISACCOUNT (330): me, nick, account. */
 void ircad_channels_track_whois(struct ircad *a, const struct ircad_msg *m)
 {

@@ -3,7 +3,8 @@
  * configured channels (and rejoining after a kick), telling them which
  * nick the bot has, the JOIN, PART and KICK lines, and who is logged in
  * to which services account (accounts.h), from WHOX, extended-join,
- * account-notify and the account tag.
+ * account-notify and the account tag; who is in which channel (NAMES,
+ * JOIN, PART, KICK, QUIT), for the manager's `present`.
  *
  * The handlers of lines take a line whose command table row (inbound.c)
  * has checked the parameter count; a parameter may still be NULL.
@@ -59,11 +60,12 @@ void ircad_channels_line_account(struct ircad *a, const struct ircad_msg *m);
 /* What a line tells of accounts before its events go out (the rows'
  * `track`): JOIN (extended-join; our own JOIN asks WHOX), ACCOUNT
  * (account-notify), RPL_WHOISACCOUNT (330), RPL_WHOSPCRPL (354) to our
- * WHOX. */
+ * WHOX; and who is in a channel: RPL_NAMREPLY (353). */
 void ircad_channels_track_join(struct ircad *a, const struct ircad_msg *m);
 void ircad_channels_track_account(struct ircad *a, const struct ircad_msg *m);
 void ircad_channels_track_whois(struct ircad *a, const struct ircad_msg *m);
 void ircad_channels_track_whox(struct ircad *a, const struct ircad_msg *m);
+void ircad_channels_track_names(struct ircad *a, const struct ircad_msg *m);
 
 /* The events (the rows' `handle`): someone joined, parted or was kicked
  * (CHAT_JOIN, CHAT_PART, CHAT_KICK), or it was us; a channel refused us

@@ -148,6 +148,7 @@ static const struct ircad_command commands[] = {
     {"318", 2, NULL, ircad_invites_whois_end, NULL},
     {"319", 3, NULL, ircad_invites_whois_channels, NULL},
     {"330", 3, ircad_channels_track_whois, NULL, NULL},
+    {"353", 4, ircad_channels_track_names, NULL, NULL},
     {"354", 5, ircad_channels_track_whox, NULL, NULL},
     {"401", 2, NULL, ircad_invites_whois_end, NULL},
     {"432", 0, NULL, ircad_identity_nick_refused, NULL},

@@ -225,6 +225,13 @@ static void adapter_free(struct chat_adapter *base)
     free(a);
 }
 
+/* A joined member the adapter keeps (members.h). */
+static bool present(struct chat_adapter *ca, const char *room, const char *nick)
+{
+    struct mx_adapter *a = (struct mx_adapter *)ca;
+    return room && nick && mx_members_joined(a->members, room, nick);
+}
+
 static const struct chat_adapter_ops mx_ops = {
     .start = start,
     .stop = stop,
@@ -239,6 +246,7 @@ static const struct chat_adapter_ops mx_ops = {
     .prepare = mx_prepare,
     .room_label = room_label,
     .limited = mx_limited,
+    .present = present,
 };
 
 struct chat_adapter *mx_adapter_new(struct loop *l,

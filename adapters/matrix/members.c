@@ -15,7 +15,8 @@
 
 struct member {
     char *user;
-    char *name; /* NULL: none */
+    char *name;  /* NULL: none */
+    bool joined; /* else invited */
     uint64_t seen;
 };
 
@@ -170,6 +171,7 @@ void mx_members_set(struct mx_members *m, const char *room, const char *user,
             p = add(m, r, user);
         free(p->name);
         p->name = name && *name ? xstrdup(name) : NULL;
+        p->joined = strcmp(membership, "join") == 0;
         p->seen = ++m->tick;
     } else if (p) {
         member_free(p);
@@ -186,6 +188,13 @@ void mx_members_set(struct mx_members *m, const char *room, const char *user,
         free(b[i].user);
     }
     free(b);
+}
+
+bool mx_members_joined(const struct mx_members *m, const char *room,
+                       const char *user)
+{
+    const struct member *p = find(find_room(m, room), user);
+    return p && p->joined;
 }
 
 bool mx_members_shown(struct mx_members *m, const char *room, const char *user,

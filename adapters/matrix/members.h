@@ -51,6 +51,11 @@ void mx_members_set(struct mx_members *m, const char *room, const char *user,
 bool mx_members_shown(struct mx_members *m, const char *room, const char *user,
                       char *out, size_t outlen);
 
+/* Whether user is known as a joined member of room (not one invited);
+ * does not count as seeing them. */
+bool mx_members_joined(const struct mx_members *m, const char *room,
+                       const char *user);
+
 /* The same in any room but those `skip` says yes to (direct rooms): the
  * first found. */
 bool mx_members_shown_anywhere(struct mx_members *m, const char *user,

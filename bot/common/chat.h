@@ -177,6 +177,12 @@ struct chat_adapter_ops {
      * forgets it: not served, not rejoined (a configured one comes back
      * at the next start). */
     void (*part)(struct chat_adapter *a, const char *room, const char *goodbye);
+    /* Optional (NULL: nobody is known to be, e.g. the console). Whether
+     * `nick` is in `room` now, as far as the adapter knows: on IRC seen
+     * joining or in the channel's WHO or NAMES replies, and not seen
+     * leaving; on Matrix a joined member it keeps (members.h). For calls
+     * to people who asked for them (!notify), never to refuse anything. */
+    bool (*present)(struct chat_adapter *a, const char *room, const char *nick);
 };
 
 /* The common head of every adapter. */

@@ -8,6 +8,7 @@
 
 #include "bot/common/msg.h"
 #include "bot/manager/lang.h"
+#include "bot/manager/notify.h"
 #include "bot/manager/render.h"
 #include "bot/manager/text.h"
 
@@ -177,6 +178,71 @@ void mgr_cmd_cards(struct cmd *c)
                 M("From now on I show you cards with the suits' symbols: "
                   "{cards}."),
                 MSG_S("cards", shown[mode]), MSG_END);
+    held_only(&sb, lang, rc, err);
+    reply(c, &sb);
+}
+
+void mgr_cmd_notify(struct cmd *c)
+{
+    const char *p = mgr_cmd_prefix(c->m);
+    if (c->a->solo || !c->room) {
+        /* TRANSLATORS: at a terminal, where one person plays alone */
+        mgr_cmd_replym(c, M("Nobody else plays here: there is no one to call."),
+                       MSG_END);
+        return;
+    }
+    bool on = c->nwords >= 2 && strcasecmp(c->words[1], "on") == 0;
+    bool off = c->nwords >= 2 && strcasecmp(c->words[1], "off") == 0;
+    if (c->nwords >= 2 && !on && !off) {
+        /* TRANSLATORS: {prefix} is the command prefix ("!"): keep
+         * "{prefix}notify on" and "{prefix}notify off". */
+        mgr_cmd_replym(c, M("Say {prefix}notify on or {prefix}notify off."),
+                       MSG_S("prefix", p), MSG_END);
+        return;
+    }
+    if (!on && !off) {
+        if (mgr_notify_is_on(c->m, c->a, c->room, c->u))
+            /* TRANSLATORS: {prefix} is the command prefix ("!"): keep
+             * "{prefix}notify off". */
+            mgr_cmd_replym(c,
+                           M("I call you when a table opens here and you are "
+                             "in the channel. {prefix}notify off stops it."),
+                           MSG_S("prefix", p), MSG_END);
+        else
+            mgr_cmd_replym(c,
+                           M("I do not call you when a table opens here. "
+                             "{prefix}notify on if you want me to."),
+                           MSG_S("prefix", p), MSG_END);
+        return;
+    }
+    char err[256];
+    bool full;
+    int rc =
+        mgr_notify_set(c->m, c->a, c->room, c->u, on, &full, err, sizeof err);
+    char text[MGR_TEXT_SIZE];
+    struct strbuf sb;
+    strbuf_init(&sb, text, sizeof text);
+    int lang = mgr_cmd_lang_of(c);
+    if (rc < 0) {
+        if (full)
+            msg_add(&sb, lang,
+                    M("Too many people have asked to be called here "
+                      "already."),
+                    MSG_END);
+        else
+            msg_add(&sb, lang, M("That could not be changed: {reason}."),
+                    MSG_S("reason", err), MSG_END);
+        reply(c, &sb);
+        return;
+    }
+    if (on)
+        msg_add(&sb, lang,
+                M("From now on I call you when a table opens here and you "
+                  "are in the channel."),
+                MSG_END);
+    else
+        msg_add(&sb, lang, M("I no longer call you when a table opens here."),
+                MSG_END);
     held_only(&sb, lang, rc, err);
     reply(c, &sb);
 }

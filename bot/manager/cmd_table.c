@@ -15,6 +15,7 @@
 #include "bot/manager/cmd_results.h"
 #include "bot/manager/lang.h"
 #include "bot/manager/life.h"
+#include "bot/manager/notify.h"
 #include "bot/manager/render.h"
 #include "bot/manager/say.h"
 #include "bot/manager/slow.h"
@@ -292,6 +293,7 @@ void mgr_cmd_hearts(struct cmd *c)
             MSG_S("player", c->shown), MSG_S("rules", rules.buf),
             MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
     mgr_table_storage_ok(t, false);
+    mgr_notify_opened(t, c->u, c->shown, rules.buf);
 }
 
 /* TRANSLATORS: {prefix} is the command prefix ("!"): keep "{prefix}hearts"

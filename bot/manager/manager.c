@@ -27,6 +27,7 @@
 #include "bot/manager/lang.h"
 #include "bot/manager/life.h"
 #include "bot/manager/limit.h"
+#include "bot/manager/notify.h"
 #include "bot/manager/played.h"
 #include "bot/manager/presence.h"
 #include "bot/manager/render.h"
@@ -72,6 +73,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
     m->played = played_new();
     m->hint_interval_ms = MGR_HINT_INTERVAL_MS;
     m->slow_check_ms = SLOW_CHECK_MS;
+    m->notify_interval_ms = MGR_NOTIFY_INTERVAL_MS;
     mgr_store_init(m);
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);
@@ -191,6 +193,7 @@ void manager_free(struct manager *m)
     played_free(m->played);
     mgr_store_free(m);
     mgr_people_free(m);
+    mgr_notify_free(m);
     free(m);
 }
 
@@ -257,6 +260,8 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
              * game from an old journal) */
             mgr_display(m, a, ev->room, &ev->from, false, !ev->room);
             mgr_spoke(m, a, &ev->from);
+            if (ev->room)
+                mgr_notify_nick(m, a, &ev->from, ev->from.nick);
             mgr_on_message(m, a, ev);
         }
         break;
@@ -285,6 +290,7 @@ void manager_on_event(void *ctx, struct chat_adapter *a,
     case CHAT_NICK:
         if (usable(ev->target, 64)) {
             played_nick(m->played, a, ev->from.nick, ev->from.id, ev->target);
+            mgr_notify_nick(m, a, &ev->from, ev->target);
             mgr_on_nick(m, a, ev);
         }
         break;

@@ -25,6 +25,7 @@ struct table;
 struct think;        /* bot/think.h */
 struct journal_seat; /* storage/journal.h */
 struct people;       /* storage/people.h */
+struct notify_room;  /* notify.c */
 
 /* Which plays the bot makes for a person without asking (`autoplay`). */
 enum seat_autoplay {
@@ -219,6 +220,12 @@ struct manager {
     /* a person's channel near misses get a hint at most this often
      * (MGR_HINT_INTERVAL_MS; tests make it short) */
     int64_t hint_interval_ms;
+    /* who asked to be called in each channel (notify.h), loaded when
+     * first needed; a person is called in a channel at most this often
+     * (MGR_NOTIFY_INTERVAL_MS; tests make it short) */
+    struct notify_room **notify_rooms;
+    int nnotify_rooms;
+    int64_t notify_interval_ms;
     /* what an admin's !reload calls (manager_on_reload), or NULL */
     manager_reload_fn reload;
     void *reload_ctx;

@@ -192,6 +192,37 @@ static bool fake_limited(const struct chat_adapter *a)
     return true;
 }
 
+static int present_at(const struct fake_chat *f, const char *room,
+                      const char *nick)
+{
+    for (int i = 0; i < f->npresent; i++)
+        if (strcasecmp(f->present[i].room, room) == 0 &&
+            f->ops.same_nick(&f->base, f->present[i].nick, nick))
+            return i;
+    return -1;
+}
+
+static bool fake_present(struct chat_adapter *a, const char *room,
+                         const char *nick)
+{
+    return present_at((struct fake_chat *)a, room, nick) >= 0;
+}
+
+void fake_chat_present(struct fake_chat *f, const char *room, const char *nick,
+                       bool here)
+{
+    int i = present_at(f, room, nick);
+    if (here && i < 0 && f->npresent < FAKE_CHAT_PRESENT) {
+        snprintf(f->present[f->npresent].room,
+                 sizeof f->present[f->npresent].room, "%s", room);
+        snprintf(f->present[f->npresent].nick,
+                 sizeof f->present[f->npresent].nick, "%s", nick);
+        f->npresent++;
+    } else if (!here && i >= 0) {
+        f->present[i] = f->present[--f->npresent];
+    }
+}
+
 void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
                     const char *network, chat_event_fn on_event, void *ctx)
 {
@@ -214,7 +245,8 @@ void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind)
                                        .idle = fake_idle,
                                        .free = fake_free,
                                        .fold = fake_fold,
-                                       .notice = fake_notice};
+                                       .notice = fake_notice,
+                                       .present = fake_present};
     switch (kind) {
     case FAKE_CHAT_UNFOLDED:
         f->ops.fold = NULL;

@@ -28,6 +28,8 @@ enum fake_chat_kind {
 };
 
 #define FAKE_CHAT_NAMES 16
+/* The people in rooms the adapter knows of at most (present). */
+#define FAKE_CHAT_PRESENT 64
 
 struct fake_chat_line {
     char to[64]; /* the room, or the nick told */
@@ -58,6 +60,11 @@ struct fake_chat {
     char prepared[FAKE_CHAT_NAMES][64]; /* nicks prepare was given */
     int nprepared;
     int lines_at_prepare[FAKE_CHAT_NAMES]; /* lines said by then */
+    /* who is in which room (present), as the tests say */
+    struct {
+        char room[64], nick[64];
+    } present[FAKE_CHAT_PRESENT];
+    int npresent;
 };
 
 /* Sets f up as an adapter of `kind` on `network` (borrowed), its events
@@ -68,6 +75,10 @@ void fake_chat_init(struct fake_chat *f, enum fake_chat_kind kind,
 /* Makes f behave as an adapter of another kind from now on (its lines
  * stay). */
 void fake_chat_set_kind(struct fake_chat *f, enum fake_chat_kind kind);
+
+/* The adapter knows nick to be in room (here) or not: its `present`. */
+void fake_chat_present(struct fake_chat *f, const char *room, const char *nick,
+                       bool here);
 
 /* Forgets the lines (the adapter stays). */
 void fake_chat_clear(struct fake_chat *f);

@@ -384,6 +384,8 @@ static void test_newer_formats_are_named(void **state)
     good_data(&d);
     put_in(&d, "people.jsonl",
            "{\"format\":\"heartsbot-people/9\",\"net\":\"local\"}\n");
+    put_in(&d, "local/%23hearts/notify.jsonl",
+           "{\"format\":\"heartsbot-notify/9\",\"key\":\"a:x\"}\n");
     put_in(&d, "local/%23hearts/journal-0123456789abcdef.jsonl",
            "{\"format\":\"heartsbot-journal/9\",\"game\":\"0123456789abcdef\","
            "\"network\":\"local\",\"room\":\"#hearts\",\"rules\":"
@@ -392,7 +394,8 @@ static void test_newer_formats_are_named(void **state)
     assert_int_equal(d.status, 1);
     has(&d, "heartsbot-people/9");
     has(&d, "heartsbot-journal/9");
-    has(&d, "2 problems");
+    has(&d, "heartsbot-notify/9");
+    has(&d, "3 problems");
     dir_free(&d);
 }
 

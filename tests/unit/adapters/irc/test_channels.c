@@ -99,6 +99,53 @@ static void test_ircad_whox_accounts_reach_events(void **state)
     ircfx_free(&f);
 }
 
+/* Who is in a channel (the adapter's `present`): its NAMES reply, with
+ * rank prefixes (multi-prefix) and user@host (userhost-in-names), JOIN,
+ * PART, KICK, QUIT and NICK; another channel's NAMES and junk count for
+ * nobody, and the bot is not among the people. */
+static void test_ircad_present_from_names_and_joins(void **state)
+{
+    (void)state;
+    struct ircfx f;
+    ircfx_init(&f);
+    f.srv.isupport = "CHANTYPES=#& PREFIX=(qohv)~@%+";
+    ircfx_start(&f);
+    struct ircfx_server *s = &f.srv;
+    ircfx_srv_send(s, ":irc.test 353 hearts = #hearts :hearts @alice "
+                      "~@bob!b@h +carol  %%");
+    ircfx_srv_send(s, ":irc.test 353 hearts = #elsewhere :dave");
+    ircfx_srv_send(s, ":irc.test 353 hearts = #hearts");
+    ircfx_srv_send(s, ":irc.test 366 hearts #hearts :End of /NAMES list.");
+    ircfx_srv_send(s, ":erin!e@h JOIN #hearts");
+    ircfx_srv_send(s, ":zed!z@h PRIVMSG #hearts :end");
+    assert_true(ircfx_run_until(&f, ircfx_saw_end, 3000));
+    bool (*present)(struct chat_adapter *, const char *, const char *) =
+        f.a->ops->present;
+    assert_non_null(present);
+    assert_true(present(f.a, "#hearts", "alice"));
+    assert_true(present(f.a, "#HEARTS", "BOB"));
+    assert_true(present(f.a, "#hearts", "carol"));
+    assert_true(present(f.a, "#hearts", "erin"));
+    assert_false(present(f.a, "#hearts", "dave"));
+    assert_false(present(f.a, "#elsewhere", "dave"));
+    assert_false(present(f.a, "#hearts", "hearts"));
+    assert_false(present(f.a, "#hearts", "%"));
+    assert_false(present(f.a, "#hearts", "zed"));
+    ircfx_srv_send(s, ":alice!al@h PART #hearts :bye");
+    ircfx_srv_send(s, ":bob!b@h QUIT :gone");
+    ircfx_srv_send(s, ":op!o@h KICK #hearts carol :out");
+    ircfx_srv_send(s, ":erin!e@h NICK :erika");
+    ircfx_srv_send(s, ":zed!z@h PRIVMSG #hearts :end");
+    f.nev = 0;
+    assert_true(ircfx_run_until(&f, ircfx_saw_end, 3000));
+    assert_false(present(f.a, "#hearts", "alice"));
+    assert_false(present(f.a, "#hearts", "bob"));
+    assert_false(present(f.a, "#hearts", "carol"));
+    assert_false(present(f.a, "#hearts", "erin"));
+    assert_true(present(f.a, "#hearts", "erika"));
+    ircfx_free(&f);
+}
+
 /* A server with extended-join and account-notify but no account-tag:
  * the accounts come from the JOINs and ACCOUNT lines, follow nicks, and
  * a logout is none. */
@@ -183,6 +230,7 @@ int main(void)
         log_level_set(LOG_DEBUG);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ircad_whox_accounts_reach_events),
+        cmocka_unit_test(test_ircad_present_from_names_and_joins),
         cmocka_unit_test(test_ircad_accounts_from_extended_join_and_notify),
         cmocka_unit_test(test_ircad_account_tag_decides),
     };

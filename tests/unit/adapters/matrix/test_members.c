@@ -110,6 +110,28 @@ static void test_private_names_come_from_shared_rooms(void **state)
     mx_members_free(m);
 }
 
+/* Who is joined (the adapter's `present`): not one invited, nor one
+ * who left, nor in another room. */
+static void test_joined_members_only(void **state)
+{
+    (void)state;
+    struct mx_members *m = mx_members_new();
+    set(m, "@a:hs", "join", "Alice");
+    set(m, "@b:hs", "invite", NULL);
+    set(m, "@c:hs", "join", NULL);
+    set(m, "@c:hs", "leave", NULL);
+    mx_members_set(m, "!other:hs", "@d:hs", "join", NULL, NULL, NULL);
+    assert_true(mx_members_joined(m, R, "@a:hs"));
+    assert_false(mx_members_joined(m, R, "@b:hs"));
+    assert_false(mx_members_joined(m, R, "@c:hs"));
+    assert_false(mx_members_joined(m, R, "@d:hs"));
+    assert_false(mx_members_joined(m, "!none:hs", "@a:hs"));
+    /* the invited one joins */
+    set(m, "@b:hs", "join", NULL);
+    assert_true(mx_members_joined(m, R, "@b:hs"));
+    mx_members_free(m);
+}
+
 static void test_memory_is_bounded_and_names_cut_whole(void **state)
 {
     (void)state;
@@ -139,6 +161,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_display_names),
         cmocka_unit_test(test_private_names_come_from_shared_rooms),
+        cmocka_unit_test(test_joined_members_only),
         cmocka_unit_test(test_memory_is_bounded_and_names_cut_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
