@@ -403,3 +403,183 @@ void archive_sizes(const char *room_dir, int64_t *archive_bytes,
     *archive_bytes = size_of(room_dir, ARCHIVE_FILE);
     *results_bytes = size_of(room_dir, ARCHIVE_RESULTS_FILE);
 }
+
+int archive_record_at(const char *archive_path, int64_t offset, char **out,
+                      size_t *len)
+{
+    if (offset < 0)
+        return -1;
+    int fd = open(archive_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t cap = 65536, n = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        ssize_t r = pread(fd, buf + n, cap - n, (off_t)(offset + (int64_t)n));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0 && storage_whole_json(buf, n)) {
+                close(fd);
+                *out = buf;
+                *len = n;
+                return 0;
+            }
+            break;
+        }
+        char *nl = memchr(buf + n, '\n', (size_t)r);
+        n += (size_t)r;
+        if (nl) {
+            close(fd);
+            *out = buf;
+            *len = (size_t)(nl - buf);
+            return 0;
+        }
+        if (n == cap) {
+            if (cap > RECORD_MAX_LINE)
+                break;
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+    }
+    int e = errno;
+    close(fd);
+    free(buf);
+    errno = e;
+    return -1;
+}
+
+int archive_record_of(const char *room_dir, const struct archive_result *r,
+                      char **out, size_t *len, char *err, size_t errlen)
+{
+    char apath[FILE_PATH_MAX], rpath[FILE_PATH_MAX];
+    if (archive_paths(room_dir, apath, rpath, err, errlen))
+        return -1;
+    char *line;
+    size_t n;
+    errno = 0;
+    if (archive_record_at(apath, r->offset, &line, &n))
+        return err_set(err, errlen, "%s: no record at byte %lld%s%s", apath,
+                       (long long)r->offset, errno ? ": " : "",
+                       errno ? strerror(errno) : "");
+    if (r->has_hash && archive_record_hash(line, n) != r->record_hash) {
+        free(line);
+        return err_set(err, errlen,
+                       "%s: the record at byte %lld is not game %s's (its "
+                       "fingerprint differs)",
+                       apath, (long long)r->offset, r->game);
+    }
+    *out = line;
+    *len = n;
+    return 0;
+}
+
+/* What archive_find looks for and has found in a tail of the file. */
+struct finding {
+    const char *id; /* a prefix of the ID, or NULL: the back-th finished */
+    size_t idlen;
+    int back;
+    int finished; /* finished games seen, from the end */
+    enum archive_found found;
+    bool any;
+    struct archive_result r;
+};
+
+/* One line of the tail (NUL-terminated), the file's last first: whether
+ * the search is over. */
+static bool find_in_line(struct finding *f, const char *line, size_t len)
+{
+    struct archive_result r;
+    if (f->id) {
+        char needle[40];
+        snprintf(needle, sizeof needle, "\"game\":\"%.*s", (int)f->idlen,
+                 f->id);
+        if (!strstr(line, needle) ||
+            archive_result_parse(line, len, &r, NULL, 0) ||
+            strncmp(r.game, f->id, f->idlen) != 0)
+            return false;
+        if (r.finished)
+            f->finished++;
+        if (!f->any) {
+            f->any = true;
+            f->found = ARCHIVE_FOUND;
+            f->r = r;
+        } else if (strcmp(f->r.game, r.game) != 0) {
+            f->found = ARCHIVE_AMBIGUOUS;
+            return true;
+        } else if (r.finished && !f->r.finished) {
+            f->r = r;
+        }
+        return false;
+    }
+    /* what this bot writes for a stopped game is passed over unparsed */
+    if (strstr(line, "\"finished\":false") ||
+        archive_result_parse(line, len, &r, NULL, 0) || !r.finished)
+        return false;
+    if (++f->finished == f->back) {
+        f->any = true;
+        f->found = ARCHIVE_FOUND;
+        f->r = r;
+        return true;
+    }
+    return false;
+}
+
+/* Reads the tail's lines from the last to the first whole one (all of
+ * them if the tail is the whole file). */
+static void find_in_tail(struct finding *f, char *tail, size_t len, bool whole)
+{
+    size_t end = len;
+    while (end > 0) {
+        size_t start = end;
+        while (start > 0 && tail[start - 1] != '\n')
+            start--;
+        if (start == 0 && !whole)
+            return; /* cut by the window: no whole line */
+        tail[end] = '\0';
+        if (end > start && find_in_line(f, tail + start, end - start))
+            return;
+        end = start ? start - 1 : 0;
+    }
+}
+
+int archive_find(const char *room_dir, const char *id, int back,
+                 struct archive_result *out, int *finished, char *err,
+                 size_t errlen)
+{
+    size_t idlen = id ? strlen(id) : 0;
+    if (id && (idlen < 4 || idlen > 16 || strspn(id, "0123456789abcdef") !=
+                                              idlen))
+        return err_set(err, errlen, "'%s' is no game ID", id);
+    if (!id && back < 1)
+        return err_set(err, errlen, "no game %d back", back);
+    char apath[FILE_PATH_MAX], rpath[FILE_PATH_MAX];
+    if (archive_paths(room_dir, apath, rpath, err, errlen))
+        return -1;
+    struct finding f;
+    for (size_t want = 65536;; want *= 16) {
+        if (want > ARCHIVE_FIND_WINDOW)
+            want = ARCHIVE_FIND_WINDOW;
+        char *tail;
+        size_t len;
+        off_t size;
+        if (read_tail(rpath, want, &tail, &len, &size, err, errlen))
+            return -1;
+        memset(&f, 0, sizeof f);
+        f.id = id;
+        f.idlen = idlen;
+        f.back = back;
+        f.found = ARCHIVE_NONE;
+        bool whole = (off_t)len == size;
+        if (tail)
+            find_in_tail(&f, tail, len, whole);
+        free(tail);
+        if (f.any || whole || want == ARCHIVE_FIND_WINDOW)
+            break;
+    }
+    if (finished)
+        *finished = f.finished;
+    if (f.found == ARCHIVE_FOUND)
+        *out = f.r;
+    return (int)f.found;
+}
