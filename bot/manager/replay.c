@@ -148,9 +148,9 @@ static void trick(struct build *b, int winner)
     if (winner >= 0 && winner < b->rec->n)
         strbuf_addf(&sb, " %s", b->names[winner]);
     else
-        /* TRANSLATORS: !replay: after a trick's cards, where it went when
-         * nobody took it (it waits for the next trick's taker) */
-        msg_add(&sb, b->look.lang, M(" set aside"), MSG_END);
+        strbuf_addf(&sb, " %s",
+                    msg_template(b->look.lang,
+                                 M("set aside for the next winner")));
     b->nplayed = 0;
     /* a line's worth: four tricks of four players, two of eight */
     int most = 16 / b->rec->n;
