@@ -62,7 +62,7 @@ static int to_the_end(const char *nick, int from, char *out, size_t len)
 struct tricks {
     const struct record *rec;
     char names[ENGINE_MAX_PLAYERS][64];
-    char t[64][256];
+    char t[13 * 8][256];
     int n;
     size_t pos;
 };
@@ -73,6 +73,8 @@ static void on_trick_event(void *ctx, const struct engine_game *g,
     (void)g;
     struct tricks *k = ctx;
     struct render_look look = {CHAT_STYLE_PLAIN, MSG_EN, RENDER_CARDS_ASCII};
+    if (k->n == 13 * 8)
+        return;
     if (ev->kind == ENGINE_EV_PLAYED) {
         if (!k->pos)
             k->pos = (size_t)snprintf(k->t[k->n], sizeof k->t[0], "%d:",
@@ -123,7 +125,9 @@ static void test_replay_of_the_last_game_tells_every_trick(void **state)
     char head[64];
     snprintf(head, sizeof head, "Game %s (", id);
     assert_non_null(strstr(first->text, head));
-    assert_non_null(strstr(first->text, "standard with hands=1, 1 hand): "));
+    /* (a tie plays another hand) */
+    if (!strstr(first->text, "standard with hands=1, "))
+        fail_msg("summary: %s", first->text);
     assert_non_null(strstr(last_to("bob", from)->text, "lines left: say "
                                                        "\"more\"]"));
     assert_non_null(strstr(w->fake.lines[from + 1].text,
@@ -143,7 +147,7 @@ static void test_replay_of_the_last_game_tells_every_trick(void **state)
     struct tricks k;
     record_tricks(json, &k);
     free(json);
-    assert_int_equal(k.n, 13);
+    assert_true(k.n >= 13 && k.n % 13 == 0);
     const char *at = all;
     for (int i = 0; i < k.n; i++) {
         const char *found = strstr(at, k.t[i]);
