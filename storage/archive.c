@@ -548,8 +548,8 @@ int archive_find(const char *room_dir, const char *id, int back,
                  size_t errlen)
 {
     size_t idlen = id ? strlen(id) : 0;
-    if (id && (idlen < 4 || idlen > 16 || strspn(id, "0123456789abcdef") !=
-                                              idlen))
+    if (id &&
+        (idlen < 4 || idlen > 16 || strspn(id, "0123456789abcdef") != idlen))
         return err_set(err, errlen, "'%s' is no game ID", id);
     if (!id && back < 1)
         return err_set(err, errlen, "no game %d back", back);

@@ -119,9 +119,9 @@ int archive_record_of(const char *room_dir, const struct archive_result *r,
 
 /* What archive_find found. */
 enum archive_found {
-    ARCHIVE_FOUND,     /* *out is the game */
-    ARCHIVE_NONE,      /* no such game within ARCHIVE_FIND_WINDOW */
-    ARCHIVE_AMBIGUOUS  /* the ID's prefix names more than one game */
+    ARCHIVE_FOUND,    /* *out is the game */
+    ARCHIVE_NONE,     /* no such game within ARCHIVE_FIND_WINDOW */
+    ARCHIVE_AMBIGUOUS /* the ID's prefix names more than one game */
 };
 
 /*

@@ -899,7 +899,8 @@ static void last_hands(struct stats *s, const char *apath, int64_t offset)
     char *line;
     size_t len;
     struct stats_game g;
-    if (offset < 0 || !s->last.has || archive_record_at(apath, offset, &line, &len))
+    if (offset < 0 || !s->last.has ||
+        archive_record_at(apath, offset, &line, &len))
         return;
     if (!stats_game_from_record(line, len, &g, NULL, 0)) {
         s->last.nlast = g.nlast;

@@ -27,7 +27,6 @@ void mgr_table_send_scores(struct table *t);
 /* How hand `hand` is passed, as the channel hears it at the deal, in lang:
  * "Hand 2: pass 3 left." (dir an enum engine_pass_dir, n cards), "Hand
  * 4: no passing.". */
-void mgr_sb_hand_passing(struct strbuf *sb, int lang, int hand, int dir,
-                         int n);
+void mgr_sb_hand_passing(struct strbuf *sb, int lang, int hand, int dir, int n);
 
 #endif

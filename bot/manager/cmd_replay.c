@@ -35,8 +35,7 @@ static void send_chunk(struct cmd *c, struct replay *r)
     int k = 1;
     while (k < REPLAY_CHUNK_LINES && k < left) {
         if (!c->a->solo) {
-            if (!limit_take(c->m->limit, &rules, c->a->network, c->u->id,
-                            now))
+            if (!limit_take(c->m->limit, &rules, c->a->network, c->u->id, now))
                 break;
             /* while the games' lines wait, everyone's chatter shares a
              * budget too (within_limit's) */
@@ -135,14 +134,13 @@ static bool game_word(const char *w, int *back, char *id, size_t idlen)
 
 /* The directory of the room's archive, if it has one: false (and the
  * asker told nothing has finished there) if not. */
-static bool archive_dir(struct cmd *c, const char *room, char *dir,
-                        size_t len)
+static bool archive_dir(struct cmd *c, const char *room, char *dir, size_t len)
 {
     char err[400];
     bool missing = false;
     const char *data = c->m->cfg->data_dir;
-    if (!data || mgr_room_dir(c->m, c->a, room, false, dir, len, err,
-                              sizeof err) ||
+    if (!data ||
+        mgr_room_dir(c->m, c->a, room, false, dir, len, err, sizeof err) ||
         file_dir_check(data, dir, &missing, err, sizeof err) || missing) {
         if (data && !missing)
             log_warn("replay in %s: %s", room, err);
@@ -180,8 +178,8 @@ static bool find_game(struct cmd *c, const char *dir, const char *id, int back,
     if (rc == ARCHIVE_NONE && id[0]) {
         /* TRANSLATORS: !replay with a game ID ({id}) not among this
          * channel's finished games */
-        mgr_cmd_replym(c, M("No game {id} is archived here."),
-                       MSG_S("id", id), MSG_END);
+        mgr_cmd_replym(c, M("No game {id} is archived here."), MSG_S("id", id),
+                       MSG_END);
         return false;
     }
     if (rc == ARCHIVE_NONE && finished == 0) {
@@ -190,10 +188,10 @@ static bool find_game(struct cmd *c, const char *dir, const char *id, int back,
     }
     if (rc == ARCHIVE_NONE) {
         /* TRANSLATORS: !replay N with N beyond the games kept here */
-        mgr_cmd_replymn(c, MN("Only {n} game has finished here.",
-                              "Only {n} games have finished here."),
-                        (unsigned long)finished, MSG_I("n", finished),
-                        MSG_END);
+        mgr_cmd_replymn(c,
+                        MN("Only {n} game has finished here.",
+                           "Only {n} games have finished here."),
+                        (unsigned long)finished, MSG_I("n", finished), MSG_END);
         return false;
     }
     if (!r->finished) {
@@ -254,14 +252,12 @@ void mgr_cmd_replay(struct cmd *c)
     struct render_look look = mgr_look_person(c->m, c->a, c->u, room);
     int rc = archive_record_of(dir, &r, &json, &len, err, sizeof err);
     if (rc == 0) {
-        rc = mgr_replay_render(json, len, &about, look, &text, err,
-                               sizeof err);
+        rc = mgr_replay_render(json, len, &about, look, &text, err, sizeof err);
         free(json);
     }
     if (rc == 1) {
         /* TRANSLATORS: !replay of a game of hundreds of hands */
-        mgr_cmd_replym(c, M("That game is too long to replay here."),
-                       MSG_END);
+        mgr_cmd_replym(c, M("That game is too long to replay here."), MSG_END);
         return;
     }
     if (rc) {

@@ -145,7 +145,7 @@ static bool last(struct cmd *c, struct results_room *r, struct render_look look,
 {
     if (!mgr_results_last(r, look.lang, (int64_t)time(NULL), sb))
         return false;
-    if (r->stats && r->stats->last.has) {
+    if (r->stats && r->stats->last.has && r->stats->last.game[0]) {
         /* the game's ID, short, for !replay */
         char id[9];
         snprintf(id, sizeof id, "%.8s", r->stats->last.game);

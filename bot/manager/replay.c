@@ -122,8 +122,7 @@ static void dealt(struct build *b, const struct engine_game *g)
             /* TRANSLATORS: !replay: a player's hand as dealt ({hand}: the
              * cards by suit) in a hand without passing */
             msg_add(&sb, b->look.lang, M("{name}: {hand}"),
-                    MSG_S("name", b->names[s]), MSG_S("hand", hand),
-                    MSG_END);
+                    MSG_S("name", b->names[s]), MSG_S("hand", hand), MSG_END);
         add_line(b, text);
     }
 }
@@ -148,9 +147,9 @@ static void trick(struct build *b, int winner)
     if (winner >= 0 && winner < b->rec->n)
         strbuf_addf(&sb, " %s", b->names[winner]);
     else
-        strbuf_addf(&sb, " %s",
-                    msg_template(b->look.lang,
-                                 M("set aside for the next winner")));
+        strbuf_addf(
+            &sb, " %s",
+            msg_template(b->look.lang, M("set aside for the next winner")));
     b->nplayed = 0;
     /* a line's worth: four tricks of four players, two of eight */
     int most = 16 / b->rec->n;
@@ -241,11 +240,10 @@ static void summary(struct build *b, const struct replay_about *about)
      * carol 40, dave 50. alice won." {scores} lists each player's total;
      * {winners} is one name, or several joined ("alice and carol") in
      * the second text */
-    const char *id = nw <= 1
-                         ? M("Game {id} ({when}, {rules}, {hands}): "
-                             "{scores}. {winners} won.")
-                         : M("Game {id} ({when}, {rules}, {hands}): "
-                             "{scores}. {winners} shared the win.");
+    const char *id = nw <= 1 ? M("Game {id} ({when}, {rules}, {hands}): "
+                                 "{scores}. {winners} won.")
+                             : M("Game {id} ({when}, {rules}, {hands}): "
+                                 "{scores}. {winners} shared the win.");
     strbuf_init(&sb, text, sizeof text);
     msg_add(&sb, lang, id, MSG_S("id", about->id), MSG_S("when", when),
             MSG_S("rules", rules), MSG_S("hands", hands),
@@ -254,9 +252,8 @@ static void summary(struct build *b, const struct replay_about *about)
 }
 
 int mgr_replay_render(const char *json, size_t len,
-                      const struct replay_about *about,
-                      struct render_look look, struct replay_text *out,
-                      char *err, size_t errlen)
+                      const struct replay_about *about, struct render_look look,
+                      struct replay_text *out, char *err, size_t errlen)
 {
     mgr_replay_text_free(out);
     struct record *rec;

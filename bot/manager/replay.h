@@ -55,9 +55,8 @@ struct replay_about {
  * replayed, or is no finished game.
  */
 int mgr_replay_render(const char *json, size_t len,
-                      const struct replay_about *about,
-                      struct render_look look, struct replay_text *out,
-                      char *err, size_t errlen);
+                      const struct replay_about *about, struct render_look look,
+                      struct replay_text *out, char *err, size_t errlen);
 
 /* Frees the lines (the struct may be used again). */
 void mgr_replay_text_free(struct replay_text *t);
@@ -65,8 +64,8 @@ void mgr_replay_text_free(struct replay_text *t);
 /* One person's replay. */
 struct replay {
     bool used;
-    char key[320];         /* "network\nid" */
-    int64_t at;            /* when it was opened or last asked more of */
+    char key[320]; /* "network\nid" */
+    int64_t at;    /* when it was opened or last asked more of */
     struct replay_text text;
     int next; /* the first line not told yet */
     int lang; /* of its own words (the chunk's end) */

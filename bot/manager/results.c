@@ -827,8 +827,7 @@ static void sb_ago(struct strbuf *sb, int lang, int64_t seconds)
  * (text.c), one word for one thing. */
 #define M_LEFT MC("score sheet", "(left)")
 
-void mgr_sb_names(struct strbuf *sb, int lang, const char *const *names,
-                  int n)
+void mgr_sb_names(struct strbuf *sb, int lang, const char *const *names, int n)
 {
     char head[MGR_TEXT_SIZE];
     struct strbuf hb;

@@ -108,8 +108,7 @@ bool mgr_results_sheet(struct results_room *r, bool in_room,
 
 /* Names as a list in lang: "alice", "alice and bob", "alice, bob and
  * carol". */
-void mgr_sb_names(struct strbuf *sb, int lang, const char *const *names,
-                  int n);
+void mgr_sb_names(struct strbuf *sb, int lang, const char *const *names, int n);
 
 /* heartsbot --rebuild-stats DATA_DIR (manager_rebuild_stats): the exit
  * code. */

@@ -222,8 +222,7 @@ static void test_archive_find_by_number_and_id_from_the_end(void **state)
     int finished = -1;
     char err[300];
     /* nothing archived */
-    assert_int_equal(archive_find(dir, NULL, 1, &r, &finished, err,
-                                  sizeof err),
+    assert_int_equal(archive_find(dir, NULL, 1, &r, &finished, err, sizeof err),
                      ARCHIVE_NONE);
     assert_int_equal(finished, 0);
     results_line("aaaa000000000001", true, 0, 1);
@@ -239,8 +238,7 @@ static void test_archive_find_by_number_and_id_from_the_end(void **state)
           f);
     fclose(f);
 
-    assert_int_equal(archive_find(dir, NULL, 1, &r, &finished, err,
-                                  sizeof err),
+    assert_int_equal(archive_find(dir, NULL, 1, &r, &finished, err, sizeof err),
                      ARCHIVE_FOUND);
     assert_string_equal(r.game, "abcd000000000003");
     assert_true(r.finished);
@@ -248,14 +246,12 @@ static void test_archive_find_by_number_and_id_from_the_end(void **state)
     assert_int_equal(archive_find(dir, NULL, 3, &r, NULL, err, sizeof err),
                      ARCHIVE_FOUND);
     assert_string_equal(r.game, "aaaa000000000001");
-    assert_int_equal(archive_find(dir, NULL, 4, &r, &finished, err,
-                                  sizeof err),
+    assert_int_equal(archive_find(dir, NULL, 4, &r, &finished, err, sizeof err),
                      ARCHIVE_NONE);
     assert_int_equal(finished, 3);
     /* by ID: the finished line of a game archived both ways */
-    assert_int_equal(
-        archive_find(dir, "abcd00", 0, &r, NULL, err, sizeof err),
-        ARCHIVE_FOUND);
+    assert_int_equal(archive_find(dir, "abcd00", 0, &r, NULL, err, sizeof err),
+                     ARCHIVE_FOUND);
     assert_true(r.finished);
     assert_int_equal(r.record_hash, 5);
     /* a stopped game is found, as stopped */
@@ -273,11 +269,9 @@ static void test_archive_find_by_number_and_id_from_the_end(void **state)
                      -1);
     assert_int_equal(archive_find(dir, "abc", 0, &r, NULL, err, sizeof err),
                      -1);
-    assert_int_equal(archive_find(dir, "\"game\"", 0, &r, NULL, err,
-                                  sizeof err),
-                     -1);
-    assert_int_equal(archive_find(dir, NULL, 0, &r, NULL, err, sizeof err),
-                     -1);
+    assert_int_equal(
+        archive_find(dir, "\"game\"", 0, &r, NULL, err, sizeof err), -1);
+    assert_int_equal(archive_find(dir, NULL, 0, &r, NULL, err, sizeof err), -1);
 }
 
 static void test_archive_find_reads_further_back_only_as_needed(void **state)
@@ -296,16 +290,15 @@ static void test_archive_find_reads_further_back_only_as_needed(void **state)
     struct archive_result r;
     int finished;
     char err[300];
-    assert_int_equal(archive_find(dir, NULL, 1, &r, &finished, err,
-                                  sizeof err),
+    assert_int_equal(archive_find(dir, NULL, 1, &r, &finished, err, sizeof err),
                      ARCHIVE_FOUND);
     assert_string_equal(r.game, "0123456789abcdef");
-    assert_int_equal(archive_find(dir, "0123456789", 0, &r, NULL, err,
-                                  sizeof err),
-                     ARCHIVE_FOUND);
-    assert_int_equal(archive_find(dir, "ffff00000000", 0, &r, NULL, err,
-                                  sizeof err),
-                     ARCHIVE_AMBIGUOUS);
+    assert_int_equal(
+        archive_find(dir, "0123456789", 0, &r, NULL, err, sizeof err),
+        ARCHIVE_FOUND);
+    assert_int_equal(
+        archive_find(dir, "ffff00000000", 0, &r, NULL, err, sizeof err),
+        ARCHIVE_AMBIGUOUS);
 }
 
 static void test_archive_record_of_checks_the_fingerprint(void **state)

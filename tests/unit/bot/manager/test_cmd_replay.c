@@ -77,13 +77,12 @@ static void on_trick_event(void *ctx, const struct engine_game *g,
         return;
     if (ev->kind == ENGINE_EV_PLAYED) {
         if (!k->pos)
-            k->pos = (size_t)snprintf(k->t[k->n], sizeof k->t[0], "%d:",
-                                      k->n + 1);
+            k->pos =
+                (size_t)snprintf(k->t[k->n], sizeof k->t[0], "%d:", k->n + 1);
         char card[32];
         render_card(card, sizeof card, ev->card, look);
-        k->pos += (size_t)snprintf(k->t[k->n] + k->pos,
-                                   sizeof k->t[0] - k->pos, " %s %s",
-                                   k->rec->names[ev->seat], card);
+        k->pos += (size_t)snprintf(k->t[k->n] + k->pos, sizeof k->t[0] - k->pos,
+                                   " %s %s", k->rec->names[ev->seat], card);
     } else if (ev->kind == ENGINE_EV_TRICK) {
         snprintf(k->t[k->n] + k->pos, sizeof k->t[0] - k->pos, " -> %s",
                  k->rec->names[ev->seat]);
@@ -101,9 +100,8 @@ static void record_tricks(const char *json, struct tricks *k)
     memset(k, 0, sizeof *k);
     k->rec = rec;
     struct engine_sink sink = {on_trick_event, k};
-    assert_int_equal(record_replay(rec, &sink, NULL, NULL, NULL, err,
-                                   sizeof err),
-                     0);
+    assert_int_equal(
+        record_replay(rec, &sink, NULL, NULL, NULL, err, sizeof err), 0);
     record_free(rec);
 }
 
@@ -130,8 +128,8 @@ static void test_replay_of_the_last_game_tells_every_trick(void **state)
         fail_msg("summary: %s", first->text);
     assert_non_null(strstr(last_to("bob", from)->text, "lines left: say "
                                                        "\"more\"]"));
-    assert_non_null(strstr(w->fake.lines[from + 1].text,
-                           "Hand 1: pass 3 left."));
+    assert_non_null(
+        strstr(w->fake.lines[from + 1].text, "Hand 1: pass 3 left."));
     assert_non_null(strstr(w->fake.lines[from + 2].text, "alice: "));
     assert_non_null(strstr(w->fake.lines[from + 2].text, "; passes "));
 
@@ -243,8 +241,9 @@ static void test_more_goes_on_and_a_new_replay_replaces(void **state)
     w->cfg.reply_interval = 0;
     char id[17];
     one_hand_game(id);
-    refused("carol", NULL, "more", "No replay is open for you: !replay in a "
-                                   "channel starts one.");
+    refused("carol", NULL, "more",
+            "No replay is open for you: !replay in a "
+            "channel starts one.");
     int from = w->fake.n;
     said("carol", "#h", "!replay");
     assert_int_equal(private_lines_to("carol", from), REPLAY_CHUNK_LINES);
@@ -357,7 +356,8 @@ static void test_replays_idle_and_in_number_are_bounded(void **state)
     assert_false(any_contains("p1", from, "No replay is open"));
 }
 
-static void test_replay_privately_is_of_the_table_the_asker_sits_at(void **state)
+static void
+test_replay_privately_is_of_the_table_the_asker_sits_at(void **state)
 {
     (void)state;
     w->cfg.reply_interval = 0;

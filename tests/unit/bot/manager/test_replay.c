@@ -20,8 +20,7 @@
 static const struct replay_about about = {"0123456789abcdef", 1764547200};
 
 /* The lines of rec for look, joined by '\n' (to free); *n how many. */
-static char *lines_of(const struct record *rec, struct render_look look,
-                      int *n)
+static char *lines_of(const struct record *rec, struct render_look look, int *n)
 {
     char *json = record_to_json(rec), err[300];
     struct replay_text t = {0};
@@ -52,7 +51,8 @@ static void test_every_hand_and_trick_of_a_game(void **state)
     struct record *rec = rc_standard_record();
     int n;
     char *all = lines_of(rec, plain, &n);
-    const char *head = "Game 0123456789abcdef (2025-12-01 00:00 UTC, standard, ";
+    const char *head =
+        "Game 0123456789abcdef (2025-12-01 00:00 UTC, standard, ";
     if (strncmp(all, head, strlen(head)) != 0)
         fail_msg("summary: %.200s", all);
     char want[64];
@@ -143,9 +143,9 @@ static void test_unfinished_bad_and_too_long_games_are_refused(void **state)
     free(json);
     record_free(rec);
     const char *bad = "{\"format\":\"hearts-record/9\"}";
-    assert_int_equal(mgr_replay_render(bad, strlen(bad), &about, plain, &t,
-                                       err, sizeof err),
-                     -1);
+    assert_int_equal(
+        mgr_replay_render(bad, strlen(bad), &about, plain, &t, err, sizeof err),
+        -1);
     assert_int_equal(t.n, 0);
     /* a hundred hands and more of six, in words and colours: more than a
      * replay keeps */
