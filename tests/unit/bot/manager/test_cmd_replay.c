@@ -303,7 +303,8 @@ static void test_a_replay_keeps_within_the_answer_limits(void **state)
     run_for(3050);
     from = w->fake.n;
     said("dave", NULL, "more");
-    assert_int_equal(replay_lines("dave", from), 3);
+    /* three seconds saved three answers (a slow machine: a few more) */
+    assert_in_range(replay_lines("dave", from), 3, REPLAY_CHUNK_LINES);
     assert_non_null(strstr(last_to("dave", from)->text, "left: say \"more\"]"));
 
     /* while the games' lines wait to go out, the chunk's lines take from
