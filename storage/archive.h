@@ -132,7 +132,9 @@ enum archive_found {
  * at a shutdown and finished after a restart: its finished line);
  * without (NULL), the `back`-th finished game counting from the last (1:
  * the last). Lines that cannot be read are skipped. *finished (if not
- * NULL) counts the finished games seen. Returns an enum archive_found
+ * NULL) counts the finished games seen counting back (0 for an ID: it is
+ * found by each line's "game" field, only the lines whose ID starts so
+ * parsed). Returns an enum archive_found
  * (0 and *out when found), or -1 with a message (a read error; a missing
  * file is ARCHIVE_NONE).
  */
