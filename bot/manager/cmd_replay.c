@@ -58,10 +58,10 @@ static void send_chunk(struct cmd *c, struct replay *r)
         strbuf_addf(&sb, "%s ", line);
         int rest = r->text.n - r->next;
         if (rest)
-            /* TRANSLATORS: after a chunk of !replay's lines: how many
-             * are left and what to type for the next ones ("more" stays
-             * as it is: it is what the bot reads) */
             msg_addn(&sb, r->lang,
+                     /* TRANSLATORS: after a chunk of !replay's lines: how many
+                      * are left and what to type for the next ones ("more"
+                      * stays as it is: it is what the bot reads) */
                      MN("[{n} line left: say \"more\"]",
                         "[{n} lines left: say \"more\"]"),
                      (unsigned long)rest, MSG_I("n", rest), MSG_END);
@@ -80,9 +80,9 @@ void mgr_cmd_more(struct cmd *c)
     struct replay *r = mgr_replay_find(c->m->replays, c->a->network, c->u->id,
                                        loop_now(c->m->loop));
     if (!r) {
-        /* TRANSLATORS: "more" with no replay open; {prefix} is the
-         * command prefix ("!") */
         mgr_cmd_replym(c,
+                       /* TRANSLATORS: "more" with no replay open; {prefix} is
+                        * the command prefix ("!") */
                        M("No replay is open for you: {prefix}replay in a "
                          "channel starts one."),
                        MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_END);
@@ -167,9 +167,9 @@ static bool find_game(struct cmd *c, const char *dir, const char *id, int back,
         return false;
     }
     if (rc == ARCHIVE_AMBIGUOUS) {
-        /* TRANSLATORS: !replay with a game ID's first digits ({id})
-         * that several games' IDs start with */
         mgr_cmd_replym(c,
+                       /* TRANSLATORS: !replay with a game ID's first digits
+                        * ({id}) that several games' IDs start with */
                        M("More than one game here starts with {id}: say "
                          "more of its ID."),
                        MSG_S("id", id), MSG_END);
@@ -187,19 +187,21 @@ static bool find_game(struct cmd *c, const char *dir, const char *id, int back,
         return false;
     }
     if (rc == ARCHIVE_NONE) {
-        /* TRANSLATORS: !replay N with N beyond the games kept here */
-        mgr_cmd_replymn(c,
-                        MN("Only {n} game has finished here.",
-                           "Only {n} games have finished here."),
-                        (unsigned long)finished, MSG_I("n", finished), MSG_END);
+        mgr_cmd_replymn(
+            c,
+            /* TRANSLATORS: !replay N with N beyond the games kept here */
+            MN("Only {n} game has finished here.",
+               "Only {n} games have finished here."),
+            (unsigned long)finished, MSG_I("n", finished), MSG_END);
         return false;
     }
     if (!r->finished) {
-        /* TRANSLATORS: !replay of a game stopped before its end */
-        mgr_cmd_replym(c,
-                       M("Game {id} was stopped before its end: it has no "
-                         "replay."),
-                       MSG_S("id", r->game), MSG_END);
+        mgr_cmd_replym(
+            c,
+            /* TRANSLATORS: !replay of a game stopped before its end */
+            M("Game {id} was stopped before its end: it has no "
+              "replay."),
+            MSG_S("id", r->game), MSG_END);
         return false;
     }
     return true;
@@ -216,14 +218,14 @@ void mgr_cmd_replay(struct cmd *c)
     char id[17] = "";
     if (c->nwords > 2 ||
         (c->nwords == 2 && !game_word(c->words[1], &back, id, sizeof id))) {
-        /* TRANSLATORS: !replay with a word that is no game; {prefix} is
-         * the command prefix ("!"), {n} the most games it counts back */
-        mgr_cmd_replym(c,
-                       M("Say which game: its ID as {prefix}last shows it, "
-                         "or how many games back (1 is the last, at most "
-                         "{n}); nothing for the last."),
-                       MSG_S("prefix", p), MSG_I("n", REPLAY_BACK_MAX),
-                       MSG_END);
+        mgr_cmd_replym(
+            c,
+            /* TRANSLATORS: !replay with a word that is no game; {prefix} is
+             * the command prefix ("!"), {n} the most games it counts back */
+            M("Say which game: its ID as {prefix}last shows it, "
+              "or how many games back (1 is the last, at most "
+              "{n}); nothing for the last."),
+            MSG_S("prefix", p), MSG_I("n", REPLAY_BACK_MAX), MSG_END);
         return;
     }
     const char *room = replay_room(c);
@@ -232,8 +234,8 @@ void mgr_cmd_replay(struct cmd *c)
     /* never a game still on: its hands are secret */
     struct table *t = mgr_table_find(c->m, c->a, room);
     if (id[0] && t && strncmp(t->game_id, id, strlen(id)) == 0) {
-        /* TRANSLATORS: !replay of the game being played now */
         mgr_cmd_replym(c,
+                       /* TRANSLATORS: !replay of the game being played now */
                        M("That game is still on: its replay comes once it "
                          "is over."),
                        MSG_END);

@@ -105,13 +105,14 @@ static void dealt(struct build *b, const struct engine_game *g)
         render_sort(list, n);
         mgr_cards_text(passed, sizeof passed, b->look, list, n);
         if (g->pass_dir != ENGINE_PASS_HOLD && rh->blind >> s & 1)
-            /* TRANSLATORS: !replay: a player's hand as dealt ({hand}: the
-             * cards by suit), and the cards they passed without looking
-             * at what they were dealt ({cards}: what they passed on) */
-            msg_add(&sb, b->look.lang,
-                    M("{name}: {hand}; passes blind: {cards}"),
-                    MSG_S("name", b->names[s]), MSG_S("hand", hand),
-                    MSG_S("cards", passed), MSG_END);
+            msg_add(
+                &sb, b->look.lang,
+                /* TRANSLATORS: !replay: a player's hand as dealt ({hand}: the
+                 * cards by suit), and the cards they passed without looking
+                 * at what they were dealt ({cards}: what they passed on) */
+                M("{name}: {hand}; passes blind: {cards}"),
+                MSG_S("name", b->names[s]), MSG_S("hand", hand),
+                MSG_S("cards", passed), MSG_END);
         else if (g->pass_dir != ENGINE_PASS_HOLD && n > 0)
             /* TRANSLATORS: !replay: a player's hand as dealt ({hand}: the
              * cards by suit) and the cards they passed */
