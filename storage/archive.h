@@ -94,4 +94,54 @@ int archive_paths(const char *room_dir, char *archive, char *results, char *err,
 void archive_sizes(const char *room_dir, int64_t *archive_bytes,
                    int64_t *results_bytes);
 
+/* The record at `offset` of the archive at `archive_path`, into a new
+ * buffer (*len bytes, without its newline) for the caller to free: the
+ * line from there, or a whole last line without its newline. 0, or -1
+ * (no such line, longer than RECORD_MAX_LINE, or the file cannot be
+ * read: errno may say why). */
+int archive_record_at(const char *archive_path, int64_t offset, char **out,
+                      size_t *len);
+
+/*
+ * The record of r's game in room_dir's archive.jsonl: the line at
+ * r->offset, which must have r's fingerprint (a heartsbot-results/1 line,
+ * without one, is taken at its offset as it always was). Only that one
+ * line is read: a record that is not where its results line says is an
+ * error here (the boards' rebuild finds it by its fingerprint). 0 and
+ * *out (*len bytes, to free), or -1 with a message.
+ */
+int archive_record_of(const char *room_dir, const struct archive_result *r,
+                      char **out, size_t *len, char *err, size_t errlen);
+
+/* How far back archive_find reads results.jsonl, in bytes: some 8,000
+ * games of four people (a line is about 500 bytes), read from the end in
+ * growing steps; a game further back is not found. Reading it all costs
+ * about 2 ms from the page cache, 40 ms from a disk. */
+#define ARCHIVE_FIND_WINDOW (4 << 20)
+
+/* What archive_find found. */
+enum archive_found {
+    ARCHIVE_FOUND,    /* *out is the game */
+    ARCHIVE_NONE,     /* no such game within ARCHIVE_FIND_WINDOW */
+    ARCHIVE_AMBIGUOUS /* the ID's prefix names more than one game */
+};
+
+/*
+ * A game of room_dir's results.jsonl, read from its end (at most
+ * ARCHIVE_FIND_WINDOW bytes, so the call costs the same however long the
+ * file is): with `id` (4 to 16 lower-case hex digits, a prefix of the
+ * game's ID), the game whose ID starts so (a game archived twice, stopped
+ * at a shutdown and finished after a restart: its finished line);
+ * without (NULL), the `back`-th finished game counting from the last (1:
+ * the last). Lines that cannot be read are skipped. *finished (if not
+ * NULL) counts the finished games seen counting back (0 for an ID: it is
+ * found by each line's "game" field, only the lines whose ID starts so
+ * parsed). Returns an enum archive_found
+ * (0 and *out when found), or -1 with a message (a read error; a missing
+ * file is ARCHIVE_NONE).
+ */
+int archive_find(const char *room_dir, const char *id, int back,
+                 struct archive_result *out, int *finished, char *err,
+                 size_t errlen);
+
 #endif

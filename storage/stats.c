@@ -892,48 +892,6 @@ static int on_result(void *ctx, char *line, size_t len, long lineno,
     return 0;
 }
 
-/* The record at `offset` in path, into a new buffer (*len bytes): the
- * line from there, or a whole last line without its newline. */
-static int record_at(const char *path, int64_t offset, char **out, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    size_t cap = 65536, n = 0;
-    char *buf = xmalloc(cap);
-    for (;;) {
-        ssize_t r = pread(fd, buf + n, cap - n, (off_t)(offset + (int64_t)n));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            if (r == 0 && storage_whole_json(buf, n)) {
-                close(fd);
-                *out = buf;
-                *len = n;
-                return 0;
-            }
-            break;
-        }
-        char *nl = memchr(buf + n, '\n', (size_t)r);
-        n += (size_t)r;
-        if (nl) {
-            close(fd);
-            *out = buf;
-            *len = (size_t)(nl - buf);
-            return 0;
-        }
-        if (n == cap) {
-            if (cap > RECORD_MAX_LINE)
-                break;
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-    }
-    close(fd);
-    free(buf);
-    return -1;
-}
-
 /* The last game's hands and changed options, which the rebuild did not
  * keep. */
 static void last_hands(struct stats *s, const char *apath, int64_t offset)
@@ -941,7 +899,8 @@ static void last_hands(struct stats *s, const char *apath, int64_t offset)
     char *line;
     size_t len;
     struct stats_game g;
-    if (offset < 0 || !s->last.has || record_at(apath, offset, &line, &len))
+    if (offset < 0 || !s->last.has ||
+        archive_record_at(apath, offset, &line, &len))
         return;
     if (!stats_game_from_record(line, len, &g, NULL, 0)) {
         s->last.nlast = g.nlast;
@@ -1034,7 +993,7 @@ static int on_tail_result(void *ctx, char *line, size_t len, long lineno,
     }
     char *rec;
     size_t rlen;
-    if (record_at(t->apath, r.offset, &rec, &rlen)) {
+    if (archive_record_at(t->apath, r.offset, &rec, &rlen)) {
         t->lost = true;
     } else {
         t->lost = r.has_hash && archive_record_hash(rec, rlen) != r.record_hash;

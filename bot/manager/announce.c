@@ -119,6 +119,17 @@ static const char *const *pass_said(enum engine_pass_dir dir)
     }
 }
 
+void mgr_sb_hand_passing(struct strbuf *sb, int lang, int hand, int dir, int n)
+{
+    const char *const *said = pass_said(dir);
+    if (said)
+        msg_addn(sb, lang, said[0], said[1], (unsigned long)n,
+                 MSG_I("hand", hand), MSG_I("n", n), MSG_END);
+    else
+        msg_add(sb, lang, M("Hand {hand}: no passing."), MSG_I("hand", hand),
+                MSG_END);
+}
+
 /* A hand is dealt: the channel hears how it is passed, each person their
  * cards. */
 static void announce_dealt(struct table *t, const struct engine_game *g)
@@ -135,14 +146,8 @@ static void announce_dealt(struct table *t, const struct engine_game *g)
         t->seats[s].passing_untold = false;
     }
     int lang = mgr_lang_room(t->m, t->a, t->room);
-    const char *const *said = pass_said(g->pass_dir);
-    int n = t->rules.pass_count;
-    if (said)
-        msg_addn(&sb, lang, said[0], said[1], (unsigned long)n,
-                 MSG_I("hand", g->hand_no), MSG_I("n", n), MSG_END);
-    else
-        msg_add(&sb, lang, M("Hand {hand}: no passing."),
-                MSG_I("hand", g->hand_no), MSG_END);
+    mgr_sb_hand_passing(&sb, lang, g->hand_no, g->pass_dir,
+                        t->rules.pass_count);
     if (!t->a->solo) {
         strbuf_addstr(&sb, " ");
         if (g->pass_dir == ENGINE_PASS_HOLD)

@@ -24,5 +24,9 @@ void mgr_table_scores_in(struct table *t, bool all, struct render_look look,
                          char *out, size_t outlen);
 /* The sheet's last hands in the room, a message a line. */
 void mgr_table_send_scores(struct table *t);
+/* How hand `hand` is passed, as the channel hears it at the deal, in lang:
+ * "Hand 2: pass 3 left." (dir an enum engine_pass_dir, n cards), "Hand
+ * 4: no passing.". */
+void mgr_sb_hand_passing(struct strbuf *sb, int lang, int hand, int dir, int n);
 
 #endif

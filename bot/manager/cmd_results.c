@@ -14,6 +14,7 @@
 #include "bot/manager/lang.h"
 #include "bot/manager/results.h"
 #include "bot/manager/text.h"
+#include "storage/stats.h"
 
 /* The room a leaderboard command is about: the channel, or privately the
  * one where the asker sits; NULL after a reply. */
@@ -142,8 +143,21 @@ void mgr_cmd_stats(struct cmd *c)
 static bool last(struct cmd *c, struct results_room *r, struct render_look look,
                  struct strbuf *sb)
 {
-    (void)c;
-    return mgr_results_last(r, look.lang, (int64_t)time(NULL), sb);
+    if (!mgr_results_last(r, look.lang, (int64_t)time(NULL), sb))
+        return false;
+    if (r->stats && r->stats->last.has && r->stats->last.game[0]) {
+        /* the game's ID, short, for !replay */
+        char id[9];
+        snprintf(id, sizeof id, "%.8s", r->stats->last.game);
+        strbuf_addstr(sb, " ");
+        /* TRANSLATORS: after !last's line: how to see that game's hands
+         * and tricks; {prefix} is the command prefix ("!"), {id} the
+         * game's ID (its first digits) */
+        msg_add(sb, look.lang, M("Replay: {prefix}replay {id}"),
+                MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_S("id", id),
+                MSG_END);
+    }
+    return true;
 }
 
 void mgr_cmd_last(struct cmd *c)

@@ -13,6 +13,7 @@
 #include "bot/manager/cmd_admin.h"
 #include "bot/manager/cmd_person.h"
 #include "bot/manager/cmd_play.h"
+#include "bot/manager/cmd_replay.h"
 #include "bot/manager/cmd_results.h"
 #include "bot/manager/cmd_table.h"
 #include "bot/manager/limit.h"
@@ -72,6 +73,13 @@ static const struct command commands[] = {
      M("{prefix}stats [NAME] [PRESET]: a record"), NULL},
     {"last", mgr_cmd_last, true, true,
      M("{prefix}last: the last finished game"), NULL},
+    {"replay", mgr_cmd_replay, true, true,
+     M("{prefix}replay [GAME]: a finished game's hands and tricks, privately, "
+       "a few lines at a time (GAME: its ID from {prefix}last, or 2 for the "
+       "game before the last)"),
+     M("{prefix}replay [GAME]: a finished game's hands and tricks, a few "
+       "lines at a time (GAME: its ID from {prefix}last, or 2 for the game "
+       "before the last)")},
     {"rules", mgr_cmd_rules, true, true, M("{prefix}rules [PRESET]: the rules"),
      NULL},
     {"presets", mgr_cmd_presets, true, true, M("{prefix}presets: the presets"),
@@ -103,6 +111,9 @@ static const struct command commands[] = {
     {"back", mgr_cmd_back, false, true,
      M("back (privately): take your seat back from a computer"),
      M("back: take your seat back from a computer")},
+    {"more", mgr_cmd_more, false, true,
+     M("more (privately): the next lines of your {prefix}replay"),
+     M("more: the next lines of your {prefix}replay")},
     {"autoplay", mgr_cmd_autoplay, false, true,
      M("autoplay on|off|last (privately): on plays every forced card for "
        "you, last (the default) only the last card of a hand, off none"),
@@ -535,8 +546,9 @@ static bool within_limit(struct cmd *c, const char *text)
         return true;
     if (c->room && !find_command(c))
         return channel_stray_answered(c);
-    /* a repeat in a channel may mean anew */
-    enum limit_verdict v = person_verdict(c, text, !c->room);
+    /* a repeat in a channel may mean anew, and so may "more" */
+    enum limit_verdict v =
+        person_verdict(c, text, !c->room && !mgr_cmd_is_more(c));
     /* while the games' lines wait to go out, private chatter from
      * everyone together has a budget too: each answer would delay them
      * (one whose answers it drops is told once) */

@@ -203,3 +203,13 @@ enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
     p->warned = true;
     return LIMIT_WARN;
 }
+
+bool limit_take(struct limit *l, const struct limit_rules *r,
+                const char *network, const char *id, int64_t now)
+{
+    if (r->interval_ms <= 0)
+        return true;
+    bool fresh;
+    struct person *p = person(l, network, id, now, &fresh);
+    return take(&p->full_at, r->burst, r->interval_ms, now);
+}

@@ -56,6 +56,13 @@ enum limit_verdict limit_check(struct limit *l, const struct limit_rules *r,
                                const char *network, const char *id,
                                const char *text, int64_t now);
 
+/* Takes one more answer from the person's bucket (r's burst and
+ * interval; the repeat rule aside) for a line of an answer that has
+ * more than one (a replay's chunk): whether there was one. Nobody is
+ * told anything. */
+bool limit_take(struct limit *l, const struct limit_rules *r,
+                const char *network, const char *id, int64_t now);
+
 /* The shared bucket over everyone's private chatter, on top of each
  * person's: a flood from many people (or identities) together still gets
  * `burst` answers, then one every `interval_ms` (0: no limit). Takes a

@@ -30,6 +30,7 @@
 #include "bot/manager/notify.h"
 #include "bot/manager/played.h"
 #include "bot/manager/presence.h"
+#include "bot/manager/replay.h"
 #include "bot/manager/render.h"
 #include "bot/manager/restore.h"
 #include "bot/manager/results.h"
@@ -70,6 +71,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
     struct manager *m = xcalloc(1, sizeof *m);
     m->loop = l;
     m->limit = limit_new();
+    m->replays = mgr_replays_new();
     m->played = played_new();
     m->hint_interval_ms = MGR_HINT_INTERVAL_MS;
     m->slow_check_ms = SLOW_CHECK_MS;
@@ -190,6 +192,7 @@ void manager_free(struct manager *m)
     free(m->notices);
     loop_remove_hook(m->loop, reap, m);
     limit_free(m->limit);
+    mgr_replays_free(m->replays);
     played_free(m->played);
     mgr_store_free(m);
     mgr_people_free(m);

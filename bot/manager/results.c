@@ -836,9 +836,7 @@ static void sb_ago(struct strbuf *sb, int lang, int64_t seconds)
  * (text.c), one word for one thing. */
 #define M_LEFT MC("score sheet", "(left)")
 
-/* Names as a list: "alice", "alice and bob", "alice, bob and carol". */
-static void sb_names(struct strbuf *sb, int lang, const char *const *names,
-                     int n)
+void mgr_sb_names(struct strbuf *sb, int lang, const char *const *names, int n)
 {
     char head[MGR_TEXT_SIZE];
     struct strbuf hb;
@@ -894,7 +892,7 @@ bool mgr_results_last(struct results_room *r, int lang, int64_t now,
              MSG_I("n", l->nhands), MSG_END);
     char scores[MGR_TEXT_SIZE];
     strbuf_init(&t, scores, sizeof scores);
-    const char *winners[ENGINE_MAX_PLAYERS];
+    const char *winners[ENGINE_MAX_PLAYERS] = {0};
     int nw = 0;
     for (int s = 0; s < l->n; s++) {
         strbuf_addf(&t, "%s%s %d", s ? ", " : "", l->names[s],
@@ -907,7 +905,7 @@ bool mgr_results_last(struct results_room *r, int lang, int64_t now,
     char won[MGR_TEXT_SIZE];
     struct strbuf wb;
     strbuf_init(&wb, won, sizeof won);
-    sb_names(&wb, lang, winners, nw);
+    mgr_sb_names(&wb, lang, winners, nw);
     /* TRANSLATORS: !last: "Last game (5 min ago, standard, 12 hands):
      * alice 26, bob 80 (left), carol 40, dave 50. alice won." {scores}
      * lists each player's points; {winners} is one name, or several

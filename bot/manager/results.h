@@ -106,6 +106,10 @@ bool mgr_results_last(struct results_room *r, int lang, int64_t now,
 bool mgr_results_sheet(struct results_room *r, bool in_room,
                        struct render_look look, char *buf, size_t len);
 
+/* Names as a list in lang: "alice", "alice and bob", "alice, bob and
+ * carol". */
+void mgr_sb_names(struct strbuf *sb, int lang, const char *const *names, int n);
+
 /* heartsbot --rebuild-stats DATA_DIR (manager_rebuild_stats): the exit
  * code. */
 int mgr_results_rebuild_all(const char *data_dir);

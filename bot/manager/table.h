@@ -26,6 +26,7 @@ struct think;        /* bot/think.h */
 struct journal_seat; /* storage/journal.h */
 struct people;       /* storage/people.h */
 struct notify_room;  /* notify.c */
+struct replays;      /* bot/manager/replay.h */
 
 /* Which plays the bot makes for a person without asking (`autoplay`). */
 enum seat_autoplay {
@@ -195,6 +196,7 @@ struct manager {
     uint64_t think_ids;  /* the last job id */
     uint64_t cookies;    /* the last tracked line's cookie */
     struct limit *limit; /* answers per person (limit.h) */
+    struct replays *replays; /* the replays open (replay.h) */
     /* the keys people played under this session (played.h) */
     struct played *played;
     /* each channel's archive and leaderboards (results.h) */

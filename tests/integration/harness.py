@@ -2200,6 +2200,25 @@ def ask(client, text, match, room="#hearts", timeout=15):
                                timeout=timeout).text
 
 
+def short_game(alice, bob, rules="standard hands=1 tie=share",
+               timeout=60.0, room="#hearts"):
+    """Clients alice and bob (in `room` with the bot) and two computer
+    players play a game of `rules` to its end: alice opens the table, bob
+    sits down, alice adds the computers and starts; the people pass their
+    highest cards and play their lowest. Returns alice's mark before
+    !start."""
+    ask(alice, "!hearts " + rules, r"opens a Hearts table", room)
+    ask(bob, "!join", r"^bob sits down", room)
+    ask(alice, "!bot 2", r"computer players", room)
+    start = alice.mark()
+    alice.say(room, "!start")
+    play_game([Player(alice, channel=room), Player(bob, channel=room)],
+              lambda: alice.find(r"Game over!", frm="heartsbot", to=room,
+                                 since=start),
+              timeout=timeout)
+    return start
+
+
 def pass_highest(player, deal):
     """A pass: the highest cards."""
     return sorted(deal.cards, key=card_rank, reverse=True)[:deal.pass_count]

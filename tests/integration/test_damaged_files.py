@@ -30,7 +30,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from harness import HarnessTestCase, Player, play_game  # noqa: E402
+from harness import HarnessTestCase  # noqa: E402
 
 
 class DamagedFilesTest(HarnessTestCase):
@@ -45,16 +45,7 @@ class DamagedFilesTest(HarnessTestCase):
     def game(self, bot, alice, bob):
         """alice, bob and two computers play a one-hand game to its end."""
         ended = len(re.findall(r"game record (?:not )?written", bot.log()))
-        self.ask(alice, "!hearts standard hands=1 tie=share",
-                 r"opens a Hearts table")
-        self.ask(bob, "!join", r"^bob sits down")
-        self.ask(alice, "!bot 2", r"computer players")
-        start = alice.mark()
-        alice.say("#hearts", "!start")
-        play_game([Player(alice), Player(bob)],
-                  lambda: alice.find(r"Game over!", frm="heartsbot",
-                                     to="#hearts", since=start),
-                  timeout=60)
+        harness.short_game(alice, bob)
         bot.wait_log(r"(?s)(game record (?:not )?written.*){%d}" % (ended + 1),
                      timeout=10)
 

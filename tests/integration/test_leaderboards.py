@@ -18,7 +18,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from harness import HarnessTestCase, Player, play_game  # noqa: E402
+from harness import HarnessTestCase  # noqa: E402
 
 
 class LeaderboardTest(HarnessTestCase):
@@ -40,16 +40,7 @@ class LeaderboardTest(HarnessTestCase):
             c.join("#hearts")
         alice.wait_member("heartsbot", "#hearts", timeout=15)
         self.ask(alice, "!last", r"^No game has finished here yet\.")
-        self.ask(alice, "!hearts standard hands=1 tie=share",
-                 r"opens a Hearts table")
-        self.ask(bob, "!join", r"^bob sits down")
-        self.ask(alice, "!bot 2", r"computer players")
-        start = alice.mark()
-        alice.say("#hearts", "!start")
-        play_game([Player(alice), Player(bob)],
-                  lambda: alice.find(r"Game over!", frm="heartsbot",
-                                     to="#hearts", since=start),
-                  timeout=60)
+        harness.short_game(alice, bob)
         bot.wait_log(r"game record written", timeout=10)
 
         room = os.path.dirname(harness.archive_path(self.data))

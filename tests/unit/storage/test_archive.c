@@ -193,6 +193,149 @@ static void test_archive_add_stopped_then_finished_counts_once(void **state)
     free(done);
 }
 
+/* ---- Finding a game from the end -------------------------------------- */
+
+/* Appends a results line for game id (the record at `offset`) by hand. */
+static void results_line(const char *id, bool finished, int64_t offset,
+                         uint64_t hash)
+{
+    const char *keys[] = {"n:a", "n:b", "n:c", NULL};
+    struct archive_result r;
+    room_result(&r, id, 4, keys, finished);
+    r.offset = offset;
+    r.has_hash = true;
+    r.record_hash = hash;
+    char *line = archive_result_json(&r), path[200], err[300];
+    size_t len = strlen(line);
+    line = realloc(line, len + 2);
+    line[len] = '\n';
+    line[len + 1] = '\0';
+    path_of(path, sizeof path, ARCHIVE_RESULTS_FILE);
+    assert_int_equal(storage_append(path, line, len + 1, err, sizeof err), 0);
+    free(line);
+}
+
+static void test_archive_find_by_number_and_id_from_the_end(void **state)
+{
+    (void)state;
+    struct archive_result r;
+    int finished = -1;
+    char err[300];
+    /* nothing archived */
+    assert_int_equal(archive_find(dir, NULL, 1, &r, &finished, err, sizeof err),
+                     ARCHIVE_NONE);
+    assert_int_equal(finished, 0);
+    results_line("aaaa000000000001", true, 0, 1);
+    results_line("aaaa000000000002", false, 10, 2); /* stopped */
+    results_line("abcd000000000003", false, 20, 3); /* stopped, then */
+    results_line("bbbb000000000004", true, 30, 4);
+    results_line("abcd000000000003", true, 40, 5); /* finished */
+    /* a line no reader can read is passed over */
+    char path[200];
+    path_of(path, sizeof path, ARCHIVE_RESULTS_FILE);
+    FILE *f = fopen(path, "a");
+    fputs("{\"format\":\"heartsbot-results/2\",\"game\":\"abcd\"}\nnot json\n",
+          f);
+    fclose(f);
+
+    assert_int_equal(archive_find(dir, NULL, 1, &r, &finished, err, sizeof err),
+                     ARCHIVE_FOUND);
+    assert_string_equal(r.game, "abcd000000000003");
+    assert_true(r.finished);
+    assert_int_equal(r.offset, 40);
+    assert_int_equal(archive_find(dir, NULL, 3, &r, NULL, err, sizeof err),
+                     ARCHIVE_FOUND);
+    assert_string_equal(r.game, "aaaa000000000001");
+    assert_int_equal(archive_find(dir, NULL, 4, &r, &finished, err, sizeof err),
+                     ARCHIVE_NONE);
+    assert_int_equal(finished, 3);
+    /* by ID: the finished line of a game archived both ways */
+    assert_int_equal(archive_find(dir, "abcd00", 0, &r, NULL, err, sizeof err),
+                     ARCHIVE_FOUND);
+    assert_true(r.finished);
+    assert_int_equal(r.record_hash, 5);
+    /* a stopped game is found, as stopped */
+    assert_int_equal(
+        archive_find(dir, "aaaa000000000002", 0, &r, NULL, err, sizeof err),
+        ARCHIVE_FOUND);
+    assert_false(r.finished);
+    /* two games start so */
+    assert_int_equal(archive_find(dir, "aaaa00", 0, &r, NULL, err, sizeof err),
+                     ARCHIVE_AMBIGUOUS);
+    assert_int_equal(archive_find(dir, "cccc00", 0, &r, NULL, err, sizeof err),
+                     ARCHIVE_NONE);
+    /* what is no ID is refused */
+    assert_int_equal(archive_find(dir, "ABCD00", 0, &r, NULL, err, sizeof err),
+                     -1);
+    assert_int_equal(archive_find(dir, "abc", 0, &r, NULL, err, sizeof err),
+                     -1);
+    assert_int_equal(
+        archive_find(dir, "\"game\"", 0, &r, NULL, err, sizeof err), -1);
+    assert_int_equal(archive_find(dir, NULL, 0, &r, NULL, err, sizeof err), -1);
+}
+
+static void test_archive_find_reads_further_back_only_as_needed(void **state)
+{
+    (void)state;
+    /* an old game, then more than the first window of stopped games */
+    results_line("0123456789abcdef", true, 0, 1);
+    char id[17];
+    for (int i = 0; i < 600; i++) {
+        snprintf(id, sizeof id, "ffff%012x", i);
+        results_line(id, false, 10, 2);
+    }
+    size_t len;
+    free(slurp(ARCHIVE_RESULTS_FILE, &len));
+    assert_true(len > 65536);
+    struct archive_result r;
+    int finished;
+    char err[300];
+    assert_int_equal(archive_find(dir, NULL, 1, &r, &finished, err, sizeof err),
+                     ARCHIVE_FOUND);
+    assert_string_equal(r.game, "0123456789abcdef");
+    assert_int_equal(
+        archive_find(dir, "0123456789", 0, &r, NULL, err, sizeof err),
+        ARCHIVE_FOUND);
+    assert_int_equal(
+        archive_find(dir, "ffff00000000", 0, &r, NULL, err, sizeof err),
+        ARCHIVE_AMBIGUOUS);
+}
+
+static void test_archive_record_of_checks_the_fingerprint(void **state)
+{
+    (void)state;
+    const char *keys[] = {"n:a", "n:b", "n:c", NULL};
+    char *rec = play("standard", 5, 0);
+    struct archive_result r;
+    room_result(&r, "00000000000000c1", 4, keys, true);
+    char err[300], *line;
+    size_t len;
+    bool added;
+    assert_int_equal(archive_add(dir, &r, rec, false, &added, err, sizeof err),
+                     0);
+    assert_int_equal(archive_record_of(dir, &r, &line, &len, err, sizeof err),
+                     0);
+    assert_int_equal(len, strlen(rec));
+    assert_memory_equal(line, rec, len);
+    free(line);
+    /* not where its results line says: refused, naming it */
+    r.offset = 1;
+    assert_int_equal(archive_record_of(dir, &r, &line, &len, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "is not game 00000000000000c1's"));
+    r.offset = (int64_t)strlen(rec) + 100;
+    assert_int_equal(archive_record_of(dir, &r, &line, &len, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "no record at byte"));
+    /* a heartsbot-results/1 line has no fingerprint: its offset holds */
+    r.offset = 0;
+    r.has_hash = false;
+    assert_int_equal(archive_record_of(dir, &r, &line, &len, err, sizeof err),
+                     0);
+    free(line);
+    free(rec);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, room_setup, room_teardown)
 
 int main(void)
@@ -204,6 +347,9 @@ int main(void)
         T(test_archive_add_writes_a_replayable_archive_once),
         T(test_archive_add_after_a_crash_between_the_appends),
         T(test_archive_add_stopped_then_finished_counts_once),
+        T(test_archive_find_by_number_and_id_from_the_end),
+        T(test_archive_find_reads_further_back_only_as_needed),
+        T(test_archive_record_of_checks_the_fingerprint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
