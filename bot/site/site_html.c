@@ -107,7 +107,15 @@ void site_url_segment(struct strbuf *sb, const char *s)
     }
 }
 
-void site_html_card(struct strbuf *sb, int card)
+bool site_card_red(int card)
+{
+    if (!engine_card_valid(card))
+        return false;
+    const char *name = engine_card_name(card);
+    return strcmp(name, "JK") && (name[1] == 'D' || name[1] == 'H');
+}
+
+void site_card_text(struct strbuf *sb, int card)
 {
     if (!engine_card_valid(card)) {
         strbuf_addstr(sb, "?");
@@ -118,31 +126,43 @@ void site_html_card(struct strbuf *sb, int card)
         strbuf_addstr(sb, "Joker");
         return;
     }
-    static const char *const suits[] = {"♣", "♦", "♥", "♠"};
-    int suit = -1;
-    switch (name[1]) {
-    case 'C':
-        suit = 0;
-        break;
-    case 'D':
-        suit = 1;
-        break;
-    case 'H':
-        suit = 2;
-        break;
-    case 'S':
-        suit = 3;
-        break;
-    }
-    bool red = suit == 1 || suit == 2;
-    if (red)
-        strbuf_addstr(sb, "<span class=\"r\">");
     if (name[0] == 'T')
         strbuf_addstr(sb, "10");
     else
         strbuf_addc(sb, name[0]);
-    strbuf_addstr(sb, suit >= 0 ? suits[suit] : "?");
-    if (red)
+    switch (name[1]) {
+    case 'C':
+        strbuf_addstr(sb, "♣");
+        break;
+    case 'D':
+        strbuf_addstr(sb, "♦");
+        break;
+    case 'H':
+        strbuf_addstr(sb, "♥");
+        break;
+    case 'S':
+        strbuf_addstr(sb, "♠");
+        break;
+    default:
+        strbuf_addstr(sb, "?");
+    }
+}
+
+void site_html_cards(struct strbuf *sb, const uint8_t *v, int n)
+{
+    bool in_red = false;
+    for (int i = 0; i < n; i++) {
+        bool red = site_card_red(v[i]);
+        if (in_red && !red)
+            strbuf_addstr(sb, "</span>");
+        if (i)
+            strbuf_addc(sb, ' ');
+        if (red && !in_red)
+            strbuf_addstr(sb, "<span class=\"r\">");
+        in_red = red;
+        site_card_text(sb, v[i]);
+    }
+    if (in_red)
         strbuf_addstr(sb, "</span>");
 }
 

@@ -101,8 +101,12 @@ void site_text_cut(const char *s, size_t max, char *out, size_t outlen);
 void site_html_name(struct strbuf *sb, const char *s);
 /* One URL path segment: everything but [A-Za-z0-9._~-] as %XX. */
 void site_url_segment(struct strbuf *sb, const char *s);
-/* A card as text (Q♠), red suits in a span of class r. */
-void site_html_card(struct strbuf *sb, int card);
+/* A card as text (Q♠: the suit is in the text, the colour only adds to
+ * it), whether it is red, and a list of cards with the red runs in
+ * spans of class r. */
+void site_card_text(struct strbuf *sb, int card);
+bool site_card_red(int card);
+void site_html_cards(struct strbuf *sb, const uint8_t *v, int n);
 /* The head of a page: doctype, lang, viewport, CSP, title, the CSS at
  * root (the path up to the site's root: "", "../", "../../../"), then
  * the body's start and h1 (h1: HTML made by the caller, or NULL: the
@@ -117,6 +121,11 @@ char *site_name_decode(const char *enc);
 void site_html_time(struct strbuf *sb, int64_t t);
 
 /* ---- The model (site_model.c) ----------------------------------------- */
+
+/* SipHash-2-4 (Aumasson and Bernstein) of len bytes under the key k0,
+ * k1 (its bytes 0-7 and 8-15, little-endian): a person's page name. */
+uint64_t site_siphash(uint64_t k0, uint64_t k1, const unsigned char *m,
+                      size_t len);
 
 struct site_channel *site_channel_new(const struct site *s, const char *net_enc,
                                       const char *room_enc);

@@ -42,9 +42,8 @@ static uint64_t rotl(uint64_t x, int b)
         v2 = rotl(v2, 32);                                                     \
     } while (0)
 
-/* SipHash-2-4 (Aumasson and Bernstein) of len bytes under k0, k1. */
-static uint64_t siphash(uint64_t k0, uint64_t k1, const unsigned char *m,
-                        size_t len)
+uint64_t site_siphash(uint64_t k0, uint64_t k1, const unsigned char *m,
+                      size_t len)
 {
     uint64_t v0 = 0x736f6d6570736575ULL ^ k0, v1 = 0x646f72616e646f6dULL ^ k1,
              v2 = 0x6c7967656e657261ULL ^ k0, v3 = 0x7465646279746573ULL ^ k1;
@@ -81,8 +80,8 @@ static void page_name(const char *secret, const char *key, int salt,
     if (secret && secret[0]) {
         /* the secret stretched into 128 bits by SipHash itself */
         size_t n = strlen(secret);
-        k0 = siphash(0, 0, (const unsigned char *)secret, n);
-        k1 = siphash(k0, 1, (const unsigned char *)secret, n);
+        k0 = site_siphash(0, 0, (const unsigned char *)secret, n);
+        k1 = site_siphash(k0, 1, (const unsigned char *)secret, n);
     }
     char buf[256];
     int n = salt ? snprintf(buf, sizeof buf, "%s\n%d", key, salt)
@@ -90,8 +89,8 @@ static void page_name(const char *secret, const char *key, int salt,
     if (n < 0 || (size_t)n >= sizeof buf)
         n = (int)sizeof buf - 1;
     snprintf(out, SITE_PAGE_NAME, "%016llx",
-             (unsigned long long)siphash(k0, k1, (const unsigned char *)buf,
-                                         (size_t)n));
+             (unsigned long long)site_siphash(
+                 k0, k1, (const unsigned char *)buf, (size_t)n));
 }
 
 void site_page_name(const char *secret, const char *key,

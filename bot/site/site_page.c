@@ -450,9 +450,13 @@ struct replay {
     bool open; /* a tricks table is open */
 };
 
-static void seat_head(struct replay *rp, const char *first)
+/* The head of a table of one column per seat, after `first` (and
+ * `second`, if not NULL). */
+static void seat_head(struct replay *rp, const char *first, const char *second)
 {
     strbuf_addf(rp->sb, "<thead><tr><th scope=\"col\">%s</th>", first);
+    if (second)
+        strbuf_addf(rp->sb, "<th scope=\"col\">%s</th>", second);
     for (int i = 0; i < rp->r->n; i++) {
         strbuf_addstr(rp->sb, "<th scope=\"col\">");
         site_html_name(rp->sb, rp->r->seats[i].name);
@@ -471,11 +475,7 @@ static void cards(struct strbuf *sb, const uint8_t *v, int n, bool sort)
     memcpy(tmp, v, (size_t)n);
     if (sort)
         qsort(tmp, (size_t)n, 1, cmp_card);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            strbuf_addc(sb, ' ');
-        site_html_card(sb, tmp[i]);
-    }
+    site_html_cards(sb, tmp, n);
 }
 
 static void hand_open(struct replay *rp, const struct engine_game *g)
@@ -526,7 +526,7 @@ static void hand_open(struct replay *rp, const struct engine_game *g)
     char cap[64];
     snprintf(cap, sizeof cap, ST_TRICKS, rp->hand);
     table_open(sb, cap);
-    seat_head(rp, ST_TRICK);
+    seat_head(rp, ST_TRICK, ST_LED);
     strbuf_addstr(sb, "<th scope=\"col\">" ST_TOOK "</th></tr></thead>\n"
                       "<tbody>\n");
     rp->open = true;
@@ -558,11 +558,19 @@ static void on_event(void *ctx, const struct engine_game *g,
         break;
     case ENGINE_EV_TRICK:
         rp->trick++;
-        strbuf_addf(sb, "<tr><th scope=\"row\">%d</th>", rp->trick);
+        strbuf_addf(sb, "<tr><th>%d</th><td>", rp->trick);
+        if (rp->leader >= 0 && rp->leader < n)
+            site_html_name(sb, rp->r->seats[rp->leader].name);
+        strbuf_addstr(sb, "</td>");
         for (int i = 0; i < n; i++) {
-            strbuf_addstr(sb, i == rp->leader ? "<td class=\"led\">" : "<td>");
-            if (rp->leader >= 0 && rp->card[i] >= 0)
-                site_html_card(sb, rp->card[i]);
+            bool played = rp->leader >= 0 && rp->card[i] >= 0;
+            bool red = played && site_card_red(rp->card[i]);
+            strbuf_addstr(sb, i == rp->leader ? (red ? "<td class=\"led r\">"
+                                                     : "<td class=\"led\">")
+                              : red           ? "<td class=\"r\">"
+                                              : "<td>");
+            if (played)
+                site_card_text(sb, rp->card[i]);
             strbuf_addstr(sb, "</td>");
         }
         strbuf_addstr(sb, "<td>");
@@ -586,7 +594,7 @@ static void on_event(void *ctx, const struct engine_game *g,
             strbuf_addstr(sb, " " ST_MOON ".</p>\n");
         }
         table_open(sb, ST_HAND_POINTS);
-        seat_head(rp, "");
+        seat_head(rp, "", NULL);
         strbuf_addstr(
             sb, "</tr></thead>\n<tbody>\n<tr><th scope=\"row\">" ST_HAND_POINTS
                 "</th>");
@@ -688,13 +696,13 @@ const char site_css[] =
     "table{border-collapse:collapse;margin:.5rem 0}\n"
     "caption{text-align:left;font-weight:bold;padding:.25rem 0}\n"
     "th,td{border:1px solid #c8c8c0;padding:.2rem .4rem;text-align:left;"
-    "vertical-align:top;overflow-wrap:anywhere;max-width:20rem}\n"
+    "vertical-align:top}\n"
     "thead th{background:#e9ece4}\n"
     ".n{text-align:right;font-variant-numeric:tabular-nums}\n"
     ".r{color:#b00000}\n"
     ".led{background:#fff4c8}\n"
     ".cards{white-space:normal}\n"
-    "bdi{overflow-wrap:anywhere}\n"
+    "bdi{overflow-wrap:break-word}\n"
     "ul.players{margin:0;padding-left:1rem}\n"
     "figure{margin:.5rem 0}\n"
     "svg.chart{width:100%;max-width:40rem;height:auto;background:#fff;"
