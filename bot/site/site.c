@@ -244,8 +244,10 @@ static int write_channel_rest(struct site *s, struct site_channel *c,
 struct load {
     struct site *s;
     struct site_channel *c;
-    const char *dir; /* where the pages go, or NULL: none */
+    const char *dir; /* where the pages go */
     bool atomic;
+    bool only_missing; /* write only the game pages not there */
+    bool wrote;        /* a game page was written */
     char *err;
     size_t errlen;
 };
@@ -257,23 +259,42 @@ static int on_game(void *ctx, const struct archive_result *r,
     struct stats_game g;
     bool good = record && !stats_game_from_record(record, len, &g, NULL, 0);
     int gi = site_channel_add(l->s, l->c, r, good ? &g : NULL);
-    if (gi < 0 || !l->dir)
+    if (gi < 0)
         return 0;
+    if (l->only_missing) {
+        char name[32], path[FILE_PATH_MAX];
+        struct stat st;
+        snprintf(name, sizeof name, "%s.html", r->game);
+        if (!file_path(path, sizeof path, NULL, 0, l->dir, "g", name, NULL) &&
+            !lstat(path, &st) && S_ISREG(st.st_mode))
+            return 0;
+    }
+    l->wrote = true;
     return write_game(l->s, l->c, l->dir, r, record, len, l->atomic, l->err,
                       l->errlen);
 }
 
-/* Reads channel net_enc/room_enc and writes all its pages under gen. */
+/* The pages the channel's last finished game changed but its own:
+ * written again when a site is taken up, since a stop in the middle of
+ * that game's update may have left some of them behind. */
+static int write_last_game_rest(struct site *s, struct site_channel *c,
+                                const char *dir, char *err, size_t errlen);
+
+/* Reads channel net_enc/room_enc and writes all its pages under gen
+ * (only_missing: the game pages not there yet, and the rest only if one
+ * was missing, else the last game's). */
 static int load_channel(struct site *s, const char *gen, const char *net_enc,
-                        const char *room_enc, bool atomic,
+                        const char *room_enc, bool atomic, bool only_missing,
                         struct site_channel **out, char *err, size_t errlen)
 {
     struct site_channel *c = site_channel_new(s, net_enc, room_enc);
     char dir[FILE_PATH_MAX];
-    struct load l = {s, c, dir, atomic, err, errlen};
+    struct load l = {s, c, dir, atomic, only_missing, false, err, errlen};
     if (channel_dirs(gen, c, dir, err, errlen) ||
         site_channel_scan(c, on_game, &l, err, errlen) ||
-        write_channel_rest(s, c, dir, atomic, err, errlen)) {
+        (only_missing && !l.wrote
+             ? write_last_game_rest(s, c, dir, err, errlen)
+             : write_channel_rest(s, c, dir, atomic, err, errlen))) {
         site_channel_free(c);
         return -1;
     }
@@ -282,6 +303,9 @@ static int load_channel(struct site *s, const char *gen, const char *net_enc,
 }
 
 /* ---- The generations -------------------------------------------------- */
+
+static int write_stamp(struct site *s, const char *gen, bool atomic, char *err,
+                       size_t errlen);
 
 /* out_dir's parent and base name. */
 static int split_out(const char *out, char *parent, char *base, char *err,
@@ -439,10 +463,12 @@ static bool is_channel(const char *dir)
            (!lstat(r, &st) && S_ISREG(st.st_mode));
 }
 
-/* Every channel of the data directory into gen. */
-static int write_channels(struct site *s, const char *gen,
-                          struct site_channel ***out, int *nout, char *warn,
-                          size_t warnlen, char *err, size_t errlen)
+/* Every channel of the data directory into gen (a new generation; or,
+ * only_missing, the live one, atomically). */
+static int write_channels(struct site *s, const char *gen, bool atomic,
+                          bool only_missing, struct site_channel ***out,
+                          int *nout, char *warn, size_t warnlen, char *err,
+                          size_t errlen)
 {
     struct stat st;
     if (stat(s->data_dir, &st) || !S_ISDIR(st.st_mode))
@@ -466,8 +492,8 @@ static int write_channels(struct site *s, const char *gen,
                 continue;
             struct site_channel *c;
             char why[400];
-            if (load_channel(s, gen, nets[i], rooms[k], false, &c, why,
-                             sizeof why)) {
+            if (load_channel(s, gen, nets[i], rooms[k], atomic, only_missing,
+                             &c, why, sizeof why)) {
                 if (!warned && warn && warnlen)
                     snprintf(warn, warnlen, "%s", why);
                 warned = true;
@@ -549,7 +575,9 @@ int site_write_all(struct site *s, int *channels, char *warn, size_t warnlen,
         put(s, path, site_css, strlen(site_css), false, err, errlen) ||
         file_path(path, sizeof path, err, errlen, gen, "replay.js", NULL) ||
         put(s, path, site_js, strlen(site_js), false, err, errlen) ||
-        write_channels(s, gen, &ch, &nch, warn, warnlen, err, errlen))
+        write_stamp(s, gen, false, err, errlen) ||
+        write_channels(s, gen, false, false, &ch, &nch, warn, warnlen, err,
+                       errlen))
         goto fail;
     /* the index lists the new channels */
     struct site_channel **old = s->ch;
@@ -607,6 +635,100 @@ fail:
     return -1;
 }
 
+/* ---- Taking up a site ------------------------------------------------ */
+
+/* What the pages depend on besides the files: the pages' version, the
+ * secret, the channels whose hands are hidden, the games on a channel's
+ * page. Kept in the generation as .heartsbot-site, so that a site
+ * written under other options is written whole again, never mixed. */
+static void stamp_of(const struct site *s, char *out, size_t outlen)
+{
+    struct strbuf sb;
+    strbuf_init_heap(&sb, STRBUF_NO_CAP);
+    strbuf_addf(&sb, "%s\n%d\n", s->secret, s->recent);
+    for (int i = 0; i < s->nhide; i++)
+        strbuf_addf(&sb, "%s\n", s->hide[i]);
+    uint64_t h = site_siphash(
+        0, 0, (const unsigned char *)(sb.buf ? sb.buf : ""), sb.len);
+    strbuf_free(&sb);
+    snprintf(out, outlen, SITE_STAMP_FORMAT " %016llx\n",
+             (unsigned long long)h);
+}
+
+static int write_stamp(struct site *s, const char *gen, bool atomic, char *err,
+                       size_t errlen)
+{
+    char stamp[128], path[FILE_PATH_MAX];
+    stamp_of(s, stamp, sizeof stamp);
+    if (file_path(path, sizeof path, err, errlen, gen, SITE_STAMP_FILE, NULL))
+        return -1;
+    return put(s, path, stamp, strlen(stamp), atomic, err, errlen);
+}
+
+static int write_last_game_rest(struct site *s, struct site_channel *c,
+                                const char *dir, char *err, size_t errlen)
+{
+    stats_rank(c->stats);
+    if (!c->ngames)
+        return write_channel_page(s, c, dir, true, err, errlen);
+    int gi;
+    const struct archive_result *r = site_recent(s, c, 0, &gi);
+    const struct site_game *sg = &c->games[gi];
+    for (int i = 0; r && i < r->n; i++) {
+        int p =
+            r->seats[i].computer ? -1 : site_person_find(c, r->seats[i].key);
+        if (p >= 0 && write_person(s, c, dir, p, true, err, errlen))
+            return -1;
+    }
+    for (int b = 0; b < c->stats->nboards; b++) {
+        const char *preset = c->stats->boards[b].preset;
+        if ((!strcmp(preset, sg->preset) ||
+             (sg->custom && !strcmp(preset, STATS_CUSTOM))) &&
+            write_board(s, c, dir, b, true, err, errlen))
+            return -1;
+    }
+    return write_channel_page(s, c, dir, true, err, errlen);
+}
+
+int site_open(struct site *s, bool *whole, int *channels, char *warn,
+              size_t warnlen, char *err, size_t errlen)
+{
+    char parent[FILE_PATH_MAX], base[FILE_PATH_MAX], current[FILE_PATH_MAX];
+    bool empty_dir;
+    *whole = true;
+    if (warn && warnlen)
+        warn[0] = '\0';
+    if (split_out(s->out_dir, parent, base, err, errlen) ||
+        out_state(s->out_dir, base, current, &empty_dir, err, errlen))
+        return -1;
+    char gen[FILE_PATH_MAX], path[FILE_PATH_MAX], want[128];
+    char *have = NULL;
+    size_t len;
+    stamp_of(s, want, sizeof want);
+    if (!current[0] ||
+        file_path(gen, sizeof gen, NULL, 0, parent, current, NULL) ||
+        file_path(path, sizeof path, NULL, 0, gen, SITE_STAMP_FILE, NULL) ||
+        file_read(path, 256, &have, &len, NULL, NULL, 0) ||
+        strcmp(have, want)) {
+        free(have);
+        return site_write_all(s, channels, warn, warnlen, err, errlen);
+    }
+    free(have);
+    struct site_channel **ch = NULL;
+    int nch = 0;
+    if (write_channels(s, gen, true, true, &ch, &nch, warn, warnlen, err,
+                       errlen))
+        return -1;
+    channels_free(s->ch, s->nch);
+    s->ch = ch;
+    s->nch = nch;
+    snprintf(s->gen, sizeof s->gen, "%s", gen);
+    *whole = false;
+    if (channels)
+        *channels = nch;
+    return write_index(s, gen, true, err, errlen);
+}
+
 /* ---- One game --------------------------------------------------------- */
 
 static int cmp_channel(const void *x, const void *y)
@@ -634,7 +756,7 @@ int site_game(struct site *s, const char *net, const char *room,
             c = s->ch[i];
     if (!c) {
         /* a new channel: read whole (the archive holds the game now) */
-        if (load_channel(s, s->gen, ne, re, true, &c, err, errlen))
+        if (load_channel(s, s->gen, ne, re, true, false, &c, err, errlen))
             return -1;
         s->ch = xrealloc(s->ch, sizeof *s->ch * (size_t)(s->nch + 1));
         s->ch[s->nch++] = c;

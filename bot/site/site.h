@@ -19,7 +19,9 @@
  *     atomically, in an order where no page links to one not yet there
  *     (the game's page, its people's pages, the boards, the channel's
  *     page, the site's index).
- * Both give the same bytes for the same archive.
+ * Both give the same bytes for the same archive. A bot that starts takes
+ * up the site it wrote before with site_open, which writes only what is
+ * missing.
  *
  * A struct site is one writer's state (each channel's model, built once
  * from the archive and kept in memory): no global state, so a worker
@@ -72,6 +74,22 @@ void site_free(struct site *s);
  */
 int site_write_all(struct site *s, int *channels, char *warn, size_t warnlen,
                    char *err, size_t errlen);
+
+/*
+ * Takes up the site out_dir links to, for a bot that starts: reads every
+ * channel (the models site_game needs) and writes, in place and each
+ * atomically, only what is missing: the pages of games archived since
+ * (a stop, a crash, a queue of games lost), and then that channel's
+ * other pages; where none is missing, the pages of the channel's last
+ * game but its own (a stop in the middle of its update may have left
+ * them behind), and the index. A site that is not there, or was written
+ * under other options (secret, hidden hands, recent games) or by another
+ * version of the pages (the generation's .heartsbot-site says), is
+ * written whole instead (site_write_all; *whole set). Same return as
+ * site_write_all.
+ */
+int site_open(struct site *s, bool *whole, int *channels, char *warn,
+              size_t warnlen, char *err, size_t errlen);
 
 /*
  * After archive_add wrote a game in net's room (room folded as the

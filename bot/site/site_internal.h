@@ -18,6 +18,11 @@
 
 /* Characters of a name shown; longer ones are cut with an ellipsis. */
 #define SITE_NAME_CHARS 32
+/* The file in a generation that says under what it was written; its
+ * format's number goes up with every change to what any page holds, so
+ * that site_open writes a site of older pages whole again. */
+#define SITE_STAMP_FILE ".heartsbot-site"
+#define SITE_STAMP_FORMAT "heartsbot-site/1"
 /* Characters of a page's title at most. */
 #define SITE_TITLE_CHARS 80
 /* Games listed on a person's page. */

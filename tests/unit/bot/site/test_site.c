@@ -360,6 +360,15 @@ static void assert_same_tree(const char *a, const char *b)
     assert_int_equal(ta.files, tb.files);
 }
 
+/* Copies the site as it is now to root/NAME (for comparing). */
+static void copy_site(const char *name, char *to, size_t len)
+{
+    char cmd[600];
+    snprintf(to, len, "%s/%s", root, name);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s/' '%s'", to, out, to);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_one_game_equals_a_whole_write(void **state)
 {
     (void)state;
@@ -397,16 +406,69 @@ static void test_one_game_equals_a_whole_write(void **state)
     free(rec);
     site_free(s);
     /* the whole site written afresh from the same files */
-    char inc[200], cmd[600];
-    snprintf(inc, sizeof inc, "%s/incremental", root);
-    snprintf(cmd, sizeof cmd, "cp -r '%s/' '%s'", out, inc);
-    assert_int_equal(system(cmd), 0);
+    char inc[200];
+    copy_site("incremental", inc, sizeof inc);
     s = site_of(NULL);
     write_all(s);
     site_free(s);
     assert_same_tree(out, inc);
     struct checks c = {0};
     walk(out, "", check_page, &c);
+}
+
+static void test_taking_up_a_site_writes_what_is_missing(void **state)
+{
+    (void)state;
+    char dir[512], err[400], warn[400];
+    room_dir("libera", "#hearts", dir, sizeof dir);
+    for (int i = 0; i < 4; i++)
+        archive_one(dir, i, 5, false, false, NULL, NULL);
+    /* no site yet: written whole */
+    struct site *s = site_of(NULL);
+    bool whole = false;
+    int channels;
+    assert_int_equal(
+        site_open(s, &whole, &channels, warn, sizeof warn, err, sizeof err), 0);
+    assert_true(whole);
+    site_free(s);
+    /* games archived while no bot wrote the site, a new channel, and a
+     * page of the last game left behind by a stop in its update */
+    archive_one(dir, 4, 5, false, false, NULL, NULL);
+    archive_one(dir, 5, 7, false, false, NULL, NULL);
+    char dir2[512];
+    room_dir("libera", "#new", dir2, sizeof dir2);
+    archive_one(dir2, 0, 4, false, false, NULL, NULL);
+    s = site_of(NULL);
+    assert_int_equal(
+        site_open(s, &whole, &channels, warn, sizeof warn, err, sizeof err), 0);
+    assert_false(whole);
+    assert_int_equal(channels, 2);
+    site_free(s);
+    char page[700];
+    snprintf(page, sizeof page, "%s/libera/%%23hearts/index.html", out);
+    FILE *f = fopen(page, "w");
+    fputs("stale", f);
+    fclose(f);
+    s = site_of(NULL);
+    assert_int_equal(
+        site_open(s, &whole, &channels, warn, sizeof warn, err, sizeof err), 0);
+    assert_false(whole);
+    site_free(s);
+    char taken[200];
+    copy_site("taken", taken, sizeof taken);
+    /* the same as a whole site written from the same files */
+    s = site_of(NULL);
+    write_all(s);
+    site_free(s);
+    assert_same_tree(out, taken);
+    /* another secret: written whole, never mixed */
+    struct site_options o = {
+        .data_dir = data, .out_dir = out, .secret = "another"};
+    s = site_new(&o);
+    assert_int_equal(
+        site_open(s, &whole, &channels, warn, sizeof warn, err, sizeof err), 0);
+    assert_true(whole);
+    site_free(s);
 }
 
 static void test_hidden_hands(void **state)
@@ -573,6 +635,8 @@ int main(void)
             test_person_pages_are_named_by_a_keyed_hash, setup, teardown),
         cmocka_unit_test_setup_teardown(test_one_game_equals_a_whole_write,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_taking_up_a_site_writes_what_is_missing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hidden_hands, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_generations_switch_and_crash_leftovers_go, setup, teardown),
