@@ -471,9 +471,12 @@ static int write_channels(struct site *s, const char *gen, bool atomic,
                           size_t errlen)
 {
     struct stat st;
-    if (stat(s->data_dir, &st) || !S_ISDIR(st.st_mode))
+    if (stat(s->data_dir, &st))
         return err_set(err, errlen, "data directory %s: %s", s->data_dir,
-                       errno ? strerror(errno) : "not a directory");
+                       strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return err_set(err, errlen, "data directory %s: not a directory",
+                       s->data_dir);
     int nnets;
     char **nets = subdirs(s->data_dir, &nnets);
     struct site_channel **ch = NULL;
