@@ -7,8 +7,8 @@
  * DATA_DIR/local/%23hearts makes a busy one). Measures the whole site
  * written (site_write_all), then one finished game archived in NET's
  * ROOM (default local, #hearts) and its pages rewritten (site_game; the
- * archiving itself not timed), then the site's size on disk and its
- * largest page.
+ * archiving itself not timed), then a start's site_open of that site,
+ * then the site's size on disk and its largest page.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -129,6 +129,18 @@ int main(int argc, char **argv)
     for (int k = 0; k < 5; k++)
         printf(" %.1f ms", times[k] * 1000);
     printf("\n");
+    site_free(s);
+
+    /* a bot that starts: takes up the site, writing what is missing */
+    s = site_new(&o);
+    bool rewritten;
+    double t2 = now_s();
+    if (site_open(s, &rewritten, &channels, warn, sizeof warn, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    printf("taken up at a start (site_open): %.1f s%s\n", now_s() - t2,
+           rewritten ? " (written whole)" : "");
     struct size z;
     memset(&z, 0, sizeof z);
     measure(out, &z);

@@ -150,6 +150,20 @@ static int channel_dirs(const char *gen, const struct site_channel *c,
 
 /* ---- A channel's pages ------------------------------------------------ */
 
+/* Puts the page built in sb (freed) at dir/sub/name (sub may be NULL). */
+static int put_at(struct site *s, const char *dir, const char *sub,
+                  const char *name, struct strbuf *sb, bool atomic, char *err,
+                  size_t errlen)
+{
+    char path[FILE_PATH_MAX];
+    if ((sub ? file_path(path, sizeof path, err, errlen, dir, sub, name, NULL)
+             : file_path(path, sizeof path, err, errlen, dir, name, NULL))) {
+        strbuf_free(sb);
+        return -1;
+    }
+    return put_page(s, path, sb, atomic, err, errlen);
+}
+
 static int write_game(struct site *s, const struct site_channel *c,
                       const char *dir, const struct archive_result *r,
                       const char *record, size_t len, bool atomic, char *err,
@@ -161,66 +175,52 @@ static int write_game(struct site *s, const struct site_channel *c,
         strbuf_free(&sb);
         return 0; /* counted for nobody: no page links to it */
     }
-    char name[32], path[FILE_PATH_MAX];
+    char name[32];
     snprintf(name, sizeof name, "%s.html", r->game);
-    if (file_path(path, sizeof path, err, errlen, dir, "g", name, NULL)) {
-        strbuf_free(&sb);
-        return -1;
-    }
-    return put_page(s, path, &sb, atomic, err, errlen);
+    return put_at(s, dir, "g", name, &sb, atomic, err, errlen);
 }
 
 static int write_person(struct site *s, const struct site_channel *c,
                         const char *dir, int person, bool atomic, char *err,
                         size_t errlen)
 {
-    char name[32], path[FILE_PATH_MAX];
+    char name[32];
     snprintf(name, sizeof name, "%s.html", c->people[person].page);
-    if (file_path(path, sizeof path, err, errlen, dir, "p", name, NULL))
-        return -1;
     struct strbuf sb;
     strbuf_init_heap(&sb, STRBUF_NO_CAP);
     site_page_person(c, person, &sb);
-    return put_page(s, path, &sb, atomic, err, errlen);
+    return put_at(s, dir, "p", name, &sb, atomic, err, errlen);
 }
 
 static int write_board(struct site *s, const struct site_channel *c,
                        const char *dir, int board, bool atomic, char *err,
                        size_t errlen)
 {
-    char name[FILE_NAME_MAX + 8], path[FILE_PATH_MAX];
+    char name[FILE_NAME_MAX + 8];
     site_board_file(&c->stats->boards[board], name, sizeof name);
-    if (file_path(path, sizeof path, err, errlen, dir, "b", name, NULL))
-        return -1;
     struct strbuf sb;
     strbuf_init_heap(&sb, STRBUF_NO_CAP);
     site_page_board(c, board, &sb);
-    return put_page(s, path, &sb, atomic, err, errlen);
+    return put_at(s, dir, "b", name, &sb, atomic, err, errlen);
 }
 
 static int write_channel_page(struct site *s, const struct site_channel *c,
                               const char *dir, bool atomic, char *err,
                               size_t errlen)
 {
-    char path[FILE_PATH_MAX];
-    if (file_path(path, sizeof path, err, errlen, dir, "index.html", NULL))
-        return -1;
     struct strbuf sb;
     strbuf_init_heap(&sb, STRBUF_NO_CAP);
     site_page_channel(s, c, &sb);
-    return put_page(s, path, &sb, atomic, err, errlen);
+    return put_at(s, dir, NULL, "index.html", &sb, atomic, err, errlen);
 }
 
 static int write_index(struct site *s, const char *gen, bool atomic, char *err,
                        size_t errlen)
 {
-    char path[FILE_PATH_MAX];
-    if (file_path(path, sizeof path, err, errlen, gen, "index.html", NULL))
-        return -1;
     struct strbuf sb;
     strbuf_init_heap(&sb, STRBUF_NO_CAP);
     site_page_index(s, &sb);
-    return put_page(s, path, &sb, atomic, err, errlen);
+    return put_at(s, gen, NULL, "index.html", &sb, atomic, err, errlen);
 }
 
 /* Everything of a channel after its games' pages: its people, boards

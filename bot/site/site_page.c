@@ -124,6 +124,20 @@ static void board_rows(struct strbuf *sb, const struct site_channel *c,
     table_close(sb);
 }
 
+/* The first cells of a game's row: its time linking to its page (under
+ * prefix), its rules. */
+static void game_cells(struct strbuf *sb, const char *prefix, const char *id,
+                       int64_t time, const char *preset)
+{
+    strbuf_addf(sb, "<tr><td><a href=\"%sg/", prefix);
+    site_url_segment(sb, id);
+    strbuf_addstr(sb, ".html\">");
+    site_html_time(sb, time);
+    strbuf_addstr(sb, "</a></td><td>");
+    site_html_text(sb, preset, 0);
+    strbuf_addstr(sb, "</td>");
+}
+
 /* ---- The site's index ------------------------------------------------- */
 
 void site_page_index(const struct site *s, struct strbuf *sb)
@@ -230,13 +244,8 @@ void site_page_channel(const struct site *s, const struct site_channel *c,
         for (int k = 0; k < shown; k++) {
             int gi;
             const struct archive_result *r = site_recent(s, c, k, &gi);
-            strbuf_addstr(sb, "<tr><td><a href=\"g/");
-            site_url_segment(sb, r->game);
-            strbuf_addstr(sb, ".html\">");
-            site_html_time(sb, r->time);
-            strbuf_addstr(sb, "</a></td><td>");
-            site_html_text(sb, r->preset, 0);
-            strbuf_addstr(sb, "</td><td>");
+            game_cells(sb, "", r->game, r->time, r->preset);
+            strbuf_addstr(sb, "<td>");
             game_players(sb, c, r, gi, "");
             strbuf_addstr(sb, "</td></tr>\n");
         }
@@ -419,13 +428,8 @@ void site_page_person(const struct site_channel *c, int person,
         int v = p->games[p->ngames - 1 - k];
         const struct site_game *g = &c->games[v / 16];
         int seat = v % 16;
-        strbuf_addstr(sb, "<tr><td><a href=\"../g/");
-        site_url_segment(sb, g->id);
-        strbuf_addstr(sb, ".html\">");
-        site_html_time(sb, g->time);
-        strbuf_addstr(sb, "</a></td><td>");
-        site_html_text(sb, g->preset, 0);
-        strbuf_addf(sb, "</td><td class=\"n\">%d</td><td>%s</td></tr>\n",
+        game_cells(sb, "../", g->id, g->time, g->preset);
+        strbuf_addf(sb, "<td class=\"n\">%d</td><td>%s</td></tr>\n",
                     g->totals[seat],
                     g->left >> seat & 1      ? ST_LEFT
                     : g->winners >> seat & 1 ? ST_WON
