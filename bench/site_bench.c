@@ -135,7 +135,8 @@ int main(int argc, char **argv)
     s = site_new(&o);
     bool rewritten;
     double t2 = now_s();
-    if (site_open(s, &rewritten, &channels, warn, sizeof warn, err, sizeof err)) {
+    if (site_open(s, &rewritten, &channels, warn, sizeof warn, err,
+                  sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }

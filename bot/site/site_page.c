@@ -309,22 +309,18 @@ static void chart(struct strbuf *sb, const struct site_person *p, int board,
     }
     struct strbuf alt;
     strbuf_init_heap(&alt, STRBUF_NO_CAP);
+    struct strbuf t, pr;
+    strbuf_init_heap(&t, STRBUF_NO_CAP);
+    site_html_text(&t, p->name, SITE_NAME_CHARS);
+    strbuf_init_heap(&pr, STRBUF_NO_CAP);
+    site_html_text(&pr, preset, 0);
+    const char *nm = t.buf ? t.buf : "", *pre = pr.buf ? pr.buf : "";
     if (n == 1)
-        strbuf_addf(&alt, ST_CHART_ONE, preset, v[0]);
-    else {
-        char *nm = NULL;
-        struct strbuf t;
-        strbuf_init_heap(&t, STRBUF_NO_CAP);
-        site_html_text(&t, p->name, SITE_NAME_CHARS);
-        nm = strbuf_take(&t);
-        struct strbuf pr;
-        strbuf_init_heap(&pr, STRBUF_NO_CAP);
-        site_html_text(&pr, preset, 0);
-        strbuf_addf(&alt, ST_CHART_ALT, nm ? nm : "", pr.buf ? pr.buf : "", n,
-                    v[0], v[n - 1], lo, hi);
-        free(nm);
-        strbuf_free(&pr);
-    }
+        strbuf_addf(&alt, ST_CHART_ONE, pre, v[0]);
+    else
+        strbuf_addf(&alt, ST_CHART_ALT, nm, pre, n, v[0], v[n - 1], lo, hi);
+    strbuf_free(&t);
+    strbuf_free(&pr);
     strbuf_addf(sb,
                 "<figure>\n<svg class=\"chart\" viewBox=\"0 0 %d %d\" "
                 "role=\"img\" aria-labelledby=\"c%d\">\n<title id=\"c%d\">%s"
