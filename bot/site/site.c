@@ -668,21 +668,24 @@ static int write_stamp(struct site *s, const char *gen, bool atomic, char *err,
     return put(s, path, stamp, strlen(stamp), atomic, err, errlen);
 }
 
-static int write_last_game_rest(struct site *s, struct site_channel *c,
-                                const char *dir, char *err, size_t errlen)
+/* The pages game gi (results line r) of c changed but its own: its
+ * people's pages, its boards, the channel's page. */
+static int write_game_rest(struct site *s, struct site_channel *c,
+                           const char *dir, const struct archive_result *r,
+                           int gi, char *err, size_t errlen)
 {
-    stats_rank(c->stats);
-    if (!c->ngames)
-        return write_channel_page(s, c, dir, true, err, errlen);
-    int gi;
-    const struct archive_result *r = site_recent(s, c, 0, &gi);
-    const struct site_game *sg = &c->games[gi];
-    for (int i = 0; r && i < r->n; i++) {
+    for (int i = 0; i < r->n; i++) {
         int p =
             r->seats[i].computer ? -1 : site_person_find(c, r->seats[i].key);
-        if (p >= 0 && write_person(s, c, dir, p, true, err, errlen))
+        bool twice = false;
+        for (int o = 0; o < i && p >= 0; o++)
+            twice |= !r->seats[o].computer &&
+                     !strcmp(r->seats[o].key, r->seats[i].key);
+        if (p >= 0 && !twice && write_person(s, c, dir, p, true, err, errlen))
             return -1;
     }
+    stats_rank(c->stats);
+    const struct site_game *sg = &c->games[gi];
     for (int b = 0; b < c->stats->nboards; b++) {
         const char *preset = c->stats->boards[b].preset;
         if ((!strcmp(preset, sg->preset) ||
@@ -691,6 +694,16 @@ static int write_last_game_rest(struct site *s, struct site_channel *c,
             return -1;
     }
     return write_channel_page(s, c, dir, true, err, errlen);
+}
+
+static int write_last_game_rest(struct site *s, struct site_channel *c,
+                                const char *dir, char *err, size_t errlen)
+{
+    int gi;
+    const struct archive_result *r = site_recent(s, c, 0, &gi);
+    if (!r)
+        return write_channel_page(s, c, dir, true, err, errlen);
+    return write_game_rest(s, c, dir, r, gi, err, errlen);
 }
 
 int site_open(struct site *s, bool *whole, int *channels, char *warn,
@@ -778,26 +791,7 @@ int site_game(struct site *s, const char *net, const char *room,
     if (channel_dirs(s->gen, c, dir, err, errlen) ||
         write_game(s, c, dir, r, record, len, true, err, errlen))
         return -1;
-    for (int i = 0; i < r->n; i++) {
-        int p =
-            r->seats[i].computer ? -1 : site_person_find(c, r->seats[i].key);
-        bool twice = false;
-        for (int o = 0; o < i && p >= 0; o++)
-            twice |= !r->seats[o].computer &&
-                     !strcmp(r->seats[o].key, r->seats[i].key);
-        if (p >= 0 && !twice && write_person(s, c, dir, p, true, err, errlen))
-            return -1;
-    }
-    stats_rank(c->stats);
-    const struct site_game *sg = &c->games[gi];
-    for (int b = 0; b < c->stats->nboards; b++) {
-        const char *preset = c->stats->boards[b].preset;
-        if ((!strcmp(preset, sg->preset) ||
-             (sg->custom && !strcmp(preset, STATS_CUSTOM))) &&
-            write_board(s, c, dir, b, true, err, errlen))
-            return -1;
-    }
-    return write_channel_page(s, c, dir, true, err, errlen) ||
+    return write_game_rest(s, c, dir, r, gi, err, errlen) ||
                    write_index(s, s->gen, true, err, errlen)
                ? -1
                : 0;
