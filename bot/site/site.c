@@ -527,15 +527,26 @@ static int sync_tree(const char *gen, char *err, size_t errlen)
     return 0;
 }
 
+/* The start of a write: no warning yet, out_dir's folder and name, and
+ * what is there now (out_state). */
+static int out_now(const struct site *s, char *parent, char *base,
+                   char *current, bool *empty_dir, char *warn, size_t warnlen,
+                   char *err, size_t errlen)
+{
+    if (warn && warnlen)
+        warn[0] = '\0';
+    if (split_out(s->out_dir, parent, base, err, errlen))
+        return -1;
+    return out_state(s->out_dir, base, current, empty_dir, err, errlen);
+}
+
 int site_write_all(struct site *s, int *channels, char *warn, size_t warnlen,
                    char *err, size_t errlen)
 {
     char parent[FILE_PATH_MAX], base[FILE_PATH_MAX], current[FILE_PATH_MAX];
     bool empty_dir;
-    if (warn && warnlen)
-        warn[0] = '\0';
-    if (split_out(s->out_dir, parent, base, err, errlen) ||
-        out_state(s->out_dir, base, current, &empty_dir, err, errlen))
+    if (out_now(s, parent, base, current, &empty_dir, warn, warnlen, err,
+                errlen))
         return -1;
     /* the next generation's number; leftovers of a crash are removed */
     long next = gen_number(current, base) + 1;
@@ -712,10 +723,8 @@ int site_open(struct site *s, bool *whole, int *channels, char *warn,
     char parent[FILE_PATH_MAX], base[FILE_PATH_MAX], current[FILE_PATH_MAX];
     bool empty_dir;
     *whole = true;
-    if (warn && warnlen)
-        warn[0] = '\0';
-    if (split_out(s->out_dir, parent, base, err, errlen) ||
-        out_state(s->out_dir, base, current, &empty_dir, err, errlen))
+    if (out_now(s, parent, base, current, &empty_dir, warn, warnlen, err,
+                errlen))
         return -1;
     char gen[FILE_PATH_MAX], path[FILE_PATH_MAX], want[128];
     char *have = NULL;
