@@ -37,6 +37,7 @@
 #include "bot/manager/table.h"
 #include "bot/manager/text.h"
 #include "tests/support/fake_chat.h"
+#include "bench/random_game.h"
 
 static double now_s(void)
 {
@@ -71,62 +72,6 @@ static long arg_long(int argc, char **argv, const char *name, long dflt)
         if (!strcmp(argv[i], name))
             return atol(argv[i + 1]);
     return dflt;
-}
-
-/* One random game's record (4 random computers, standard). */
-static char *random_game(const struct engine_rules *r, uint64_t seed,
-                         int *hands)
-{
-    static const char *const names[] = {"p0", "p1", "p2", "p3"};
-    struct record_writer *w = record_writer_new(r, names, 4);
-    struct engine_game g;
-    struct engine_prng rng;
-    engine_prng_seed(&rng, seed);
-    engine_game_init(&g, r, seed, (int)(seed % 4));
-    while (engine_phase(&g) != ENGINE_PHASE_GAME_OVER) {
-        if (engine_phase(&g) == ENGINE_PHASE_DEAL) {
-            engine_deal(&g, record_writer_sink(w));
-            continue;
-        }
-        for (int s = 0; s < g.n; s++) {
-            struct engine_action a;
-            if (!engine_may_act(&g, s) ||
-                ai_act_for(AI_RANDOM, &g, s, &rng, &a))
-                continue;
-            engine_act(&g, &a, record_writer_sink(w), NULL);
-            break;
-        }
-    }
-    *hands = g.hand_no;
-    char *json = record_writer_json(w);
-    record_writer_free(w);
-    return json;
-}
-
-static void random_result(struct archive_result *res, uint64_t *x, long i,
-                          long players)
-{
-    memset(res, 0, sizeof *res);
-    snprintf(res->game, sizeof res->game, "%016lx", (unsigned long)i + 1);
-    res->time = 1700000000 + i * 600;
-    snprintf(res->preset, sizeof res->preset, "standard");
-    res->finished = true;
-    res->n = 4;
-    long seat_of[4];
-    for (int s = 0; s < 4; s++) {
-        bool again;
-        do {
-            *x = *x * 6364136223846793005ull + 1442695040888963407ull;
-            seat_of[s] = (long)((*x >> 33) % (uint64_t)players);
-            again = false;
-            for (int o = 0; o < s; o++)
-                again |= seat_of[o] == seat_of[s];
-        } while (again);
-        snprintf(res->seats[s].name, sizeof res->seats[s].name, "player%ld",
-                 seat_of[s]);
-        snprintf(res->seats[s].key, sizeof res->seats[s].key, "n:player%ld",
-                 seat_of[s]);
-    }
 }
 
 static int gen(const char *dir, long games, long players, long seed)

@@ -1,12 +1,13 @@
 /*
  * heartsbot: reads the configuration, starts the adapters (every IRC
  * network of the config, or the console with --console) on one event
- * loop with the game manager, and runs until a signal. Four commands do
+ * loop with the game manager, and runs until a signal. Five commands do
  * one thing and exit instead: --version, --rebuild-stats,
  * --appservice-registration, which writes the registration file of each
- * [[matrix]] in mode = "appservice" (docs/hosting.md), and --check
+ * [[matrix]] in mode = "appservice" (docs/hosting.md), --check
  * (check.h), which reads the config and looks at the data directory as a
- * start would, connecting to nothing.
+ * start would, connecting to nothing, and --write-site (bot/site/site.h),
+ * which writes the web site of every channel of the data directory.
  *
  * The console keeps its data in a directory of the person's own
  * (options_console_dir) unless --data or the config's data_dir names one,
@@ -46,6 +47,7 @@
 #include "bot/common/loop.h"
 #include "bot/manager/manager.h"
 #include "bot/options.h"
+#include "bot/site/site.h"
 #include "adapters/matrix/matrix_config.h"
 #include "adapters/matrix/matrix_protocol.h"
 #include "adapters/matrix/registration.h"
@@ -146,6 +148,41 @@ static int registration_command(const char *config_path)
                 config_path);
     config_free(&cfg);
     return n == 0 || failed ? 1 : 0;
+}
+
+/*
+ * heartsbot --write-site CONFIG SITE_DIR [--data DIR]: the whole site of
+ * the config's data directory (or DIR) into SITE_DIR; connects to
+ * nothing, takes no lock and changes nothing in the data directory.
+ */
+static int write_site_command(const char *config_path, const char *site_dir,
+                              const char *data_dir)
+{
+    struct config cfg;
+    char err[1024], warn[512];
+    if (config_load(config_path, registry_protocols, &cfg, err, sizeof err)) {
+        fprintf(stderr, "heartsbot: %s\n", err);
+        return 1;
+    }
+    struct site_options so = {
+        .data_dir = data_dir ? data_dir : cfg.data_dir,
+        .out_dir = site_dir,
+    };
+    struct site *s = site_new(&so);
+    int channels = 0;
+    int rc = site_write_all(s, &channels, warn, sizeof warn, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "heartsbot: the site: %s\n", err);
+    else {
+        if (warn[0])
+            fprintf(stderr, "heartsbot: a channel left out of the site: %s\n",
+                    warn);
+        printf("site of %d channel%s written to %s\n", channels,
+               channels == 1 ? "" : "s", site_dir);
+    }
+    site_free(s);
+    config_free(&cfg);
+    return rc ? 1 : 0;
 }
 
 /* Waits for the adapters to flush their goodbyes, then ends the loop. */
@@ -381,6 +418,8 @@ int main(int argc, char **argv)
         return manager_rebuild_stats(opt.arg);
     case OPTIONS_REGISTRATION:
         return registration_command(opt.arg);
+    case OPTIONS_WRITE_SITE:
+        return write_site_command(opt.arg, opt.site_dir, opt.data_dir);
     case OPTIONS_CHECK:
         /* connects to nothing, changes nothing */
         return check_run(opt.arg, opt.data_dir, registry_protocols,

@@ -15,7 +15,9 @@ void options_usage(FILE *out)
                  "       heartsbot --rebuild-stats DATA_DIR\n"
                  "       heartsbot --appservice-registration CONFIG\n"
                  "       heartsbot --version\n"
-                 "       heartsbot --check CONFIG [--data DIR]\n");
+                 "       heartsbot --check CONFIG [--data DIR]\n"
+                 "       heartsbot --write-site CONFIG SITE_DIR [--data "
+                 "DIR]\n");
 }
 
 void options_parse(int argc, char *const *argv, struct options *o)
@@ -41,6 +43,10 @@ void options_parse(int argc, char *const *argv, struct options *o)
             return;
         } else if (!strcmp(argv[i], "--check") && i + 1 < argc && !o->arg) {
             o->arg = argv[++i];
+        } else if (!strcmp(argv[i], "--write-site") && i + 2 < argc &&
+                   !o->arg && argv[i + 2][0]) {
+            o->arg = argv[++i];
+            o->site_dir = argv[++i];
         } else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
             o->preset = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -54,9 +60,10 @@ void options_parse(int argc, char *const *argv, struct options *o)
             return;
         }
     }
-    if (o->arg) { /* --check: with --data only */
+    if (o->arg) { /* --check, --write-site: with --data only */
         o->action = o->config_path || o->console || o->preset ? OPTIONS_USAGE
-                                                              : OPTIONS_CHECK;
+                    : o->site_dir ? OPTIONS_WRITE_SITE
+                                  : OPTIONS_CHECK;
         return;
     }
     if (o->preset && !o->console)

@@ -18,6 +18,7 @@ enum options_action {
     OPTIONS_REGISTRATION,  /* --appservice-registration CONFIG */
     OPTIONS_VERSION,       /* --version: the version on stdout */
     OPTIONS_CHECK,         /* --check CONFIG [--data DIR] */
+    OPTIONS_WRITE_SITE,    /* --write-site CONFIG SITE_DIR [--data DIR] */
 };
 
 /* What the command line asks for; the strings point into argv. */
@@ -28,13 +29,16 @@ struct options {
     bool console;            /* --console */
     const char *data_dir;    /* --data DIR, or NULL */
     const char *arg;         /* DATA_DIR of --rebuild-stats, CONFIG of
-                                --appservice-registration and --check */
+                                --appservice-registration, --check and
+                                --write-site */
+    const char *site_dir;    /* SITE_DIR of --write-site */
 };
 
 /* Reads argv[1..argc-1] left to right into *o. --help, --version and
  * --rebuild-stats DIR end the reading wherever they stand;
  * --appservice-registration CONFIG is the whole command line or not
- * understood; --check CONFIG goes with --data DIR or nothing. */
+ * understood; --check CONFIG and --write-site CONFIG SITE_DIR go with
+ * --data DIR or nothing. */
 void options_parse(int argc, char *const *argv, struct options *o);
 
 /*

@@ -5,7 +5,8 @@ set -eu
 
 packages="cmake gcc make pkg-config gettext libjson-c-dev libcmocka-dev \
 libircclient-dev libcurl4-openssl-dev libmicrohttpd-dev ca-certificates valgrind python3 \
-python3-matrix-nio ngircd inspircd anope openssl build-essential debhelper"
+python3-matrix-nio ngircd inspircd anope openssl build-essential debhelper \
+chromium"
 
 missing=""
 for p in $packages; do

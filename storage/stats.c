@@ -140,13 +140,13 @@ bool stats_provisional(const struct stats_player *p)
 }
 
 /* Best rating first; then more games; then the key, so that the order
- * is the same however the board was built. */
-static const struct stats_player *sort_base;
-
+ * is the same however the board was built. Sorts pointers to the rows,
+ * without a global base, so that boards of different channels may be
+ * ranked on different threads (the site's writer has boards of its own). */
 static int by_rating(const void *x, const void *y)
 {
-    const struct stats_player *a = &sort_base[*(const int *)x];
-    const struct stats_player *b = &sort_base[*(const int *)y];
+    const struct stats_player *a = *(const struct stats_player *const *)x;
+    const struct stats_player *b = *(const struct stats_player *const *)y;
     if (a->rating != b->rating)
         return a->rating > b->rating ? -1 : 1;
     if (a->games != b->games)
@@ -156,12 +156,15 @@ static int by_rating(const void *x, const void *y)
 
 static void rank_board(struct stats_board *b)
 {
+    const struct stats_player **v = xcalloc((size_t)b->n + 1, sizeof *v);
     for (int i = 0; i < b->n; i++)
-        b->order[i] = i;
-    sort_base = b->p;
-    qsort(b->order, (size_t)b->n, sizeof *b->order, by_rating);
-    for (int i = 0; i < b->n; i++)
+        v[i] = &b->p[i];
+    qsort(v, (size_t)b->n, sizeof *v, by_rating);
+    for (int i = 0; i < b->n; i++) {
+        b->order[i] = (int)(v[i] - b->p);
         b->p[b->order[i]].rank = i + 1;
+    }
+    free(v);
 }
 
 void stats_rank(struct stats *s)

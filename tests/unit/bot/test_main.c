@@ -707,6 +707,52 @@ static void test_rebuild_stats_says_what_it_rebuilt(void **state)
     run_free(&r);
 }
 
+static void test_write_site_writes_the_site_and_names_what_fails(void **state)
+{
+    (void)state;
+    struct run r;
+    run_dir(&r);
+    /* a game at the console, archived: the data directory */
+    run(&r, (const char *[]){"--console", NULL});
+    assert_int_equal(r.status, 0);
+    free(r.out);
+    free(r.err);
+    char data[128], conf[128], site[128], page[200], cmd[400];
+    path_in(&r, CONSOLE_DATA, data, sizeof data);
+    path_in(&r, "bot.toml", conf, sizeof conf);
+    path_in(&r, "site", site, sizeof site);
+    char text[300];
+    snprintf(text, sizeof text, "[bot]\ndata_dir = \"%s\"\n", data);
+    write_file(conf, text);
+    snprintf(cmd, sizeof cmd, "ls -lR --time-style=full-iso '%s' > '%s.before'",
+             data, data);
+    assert_int_equal(system(cmd), 0);
+    run(&r, (const char *[]){"--write-site", conf, site, NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "site of 1 channel written to "));
+    snprintf(page, sizeof page, "%s/console/%%23console/index.html", site);
+    struct stat st;
+    assert_int_equal(stat(page, &st), 0);
+    /* nothing in the data directory changed */
+    snprintf(cmd, sizeof cmd,
+             "ls -lR --time-style=full-iso '%s' | cmp -s - '%s.before'", data,
+             data);
+    assert_int_equal(system(cmd), 0);
+    free(r.out);
+    free(r.err);
+    /* a config that cannot be read, a data directory that is not there */
+    run(&r, (const char *[]){"--write-site", "nothere.toml", site, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "nothere.toml"));
+    free(r.out);
+    free(r.err);
+    write_file(conf, "[bot]\ndata_dir = \"/nonexistent/data\"\n");
+    run(&r, (const char *[]){"--write-site", conf, site, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "/nonexistent/data"));
+    run_free(&r);
+}
+
 static const char AS_CONFIG[] = "[bot]\n"
                                 "data_dir = \"data\"\n"
                                 "\n"
@@ -811,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_sighup_reloads_the_config_or_says_why_not),
         cmocka_unit_test(test_an_admins_reload_rereads_the_config),
         cmocka_unit_test(test_rebuild_stats_says_what_it_rebuilt),
+        cmocka_unit_test(test_write_site_writes_the_site_and_names_what_fails),
         cmocka_unit_test(test_the_registration_is_written_then_kept),
         cmocka_unit_test(test_a_registration_needs_an_appservice),
     };

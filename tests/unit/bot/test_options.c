@@ -216,6 +216,32 @@ static void test_check_takes_a_config_and_a_data_dir_only(void **state)
         assert_int_equal(parse(refused[i]).action, OPTIONS_USAGE);
 }
 
+static void test_write_site_takes_a_config_a_site_and_a_data_dir(void **state)
+{
+    (void)state;
+    struct options o =
+        parse((const char *[]){"--write-site", "bot.toml", "site", NULL});
+    assert_int_equal(o.action, OPTIONS_WRITE_SITE);
+    assert_string_equal(o.arg, "bot.toml");
+    assert_string_equal(o.site_dir, "site");
+    assert_null(o.data_dir);
+    o = parse(
+        (const char *[]){"--data", "d", "--write-site", "b.toml", "s", NULL});
+    assert_int_equal(o.action, OPTIONS_WRITE_SITE);
+    assert_string_equal(o.data_dir, "d");
+    static const char *const refused[][6] = {
+        {"--write-site", NULL},
+        {"--write-site", "a", NULL},
+        {"--write-site", "a", "", NULL},
+        {"--write-site", "a", "s", "--config", "b", NULL},
+        {"--check", "a", "--write-site", "b", "s", NULL},
+        {"--console", "--write-site", "a", "s", NULL},
+        {"--write-site", "a", "s", "extra", NULL},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        assert_int_equal(parse(refused[i]).action, OPTIONS_USAGE);
+}
+
 /* What options_usage writes, read back from a temporary file. */
 static char *usage_text(void)
 {
@@ -243,7 +269,8 @@ static void test_the_usage_names_every_form(void **state)
            "       heartsbot --rebuild-stats DATA_DIR\n"
            "       heartsbot --appservice-registration CONFIG\n"
            "       heartsbot --version\n"
-           "       heartsbot --check CONFIG [--data DIR]\n");
+           "       heartsbot --check CONFIG [--data DIR]\n"
+           "       heartsbot --write-site CONFIG SITE_DIR [--data DIR]\n");
     free(s);
 }
 
@@ -329,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_rebuild_stats_ends_the_reading_where_it_stands),
         cmocka_unit_test(test_registration_is_the_whole_command_line),
         cmocka_unit_test(test_check_takes_a_config_and_a_data_dir_only),
+        cmocka_unit_test(test_write_site_takes_a_config_a_site_and_a_data_dir),
         cmocka_unit_test(test_the_usage_names_every_form),
         cmocka_unit_test(test_the_console_dir_follows_the_xdg_state_home),
         cmocka_unit_test(test_the_console_dir_is_under_home_without_it),

@@ -17,8 +17,10 @@
 #include "storage/record/record.h"
 
 /* Plays a game of `rules` with random computer players and returns its
- * record; stopped after `stop_after` actions if > 0 (a stopped game). */
-static char *play(const char *rules, uint64_t seed, int stop_after)
+ * record; stopped after `stop_after` actions if > 0 (a stopped game).
+ * `given` names the seats (NULL: p0, p1, ...). */
+static inline char *play_named(const char *rules, uint64_t seed, int stop_after,
+                               const char *const *given)
 {
     struct engine_rules r;
     assert_int_equal(engine_rules_parse(&r, rules, 0, NULL), 0);
@@ -26,7 +28,7 @@ static char *play(const char *rules, uint64_t seed, int stop_after)
     char buf[ENGINE_MAX_PLAYERS][16];
     for (int s = 0; s < r.players; s++) {
         snprintf(buf[s], sizeof buf[s], "p%d", s);
-        names[s] = buf[s];
+        names[s] = given ? given[s] : buf[s];
     }
     struct record_writer *w = record_writer_new(&r, names, r.players);
     struct engine_game g;
@@ -53,6 +55,11 @@ static char *play(const char *rules, uint64_t seed, int stop_after)
     char *json = record_writer_json(w);
     record_writer_free(w);
     return json;
+}
+
+static inline char *play(const char *rules, uint64_t seed, int stop_after)
+{
+    return play_named(rules, seed, stop_after, NULL);
 }
 
 #endif
