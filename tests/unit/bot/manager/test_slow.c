@@ -355,7 +355,7 @@ static void test_gone_for_the_night_keeps_the_seat(void **state)
         assert_true(t->seats[i].human && !t->seats[i].away);
     /* the morning: the next player is back, and it is their turn */
     s = engine_turn(&t->game);
-    char id[64];
+    char id[128];
     snprintf(id, sizeof id, "%s@host.test", t->seats[s].nick);
     from = w->fake.n;
     event(CHAT_JOIN, t->seats[s].nick, id, "#h", NULL);
