@@ -48,6 +48,7 @@
 #include "bot/manager/manager.h"
 #include "bot/options.h"
 #include "bot/site/site.h"
+#include "bot/site_writer.h"
 #include "adapters/matrix/matrix_config.h"
 #include "adapters/matrix/matrix_protocol.h"
 #include "adapters/matrix/registration.h"
@@ -75,7 +76,8 @@ struct bot {
     struct chat_adapter *adapters[MAX_ADAPTERS];
     const struct protocol *protocols[MAX_ADAPTERS]; /* NULL: the console */
     int nadapters;
-    bool console; /* --console: one person at the terminal */
+    bool console;             /* --console: one person at the terminal */
+    struct site_writer *site; /* [site] dir given, else NULL */
     bool stopping;
     int64_t stop_deadline;
 };
@@ -164,9 +166,22 @@ static int write_site_command(const char *config_path, const char *site_dir,
         fprintf(stderr, "heartsbot: %s\n", err);
         return 1;
     }
+    const char *data = data_dir ? data_dir : cfg.data_dir;
+    /* the person pages named as the bot names them */
+    char secret[65];
+    if (site_secret(data, secret, sizeof secret, err, sizeof err)) {
+        fprintf(stderr, "heartsbot: %s\n", err);
+        config_free(&cfg);
+        return 1;
+    }
+    const char **hide = xcalloc((size_t)cfg.nsite_hide_hands + 1, sizeof *hide);
+    for (int i = 0; i < cfg.nsite_hide_hands; i++)
+        hide[i] = cfg.site_hide_hands[i];
     struct site_options so = {
-        .data_dir = data_dir ? data_dir : cfg.data_dir,
+        .data_dir = data,
         .out_dir = site_dir,
+        .hide_hands = hide,
+        .secret = secret,
     };
     struct site *s = site_new(&so);
     int channels = 0;
@@ -181,6 +196,7 @@ static int write_site_command(const char *config_path, const char *site_dir,
                channels == 1 ? "" : "s", site_dir);
     }
     site_free(s);
+    free(hide);
     config_free(&cfg);
     return rc ? 1 : 0;
 }
@@ -240,6 +256,31 @@ static void begin_stop(struct bot *b, const char *why)
     loop_timer(b->loop, 0, stop_check, b);
 }
 
+/* The site's writer for b->cfg's [site] (none if its dir is ""): the
+ * manager hands it each archived game and names its pages in chat. A
+ * writer that cannot start is logged; the bot plays on without pages. */
+static void site_start(struct bot *b)
+{
+    if (b->console || !*b->cfg.site_dir)
+        return;
+    char err[512];
+    b->site = site_writer_start(&b->cfg, b->cfg.data_dir, err, sizeof err);
+    if (!b->site) {
+        log_error("site: no pages written: %s", err);
+        return;
+    }
+    manager_on_archived(b->manager, site_writer_archived, b->site);
+    manager_set_site(b->manager, site_writer_secret(b->site));
+}
+
+static void site_stop(struct bot *b)
+{
+    manager_on_archived(b->manager, NULL, NULL);
+    manager_set_site(b->manager, NULL);
+    site_writer_stop(b->site);
+    b->site = NULL;
+}
+
 /* Rereads the config file (`why`: SIGHUP, an admin's !reload): 0, or -1
  * with the reason in err (logged too). */
 static int reload(struct bot *b, const char *why, char *err, size_t errlen)
@@ -273,6 +314,12 @@ static int reload(struct bot *b, const char *why, char *err, size_t errlen)
     old.data_dir = data_dir;
     b->cfg = fresh;
     manager_reload(b->manager, &b->cfg);
+    /* another site directory or other hidden hands: another writer (the
+     * url alone is read at each answer) */
+    if (b->site ? !site_writer_same(b->site, &b->cfg) : *b->cfg.site_dir) {
+        site_stop(b);
+        site_start(b);
+    }
     for (int i = 0; i < b->nadapters; i++)
         b->adapters[i]->lang = manager_lang(b->manager);
     log_set_level(b->cfg.log_level);
@@ -502,11 +549,13 @@ int main(int argc, char **argv)
         snprintf(line, sizeof line, "%sstart", b.cfg.command_prefix);
         console_inject(a, line);
     } else {
+        site_start(&b);
         start_networks(&b);
         log_info("heartsbot running on %d network%s", b.nadapters,
                  b.nadapters == 1 ? "" : "s");
     }
     rc = loop_run(b.loop) ? 1 : 0;
+    site_stop(&b);
     manager_free(b.manager);
     for (int i = 0; i < b.nadapters; i++)
         b.adapters[i]->ops->free(b.adapters[i]);

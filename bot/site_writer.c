@@ -40,8 +40,9 @@ struct site_writer {
     /* under mu */
     struct site_job *todo, **todo_end;
     int queued;
-    bool whole; /* the whole site is to be written (at start, after drops) */
-    bool busy;  /* the thread is writing */
+    bool whole;  /* the whole site is to be written (at start, after drops) */
+    bool opened; /* site_open done: after it, whole means site_write_all */
+    bool busy;   /* the thread is writing */
     bool stop;
     int last_rc;
 };
@@ -140,17 +141,25 @@ static void *run(void *arg)
             }
             w->todo_end = &w->todo;
             w->queued = 0;
+            bool opened = w->opened;
+            w->opened = true;
             pthread_mutex_unlock(&w->mu);
             char warn[512] = "";
             int channels = 0;
-            rc = site_write_all(w->site, &channels, warn, sizeof warn, err,
-                                sizeof err);
+            bool all = true;
+            /* at start only what is missing, unless the site is not there
+             * or was written otherwise */
+            rc = opened ? site_write_all(w->site, &channels, warn, sizeof warn,
+                                         err, sizeof err)
+                        : site_open(w->site, &all, &channels, warn, sizeof warn,
+                                    err, sizeof err);
             if (rc)
                 log_error("site: not written: %s", err);
             else
-                log_info("site: %d channel%s written to %s%s%s", channels,
-                         channels == 1 ? "" : "s", w->dir, *warn ? "; " : "",
-                         warn);
+                log_info("site: %d channel%s %s in %s%s%s", channels,
+                         channels == 1 ? "" : "s",
+                         all ? "written whole" : "brought up to date", w->dir,
+                         *warn ? "; " : "", warn);
         } else {
             struct site_job *j = w->todo;
             w->todo = j->next;

@@ -37,7 +37,8 @@ struct site_writer *site_writer_start(const struct config *cfg,
 /* A manager_archived_fn: hands the game to the writer (ctx: the writer).
  * Stopped games are no page: they are not handed on. */
 void site_writer_archived(void *ctx, const char *room_dir, const char *network,
-                          const struct archive_result *res, const char *record);
+                          const char *room, const struct archive_result *res,
+                          const char *record);
 
 /* Whether w writes what cfg asks (the same dir and hidden hands): a
  * reload that changes them starts a new writer. */

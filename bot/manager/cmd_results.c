@@ -14,6 +14,7 @@
 #include "bot/manager/lang.h"
 #include "bot/manager/results.h"
 #include "bot/manager/text.h"
+#include "bot/site/site.h"
 #include "storage/stats.h"
 
 /* The room a leaderboard command is about: the channel, or privately the
@@ -104,6 +105,34 @@ static const char *default_preset(const struct cmd *c,
     return engine_preset_name(rules.preset);
 }
 
+/* What a page's address ends an answer about. */
+enum page { PAGE_CHANNEL, PAGE_PERSON, PAGE_GAME };
+
+/* " URL" of the room's page (of the person with key `id`, or of game
+ * `id`) appended to sb, when the site is written and has an address. */
+static void page_address(const struct cmd *c, const struct results_room *r,
+                         enum page page, const char *id, struct strbuf *sb)
+{
+    const char *url = c->m->cfg->site_url;
+    if (!url || !*url || !c->m->site_secret[0] ||
+        (page != PAGE_CHANNEL && !*id))
+        return;
+    char folded[sizeof r->room], path[1024];
+    if (c->a->ops->fold)
+        c->a->ops->fold(c->a, r->room, folded, sizeof folded);
+    else
+        snprintf(folded, sizeof folded, "%s", r->room);
+    const char *net = c->a->network ? c->a->network : "";
+    int rc = page == PAGE_CHANNEL
+                 ? site_channel_path(net, folded, path, sizeof path)
+             : page == PAGE_PERSON
+                 ? site_person_path(net, folded, c->m->site_secret, id, path,
+                                    sizeof path)
+                 : site_game_path(net, folded, id, path, sizeof path);
+    if (rc == 0)
+        strbuf_addf(sb, " %s%s", url, path);
+}
+
 static bool top(struct cmd *c, struct results_room *r, struct render_look look,
                 struct strbuf *sb)
 {
@@ -114,7 +143,10 @@ static bool top(struct cmd *c, struct results_room *r, struct render_look look,
         else
             preset = c->words[i];
     }
-    return mgr_results_top(r, look.lang, n, preset, default_preset(c, r), sb);
+    if (!mgr_results_top(r, look.lang, n, preset, default_preset(c, r), sb))
+        return false;
+    page_address(c, r, PAGE_CHANNEL, "", sb);
+    return true;
 }
 
 void mgr_cmd_top(struct cmd *c)
@@ -129,8 +161,11 @@ static bool stats(struct cmd *c, struct results_room *r,
 {
     const char *name = c->nwords > 1 ? c->words[1] : NULL;
     const char *preset = c->nwords > 2 ? c->words[2] : NULL;
-    return mgr_results_stats(r, look.lang, c->m->played, c->u, name, preset,
-                             default_preset(c, r), sb);
+    if (!mgr_results_stats(r, look.lang, c->m->played, c->u, name, preset,
+                           default_preset(c, r), sb))
+        return false;
+    page_address(c, r, PAGE_PERSON, r->stats_key, sb);
+    return true;
 }
 
 void mgr_cmd_stats(struct cmd *c)
@@ -156,6 +191,7 @@ static bool last(struct cmd *c, struct results_room *r, struct render_look look,
         msg_add(sb, look.lang, M("Replay: {prefix}replay {id}"),
                 MSG_S("prefix", mgr_cmd_prefix(c->m)), MSG_S("id", id),
                 MSG_END);
+        page_address(c, r, PAGE_GAME, r->stats->last.game, sb);
     }
     return true;
 }

@@ -14,6 +14,7 @@
  */
 #include "bot/manager/manager.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,11 @@ void manager_on_archived(struct manager *m, manager_archived_fn fn, void *ctx)
 {
     m->archived = fn;
     m->archived_ctx = ctx;
+}
+
+void manager_set_site(struct manager *m, const char *secret)
+{
+    snprintf(m->site_secret, sizeof m->site_secret, "%s", secret ? secret : "");
 }
 
 void manager_on_reload(struct manager *m, manager_reload_fn fn, void *ctx)

@@ -88,6 +88,11 @@ typedef void (*manager_archived_fn)(void *ctx, const char *room_dir,
  * nothing. */
 void manager_on_archived(struct manager *m, manager_archived_fn fn, void *ctx);
 
+/* The site's pages are written (bot/site_writer.h) with this secret
+ * (NULL or "": none are): !top, !stats and !last then end with their
+ * page's address under the config's [site] url, if it has one. */
+void manager_set_site(struct manager *m, const char *secret);
+
 /* Tells every table the bot is going away and ends the games unscored
  * (saying why: a message id, M(), said in each room's language, its
  * {dir} the data directory; a journaled game is told it goes on at the

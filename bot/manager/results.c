@@ -724,6 +724,7 @@ bool mgr_results_stats(struct results_room *r, int lang,
     char also_text[MGR_TEXT_SIZE];
     struct strbuf also;
     strbuf_init(&also, also_text, sizeof also_text);
+    r->stats_key[0] = '\0';
     const struct stats_board *b = NULL;
     const struct stats_player *p = NULL;
     if (preset_word) {
@@ -776,6 +777,7 @@ bool mgr_results_stats(struct results_room *r, int lang,
         return true;
     }
     sb_row_full(sb, lang, r, b, p);
+    snprintf(r->stats_key, sizeof r->stats_key, "%s", p->key);
     /* without a preset named, the other boards after it, briefly */
     char others_text[MGR_TEXT_SIZE];
     struct strbuf others;

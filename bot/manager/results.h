@@ -45,6 +45,9 @@ struct results_room {
     /* the last !top, !stats, !last and !scores (after a game) answers
      * said here */
     struct limit_echo echo;
+    /* the key of the row the last mgr_results_stats answer showed ("" if
+     * none), for the address of that person's page */
+    char stats_key[200];
 };
 
 /* Frees every room the manager keeps. */

@@ -234,6 +234,8 @@ struct manager {
     /* what each newly archived game is given to (manager_on_archived) */
     manager_archived_fn archived;
     void *archived_ctx;
+    /* the secret the site's person pages are named with; "": no site */
+    char site_secret[65];
     /* the wall clock, Unix seconds (NULL: time(); tests set their own),
      * and how often a slow game looks at it (SLOW_CHECK_MS; tests make it
      * short) */

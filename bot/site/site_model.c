@@ -99,6 +99,17 @@ void site_page_name(const char *secret, const char *key,
     page_name(secret, key, 0, out);
 }
 
+/* ASCII lower case, and []\~ as {}|^ (rfc1459), in place. */
+static void fold_rfc1459(char *p)
+{
+    for (; *p; p++) {
+        if (*p >= 'A' && *p <= ']')
+            *p = (char)(*p + 32);
+        else if (*p == '~')
+            *p = '^';
+    }
+}
+
 /* ---- The channel ------------------------------------------------------ */
 
 struct site_channel *site_channel_new(const struct site *s, const char *net_enc,
@@ -115,10 +126,21 @@ struct site_channel *site_channel_new(const struct site *s, const char *net_enc,
         if (!sp)
             continue;
         char net[FILE_PATH_MAX], ne[FILE_NAME_MAX + 1], re[FILE_NAME_MAX + 1];
+        char room[FILE_PATH_MAX];
         snprintf(net, sizeof net, "%.*s", (int)(sp - s->hide[i]), s->hide[i]);
         file_name_encode(net, ne, sizeof ne);
-        file_name_encode(sp + 1, re, sizeof re);
-        if (!strcmp(ne, net_enc) && !strcmp(re, room_enc))
+        /* the config's room as written ("#Secret"), the folder's as its
+         * network folds it: folded as IRC folds names (rfc1459), the
+         * fold that covers every network's */
+        snprintf(room, sizeof room, "%s", sp + 1);
+        fold_rfc1459(room);
+        file_name_encode(room, re, sizeof re);
+        char folder[FILE_PATH_MAX];
+        snprintf(folder, sizeof folder, "%s", c->room);
+        fold_rfc1459(folder);
+        char fe[FILE_NAME_MAX + 1];
+        file_name_encode(folder, fe, sizeof fe);
+        if (!strcmp(ne, net_enc) && !strcmp(re, fe))
             c->hide_hands = true;
     }
     c->stats = stats_new();

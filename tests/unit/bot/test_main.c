@@ -724,6 +724,17 @@ static void test_write_site_writes_the_site_and_names_what_fails(void **state)
     char text[300];
     snprintf(text, sizeof text, "[bot]\ndata_dir = \"%s\"\n", data);
     write_file(conf, text);
+    /* the first run makes the key person pages are named with, as the
+     * bot would; after it, a run changes nothing in the data directory */
+    run(&r, (const char *[]){"--write-site", conf, site, NULL});
+    assert_int_equal(r.status, 0);
+    free(r.out);
+    free(r.err);
+    char secret[200];
+    snprintf(secret, sizeof secret, "%s/site-secret", data);
+    struct stat sst;
+    assert_int_equal(stat(secret, &sst), 0);
+    assert_int_equal(sst.st_mode & 0777, 0600);
     snprintf(cmd, sizeof cmd, "ls -lR --time-style=full-iso '%s' > '%s.before'",
              data, data);
     assert_int_equal(system(cmd), 0);
