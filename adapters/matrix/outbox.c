@@ -232,13 +232,19 @@ const char *mx_outbox_dest(const struct mx_outbox *o, size_t i)
     return NULL;
 }
 
-/* The m.notice content for the lines text[0..n). */
+/* The content for the lines text[0..n): an m.notice, as a bot's lines
+ * are, unless it mentions someone. Then an m.text: every homeserver's
+ * default push rules put .m.rule.suppress_notices before the mention
+ * rules, so a notice never notifies anyone (Synapse 1.67 gave no
+ * highlight for a !notify call sent as a notice). */
 static char *content(const char *text, size_t n)
 {
     struct mx_format f;
     mx_format(text, n, &f);
     struct json_object *c = json_object_new_object();
-    json_object_object_add(c, "msgtype", json_object_new_string("m.notice"));
+    json_object_object_add(
+        c, "msgtype",
+        json_object_new_string(f.nmentions > 0 ? "m.text" : "m.notice"));
     json_object_object_add(c, "body", json_object_new_string(f.body));
     json_object_object_add(c, "format",
                            json_object_new_string("org.matrix.custom.html"));

@@ -54,6 +54,8 @@ class MatrixNotifyTest(MatrixCase):
                               content["formatted_body"])
                 self.assertEqual(content["m.mentions"],
                                  {"user_ids": [bob_id]})
+                # a notice would be muted by .m.rule.suppress_notices
+                self.assertEqual(content["msgtype"], "m.text")
                 self.assertIn(bob_id, content["body"])
                 self.assertNotIn("carol", content["body"])
                 self.assertNotIn("carol", content["formatted_body"])

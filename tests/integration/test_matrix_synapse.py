@@ -364,6 +364,85 @@ class SynapseInviteTest(SynapseCase):
         asyncio.run(asyncio.wait_for(go(), 300))
 
 
+class SynapseNotifyTest(SynapseCase):
+    """!notify on a real Synapse (sync mode): bob asked to be called,
+    carol did not; when alice opens a table, the bot's line is a real
+    mention of bob (a matrix.to link in the formatted body, his user ID in
+    m.mentions) and Synapse counts it as a highlight for bob (his
+    /notifications), not for carol."""
+
+    def test_the_call_notifies_bob_only(self):
+        tag = self.tag
+        ids = {n: self.hs.register("%s_%s" % (n, tag), "pw-" + n)
+               for n in ("alice", "bob", "carol")}
+        bot_id = self.hs.register("heartsbot_" + tag, "pw-bot")
+        # from_bot knows the bot by test_matrix_bot.BOT: here it is this one
+        self.addCleanup(setattr, test_matrix_bot, "BOT", test_matrix_bot.BOT)
+        test_matrix_bot.BOT = bot_id
+
+        async def go():
+            people = {n: SynapsePerson(self.hs, ids[n], "pw-" + n)
+                      for n in ids}
+            try:
+                for p in people.values():
+                    await self.login(p)
+                alice, bob, carol = (people[n] for n in
+                                     ("alice", "bob", "carol"))
+                made = await alice.client.room_create(
+                    name="Card Club", preset=nio.RoomPreset.public_chat)
+                self.assertIsInstance(made, nio.RoomCreateResponse, made)
+                room = made.room_id
+                for p in (bob, carol):
+                    self.assertIsInstance(await p.client.join(room),
+                                          nio.JoinResponse)
+                cfg = harness.example_config()
+                del cfg["irc"]
+                cfg["bot"]["data_dir"] = self.data
+                cfg["bot"].update(harness.NO_ANSWER_LIMITS)
+                entry = harness.example_matrix()
+                entry.update(name="mx", homeserver=self.hs.url,
+                             user_id=bot_id, password="pw-bot",
+                             rooms=[room], sync_timeout_ms=5000)
+                cfg["matrix"] = [{k: v for k, v in entry.items()
+                                  if v is not None}]
+                bot = harness.Bot(self.tmpdir, cfg)
+                self.addCleanup(bot.stop)
+                bot.wait_log(r"mx: connected to", timeout=120)
+                await bob.say(room, "!notify on")
+                await bob.wait(lambda m: [
+                    x for x in from_bot()(m)
+                    if x[0] != room and "From now on I call you" in x[3]],
+                    timeout=90)
+                await alice.say(room, "!hearts")
+                got = await carol.wait(from_bot(room,
+                                                "you asked to be called"),
+                                       timeout=90)
+                content = got[0][4]["content"]
+                self.assertIn('<a href="https://matrix.to/#/%s">' % ids["bob"],
+                              content["formatted_body"])
+                self.assertEqual(content["m.mentions"],
+                                 {"user_ids": [ids["bob"]]})
+                self.assertNotIn(ids["carol"], content["body"])
+                event_id = got[0][4]["event_id"]
+
+                def highlights(p):
+                    return [n["event"]["event_id"] for n in self.hs.call(
+                        "GET", "/notifications?only=highlight",
+                        token=p.client.access_token)["notifications"]]
+                deadline = time.monotonic() + 30
+                while event_id not in highlights(bob):
+                    self.assertLess(time.monotonic(), deadline,
+                                    "Synapse did not highlight the call "
+                                    "for bob")
+                    await asyncio.sleep(0.5)
+                self.assertNotIn(event_id, highlights(carol))
+            finally:
+                for p in people.values():
+                    await p.close()
+
+        asyncio.run(asyncio.wait_for(go(), 400))
+
+
 class SynapseAppserviceTest(SynapseCase):
     """The bot Synapse's application service (HEARTS_SYNAPSE_AS_REGISTRATION,
     a registration Synapse was started with)."""

@@ -16,13 +16,23 @@
 #include "adapters/matrix/format.h"
 #include "adapters/matrix/outbox.h"
 
-/* The body and formatted_body of a taken message. */
+/* A taken message's msgtype, as JSON text. */
+static void msgtype(const char *json, char *out, size_t len)
+{
+    struct json_object *o = json_tokener_parse(json), *v;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "msgtype", &v));
+    snprintf(out, len, "%s", json_object_get_string(v));
+    json_object_put(o);
+}
+
+/* The body and formatted_body of a taken message (an m.notice, or an
+ * m.text when it mentions someone: see msgtype()). */
 static void fields(char *json, char *body, size_t blen, char *html, size_t hlen)
 {
     struct json_object *o = json_tokener_parse(json), *v;
     assert_non_null(o);
     assert_true(json_object_object_get_ex(o, "msgtype", &v));
-    assert_string_equal(json_object_get_string(v), "m.notice");
     assert_true(json_object_object_get_ex(o, "format", &v));
     assert_string_equal(json_object_get_string(v), "org.matrix.custom.html");
     assert_true(json_object_object_get_ex(o, "body", &v));
@@ -136,9 +146,12 @@ static void test_outbox_keeps_markup_for_html(void **state)
     mx_outbox_add(o, "!a:hs", " hand\x1F  bob\n    1\x1F    3");
     mx_outbox_add(o, "!a:hs", "end");
     char *json = mx_outbox_take(o, "!a:hs");
-    char men[256], body[512], html[1024];
+    char men[256], body[512], html[1024], type[32];
     mentions(json, men, sizeof men);
     assert_string_equal(men, "{\"user_ids\":[\"@bob:hs\"]}");
+    /* a mention notifies only in an m.text: push rules mute notices */
+    msgtype(json, type, sizeof type);
+    assert_string_equal(type, "m.text");
     fields(json, body, sizeof body, html, sizeof html);
     assert_string_equal(body, "The table waits for bob (9 s left).\n"
                               "a \xe2\x99\xa5 [Q]\n"
@@ -158,6 +171,8 @@ static void test_outbox_keeps_markup_for_html(void **state)
     json = mx_outbox_take(o, "!a:hs");
     mentions(json, men, sizeof men);
     assert_string_equal(men, "{}");
+    msgtype(json, type, sizeof type);
+    assert_string_equal(type, "m.notice");
     free(json);
     mx_outbox_free(o);
 }
