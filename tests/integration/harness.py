@@ -2562,11 +2562,15 @@ class ConsoleBot:
                              else "timeout", tail))
 
     def wait(self, timeout=None):
-        """The exit code once it exits, or None after timeout."""
+        """The exit code once it exits, or None after timeout. Once it has
+        exited, everything it wrote has been read (lines, partial, raw):
+        the reader ends at the end of its output."""
         try:
-            return self.proc.wait(timeout)
+            rc = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
+        self._reader.join(10.0)
+        return rc
 
     def stop(self, timeout=10.0):
         """Closes stdin, then SIGTERM and SIGKILL as Bot.stop."""
