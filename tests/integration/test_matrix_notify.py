@@ -65,6 +65,36 @@ class MatrixNotifyTest(MatrixCase):
                     await q.close()
         self.run_async(go())
 
+    def test_after_a_restart_a_silent_member_is_called(self):
+        """bob asks, the bot restarts, bob says nothing more: the bot
+        knows him present from the room's joined members, which it asks
+        for when the room's first message after the start comes."""
+        async def go():
+            a = await self.person()
+            room = await self.public_room(a)
+            self.hs.register("bob", "pw", "Bob")
+            bob = Person(self.hs, "bob", "pw")
+            try:
+                await bob.login()
+                self.assertIsInstance(await bob.client.join(room),
+                                      nio.JoinResponse)
+                bot = self.start_bot([room])
+                await bob.say(room, "!notify on")
+                await bob.wait(lambda m: [
+                    x for x in from_bot()(m)
+                    if x[0] != room and "From now on I call you" in x[3]])
+                bot.stop()
+                self.start_bot([room])
+                await a.say(room, "!hearts")
+                got = await a.wait(from_bot(room, "you asked to be called"))
+                content = got[0][4]["content"]
+                self.assertEqual(content["m.mentions"],
+                                 {"user_ids": ["@bob:hearts.test"]})
+            finally:
+                await a.close()
+                await bob.close()
+        self.run_async(go())
+
 
 if __name__ == "__main__":
     harness.main()
