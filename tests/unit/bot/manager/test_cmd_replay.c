@@ -76,9 +76,11 @@ static void on_trick_event(void *ctx, const struct engine_game *g,
     if (k->n == 13 * 8)
         return;
     if (ev->kind == ENGINE_EV_PLAYED) {
+        /* numbered in its hand, as the replay does: a tie for the lowest
+         * score plays another hand (13 tricks each, 4 players) */
         if (!k->pos)
-            k->pos =
-                (size_t)snprintf(k->t[k->n], sizeof k->t[0], "%d:", k->n + 1);
+            k->pos = (size_t)snprintf(k->t[k->n], sizeof k->t[0],
+                                      "%d:", k->n % 13 + 1);
         char card[32];
         render_card(card, sizeof card, ev->card, look);
         k->pos += (size_t)snprintf(k->t[k->n] + k->pos, sizeof k->t[0] - k->pos,
