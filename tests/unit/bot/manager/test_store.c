@@ -84,13 +84,12 @@ static void test_record_past_file_size_limit_is_logged_not_torn(void **state)
     assert_int_equal(after.st_size, before.st_size);
 }
 
-static void test_record_unwritable_data_dir_is_logged(void **state)
+/* A one-hand game played to its end while data_dir is a file (nothing
+ * can be archived); the log of it into log. */
+static void play_with_data_dir_a_file(char *log, size_t len)
 {
-    (void)state;
-    char logpath[128], log[4096];
+    char logpath[128], file[128];
     snprintf(logpath, sizeof logpath, "%s.log", w->dir);
-    /* data_dir is a file */
-    char file[128];
     snprintf(file, sizeof file, "%s/file", w->dir);
     FILE *f = fopen(file, "w");
     assert_non_null(f);
@@ -100,8 +99,15 @@ static void test_record_unwritable_data_dir_is_logged(void **state)
     four_people("standard hands=1");
     int saved = log_begin(logpath);
     play_everything(the_table());
-    log_end(saved, logpath, log, sizeof log);
+    log_end(saved, logpath, log, len);
     unlink(logpath);
+}
+
+static void test_record_unwritable_data_dir_is_logged(void **state)
+{
+    (void)state;
+    char log[4096];
+    play_with_data_dir_a_file(log, sizeof log);
     if (!strstr(log, "game record not written"))
         fail_msg("log: %s", log);
     assert_int_equal(count_starting("#h", 0, "Results can't be saved"), 1);
@@ -197,20 +203,8 @@ static void test_each_archived_game_is_handed_on(void **state)
     assert_true(h.finished);
     assert_memory_equal(h.record_start, "{\"format\":\"hearts-record/1\",", 28);
     /* a game that could not be archived is not handed on */
-    char logpath[128], log[8192];
-    snprintf(logpath, sizeof logpath, "%s.log", w->dir);
-    char file[128];
-    snprintf(file, sizeof file, "%s/file", w->dir);
-    FILE *f = fopen(file, "w");
-    assert_non_null(f);
-    fclose(f);
-    free(w->cfg.data_dir);
-    w->cfg.data_dir = strdup(file);
-    four_people("standard hands=1");
-    int saved = log_begin(logpath);
-    play_everything(the_table());
-    log_end(saved, logpath, log, sizeof log);
-    unlink(logpath);
+    char log[8192];
+    play_with_data_dir_a_file(log, sizeof log);
     assert_int_equal(h.calls, 1);
 }
 
