@@ -158,7 +158,7 @@ void site_html_cards(struct strbuf *sb, const uint8_t *v, int n)
         if (i)
             strbuf_addc(sb, ' ');
         if (red && !in_red)
-            strbuf_addstr(sb, "<span class=\"r\">");
+            strbuf_addstr(sb, "<span class=r>");
         in_red = red;
         site_card_text(sb, v[i]);
     }

@@ -22,7 +22,7 @@
  * format's number goes up with every change to what any page holds, so
  * that site_open writes a site of older pages whole again. */
 #define SITE_STAMP_FILE ".heartsbot-site"
-#define SITE_STAMP_FORMAT "heartsbot-site/1"
+#define SITE_STAMP_FORMAT "heartsbot-site/2"
 /* Characters of a page's title at most. */
 #define SITE_TITLE_CHARS 80
 /* Games listed on a person's page. */

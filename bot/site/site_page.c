@@ -16,11 +16,18 @@
 
 /* ---- Shared pieces ---------------------------------------------------- */
 
-static void table_open(struct strbuf *sb, const char *caption_html)
+static void table_open_class(struct strbuf *sb, const char *cls,
+                             const char *caption_html)
 {
-    strbuf_addstr(sb, "<div class=\"scroll\"><table>\n<caption>");
+    strbuf_addf(sb, "<div class=\"scroll\"><table%s%s>\n<caption>",
+                cls ? " class=" : "", cls ? cls : "");
     strbuf_addstr(sb, caption_html);
     strbuf_addstr(sb, "</caption>\n");
+}
+
+static void table_open(struct strbuf *sb, const char *caption_html)
+{
+    table_open_class(sb, NULL, caption_html);
 }
 
 static void table_close(struct strbuf *sb)
@@ -112,14 +119,13 @@ static void board_rows(struct strbuf *sb, const struct site_channel *c,
                       "</th><th scope=\"col\" class=\"n\">" ST_GAMES
                       "</th><th scope=\"col\" class=\"n\">" ST_WINS
                       "</th></tr></thead>\n<tbody>\n");
+    /* a whole board has a row per person: the numbers are right-aligned
+     * by the table's class, and the optional end tags left out */
     for (int k = 0; k < b->n && k < rows; k++) {
         const struct stats_player *p = &b->p[b->order[k]];
-        strbuf_addf(sb, "<tr><td class=\"n\">%d</td><td>", p->rank);
+        strbuf_addf(sb, "<tr><td>%d<td>", p->rank);
         person_link(sb, c, prefix, p->key, p->name);
-        strbuf_addf(sb,
-                    "</td><td class=\"n\">%.0f</td><td class=\"n\">%d</td>"
-                    "<td class=\"n\">%d</td></tr>\n",
-                    p->rating, p->games, p->wins);
+        strbuf_addf(sb, "<td>%.0f<td>%d<td>%d\n", p->rating, p->games, p->wins);
     }
     table_close(sb);
 }
@@ -219,7 +225,7 @@ void site_page_channel(const struct site *s, const struct site_channel *c,
         site_html_text(&pre, b->preset, 0);
         strbuf_addf(&cap, ST_BOARD_TOP, pre.buf ? pre.buf : "",
                     b->n < SITE_TOP_ROWS ? b->n : SITE_TOP_ROWS);
-        table_open(sb, cap.buf ? cap.buf : "");
+        table_open_class(sb, "b", cap.buf ? cap.buf : "");
         strbuf_free(&cap);
         strbuf_free(&pre);
         board_rows(sb, c, b, SITE_TOP_ROWS, "");
@@ -274,7 +280,7 @@ void site_page_board(const struct site_channel *c, int board, struct strbuf *sb)
     strbuf_init_heap(&pre, STRBUF_NO_CAP);
     site_html_text(&pre, b->preset, 0);
     strbuf_addf(&cap, ST_BOARD_CAPTION, pre.buf ? pre.buf : "");
-    table_open(sb, cap.buf ? cap.buf : "");
+    table_open_class(sb, "b", cap.buf ? cap.buf : "");
     strbuf_free(&cap);
     strbuf_free(&pre);
     board_rows(sb, c, b, b->n, "../");
@@ -437,6 +443,13 @@ void site_page_person(const struct site_channel *c, int person,
 
 /* ---- A game ----------------------------------------------------------- */
 
+/* A game's page is most of the site's size (one page per game, a row per
+ * trick), so each hand is one table and its rows leave out the end tags
+ * HTML makes optional: a column per seat, the seats' names once in its
+ * head; the cards dealt and passed, then a row per trick (the card of
+ * each seat, the led one marked, who took it), then the hand's points
+ * and the running totals. */
+
 struct replay {
     struct strbuf *sb;
     const struct site_channel *c;
@@ -447,22 +460,8 @@ struct replay {
     int leader; /* of the trick being played, or -1 */
     int card[ENGINE_MAX_PLAYERS];
     int moon;  /* the shooter of this hand, or -1 */
-    bool open; /* a tricks table is open */
+    bool open; /* a hand's table is open */
 };
-
-/* The head of a table of one column per seat, after `first` (and
- * `second`, if not NULL). */
-static void seat_head(struct replay *rp, const char *first, const char *second)
-{
-    strbuf_addf(rp->sb, "<thead><tr><th scope=\"col\">%s</th>", first);
-    if (second)
-        strbuf_addf(rp->sb, "<th scope=\"col\">%s</th>", second);
-    for (int i = 0; i < rp->r->n; i++) {
-        strbuf_addstr(rp->sb, "<th scope=\"col\">");
-        site_html_name(rp->sb, rp->r->seats[i].name);
-        strbuf_addstr(rp->sb, "</th>");
-    }
-}
 
 static int cmp_card(const void *x, const void *y)
 {
@@ -478,15 +477,37 @@ static void cards(struct strbuf *sb, const uint8_t *v, int n, bool sort)
     site_html_cards(sb, tmp, n);
 }
 
+/* The rows of the cards dealt and passed, when the channel shows them. */
+static void hand_cards(struct replay *rp, const struct record_hand *h)
+{
+    struct strbuf *sb = rp->sb;
+    bool passed = false;
+    for (int i = 0; i < rp->r->n; i++)
+        passed |= h->npassed[i] > 0;
+    strbuf_addstr(sb, "<tbody>\n<tr><th scope=row>" ST_DEALT);
+    for (int i = 0; i < rp->r->n; i++) {
+        strbuf_addstr(sb, "<td class=c>");
+        cards(sb, h->deal[i], h->ndeal[i], true);
+    }
+    strbuf_addc(sb, '\n');
+    if (passed) {
+        strbuf_addstr(sb, "<tr><th scope=row>" ST_PASSED);
+        for (int i = 0; i < rp->r->n; i++) {
+            strbuf_addstr(sb, "<td class=c>");
+            cards(sb, h->passed[i], h->npassed[i], false);
+        }
+        strbuf_addc(sb, '\n');
+    }
+}
+
 static void hand_open(struct replay *rp, const struct engine_game *g)
 {
     struct strbuf *sb = rp->sb;
     const struct record_hand *h =
         rp->hand <= rp->rec->nhands ? &rp->rec->hands[rp->hand - 1] : NULL;
-    strbuf_addf(sb,
-                "<section class=\"hand\" id=\"h%d\">\n<h2>" ST_HAND "</h2>\n",
+    strbuf_addf(sb, "<section class=hand id=h%d>\n<h2>" ST_HAND "</h2>\n<p>",
                 rp->hand, rp->hand);
-    strbuf_addstr(sb, "<p>" ST_HAND_DEALER);
+    strbuf_addstr(sb, ST_HAND_DEALER);
     site_html_name(sb, rp->r->seats[g->dealer].name);
     strbuf_addstr(sb, ". ");
     int dir = g->pass_dir;
@@ -495,44 +516,32 @@ static void hand_open(struct replay *rp, const struct engine_game *g)
         dir >= 0 && dir < (int)(sizeof st_pass_names / sizeof *st_pass_names)
             ? st_pass_names[dir]
             : "?");
-    strbuf_addstr(sb, ".</p>\n");
-    if (rp->c->hide_hands) {
-        strbuf_addstr(sb, "<p>" ST_HIDDEN "</p>\n");
-    } else if (h) {
-        bool passed = false;
-        for (int i = 0; i < rp->r->n; i++)
-            passed |= h->npassed[i] > 0;
-        char cap[64];
-        snprintf(cap, sizeof cap, "%s", ST_DEALT);
-        table_open(sb, cap);
-        strbuf_addstr(sb, "<thead><tr><th scope=\"col\">" ST_SEAT
-                          "</th><th scope=\"col\">" ST_CARDS "</th>");
-        if (passed)
-            strbuf_addstr(sb, "<th scope=\"col\">" ST_PASSED "</th>");
-        strbuf_addstr(sb, "</tr></thead>\n<tbody>\n");
-        for (int i = 0; i < rp->r->n; i++) {
-            strbuf_addstr(sb, "<tr><th scope=\"row\">");
-            site_html_name(sb, rp->r->seats[i].name);
-            strbuf_addstr(sb, "</th><td class=\"cards\">");
-            cards(sb, h->deal[i], h->ndeal[i], true);
-            if (passed) {
-                strbuf_addstr(sb, "</td><td class=\"cards\">");
-                cards(sb, h->passed[i], h->npassed[i], false);
-            }
-            strbuf_addstr(sb, "</td></tr>\n");
-        }
-        table_close(sb);
+    strbuf_addf(sb,
+                ".</p>\n<div class=scroll><table class=g>\n"
+                "<caption>" ST_HAND_CAPTION "</caption>\n"
+                "<thead><tr><th scope=col>" ST_TRICK,
+                rp->hand);
+    for (int i = 0; i < rp->r->n; i++) {
+        strbuf_addstr(sb, "<th scope=col>");
+        site_html_name(sb, rp->r->seats[i].name);
     }
-    char cap[64];
-    snprintf(cap, sizeof cap, ST_TRICKS, rp->hand);
-    table_open(sb, cap);
-    seat_head(rp, ST_TRICK, ST_LED);
-    strbuf_addstr(sb, "<th scope=\"col\">" ST_TOOK "</th></tr></thead>\n"
-                      "<tbody>\n");
+    strbuf_addstr(sb, "<th scope=col>" ST_TOOK "\n</thead>\n");
+    if (!rp->c->hide_hands && h)
+        hand_cards(rp, h);
+    strbuf_addstr(sb, "<tbody>\n");
     rp->open = true;
     rp->trick = 0;
     rp->leader = -1;
     rp->moon = -1;
+}
+
+/* One row of the hand's foot: a heading and a number per seat. */
+static void foot_row(struct strbuf *sb, const char *head, const int *v, int n)
+{
+    strbuf_addf(sb, "<tr><th scope=row>%s", head);
+    for (int i = 0; i < n; i++)
+        strbuf_addf(sb, "<td class=n>%d", v[i]);
+    strbuf_addc(sb, '\n');
 }
 
 static void on_event(void *ctx, const struct engine_game *g,
@@ -558,53 +567,43 @@ static void on_event(void *ctx, const struct engine_game *g,
         break;
     case ENGINE_EV_TRICK:
         rp->trick++;
-        strbuf_addf(sb, "<tr><th>%d</th><td>", rp->trick);
-        if (rp->leader >= 0 && rp->leader < n)
-            site_html_name(sb, rp->r->seats[rp->leader].name);
-        strbuf_addstr(sb, "</td>");
+        strbuf_addf(sb, "<tr><th>%d", rp->trick);
         for (int i = 0; i < n; i++) {
             bool played = rp->leader >= 0 && rp->card[i] >= 0;
             bool red = played && site_card_red(rp->card[i]);
-            strbuf_addstr(sb, i == rp->leader ? (red ? "<td class=\"led r\">"
-                                                     : "<td class=\"led\">")
-                              : red           ? "<td class=\"r\">"
+            strbuf_addstr(sb, i == rp->leader ? (red ? "<td class=\"l r\">"
+                                                     : "<td class=l>")
+                              : red           ? "<td class=r>"
                                               : "<td>");
             if (played)
                 site_card_text(sb, rp->card[i]);
-            strbuf_addstr(sb, "</td>");
         }
+        /* a cell is a paragraph of its own for the bidi algorithm: a
+         * name alone in one needs no <bdi> */
         strbuf_addstr(sb, "<td>");
         if (ev->seat >= 0 && ev->seat < n)
-            site_html_name(sb, rp->r->seats[ev->seat].name);
+            site_html_text(sb, rp->r->seats[ev->seat].name, SITE_NAME_CHARS);
         else
             strbuf_addstr(sb, ST_NOBODY);
-        strbuf_addstr(sb, "</td></tr>\n");
+        strbuf_addc(sb, '\n');
         rp->leader = -1;
         break;
     case ENGINE_EV_MOON:
         rp->moon = ev->seat;
         break;
     case ENGINE_EV_HAND_SCORED:
-        if (rp->open)
-            table_close(sb);
+        if (rp->open) {
+            strbuf_addstr(sb, "<tfoot>\n");
+            foot_row(sb, ST_HAND_POINTS, g->points, n);
+            foot_row(sb, ST_RUNNING, g->totals, n);
+            strbuf_addstr(sb, "</table></div>\n");
+        }
         rp->open = false;
         if (rp->moon >= 0 && rp->moon < n) {
             strbuf_addstr(sb, "<p>");
             site_html_name(sb, rp->r->seats[rp->moon].name);
             strbuf_addstr(sb, " " ST_MOON ".</p>\n");
         }
-        table_open(sb, ST_HAND_POINTS);
-        seat_head(rp, "", NULL);
-        strbuf_addstr(
-            sb, "</tr></thead>\n<tbody>\n<tr><th scope=\"row\">" ST_HAND_POINTS
-                "</th>");
-        for (int i = 0; i < n; i++)
-            strbuf_addf(sb, "<td class=\"n\">%d</td>", g->points[i]);
-        strbuf_addstr(sb, "</tr>\n<tr><th scope=\"row\">" ST_RUNNING "</th>");
-        for (int i = 0; i < n; i++)
-            strbuf_addf(sb, "<td class=\"n\">%d</td>", g->totals[i]);
-        strbuf_addstr(sb, "</tr>\n");
-        table_close(sb);
         strbuf_addstr(sb, "</section>\n");
         break;
     default:
@@ -652,6 +651,8 @@ int site_page_game(const struct site_channel *c, const struct archive_result *r,
         strbuf_addstr(sb, ")");
     }
     strbuf_addf(sb, ". %d hands.</p>\n", rp.hand);
+    if (c->hide_hands)
+        strbuf_addstr(sb, "<p>" ST_HIDDEN "</p>\n");
     strbuf_addstr(sb, "<h2>" ST_GAME_FINAL "</h2>\n");
     table_open(sb, ST_GAME_FINAL);
     strbuf_addstr(sb, "<thead><tr><th scope=\"col\">" ST_NAME
@@ -700,8 +701,10 @@ const char site_css[] =
     "thead th{background:#e9ece4}\n"
     ".n{text-align:right;font-variant-numeric:tabular-nums}\n"
     ".r{color:#b00000}\n"
-    ".led{background:#fff4c8}\n"
-    ".cards{white-space:normal}\n"
+    ".l{background:#fff4c8}\n"
+    ".b td{text-align:right;font-variant-numeric:tabular-nums}\n"
+    ".b td:nth-child(2){text-align:left}\n"
+    ".c{white-space:normal;min-width:5rem}\n"
     "bdi{overflow-wrap:break-word}\n"
     "ul.players{margin:0;padding-left:1rem}\n"
     "figure{margin:.5rem 0}\n"

@@ -487,15 +487,16 @@ static void test_hidden_hands(void **state)
              out);
     char *t = slurp(path, NULL);
     assert_non_null(strstr(t, "The hands of this channel are not shown."));
-    assert_null(strstr(t, "Hands dealt"));
-    assert_non_null(strstr(t, "Tricks of hand 1"));
+    assert_null(strstr(t, ">Dealt"));
+    assert_null(strstr(t, ">Passed"));
+    assert_non_null(strstr(t, "Hand 1: cards, tricks and points"));
     free(t);
     snprintf(path, sizeof path, "%s/libera/%%23open/g/000000000000a000.html",
              out);
     t = slurp(path, NULL);
     assert_null(strstr(t, "are not shown"));
-    assert_non_null(strstr(t, "Hands dealt"));
-    assert_non_null(strstr(t, "Tricks of hand 1"));
+    assert_non_null(strstr(t, "<tr><th scope=row>Dealt<td class=c>"));
+    assert_non_null(strstr(t, "Hand 1: cards, tricks and points"));
     free(t);
     site_free(s);
 }
@@ -626,6 +627,133 @@ static void test_long_history_chart_is_thinned(void **state)
     site_free(s);
 }
 
+static int count(const char *t, const char *what)
+{
+    int n = 0;
+    for (const char *p = t; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+/* A game's page: one table a hand (the names once in its head), a row
+ * per trick with a card of each seat and the one led marked, the hand's
+ * points at its foot; and its size, which is most of a site's. */
+static void test_game_page_is_a_table_a_hand(void **state)
+{
+    (void)state;
+    char dir[512];
+    room_dir("libera", "#open", dir, sizeof dir);
+    archive_one(dir, 0, 4, false, false, NULL, NULL);
+    struct site *s = site_of(NULL);
+    write_all(s);
+    char path[600];
+    snprintf(path, sizeof path, "%s/libera/%%23open/g/000000000000a000.html",
+             out);
+    size_t len;
+    char *t = slurp(path, &len);
+    int hands = count(t, "<section class=hand id=h");
+    assert_true(hands >= 2);
+    assert_int_equal(count(t, "<table class=g>"), hands);
+    assert_int_equal(count(t, "<tfoot>"), hands);
+    assert_int_equal(count(t, "<tr><th scope=row>Dealt"), hands);
+    /* 13 tricks a hand, each with one led card */
+    assert_int_equal(count(t, "\n<tr><th>"), 13 * hands);
+    assert_int_equal(count(t, "<td class=l>") + count(t, "<td class=\"l r\">"),
+                     13 * hands);
+    assert_non_null(strstr(t, "<tr><th>1<td"));
+    assert_non_null(strstr(t, "<tr><th>13<td"));
+    /* the seats' names: once in each hand's head */
+    assert_int_equal(count(t, "<th scope=col><bdi>"), 4 * hands);
+    /* a hand of four with names up to 32 characters, in under 3 KB */
+    assert_true(len < 2000 + (size_t)hands * 3000);
+    free(t);
+    site_free(s);
+}
+
+#ifdef HEARTS_FIXTURES
+/* Every version of the pages' output, as written for the data of
+ * tests/fixtures/datadir-0.1.0: a hash of every page's path and bytes.
+ * site_open keeps the pages of a site whose stamp is this build's, so a
+ * change to what the pages say must come with a new SITE_STAMP_FORMAT
+ * (bot/site/site_internal.h), or a site would mix old pages and new. */
+static const struct {
+    const char *stamp;
+    uint64_t pages;
+} page_versions[] = {
+    {"heartsbot-site/2", 0x771ad2c8c4f5b8f2ull},
+};
+
+struct page_hash {
+    char *rel[64];
+    int n;
+};
+
+static void list_page(void *ctx, const char *path, const char *rel)
+{
+    (void)path;
+    struct page_hash *h = ctx;
+    assert_true(h->n < 64);
+    h->rel[h->n++] = strdup(rel);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static uint64_t fnv(uint64_t h, const void *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ ((const unsigned char *)v)[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void test_pages_change_only_with_the_stamp(void **state)
+{
+    (void)state;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cp -r '%s/datadir-0.1.0/data' '%s'",
+             HEARTS_FIXTURES, data);
+    assert_int_equal(system(cmd), 0);
+    struct site *s = site_of(NULL);
+    write_all(s);
+    site_free(s);
+    struct page_hash h = {.n = 0};
+    walk(out, "", list_page, &h);
+    qsort(h.rel, (size_t)h.n, sizeof *h.rel, cmp_str);
+    uint64_t v = 0xcbf29ce484222325ull;
+    char stamp[64] = "";
+    for (int i = 0; i < h.n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", out, h.rel[i]);
+        size_t len;
+        char *t = slurp(path, &len);
+        if (!strcmp(h.rel[i], ".heartsbot-site"))
+            sscanf(t, "%63s", stamp);
+        else {
+            v = fnv(v, h.rel[i], strlen(h.rel[i]) + 1);
+            v = fnv(v, t, len);
+        }
+        free(t);
+        free(h.rel[i]);
+    }
+    assert_true(h.n >= 8);
+    for (size_t i = 0; i < sizeof page_versions / sizeof *page_versions; i++) {
+        if (strcmp(page_versions[i].stamp, stamp))
+            continue;
+        if (page_versions[i].pages != v)
+            fail_msg("the pages changed (now 0x%016llx) but the stamp is "
+                     "still %s: give SITE_STAMP_FORMAT a new number and add "
+                     "it with this hash to page_versions",
+                     (unsigned long long)v, stamp);
+        return;
+    }
+    fail_msg("the stamp %s is new: add {\"%s\", 0x%016llxull} to "
+             "page_versions",
+             stamp, stamp, (unsigned long long)v);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -644,6 +772,12 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_history_chart_is_thinned,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_game_page_is_a_table_a_hand, setup,
+                                        teardown),
+#ifdef HEARTS_FIXTURES
+        cmocka_unit_test_setup_teardown(test_pages_change_only_with_the_stamp,
+                                        setup, teardown),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -161,7 +161,7 @@ static void test_cards_are_text_with_their_suit(void **state)
     struct strbuf sb;
     strbuf_init_heap(&sb, STRBUF_NO_CAP);
     site_html_cards(&sb, v, 3);
-    assert_string_equal(sb.buf, "2♣ <span class=\"r\">10♥</span> Q♠");
+    assert_string_equal(sb.buf, "2♣ <span class=r>10♥</span> Q♠");
     strbuf_free(&sb);
     assert_true(site_card_red(th));
     assert_false(site_card_red(qs));
