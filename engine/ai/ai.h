@@ -74,4 +74,14 @@ int ai_decide_budget(int level, const struct engine_view *v,
                      struct engine_prng *rng, int budget,
                      struct engine_action *a);
 
+/*
+ * Variants of the searching levels, for measuring them against what they
+ * were (bits; 0 is the level as it is). AI_EVAL_POINTS: playouts are
+ * valued by the hand's points alone, not by the game's objective.
+ * AI_MOON_BLIND: the playouts never shoot or stop a moon, and the samples
+ * do not give a side that may shoot its high cards.
+ */
+#define AI_EVAL_POINTS 1
+#define AI_MOON_BLIND 2
+
 #endif

@@ -51,4 +51,12 @@ int ai_easy_pass_order(const struct engine_view *v, int k,
  */
 #define AI_PASS_FACTOR 3
 
+/*
+ * The searching levels' objective (ai_search.c): the chance, from 0 to 1,
+ * that seat's side wins the game from g's totals after a hand is scored:
+ * exact when the game is over, else estimated from the totals, the target
+ * and the points a hand of these rules deals out.
+ */
+double ai_win_chance(const struct engine_game *g, int seat);
+
 #endif

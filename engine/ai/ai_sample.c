@@ -102,6 +102,49 @@ static void force_passes(struct ai_sampler *s, struct engine_cards *free_)
     }
 }
 
+unsigned ai_moon_side(const struct engine_rules *r, int n,
+                      const struct engine_cards *taken)
+{
+    if (r->moon == ENGINE_MOON_OFF || !r->moon_cards)
+        return 0;
+    bool team = r->partners == ENGINE_PARTNERS_TEAM;
+    int unit = -1, got = 0;
+    for (int s = 0; s < n; s++) {
+        uint64_t t = taken[s].one & r->moon_cards;
+        if (!t)
+            continue;
+        int u = team ? s % 2 : s;
+        if (unit >= 0 && u != unit)
+            return 0;
+        unit = u;
+        got += bits_count(t);
+    }
+    if (unit < 0 || got < AI_MOON_ALERT)
+        return 0;
+    if (!team)
+        return 1u << unit;
+    unsigned m = 0;
+    for (int s = unit; s < n; s += 2)
+        m |= 1u << s;
+    return m;
+}
+
+/* The ranks two to nine of every suit. */
+#define LOW_RANKS UINT64_C(0x00FF00FF00FF00FF)
+
+/* A side that may shoot (ai_moon_side) holds high cards: players go for
+ * the moon with them. Its low cards are unlikely, so that the search sees
+ * the hands it would shoot with. Not for the view's own side. */
+static void infer_shooter(struct ai_sampler *s, const struct engine_view *v)
+{
+    unsigned side = ai_moon_side(v->rules, v->n, v->taken);
+    if (!side || side >> v->seat & 1)
+        return;
+    for (int seat = 0; seat < v->n; seat++)
+        if (side >> seat & 1)
+            s->unlikely[seat] |= LOW_RANKS;
+}
+
 /* Reads the unlikely holdings off the tricks so far: a follower that beat
  * the winning card of a trick holding points probably had nothing of the
  * suit below it. Trick-taking games without a stock only (where every trick
@@ -129,6 +172,12 @@ static void infer_unlikely(struct ai_sampler *s, const struct engine_view *v)
 }
 
 int ai_sampler_init(struct ai_sampler *s, const struct engine_view *v)
+{
+    return ai_sampler_init_moon(s, v, true);
+}
+
+int ai_sampler_init_moon(struct ai_sampler *s, const struct engine_view *v,
+                         bool moon)
 {
     const struct engine_rules *r = v->rules;
     const struct engine_game *k = &v->known;
@@ -178,6 +227,8 @@ int ai_sampler_init(struct ai_sampler *s, const struct engine_view *v)
     if (total != engine_cards_count(&u))
         return -1;
     infer_unlikely(s, v);
+    if (moon)
+        infer_shooter(s, v);
     struct engine_cards free_ = u;
     force_passes(s, &free_);
     for (uint64_t m = free_.one; m; m &= m - 1) {

@@ -53,10 +53,26 @@ struct ai_deal {
     int nhidden;
 };
 
+/*
+ * The moon: the seats of the side (a seat, or a team that scores as one)
+ * that has taken every moon card taken so far, and at least AI_MOON_ALERT
+ * of them, from the cards each seat has taken; 0 if none, or if the rules
+ * have no moon. Such a side may be shooting: the searching levels' playouts
+ * play it out (ai_search.c) and the samples give it high cards.
+ */
+#define AI_MOON_ALERT 3
+unsigned ai_moon_side(const struct engine_rules *r, int n,
+                      const struct engine_cards *taken);
+
 /* Works out what the view's seat cannot see and the constraints on it.
  * Returns 0, or -1 if the unseen cards do not add up to the cards the
  * other seats and the rest hold (a bug in the view). */
 int ai_sampler_init(struct ai_sampler *s, const struct engine_view *v);
+
+/* The same, with moon false: no inference of a side that may shoot (the
+ * searching levels' AI_MOON_BLIND variant, as they were before it). */
+int ai_sampler_init_moon(struct ai_sampler *s, const struct engine_view *v,
+                         bool moon);
 
 /* One deal of the unseen cards. */
 void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,

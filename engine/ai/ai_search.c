@@ -12,6 +12,7 @@
 #include "engine/ai/ai_sample.h"
 #include "engine/internal.h"
 
+#include <math.h>
 #include <string.h>
 
 /* One in PLAYOUT_NOISE playout plays is uniformly random. */
@@ -27,6 +28,107 @@ static uint64_t others_cards(const struct engine_game *g, int seat)
     return m;
 }
 
+/*
+ * The moon in a playout. Playouts where nobody ever tries to shoot let the
+ * search hand an opponent every point while it collects them, and an
+ * opponent that does shoot then wins the hand. So once one side (a seat,
+ * or a team that scores as one) has taken every moon card taken so far,
+ * and at least AI_MOON_ALERT of them, that side plays to take every trick
+ * (shoot_card) and the others to take one moon card from it (stop_card),
+ * as people do. The side is ai_moon_side's (ai_sample.h); the samples
+ * give it high cards too.
+ */
+static unsigned moon_side(const struct engine_game *g)
+{
+    return ai_moon_side(g->rules, g->n, g->taken);
+}
+
+/* The cards held by the seats in `seats`. */
+static uint64_t cards_of(const struct engine_game *g, unsigned seats)
+{
+    uint64_t m = 0;
+    for (int s = 0; s < g->n; s++)
+        if (seats >> s & 1)
+            m |= g->hand[s].one | g->hand[s].two;
+    return m;
+}
+
+/* The cards of `mine` that no card of `theirs` beats in its suit. */
+static uint64_t masters(uint64_t mine, uint64_t theirs)
+{
+    uint64_t out = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint64_t m = mine & ENGINE_SUIT_MASK(suit);
+        if (!m)
+            continue;
+        uint64_t t = theirs & ENGINE_SUIT_MASK(suit);
+        int top = t ? bits_high(t) : -1;
+        out |= m & ~(ENGINE_BIT(top + 1) - 1);
+    }
+    return out;
+}
+
+/* The seats that have not played to the current trick, but g->turn. */
+static unsigned still_to_play(const struct engine_game *g)
+{
+    unsigned played = 1u << g->turn;
+    for (int i = 0; i < g->trick_len; i++)
+        played |= 1u << g->trick_seat[i];
+    return ((1u << g->n) - 1) & ~played;
+}
+
+/* A card of the shooting side: take every trick it can. Leading, a card
+ * nobody else can beat (a moon card first); following, the highest card
+ * if it wins the trick for now; else the lowest card without points.
+ * -1: the usual policy. */
+static int shoot_card(const struct engine_game *g, unsigned side,
+                      uint64_t legal)
+{
+    const struct engine_rules *r = g->rules;
+    uint64_t theirs = cards_of(g, ((1u << g->n) - 1) & ~side);
+    if (g->trick_len == 0) {
+        uint64_t sure = masters(legal, theirs);
+        if (sure & r->moon_cards)
+            return bits_low(sure & r->moon_cards);
+        return sure ? bits_low(sure) : -1;
+    }
+    if (side >> g->win_seat & 1)
+        return -1; /* ours already */
+    uint64_t follow = legal & g->led_mask;
+    if (follow && bits_high(follow) > g->win_card)
+        return bits_high(follow);
+    uint64_t clean = legal & ~r->penalty;
+    return clean ? bits_low(clean) : -1;
+}
+
+/* A card of a side that is not shooting: take a moon card from the side
+ * that is. Leading, a moon card it cannot beat; when it wins the trick,
+ * beat it with the lowest card that stays on top if the trick holds a
+ * moon card, and never throw it points. -1: the usual policy. */
+static int stop_card(const struct engine_game *g, unsigned side, uint64_t legal)
+{
+    const struct engine_rules *r = g->rules;
+    if (g->trick_len == 0) {
+        uint64_t sure = masters(legal & r->moon_cards, cards_of(g, side));
+        return sure ? bits_low(sure) : -1;
+    }
+    if (!(side >> g->win_seat & 1))
+        return -1;
+    uint64_t follow = legal & g->led_mask;
+    if (follow) {
+        if (!(g->trick_cards & r->moon_cards))
+            return -1;
+        uint64_t later = cards_of(g, side & still_to_play(g)) & g->led_mask;
+        int top = g->win_card;
+        if (later && bits_high(later) > top)
+            top = bits_high(later);
+        uint64_t over = follow & ~(ENGINE_BIT(top + 1) - 1);
+        return over ? bits_low(over) : -1;
+    }
+    uint64_t clean = legal & ~r->penalty;
+    return clean ? bits_low(clean) : -1;
+}
+
 /* The playout policy, with every hand in view: lead the lowest card of
  * the suit where the fewest cards of the others lie under it (never a
  * suit they are all void in, nor a spade over an unseen Q♠); follow under
@@ -35,13 +137,20 @@ static uint64_t others_cards(const struct engine_game *g, int seat)
  * spade while another seat holds the Q♠, then the card worth most, then
  * the highest rank of a suit.
  */
-static int policy_card(const struct engine_game *g, uint64_t legal,
+static int policy_card(const struct engine_game *g, uint64_t legal, bool moon,
                        struct engine_prng *rng)
 {
     if (engine_prng_below(rng, PLAYOUT_NOISE) == 0)
         return bits_random(rng, legal);
     const struct engine_rules *r = g->rules;
     int me = g->turn;
+    unsigned side = moon ? moon_side(g) : 0;
+    if (side) {
+        int c = side >> me & 1 ? shoot_card(g, side, legal)
+                               : stop_card(g, side, legal);
+        if (c >= 0)
+            return c;
+    }
     uint64_t others = others_cards(g, me);
     bool qs_out = (r->penalty & ENGINE_BIT(ENGINE_QS)) &&
                   (others & ENGINE_BIT(ENGINE_QS));
@@ -108,12 +217,12 @@ static int policy_card(const struct engine_game *g, uint64_t legal,
 
 /* Plays the hand in g to its end with the policy (discards at random, the
  * moon choice by default). */
-static void playout(struct engine_game *g, struct engine_prng *rng)
+static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
 {
     for (;;) {
         switch (g->phase) {
         case ENGINE_PHASE_PLAY: {
-            int c = policy_card(g, engine_legal_plays(g), rng);
+            int c = policy_card(g, engine_legal_plays(g), moon, rng);
             engine_play(g, c, NULL, NULL);
             break;
         }
@@ -157,8 +266,101 @@ static double outcome(const struct engine_game *g, int seat)
     return (nt ? theirs / nt : 0) - mine / nm;
 }
 
+/*
+ * The game's objective: the chance that the seat's side wins the game, from
+ * the totals after a hand. Exact once the game is over (a shared win
+ * counts, as the rules say). Otherwise each side's total moves on by about
+ * mean points a hand, with a spread of `sd` a hand, for the hands left
+ * until the highest total reaches the target (or the rules' last hand):
+ * the side wins if it ends lowest, taken pair by pair as normal
+ * differences. Early in a game this is nearly linear in the points, so it
+ * plays as the points do; near the end it weighs whose total the points
+ * land on.
+ */
+struct objective {
+    double mean; /* points a seat takes in a hand, on average */
+    double var;  /* their variance, a seat and a hand */
+};
+
+static void objective_init(const struct engine_rules *r, struct objective *o)
+{
+    double sum = 0, sq = 0;
+    for (uint64_t m = r->in_play; m; m &= m - 1) {
+        int p = r->points[bits_low(m)];
+        sum += p;
+        sq += (double)p * p;
+    }
+    int n = r->players > 0 ? r->players : 4;
+    o->mean = sum * r->decks / n;
+    /* each card to a seat at random, tricks bundling them: the spread
+     * measured in standard games is about 1.3 times that of lone cards */
+    o->var = 1.7 * sq * r->decks * (n - 1) / ((double)n * n);
+    if (o->mean < 1)
+        o->mean = 1;
+    if (o->var < 1)
+        o->var = 1;
+}
+
+static double win_chance(const struct engine_game *g, const struct objective *o,
+                         int seat)
+{
+    const struct engine_rules *r = g->rules;
+    bool pairs = r->partners != ENGINE_PARTNERS_OFF;
+    int me = pairs ? seat % 2 : seat;
+    if (g->phase == ENGINE_PHASE_GAME_OVER) {
+        for (int i = 0; i < g->nwinners; i++)
+            if ((pairs ? g->winners[i] % 2 : g->winners[i]) == me)
+                return 1;
+        return 0;
+    }
+    int units = pairs ? 2 : g->n;
+    double score[ENGINE_MAX_PLAYERS];
+    int32_t top = g->totals[0];
+    for (int s = 0; s < g->n; s++)
+        if (g->totals[s] > top)
+            top = g->totals[s];
+    for (int u = 0; u < units; u++)
+        score[u] =
+            g->totals[u] +
+            (r->partners == ENGINE_PARTNERS_INDIVIDUAL ? g->totals[u + 2] : 0);
+    double left = (r->target - top) / o->mean;
+    if (r->hands > 0 && r->hands - g->hand_no < left)
+        left = r->hands - g->hand_no;
+    if (left < 0.5)
+        left = 0.5;
+    /* a side's total: one seat's points, or two under partners */
+    double var = 2 * (pairs ? 2 : 1) * o->var * left;
+    double p = 1, k = 1 / sqrt(2 * var);
+    for (int u = 0; u < units; u++)
+        if (u != me)
+            p *= 0.5 * erfc((score[me] - score[u]) * k);
+    return p;
+}
+
+double ai_win_chance(const struct engine_game *g, int seat)
+{
+    struct objective o;
+    objective_init(g->rules, &o);
+    return win_chance(g, &o, seat);
+}
+
+/* What a played-out hand is worth to seat: by the game's objective, with
+ * the hand's points to tell apart what it does not (a game already lost
+ * or won whatever the hand does); or by the points alone (flags
+ * AI_EVAL_POINTS, the levels before the objective). */
+#define POINTS_WEIGHT 1e-4
+
+static double value(const struct engine_game *g, const struct objective *o,
+                    int seat, int flags)
+{
+    double pts = outcome(g, seat);
+    if (flags & AI_EVAL_POINTS)
+        return pts;
+    return win_chance(g, o, seat) + POINTS_WEIGHT * pts;
+}
+
 static int search_play(const struct engine_view *v, struct engine_prng *rng,
-                       int budget)
+                       int budget, int flags)
 {
     uint8_t cards[64];
     int nc = 0;
@@ -167,9 +369,11 @@ static int search_play(const struct engine_view *v, struct engine_prng *rng,
     if (nc == 1)
         return cards[0];
     struct ai_sampler s;
-    if (ai_sampler_init(&s, v) < 0)
+    if (ai_sampler_init_moon(&s, v, !(flags & AI_MOON_BLIND)) < 0)
         return cards[0];
     int deals = budget / nc > 0 ? budget / nc : 1;
+    struct objective o;
+    objective_init(v->rules, &o);
     double sum[64] = {0};
     struct engine_game world, g;
     for (int d = 0; d < deals; d++) {
@@ -178,8 +382,8 @@ static int search_play(const struct engine_view *v, struct engine_prng *rng,
             g = world;
             if (engine_play(&g, cards[i], NULL, NULL) != ENGINE_OK)
                 return cards[0]; /* a bug in the world; stay legal */
-            playout(&g, rng);
-            sum[i] += outcome(&g, v->seat);
+            playout(&g, !(flags & AI_MOON_BLIND), rng);
+            sum[i] += value(&g, &o, v->seat, flags);
         }
     }
     int best = 0;
@@ -220,7 +424,7 @@ static int pass_candidates(const uint8_t *pool, int npool, int k,
  * apart, or under rules it does not model (blind passing, two decks).
  */
 static int search_pass(const struct engine_view *v, struct engine_prng *rng,
-                       int budget, struct engine_action *a)
+                       int budget, int flags, struct engine_action *a)
 {
     int k = v->pass_count;
     int npool = PASS_POOL;
@@ -237,8 +441,10 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
     if (worlds < PASS_MIN_WORLDS)
         return ai_easy_decide(v, rng, 0, a);
     struct ai_sampler s;
-    if (ai_sampler_init(&s, v) < 0)
+    if (ai_sampler_init_moon(&s, v, !(flags & AI_MOON_BLIND)) < 0)
         return ai_easy_decide(v, rng, 0, a);
+    struct objective obj;
+    objective_init(v->rules, &obj);
     double sum[PASS_MAX_CANDIDATES] = {0};
     int counted[PASS_MAX_CANDIDATES] = {0};
     struct engine_game world, g;
@@ -266,8 +472,8 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
             memcpy(mine.cards, cand[i], (size_t)k);
             if (engine_act(&g, &mine, NULL, NULL) != ENGINE_OK)
                 continue;
-            playout(&g, rng);
-            sum[i] += outcome(&g, v->seat);
+            playout(&g, !(flags & AI_MOON_BLIND), rng);
+            sum[i] += value(&g, &obj, v->seat, flags);
             counted[i]++;
         }
     }
@@ -287,14 +493,15 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
 int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
                      int budget, struct engine_action *a)
 {
+    int flags = 0; /* the level as it is (ai.h's variants) */
     if (v->phase == ENGINE_PHASE_PASS)
-        return search_pass(v, rng, budget * AI_PASS_FACTOR, a);
+        return search_pass(v, rng, budget * AI_PASS_FACTOR, flags, a);
     if (v->phase != ENGINE_PHASE_PLAY)
         return ai_easy_decide(v, rng, 0, a);
     if (!v->legal)
         return -1;
     a->kind = ENGINE_ACT_PLAY;
     a->ncards = 1;
-    a->cards[0] = (uint8_t)search_play(v, rng, budget);
+    a->cards[0] = (uint8_t)search_play(v, rng, budget, flags);
     return 0;
 }

@@ -4,6 +4,7 @@
  * actions by hard and normal, and a decision is repeatable under a seed.
  */
 #include "engine/ai/ai.h"
+#include "engine/ai/ai_internal.h"
 #include "tests/support/scenario.h"
 
 #include <setjmp.h>
@@ -94,6 +95,30 @@ static void test_search_stops_moon(void **state)
                  "TC 6H QH 5D  9C 7H QS 6D  8C 8H 7S 7D  7C KD 8S 8D "
                  "6C AD 9S 9D  5C 2S TS TD  4C 3S JS JD  KH 4S KS");
     expect_hard(&g, "AH");
+}
+
+/* Earlier in the same hand: seat 1 has taken four hearts and nothing has
+ * gone elsewhere. Hard is void in clubs and its AH is the one card that
+ * can take a heart from seat 1 later: thrown on seat 1's trick now it
+ * would hand over the moon. (Before the playouts played the moon, hard
+ * threw it in half the seeds.) */
+static void test_search_keeps_moon_stopper(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    const char *hands[4] = {"2C AH 2H 2D 3D 4D 5D 6D 7D 8D 9D TD JD",
+                            "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC KH",
+                            "QD 3H 4H 5H 6H 7H 8H KD AD 2S 3S 4S 5S",
+                            "6S 9H TH JH QH QS 7S 8S 9S TS JS KS AS"};
+    start(&g, &r, hands);
+    sc_plays(&g, "2C AC QD 6S  KC 3H 9H 2D  QC 4H TH 3D  JC 5H JH");
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        int c = hard_play(&g, seed);
+        if (c == (int)__builtin_ctzll(sc_set("AH")))
+            fail_msg("hard threw its AH on the shooter (seed %llu)",
+                     (unsigned long long)seed);
+    }
 }
 
 /* Hard has taken the QS and ten hearts; one heart is out against its AH
@@ -190,7 +215,9 @@ static bool passes(const struct engine_action *a, const char *card)
     return false;
 }
 
-/* The QS with the AS and KS and no spade to guard them: all three go. */
+/* The QS with the AS and KS and no spade to guard them: all three go, at
+ * hard's own budget (at a third of it, keeping the AS came out ahead on
+ * one seed in twelve once the playouts played the moon). */
 static void test_search_passes_bare_spades(void **state)
 {
     (void)state;
@@ -198,7 +225,7 @@ static void test_search_passes_bare_spades(void **state)
                             NULL, NULL};
     for (uint64_t seed = 1; seed <= 3; seed++) {
         struct engine_action a;
-        hard_pass(hands, seed, TEST_BUDGET, &a);
+        hard_pass(hands, seed, ai_default_budget(AI_HARD), &a);
         if (!passes(&a, "QS") || !passes(&a, "KS") || !passes(&a, "AS"))
             fail_msg("hard passed %s %s %s (seed %llu)",
                      engine_card_name(a.cards[0]), engine_card_name(a.cards[1]),
@@ -280,12 +307,69 @@ static void test_search_budgets(void **state)
     assert_true(ai_default_budget(AI_HARD) > ai_default_budget(AI_NORMAL));
 }
 
+/* A game of rules `text` between hands, with these totals. */
+static void at_totals(struct engine_game *g, struct engine_rules *r,
+                      const char *text, const int *totals, int hand_no)
+{
+    sc_rules(r, text, 4);
+    engine_game_init(g, r, 1, 0);
+    for (int s = 0; s < 4; s++)
+        g->totals[s] = totals[s];
+    g->hand_no = (uint16_t)hand_no;
+}
+
+/* The objective: even at the start, exact at the end, and near the target
+ * the totals decide. */
+static void test_win_chance(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    at_totals(&g, &r, "standard", (const int[]){0, 0, 0, 0}, 0);
+    double even = ai_win_chance(&g, 0);
+    assert_true(even > 0.1 && even < 0.3);
+    for (int s = 1; s < 4; s++)
+        assert_true(ai_win_chance(&g, s) == even);
+    /* ten points behind early is a little worse, and more so later */
+    at_totals(&g, &r, "standard", (const int[]){10, 0, 0, 0}, 1);
+    double early = ai_win_chance(&g, 0);
+    assert_true(early < even && early > even / 2);
+    at_totals(&g, &r, "standard", (const int[]){80, 70, 70, 70}, 10);
+    double late = ai_win_chance(&g, 0);
+    assert_true(late < early / 2);
+    /* one seat about to end it: the lowest nearly sure, it nearly lost */
+    at_totals(&g, &r, "standard", (const int[]){40, 97, 60, 70}, 12);
+    assert_true(ai_win_chance(&g, 0) > 0.95);
+    assert_true(ai_win_chance(&g, 1) < 0.01);
+    assert_true(ai_win_chance(&g, 2) < ai_win_chance(&g, 0));
+    /* the rules' last hand counts as the target does */
+    at_totals(&g, &r, "standard hands=3", (const int[]){10, 20, 20, 20}, 2);
+    double last = ai_win_chance(&g, 0);
+    at_totals(&g, &r, "standard", (const int[]){10, 20, 20, 20}, 2);
+    assert_true(last > ai_win_chance(&g, 0));
+    /* over: the winners have it all, a shared win too */
+    at_totals(&g, &r, "standard", (const int[]){50, 100, 50, 70}, 12);
+    g.phase = ENGINE_PHASE_GAME_OVER;
+    g.nwinners = 2;
+    g.winners[0] = 0;
+    g.winners[1] = 2;
+    assert_true(ai_win_chance(&g, 0) == 1);
+    assert_true(ai_win_chance(&g, 2) == 1);
+    assert_true(ai_win_chance(&g, 1) == 0);
+    /* partners: the team's totals, the same for both partners */
+    at_totals(&g, &r, "partners", (const int[]){30, 60, 30, 60}, 6);
+    assert_true(ai_win_chance(&g, 0) == ai_win_chance(&g, 2));
+    assert_true(ai_win_chance(&g, 0) > 0.5);
+    assert_true(ai_win_chance(&g, 1) < 0.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_search_ducks_under_queen),
         cmocka_unit_test(test_search_dumps_queen_on_void),
         cmocka_unit_test(test_search_stops_moon),
+        cmocka_unit_test(test_search_keeps_moon_stopper),
         cmocka_unit_test(test_search_shoots_lock),
         cmocka_unit_test(test_search_every_preset),
         cmocka_unit_test(test_search_passes_bare_spades),
@@ -293,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_search_pass_deterministic),
         cmocka_unit_test(test_search_deterministic),
         cmocka_unit_test(test_search_budgets),
+        cmocka_unit_test(test_win_chance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
