@@ -114,7 +114,7 @@ static void playout(struct engine_game *g, struct engine_prng *rng)
         switch (g->phase) {
         case ENGINE_PHASE_PLAY: {
             int c = policy_card(g, engine_legal_plays(g), rng);
-            engine_play(g, c, NULL, NULL);
+            engine_play_unchecked(g, c);
             break;
         }
         case ENGINE_PHASE_DISCARD: {
