@@ -1069,14 +1069,47 @@ void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
     exchange(g, sink);
 }
 
+/* Random numbers 16 bits at a time, four to a 64-bit draw, for the
+ * playout loop: Lemire's bounded integer is exact at any width (a biased
+ * product draws again, from fresh bits), and with at most 64 cards to
+ * choose from it draws again less than once in a thousand picks. */
+struct quarter_draws {
+    uint64_t bits;
+    int left;
+};
+
+/* A uniformly chosen card of a non-empty set. */
+static inline int pick_quarter(struct engine_prng *rng, struct quarter_draws *q,
+                               uint64_t set)
+{
+    if (q->left == 0) {
+        q->bits = engine_prng_next(rng);
+        q->left = 4;
+    }
+    uint32_t bound = (uint32_t)bits_count(set);
+    uint32_t m = (uint32_t)(q->bits & 0xffff) * bound;
+    q->bits >>= 16;
+    q->left--;
+    if ((m & 0xffff) < bound) {
+        uint32_t threshold = (0x10000 - bound) % bound;
+        while ((m & 0xffff) < threshold)
+            m = (uint32_t)(engine_prng_next(rng) >> 48) * bound;
+    }
+    return bits_nth(set, m >> 16);
+}
+
 /*
  * The playout loop for plain trick rules (one deck, no joker, no stock, no
  * kitty): the state that changes every card lives in locals, so the
- * compiler keeps it in registers, and is written back once. The legal
- * plays come from the same lead_from/follow_from as engine_play, and the
- * unit tests check that a playout and the checked plays of the same cards
- * leave identical games. `narrow` is a constant in each instance, so the
- * plain rules pay nothing for first_trick_points and dump_queen.
+ * compiler keeps it in registers, and is written back once. A trick is a
+ * lead and then the followers, so the loop never asks which it is; the
+ * trick's winner is its highest card of the suit led, compared as bits;
+ * hearts are broken, for the next lead, by the cards of a finished trick.
+ * The legal plays come from the same lead_from/follow_from as
+ * engine_play, and the unit tests check that a playout and the checked
+ * plays of the same cards leave identical games. `narrow` is a constant in
+ * each instance, so the plain rules pay nothing for first_trick_points and
+ * dump_queen.
  */
 static inline __attribute__((always_inline)) void
 playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
@@ -1084,7 +1117,7 @@ playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
     const struct engine_rules *r = g->rules;
     const int n = g->n;
     struct engine_prng rng = *rngp;
-    struct half_draws half = {0, false};
+    struct quarter_draws q = {0, 0};
     uint64_t hand[ENGINE_MAX_PLAYERS];
     uint8_t next[ENGINE_MAX_PLAYERS];
     for (int s = 0; s < n; s++) {
@@ -1093,53 +1126,59 @@ playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
     }
     int turn = g->turn, pos = g->trick_len, np = g->nplays;
     int tricks_left = r->hand_size - g->trick_no;
-    int win_card = g->win_card, win_seat = g->win_seat;
+    int win_seat = g->win_seat;
+    uint64_t win = pos ? ENGINE_BIT(g->win_card) : 0;
     bool broken = g->hearts_broken;
     uint64_t led = g->led_mask, on_trick = pos ? g->trick_cards : 0;
+    uint8_t led_suit = pos ? (uint8_t)(1u << engine_card_suit(g->trick[0])) : 0;
     for (;;) {
-        // cppcheck-suppress uninitvar ; hand[0..n) is filled above, n >= 2
-        uint64_t h = hand[turn], legal;
         if (pos == 0) {
-            legal = lead_from(r, h, ENGINE_NO_CARD, tricks_left == r->hand_size,
-                              broken);
-        } else {
+            uint64_t h = hand[turn];
+            uint64_t legal = lead_from(r, h, ENGINE_NO_CARD,
+                                       tricks_left == r->hand_size, broken);
+            int card = pick_quarter(&rng, &q, legal);
+            uint64_t b = ENGINE_BIT(card);
+            hand[turn] = h & ~b;
+            g->plays[np] = (uint8_t)card;
+            g->play_seat[np] = (uint8_t)turn;
+            np++;
+            led = ENGINE_SUIT_MASK(engine_card_suit(card));
+            led_suit = (uint8_t)(1u << engine_card_suit(card));
+            win = on_trick = b;
+            win_seat = turn;
+            turn = next[turn];
+            pos = 1;
+        }
+        for (; pos < n; pos++) {
+            // cppcheck-suppress uninitvar ; hand[0..n) is filled above
+            uint64_t h = hand[turn];
             uint64_t follow = h & led;
-            legal = follow ? follow : h;
+            uint64_t legal = follow ? follow : h;
             if (narrow)
                 legal = follow_from(r, legal, follow == 0,
                                     tricks_left == r->hand_size, led, on_trick);
-        }
-        int card = pick_card(&rng, &half, legal);
-        uint64_t b = ENGINE_BIT(card);
-        hand[turn] = h & ~b;
-        g->plays[np] = (uint8_t)card;
-        g->play_seat[np] = (uint8_t)turn;
-        np++;
-        broken |= (b & r->breaks) != 0;
-        if (pos == 0) {
-            led = ENGINE_SUIT_MASK(engine_card_suit(card));
-            win_card = card;
-            win_seat = turn;
-        } else if (b & led) {
-            if (card > win_card) {
-                win_card = card;
+            int card = pick_quarter(&rng, &q, legal);
+            uint64_t b = ENGINE_BIT(card);
+            hand[turn] = h & ~b;
+            g->plays[np] = (uint8_t)card;
+            g->play_seat[np] = (uint8_t)turn;
+            np++;
+            if ((b & led) > win) {
+                win = b;
                 win_seat = turn;
             }
-        } else {
-            g->voids[turn] |= (uint8_t)(1u << engine_card_suit(bits_low(led)));
-        }
-        on_trick |= b;
-        if (++pos < n) {
+            if (!follow)
+                g->voids[turn] |= led_suit;
+            on_trick |= b;
             turn = next[turn];
-            continue;
         }
         g->taken[win_seat].one |= on_trick;
         g->tricks[win_seat]++;
+        broken |= (on_trick & r->breaks) != 0;
         turn = win_seat;
         if (--tricks_left == 0)
             break;
         pos = 0;
-        on_trick = 0;
     }
     /* what the loop left for the end: the hands, the last trick as it
      * lay, and the points each seat took (public, for views) */
@@ -1154,7 +1193,7 @@ playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
     g->trick_cards = 0;
     g->nplays = (uint16_t)np;
     g->trick_no = (uint8_t)r->hand_size;
-    g->win_card = (uint8_t)win_card;
+    g->win_card = (uint8_t)bits_low(win);
     g->win_seat = (uint8_t)win_seat;
     g->led_mask = led;
     g->hearts_broken = broken;
