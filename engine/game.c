@@ -34,26 +34,39 @@ static inline uint32_t below_from(struct engine_prng *p, uint32_t x,
     return (uint32_t)(m >> 32);
 }
 
-/* Random numbers 32 bits at a time: each 64-bit draw serves two picks. */
-struct half_draws {
+/* Random numbers 16 bits at a time, four to a 64-bit draw, for random
+ * passes and playouts: Lemire's bounded integer is exact at any width (a biased
+ * product draws again, from fresh bits), and with at most 64 cards to
+ * choose from it draws again less than once in a thousand picks. */
+struct quarter_draws {
     uint64_t bits;
-    bool spare;
+    int left;
 };
 
-/* A uniformly chosen card of a non-empty set. */
-static inline int pick_card(struct engine_prng *rng, struct half_draws *h,
-                            uint64_t set)
+/* A uniformly chosen card of a non-empty set, from 16 random bits x. */
+static inline int pick_16(struct engine_prng *rng, uint32_t x, uint64_t set)
 {
-    uint32_t x;
-    if (h->spare) {
-        x = (uint32_t)h->bits;
-        h->spare = false;
-    } else {
-        h->bits = engine_prng_next(rng);
-        x = (uint32_t)(h->bits >> 32);
-        h->spare = true;
+    uint32_t bound = (uint32_t)bits_count(set);
+    uint32_t m = x * bound;
+    if ((m & 0xffff) < bound) {
+        uint32_t threshold = (0x10000 - bound) % bound;
+        while ((m & 0xffff) < threshold)
+            m = (uint32_t)(engine_prng_next(rng) >> 48) * bound;
     }
-    return bits_nth(set, below_from(rng, x, (uint32_t)bits_count(set)));
+    return bits_nth(set, m >> 16);
+}
+
+/* The next 16 random bits. */
+static inline uint32_t quarter(struct engine_prng *rng, struct quarter_draws *q)
+{
+    if (q->left == 0) {
+        q->bits = engine_prng_next(rng);
+        q->left = 4;
+    }
+    uint32_t x = (uint32_t)(q->bits & 0xffff);
+    q->bits >>= 16;
+    q->left--;
+    return x;
 }
 
 /* Next seat clockwise still in the hand (domino drops players out). */
@@ -393,8 +406,8 @@ static void exchange(struct engine_game *g, const struct engine_sink *sink)
         }
         for (int s = 0, to = off; s < n; s++, to = to + 1 == n ? 0 : to + 1) {
             g->hand[to].one |= give[s];
-            for (int i = 0; i < k; i++)
-                g->received[to][i] = g->pass_cards[s][i];
+            /* the whole row in one move: past k it is never read */
+            memcpy(g->received[to], g->pass_cards[s], sizeof g->received[to]);
             g->nreceived[to] = (uint8_t)k;
         }
         EMIT(sink, g, .kind = ENGINE_EV_PASSED, .value = g->pass_dir);
@@ -1048,14 +1061,14 @@ void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
         return;
     const int k = g->rules->pass_count, decks = g->rules->decks;
     struct engine_prng local = *rng;
-    struct half_draws half = {0, false};
+    struct quarter_draws q = {0, 0};
     for (int s = 0; s < g->n; s++) {
         if (g->passed_mask >> s & 1)
             continue;
         if (decks == 1) {
             uint64_t h = g->hand[s].one;
             for (int i = 0; i < k; i++) {
-                int c = pick_card(&local, &half, h);
+                int c = pick_16(&local, quarter(&local, &q), h);
                 h &= ~ENGINE_BIT(c);
                 g->pass_cards[s][i] = (uint8_t)c;
             }
@@ -1067,41 +1080,6 @@ void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
     }
     *rng = local;
     exchange(g, sink);
-}
-
-/* Random numbers 16 bits at a time, four to a 64-bit draw, for the
- * playout loop: Lemire's bounded integer is exact at any width (a biased
- * product draws again, from fresh bits), and with at most 64 cards to
- * choose from it draws again less than once in a thousand picks. */
-struct quarter_draws {
-    uint64_t bits;
-    int left;
-};
-
-/* A uniformly chosen card of a non-empty set, from 16 random bits x. */
-static inline int pick_16(struct engine_prng *rng, uint32_t x, uint64_t set)
-{
-    uint32_t bound = (uint32_t)bits_count(set);
-    uint32_t m = x * bound;
-    if ((m & 0xffff) < bound) {
-        uint32_t threshold = (0x10000 - bound) % bound;
-        while ((m & 0xffff) < threshold)
-            m = (uint32_t)(engine_prng_next(rng) >> 48) * bound;
-    }
-    return bits_nth(set, m >> 16);
-}
-
-/* The next 16 random bits. */
-static inline uint32_t quarter(struct engine_prng *rng, struct quarter_draws *q)
-{
-    if (q->left == 0) {
-        q->bits = engine_prng_next(rng);
-        q->left = 4;
-    }
-    uint32_t x = (uint32_t)(q->bits & 0xffff);
-    q->bits >>= 16;
-    q->left--;
-    return x;
 }
 
 /* What the playout loop knows of the hand: the hands in play, and the
