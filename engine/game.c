@@ -1095,20 +1095,29 @@ struct loop_state {
     bool broken;
 };
 
+/* Seat s plays a card of `legal` chosen from 16 random bits x; returns
+ * it. */
+static inline __attribute__((always_inline)) int
+take_card(struct engine_game *g, struct loop_state *t, int s, uint32_t x,
+          uint64_t legal, struct engine_prng *rng)
+{
+    int card = pick_16(rng, x, legal);
+    t->hand[s] &= ~ENGINE_BIT(card);
+    g->plays[t->np] = (uint8_t)card;
+    g->play_seat[t->np] = (uint8_t)s;
+    t->np++;
+    return card;
+}
+
 /* The playout's lead by seat s, from 16 random bits x. */
 static inline __attribute__((always_inline)) void
 lead_card(struct engine_game *g, struct loop_state *t, int s, uint32_t x,
           bool first_trick, struct engine_prng *rng)
 {
-    uint64_t h = t->hand[s];
     uint64_t legal =
-        lead_from(g->rules, h, ENGINE_NO_CARD, first_trick, t->broken);
-    int card = pick_16(rng, x, legal);
+        lead_from(g->rules, t->hand[s], ENGINE_NO_CARD, first_trick, t->broken);
+    int card = take_card(g, t, s, x, legal, rng);
     uint64_t b = ENGINE_BIT(card);
-    t->hand[s] = h & ~b;
-    g->plays[t->np] = (uint8_t)card;
-    g->play_seat[t->np] = (uint8_t)s;
-    t->np++;
     t->led = ENGINE_SUIT_MASK(engine_card_suit(card));
     t->led_suit = (uint8_t)(1u << engine_card_suit(card));
     t->win = t->on_trick = b;
@@ -1128,12 +1137,7 @@ follow_card(struct engine_game *g, struct loop_state *t, int s, uint32_t x,
     if (narrow)
         legal = follow_from(g->rules, legal, follow == 0, first_trick, t->led,
                             t->on_trick);
-    int card = pick_16(rng, x, legal);
-    uint64_t b = ENGINE_BIT(card);
-    t->hand[s] = h & ~b;
-    g->plays[t->np] = (uint8_t)card;
-    g->play_seat[t->np] = (uint8_t)s;
-    t->np++;
+    uint64_t b = ENGINE_BIT(take_card(g, t, s, x, legal, rng));
     if ((b & t->led) > t->win) {
         t->win = b;
         t->win_seat = s;
