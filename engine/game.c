@@ -34,26 +34,39 @@ static inline uint32_t below_from(struct engine_prng *p, uint32_t x,
     return (uint32_t)(m >> 32);
 }
 
-/* Random numbers 32 bits at a time: each 64-bit draw serves two picks. */
-struct half_draws {
+/* Random numbers 16 bits at a time, four to a 64-bit draw, for random
+ * passes and playouts: Lemire's bounded integer is exact at any width (a biased
+ * product draws again, from fresh bits), and with at most 64 cards to
+ * choose from it draws again less than once in a thousand picks. */
+struct quarter_draws {
     uint64_t bits;
-    bool spare;
+    int left;
 };
 
-/* A uniformly chosen card of a non-empty set. */
-static inline int pick_card(struct engine_prng *rng, struct half_draws *h,
-                            uint64_t set)
+/* A uniformly chosen card of a non-empty set, from 16 random bits x. */
+static inline int pick_16(struct engine_prng *rng, uint32_t x, uint64_t set)
 {
-    uint32_t x;
-    if (h->spare) {
-        x = (uint32_t)h->bits;
-        h->spare = false;
-    } else {
-        h->bits = engine_prng_next(rng);
-        x = (uint32_t)(h->bits >> 32);
-        h->spare = true;
+    uint32_t bound = (uint32_t)bits_count(set);
+    uint32_t m = x * bound;
+    if ((m & 0xffff) < bound) {
+        uint32_t threshold = (0x10000 - bound) % bound;
+        while ((m & 0xffff) < threshold)
+            m = (uint32_t)(engine_prng_next(rng) >> 48) * bound;
     }
-    return bits_nth(set, below_from(rng, x, (uint32_t)bits_count(set)));
+    return bits_nth(set, m >> 16);
+}
+
+/* The next 16 random bits. */
+static inline uint32_t quarter(struct engine_prng *rng, struct quarter_draws *q)
+{
+    if (q->left == 0) {
+        q->bits = engine_prng_next(rng);
+        q->left = 4;
+    }
+    uint32_t x = (uint32_t)(q->bits & 0xffff);
+    q->bits >>= 16;
+    q->left--;
+    return x;
 }
 
 /* Next seat clockwise still in the hand (domino drops players out). */
@@ -393,8 +406,8 @@ static void exchange(struct engine_game *g, const struct engine_sink *sink)
         }
         for (int s = 0, to = off; s < n; s++, to = to + 1 == n ? 0 : to + 1) {
             g->hand[to].one |= give[s];
-            for (int i = 0; i < k; i++)
-                g->received[to][i] = g->pass_cards[s][i];
+            /* the whole row in one move: past k it is never read */
+            memcpy(g->received[to], g->pass_cards[s], sizeof g->received[to]);
             g->nreceived[to] = (uint8_t)k;
         }
         EMIT(sink, g, .kind = ENGINE_EV_PASSED, .value = g->pass_dir);
@@ -1022,6 +1035,11 @@ enum engine_refusal engine_play(struct engine_game *g, int card,
 
 /* ---- Simulation ------------------------------------------------------- */
 
+void engine_play_unchecked(struct engine_game *g, int card)
+{
+    play_card(g, g->turn, card, NULL);
+}
+
 void engine_random_cards(struct engine_prng *rng, struct engine_cards h, int k,
                          uint8_t *cards)
 {
@@ -1043,14 +1061,14 @@ void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
         return;
     const int k = g->rules->pass_count, decks = g->rules->decks;
     struct engine_prng local = *rng;
-    struct half_draws half = {0, false};
+    struct quarter_draws q = {0, 0};
     for (int s = 0; s < g->n; s++) {
         if (g->passed_mask >> s & 1)
             continue;
         if (decks == 1) {
             uint64_t h = g->hand[s].one;
             for (int i = 0; i < k; i++) {
-                int c = pick_card(&local, &half, h);
+                int c = pick_16(&local, quarter(&local, &q), h);
                 h &= ~ENGINE_BIT(c);
                 g->pass_cards[s][i] = (uint8_t)c;
             }
@@ -1064,10 +1082,89 @@ void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
     exchange(g, sink);
 }
 
+/* What the playout loop knows of the hand: the hands in play, and the
+ * trick being played. */
+struct loop_state {
+    uint64_t hand[ENGINE_MAX_PLAYERS];
+    uint64_t led;      /* the suit led */
+    uint64_t win;      /* the winning card, as a bit */
+    uint64_t on_trick; /* the cards on the trick */
+    int win_seat;
+    int np; /* plays so far */
+    uint8_t led_suit;
+    bool broken;
+};
+
+/* Seat s plays a card of `legal` chosen from 16 random bits x; returns
+ * it. */
+static inline __attribute__((always_inline)) int
+take_card(struct engine_game *g, struct loop_state *t, int s, uint32_t x,
+          uint64_t legal, struct engine_prng *rng)
+{
+    int card = pick_16(rng, x, legal);
+    t->hand[s] &= ~ENGINE_BIT(card);
+    g->plays[t->np] = (uint8_t)card;
+    g->play_seat[t->np] = (uint8_t)s;
+    t->np++;
+    return card;
+}
+
+/* The playout's lead by seat s, from 16 random bits x. */
+static inline __attribute__((always_inline)) void
+lead_card(struct engine_game *g, struct loop_state *t, int s, uint32_t x,
+          bool first_trick, struct engine_prng *rng)
+{
+    uint64_t legal =
+        lead_from(g->rules, t->hand[s], ENGINE_NO_CARD, first_trick, t->broken);
+    int card = take_card(g, t, s, x, legal, rng);
+    uint64_t b = ENGINE_BIT(card);
+    t->led = ENGINE_SUIT_MASK(engine_card_suit(card));
+    t->led_suit = (uint8_t)(1u << engine_card_suit(card));
+    t->win = t->on_trick = b;
+    t->win_seat = s;
+}
+
+/* The playout's card by seat s after the lead: the winner is the highest
+ * card of the suit led, compared as bits (one test for following and
+ * winning). */
+static inline __attribute__((always_inline)) void
+follow_card(struct engine_game *g, struct loop_state *t, int s, uint32_t x,
+            bool first_trick, struct engine_prng *rng, const bool narrow)
+{
+    uint64_t h = t->hand[s];
+    uint64_t follow = h & t->led;
+    uint64_t legal = follow ? follow : h;
+    if (narrow)
+        legal = follow_from(g->rules, legal, follow == 0, first_trick, t->led,
+                            t->on_trick);
+    uint64_t b = ENGINE_BIT(take_card(g, t, s, x, legal, rng));
+    if ((b & t->led) > t->win) {
+        t->win = b;
+        t->win_seat = s;
+    }
+    if (!follow)
+        g->voids[s] |= t->led_suit;
+    t->on_trick |= b;
+}
+
+/* The end of the playout's trick: the winner takes it and leads. Hearts
+ * are broken, for the next lead, by the cards of a finished trick. */
+static inline __attribute__((always_inline)) int
+end_trick(struct engine_game *g, struct loop_state *t)
+{
+    g->taken[t->win_seat].one |= t->on_trick;
+    g->tricks[t->win_seat]++;
+    t->broken |= (t->on_trick & g->rules->breaks) != 0;
+    return t->win_seat;
+}
+
 /*
  * The playout loop for plain trick rules (one deck, no joker, no stock, no
  * kitty): the state that changes every card lives in locals, so the
- * compiler keeps it in registers, and is written back once. The legal
+ * compiler keeps it in registers, and is written back once. A trick is a
+ * lead and then the followers, so the loop never asks which it is; with
+ * four players (the common game) every whole trick is one 64-bit draw, 16
+ * bits a card, and its four cards are played without a loop. The legal
  * plays come from the same lead_from/follow_from as engine_play, and the
  * unit tests check that a playout and the checked plays of the same cards
  * leave identical games. `narrow` is a constant in each instance, so the
@@ -1077,69 +1174,61 @@ static inline __attribute__((always_inline)) void
 playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
 {
     const struct engine_rules *r = g->rules;
-    const int n = g->n;
+    const int n = g->n, size = r->hand_size;
     struct engine_prng rng = *rngp;
-    struct half_draws half = {0, false};
-    uint64_t hand[ENGINE_MAX_PLAYERS];
+    struct quarter_draws q = {0, 0};
+    struct loop_state t;
     uint8_t next[ENGINE_MAX_PLAYERS];
     for (int s = 0; s < n; s++) {
-        hand[s] = g->hand[s].one;
+        t.hand[s] = g->hand[s].one;
         next[s] = (uint8_t)(s + 1 == n ? 0 : s + 1);
     }
-    int turn = g->turn, pos = g->trick_len, np = g->nplays;
-    int tricks_left = r->hand_size - g->trick_no;
-    int win_card = g->win_card, win_seat = g->win_seat;
-    bool broken = g->hearts_broken;
-    uint64_t led = g->led_mask, on_trick = pos ? g->trick_cards : 0;
-    for (;;) {
-        // cppcheck-suppress uninitvar ; hand[0..n) is filled above, n >= 2
-        uint64_t h = hand[turn], legal;
+    int turn = g->turn, pos = g->trick_len;
+    int tricks_left = size - g->trick_no;
+    t.np = g->nplays;
+    t.win_seat = g->win_seat;
+    t.win = pos ? ENGINE_BIT(g->win_card) : 0;
+    t.broken = g->hearts_broken;
+    t.led = g->led_mask;
+    t.on_trick = pos ? g->trick_cards : 0;
+    t.led_suit = pos ? (uint8_t)(1u << engine_card_suit(g->trick[0])) : 0;
+    /* any number of players, and the rest of a trick begun */
+    while (tricks_left > 0 && (pos > 0 || n != 4)) {
         if (pos == 0) {
-            legal = lead_from(r, h, ENGINE_NO_CARD, tricks_left == r->hand_size,
-                              broken);
-        } else {
-            uint64_t follow = h & led;
-            legal = follow ? follow : h;
-            if (narrow)
-                legal = follow_from(r, legal, follow == 0,
-                                    tricks_left == r->hand_size, led, on_trick);
-        }
-        int card = pick_card(&rng, &half, legal);
-        uint64_t b = ENGINE_BIT(card);
-        hand[turn] = h & ~b;
-        g->plays[np] = (uint8_t)card;
-        g->play_seat[np] = (uint8_t)turn;
-        np++;
-        broken |= (b & r->breaks) != 0;
-        if (pos == 0) {
-            led = ENGINE_SUIT_MASK(engine_card_suit(card));
-            win_card = card;
-            win_seat = turn;
-        } else if (b & led) {
-            if (card > win_card) {
-                win_card = card;
-                win_seat = turn;
-            }
-        } else {
-            g->voids[turn] |= (uint8_t)(1u << engine_card_suit(bits_low(led)));
-        }
-        on_trick |= b;
-        if (++pos < n) {
+            lead_card(g, &t, turn, quarter(&rng, &q), tricks_left == size,
+                      &rng);
             turn = next[turn];
-            continue;
+            pos = 1;
         }
-        g->taken[win_seat].one |= on_trick;
-        g->tricks[win_seat]++;
-        turn = win_seat;
-        if (--tricks_left == 0)
-            break;
+        for (; pos < n; pos++) {
+            // cppcheck-suppress uninitvar ; hand[0..n) is filled above
+            follow_card(g, &t, turn, quarter(&rng, &q), tricks_left == size,
+                        &rng, narrow);
+            turn = next[turn];
+        }
+        turn = end_trick(g, &t);
+        tricks_left--;
         pos = 0;
-        on_trick = 0;
+    }
+    /* four players, whole tricks */
+    while (tricks_left > 0) {
+        uint64_t x = engine_prng_next(&rng);
+        bool first = tricks_left == size;
+        lead_card(g, &t, turn, (uint32_t)x & 0xffff, first, &rng);
+        follow_card(g, &t, (turn + 1) & 3, (uint32_t)(x >> 16) & 0xffff, first,
+                    &rng, narrow);
+        follow_card(g, &t, (turn + 2) & 3, (uint32_t)(x >> 32) & 0xffff, first,
+                    &rng, narrow);
+        follow_card(g, &t, (turn + 3) & 3, (uint32_t)(x >> 48), first, &rng,
+                    narrow);
+        turn = end_trick(g, &t);
+        tricks_left--;
     }
     /* what the loop left for the end: the hands, the last trick as it
      * lay, and the points each seat took (public, for views) */
+    const int np = t.np;
     for (int s = 0; s < n; s++) {
-        g->hand[s].one = hand[s];
+        g->hand[s].one = t.hand[s];
         g->hand_points[s] = set_points(r, g->taken[s].one);
     }
     memcpy(g->trick, g->plays + np - n, (size_t)n);
@@ -1148,11 +1237,11 @@ playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
     g->trick_len = 0;
     g->trick_cards = 0;
     g->nplays = (uint16_t)np;
-    g->trick_no = (uint8_t)r->hand_size;
-    g->win_card = (uint8_t)win_card;
-    g->win_seat = (uint8_t)win_seat;
-    g->led_mask = led;
-    g->hearts_broken = broken;
+    g->trick_no = (uint8_t)size;
+    g->win_card = (uint8_t)bits_low(t.win);
+    g->win_seat = (uint8_t)t.win_seat;
+    g->led_mask = t.led;
+    g->hearts_broken = t.broken;
     *rngp = rng;
     engine_score_hand(g, NULL);
 }

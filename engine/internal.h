@@ -51,6 +51,15 @@ static inline int bits_random(struct engine_prng *rng, uint64_t set)
     return bits_nth(set, engine_prng_below(rng, (uint32_t)bits_count(set)));
 }
 
+/*
+ * Plays `card` for the seat to play in PLAY, as engine_play does but
+ * without its checks, no events: the card must be one of
+ * engine_legal_plays(g). For simulations that choose their own cards (the
+ * searching levels' playouts); tests/unit/engine/test_playout.c checks it
+ * against engine_play under every preset.
+ */
+void engine_play_unchecked(struct engine_game *g, int card);
+
 /* `k` cards of a hand chosen uniformly (with two decks each copy is a
  * card of its own), into cards[]. */
 void engine_random_cards(struct engine_prng *rng, struct engine_cards h, int k,

@@ -300,18 +300,17 @@ static int best_mode(const struct engine_game *g, const struct hand_tally *t)
     return ENGINE_MOON_SUBTRACT;
 }
 
-static void finish_hand(struct engine_game *g, const struct hand_tally *t,
-                        int mode, const struct engine_sink *sink)
+/* Adds the hand's points (g->points) to the totals. */
+static void add_points(struct engine_game *g)
 {
-    hand_points(g, t, mode, g->points);
     for (int s = 0; s < g->n; s++)
         g->totals[s] += g->points[s];
     apply_reset(g->rules, g->totals, g->n);
-    g->moon_applied = (uint8_t)(t->shooter >= 0 ? mode : ENGINE_MOON_OFF);
-    if (t->shooter >= 0)
-        EMIT(sink, g, .kind = ENGINE_EV_MOON,
-             .seat = shooter_seat(g, t->shooter), .value = mode,
-             .card = t->sun);
+}
+
+/* The hand is scored: the game ends, or the next hand is to deal. */
+static void end_hand(struct engine_game *g, const struct engine_sink *sink)
+{
     EMIT(sink, g, .kind = ENGINE_EV_HAND_SCORED);
     int nw = 0;
     if (game_ends(g, g->totals, g->hand_no, g->winners, &nw)) {
@@ -323,9 +322,55 @@ static void finish_hand(struct engine_game *g, const struct hand_tally *t,
     }
 }
 
+static void finish_hand(struct engine_game *g, const struct hand_tally *t,
+                        int mode, const struct engine_sink *sink)
+{
+    hand_points(g, t, mode, g->points);
+    add_points(g);
+    g->moon_applied = (uint8_t)(t->shooter >= 0 ? mode : ENGINE_MOON_OFF);
+    if (t->shooter >= 0)
+        EMIT(sink, g, .kind = ENGINE_EV_MOON,
+             .seat = shooter_seat(g, t->shooter), .value = mode,
+             .card = t->sun);
+    end_hand(g, sink);
+}
+
+/*
+ * The common hand, scored without the tally: one deck, every seat for
+ * itself, no matched pairs, nobody shot. Each seat's points are then the
+ * value of its cards (the bonus card's class holds its points), as
+ * hand_points gives them. Returns false, having changed nothing, where
+ * that does not apply (a moon or a sun goes through the tally).
+ */
+static bool score_plain(struct engine_game *g, const struct engine_sink *sink)
+{
+    const struct engine_rules *r = g->rules;
+    const int n = g->n;
+    if (r->decks != 1 || r->match_pairs || r->partners != ENGINE_PARTNERS_OFF ||
+        (r->special & ENGINE_SPECIAL_DOMINO))
+        return false;
+    const bool moon = r->moon != ENGINE_MOON_OFF && r->moon_cards;
+    const bool sun = r->sun && r->moon != ENGINE_MOON_OFF && g->trick_no > 0;
+    int32_t pts[ENGINE_MAX_PLAYERS];
+    for (int s = 0; s < n; s++) {
+        uint64_t c = g->taken[s].one;
+        if ((moon && (c & r->moon_cards) == r->moon_cards) ||
+            (sun && g->tricks[s] == g->trick_no))
+            return false;
+        pts[s] = set_points(r, c);
+    }
+    memcpy(g->points, pts, sizeof(int32_t) * (size_t)n);
+    add_points(g);
+    g->moon_applied = ENGINE_MOON_OFF;
+    end_hand(g, sink);
+    return true;
+}
+
 void engine_score_hand(struct engine_game *g, const struct engine_sink *sink)
 {
     const struct engine_rules *r = g->rules;
+    if (score_plain(g, sink))
+        return;
     if (r->special & ENGINE_SPECIAL_DOMINO) {
         /* the last player in takes the cards left in hand */
         for (int s = 0; s < g->n; s++) {

@@ -3,7 +3,8 @@
  * 4-player game. Three figures, each the median of several timed runs:
  * random playouts (whole hands: deal, pass, every play, score) per second,
  * legal-move generations per second, and the easy computer player's
- * decisions per second. A benchmark, not a test: it prints, it asserts
+ * decisions per second. With --search, the searching levels' playouts
+ * instead (search_bench). A benchmark, not a test: it prints, it asserts
  * nothing about time.
  */
 #include "bot/common/msg.h"
@@ -113,13 +114,101 @@ static void print_figure(const char *what, const char *unit, double *runs,
     printf(")\n");
 }
 
+/*
+ * The searching levels' playouts: `count` play decisions of `level` at
+ * `budget` playouts, at every turn with a choice in hands that easy plays
+ * (so the positions do not depend on the search), from fixed seeds. The
+ * playouts are counted as the search spends them (budget / legal cards
+ * deals of every legal card), so that callgrind's instructions of
+ * ai_decide_budget divided by them give the instructions per playout. The
+ * checksum of the chosen cards and of the generator after them shows
+ * whether a change of the engine changed any decision.
+ */
+static int search_bench(int level, long budget, long count)
+{
+    struct engine_rules r;
+    if (engine_rules_parse(&r, "standard", 4, NULL))
+        return 1;
+    if (budget <= 0)
+        budget = ai_default_budget(level);
+    struct engine_prng rng, easy_rng;
+    engine_prng_seed(&rng, 4242);
+    engine_prng_seed(&easy_rng, 99);
+    long k = 0;
+    double playouts = 0, seconds = 0, cards = 0;
+    unsigned long sink = 0;
+    for (uint64_t deal = 1; k < count; deal++) {
+        struct engine_game g;
+        engine_game_init(&g, &r, deal, (int)(deal % 4));
+        g.hand_no = (uint16_t)(deal % 4);
+        engine_deal(&g, NULL);
+        for (int s = 0; s < 4; s++) {
+            struct engine_action a;
+            if (ai_act_for(AI_EASY, &g, s, &easy_rng, &a) == 0)
+                engine_act(&g, &a, NULL, NULL);
+        }
+        while (k < count && engine_phase(&g) == ENGINE_PHASE_PLAY) {
+            struct engine_view v;
+            struct engine_action a;
+            engine_view_make(&g, engine_turn(&g), &v);
+            int nc = __builtin_popcountll(v.legal);
+            if (nc > 1) {
+                double t0 = sim_seconds();
+                ai_decide_budget(level, &v, &rng, (int)budget, &a);
+                seconds += sim_seconds() - t0;
+                long deals = budget / nc > 0 ? budget / nc : 1;
+                playouts += (double)(deals * nc);
+                cards += (double)(deals * nc) * (r.hand_size * 4 - g.nplays);
+                sink = sink * 31 + a.cards[0];
+                k++;
+            }
+            ai_act_for(AI_EASY, &g, engine_turn(&g), &easy_rng, &a);
+            engine_act(&g, &a, NULL, NULL);
+        }
+    }
+    printf("hearts-sim bench --search: %s, budget %ld, %ld play decisions "
+           "over whole hands, one core\n",
+           ai_level_name(level), budget, k);
+    printf("playouts %.0f (%.1f cards each on average), %.3f s: %.0f "
+           "playouts/s, %.3f ms per decision\n",
+           playouts, cards / playouts, seconds, playouts / seconds,
+           seconds * 1e3 / (double)k);
+    printf("(checksum %lu %016llx)\n", sink,
+           (unsigned long long)engine_prng_next(&rng));
+    return 0;
+}
+
 int sim_bench(int argc, char **argv)
 {
     long runs = 7;
     double seconds = 1.0;
+    bool search = false;
+    int level = AI_HARD;
+    long budget = 0, count = 100;
     for (int i = 0; i < argc; i++) {
         char *end;
-        if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+        if (!strcmp(argv[i], "--search")) {
+            search = true;
+        } else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
+            level = ai_level_find(argv[++i]);
+            if (level < 0 || ai_default_budget(level) == 0) {
+                fprintf(stderr, "hearts-sim bench: --level is a searching "
+                                "level (normal, hard)\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--budget") && i + 1 < argc) {
+            if (sim_parse_count(argv[++i], 1, 10000000, &budget)) {
+                fprintf(stderr, "hearts-sim bench: --budget is 1 to "
+                                "10000000\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--decisions") && i + 1 < argc) {
+            if (sim_parse_count(argv[++i], 1, 1000000, &count)) {
+                fprintf(stderr, "hearts-sim bench: --decisions is 1 to "
+                                "1000000\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
             if (sim_parse_count(argv[++i], 1, 64, &runs)) {
                 fprintf(stderr, "hearts-sim bench: --runs is 1 to 64\n");
                 return 2;
@@ -134,10 +223,14 @@ int sim_bench(int argc, char **argv)
             }
         } else {
             fprintf(stderr, "usage: hearts-sim bench [--runs N] [--seconds "
-                            "S]\n");
+                            "S]\n"
+                            "       hearts-sim bench --search [--level "
+                            "LEVEL] [--budget N] [--decisions N]\n");
             return 2;
         }
     }
+    if (search)
+        return search_bench(level, budget, count);
     struct engine_rules r;
     struct engine_error e;
     if (engine_rules_parse(&r, "standard", 4, &e)) {

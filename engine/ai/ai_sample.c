@@ -24,26 +24,69 @@ static void take_out(struct engine_cards *m, int card)
         cards_remove(m, card);
 }
 
-/* Hall's condition for dealing the remaining cards of each suit (need) to
- * places with room (cap) that accept them (allow): every set of suits fits
- * in the room of the places that take any of them. */
+/*
+ * Hall's condition for dealing the remaining cards of each suit to places
+ * with room that accept them: every set of suits fits in the room of the
+ * places that take any of them. A vector holds one figure per set of suits
+ * (lane `set`, a bit per suit): the cards of those suits still to deal
+ * (want) and the room of the places that take any of them (room). Dealing
+ * a card of suit u takes one from the lanes of the sets holding u
+ * (suit_sets[u]), giving it to place k one from the lanes of the sets
+ * holding a suit k takes (slot_sets[k]), so a deal checks the condition in
+ * a few vector instructions. Counts stay below ENGINE_MAX_CARDS, which
+ * fits a lane.
+ */
+_Static_assert(ENGINE_MAX_CARDS <= 127, "a lane of ai_sets holds a count");
+
+static const ai_sets suit_sets[4] = {
+#define L(u, set) (int8_t)((set) >> (u)&1)
+#define SUIT(u)                                                                \
+    {                                                                          \
+        L(u, 0), L(u, 1), L(u, 2), L(u, 3), L(u, 4), L(u, 5), L(u, 6),         \
+            L(u, 7), L(u, 8), L(u, 9), L(u, 10), L(u, 11), L(u, 12), L(u, 13), \
+            L(u, 14), L(u, 15)                                                 \
+    }
+    SUIT(0), SUIT(1), SUIT(2), SUIT(3)
+#undef SUIT
+#undef L
+};
+
+static bool fits(ai_sets want, ai_sets room)
+{
+    ai_sets over = want > room;
+    uint64_t w[2];
+    memcpy(w, &over, sizeof w);
+    return !(w[0] | w[1]);
+}
+
+static ai_sets want_of(const int *need)
+{
+    ai_sets want = {0};
+    for (int u = 0; u < 4; u++)
+        want += suit_sets[u] * (int8_t)need[u];
+    return want;
+}
+
+static ai_sets room_of(const struct ai_sampler *s, const int *cap)
+{
+    ai_sets room = {0};
+    for (int k = 0; k < s->nslots; k++)
+        room += s->slot_sets[k] * (int8_t)cap[k];
+    return room;
+}
+
+/* The sets of suits each place takes (from allow). */
+static void make_slot_sets(struct ai_sampler *s)
+{
+    for (int k = 0; k < s->nslots; k++)
+        for (int set = 0; set < 16; set++)
+            s->slot_sets[k][set] = (int8_t)((s->allow[k] & set) != 0);
+}
+
 static bool dealable(const struct ai_sampler *s, const int *cap,
                      const int *need)
 {
-    for (unsigned set = 1; set < 16; set++) {
-        int want = 0, room = 0;
-        for (int u = 0; u < 4; u++)
-            if (set >> u & 1)
-                want += need[u];
-        if (!want)
-            continue;
-        for (int k = 0; k < s->nslots; k++)
-            if (s->allow[k] & set)
-                room += cap[k];
-        if (want > room)
-            return false;
-    }
-    return true;
+    return fits(want_of(need), room_of(s, cap));
 }
 
 /* The place my passed cards went to, or -1 if they are not known to be
@@ -236,10 +279,12 @@ int ai_sampler_init_moon(struct ai_sampler *s, const struct engine_view *v,
         for (int copies = cards_has(&free_, c); copies > 0; copies--)
             s->suit_cards[suit][s->nsuit[suit]++] = (uint8_t)c;
     }
+    make_slot_sets(s);
     if (!dealable(s, s->cap, s->nsuit)) {
         s->relaxed = true;
         for (int i = 0; i < s->nslots; i++)
             s->allow[i] = 15;
+        make_slot_sets(s);
     }
     /* the suits holding cards some seat probably lacks first (while every
      * place still has room to refuse them), then those with the least room
@@ -283,9 +328,9 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
                struct ai_deal *d)
 {
     memset(d, 0, sizeof *d);
-    int cap[AI_SLOTS], need[4];
+    int cap[AI_SLOTS];
     memcpy(cap, s->cap, sizeof cap);
-    memcpy(need, s->nsuit, sizeof need);
+    ai_sets want = want_of(s->nsuit), rooms = room_of(s, cap);
     for (int i = 0; i < s->nforced; i++)
         put(s, d, s->forced_slot[i], s->forced_card[i]);
     for (int o = 0; o < 4; o++) {
@@ -300,7 +345,7 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
                 if (cap[k] && (s->allow[k] >> suit & 1))
                     cand |= 1u << k;
             int slot = -1;
-            need[suit]--;
+            want -= suit_sets[suit];
             int weight[AI_SLOTS];
             for (int k = 0; k < s->nslots; k++) {
                 int seat = s->slot_seat[k];
@@ -319,12 +364,13 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
                         x -= weight[k];
                     k++;
                 }
-                cap[k]--;
-                if (dealable(s, cap, need)) {
+                ai_sets after = rooms - s->slot_sets[k];
+                if (fits(want, after)) {
+                    cap[k]--;
+                    rooms = after;
                     slot = k;
                     break;
                 }
-                cap[k]++;
                 cand &= ~(1u << k);
             }
             if (slot < 0) {
@@ -333,6 +379,7 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
                 for (slot = 0; !cap[slot]; slot++)
                     ;
                 cap[slot]--;
+                rooms -= s->slot_sets[slot];
             }
             put(s, d, slot, cards[i]);
         }

@@ -27,6 +27,9 @@
 #define AI_SLOTS (ENGINE_MAX_PLAYERS + 1)
 #define AI_UNLIKELY 4
 
+/* A count per set of suits (see ai_sample.c). */
+typedef int8_t ai_sets __attribute__((vector_size(16)));
+
 struct ai_sampler {
     const struct engine_view *v;
     int nslots;
@@ -45,6 +48,7 @@ struct ai_sampler {
      * AI_UNLIKELY times less readily */
     uint64_t unlikely[ENGINE_MAX_PLAYERS];
     bool relaxed;
+    ai_sets slot_sets[AI_SLOTS]; /* 1 in the lanes of the sets it takes */
 };
 
 struct ai_deal {

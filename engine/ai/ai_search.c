@@ -223,7 +223,7 @@ static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
         switch (g->phase) {
         case ENGINE_PHASE_PLAY: {
             int c = policy_card(g, engine_legal_plays(g), moon, rng);
-            engine_play(g, c, NULL, NULL);
+            engine_play_unchecked(g, c);
             break;
         }
         case ENGINE_PHASE_DISCARD: {

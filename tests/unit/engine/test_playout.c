@@ -2,8 +2,12 @@
  * Tests of the simulation entry points of engine/game.c: engine_playout
  * (with its register-resident loop for plain rules) must leave a game
  * exactly as the checked engine_play of the same cards does, under every
- * preset; engine_pass_random must pass legal cards.
+ * preset; engine_play_unchecked (the searching levels' play step) must
+ * leave a game exactly as engine_play does, card by card, under every
+ * preset and a set of option mixes; engine_pass_random must pass legal
+ * cards.
  */
+#include "engine/internal.h"
 #include "tests/support/scenario.h"
 
 #include <setjmp.h>
@@ -122,6 +126,91 @@ static void test_engine_playout_matches_checked_plays_every_preset(void **state)
     assert_true(hands > 500);
 }
 
+/* Plays whole games through engine_play on one copy and
+ * engine_play_unchecked on the other, comparing them after every card. */
+static int unchecked_games(const char *text, int n, uint64_t seed)
+{
+    struct engine_rules r;
+    sc_rules(&r, text, n);
+    struct engine_prng rng;
+    engine_prng_seed(&rng, seed);
+    struct engine_game a, b;
+    engine_game_init(&a, &r, seed, 0);
+    int hands = 0;
+    while (hands < 8 && engine_phase(&a) != ENGINE_PHASE_GAME_OVER) {
+        engine_deal(&a, NULL);
+        engine_pass_random(&a, &rng, NULL);
+        b = a;
+        while (engine_phase(&a) != ENGINE_PHASE_DEAL &&
+               engine_phase(&a) != ENGINE_PHASE_GAME_OVER) {
+            if (engine_phase(&a) == ENGINE_PHASE_PLAY) {
+                uint64_t legal = engine_legal_plays(&a);
+                assert_true(legal == engine_legal_plays(&b));
+                int c = (int)engine_prng_below(
+                    &rng, (uint32_t)__builtin_popcountll(legal));
+                while (c--)
+                    legal &= legal - 1;
+                int card = __builtin_ctzll(legal);
+                assert_int_equal(engine_play(&a, card, NULL, NULL), ENGINE_OK);
+                engine_play_unchecked(&b, card);
+            } else {
+                struct engine_action act = {.seat = (uint8_t)engine_turn(&a)};
+                if (engine_phase(&a) == ENGINE_PHASE_MOON) {
+                    act.kind = ENGINE_ACT_MOON;
+                    act.moon = (uint8_t)engine_moon_default(&a);
+                } else {
+                    act.kind = ENGINE_ACT_DISCARD;
+                    act.ncards = (uint8_t)engine_discard_count(&a);
+                    engine_random_cards(&rng, engine_hand(&a, act.seat),
+                                        act.ncards, act.cards);
+                }
+                assert_int_equal(engine_act(&a, &act, NULL, NULL), ENGINE_OK);
+                assert_int_equal(engine_act(&b, &act, NULL, NULL), ENGINE_OK);
+            }
+            char what[160];
+            snprintf(what, sizeof what, "%s, %d players, hand %d, play %d",
+                     text, n, a.hand_no, a.nplays);
+            same_game(&a, &b, what);
+        }
+        hands++;
+    }
+    return hands;
+}
+
+static void test_engine_play_unchecked_matches_engine_play(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int players;
+    } mixes[] = {
+        {"standard first_trick_points=forbidden dump_queen=on", 4},
+        {"standard first_trick_points=forbidden dump_queen=on", 7},
+        {"standard odd_cards=kitty", 3},
+        {"standard odd_cards=kitty_first_point", 5},
+        {"standard odd_cards=kitty_exchange", 6},
+        {"standard odd_cards=faceup_leftover", 5},
+        {"standard sun=on", 4},
+        {"omnibus match_pairs=on sun=on moon_keeps_bonus=off", 5},
+        {"partners moon=add_unless_loses sun=on match_pairs=on", 4},
+        {"standard queen_breaks_hearts=on lead_hearts_over_queen=off", 4},
+        {"standard exact_target_reset=half", 4},
+        {"black-maria moon=choice sun=on", 4},
+        {"joker hearts_lead=any moon=subtract", 4},
+    };
+    int hands = 0;
+    for (int p = 0; p < engine_preset_count(); p++) {
+        int min, max;
+        engine_preset_players(p, &min, &max);
+        for (int n = min; n <= max; n++)
+            hands += unchecked_games(engine_preset_name(p), n,
+                                     (uint64_t)(p * 50 + n));
+    }
+    for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++)
+        hands += unchecked_games(mixes[i].text, mixes[i].players, 7 + i);
+    assert_true(hands > 300);
+}
+
 static void test_engine_pass_random_passes_cards_from_each_hand(void **state)
 {
     (void)state;
@@ -179,6 +268,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(
             test_engine_playout_matches_checked_plays_every_preset),
+        cmocka_unit_test(test_engine_play_unchecked_matches_engine_play),
         cmocka_unit_test(test_engine_pass_random_passes_cards_from_each_hand),
         cmocka_unit_test(test_engine_pass_random_two_decks_keeps_the_pack),
     };

@@ -3,8 +3,9 @@
  * environment variable HEARTS_SIM, set by tests/CMakeLists.txt; the test
  * is skipped without it): the command dispatch and its usage, `play`'s
  * report (seats, levels, games and hands), its records (one line per
- * game, each replayed OK), a seed that repeats a run, its refusals, and
- * that a count (play --games, --seed) is a plain decimal number.
+ * game, each replayed OK), a seed that repeats a run, its refusals, that
+ * a count (play --games, --seed) is a plain decimal number, and bench
+ * --search's report and refusals.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -218,6 +219,44 @@ static void test_sim_counts_are_plain_numbers(void **state)
     sim_run_free(&r);
 }
 
+/* bench --search: the searching levels' playouts, counted as the search
+ * spends them, with a checksum that repeats; a level that does not search
+ * and counts out of range are refused. */
+static void test_sim_bench_search(void **state)
+{
+    (void)state;
+    struct sim_run r, again;
+    const char *const args[] = {"bench",       "--search", "--budget",
+                                "60",          "--level",  "normal",
+                                "--decisions", "4",        NULL};
+    sim_run(&r, NULL, args);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "hearts-sim bench --search: normal, budget "
+                                  "60, 4 play decisions"));
+    assert_non_null(strstr(r.out, "playouts "));
+    const char *sum = strstr(r.out, "(checksum ");
+    assert_non_null(sum);
+    sim_run(&again, NULL, args);
+    assert_int_equal(again.status, 0);
+    assert_non_null(strstr(again.out, sum));
+    sim_run_free(&again);
+    sim_run_free(&r);
+    static const char *const bad[][3] = {{"--level", "easy", "searching"},
+                                         {"--level", "frob", "searching"},
+                                         {"--budget", "0", "--budget is"},
+                                         {"--decisions", "x", "--decisions"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sim_run(&r, NULL,
+                (const char *const[]){"bench", "--search", bad[i][0], bad[i][1],
+                                      NULL});
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        assert_non_null(strstr(r.err, bad[i][2]));
+        sim_run_free(&r);
+    }
+}
+
 int main(void)
 {
     if (!sim_run_binary()) {
@@ -231,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_sim_play_records),
         cmocka_unit_test(test_sim_play_refusals),
         cmocka_unit_test(test_sim_counts_are_plain_numbers),
+        cmocka_unit_test(test_sim_bench_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
