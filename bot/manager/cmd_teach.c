@@ -798,6 +798,13 @@ void mgr_cmd_review(struct cmd *c)
     }
     if (c->nwords == 1 && review_running(c))
         return;
+    int myseat;
+    if (!c->room && !mgr_table_of_person(c->m, c->a, c->u->nick, &myseat)) {
+        /* TRANSLATORS: {prefix} is the command prefix ("!") */
+        mgr_cmd_replym(c, M("Ask in the channel ({prefix}review there)."),
+                       MSG_S("prefix", p), MSG_END);
+        return;
+    }
     const char *room = mgr_replay_room(c);
     if (!room)
         return;
@@ -807,7 +814,6 @@ void mgr_cmd_review(struct cmd *c)
     /* who the asker is in the results: the seat's key if they sit here,
      * else the key they would sit down with */
     char key[200];
-    int myseat;
     struct table *t = mgr_table_find(c->m, c->a, room);
     if (t && (myseat = mgr_cmd_seat_of(t, c->u)) >= 0)
         snprintf(key, sizeof key, "%s", t->seats[myseat].key);
