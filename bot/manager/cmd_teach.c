@@ -468,6 +468,8 @@ static int collect(struct collect *k, const char *json, size_t len)
         log_warn("review of game %s: %s", k->game, err);
         return -1;
     }
+    if (k->from < rec->nhands - TEACH_MAX_HANDS + 1)
+        k->from = rec->nhands - TEACH_MAX_HANDS + 1;
     int rc = record_replay(rec, NULL, collect_step, k, NULL, err, sizeof err);
     if (rc)
         log_warn("review of game %s: %s", k->game, err);
@@ -762,7 +764,7 @@ static bool review_running(struct cmd *c)
 
 /* The asker's last finished game in dir, among the last TEACH_BACK: true
  * and *r, *seat; false if none. */
-static bool last_played(struct cmd *c, const char *dir, const char *key,
+static bool last_played(const char *dir, const char *key,
                         struct archive_result *r, int *seat)
 {
     for (int back = 1; back <= TEACH_BACK; back++) {
@@ -775,7 +777,6 @@ static bool last_played(struct cmd *c, const char *dir, const char *key,
         if ((*seat = seat_of_key(r, key)) >= 0)
             return true;
     }
-    (void)c;
     return false;
 }
 
@@ -822,7 +823,7 @@ void mgr_cmd_review(struct cmd *c)
     struct archive_result r;
     int seat;
     if (c->nwords == 1) {
-        if (!last_played(c, dir, key, &r, &seat)) {
+        if (!last_played(dir, key, &r, &seat)) {
             mgr_cmd_replym(c,
                            /* TRANSLATORS: {n} is how many games back were
                             * looked at */

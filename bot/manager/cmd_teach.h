@@ -36,6 +36,9 @@
 #define TEACH_MIN_COST 0.5
 /* Hints and reviews being worked out at once, everyone's together. */
 #define TEACH_OPEN 8
+/* A review weighs at most this many hands: a longer game's last ones
+ * (a job a position, some 4 KiB each while it waits). */
+#define TEACH_MAX_HANDS 24
 /* How many finished games back `review` looks for the asker's last. */
 #define TEACH_BACK 50
 
