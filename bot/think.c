@@ -35,10 +35,11 @@ struct think {
     int nthreads;
     pthread_mutex_t mu;
     pthread_cond_t wake;
-    bool stop;                           /* under mu */
-    struct think_node *todo, **todo_end; /* under mu */
-    struct think_node *done, **done_end; /* under mu */
-    int pending;                         /* loop thread only */
+    bool stop;                             /* under mu */
+    struct think_node *todo, **todo_end;   /* under mu: decisions */
+    struct think_node *later, **later_end; /* under mu: explanations */
+    struct think_node *done, **done_end;   /* under mu */
+    int pending;                           /* loop thread only */
     int pipe[2];
 };
 
@@ -75,14 +76,20 @@ static void decide(struct think_node *n)
     if (fn)
         fn(j);
     n->result.id = j->id;
+    n->result.kind = j->kind;
     n->result.rc = -1;
     memset(&n->result.action, 0, sizeof n->result.action);
     if (!engine_may_act(&j->game, j->seat))
         return;
     struct engine_view v;
     engine_view_make(&j->game, j->seat, &v);
-    n->result.rc =
-        ai_decide_budget(j->level, &v, &j->rng, j->budget, &n->result.action);
+    if (j->kind == THINK_EXPLAIN)
+        n->result.rc =
+            ai_explain(&v, &j->rng, j->budget, j->also.kind ? &j->also : NULL,
+                       n->result.choices, AI_EXPLAIN_MAX);
+    else
+        n->result.rc = ai_decide_budget(j->level, &v, &j->rng, j->budget,
+                                        &n->result.action);
 }
 
 /* A decided job joins the results, and the loop is woken. */
@@ -103,14 +110,23 @@ static void *worker(void *arg)
     struct think *th = arg;
     pthread_mutex_lock(&th->mu);
     for (;;) {
-        while (!th->stop && !th->todo)
+        while (!th->stop && !th->todo && !th->later)
             pthread_cond_wait(&th->wake, &th->mu);
         if (th->stop)
             break;
-        struct think_node *n = th->todo;
-        th->todo = n->next;
-        if (!th->todo)
-            th->todo_end = &th->todo;
+        /* a table's decision before any explanation */
+        struct think_node *n;
+        if (th->todo) {
+            n = th->todo;
+            th->todo = n->next;
+            if (!th->todo)
+                th->todo_end = &th->todo;
+        } else {
+            n = th->later;
+            th->later = n->next;
+            if (!th->later)
+                th->later_end = &th->later;
+        }
         pthread_mutex_unlock(&th->mu);
         decide(n);
         finished(th, n);
@@ -168,6 +184,7 @@ struct think *think_new_workers(struct loop *l, think_done_fn fn, void *ctx,
     th->fn = fn;
     th->ctx = ctx;
     th->todo_end = &th->todo;
+    th->later_end = &th->later;
     th->done_end = &th->done;
     if (pipe(th->pipe) < 0) {
         log_error("thinking worker: pipe: %s", strerror(errno));
@@ -201,8 +218,13 @@ void think_submit(struct think *th, const struct think_job *job)
         return;
     }
     pthread_mutex_lock(&th->mu);
-    *th->todo_end = n;
-    th->todo_end = &n->next;
+    if (job->kind == THINK_EXPLAIN) {
+        *th->later_end = n;
+        th->later_end = &n->next;
+    } else {
+        *th->todo_end = n;
+        th->todo_end = &n->next;
+    }
     pthread_cond_signal(&th->wake);
     pthread_mutex_unlock(&th->mu);
 }
@@ -232,6 +254,7 @@ void think_free(struct think *th)
     for (int i = 0; i < th->nthreads; i++)
         pthread_join(th->threads[i], NULL);
     free_list(th->todo);
+    free_list(th->later);
     free_list(th->done);
     loop_unwatch(th->loop, th->pipe[0]);
     close(th->pipe[0]);

@@ -20,27 +20,41 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine/ai/ai.h"
 #include "engine/engine.h"
 #include "bot/common/loop.h"
 
 struct think;
 
+/* What a job asks: a table's decision (ai_decide_budget), or what the
+ * search thinks of every choice of the seat (ai_explain: a hint, one
+ * position of a review). Explaining waits while any decision waits: a
+ * table's own computer players come first. */
+enum think_kind { THINK_DECIDE, THINK_EXPLAIN };
+
 /* What a decision needs, copied: nothing in it points anywhere (the
  * worker points game.rules at its own copy of rules). */
 struct think_job {
     uint64_t id; /* the caller's, handed back in the result */
-    int level;   /* ai.h */
-    int budget;  /* ai_decide_budget's: 0 for the level's default */
+    enum think_kind kind;
+    int level;  /* ai.h */
+    int budget; /* ai_decide_budget's: 0 for the level's default */
     int seat;
     struct engine_rules rules;
     struct engine_game game;
     struct engine_prng rng;
+    /* THINK_EXPLAIN: the seat's own pass, weighed too (kind 0: none) */
+    struct engine_action also;
 };
 
 struct think_result {
     uint64_t id;
-    int rc; /* ai_decide_budget's: 0 and action, or -1 (nothing to do) */
+    enum think_kind kind;
+    /* DECIDE: ai_decide_budget's: 0 and action, or -1 (nothing to do);
+     * EXPLAIN: ai_explain's: how many choices, or -1 */
+    int rc;
     struct engine_action action;
+    struct ai_choice choices[AI_EXPLAIN_MAX];
 };
 
 /* Called on the loop thread with each result; may submit more jobs. */
@@ -58,7 +72,8 @@ struct think *think_new(struct loop *l, think_done_fn fn, void *ctx);
 struct think *think_new_workers(struct loop *l, think_done_fn fn, void *ctx,
                                 int workers);
 
-/* Queues a copy of *job. Jobs are started in the order submitted; with one
+/* Queues a copy of *job. Decisions are started in the order submitted,
+ * and explanations likewise, each only while no decision waits; with one
  * worker they also finish in that order. */
 void think_submit(struct think *th, const struct think_job *job);
 

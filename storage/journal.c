@@ -38,12 +38,14 @@ static char *line_of(struct json_object *o)
 }
 
 char *journal_header(const char *game, const char *network, const char *room,
-                     const char *rules, long long opened, int turn_timeout)
+                     const char *rules, long long opened, int turn_timeout,
+                     bool hints)
 {
     struct json_object *o = xjson(json_object_new_object());
     xjson_set(o, "format",
-              json_object_new_string(turn_timeout ? JOURNAL_FORMAT
-                                                  : JOURNAL_FORMAT_1));
+              json_object_new_string(hints          ? JOURNAL_FORMAT
+                                     : turn_timeout ? JOURNAL_FORMAT_2
+                                                    : JOURNAL_FORMAT_1));
     xjson_set(o, "game", json_object_new_string(game));
     xjson_set(o, "network", json_object_new_string(network));
     xjson_set(o, "room", json_object_new_string(room));
@@ -51,6 +53,8 @@ char *journal_header(const char *game, const char *network, const char *room,
     xjson_set(o, "opened", json_object_new_int64(opened));
     if (turn_timeout)
         xjson_set(o, "turn_timeout", json_object_new_int(turn_timeout));
+    if (hints)
+        xjson_set(o, "hints", json_object_new_boolean(1));
     return line_of(o);
 }
 
@@ -256,7 +260,8 @@ static int parse_header(struct json_object *o, struct journal_line *out,
                        format, JOURNAL_FORMAT);
     }
     bool v1 = strcmp(format, JOURNAL_FORMAT_1) == 0;
-    if (!v1 && strcmp(format, JOURNAL_FORMAT) != 0)
+    bool v3 = strcmp(format, JOURNAL_FORMAT) == 0;
+    if (!v1 && !v3 && strcmp(format, JOURNAL_FORMAT_2) != 0)
         return err_set(err, errlen,
                        "format \"%s\" is not one this bot reads (%s)", format,
                        JOURNAL_FORMAT);
@@ -277,6 +282,12 @@ static int parse_header(struct json_object *o, struct journal_line *out,
                     err, errlen))
             return -1;
         out->turn_timeout = (int)k;
+    }
+    out->hints = false;
+    if (v3 && json_object_object_get_ex(o, "hints", &x)) {
+        if (!json_object_is_type(x, json_type_boolean))
+            return err_set(err, errlen, "hints: true or false is needed");
+        out->hints = json_object_get_boolean(x);
     }
     if (!out->room[0])
         return err_set(err, errlen, "room: empty");

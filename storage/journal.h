@@ -22,10 +22,13 @@
 #include "storage/record/record.h"
 
 /* The newest version this build reads; it writes it only for a table
- * with its own turn length (the header's turn_timeout, and turn lines),
- * and the older one for every other table, so that a build before it
- * still resumes those. */
-#define JOURNAL_FORMAT "heartsbot-journal/2"
+ * that allows hints (the header's hints), version 2 for a table with its
+ * own turn length (the header's turn_timeout, and turn lines), and the
+ * first one for every other table, so that a build before them still
+ * resumes those, and one that knows no hints never resumes a game that
+ * allowed them as if it had not. */
+#define JOURNAL_FORMAT "heartsbot-journal/3"
+#define JOURNAL_FORMAT_2 "heartsbot-journal/2"
 #define JOURNAL_FORMAT_1 "heartsbot-journal/1"
 /* The bounds of a header's turn_timeout, seconds (bot/manager/slow.h). */
 #define JOURNAL_TURN_MIN 30
@@ -75,6 +78,7 @@ struct journal_line {
     char rules[300];
     long long opened;
     int turn_timeout; /* the table's own turn length, seconds; 0: none */
+    bool hints;       /* the table allows hints */
     /* SEATS */
     int nseats;
     int opener;
@@ -107,9 +111,11 @@ struct journal_line {
  * Each encoder returns a new line ending in '\n' (the caller frees it),
  * ready for storage_append. Aborts if out of memory.
  */
-/* turn_timeout 0: a version 1 header (no turn length of its own). */
+/* turn_timeout 0 and no hints: a version 1 header (no turn length of its
+ * own); hints: version 3. */
 char *journal_header(const char *game, const char *network, const char *room,
-                     const char *rules, long long opened, int turn_timeout);
+                     const char *rules, long long opened, int turn_timeout,
+                     bool hints);
 char *journal_seats(const struct journal_seat *seats, int n, int opener);
 char *journal_start(void);
 char *journal_turn(uint32_t turn, long long deadline, int reminded,

@@ -226,6 +226,7 @@ int stats_game_from_record(const char *json, size_t len, struct stats_game *g,
         if (engine_rules_differs(&rec->rules, i))
             t.custom = true;
     engine_rules_changes(&rec->rules, t.changes, sizeof t.changes);
+    t.hints = rec->hints;
     struct engine_sink sink = {on_event, &t};
     struct engine_game eg;
     if (record_replay(rec, &sink, NULL, NULL, &eg, err, errlen)) {
@@ -317,8 +318,12 @@ void stats_add(struct stats *s, const struct archive_result *r,
     s->games++;
     if (!g || !r->finished || !g->finished || g->n != r->n)
         return;
-    count_on(board_at(s, engine_preset_name(g->preset)), r, g);
-    if (g->custom)
+    /* a game where hints were allowed counts on the hints board alone */
+    if (g->hints)
+        count_on(board_at(s, STATS_HINTS), r, g);
+    else
+        count_on(board_at(s, engine_preset_name(g->preset)), r, g);
+    if (g->custom && !g->hints)
         count_on(board_at(s, STATS_CUSTOM), r, g);
     struct stats_last *l = &s->last;
     memset(l, 0, sizeof *l);
@@ -703,7 +708,7 @@ struct fig {
     int32_t nhands;
     uint16_t winners;
     int8_t n, preset;
-    bool custom, finished;
+    bool custom, finished, hints;
 };
 
 static void fig_of(struct fig *f, const struct stats_game *g)
@@ -722,6 +727,7 @@ static void fig_of(struct fig *f, const struct stats_game *g)
     f->preset = (int8_t)g->preset;
     f->custom = g->custom;
     f->finished = g->finished;
+    f->hints = g->hints;
 }
 
 static void game_of(struct stats_game *g, const struct fig *f)
@@ -740,6 +746,7 @@ static void game_of(struct stats_game *g, const struct fig *f)
     g->preset = f->preset;
     g->custom = f->custom;
     g->finished = f->finished;
+    g->hints = f->hints;
 }
 
 struct figures {

@@ -8,7 +8,8 @@
  *
  * Counting (docs/storage.md says it for players): a finished game counts
  * under its preset, and also under "custom" if the table changed any
- * option of the preset; a stopped game counts for nobody. Computers are
+ * option of the preset; a game whose table allowed hints counts under
+ * "hints" alone; a stopped game counts for nobody. Computers are
  * in the results but on no board. The rating: every pair of people in a
  * game is one Elo game scored by final placement (a lower total places
  * better, equal totals draw, a person who left places below everyone who
@@ -31,6 +32,7 @@
  * exact sizes, rebuilt otherwise. */
 #define STATS_FORMAT_V1 "heartsbot-leaderboard/1"
 #define STATS_CUSTOM "custom" /* the board of games with changed options */
+#define STATS_HINTS "hints"   /* the board of games that allowed hints */
 #define STATS_INITIAL 1500.0
 #define STATS_K 32.0
 #define STATS_PROVISIONAL 10 /* games before a rating is established */
@@ -108,6 +110,7 @@ struct stats_game {
     bool custom;
     char changes[STATS_CHANGES_SIZE]; /* as in stats_last */
     bool finished;                    /* the record has totals and winners */
+    bool hints;                       /* the table allowed hints */
     int32_t totals[ENGINE_MAX_PLAYERS];
     int64_t points[ENGINE_MAX_PLAYERS];
     int moons[ENGINE_MAX_PLAYERS], suns[ENGINE_MAX_PLAYERS],

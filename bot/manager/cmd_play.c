@@ -66,8 +66,7 @@ void mgr_cmd_pass_in_channel(struct cmd *c)
         MSG_END);
 }
 
-/* The seated person's table, or NULL after a reply saying why. */
-static struct table *my_table(struct cmd *c, int *seat)
+struct table *mgr_cmd_my_table(struct cmd *c, int *seat)
 {
     struct table *t;
     if (c->room) {
@@ -435,7 +434,7 @@ static bool queue_play(struct cmd *c, struct table *t, int seat, int card)
 void mgr_cmd_play(struct cmd *c)
 {
     int seat;
-    struct table *t = my_table(c, &seat);
+    struct table *t = mgr_cmd_my_table(c, &seat);
     if (!t)
         return;
     if (c->nwords == 2 && strcasecmp(c->words[1], "none") == 0) {
@@ -514,7 +513,7 @@ void mgr_cmd_autoplay(struct cmd *c)
 void mgr_cmd_pass(struct cmd *c)
 {
     int seat;
-    struct table *t = my_table(c, &seat);
+    struct table *t = mgr_cmd_my_table(c, &seat);
     if (!t)
         return;
     struct engine_action a = {.kind = ENGINE_ACT_PASS};
@@ -532,7 +531,7 @@ void mgr_cmd_pass(struct cmd *c)
 void mgr_cmd_discard(struct cmd *c)
 {
     int seat;
-    struct table *t = my_table(c, &seat);
+    struct table *t = mgr_cmd_my_table(c, &seat);
     if (!t)
         return;
     struct engine_action a = {.kind = ENGINE_ACT_DISCARD};
@@ -546,7 +545,7 @@ void mgr_cmd_discard(struct cmd *c)
 void mgr_cmd_moon(struct cmd *c)
 {
     int seat;
-    struct table *t = my_table(c, &seat);
+    struct table *t = mgr_cmd_my_table(c, &seat);
     if (!t)
         return;
     struct engine_action a = {.kind = ENGINE_ACT_MOON};
@@ -605,7 +604,7 @@ static void add_passing(struct strbuf *sb, struct table *t, int seat,
 void mgr_cmd_hand(struct cmd *c)
 {
     int seat;
-    struct table *t = my_table(c, &seat);
+    struct table *t = mgr_cmd_my_table(c, &seat);
     if (!t)
         return;
     const struct engine_game *g = &t->game;

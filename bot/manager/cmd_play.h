@@ -20,6 +20,9 @@ void mgr_cmd_moon(struct cmd *c);
 void mgr_cmd_hand(struct cmd *c);
 void mgr_cmd_back(struct cmd *c);
 void mgr_cmd_autoplay(struct cmd *c);
+/* The asker's table with a game on, where they play (not away), and
+ * their seat; or NULL after a reply saying why. */
+struct table *mgr_cmd_my_table(struct cmd *c, int *seat);
 /* Scans the cards in words[from..], blank- or comma-separated ("KS,AS,
  * KC"), into out (up to max; out may be NULL to count). Returns how many,
  * -1 at a word that is no card (*bad and *badlen name it), or -2 when

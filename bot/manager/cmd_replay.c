@@ -101,7 +101,7 @@ bool mgr_cmd_is_more(const struct cmd *c)
 
 /* The room a replay is of: the channel, or privately the one where the
  * asker sits; NULL after a refusal. */
-static const char *replay_room(struct cmd *c)
+const char *mgr_replay_room(struct cmd *c)
 {
     if (c->room)
         return c->room;
@@ -117,7 +117,7 @@ static const char *replay_room(struct cmd *c)
 
 /* The game a word names: a number counting back (*back) or an ID's
  * first digits (into id, lower case). False if it is neither. */
-static bool game_word(const char *w, int *back, char *id, size_t idlen)
+bool mgr_replay_game_word(const char *w, int *back, char *id, size_t idlen)
 {
     size_t len = strlen(w);
     if (len <= 4 && strspn(w, "0123456789") == len) {
@@ -134,7 +134,8 @@ static bool game_word(const char *w, int *back, char *id, size_t idlen)
 
 /* The directory of the room's archive, if it has one: false (and the
  * asker told nothing has finished there) if not. */
-static bool archive_dir(struct cmd *c, const char *room, char *dir, size_t len)
+bool mgr_replay_archive_dir(struct cmd *c, const char *room, char *dir,
+                            size_t len)
 {
     char err[400];
     bool missing = false;
@@ -151,8 +152,8 @@ static bool archive_dir(struct cmd *c, const char *room, char *dir, size_t len)
 }
 
 /* Finds the game asked for in dir's results: false after a refusal. */
-static bool find_game(struct cmd *c, const char *dir, const char *id, int back,
-                      struct archive_result *r)
+bool mgr_replay_find_game(struct cmd *c, const char *dir, const char *id,
+                          int back, struct archive_result *r)
 {
     char err[400];
     int finished = 0;
@@ -217,7 +218,8 @@ void mgr_cmd_replay(struct cmd *c)
     int back = 1;
     char id[17] = "";
     if (c->nwords > 2 ||
-        (c->nwords == 2 && !game_word(c->words[1], &back, id, sizeof id))) {
+        (c->nwords == 2 &&
+         !mgr_replay_game_word(c->words[1], &back, id, sizeof id))) {
         mgr_cmd_replym(
             c,
             /* TRANSLATORS: !replay with a word that is no game; {prefix} is
@@ -228,7 +230,7 @@ void mgr_cmd_replay(struct cmd *c)
             MSG_S("prefix", p), MSG_I("n", REPLAY_BACK_MAX), MSG_END);
         return;
     }
-    const char *room = replay_room(c);
+    const char *room = mgr_replay_room(c);
     if (!room)
         return;
     /* never a game still on: its hands are secret */
@@ -243,8 +245,8 @@ void mgr_cmd_replay(struct cmd *c)
     }
     char dir[FILE_PATH_MAX];
     struct archive_result r;
-    if (!archive_dir(c, room, dir, sizeof dir) ||
-        !find_game(c, dir, id, back, &r))
+    if (!mgr_replay_archive_dir(c, room, dir, sizeof dir) ||
+        !mgr_replay_find_game(c, dir, id, back, &r))
         return;
     char err[400], *json;
     size_t len;

@@ -9,6 +9,7 @@
 #define HEARTS_BOT_MANAGER_CMD_REPLAY_H
 
 #include "bot/manager/cmd.h"
+#include "storage/archive.h"
 
 /* The most lines of one chunk. */
 #define REPLAY_CHUNK_LINES 5
@@ -22,5 +23,22 @@ void mgr_cmd_more(struct cmd *c);
 /* Whether c is a "more" of a replay (privately "more", or "replay
  * more"): the same text again is answered, not taken for a repeat. */
 bool mgr_cmd_is_more(const struct cmd *c);
+
+/* What !replay and review (cmd_teach.h) share. The room whose archive a
+ * command means: the channel, or privately the one where the asker sits;
+ * NULL after a refusal. */
+const char *mgr_replay_room(struct cmd *c);
+/* The game a word names: a number counting back (*back, 1 to
+ * REPLAY_BACK_MAX) or an ID's first digits (into id, lower case). False
+ * if it is neither. */
+bool mgr_replay_game_word(const char *w, int *back, char *id, size_t idlen);
+/* The directory of the room's archive, if it has one: false (and the
+ * asker told nothing has finished there) if not. */
+bool mgr_replay_archive_dir(struct cmd *c, const char *room, char *dir,
+                            size_t len);
+/* The game asked for (id's first digits, or `back` games back) among
+ * dir's results, finished: false after a refusal. */
+bool mgr_replay_find_game(struct cmd *c, const char *dir, const char *id,
+                          int back, struct archive_result *r);
 
 #endif

@@ -13,6 +13,7 @@
 #include "bot/common/msg.h"
 #include "bot/manager/announce.h"
 #include "bot/manager/cmd_results.h"
+#include "bot/manager/cmd_teach.h"
 #include "bot/manager/lang.h"
 #include "bot/manager/life.h"
 #include "bot/manager/notify.h"
@@ -38,9 +39,10 @@ void mgr_cmd_stop_with(struct table *t, const char *id, const char *player)
 }
 
 /* The options that differ from the preset ("target=50 hands=1"), then
- * the table's own turn length ("turn_timeout=1d"): how many. */
+ * the table's own turn length ("turn_timeout=1d") and hints ("hints=on"):
+ * how many. */
 static int all_changes(char *out, size_t len, const struct engine_rules *r,
-                       int turn_timeout)
+                       int turn_timeout, bool hints)
 {
     int n = engine_rules_changes(r, out, len);
     if (n <= 0) {
@@ -54,17 +56,24 @@ static int all_changes(char *out, size_t len, const struct engine_rules *r,
                  used ? " " : "", mgr_duration_text(d, sizeof d, turn_timeout));
         n++;
     }
+    if (hints) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s" TEACH_OPTION "=on",
+                 used ? " " : "");
+        n++;
+    }
     return n;
 }
 
 /* The rules in a few words, for one-line announcements: "standard for 4
  * with target=50", in lang. */
 static void rules_short(struct strbuf *sb, int lang,
-                        const struct engine_rules *r, int turn_timeout)
+                        const struct engine_rules *r, int turn_timeout,
+                        bool hints)
 {
     char changes[MGR_TEXT_SIZE];
     const char *preset = engine_preset_name(r->preset);
-    if (all_changes(changes, sizeof changes, r, turn_timeout) > 0)
+    if (all_changes(changes, sizeof changes, r, turn_timeout, hints) > 0)
         /* TRANSLATORS: the rules of a table in a few words, said inside other
          * messages: {preset} is the name of the rules ("standard", typed as
          * it is), {n} the number of players, {changes} options that differ
@@ -82,7 +91,8 @@ static void rules_short(struct strbuf *sb, int lang,
 
 /* The full rules, for !rules: at most two IRC lines, in lang. */
 static void describe_rules(struct strbuf *sb, int lang,
-                           const struct engine_rules *r, int turn_timeout)
+                           const struct engine_rules *r, int turn_timeout,
+                           bool hints)
 {
     char summary[MGR_TEXT_SIZE];
     struct strbuf words;
@@ -97,7 +107,7 @@ static void describe_rules(struct strbuf *sb, int lang,
              MSG_S("preset", engine_preset_name(r->preset)),
              MSG_I("n", r->players), MSG_S("summary", summary), MSG_END);
     char changes[MGR_TEXT_SIZE];
-    if (all_changes(changes, sizeof changes, r, turn_timeout) > 0) {
+    if (all_changes(changes, sizeof changes, r, turn_timeout, hints) > 0) {
         strbuf_addc(sb, ' ');
         /* TRANSLATORS: {changes} are options that differ from the preset
          * ("target=50 hands=1"), typed as they are. */
@@ -114,6 +124,15 @@ static void describe_rules(struct strbuf *sb, int lang,
                   "out a computer player makes that one move and the player "
                   "keeps the seat."),
                 MSG_S("time", mgr_duration_text(d, sizeof d, turn_timeout)),
+                MSG_END);
+    }
+    if (hints) {
+        strbuf_addc(sb, ' ');
+        /* TRANSLATORS: hint is a command and hints a board's name: keep
+         * them as they are. */
+        msg_add(sb, lang,
+                M("Hints are allowed (hint): the game counts on the hints "
+                  "board, not the preset's."),
                 MSG_END);
     }
     strbuf_addc(sb, ' ');
@@ -163,7 +182,7 @@ static void table_here(struct cmd *c, struct table *t)
     struct strbuf rules, names;
     strbuf_init(&rules, rules_text, sizeof rules_text);
     strbuf_init(&names, names_text, sizeof names_text);
-    rules_short(&rules, lang, &t->rules, t->turn_timeout);
+    rules_short(&rules, lang, &t->rules, t->turn_timeout, t->hints);
     seated_names(&names, t);
     if (t->playing)
         mgr_cmd_replym(
@@ -230,17 +249,27 @@ void mgr_cmd_hearts(struct cmd *c)
     if (seated_elsewhere(c))
         return;
     const char *base = mgr_cmd_room_rules(c->m, c->a, c->room);
-    char text[600], args[600], value[64];
-    bool timed;
+    char text[600], timed_args[600], args[600], value[64], hints_value[64];
+    bool timed, hinted;
     int turn_timeout = 0;
-    if (mgr_slow_take(c->rest, args, sizeof args, value, sizeof value,
-                      &timed)) {
+    bool hints = false;
+    if (mgr_slow_take(c->rest, timed_args, sizeof timed_args, value,
+                      sizeof value, &timed) ||
+        mgr_option_take(timed_args, TEACH_OPTION, args, sizeof args,
+                        hints_value, sizeof hints_value, &hinted)) {
         mgr_cmd_replym(c, M("Those rules won't do: too many options."),
                        MSG_END);
         return;
     }
     if (timed && !turn_option(c, value, &turn_timeout))
         return;
+    if (hinted && mgr_teach_option(hints_value, &hints)) {
+        mgr_cmd_replym(c,
+                       /* TRANSLATORS: hints is an option, typed as it is,
+                        * and so are on and off. */
+                       M("Those rules won't do: hints is on or off."), MSG_END);
+        return;
+    }
     if (!*args)
         snprintf(text, sizeof text, "%s", base);
     else if (memchr(args, '=', strcspn(args, " "))) {
@@ -267,12 +296,13 @@ void mgr_cmd_hearts(struct cmd *c)
             MSG_END);
         return;
     }
-    t = mgr_table_open(c->m, c->a, c->room, &r, text, turn_timeout);
+    t = mgr_table_open(c->m, c->a, c->room, &r, text, turn_timeout, hints);
     mgr_table_sit(t, c->u);
     char rules_text[MGR_TEXT_SIZE];
     struct strbuf rules;
     strbuf_init(&rules, rules_text, sizeof rules_text);
-    rules_short(&rules, mgr_lang_room(c->m, c->a, c->room), &r, turn_timeout);
+    rules_short(&rules, mgr_lang_room(c->m, c->a, c->room), &r, turn_timeout,
+                hints);
     if (c->a->solo)
         mgr_table_saym(t,
                        /* TRANSLATORS: {rules} are the rules in a few words
@@ -783,7 +813,7 @@ void mgr_cmd_rules(struct cmd *c)
             mgr_cmd_reply(c, "%s", err);
             return;
         }
-        describe_rules(&sb, lang, &r, 0);
+        describe_rules(&sb, lang, &r, 0, false);
     } else {
         struct table *t = c->room ? mgr_table_find(c->m, c->a, c->room) : NULL;
         int seat;
@@ -799,7 +829,7 @@ void mgr_cmd_rules(struct cmd *c)
                              : c->m->cfg->default_rules,
                      0, NULL))
             return;
-        describe_rules(&sb, lang, &r, turn_timeout);
+        describe_rules(&sb, lang, &r, turn_timeout, t && t->hints);
     }
     mgr_cmd_reply(c, "%s", sb.buf);
 }

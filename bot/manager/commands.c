@@ -16,6 +16,7 @@
 #include "bot/manager/cmd_replay.h"
 #include "bot/manager/cmd_results.h"
 #include "bot/manager/cmd_table.h"
+#include "bot/manager/cmd_teach.h"
 #include "bot/manager/limit.h"
 #include "bot/manager/render.h"
 #include "bot/manager/say.h"
@@ -80,6 +81,18 @@ static const struct command commands[] = {
      M("{prefix}replay [GAME]: a finished game's hands and tricks, a few "
        "lines at a time (GAME: its ID from {prefix}last, or 2 for the game "
        "before the last)")},
+    {"hint", mgr_cmd_hint, true, true,
+     M("{prefix}hint: at your turn, what the computer's search would play or "
+       "pass and why, privately (at tables opened with hints=on)"),
+     M("{prefix}hint: at your turn, what the computer's search would play or "
+       "pass and why (at tables opened with hints=on)")},
+    {"review", mgr_cmd_review, true, true,
+     M("{prefix}review [GAME]: privately, your plays that cost most against "
+       "the computer's search: your last hand or game, or GAME as for "
+       "{prefix}replay"),
+     M("{prefix}review [GAME]: your plays that cost most against the "
+       "computer's search: your last hand or game, or GAME as for "
+       "{prefix}replay")},
     {"rules", mgr_cmd_rules, true, true, M("{prefix}rules [PRESET]: the rules"),
      NULL},
     {"presets", mgr_cmd_presets, true, true, M("{prefix}presets: the presets"),

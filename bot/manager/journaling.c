@@ -68,11 +68,12 @@ int mgr_journal_opened(struct table *t, int *lost)
         *lost = cause;
         return -1;
     }
-    int rc = append(
-        t,
-        journal_header(t->game_id, t->a->network ? t->a->network : "", t->room,
-                       t->rules_text, (long long)time(NULL), t->turn_timeout),
-        lost, false);
+    int rc =
+        append(t,
+               journal_header(t->game_id, t->a->network ? t->a->network : "",
+                              t->room, t->rules_text, (long long)time(NULL),
+                              t->turn_timeout, t->hints),
+               lost, false);
     if (t->journal[0])
         mgr_store_works(t);
     return rc;

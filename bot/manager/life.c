@@ -47,7 +47,8 @@ static void lobby_expired(struct loop *l, void *ctx)
 
 struct table *mgr_table_open(struct manager *m, struct chat_adapter *a,
                              const char *room, const struct engine_rules *r,
-                             const char *rules_text, int turn_timeout)
+                             const char *rules_text, int turn_timeout,
+                             bool hints)
 {
     if (m->ntables == m->captables) {
         m->captables = m->captables ? m->captables * 2 : 8;
@@ -72,6 +73,7 @@ struct table *mgr_table_open(struct manager *m, struct chat_adapter *a,
         id = engine_prng_next(&t->rng);
     snprintf(t->game_id, sizeof t->game_id, "%016llx", (unsigned long long)id);
     t->turn_timeout = turn_timeout;
+    t->hints = hints;
     /* a slow game's lobby waits as long as a turn */
     int lobby = m->cfg->lobby_timeout;
     if (mgr_slow(t) && turn_timeout > lobby)
@@ -106,6 +108,8 @@ void mgr_table_begin(struct table *t)
     t->rec = record_writer_new(&t->rules, names, t->capacity);
     if (!t->rec)
         log_error("table %s: cannot record this game", t->room);
+    else
+        record_writer_set_hints(t->rec, t->hints);
     t->sink.emit = mgr_announce;
     t->sink.ctx = t;
 }

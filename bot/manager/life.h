@@ -12,10 +12,11 @@
 
 /* A table opens in room: rules_text is the engine's rules as typed,
  * turn_timeout the table's own turn length in seconds (0: the
- * config's; slow.h). */
+ * config's; slow.h), hints whether it allows hints (cmd_teach.h). */
 struct table *mgr_table_open(struct manager *m, struct chat_adapter *a,
                              const char *room, const struct engine_rules *r,
-                             const char *rules_text, int turn_timeout);
+                             const char *rules_text, int turn_timeout,
+                             bool hints);
 /* The first half of starting a game (mgr_table_start, turn.h): computers
  * fill empty seats, the game is set up (not dealt) and recorded from now
  * on. */

@@ -23,6 +23,7 @@
 #include "bot/common/xalloc.h"
 #include "bot/manager/cmd.h"
 #include "bot/manager/cmd_table.h"
+#include "bot/manager/cmd_teach.h"
 #include "bot/manager/commands.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/lang.h"
@@ -189,6 +190,7 @@ void manager_free(struct manager *m)
         return;
     /* first: no decision comes back to a table freed */
     think_free(m->think);
+    mgr_teach_free(m);
     for (int i = 0; i < m->ntables; i++) {
         mgr_table_cancel_all(m->tables[i]);
         mgr_table_free(m->tables[i]);

@@ -117,7 +117,8 @@ static int restore_header(struct restore *r, const struct journal_line *l,
         snprintf(r->err, sizeof r->err, "%s has a table already", l->room);
         return -1;
     }
-    r->t = mgr_table_open(r->m, r->a, l->room, &rules, text, l->turn_timeout);
+    r->t = mgr_table_open(r->m, r->a, l->room, &rules, text, l->turn_timeout,
+                          l->hints);
     snprintf(r->t->game_id, sizeof r->t->game_id, "%s", l->game);
     snprintf(r->t->journal, sizeof r->t->journal, "%s", path);
     return 0;

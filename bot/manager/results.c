@@ -441,8 +441,8 @@ static const char *nearest_preset(const char *word, char *near, size_t len)
 static bool preset_word_ok(const char *word, int lang, const char **preset,
                            struct strbuf *sb)
 {
-    if (!strcmp(word, STATS_CUSTOM)) {
-        *preset = STATS_CUSTOM;
+    if (!strcmp(word, STATS_CUSTOM) || !strcmp(word, STATS_HINTS)) {
+        *preset = !strcmp(word, STATS_CUSTOM) ? STATS_CUSTOM : STATS_HINTS;
         return true;
     }
     int p = engine_preset_find(word);

@@ -87,10 +87,12 @@ char *mgr_duration_text(char *out, size_t len, int64_t seconds)
     return out;
 }
 
-int mgr_slow_take(const char *args, char *rest, size_t restlen, char *value,
-                  size_t valuelen, bool *found)
+int mgr_option_take(const char *args, const char *option, char *rest,
+                    size_t restlen, char *value, size_t valuelen, bool *found)
 {
-    static const char name[] = SLOW_OPTION "=";
+    char name[64];
+    snprintf(name, sizeof name, "%s=", option);
+    size_t nlen = strlen(name);
     struct strbuf sb;
     strbuf_init(&sb, rest, restlen);
     *found = false;
@@ -102,14 +104,13 @@ int mgr_slow_take(const char *args, char *rest, size_t restlen, char *value,
         size_t n = strcspn(p, " ");
         if (!n)
             break;
-        if (n >= sizeof name - 1 &&
-            strncasecmp(p, name, sizeof name - 1) == 0) {
-            /* a value too long to be a time is kept as one that is
-             * none: refused as a bad time, not as too many options */
-            size_t vn = n - (sizeof name - 1);
+        if (n >= nlen && strncasecmp(p, name, nlen) == 0) {
+            /* a value too long to be one is kept as one that is none:
+             * refused as a bad value, not as too many options */
+            size_t vn = n - nlen;
             if (vn >= valuelen)
                 vn = 0;
-            memcpy(value, p + sizeof name - 1, vn);
+            memcpy(value, p + nlen, vn);
             value[vn] = '\0';
             *found = true;
         } else {
@@ -120,6 +121,13 @@ int mgr_slow_take(const char *args, char *rest, size_t restlen, char *value,
         p += n;
     }
     return sb.len + 1 >= restlen ? -1 : 0;
+}
+
+int mgr_slow_take(const char *args, char *rest, size_t restlen, char *value,
+                  size_t valuelen, bool *found)
+{
+    return mgr_option_take(args, SLOW_OPTION, rest, restlen, value, valuelen,
+                           found);
 }
 
 int mgr_turn_seconds(const struct table *t)
@@ -141,10 +149,11 @@ const char *mgr_table_rules_shown(const struct table *t, char *out, size_t len)
 {
     char d[32];
     if (t->turn_timeout)
-        snprintf(out, len, "%s " SLOW_OPTION "=%s", t->rules_text,
-                 mgr_duration_text(d, sizeof d, t->turn_timeout));
+        snprintf(out, len, "%s " SLOW_OPTION "=%s%s", t->rules_text,
+                 mgr_duration_text(d, sizeof d, t->turn_timeout),
+                 t->hints ? " hints=on" : "");
     else
-        snprintf(out, len, "%s", t->rules_text);
+        snprintf(out, len, "%s%s", t->rules_text, t->hints ? " hints=on" : "");
     return out;
 }
 

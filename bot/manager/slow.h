@@ -39,6 +39,14 @@ int mgr_duration_parse(const char *s, int *out);
  * "7m30s", "45s", "0s". */
 char *mgr_duration_text(char *out, size_t len, int64_t seconds);
 
+/* Takes the options `option`= (a table's own, not the engine's:
+ * turn_timeout, hints) out of `args` (words separated by spaces): `rest`
+ * gets the other words, in order; `value` the last option's value (""
+ * if it does not fit) and *found whether there was one. 0, or -1 if
+ * rest is too small. */
+int mgr_option_take(const char *args, const char *option, char *rest,
+                    size_t restlen, char *value, size_t valuelen, bool *found);
+
 /* Takes the turn_timeout= options out of `args` (words separated by
  * spaces): `rest` gets the other words, in order; `value` the last
  * option's value ("" if it does not fit) and *found whether there was
@@ -55,7 +63,8 @@ bool mgr_slow(const struct table *t);
 int64_t mgr_wall(const struct manager *m);
 
 /* The table's rules as people see them: the rules text, then
- * "turn_timeout=1d" if it has its own; returns out. */
+ * "turn_timeout=1d" if it has its own, then "hints=on" if it allows
+ * hints; returns out. */
 const char *mgr_table_rules_shown(const struct table *t, char *out, size_t len);
 /* A deadline as people read it: "2026-12-03 10:00 UTC". */
 void mgr_slow_deadline_text(char *out, size_t len, int64_t when);

@@ -27,6 +27,7 @@ struct journal_seat; /* storage/journal.h */
 struct people;       /* storage/people.h */
 struct notify_room;  /* notify.c */
 struct replays;      /* bot/manager/replay.h */
+struct teach;        /* bot/manager/cmd_teach.c */
 
 /* Which plays the bot makes for a person without asking (`autoplay`). */
 enum seat_autoplay {
@@ -134,6 +135,9 @@ struct table {
     /* the table's own turn length (turn_timeout=, slow.h), seconds; 0:
      * the config's */
     int turn_timeout;
+    /* the table allows hints (hints=on, cmd_teach.h): its game counts on
+     * the hints board alone */
+    bool hints;
     /* a slow game's turn (slow.h): which turn (mgr_slow_turn_key), its
      * deadline on the wall clock (Unix seconds; 0: none yet), the
      * reminders sent (bits), when the channel last heard one, and the
@@ -197,6 +201,7 @@ struct manager {
     uint64_t cookies;    /* the last tracked line's cookie */
     struct limit *limit; /* answers per person (limit.h) */
     struct replays *replays; /* the replays open (replay.h) */
+    struct teach *teach;     /* hints and reviews worked out (cmd_teach.h) */
     /* the keys people played under this session (played.h) */
     struct played *played;
     /* each channel's archive and leaderboards (results.h) */

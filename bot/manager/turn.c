@@ -10,6 +10,7 @@
 #include "bot/common/log.h"
 #include "bot/common/msg.h"
 #include "bot/common/rule_words.h"
+#include "bot/manager/cmd_teach.h"
 #include "bot/manager/deal.h"
 #include "bot/manager/journaling.h"
 #include "bot/manager/lang.h"
@@ -68,6 +69,14 @@ static void computer_applies(struct table *t, int seat,
     act(t, a);
 }
 
+struct think *mgr_think_worker(struct manager *m)
+{
+    if (!m->think)
+        m->think =
+            think_new_workers(m->loop, thought, m, m->cfg->think_threads);
+    return m->think;
+}
+
 /*
  * A computer decides for the seat. A level that takes microseconds decides
  * here and the seat acts: true. A searching one (think.h) is asked of the
@@ -88,9 +97,7 @@ static bool computer_acts(struct table *t, int seat)
     if (t->think_id && t->think_gen == t->gen && t->think_seat == seat)
         return false; /* asked already */
     struct manager *m = t->m;
-    if (!m->think)
-        m->think =
-            think_new_workers(m->loop, thought, m, m->cfg->think_threads);
+    mgr_think_worker(m);
     struct think_job job = {.id = ++m->think_ids,
                             .level = level,
                             .budget = budget,
@@ -111,6 +118,10 @@ static bool computer_acts(struct table *t, int seat)
 static void thought(void *ctx, const struct think_result *r)
 {
     struct manager *m = ctx;
+    if (r->kind == THINK_EXPLAIN) {
+        mgr_teach_thought(m, r);
+        return;
+    }
     for (int i = 0; i < m->ntables; i++) {
         struct table *t = m->tables[i];
         if (t->closing || t->think_id != r->id)

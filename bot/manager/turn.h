@@ -16,6 +16,10 @@
 
 /* The game begins: it is announced, dealt and moves on. */
 void mgr_table_start(struct table *t);
+/* The manager's thinking worker (think.h), started if it is not yet:
+ * its decisions come back to the tables, its explanations to
+ * cmd_teach.h. */
+struct think *mgr_think_worker(struct manager *m);
 /* The seat's action (a->seat is set here); on success the game moves on. */
 enum engine_refusal mgr_table_act(struct table *t, int seat,
                                   struct engine_action *a,

@@ -699,9 +699,11 @@ static int write_game_rest(struct site *s, struct site_channel *c,
     const struct site_game *sg = &c->games[gi];
     for (int b = 0; b < c->stats->nboards; b++) {
         const char *preset = c->stats->boards[b].preset;
-        if ((!strcmp(preset, sg->preset) ||
-             (sg->custom && !strcmp(preset, STATS_CUSTOM))) &&
-            write_board(s, c, dir, b, true, err, errlen))
+        bool counted = sg->hints
+                           ? !strcmp(preset, STATS_HINTS)
+                           : !strcmp(preset, sg->preset) ||
+                                 (sg->custom && !strcmp(preset, STATS_CUSTOM));
+        if (counted && write_board(s, c, dir, b, true, err, errlen))
             return -1;
     }
     return write_channel_page(s, c, dir, true, err, errlen);

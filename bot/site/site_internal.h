@@ -55,6 +55,7 @@ struct site_game {
     int64_t time;
     char preset[32];
     bool custom;
+    bool hints; /* the table allowed hints: on the hints board alone */
     int n;
     int32_t totals[ENGINE_MAX_PLAYERS];
     uint16_t winners, left;

@@ -297,6 +297,7 @@ int site_channel_add(const struct site *s, struct site_channel *c,
     snprintf(sg->preset, sizeof sg->preset, "%s",
              engine_preset_name(g->preset));
     sg->custom = g->custom;
+    sg->hints = g->hints;
     sg->n = g->n;
     memcpy(sg->totals, g->totals, sizeof sg->totals);
     sg->winners = g->winners;
@@ -306,8 +307,10 @@ int site_channel_add(const struct site *s, struct site_channel *c,
     c->recent[c->nrecent % s->recent] = *r;
     c->recent_game[c->nrecent % s->recent] = gi;
     c->nrecent++;
-    int boards[2] = {board_index(c->stats, sg->preset),
-                     g->custom ? board_index(c->stats, STATS_CUSTOM) : -1};
+    /* as stats_add: a game that allowed hints on the hints board alone */
+    int boards[2] = {
+        board_index(c->stats, g->hints ? STATS_HINTS : sg->preset),
+        g->custom && !g->hints ? board_index(c->stats, STATS_CUSTOM) : -1};
     for (int i = 0; i < r->n; i++) {
         const struct archive_seat *st = &r->seats[i];
         if (st->computer || !st->key[0])

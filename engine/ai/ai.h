@@ -84,4 +84,31 @@ int ai_decide_budget(int level, const struct engine_view *v,
 #define AI_EVAL_POINTS 1
 #define AI_MOON_BLIND 2
 
+/*
+ * What the search thinks of each choice (ai_explain.c), for hints and
+ * reviews: at the view's turn to play, every legal card; at its pass,
+ * the candidate passes the search weighs, and `also` (a pass of the
+ * seat's own) if it is none of them (NULL: none). Each is evaluated as
+ * the searching levels do, over sampled deals of the unseen cards played
+ * out by their playout policy, every choice on the same deals and with
+ * the same playout luck, `budget` playouts in all (0: hard's);
+ * deterministic under rng. `points` is the seat's expected points in
+ * this hand as the rules score them (a moon, the bonus card), its
+ * team's under partnerships. Fills out (up to max) fewest points first
+ * and returns how many, or -1 if the seat has no such decision now, or
+ * under rules the pass search does not model (blind passing, two decks).
+ */
+struct ai_choice {
+    struct engine_action action; /* a play or a pass */
+    double points;
+};
+
+/* The most choices ai_explain gives: a hand's cards, or the candidate
+ * passes and one more. */
+#define AI_EXPLAIN_MAX 64
+
+int ai_explain(const struct engine_view *v, struct engine_prng *rng, int budget,
+               const struct engine_action *also, struct ai_choice *out,
+               int max);
+
 #endif

@@ -59,4 +59,16 @@ int ai_easy_pass_order(const struct engine_view *v, int k,
  */
 double ai_win_chance(const struct engine_game *g, int seat);
 
+/* The search's playout (ai_search.c), for ai_explain.c: plays the hand
+ * in g to its end with the playout policy. */
+void ai_search_playout(struct engine_game *g, struct engine_prng *rng);
+
+/* The search's candidate passes: every k-subset of pool[0..npool), in
+ * pool order (at most AI_PASS_CANDIDATES of them with npool up to
+ * AI_PASS_POOL); how many. */
+#define AI_PASS_POOL 7
+#define AI_PASS_CANDIDATES 35
+int ai_search_pass_candidates(const uint8_t *pool, int npool, int k,
+                              uint8_t out[][ENGINE_MAX_PASS]);
+
 #endif

@@ -505,3 +505,18 @@ int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
     a->cards[0] = (uint8_t)search_play(v, rng, budget, flags);
     return 0;
 }
+
+void ai_search_playout(struct engine_game *g, struct engine_prng *rng)
+{
+    playout(g, true, rng);
+}
+
+_Static_assert(AI_PASS_POOL == PASS_POOL &&
+                   AI_PASS_CANDIDATES == PASS_MAX_CANDIDATES,
+               "ai_explain weighs the passes the search weighs");
+
+int ai_search_pass_candidates(const uint8_t *pool, int npool, int k,
+                              uint8_t out[][ENGINE_MAX_PASS])
+{
+    return pass_candidates(pool, npool, k, out);
+}

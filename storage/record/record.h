@@ -82,6 +82,9 @@ struct record {
     bool has_winners;
     int nwinners;
     uint8_t winners[ENGINE_MAX_PLAYERS]; /* ascending seats */
+    /* the table allowed hints (the bot's `hint`): written as "hints":
+     * true, left out when false */
+    bool hints;
 };
 
 /*
@@ -163,6 +166,9 @@ const struct engine_sink *record_writer_sink(struct record_writer *w);
  * only if the game went on beyond RECORD_MAX_HANDS hands.
  */
 char *record_writer_json(const struct record_writer *w);
+
+/* Whether the game's table allows hints (struct record.hints). */
+void record_writer_set_hints(struct record_writer *w, bool hints);
 
 /* Frees the writer; NULL is a no-op. */
 void record_writer_free(struct record_writer *w);

@@ -530,7 +530,7 @@ static int parse_root(struct json_object *root, struct record *rec, char *err,
 {
     static const char *const known[] = {"format",  "preset", "options",
                                         "players", "hands",  "totals",
-                                        "winners", NULL};
+                                        "winners", "hints",  NULL};
     if (check_keys(root, known, "", err, errlen))
         return -1;
     struct json_object *v = field(root, "format");
@@ -585,6 +585,14 @@ static int parse_root(struct json_object *root, struct record *rec, char *err,
             if (m >> s & 1)
                 rec->winners[rec->nwinners++] = (uint8_t)s;
         rec->has_winners = true;
+    }
+    v = field(root, "hints");
+    if (v) {
+        if (!json_object_is_type(v, json_type_boolean)) {
+            err_set(err, errlen, "hints: true or false is needed");
+            return -1;
+        }
+        rec->hints = json_object_get_boolean(v);
     }
     return 0;
 }

@@ -122,6 +122,8 @@ char *record_to_json(const struct record *rec)
             xjson_push(w, json_object_new_int(rec->winners[i]));
         xjson_set(o, "winners", w);
     }
+    if (rec->hints)
+        xjson_set(o, "hints", json_object_new_boolean(1));
     const char *text = xjson_plain(o);
     char *line = xstrdup(text);
     json_object_put(o);
@@ -267,6 +269,11 @@ char *record_writer_json(const struct record_writer *w)
     if (w->overflow)
         return NULL;
     return record_to_json(&w->rec);
+}
+
+void record_writer_set_hints(struct record_writer *w, bool hints)
+{
+    w->rec.hints = hints;
 }
 
 void record_writer_free(struct record_writer *w)

@@ -271,6 +271,53 @@ static void test_think_two_workers(void **state)
     think_test_hook(NULL);
 }
 
+/* Explanations wait while any decision waits: with the one worker held
+ * on a first job, an explanation submitted before a decision comes back
+ * after it, with what ai_explain gives on the loop thread. */
+static void test_think_decisions_before_explanations(void **state)
+{
+    (void)state;
+    set_gate(false);
+    think_test_hook(gated_first);
+    struct loop *l = loop_new();
+    struct think *th = think_new(l, collect, l);
+    struct think_job j;
+    dealt(&j, 17);
+    j.id = 1;
+    think_submit(th, &j);
+    struct think_job e = j;
+    e.id = 2;
+    e.kind = THINK_EXPLAIN;
+    e.budget = 300;
+    think_submit(th, &e);
+    j.id = 3;
+    think_submit(th, &j);
+    assert_int_equal(think_pending(th), 3);
+    set_gate(true);
+    run_until(l, 3);
+    assert_int_equal(nresults, 3);
+    assert_int_equal(results[0].id, 1);
+    assert_int_equal(results[1].id, 3);
+    assert_int_equal(results[2].id, 2);
+    assert_int_equal(results[2].kind, THINK_EXPLAIN);
+    /* the same explanation on the loop thread */
+    struct engine_view v;
+    struct ai_choice c[AI_EXPLAIN_MAX];
+    e.game.rules = &e.rules;
+    engine_view_make(&e.game, e.seat, &v);
+    int n = ai_explain(&v, &e.rng, e.budget, NULL, c, AI_EXPLAIN_MAX);
+    assert_true(n > 1);
+    assert_int_equal(results[2].rc, n);
+    for (int i = 0; i < n; i++) {
+        assert_memory_equal(&results[2].choices[i].action, &c[i].action,
+                            sizeof c[i].action);
+        assert_true(results[2].choices[i].points == c[i].points);
+    }
+    think_free(th);
+    loop_free(l);
+    think_test_hook(NULL);
+}
+
 static void test_think_offloads(void **state)
 {
     (void)state;
@@ -292,6 +339,7 @@ int main(void)
         cmocka_unit_test_setup(test_think_free_drops_pending_jobs, setup),
         cmocka_unit_test_setup(test_think_loop_goes_on_while_deciding, setup),
         cmocka_unit_test_setup(test_think_two_workers, setup),
+        cmocka_unit_test_setup(test_think_decisions_before_explanations, setup),
         cmocka_unit_test_setup(test_think_offloads, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,7 +30,7 @@ static void test_header_and_seats_round_trip(void **state)
     (void)state;
     char err[200];
     char *h = journal_header("0123456789abcdef", "net \"x\"", "#h\\ö",
-                             "standard target=50", 1700000000, 0);
+                             "standard target=50", 1700000000, 0, false);
     assert_non_null(strchr(h, '\n'));
     assert_int_equal(strchr(h, '\n')[1], '\0');
     assert_int_equal(parse(h, err, sizeof err), 0);
@@ -185,11 +185,13 @@ static void test_turn_length_and_deadlines_round_trip(void **state)
 {
     (void)state;
     char err[200];
-    char *h = journal_header("0123456789abcdef", "n", "#h", "standard", 1, 0);
+    char *h =
+        journal_header("0123456789abcdef", "n", "#h", "standard", 1, 0, false);
     assert_non_null(strstr(h, "\"heartsbot-journal/1\""));
     assert_null(strstr(h, "turn_timeout"));
     free(h);
-    h = journal_header("0123456789abcdef", "n", "#h", "standard", 1, 86400);
+    h = journal_header("0123456789abcdef", "n", "#h", "standard", 1, 86400,
+                       false);
     assert_non_null(strstr(h, "\"heartsbot-journal/2\""));
     assert_int_equal(parse(h, err, sizeof err), 0);
     assert_int_equal(line.kind, JOURNAL_HEADER);
@@ -228,12 +230,12 @@ static void test_a_newer_version_is_refused_as_newer(void **state)
     (void)state;
     char err[200];
     assert_int_equal(
-        parse("{\"format\":\"heartsbot-journal/3\",\"game\":\"x\"}", err,
+        parse("{\"format\":\"heartsbot-journal/4\",\"game\":\"x\"}", err,
               sizeof err),
         -1);
     assert_true(line.newer);
-    assert_string_equal(err, "format \"heartsbot-journal/3\" is of a newer "
-                             "heartsbot (this one reads heartsbot-journal/2)");
+    assert_string_equal(err, "format \"heartsbot-journal/4\" is of a newer "
+                             "heartsbot (this one reads heartsbot-journal/3)");
     static const char *const other[] = {"heartsbot-journal/0", "journal/2",
                                         "heartsbot-journal/x"};
     for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
@@ -257,7 +259,7 @@ static void test_hostile_lines_refused(void **state)
         "{\"play\":\"ZZ\"}",
         "{\"play\":7}",
         "{\"play\":\"2C\"} trailing",
-        "{\"format\":\"heartsbot-journal/3\",\"game\":\"x\",\"network\":\"n\","
+        "{\"format\":\"heartsbot-journal/4\",\"game\":\"x\",\"network\":\"n\","
         "\"room\":\"#h\",\"rules\":\"standard\",\"opened\":1}",
         "{\"format\":\"heartsbot-journal/2\",\"game\":\"x\",\"network\":\"n\","
         "\"room\":\"#h\",\"rules\":\"standard\",\"opened\":1,"
@@ -313,12 +315,47 @@ static void test_hostile_lines_refused(void **state)
     free(rec.hands);
 }
 
+/* A table that allows hints writes version 3 with "hints", which a build
+ * that knows no hints refuses as newer; only version 3 carries it, and it
+ * must be true or false. */
+static void test_hints_round_trip(void **state)
+{
+    (void)state;
+    char err[200];
+    char *h = journal_header("0123456789abcdef", "n", "#h", "standard", 1,
+                             86400, true);
+    assert_non_null(strstr(h, "\"heartsbot-journal/3\""));
+    assert_int_equal(parse(h, err, sizeof err), 0);
+    assert_true(line.hints);
+    assert_int_equal(line.turn_timeout, 86400);
+    free(h);
+    h = journal_header("0123456789abcdef", "n", "#h", "standard", 1, 0, false);
+    assert_int_equal(parse(h, err, sizeof err), 0);
+    assert_false(line.hints);
+    free(h);
+    assert_int_equal(
+        parse("{\"format\":\"heartsbot-journal/2\",\"game\":\"x\","
+              "\"network\":\"n\",\"room\":\"#h\",\"rules\":\"standard\","
+              "\"opened\":1,\"hints\":true}",
+              err, sizeof err),
+        0);
+    assert_false(line.hints);
+    assert_int_equal(
+        parse("{\"format\":\"heartsbot-journal/3\",\"game\":\"x\","
+              "\"network\":\"n\",\"room\":\"#h\",\"rules\":\"standard\","
+              "\"opened\":1,\"hints\":\"yes\"}",
+              err, sizeof err),
+        -1);
+    assert_non_null(strstr(err, "hints"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_header_and_seats_round_trip),
         cmocka_unit_test(test_game_lines_make_the_writers_record),
         cmocka_unit_test(test_turn_length_and_deadlines_round_trip),
+        cmocka_unit_test(test_hints_round_trip),
         cmocka_unit_test(test_a_newer_version_is_refused_as_newer),
         cmocka_unit_test(test_hostile_lines_refused),
     };

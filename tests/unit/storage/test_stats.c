@@ -336,6 +336,44 @@ static void test_custom_tables_count_twice(void **state)
     stats_free(s);
 }
 
+/* A game whose table allowed hints counts on the hints board alone,
+ * custom or not; the record says so. */
+static void test_hinted_games_count_on_the_hints_board_alone(void **state)
+{
+    (void)state;
+    struct stats *s = stats_new();
+    const char *keys[] = {"n:a", "n:b", NULL, NULL};
+    struct archive_result r;
+    room_result(&r, "0000000000000007", 4, keys, true);
+    int t[] = {10, 20, 30, 40};
+    struct stats_game g = game_of(4, t, 1u);
+    g.hints = true;
+    g.custom = true;
+    stats_add(s, &r, &g);
+    stats_rank(s);
+    assert_int_equal(who(s, STATS_HINTS, "n:a")->wins, 1);
+    assert_null(stats_board(s, "standard"));
+    assert_null(stats_board(s, STATS_CUSTOM));
+    char *rec = play("standard", 7, 0);
+    struct stats_game f;
+    char err[300];
+    assert_int_equal(
+        stats_game_from_record(rec, strlen(rec), &f, err, sizeof err), 0);
+    assert_false(f.hints);
+    /* the same record with the mark */
+    size_t len = strlen(rec);
+    char *marked = malloc(len + 16);
+    assert_non_null(marked);
+    memcpy(marked, rec, len - 1);
+    strcpy(marked + len - 1, ",\"hints\":true}");
+    assert_int_equal(
+        stats_game_from_record(marked, strlen(marked), &f, err, sizeof err), 0);
+    assert_true(f.hints);
+    free(marked);
+    free(rec);
+    stats_free(s);
+}
+
 static void test_every_preset_has_its_own_board(void **state)
 {
     (void)state;
@@ -1384,6 +1422,7 @@ int main(void)
         cmocka_unit_test(test_one_person_counts_once_a_game),
         cmocka_unit_test(test_a_rating_is_provisional_for_ten_games),
         cmocka_unit_test(test_custom_tables_count_twice),
+        cmocka_unit_test(test_hinted_games_count_on_the_hints_board_alone),
         cmocka_unit_test(test_every_preset_has_its_own_board),
         cmocka_unit_test(test_lookups_of_what_is_not_there),
         cmocka_unit_test(test_many_people_are_all_found),

@@ -56,6 +56,35 @@ static void test_record_parse_unknown_option_names_nearest(void **state)
     record_free(rec);
 }
 
+/* "hints" (the table allowed hints) is true or false, written only when
+ * true, and read back. */
+static void test_record_hints(void **state)
+{
+    (void)state;
+    struct record *rec = rc_standard_record();
+    rc_refused_field(rec, -1, "hints", "\"yes\"",
+                     "hints: true or false is needed");
+    rc_refused_field(rec, -1, "hints", "1", "hints: true or false is needed");
+    char *plain = record_to_json(rec);
+    assert_null(strstr(plain, "hints"));
+    rec->hints = true;
+    char *json = record_to_json(rec);
+    assert_non_null(strstr(json, "\"hints\":true"));
+    struct record *back;
+    char err[200];
+    assert_int_equal(record_parse(json, strlen(json), &back, err, sizeof err),
+                     0);
+    assert_true(back->hints);
+    record_free(back);
+    assert_int_equal(record_parse(plain, strlen(plain), &back, err, sizeof err),
+                     0);
+    assert_false(back->hints);
+    record_free(back);
+    free(json);
+    free(plain);
+    record_free(rec);
+}
+
 static void test_record_parse_options_repeating_the_preset(void **state)
 {
     (void)state;
@@ -354,6 +383,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_parse_unknown_format),
         cmocka_unit_test(test_record_parse_unknown_option_names_nearest),
+        cmocka_unit_test(test_record_hints),
         cmocka_unit_test(test_record_parse_options_repeating_the_preset),
         cmocka_unit_test(test_record_parse_bad_card_text),
         cmocka_unit_test(test_record_parse_every_truncation_refused),
