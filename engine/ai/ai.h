@@ -74,4 +74,28 @@ int ai_decide_budget(int level, const struct engine_view *v,
                      struct engine_prng *rng, int budget,
                      struct engine_action *a);
 
+/*
+ * Variants of a level, bits of the `flags` of ai_decide_flags (0: the
+ * level as it is). A level ignores the bits it does not know, so a
+ * variant is only worth naming for the levels it changes (hearts-sim's
+ * --seats hard/points). AI_EVAL_POINTS: a searching level evaluates its
+ * playouts by points per hand, the old way, instead of by the game's
+ * objective.
+ */
+#define AI_EVAL_POINTS 1
+
+/* ai_decide_budget with the variant bits `flags` (ai_decide_budget is
+ * this with 0). */
+int ai_decide_flags(int level, const struct engine_view *v,
+                    struct engine_prng *rng, int budget, int flags,
+                    struct engine_action *a);
+
+/*
+ * A level's measured strength: its rating from the round robin of the
+ * levels (hearts-sim roundrobin, docs/engine.md), on a scale where easy is
+ * 1500 and 400 more means ten times the odds of winning a game; *se (if
+ * not NULL) its standard error. 0 for a level not measured.
+ */
+int ai_level_rating(int level, int *se);
+
 #endif
