@@ -166,6 +166,12 @@ int sim_parse_seats(const char *who, const char *list, struct sim_seat *seats,
         fprintf(stderr, "%s: --seats is too long\n", who);
         return -1;
     }
+    size_t len = strlen(list);
+    if (len == 0 || list[0] == ',' || list[len - 1] == ',' ||
+        strstr(list, ",,")) {
+        fprintf(stderr, "%s: a seat left empty in '%s'\n", who, list);
+        return -1;
+    }
     snprintf(buf, sizeof buf, "%s", list);
     int n = 0;
     char *save = NULL;
@@ -182,9 +188,7 @@ int sim_parse_seats(const char *who, const char *list, struct sim_seat *seats,
         }
         n++;
     }
-    if (n == 0)
-        fprintf(stderr, "%s: no seats named\n", who);
-    return n ? n : -1;
+    return n;
 }
 
 int sim_parse_budgets(const char *who, const char *arg, int *budgets)

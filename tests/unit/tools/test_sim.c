@@ -268,6 +268,12 @@ static void test_sim_play_refusals(void **state)
          "(normal and hard have)\n"},
         {{"play", "--preset", "standard", "--seats", "hard/fast,easy", NULL},
          "hearts-sim play: unknown variant 'fast' of hard (points)\n"},
+        {{"play", "--preset", "standard", "--seats", "hard,,easy", NULL},
+         "hearts-sim play: a seat left empty in 'hard,,easy'\n"},
+        {{"play", "--preset", "standard", "--seats", "hard,easy,", NULL},
+         "hearts-sim play: a seat left empty in 'hard,easy,'\n"},
+        {{"play", "--preset", "standard", "--seats", "", NULL},
+         "hearts-sim play: a seat left empty in ''\n"},
         {{"play", "--preset", "standard", "--seats", "hard,medium", NULL},
          "hearts-sim play: unknown level 'medium' (random, easy, normal, "
          "hard)\n"},
