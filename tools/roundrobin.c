@@ -142,6 +142,14 @@ int sim_roundrobin(int argc, char **argv)
             /* a game's win shares: the two sides' add up to the game */
             double wa = res->players[0].won.s, wb = res->players[1].won.s;
             double share = wa + wb > 0 ? wa / (wa + wb) : 0.5;
+            /* the side's share of a game is its two seats' shares over
+             * what a game hands out (1, or 2 under partners) */
+            double per_game = res->games ? (wa + wb) / (double)res->games : 1;
+            double share_se = per_game > 0
+                                  ? res->players[0].seats *
+                                        sim_mean_se(&res->players[0].won_dup) /
+                                        per_game
+                                  : 0;
             wins[i * k + j] = share * (double)res->games;
             wins[j * k + i] = (1 - share) * (double)res->games;
             games[i * k + j] = games[j * k + i] = (double)res->games;
@@ -149,8 +157,7 @@ int sim_roundrobin(int argc, char **argv)
             snprintf(pair, sizeof pair, "%.31s v %.31s", names[i], names[j]);
             printf("%-27s  %6ld  %6ld  %11.2f  %7.2f  %11.3f, %6.3f  %7.3f  "
                    "%7.0f\n",
-                   pair, res->games, res->hands, 100 * share,
-                   100 * sim_mean_se(&res->players[0].won_dup),
+                   pair, res->games, res->hands, 100 * share, 100 * share_se,
                    sim_mean_value(&res->players[0].points),
                    sim_mean_value(&res->players[1].points),
                    sim_mean_se(&res->players[0].points_dup),
