@@ -9,6 +9,7 @@
 #include "bot/common/msg.h"
 #include "bot/common/rule_words.h"
 #include "bot/common/strbuf.h"
+#include "bot/common/xalloc.h"
 #include "tools/sim.h"
 
 #include <stdio.h>
@@ -119,9 +120,7 @@ int sim_roundrobin(int argc, char **argv)
         sim_seat_name(&o.levels[i], names[i], sizeof names[i]);
     double wins[ENGINE_MAX_PLAYERS * ENGINE_MAX_PLAYERS] = {0};
     double games[ENGINE_MAX_PLAYERS * ENGINE_MAX_PLAYERS] = {0};
-    struct sim_tour_result *res = calloc(1, sizeof *res);
-    if (!res)
-        abort();
+    struct sim_tour_result *res = xcalloc(1, sizeof *res);
     printf("round robin, %s, 4 players (two seats each, alternating), "
            "duplicate, %ld games a pair, seed %ld\n",
            engine_preset_name(rules.preset), o.games, o.seed);

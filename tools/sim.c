@@ -8,6 +8,7 @@
 #include "bot/common/msg.h"
 #include "bot/common/rule_words.h"
 #include "bot/common/strbuf.h"
+#include "bot/common/xalloc.h"
 #include "bot/common/version.h"
 #include "engine/ai/ai.h"
 #include "engine/engine.h"
@@ -334,10 +335,8 @@ int sim_tour_run(const struct sim_tour *t, struct sim_tour_result *res)
     res->seatings = seatings;
     long groups = (t->games + seatings - 1) / seatings;
     struct tour_count tc = {.rules = t->rules, .res = res};
-    tc.deal_sum = calloc(ENGINE_MAX_HANDS, sizeof *tc.deal_sum);
-    tc.deal_count = calloc(ENGINE_MAX_HANDS, sizeof *tc.deal_count);
-    if (!tc.deal_sum || !tc.deal_count)
-        abort();
+    tc.deal_sum = xcalloc(ENGINE_MAX_HANDS, sizeof *tc.deal_sum);
+    tc.deal_count = xcalloc(ENGINE_MAX_HANDS, sizeof *tc.deal_count);
     /* without duplicate, one stream for the players' choices, as before */
     struct engine_prng rng;
     engine_prng_seed(&rng, (uint64_t)t->seed ^ UINT64_C(0x5eed5eed5eed5eed));
@@ -584,9 +583,7 @@ int sim_play(int argc, char **argv)
                          .records = out};
     memcpy(t.pattern, o.seats, sizeof t.pattern);
     memcpy(t.budgets, o.budgets, sizeof t.budgets);
-    struct sim_tour_result *res = calloc(1, sizeof *res);
-    if (!res)
-        abort();
+    struct sim_tour_result *res = xcalloc(1, sizeof *res);
     rc = sim_tour_run(&t, res);
     if (out && out != stdout && fclose(out)) {
         fprintf(stderr, "hearts-sim play: %s: %s\n", o.records,
