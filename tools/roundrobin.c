@@ -41,15 +41,11 @@ static int rr_args(int argc, char **argv, struct rr_opts *o)
             return 2;
         }
         i++;
-        if (!strcmp(arg, "--preset")) {
-            o->preset = val;
-        } else if (!strcmp(arg, "--set")) {
-            if (!strchr(val, '=') || strchr(val, ' ') ||
-                tb.len + strlen(val) + 2 >= sizeof o->text) {
-                fprintf(stderr, "%s: --set takes KEY=VALUE\n", who);
-                return 2;
-            }
-            strbuf_addf(&tb, " %s", val);
+        int rules_arg = sim_parse_rules_arg(who, arg, val, &o->preset, &tb);
+        if (rules_arg < 0)
+            return 2;
+        if (rules_arg > 0) {
+            continue;
         } else if (!strcmp(arg, "--levels")) {
             o->nlevels =
                 sim_parse_seats(who, val, o->levels, ENGINE_MAX_PLAYERS);

@@ -159,6 +159,24 @@ static void tee_emit(void *ctx, const struct engine_game *g,
         t->second->emit(t->second->ctx, g, ev);
 }
 
+int sim_parse_rules_arg(const char *who, const char *arg, const char *val,
+                        const char **preset, struct strbuf *text)
+{
+    if (!strcmp(arg, "--preset")) {
+        *preset = val;
+        return 1;
+    }
+    if (strcmp(arg, "--set"))
+        return 0;
+    if (!strchr(val, '=') || strchr(val, ' ') ||
+        text->len + strlen(val) + 2 >= text->size) {
+        fprintf(stderr, "%s: --set takes KEY=VALUE\n", who);
+        return -1;
+    }
+    strbuf_addf(text, " %s", val);
+    return 1;
+}
+
 int sim_parse_seats(const char *who, const char *list, struct sim_seat *seats,
                     int max)
 {
@@ -410,15 +428,12 @@ static int play_args(int argc, char **argv, struct play_opts *o)
             return 2;
         }
         i++;
-        if (!strcmp(arg, "--preset")) {
-            o->preset = val;
-        } else if (!strcmp(arg, "--set")) {
-            if (!strchr(val, '=') || strchr(val, ' ') ||
-                tb.len + strlen(val) + 2 >= sizeof o->text) {
-                fprintf(stderr, "hearts-sim play: --set takes KEY=VALUE\n");
-                return 2;
-            }
-            strbuf_addf(&tb, " %s", val);
+        int rules_arg =
+            sim_parse_rules_arg("hearts-sim play", arg, val, &o->preset, &tb);
+        if (rules_arg < 0)
+            return 2;
+        if (rules_arg > 0) {
+            continue;
         } else if (!strcmp(arg, "--players")) {
             if (sim_parse_count(val, 2, ENGINE_MAX_PLAYERS, &o->players)) {
                 fprintf(stderr, "hearts-sim play: --players is 2 to 10\n");

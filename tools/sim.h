@@ -68,6 +68,13 @@ struct sim_tour_result {
  * could not be written (said on stderr). */
 int sim_tour_run(const struct sim_tour *t, struct sim_tour_result *res);
 
+/* --preset NAME (into *preset) and --set KEY=VALUE (" KEY=VALUE" added
+ * to text), which play and roundrobin share: 1 if arg is one of them, 0
+ * if not, -1 if its value is refused (said on stderr, after `who`). */
+struct strbuf;
+int sim_parse_rules_arg(const char *who, const char *arg, const char *val,
+                        const char **preset, struct strbuf *text);
+
 /* Reads --seats' LEVEL[/VARIANT],... into seats; the count, or -1 (said
  * on stderr, after `who`). */
 int sim_parse_seats(const char *who, const char *list, struct sim_seat *seats,

@@ -292,6 +292,8 @@ static void test_sim_play_refusals(void **state)
          "hearts-sim roundrobin: --levels names a level twice\n"},
         {{"roundrobin", "--games", "1", NULL},
          "hearts-sim roundrobin: --games (a pair's) is 2 or more\n"},
+        {{"roundrobin", "--set", "x", NULL},
+         "hearts-sim roundrobin: --set takes KEY=VALUE\n"},
         {{"roundrobin", "--set", "players=5", NULL},
          "hearts-sim roundrobin: the round robin is for 4 players, not 5\n"},
         {{"roundrobin", "--preset", "frob", NULL},
