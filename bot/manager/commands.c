@@ -194,13 +194,27 @@ static void command_help(const struct cmd *c, const struct command *k, int lang,
         char levels[256];
         struct strbuf lv;
         strbuf_init(&lv, levels, sizeof levels);
-        for (int l = 0; l < ai_level_count(); l++)
-            list_add(&lv, ai_level_name(l));
+        for (int l = 0; l < ai_level_count(); l++) {
+            char item[64];
+            struct strbuf ib;
+            strbuf_init(&ib, item, sizeof item);
+            /* TRANSLATORS: a level of computer player in the help of bot,
+             * as typed, with its rating ("hard (1720)") */
+            msg_add(&ib, lang, M("{level} ({rating})"),
+                    MSG_S("level", ai_level_name(l)),
+                    MSG_I("rating", ai_level_rating(l, NULL)), MSG_END);
+            list_add(&lv, item);
+        }
         strbuf_init(&mb, more, sizeof more);
-        /* TRANSLATORS: {help} is the help of bot; {levels} the levels'
-         * names, as typed ("random, easy, normal, hard"); {level} the one
-         * a computer player gets when none is named. */
-        msg_add(&mb, lang, M("{help}. Levels: {levels} ({level} unless named)"),
+        msg_add(&mb, lang,
+                /* TRANSLATORS: {help} is the help of bot; {levels} the
+                 * levels' names, as typed, each with its rating, measured
+                 * in games between them ("random (1100), easy (1500),
+                 * ..."); {level} the one a computer player gets when none
+                 * is named. */
+                M("{help}. Levels, with their rating (higher is stronger: "
+                  "200 more wins about 3 games in 4 between them): {levels} "
+                  "({level} unless named)"),
                 MSG_S("help", text), MSG_S("levels", levels),
                 MSG_S("level", ai_level_name(c->m->ai_level)), MSG_END);
         strbuf_reset(&sb);

@@ -49,6 +49,13 @@ int ai_decide_budget(int level, const struct engine_view *v,
                      struct engine_prng *rng, int budget,
                      struct engine_action *a)
 {
+    return ai_decide_flags(level, v, rng, budget, 0, a);
+}
+
+int ai_decide_flags(int level, const struct engine_view *v,
+                    struct engine_prng *rng, int budget, int flags,
+                    struct engine_action *a)
+{
     const struct ai_level_row *row =
         &levels[level >= 0 && level < NLEVELS ? level : AI_RANDOM];
     if (budget <= 0 || row->info.budget == 0)
@@ -62,7 +69,7 @@ int ai_decide_budget(int level, const struct engine_view *v,
         a->moon = (uint8_t)v->moon_best;
         return 0;
     }
-    return row->decide(v, rng, budget, a);
+    return row->decide(v, rng, budget, flags, a);
 }
 
 int ai_decide(int level, const struct engine_view *v, struct engine_prng *rng,

@@ -75,14 +75,31 @@ int ai_decide_budget(int level, const struct engine_view *v,
                      struct engine_action *a);
 
 /*
- * Variants of the searching levels, for measuring them against what they
- * were (bits; 0 is the level as it is). AI_EVAL_POINTS: playouts are
- * valued by the hand's points alone, not by the game's objective.
- * AI_MOON_BLIND: the playouts never shoot or stop a moon, and the samples
- * do not give a side that may shoot its high cards.
+ * Variants of a level, bits of the `flags` of ai_decide_flags (0: the
+ * level as it is), for measuring the searching levels against what they
+ * were. A level ignores the bits it does not know, so a variant is only
+ * worth naming for the levels it changes (hearts-sim's --seats
+ * hard/points). AI_EVAL_POINTS: playouts are valued by the hand's points
+ * alone, not by the game's objective. AI_MOON_BLIND: the playouts never
+ * shoot or stop a moon, and the samples do not give a side that may
+ * shoot its high cards.
  */
 #define AI_EVAL_POINTS 1
 #define AI_MOON_BLIND 2
+
+/* ai_decide_budget with the variant bits `flags` (ai_decide_budget is
+ * this with 0). */
+int ai_decide_flags(int level, const struct engine_view *v,
+                    struct engine_prng *rng, int budget, int flags,
+                    struct engine_action *a);
+
+/*
+ * A level's measured strength: its rating from the round robin of the
+ * levels (hearts-sim roundrobin, docs/engine.md), on a scale where easy is
+ * 1500 and 400 more means ten times the odds of winning a game; *se (if
+ * not NULL) its standard error. 0 for a level not measured.
+ */
+int ai_level_rating(int level, int *se);
 
 /*
  * What the search thinks of each choice (ai_explain.c), for hints and

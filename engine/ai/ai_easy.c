@@ -710,10 +710,11 @@ int ai_easy_pass_order(const struct engine_view *v, int k,
 }
 
 int ai_easy_decide(const struct engine_view *v, struct engine_prng *rng,
-                   int budget, struct engine_action *a)
+                   int budget, int flags, struct engine_action *a)
 {
     (void)rng;
     (void)budget;
+    (void)flags;
     struct easy e;
     switch (v->phase) {
     case ENGINE_PHASE_PASS:

@@ -112,7 +112,7 @@ static bool others_pass(struct engine_game *world, int seat,
         struct engine_view ov;
         engine_view_make(world, o, &ov);
         struct engine_action oa = {.seat = (uint8_t)o};
-        if (ai_easy_decide(&ov, rng, 0, &oa) ||
+        if (ai_easy_decide(&ov, rng, 0, 0, &oa) ||
             engine_act(world, &oa, NULL, NULL) != ENGINE_OK)
             return false;
     }

@@ -13,11 +13,12 @@
  * A level's decision: the pass, play or discard of the view's seat into
  * *a (kind, ncards, cards; *a is zeroed and its seat set). `budget` is the
  * playouts to spend (the level's own unless the caller asked for others;
- * a level that does not search ignores it). Returns 0, or -1 if the seat
- * has nothing to do.
+ * a level that does not search ignores it); `flags` the caller's AI_*
+ * variant bits (ai.h; a level ignores those it does not know). Returns 0,
+ * or -1 if the seat has nothing to do.
  */
 typedef int ai_decide_fn(const struct engine_view *v, struct engine_prng *rng,
-                         int budget, struct engine_action *a);
+                         int budget, int flags, struct engine_action *a);
 
 /* One row of the table of levels. */
 struct ai_level_row {

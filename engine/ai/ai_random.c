@@ -6,9 +6,10 @@
 #include "engine/internal.h"
 
 int ai_random_decide(const struct engine_view *v, struct engine_prng *rng,
-                     int budget, struct engine_action *a)
+                     int budget, int flags, struct engine_action *a)
 {
     (void)budget;
+    (void)flags;
     switch (v->phase) {
     case ENGINE_PHASE_PASS:
         if (v->pass_count == 0)

@@ -434,15 +434,15 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
     if (k < 1 || k > ENGINE_MAX_PASS || k > npool || v->blind_allowed ||
         v->rules->decks != 1 || v->known.blind_mask ||
         ai_easy_pass_order(v, npool, &order) < 0)
-        return ai_easy_decide(v, rng, 0, a);
+        return ai_easy_decide(v, rng, 0, 0, a);
     uint8_t cand[PASS_MAX_CANDIDATES][ENGINE_MAX_PASS];
     int nc = pass_candidates(order.cards, npool, k, cand);
     int worlds = budget / nc;
     if (worlds < PASS_MIN_WORLDS)
-        return ai_easy_decide(v, rng, 0, a);
+        return ai_easy_decide(v, rng, 0, 0, a);
     struct ai_sampler s;
     if (ai_sampler_init_moon(&s, v, !(flags & AI_MOON_BLIND)) < 0)
-        return ai_easy_decide(v, rng, 0, a);
+        return ai_easy_decide(v, rng, 0, 0, a);
     struct objective obj;
     objective_init(v->rules, &obj);
     double sum[PASS_MAX_CANDIDATES] = {0};
@@ -458,7 +458,7 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
             struct engine_view ov;
             engine_view_make(&world, o, &ov);
             struct engine_action oa = {.seat = o};
-            ok = ai_easy_decide(&ov, rng, 0, &oa) == 0 &&
+            ok = ai_easy_decide(&ov, rng, 0, 0, &oa) == 0 &&
                  engine_act(&world, &oa, NULL, NULL) == ENGINE_OK;
         }
         if (!ok)
@@ -483,7 +483,7 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
             (best < 0 || sum[i] / counted[i] > sum[best] / counted[best]))
             best = i;
     if (best < 0)
-        return ai_easy_decide(v, rng, 0, a);
+        return ai_easy_decide(v, rng, 0, 0, a);
     a->kind = ENGINE_ACT_PASS;
     a->ncards = (uint8_t)k;
     memcpy(a->cards, cand[best], (size_t)k);
@@ -491,13 +491,12 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
 }
 
 int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
-                     int budget, struct engine_action *a)
+                     int budget, int flags, struct engine_action *a)
 {
-    int flags = 0; /* the level as it is (ai.h's variants) */
     if (v->phase == ENGINE_PHASE_PASS)
         return search_pass(v, rng, budget * AI_PASS_FACTOR, flags, a);
     if (v->phase != ENGINE_PHASE_PLAY)
-        return ai_easy_decide(v, rng, 0, a);
+        return ai_easy_decide(v, rng, 0, 0, a);
     if (!v->legal)
         return -1;
     a->kind = ENGINE_ACT_PLAY;

@@ -3,9 +3,10 @@
  * environment variable HEARTS_SIM, set by tests/CMakeLists.txt; the test
  * is skipped without it): the command dispatch and its usage, `play`'s
  * report (seats, levels, games and hands), its records (one line per
- * game, each replayed OK), a seed that repeats a run, its refusals, that
- * a count (play --games, --seed) is a plain decimal number, and bench
- * --search's report and refusals.
+ * game, each replayed OK), a seed that repeats a run, --duplicate's
+ * seatings and report, roundrobin's, their refusals, that a count (play
+ * --games, --seed) is a plain decimal number, and bench --search's report
+ * and refusals.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,13 +86,30 @@ static void test_sim_play_report(void **state)
     assert_int_equal(r.status, 0);
     assert_string_equal(r.err, "");
     assert_memory_equal(r.out, "standard, 4 players, 2 games, ", 30);
-    assert_non_null(strstr(r.out, " hands, seed 5\nseat  level   "
-                                  "points/hand  std.err   wins  moons\n"));
-    assert_non_null(strstr(r.out, "\n   0  random "));
-    assert_non_null(strstr(r.out, "\n   1  easy   "));
-    assert_non_null(strstr(r.out, "\n   2  random "));
-    assert_non_null(strstr(r.out, "\n   3  easy   "));
+    assert_non_null(strstr(r.out, " hands, seed 5\nseat  level          "
+                                  "points/hand  std.err   won %  std.err  "
+                                  "moons\n"));
+    assert_non_null(strstr(r.out, "\n   0  random         "));
+    assert_non_null(strstr(r.out, "\n   1  easy           "));
+    assert_non_null(strstr(r.out, "\n   2  random         "));
+    assert_non_null(strstr(r.out, "\n   3  easy           "));
     assert_null(strstr(r.out, "\n   4 "));
+    /* by level, the seats pooled; no duplicate figures without it */
+    assert_non_null(strstr(r.out, "\nlevel          seats  points/hand  "
+                                  "std.err  dup.err   won %  std.err  "
+                                  "dup.err  moons\n"));
+    assert_non_null(strstr(r.out, "\nrandom             2  "));
+    assert_non_null(strstr(r.out, "\neasy               2  "));
+    assert_null(strstr(r.out, "duplicate"));
+    /* the games are won: the shares of the seats add up to 100 % */
+    double won = 0;
+    for (const char *p = r.out; (p = strstr(p, "\n   ")) != NULL; p++) {
+        double pts, se, share;
+        char level[32];
+        if (sscanf(p, "\n %*d %31s %lf %lf %lf", level, &pts, &se, &share) == 4)
+            won += share;
+    }
+    assert_true(won > 99.99 && won < 100.01);
     /* the same seed, the same games */
     struct sim_run again;
     sim_run(&again, NULL,
@@ -109,6 +127,7 @@ static void test_sim_play_report(void **state)
     assert_int_equal(r.status, 0);
     assert_memory_equal(r.out, "standard, 3 players, 1 game, ", 29);
     assert_non_null(strstr(r.out, "\n   2  easy   "));
+    assert_non_null(strstr(r.out, "\neasy               3  "));
     assert_null(strstr(r.out, "\n   3 "));
     sim_run_free(&r);
 }
@@ -154,6 +173,81 @@ static void test_sim_play_records(void **state)
     sim_run_free(&r);
 }
 
+/* The deals of a record, one after the other ("deal":[...] each). */
+static int record_deals(const char *line, const char **deals, int max)
+{
+    int n = 0;
+    const char *end = strchr(line, '\n');
+    for (const char *p = line;
+         n < max && (p = strstr(p, "\"deal\":[")) && (!end || p < end); p++)
+        deals[n++] = p;
+    return n;
+}
+
+/* --duplicate: each deal played once in every seating of the players
+ * (hard, easy, easy, easy: four; hard, easy, hard, easy: two), the same
+ * cards to the same seats, the players moved one seat on each time; the
+ * report pools each level and gives both standard errors. */
+static void test_sim_play_duplicate(void **state)
+{
+    (void)state;
+    struct sim_run r;
+    sim_run(&r, NULL,
+            (const char *const[]){"play", "--preset", "standard", "--seats",
+                                  "hard,easy,easy,easy", "--budget", "hard=20",
+                                  "--games", "7", "--seed", "3", "--duplicate",
+                                  NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_memory_equal(r.out, "standard, 4 players, 8 games, ", 30);
+    assert_non_null(strstr(r.out, ", seed 3, duplicate: 2 deals x 4 "
+                                  "seatings\n"));
+    assert_non_null(strstr(r.out, "\n   0  (rotated)      "));
+    assert_non_null(strstr(r.out, "\nhard               1  "));
+    assert_non_null(strstr(r.out, "\neasy               3  "));
+    assert_non_null(strstr(r.out, "\nhands for the same std.err without "
+                                  "duplicate, times those with it: hard "
+                                  "points "));
+    assert_non_null(strstr(r.out, "; easy points "));
+    sim_run_free(&r);
+
+    sim_run(&r, NULL,
+            (const char *const[]){"play", "--preset", "standard", "--seats",
+                                  "hard,easy,hard/points,easy", "--budget",
+                                  "10", "--games", "2", "--seed", "4",
+                                  "--duplicate", "--records", "-", NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, ", duplicate: 1 deal x 4 seatings\n"));
+    assert_non_null(strstr(r.err, "\nhard/points        1  "));
+    const char *games[4];
+    games[0] = r.out;
+    for (int i = 1; i < 4; i++) {
+        games[i] = strchr(games[i - 1], '\n');
+        assert_non_null(games[i]);
+        games[i]++;
+    }
+    static const char *const seated[4] = {
+        "\"players\":[\"hard0\",\"easy1\",\"hard/points2\",\"easy3\"]",
+        "\"players\":[\"easy0\",\"hard1\",\"easy2\",\"hard/points3\"]",
+        "\"players\":[\"hard/points0\",\"easy1\",\"hard2\",\"easy3\"]",
+        "\"players\":[\"easy0\",\"hard/points1\",\"easy2\",\"hard3\"]"};
+    const char *first[64];
+    int nfirst = record_deals(games[0], first, 64);
+    assert_true(nfirst > 1);
+    for (int i = 0; i < 4; i++) {
+        const char *nl = strchr(games[i], '\n');
+        const char *at = strstr(games[i], seated[i]);
+        assert_true(at && at < nl);
+        const char *deals[64];
+        int n = record_deals(games[i], deals, 64);
+        /* the same cards to the same seats as long as both games last */
+        for (int h = 0; h < n && h < nfirst; h++)
+            assert_memory_equal(deals[h], first[h],
+                                (size_t)(strstr(first[h], "]]") - first[h]));
+    }
+    sim_run_free(&r);
+}
+
 static void test_sim_play_refusals(void **state)
 {
     (void)state;
@@ -170,6 +264,46 @@ static void test_sim_play_refusals(void **state)
          "hearts-sim play: standard is for 3 to 7 players, not 2\n"},
         {{"play", "--preset", "standard", "--set", "players", NULL},
          "hearts-sim play: --set takes KEY=VALUE\n"},
+        {{"play", "--preset", "standard", "--seats", "hard,easy/points", NULL},
+         "hearts-sim play: easy does not search: it has no variant 'points' "
+         "(normal and hard have)\n"},
+        {{"play", "--preset", "standard", "--seats", "hard/fast,easy", NULL},
+         "hearts-sim play: unknown variant 'fast' of hard (points, moonblind, "
+         "old)\n"},
+        {{"play", "--preset", "standard", "--seats", "hard,,easy", NULL},
+         "hearts-sim play: a seat left empty in 'hard,,easy'\n"},
+        {{"play", "--preset", "standard", "--seats", "hard,easy,", NULL},
+         "hearts-sim play: a seat left empty in 'hard,easy,'\n"},
+        {{"play", "--preset", "standard", "--seats", "", NULL},
+         "hearts-sim play: a seat left empty in ''\n"},
+        {{"play", "--preset", "standard", "--seats", "hard,medium", NULL},
+         "hearts-sim play: unknown level 'medium' (random, easy, normal, "
+         "hard)\n"},
+        {{"play", "--preset", "standard", "--budget", "easy=10", NULL},
+         "hearts-sim play: --budget is PLAYOUTS (0: each level's own) or "
+         "LEVEL=PLAYOUTS,... for searching levels\n"},
+        {{"play", "--preset", "standard", "--budget", "hard=10,normal", NULL},
+         "hearts-sim play: --budget is PLAYOUTS (0: each level's own) or "
+         "LEVEL=PLAYOUTS,... for searching levels\n"},
+        {{"play", "--preset", "standard", "--budget", "hard=-1", NULL},
+         "hearts-sim play: --budget is PLAYOUTS (0: each level's own) or "
+         "LEVEL=PLAYOUTS,... for searching levels\n"},
+        {{"roundrobin", "--levels", "easy", NULL},
+         "hearts-sim roundrobin: --levels names at least two levels\n"},
+        {{"roundrobin", "--levels", "easy,hard,EASY", NULL},
+         "hearts-sim roundrobin: --levels names a level twice\n"},
+        {{"roundrobin", "--games", "1", NULL},
+         "hearts-sim roundrobin: --games (a pair's) is 2 or more\n"},
+        {{"roundrobin", "--set", "x", NULL},
+         "hearts-sim roundrobin: --set takes KEY=VALUE\n"},
+        {{"roundrobin", "--set", "players=5", NULL},
+         "hearts-sim roundrobin: the round robin is for 4 players, not 5\n"},
+        {{"roundrobin", "--preset", "frob", NULL},
+         "hearts-sim roundrobin: unknown preset 'frob' (did you mean "
+         "'spot'?)\n"},
+        {{"roundrobin", "--levels", "easy,normal/fast", NULL},
+         "hearts-sim roundrobin: unknown variant 'fast' of normal (points, "
+         "moonblind, old)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_run r;
@@ -186,6 +320,36 @@ static void test_sim_play_refusals(void **state)
     assert_int_equal(r.status, 2);
     assert_memory_equal(
         r.err, "hearts-sim play: unknown argument '--frob'\nusage: ", 50);
+    sim_run_free(&r);
+}
+
+/* roundrobin: every pair of the levels on a table of four, two seats
+ * each, a rating for each (easy at 1500), and the rows for the table of
+ * ratings. */
+static void test_sim_roundrobin(void **state)
+{
+    (void)state;
+    struct sim_run r;
+    sim_run(&r, NULL,
+            (const char *const[]){"roundrobin", "--levels", "random,easy,hard",
+                                  "--games", "2", "--budget", "hard=10",
+                                  "--seed", "9", NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    const char *head = "round robin, standard, 4 players (two seats each, "
+                       "alternating), duplicate, 2 games a pair, seed 9\n";
+    assert_memory_equal(r.out, head, strlen(head));
+    assert_non_null(strstr(r.out, "\nrandom v easy                     2  "));
+    assert_non_null(strstr(r.out, "\nrandom v hard                     2  "));
+    assert_non_null(strstr(r.out, "\neasy v hard                       2  "));
+    assert_non_null(strstr(r.out, "\nlevel          rating  std.err   "
+                                  "(Bradley-Terry on games won, easy = "
+                                  "1500; "));
+    assert_non_null(strstr(r.out, "\neasy             1500        0\n"));
+    assert_non_null(strstr(r.out, "\nfor engine/ai/ai_ratings.c ("));
+    assert_non_null(strstr(r.out, "\n    {\"easy\", 1500, 0},\n"));
+    assert_non_null(strstr(r.out, "\n    {\"random\", "));
+    assert_non_null(strstr(r.out, "\n    {\"hard\", "));
     sim_run_free(&r);
 }
 
@@ -268,7 +432,9 @@ int main(void)
         cmocka_unit_test(test_sim_version),
         cmocka_unit_test(test_sim_play_report),
         cmocka_unit_test(test_sim_play_records),
+        cmocka_unit_test(test_sim_play_duplicate),
         cmocka_unit_test(test_sim_play_refusals),
+        cmocka_unit_test(test_sim_roundrobin),
         cmocka_unit_test(test_sim_counts_are_plain_numbers),
         cmocka_unit_test(test_sim_bench_search),
     };

@@ -161,7 +161,7 @@ static void test_status_scores_rules_presets_help(void **state)
         if (!strstr(l->text, every[i]))
             fail_msg("help without %s: %s", every[i], l->text);
     said("alice", "#h", "!help bot");
-    assert_true(any_contains("alice", from, "Levels: random, easy"));
+    assert_true(any_contains("alice", from, "Levels, with their rating"));
     four_people("standard");
     said("bob", "#h", "!status");
     assert_true(any_contains("#h", from, "Passing; waiting for"));

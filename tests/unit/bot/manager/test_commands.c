@@ -7,7 +7,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "engine/ai/ai.h"
 
 #include "tests/unit/bot/manager/world.h"
 
@@ -325,6 +328,37 @@ static void test_game_actions_are_never_limited(void **state)
     assert_true(any_contains(me, from, "too much"));
 }
 
+/* !help bot names every level with its measured rating (one table:
+ * engine/ai/ai_ratings.c), so people can choose an opponent; a level
+ * without a rating fails here. */
+static void test_help_bot_names_every_level_with_its_rating(void **state)
+{
+    (void)state;
+    int from = w->fake.n;
+    said("alice", "#h", "!help bot");
+    const struct fake_chat_line *l = last_to("alice", from);
+    assert_non_null(l);
+    assert_non_null(strstr(l->text, "!bot [N] [LEVEL]: add computer players. "
+                                    "Levels, with their rating (higher is "
+                                    "stronger"));
+    int last = -1;
+    for (int level = 0; level < ai_level_count(); level++) {
+        int se = -1, rating = ai_level_rating(level, &se);
+        if (rating <= 0 || se < 0)
+            fail_msg("level %s has no rating", ai_level_name(level));
+        char want[64];
+        snprintf(want, sizeof want, " %s (%d)", ai_level_name(level), rating);
+        if (!strstr(l->text, want))
+            fail_msg("help bot without '%s': %s", want, l->text);
+        /* the levels in the order of their strength */
+        assert_true(rating > last);
+        last = rating;
+    }
+    assert_non_null(strstr(l->text, ") (easy unless named)"));
+    assert_int_equal(ai_level_rating(-1, NULL), 0);
+    assert_int_equal(ai_level_rating(ai_level_count(), NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +384,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_game_actions_are_never_limited,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_help_bot_names_every_level_with_its_rating, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,7 +41,8 @@ static void test_help_in_the_askers_language(void **state)
     said("alice", "#h", "!help bot");
     told("alice", from,
          "!bot [N] [STUFE]: Computerspieler dazunehmen. "
-         "Stufen: random, easy");
+         "Stufen, mit ihrer Wertung (höher ist stärker: 200 mehr gewinnt "
+         "gegeneinander etwa 3 von 4 Spielen): random (");
     from = w->fake.n;
     said("alice", NULL, "help pass");
     told("alice", from,
