@@ -75,6 +75,13 @@ void sim_seat_name(const struct sim_seat *s, char *buf, size_t len)
 {
     const char *name = ai_level_name(s->level);
     snprintf(buf, len, "%s", name ? name : "?");
+    /* the variant named by exactly these bits (old is two of them) */
+    for (size_t i = 0; i < NVARIANTS; i++)
+        if (s->flags && s->flags == variants[i].flag) {
+            snprintf(buf + strlen(buf), len - strlen(buf), "/%s",
+                     variants[i].name);
+            return;
+        }
     for (size_t i = 0; i < NVARIANTS; i++)
         if (s->flags & variants[i].flag)
             snprintf(buf + strlen(buf), len - strlen(buf), "/%s",
