@@ -124,16 +124,10 @@ static int explain_pass(const struct engine_view *v, struct engine_prng *rng,
                         struct ai_choice *out, int max)
 {
     int k = v->pass_count;
-    int npool = AI_PASS_POOL;
-    if (npool > engine_cards_count(&v->hand))
-        npool = engine_cards_count(&v->hand);
-    struct engine_action order = {0};
-    if (k < 1 || k > ENGINE_MAX_PASS || k > npool || v->blind_allowed ||
-        v->rules->decks != 1 || v->known.blind_mask ||
-        ai_easy_pass_order(v, npool, &order) < 0)
-        return -1;
     uint8_t cand[AI_PASS_CANDIDATES + 1][ENGINE_MAX_PASS];
-    int nc = ai_search_pass_candidates(order.cards, npool, k, cand);
+    int nc = ai_search_pass_candidates(v, cand);
+    if (nc < 0)
+        return -1;
     bool ordered = v->pass_dir == ENGINE_PASS_SCATTER;
     if (also && also->kind == ENGINE_ACT_PASS && also->ncards == k) {
         int i = 0;

@@ -64,12 +64,14 @@ double ai_win_chance(const struct engine_game *g, int seat);
  * in g to its end with the playout policy. */
 void ai_search_playout(struct engine_game *g, struct engine_prng *rng);
 
-/* The search's candidate passes: every k-subset of pool[0..npool), in
- * pool order (at most AI_PASS_CANDIDATES of them with npool up to
- * AI_PASS_POOL); how many. */
+/* The search's candidate passes at the view's pass: every subset of the
+ * pass's size of the AI_PASS_POOL cards easy most wants gone, in easy's
+ * order (at most AI_PASS_CANDIDATES); how many, or -1 under rules the
+ * pass search does not model (blind passing, two decks) or when the
+ * view has no pass to make. */
 #define AI_PASS_POOL 7
 #define AI_PASS_CANDIDATES 35
-int ai_search_pass_candidates(const uint8_t *pool, int npool, int k,
+int ai_search_pass_candidates(const struct engine_view *v,
                               uint8_t out[][ENGINE_MAX_PASS]);
 
 #endif

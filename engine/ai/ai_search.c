@@ -461,16 +461,10 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
                        int budget, int flags, struct engine_action *a)
 {
     int k = v->pass_count;
-    int npool = PASS_POOL;
-    if (npool > engine_cards_count(&v->hand))
-        npool = engine_cards_count(&v->hand);
-    struct engine_action order = {0};
-    if (k < 1 || k > ENGINE_MAX_PASS || k > npool || v->blind_allowed ||
-        v->rules->decks != 1 || v->known.blind_mask ||
-        ai_easy_pass_order(v, npool, &order) < 0)
-        return ai_easy_decide(v, rng, 0, 0, a);
     uint8_t cand[PASS_MAX_CANDIDATES][ENGINE_MAX_PASS];
-    int nc = pass_candidates(order.cards, npool, k, cand);
+    int nc = ai_search_pass_candidates(v, cand);
+    if (nc < 0)
+        return ai_easy_decide(v, rng, 0, 0, a);
     int worlds = budget / nc;
     if (worlds < PASS_MIN_WORLDS)
         return ai_easy_decide(v, rng, 0, 0, a);
@@ -549,8 +543,17 @@ _Static_assert(AI_PASS_POOL == PASS_POOL &&
                    AI_PASS_CANDIDATES == PASS_MAX_CANDIDATES,
                "ai_explain weighs the passes the search weighs");
 
-int ai_search_pass_candidates(const uint8_t *pool, int npool, int k,
+int ai_search_pass_candidates(const struct engine_view *v,
                               uint8_t out[][ENGINE_MAX_PASS])
 {
-    return pass_candidates(pool, npool, k, out);
+    int k = v->pass_count;
+    int npool = PASS_POOL;
+    if (npool > engine_cards_count(&v->hand))
+        npool = engine_cards_count(&v->hand);
+    struct engine_action order = {0};
+    if (k < 1 || k > ENGINE_MAX_PASS || k > npool || v->blind_allowed ||
+        v->rules->decks != 1 || v->known.blind_mask ||
+        ai_easy_pass_order(v, npool, &order) < 0)
+        return -1;
+    return pass_candidates(order.cards, npool, k, out);
 }

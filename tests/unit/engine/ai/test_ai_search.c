@@ -78,6 +78,14 @@ static void test_search_dumps_queen_on_void(void **state)
     expect_hard(&g, "QS");
 }
 
+/* A hand where seat 1 leads clubs from the top and takes every heart the
+ * others throw on them. */
+static const char *const moon_hands[4] = {
+    "2C AH 2H 2D 3D 4D 5D 6D 7D 8D 9D TD JD",
+    "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC KH",
+    "QD 3H 4H 5H 6H 7H 8H KD AD 2S 3S 4S 5S",
+    "6S 9H TH JH QH QS 7S 8S 9S TS JS KS AS"};
+
 /* Seat 1 has taken the QS and ten hearts and leads the KH with the last
  * club behind it: hard must spend its AH now or the 2H and AH both fall
  * to the shooter. */
@@ -86,11 +94,7 @@ static void test_search_stops_moon(void **state)
     (void)state;
     struct engine_rules r;
     struct engine_game g;
-    const char *hands[4] = {"2C AH 2H 2D 3D 4D 5D 6D 7D 8D 9D TD JD",
-                            "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC KH",
-                            "QD 3H 4H 5H 6H 7H 8H KD AD 2S 3S 4S 5S",
-                            "6S 9H TH JH QH QS 7S 8S 9S TS JS KS AS"};
-    start(&g, &r, hands);
+    start(&g, &r, moon_hands);
     sc_plays(&g, "2C AC QD 6S  KC 3H 9H 2D  QC 4H TH 3D  JC 5H JH 4D "
                  "TC 6H QH 5D  9C 7H QS 6D  8C 8H 7S 7D  7C KD 8S 8D "
                  "6C AD 9S 9D  5C 2S TS TD  4C 3S JS JD  KH 4S KS");
@@ -107,11 +111,7 @@ static void test_search_keeps_moon_stopper(void **state)
     (void)state;
     struct engine_rules r;
     struct engine_game g;
-    const char *hands[4] = {"2C AH 2H 2D 3D 4D 5D 6D 7D 8D 9D TD JD",
-                            "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC KH",
-                            "QD 3H 4H 5H 6H 7H 8H KD AD 2S 3S 4S 5S",
-                            "6S 9H TH JH QH QS 7S 8S 9S TS JS KS AS"};
-    start(&g, &r, hands);
+    start(&g, &r, moon_hands);
     sc_plays(&g, "2C AC QD 6S  KC 3H 9H 2D  QC 4H TH 3D  JC 5H JH");
     for (uint64_t seed = 1; seed <= 6; seed++) {
         int c = hard_play(&g, seed);
