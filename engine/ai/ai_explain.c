@@ -101,24 +101,6 @@ static int explain_play(const struct engine_view *v, struct engine_prng *rng,
     return deliver(all, nc, out, max);
 }
 
-/* The other seats of a sampled deal pass as easy would: false if one
- * cannot (a bug in the world). */
-static bool others_pass(struct engine_game *world, int seat,
-                        struct engine_prng *rng)
-{
-    for (int o = 0; o < world->n; o++) {
-        if (o == seat)
-            continue;
-        struct engine_view ov;
-        engine_view_make(world, o, &ov);
-        struct engine_action oa = {.seat = (uint8_t)o};
-        if (ai_easy_decide(&ov, rng, 0, 0, &oa) ||
-            engine_act(world, &oa, NULL, NULL) != ENGINE_OK)
-            return false;
-    }
-    return true;
-}
-
 static int explain_pass(const struct engine_view *v, struct engine_prng *rng,
                         int budget, const struct engine_action *also,
                         struct ai_choice *out, int max)
@@ -146,7 +128,7 @@ static int explain_pass(const struct engine_view *v, struct engine_prng *rng,
     for (int w = 0; w < worlds; w++) {
         ai_sample_world(&s, rng, &world);
         world.passed_mask = 0;
-        if (!others_pass(&world, v->seat, rng))
+        if (!ai_search_others_pass(&world, v->seat, rng))
             continue;
         struct engine_prng keep = *rng;
         for (int i = 0; i < nc; i++) {

@@ -64,6 +64,12 @@ double ai_win_chance(const struct engine_game *g, int seat);
  * in g to its end with the playout policy. */
 void ai_search_playout(struct engine_game *g, struct engine_prng *rng);
 
+/* Every seat of world but `seat` passes as easy would from its hand, as
+ * the pass search has them do in each sampled deal; false if one cannot
+ * (the world is not at a pass). */
+bool ai_search_others_pass(struct engine_game *world, int seat,
+                           struct engine_prng *rng);
+
 /* The search's candidate passes at the view's pass: every subset of the
  * pass's size of the AI_PASS_POOL cards easy most wants gone, in easy's
  * order (at most AI_PASS_CANDIDATES); how many, or -1 under rules the

@@ -18,12 +18,18 @@
 /* One in PLAYOUT_NOISE playout plays is uniformly random. */
 #define PLAYOUT_NOISE 10
 
-/* The cards of every seat but `seat` (kinds, either copy). */
-static uint64_t others_cards(const struct engine_game *g, int seat)
+/* Every seat of g, as bits. */
+static unsigned all_seats(const struct engine_game *g)
+{
+    return (1u << g->n) - 1;
+}
+
+/* The cards held by the seats in `seats` (kinds, either copy). */
+static uint64_t cards_of(const struct engine_game *g, unsigned seats)
 {
     uint64_t m = 0;
     for (int s = 0; s < g->n; s++)
-        if (s != seat)
+        if (seats >> s & 1)
             m |= g->hand[s].one | g->hand[s].two;
     return m;
 }
@@ -41,16 +47,6 @@ static uint64_t others_cards(const struct engine_game *g, int seat)
 static unsigned moon_side(const struct engine_game *g)
 {
     return ai_moon_side(g->rules, g->n, g->taken);
-}
-
-/* The cards held by the seats in `seats`. */
-static uint64_t cards_of(const struct engine_game *g, unsigned seats)
-{
-    uint64_t m = 0;
-    for (int s = 0; s < g->n; s++)
-        if (seats >> s & 1)
-            m |= g->hand[s].one | g->hand[s].two;
-    return m;
 }
 
 /* The cards of `mine` that no card of `theirs` beats in its suit. */
@@ -74,7 +70,7 @@ static unsigned still_to_play(const struct engine_game *g)
     unsigned played = 1u << g->turn;
     for (int i = 0; i < g->trick_len; i++)
         played |= 1u << g->trick_seat[i];
-    return ((1u << g->n) - 1) & ~played;
+    return all_seats(g) & ~played;
 }
 
 /* A card of the shooting side: take every trick it can. Leading, a card
@@ -85,7 +81,7 @@ static int shoot_card(const struct engine_game *g, unsigned side,
                       uint64_t legal)
 {
     const struct engine_rules *r = g->rules;
-    uint64_t theirs = cards_of(g, ((1u << g->n) - 1) & ~side);
+    uint64_t theirs = cards_of(g, all_seats(g) & ~side);
     if (g->trick_len == 0) {
         uint64_t sure = masters(legal, theirs);
         if (sure & r->moon_cards)
@@ -152,7 +148,7 @@ static int policy_card(const struct engine_game *g, uint64_t legal,
         if (c >= 0)
             return c;
     }
-    uint64_t others = others_cards(g, me);
+    uint64_t others = cards_of(g, all_seats(g) & ~(1u << me));
     bool qs_out = (r->penalty & ENGINE_BIT(ENGINE_QS)) &&
                   (others & ENGINE_BIT(ENGINE_QS));
     if (g->trick_len == 0) {
@@ -278,12 +274,11 @@ static double outcome(const struct engine_game *g, int seat)
  * The game's objective: the chance that the seat's side wins the game, from
  * the totals after a hand. Exact once the game is over (a shared win
  * counts, as the rules say). Otherwise each side's total moves on by about
- * mean points a hand, with a spread of `sd` a hand, for the hands left
+ * mean points a hand, with a variance of `var` a hand, for the hands left
  * until the highest total reaches the target (or the rules' last hand):
  * the side wins if it ends lowest, taken pair by pair as normal
- * differences. Early in a game this is nearly linear in the points, so it
- * plays as the points do; near the end it weighs whose total the points
- * land on.
+ * differences. The search uses it near the game's end (near_end), where
+ * it weighs whose total the points land on.
  */
 struct objective {
     double mean; /* points a seat takes in a hand, on average */
@@ -309,6 +304,23 @@ static void objective_init(const struct engine_rules *r, struct objective *o)
         o->var = 1;
 }
 
+/* The hands left, at mean points a hand, until the highest of `totals`
+ * reaches the target, or until the rules' last hand (`played` of them
+ * played). */
+static double hands_left(const struct engine_rules *r,
+                         const struct objective *o, const int32_t *totals,
+                         int n, int played)
+{
+    int32_t top = totals[0];
+    for (int s = 1; s < n; s++)
+        if (totals[s] > top)
+            top = totals[s];
+    double left = (r->target - top) / o->mean;
+    if (r->hands > 0 && r->hands - played < left)
+        left = r->hands - played;
+    return left;
+}
+
 static double win_chance(const struct engine_game *g, const struct objective *o,
                          int seat)
 {
@@ -323,17 +335,11 @@ static double win_chance(const struct engine_game *g, const struct objective *o,
     }
     int units = pairs ? 2 : g->n;
     double score[ENGINE_MAX_PLAYERS];
-    int32_t top = g->totals[0];
-    for (int s = 0; s < g->n; s++)
-        if (g->totals[s] > top)
-            top = g->totals[s];
     for (int u = 0; u < units; u++)
         score[u] =
             g->totals[u] +
             (r->partners == ENGINE_PARTNERS_INDIVIDUAL ? g->totals[u + 2] : 0);
-    double left = (r->target - top) / o->mean;
-    if (r->hands > 0 && r->hands - g->hand_no < left)
-        left = r->hands - g->hand_no;
+    double left = hands_left(r, o, g->totals, g->n, g->hand_no);
     if (left < 0.5)
         left = 0.5;
     /* a side's total: one seat's points, or two under partners */
@@ -366,15 +372,8 @@ double ai_win_chance(const struct engine_game *g, int seat)
 
 static bool near_end(const struct engine_view *v, const struct objective *o)
 {
-    const struct engine_rules *r = v->rules;
-    int32_t top = v->totals[0];
-    for (int s = 1; s < v->n; s++)
-        if (v->totals[s] > top)
-            top = v->totals[s];
-    double left = (r->target - top) / o->mean;
-    if (r->hands > 0 && r->hands - v->hand_no + 1 < left)
-        left = r->hands - v->hand_no + 1;
-    return left <= NEAR_END;
+    /* this hand is not played yet */
+    return hands_left(v->rules, o, v->totals, v->n, v->hand_no - 1) <= NEAR_END;
 }
 
 /* What a played-out hand is worth to seat: near the game's end, the
@@ -429,8 +428,6 @@ static int search_play(const struct engine_view *v, struct engine_prng *rng,
 
 /* Candidate passes: every k-subset of the `pool` cards easy most wants
  * gone, in easy's order. */
-#define PASS_POOL 7
-#define PASS_MAX_CANDIDATES 35 /* C(7, 3) = C(7, 4), the most */
 #define PASS_MIN_WORLDS 16
 
 static int pass_candidates(const uint8_t *pool, int npool, int k,
@@ -461,7 +458,7 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
                        int budget, int flags, struct engine_action *a)
 {
     int k = v->pass_count;
-    uint8_t cand[PASS_MAX_CANDIDATES][ENGINE_MAX_PASS];
+    uint8_t cand[AI_PASS_CANDIDATES][ENGINE_MAX_PASS];
     int nc = ai_search_pass_candidates(v, cand);
     if (nc < 0)
         return ai_easy_decide(v, rng, 0, 0, a);
@@ -474,23 +471,13 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
     struct objective obj;
     objective_init(v->rules, &obj);
     bool game = !(flags & AI_EVAL_POINTS) && near_end(v, &obj);
-    double sum[PASS_MAX_CANDIDATES] = {0};
-    int counted[PASS_MAX_CANDIDATES] = {0};
+    double sum[AI_PASS_CANDIDATES] = {0};
+    int counted[AI_PASS_CANDIDATES] = {0};
     struct engine_game world, g;
     for (int w = 0; w < worlds; w++) {
         ai_sample_world(&s, rng, &world);
         world.passed_mask = 0;
-        bool ok = true;
-        for (int o = 0; o < v->n && ok; o++) {
-            if (o == v->seat)
-                continue;
-            struct engine_view ov;
-            engine_view_make(&world, o, &ov);
-            struct engine_action oa = {.seat = o};
-            ok = ai_easy_decide(&ov, rng, 0, 0, &oa) == 0 &&
-                 engine_act(&world, &oa, NULL, NULL) == ENGINE_OK;
-        }
-        if (!ok)
+        if (!ai_search_others_pass(&world, v->seat, rng))
             continue;
         struct engine_prng keep = *rng;
         for (int i = 0; i < nc; i++) {
@@ -534,20 +521,32 @@ int ai_search_decide(const struct engine_view *v, struct engine_prng *rng,
     return 0;
 }
 
+bool ai_search_others_pass(struct engine_game *world, int seat,
+                           struct engine_prng *rng)
+{
+    for (int o = 0; o < world->n; o++) {
+        if (o == seat)
+            continue;
+        struct engine_view ov;
+        engine_view_make(world, o, &ov);
+        struct engine_action oa = {.seat = (uint8_t)o};
+        if (ai_easy_decide(&ov, rng, 0, 0, &oa) ||
+            engine_act(world, &oa, NULL, NULL) != ENGINE_OK)
+            return false;
+    }
+    return true;
+}
+
 void ai_search_playout(struct engine_game *g, struct engine_prng *rng)
 {
     playout(g, true, rng);
 }
 
-_Static_assert(AI_PASS_POOL == PASS_POOL &&
-                   AI_PASS_CANDIDATES == PASS_MAX_CANDIDATES,
-               "ai_explain weighs the passes the search weighs");
-
 int ai_search_pass_candidates(const struct engine_view *v,
                               uint8_t out[][ENGINE_MAX_PASS])
 {
     int k = v->pass_count;
-    int npool = PASS_POOL;
+    int npool = AI_PASS_POOL;
     if (npool > engine_cards_count(&v->hand))
         npool = engine_cards_count(&v->hand);
     struct engine_action order = {0};
