@@ -167,6 +167,13 @@ static uint64_t seed_of(const char *game, uint64_t salt)
     return h;
 }
 
+/* A hint's playouts: a play of hard's (cmd_teach.h). */
+static int hint_budget(const struct manager *m)
+{
+    int budget = m->cfg->playouts[AI_HARD];
+    return budget > 0 ? budget : ai_default_budget(AI_HARD);
+}
+
 static const char *points_text(char *buf, size_t len, double points)
 {
     snprintf(buf, len, "%.1f", points);
@@ -229,7 +236,7 @@ void mgr_cmd_hint(struct cmd *c)
     struct think_job *job = xcalloc(1, sizeof *job);
     job->id = q->job = ++m->think_ids;
     job->kind = THINK_EXPLAIN;
-    job->budget = TEACH_HINT_BUDGET;
+    job->budget = hint_budget(m);
     job->seat = seat;
     job->rules = t->rules;
     job->game = t->game;
@@ -408,6 +415,7 @@ struct collect {
     int seat;
     int from, to;
     const char *game;
+    int budget; /* each position's playouts */
     struct teach_pos *pos;
     struct think_job *jobs;
     int n, cap;
@@ -448,7 +456,7 @@ static void collect_step(void *ctx, const struct engine_game *g, int hand,
     struct think_job *j = &k->jobs[k->n];
     memset(j, 0, sizeof *j);
     j->kind = THINK_EXPLAIN;
-    j->budget = TEACH_REVIEW_BUDGET;
+    j->budget = k->budget;
     j->seat = k->seat;
     j->rules = *g->rules;
     j->game = *g;
@@ -503,7 +511,12 @@ static void review_start(struct cmd *c, struct render_look look,
                          const char *game, const char *json, size_t len,
                          int seat, int from, int to, const char *what)
 {
-    struct collect k = {.seat = seat, .from = from, .to = to, .game = game};
+    int budget = hint_budget(c->m) / 2;
+    struct collect k = {.seat = seat,
+                        .from = from,
+                        .to = to,
+                        .game = game,
+                        .budget = budget > 0 ? budget : 1};
     if (collect(&k, json, len)) {
         collect_free(&k);
         mgr_cmd_replym(c,

@@ -26,9 +26,9 @@
 
 /* The table option, as typed after !hearts: hints=on or hints=off. */
 #define TEACH_OPTION "hints"
-/* The playouts of a hint (hard's), and of each position of a review. */
-#define TEACH_HINT_BUDGET 6000
-#define TEACH_REVIEW_BUDGET 3000
+/* A hint weighs as many playouts as a play of hard (its own budget, or
+ * hard_playouts of the config), each position of a review half as many:
+ * an operator who makes hard cheaper makes hints cheaper too. */
 /* A review shows at most this many plays or passes. */
 #define TEACH_SHOWN 3
 /* A play costs at least this many points more than the search's choice

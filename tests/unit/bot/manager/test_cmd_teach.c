@@ -254,28 +254,40 @@ static void test_review_bad_input(void **state)
     refused("alice", "#h", "!review abcdef12", "No game has finished");
 }
 
+/* The world with hard (and so hints and reviews) at 300 playouts a
+ * decision: a hint still comes from the search, and in a fraction of the
+ * time under valgrind. */
+static int setup_teach(void **state)
+{
+    int rc = setup(state);
+    w->cfg.playouts[AI_HARD] = 300;
+    return rc;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_hint_names_a_legal_card, setup,
+        cmocka_unit_test_setup_teardown(test_hint_names_a_legal_card,
+                                        setup_teach, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_hint_in_the_channel_and_while_passing, setup_teach, teardown),
+        cmocka_unit_test_setup_teardown(test_hint_refused_when_off, setup_teach,
                                         teardown),
         cmocka_unit_test_setup_teardown(
-            test_hint_in_the_channel_and_while_passing, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_hint_refused_when_off, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(
-            test_hint_refused_not_your_turn_or_not_seated, setup, teardown),
+            test_hint_refused_not_your_turn_or_not_seated, setup_teach,
+            teardown),
         cmocka_unit_test_setup_teardown(test_hints_option_refused_when_bad,
-                                        setup, teardown),
+                                        setup_teach, teardown),
         cmocka_unit_test_setup_teardown(
-            test_hinted_game_counts_on_its_own_board, setup, teardown),
+            test_hinted_game_counts_on_its_own_board, setup_teach, teardown),
         cmocka_unit_test_setup_teardown(test_unhinted_game_counts_as_before,
-                                        setup, teardown),
+                                        setup_teach, teardown),
         cmocka_unit_test_setup_teardown(test_review_of_the_hand_just_played,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_review_of_an_archived_game, setup,
+                                        setup_teach, teardown),
+        cmocka_unit_test_setup_teardown(test_review_of_an_archived_game,
+                                        setup_teach, teardown),
+        cmocka_unit_test_setup_teardown(test_review_bad_input, setup_teach,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_review_bad_input, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
