@@ -734,6 +734,13 @@ int engine_discard_count(const struct engine_game *g);
  * decision of variants.md). Only in the MOON phase. */
 int engine_moon_default(const struct engine_game *g);
 
+/* In the MOON phase: the totals after the hand if the shooter chose `mode`
+ * (ENGINE_MOON_SUBTRACT or _ADD_OTHERS), and whether the game would end
+ * there (then its winners, as the rules count a tie). False, and nothing
+ * filled but *nwinners = 0, in any other phase. */
+bool engine_moon_outcome(const struct engine_game *g, int mode, int32_t *totals,
+                         uint8_t *winners, int *nwinners);
+
 /* The hand a seat holds. */
 struct engine_cards engine_hand(const struct engine_game *g, int seat);
 
@@ -786,6 +793,15 @@ struct engine_view {
      * it (-1 for every other seat) */
     bool moon_sun;
     int moon_best;
+    /* MOON, for the shooter: what each choice (by ENGINE_MOON_SUBTRACT and
+     * _ADD_OTHERS) leaves: the totals, and whether the game ends there
+     * with which winners (engine_moon_outcome) */
+    struct engine_moon_option {
+        int32_t totals[ENGINE_MAX_PLAYERS];
+        bool over;
+        int nwinners;
+        uint8_t winners[ENGINE_MAX_PLAYERS];
+    } moon_option[2];
     /* public */
     int leader;
     int trick_len;

@@ -406,6 +406,18 @@ void engine_score_moon_choice(struct engine_game *g, int mode,
     finish_hand(g, &t, mode, sink);
 }
 
+bool engine_moon_outcome(const struct engine_game *g, int mode, int32_t *totals,
+                         uint8_t *winners, int *nwinners)
+{
+    *nwinners = 0;
+    if (g->phase != ENGINE_PHASE_MOON)
+        return false;
+    struct hand_tally t;
+    tally(g, &t);
+    mode_totals(g, &t, mode, totals);
+    return game_ends(g, totals, g->hand_no, winners, nwinners);
+}
+
 int engine_moon_default(const struct engine_game *g)
 {
     if (g->phase != ENGINE_PHASE_MOON)

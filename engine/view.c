@@ -74,6 +74,12 @@ void engine_view_make(const struct engine_game *g, int seat,
     bool shooter = g->phase == ENGINE_PHASE_MOON && g->turn == seat;
     v->moon_sun = shooter && g->moon_sun;
     v->moon_best = shooter ? engine_moon_default(g) : -1;
+    if (shooter)
+        for (int mode = 0; mode < 2; mode++) {
+            struct engine_moon_option *o = &v->moon_option[mode];
+            o->over = engine_moon_outcome(g, mode, o->totals, o->winners,
+                                          &o->nwinners);
+        }
     v->aside = g->aside;
     v->leader = g->leader;
     v->trick_len = g->trick_len;

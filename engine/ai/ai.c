@@ -66,7 +66,10 @@ int ai_decide_flags(int level, const struct engine_view *v,
         if (v->moon_best < 0)
             return -1; /* not the shooter */
         a->kind = ENGINE_ACT_MOON;
-        a->moon = (uint8_t)v->moon_best;
+        /* the searching levels choose by the game's objective */
+        a->moon = (uint8_t)(row->info.budget > 0 && !(flags & AI_EVAL_POINTS)
+                                ? ai_moon_choice(v)
+                                : v->moon_best);
         return 0;
     }
     return row->decide(v, rng, budget, flags, a);

@@ -321,25 +321,32 @@ static double hands_left(const struct engine_rules *r,
     return left;
 }
 
-static double win_chance(const struct engine_game *g, const struct objective *o,
-                         int seat)
+/* Whether seat's side is among `winners`. */
+static bool among(const struct engine_rules *r, int seat,
+                  const uint8_t *winners, int nwinners)
 {
-    const struct engine_rules *r = g->rules;
+    bool pairs = r->partners != ENGINE_PARTNERS_OFF;
+    for (int i = 0; i < nwinners; i++)
+        if (pairs ? winners[i] % 2 == seat % 2 : winners[i] == seat)
+            return true;
+    return false;
+}
+
+/* The estimate, for a game that goes on from `totals` after `played`
+ * hands. */
+static double chance_from(const struct engine_rules *r,
+                          const struct objective *o, const int32_t *totals,
+                          int n, int played, int seat)
+{
     bool pairs = r->partners != ENGINE_PARTNERS_OFF;
     int me = pairs ? seat % 2 : seat;
-    if (g->phase == ENGINE_PHASE_GAME_OVER) {
-        for (int i = 0; i < g->nwinners; i++)
-            if ((pairs ? g->winners[i] % 2 : g->winners[i]) == me)
-                return 1;
-        return 0;
-    }
-    int units = pairs ? 2 : g->n;
+    int units = pairs ? 2 : n;
     double score[ENGINE_MAX_PLAYERS];
     for (int u = 0; u < units; u++)
         score[u] =
-            g->totals[u] +
-            (r->partners == ENGINE_PARTNERS_INDIVIDUAL ? g->totals[u + 2] : 0);
-    double left = hands_left(r, o, g->totals, g->n, g->hand_no);
+            totals[u] +
+            (r->partners == ENGINE_PARTNERS_INDIVIDUAL ? totals[u + 2] : 0);
+    double left = hands_left(r, o, totals, n, played);
     if (left < 0.5)
         left = 0.5;
     /* a side's total: one seat's points, or two under partners */
@@ -349,6 +356,38 @@ static double win_chance(const struct engine_game *g, const struct objective *o,
         if (u != me)
             p *= 0.5 * erfc((score[me] - score[u]) * k);
     return p;
+}
+
+static double win_chance(const struct engine_game *g, const struct objective *o,
+                         int seat)
+{
+    if (g->phase == ENGINE_PHASE_GAME_OVER)
+        return among(g->rules, seat, g->winners, g->nwinners) ? 1 : 0;
+    return chance_from(g->rules, o, g->totals, g->n, g->hand_no, seat);
+}
+
+int ai_moon_choice(const struct engine_view *v)
+{
+    if (v->moon_best < 0)
+        return -1;
+    struct objective o;
+    objective_init(v->rules, &o);
+    double chance[2];
+    for (int mode = 0; mode < 2; mode++) {
+        const struct engine_moon_option *x = &v->moon_option[mode];
+        chance[mode] = x->over
+                           ? among(v->rules, v->seat, x->winners, x->nwinners)
+                           : chance_from(v->rules, &o, x->totals, v->n,
+                                         v->hand_no, v->seat);
+    }
+    /* alike (both won, both lost, or too close to tell): the engine's
+     * choice, by standing and gap */
+    if (fabs(chance[ENGINE_MOON_SUBTRACT] - chance[ENGINE_MOON_ADD_OTHERS]) <
+        1e-9)
+        return v->moon_best;
+    return chance[ENGINE_MOON_ADD_OTHERS] > chance[ENGINE_MOON_SUBTRACT]
+               ? ENGINE_MOON_ADD_OTHERS
+               : ENGINE_MOON_SUBTRACT;
 }
 
 double ai_win_chance(const struct engine_game *g, int seat)

@@ -117,6 +117,61 @@ static void test_ai_decide_moon_takes_best_choice(void **state)
                      a.moon == ENGINE_MOON_SUBTRACT ? -26 : 26);
 }
 
+/* Seat 0 shoots in a standard game with these totals before the hand; the
+ * moon choices of hard, of hard weighing points (AI_EVAL_POINTS) and the
+ * engine's. */
+static void moon_choices(const int32_t totals[4], int *hard, int *points,
+                         int *engine)
+{
+    struct engine_rules r;
+    struct engine_game g;
+    struct engine_action a;
+    struct engine_prng rng;
+    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", NULL,
+                            NULL, NULL};
+    sc_rules(&r, "standard pass_count=0", 4);
+    sc_start(&g, &r, 3, hands, NULL);
+    memcpy(g.totals, totals, sizeof g.totals[0] * 4);
+    engine_prng_seed(&rng, 1);
+    while (engine_phase(&g) == ENGINE_PHASE_PLAY) {
+        assert_int_equal(ai_act_for(AI_EASY, &g, engine_turn(&g), &rng, &a), 0);
+        assert_int_equal(engine_act(&g, &a, NULL, NULL), ENGINE_OK);
+    }
+    assert_int_equal(engine_phase(&g), ENGINE_PHASE_MOON);
+    struct engine_view v;
+    engine_view_make(&g, 0, &v);
+    assert_int_equal(ai_decide(AI_HARD, &v, &rng, &a), 0);
+    *hard = a.moon;
+    assert_int_equal(ai_decide_flags(AI_HARD, &v, &rng, 0, AI_EVAL_POINTS, &a),
+                     0);
+    *points = a.moon;
+    *engine = engine_moon_default(&g);
+}
+
+/* Either choice leaves the shooter the same gap to the best other total
+ * and the game goes on: the engine keeps its 26 off (subtract), but the
+ * leader is better off with the others nearer the target (the game ends
+ * sooner), the trailer with the game longer. */
+static void test_ai_moon_choice_plays_for_the_game(void **state)
+{
+    (void)state;
+    int hard, points, engine;
+    const int32_t leads[4] = {30, 40, 45, 50};
+    moon_choices(leads, &hard, &points, &engine);
+    assert_int_equal(engine, ENGINE_MOON_SUBTRACT);
+    assert_int_equal(points, ENGINE_MOON_SUBTRACT);
+    assert_int_equal(hard, ENGINE_MOON_ADD_OTHERS);
+    const int32_t trails[4] = {70, 20, 30, 40};
+    moon_choices(trails, &hard, &points, &engine);
+    assert_int_equal(engine, ENGINE_MOON_SUBTRACT);
+    assert_int_equal(hard, ENGINE_MOON_SUBTRACT);
+    /* adding ends the game (an other past 100) with seat 0 winning: both */
+    const int32_t wins[4] = {40, 60, 70, 75};
+    moon_choices(wins, &hard, &points, &engine);
+    assert_int_equal(engine, ENGINE_MOON_ADD_OTHERS);
+    assert_int_equal(hard, ENGINE_MOON_ADD_OTHERS);
+}
+
 static void test_ai_decide_nothing_to_do(void **state)
 {
     (void)state;
@@ -293,6 +348,7 @@ int main(void)
         cmocka_unit_test(
             test_ai_decide_budget_ignored_by_levels_that_do_not_search),
         cmocka_unit_test(test_ai_decide_moon_takes_best_choice),
+        cmocka_unit_test(test_ai_moon_choice_plays_for_the_game),
         cmocka_unit_test(test_ai_decide_nothing_to_do),
         cmocka_unit_test(test_ai_level_find_names),
         cmocka_unit_test(test_ai_decide_every_preset_whole_games),
