@@ -84,6 +84,33 @@ struct tour_count {
     double group_won[ENGINE_MAX_PLAYERS], group_games[ENGINE_MAX_PLAYERS];
 };
 
+/* Each seat's margin in the hand just scored (sim_player.margin), added
+ * by player. */
+static void add_margins(struct tour_count *tc, const struct engine_game *g)
+{
+    struct sim_tour_result *res = tc->res;
+    int n = g->n;
+    bool teams = tc->rules->partners != ENGINE_PARTNERS_OFF;
+    double sum[ENGINE_MAX_PLAYERS] = {0}, count[ENGINE_MAX_PLAYERS] = {0};
+    for (int s = 0; s < n; s++) {
+        double mine = 0, theirs = 0;
+        int nm = 0, nt = 0;
+        for (int o = 0; o < n; o++) {
+            if (teams ? o % 2 == s % 2 : o == s) {
+                mine += g->points[o];
+                nm++;
+            } else {
+                theirs += g->points[o];
+                nt++;
+            }
+        }
+        sum[tc->player_of[s]] += (nt ? theirs / nt : 0) - mine / nm;
+        count[tc->player_of[s]]++;
+    }
+    for (int p = 0; p < res->nplayers; p++)
+        sim_mean_add(&res->players[p].margin, sum[p], count[p]);
+}
+
 static void count_event(void *ctx, const struct engine_game *g,
                         const struct engine_event *ev)
 {
@@ -114,6 +141,7 @@ static void count_event(void *ctx, const struct engine_game *g,
         }
         for (int p = 0; p < np; p++)
             sim_mean_add(&res->players[p].points, sum[p], count[p]);
+        add_margins(tc, g);
         break;
     }
     case ENGINE_EV_GAME_OVER: {
@@ -511,7 +539,7 @@ static void play_report(FILE *report, const struct play_opts *o,
                 res->seat_moons[s]);
     }
     fprintf(report, "level          seats  points/hand  std.err  dup.err   "
-                    "won %%  std.err  dup.err  moons\n");
+                    "won %%  std.err  dup.err  moons   margin  std.err\n");
     for (int p = 0; p < res->nplayers; p++) {
         const struct sim_player *pl = &res->players[p];
         char who[32], dup[16], won[16], wse[16], wdup[16];
@@ -523,9 +551,12 @@ static void play_report(FILE *report, const struct play_opts *o,
         pct(won, sizeof won, sim_mean_value(&pl->won), 1);
         pct(wse, sizeof wse, sim_mean_se(&pl->won), 1);
         pct(wdup, sizeof wdup, sim_mean_se(&pl->won_dup), o->duplicate);
-        fprintf(report, "%-13s  %5d  %11.3f  %7.3f  %7s  %6s  %7s  %7s  %5ld\n",
+        fprintf(report,
+                "%-13s  %5d  %11.3f  %7.3f  %7s  %6s  %7s  %7s  %5ld  %7.3f  "
+                "%7.3f\n",
                 who, pl->seats, sim_mean_value(&pl->points),
-                sim_mean_se(&pl->points), dup, won, wse, wdup, pl->moons);
+                sim_mean_se(&pl->points), dup, won, wse, wdup, pl->moons,
+                sim_mean_value(&pl->margin), sim_mean_se(&pl->margin));
     }
     if (!o->duplicate)
         return;

@@ -48,8 +48,12 @@ struct sim_player {
     int seats;              /* in the pattern */
     struct sim_mean points; /* a seat-hand's points, grouped by table hand */
     struct sim_mean points_dup; /* grouped by deal (every seating of it) */
-    struct sim_mean won;        /* a seat-game's share of the win, by game */
-    struct sim_mean won_dup;    /* by group of games on the same deals */
+    /* a seat-hand's margin: the other side's mean points less its own
+     * side's (what the search values), grouped by table hand; unlike the
+     * points, the same whichever way a moon is scored */
+    struct sim_mean margin;
+    struct sim_mean won;     /* a seat-game's share of the win, by game */
+    struct sim_mean won_dup; /* by group of games on the same deals */
     long moons;
 };
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,9 +98,27 @@ static void test_sim_play_report(void **state)
     /* by level, the seats pooled; no duplicate figures without it */
     assert_non_null(strstr(r.out, "\nlevel          seats  points/hand  "
                                   "std.err  dup.err   won %  std.err  "
-                                  "dup.err  moons\n"));
+                                  "dup.err  moons   margin  std.err\n"));
     assert_non_null(strstr(r.out, "\nrandom             2  "));
     assert_non_null(strstr(r.out, "\neasy               2  "));
+    /* the margins (the others' mean points less one's own) of all the
+     * seats add up to 0 in every hand; easy's is random's less */
+    double margin[2];
+    const char *names[2] = {"\nrandom             2  ",
+                            "\neasy               2  "};
+    for (int i = 0; i < 2; i++) {
+        const char *line = strstr(r.out, names[i]);
+        double f[6];
+        char d[16], w[16], ws[16], wd[16];
+        assert_int_equal(sscanf(line + strlen(names[i]),
+                                "%lf %lf %15s %15s %15s %15s %lf %lf %lf",
+                                &f[0], &f[1], d, w, ws, wd, &f[2], &f[3],
+                                &f[4]),
+                         9);
+        margin[i] = f[3];
+    }
+    assert_true(fabs(margin[0] + margin[1]) < 0.002);
+    assert_true(margin[1] > margin[0]);
     assert_null(strstr(r.out, "duplicate"));
     /* the games are won: the shares of the seats add up to 100 % */
     double won = 0;
