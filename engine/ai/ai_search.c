@@ -133,10 +133,12 @@ static int stop_card(const struct engine_game *g, unsigned side, uint64_t legal)
  * spade while another seat holds the Q♠, then the card worth most, then
  * the highest rank of a suit. Before all that, when a side may shoot
  * (`side`, moon_side's), its seats play shoot_card and the others
- * stop_card, where those have a card to play.
+ * stop_card, where those have a card to play. `held` is every card in
+ * the seats' hands when the rules have one deck (playout keeps it), 0
+ * otherwise.
  */
 static int policy_card(const struct engine_game *g, uint64_t legal,
-                       unsigned side, struct engine_prng *rng)
+                       unsigned side, uint64_t held, struct engine_prng *rng)
 {
     if (engine_prng_below(rng, PLAYOUT_NOISE) == 0)
         return bits_random(rng, legal);
@@ -148,7 +150,20 @@ static int policy_card(const struct engine_game *g, uint64_t legal,
         if (c >= 0)
             return c;
     }
-    uint64_t others = cards_of(g, all_seats(g) & ~(1u << me));
+    uint64_t follow = legal & g->led_mask;
+    if (g->trick_len && follow == legal) {
+        uint64_t under = legal & (ENGINE_BIT(g->win_card) - 1);
+        if (under)
+            return bits_high(under);
+        bool last = g->trick_len + 1 == g->trick_size;
+        if (!last)
+            return bits_low(legal);
+        uint64_t safe = legal & ~r->penalty;
+        return bits_high(safe ? safe : legal);
+    }
+    /* one deck: nobody else holds a card of mine */
+    uint64_t others = held ? held & ~g->hand[me].one
+                           : cards_of(g, all_seats(g) & ~(1u << me));
     bool qs_out = (r->penalty & ENGINE_BIT(ENGINE_QS)) &&
                   (others & ENGINE_BIT(ENGINE_QS));
     if (g->trick_len == 0) {
@@ -172,17 +187,6 @@ static int policy_card(const struct engine_game *g, uint64_t legal,
             }
         }
         return best >= 0 ? best : bits_low(legal);
-    }
-    uint64_t follow = legal & g->led_mask;
-    if (follow == legal) {
-        uint64_t under = legal & (ENGINE_BIT(g->win_card) - 1);
-        if (under)
-            return bits_high(under);
-        bool last = g->trick_len + 1 == g->trick_size;
-        if (!last)
-            return bits_low(legal);
-        uint64_t safe = legal & ~r->penalty;
-        return bits_high(safe ? safe : legal);
     }
     if (legal & ENGINE_BIT(ENGINE_QS) & r->penalty)
         return ENGINE_QS;
@@ -219,6 +223,10 @@ static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
     /* the side that may shoot changes only when a trick is taken */
     unsigned side = 0;
     int trick = -1;
+    /* the cards in hand: with one deck, those at the trick's lead less
+     * those played to it since (hands change only between tricks) */
+    bool one_deck = g->rules->decks == 1;
+    uint64_t held = 0;
     for (;;) {
         switch (g->phase) {
         case ENGINE_PHASE_PLAY: {
@@ -226,8 +234,11 @@ static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
                 side = moon_side(g);
                 trick = g->trick_no;
             }
-            int c = policy_card(g, engine_legal_plays(g), side, rng);
+            if (one_deck && (g->trick_len == 0 || !held))
+                held = cards_of(g, all_seats(g));
+            int c = policy_card(g, engine_legal_plays(g), side, held, rng);
             engine_play_unchecked(g, c);
+            held &= ~ENGINE_BIT(c);
             break;
         }
         case ENGINE_PHASE_DISCARD: {
