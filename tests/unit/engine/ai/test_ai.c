@@ -90,6 +90,27 @@ test_ai_decide_budget_ignored_by_levels_that_do_not_search(void **state)
 
 /* ---- Through the table ----------------------------------------------- */
 
+/* A standard hand where seat 0 holds all the clubs, wins every trick
+ * while the others (easy) dump, and has shot the moon: the game waits for
+ * its choice. `totals` (or NULL) are the totals before the hand. */
+static void shoot_with_clubs(struct engine_rules *r, struct engine_game *g,
+                             struct engine_prng *rng, const int32_t *totals)
+{
+    struct engine_action a;
+    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", NULL,
+                            NULL, NULL};
+    sc_rules(r, "standard pass_count=0", 4);
+    sc_start(g, r, 3, hands, NULL);
+    if (totals)
+        memcpy(g->totals, totals, sizeof g->totals[0] * 4);
+    engine_prng_seed(rng, 1);
+    while (engine_phase(g) == ENGINE_PHASE_PLAY) {
+        assert_int_equal(ai_act_for(AI_EASY, g, engine_turn(g), rng, &a), 0);
+        assert_int_equal(engine_act(g, &a, NULL, NULL), ENGINE_OK);
+    }
+    assert_int_equal(engine_phase(g), ENGINE_PHASE_MOON);
+}
+
 static void test_ai_decide_moon_takes_best_choice(void **state)
 {
     (void)state;
@@ -97,17 +118,7 @@ static void test_ai_decide_moon_takes_best_choice(void **state)
     struct engine_game g;
     struct engine_action a;
     struct engine_prng rng;
-    /* all the clubs: seat 0 wins every trick and the others dump */
-    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", NULL,
-                            NULL, NULL};
-    sc_rules(&r, "standard pass_count=0", 4);
-    sc_start(&g, &r, 3, hands, NULL);
-    engine_prng_seed(&rng, 1);
-    while (engine_phase(&g) == ENGINE_PHASE_PLAY) {
-        assert_int_equal(ai_act_for(AI_EASY, &g, engine_turn(&g), &rng, &a), 0);
-        assert_int_equal(engine_act(&g, &a, NULL, NULL), ENGINE_OK);
-    }
-    assert_int_equal(engine_phase(&g), ENGINE_PHASE_MOON);
+    shoot_with_clubs(&r, &g, &rng, NULL);
     assert_int_equal(ai_act_for(AI_EASY, &g, 1, &rng, &a), -1);
     assert_int_equal(ai_act_for(AI_EASY, &g, 0, &rng, &a), 0);
     assert_int_equal(a.kind, ENGINE_ACT_MOON);
@@ -127,17 +138,7 @@ static void moon_choices(const int32_t totals[4], int *hard, int *points,
     struct engine_game g;
     struct engine_action a;
     struct engine_prng rng;
-    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", NULL,
-                            NULL, NULL};
-    sc_rules(&r, "standard pass_count=0", 4);
-    sc_start(&g, &r, 3, hands, NULL);
-    memcpy(g.totals, totals, sizeof g.totals[0] * 4);
-    engine_prng_seed(&rng, 1);
-    while (engine_phase(&g) == ENGINE_PHASE_PLAY) {
-        assert_int_equal(ai_act_for(AI_EASY, &g, engine_turn(&g), &rng, &a), 0);
-        assert_int_equal(engine_act(&g, &a, NULL, NULL), ENGINE_OK);
-    }
-    assert_int_equal(engine_phase(&g), ENGINE_PHASE_MOON);
+    shoot_with_clubs(&r, &g, &rng, totals);
     struct engine_view v;
     engine_view_make(&g, 0, &v);
     assert_int_equal(ai_decide(AI_HARD, &v, &rng, &a), 0);
