@@ -90,21 +90,9 @@ static void add_margins(struct tour_count *tc, const struct engine_game *g)
 {
     struct sim_tour_result *res = tc->res;
     int n = g->n;
-    bool teams = tc->rules->partners != ENGINE_PARTNERS_OFF;
     double sum[ENGINE_MAX_PLAYERS] = {0}, count[ENGINE_MAX_PLAYERS] = {0};
     for (int s = 0; s < n; s++) {
-        double mine = 0, theirs = 0;
-        int nm = 0, nt = 0;
-        for (int o = 0; o < n; o++) {
-            if (teams ? o % 2 == s % 2 : o == s) {
-                mine += g->points[o];
-                nm++;
-            } else {
-                theirs += g->points[o];
-                nt++;
-            }
-        }
-        sum[tc->player_of[s]] += (nt ? theirs / nt : 0) - mine / nm;
+        sum[tc->player_of[s]] += ai_hand_margin(g, s);
         count[tc->player_of[s]]++;
     }
     for (int p = 0; p < res->nplayers; p++)

@@ -94,6 +94,14 @@ int ai_decide_flags(int level, const struct engine_view *v,
                     struct engine_action *a);
 
 /*
+ * A seat's margin in the hand just scored (g->points): the mean points of
+ * the other side less the mean points of its own (its team under
+ * partnerships). What the searching levels value in a hand, and what
+ * hearts-sim play reports as a level's margin.
+ */
+double ai_hand_margin(const struct engine_game *g, int seat);
+
+/*
  * A level's measured strength: its rating from the round robin of the
  * levels (hearts-sim roundrobin, docs/engine.md), on a scale where easy is
  * 1500 and 400 more means ten times the odds of winning a game; *se (if

@@ -262,9 +262,7 @@ static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
     }
 }
 
-/* The outcome of a scored hand for seat: the mean points of the other
- * side less the mean points of its own (its team under partnerships). */
-static double outcome(const struct engine_game *g, int seat)
+double ai_hand_margin(const struct engine_game *g, int seat)
 {
     bool teams = g->rules->partners != ENGINE_PARTNERS_OFF;
     double mine = 0, theirs = 0;
@@ -435,7 +433,7 @@ static bool near_end(const struct engine_view *v, const struct objective *o)
 static double value(const struct engine_game *g, const struct objective *o,
                     int seat, bool game)
 {
-    double pts = outcome(g, seat);
+    double pts = ai_hand_margin(g, seat);
     if (!game)
         return pts;
     return win_chance(g, o, seat) + POINTS_WEIGHT * pts;
