@@ -19,6 +19,7 @@ static const struct {
 } variants[] = {
     {"points", AI_EVAL_POINTS},
     {"moonblind", AI_MOON_BLIND},
+    {"always", AI_GAME_ALWAYS},
     {"old", AI_EVAL_POINTS | AI_MOON_BLIND}, /* the level before both */
 };
 

@@ -82,10 +82,13 @@ int ai_decide_budget(int level, const struct engine_view *v,
  * hard/points). AI_EVAL_POINTS: playouts are valued by the hand's points
  * alone, not by the game's objective. AI_MOON_BLIND: the playouts never
  * shoot or stop a moon, and the samples do not give a side that may
- * shoot its high cards.
+ * shoot its high cards. AI_GAME_ALWAYS: near the game's end the objective
+ * is valued whoever leads, not only while the seat's side has the lowest
+ * total (the levels' way until 2026-12-02).
  */
 #define AI_EVAL_POINTS 1
 #define AI_MOON_BLIND 2
+#define AI_GAME_ALWAYS 4
 
 /* ai_decide_budget with the variant bits `flags` (ai_decide_budget is
  * this with 0). */

@@ -363,6 +363,50 @@ static void test_win_chance(void **state)
     assert_true(ai_win_chance(&g, 1) < 0.5);
 }
 
+/* Near the game's end the search values the game's objective only while
+ * the seat's side leads: there a trailer decides as hard/points does and
+ * the leader as hard/always, card for card and draw for draw, over whole
+ * hands at totals where the target is a hand or two away. */
+static void test_search_plays_for_game_when_leading(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    int differs = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        at_totals(&g, &r, "standard pass_count=0",
+                  (const int[]){90, 60, 70, 85}, 8);
+        engine_deal(&g, NULL);
+        assert_int_equal(engine_phase(&g), ENGINE_PHASE_PLAY);
+        while (engine_phase(&g) == ENGINE_PHASE_PLAY) {
+            int s = engine_turn(&g);
+            struct engine_view v;
+            engine_view_make(&g, s, &v);
+            struct engine_action a, b, c;
+            struct engine_prng r1, r2, r3;
+            engine_prng_seed(&r1, seed * 100 + g.nplays);
+            r2 = r3 = r1;
+            assert_int_equal(ai_decide_flags(AI_HARD, &v, &r1, 240, 0, &a), 0);
+            if (s == 0 || s == 1) {
+                int same = s == 0 ? AI_EVAL_POINTS : AI_GAME_ALWAYS;
+                assert_int_equal(
+                    ai_decide_flags(AI_HARD, &v, &r2, 240, same, &b), 0);
+                assert_memory_equal(&a, &b, sizeof a);
+                assert_memory_equal(&r1, &r2, sizeof r1);
+            }
+            if (s == 0) {
+                /* the trailer valuing the chance would play otherwise */
+                assert_int_equal(
+                    ai_decide_flags(AI_HARD, &v, &r3, 240, AI_GAME_ALWAYS, &c),
+                    0);
+                differs += c.cards[0] != a.cards[0];
+            }
+            assert_int_equal(engine_act(&g, &a, NULL, NULL), ENGINE_OK);
+        }
+    }
+    assert_true(differs > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_search_deterministic),
         cmocka_unit_test(test_search_budgets),
         cmocka_unit_test(test_win_chance),
+        cmocka_unit_test(test_search_plays_for_game_when_leading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
