@@ -516,83 +516,18 @@ static uint64_t trick_mask(const struct engine_game *g)
     return g->trick_cards;
 }
 
-/*
- * The legal leads from hand h. `forced` is the first lead's forced card
- * (before any card of the hand is played) or ENGINE_NO_CARD. Pure, so
- * that the checked play and the playout loop share one rule.
- */
-static inline uint64_t lead_from(const struct engine_rules *r, uint64_t h,
-                                 int forced, bool first_trick, bool broken)
-{
-    if (forced != ENGINE_NO_CARD)
-        return ENGINE_BIT(forced);
-    uint64_t c = h;
-    if (r->hearts_lead == ENGINE_HEARTS_BROKEN && !broken) {
-        uint64_t other = h & ~ENGINE_HEARTS_MASK;
-        if (other &&
-            !(other == ENGINE_BIT(ENGINE_QS) && r->lead_hearts_over_queen))
-            c = other;
-    }
-    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && first_trick) {
-        uint64_t clean = c & ~r->penalty;
-        if (clean)
-            c = clean;
-    }
-    return c;
-}
-
-/*
- * The options that narrow a follower's choice c (first_trick_points,
- * dump_queen); `led` is the suit led, `on_trick` the cards on the trick.
- */
-static uint64_t follow_from(const struct engine_rules *r, uint64_t c,
-                            bool void_in_led, bool first_trick, uint64_t led,
-                            uint64_t on_trick)
-{
-    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && first_trick) {
-        uint64_t clean = c & ~r->penalty;
-        if (clean)
-            c = clean;
-    }
-    if ((r->special & ENGINE_SPECIAL_DUMP_QUEEN) &&
-        (c & ENGINE_BIT(ENGINE_QS))) {
-        bool safe = void_in_led;
-        if (!safe && led == ENGINE_SUIT_MASK(ENGINE_SPADES))
-            safe = (on_trick &
-                    (ENGINE_BIT(ENGINE_AS) | ENGINE_BIT(ENGINE_KS))) != 0;
-        if (safe)
-            c = ENGINE_BIT(ENGINE_QS);
-    }
-    return c;
-}
-
 static uint64_t lead_legal(const struct engine_game *g, uint64_t h)
 {
-    return lead_from(g->rules, h,
-                     g->nplays == 0 ? g->lead_card : ENGINE_NO_CARD,
-                     g->trick_no == 0, g->hearts_broken);
-}
-
-/* The legal plays of the seat to play; the phase must be PLAY. */
-static inline uint64_t legal_now(const struct engine_game *g)
-{
-    uint64_t h = g->hand[g->turn].one;
-    if (g->trick_len == 0)
-        return lead_legal(g, h);
-    uint64_t follow = h & g->led_mask;
-    uint64_t c = follow ? follow : h;
-    if (g->rules->special &
-        (ENGINE_SPECIAL_FIRST_TRICK | ENGINE_SPECIAL_DUMP_QUEEN))
-        c = follow_from(g->rules, c, follow == 0, g->trick_no == 0, g->led_mask,
-                        g->trick_cards);
-    return c;
+    return engine_lead_from(g->rules, h,
+                            g->nplays == 0 ? g->lead_card : ENGINE_NO_CARD,
+                            g->trick_no == 0, g->hearts_broken);
 }
 
 uint64_t engine_legal_plays(const struct engine_game *g)
 {
     if (g->phase != ENGINE_PHASE_PLAY)
         return 0;
-    return legal_now(g);
+    return engine_legal_now(g);
 }
 
 /* Why `card` (held, but not legal) may not be played now. */
@@ -813,9 +748,6 @@ static void finish_trick(struct engine_game *g, const struct engine_sink *sink)
     after_trick(g, w, sink);
 }
 
-/* Plays a card the seat holds and may play: the one step every play takes,
- * checked (engine_play) or not (engine_playout). Inline so that a NULL
- * sink and the plain rules fold away in the playout loop. */
 /* The end of a trick under plain rules (one deck, no joker, no stock, no
  * kitty waiting): the highest card of the suit led takes it. */
 static void plain_trick_end(struct engine_game *g,
@@ -841,54 +773,19 @@ static void plain_trick_end(struct engine_game *g,
     g->turn = (uint8_t)w;
 }
 
-static inline __attribute__((always_inline)) void
-play_card(struct engine_game *g, int s, int card,
-          const struct engine_sink *sink)
+void engine_trick_end(struct engine_game *g, const struct engine_sink *sink)
 {
-    const struct engine_rules *r = g->rules;
-    const uint32_t special = r->special;
-    const uint64_t b = ENGINE_BIT(card);
-    const int i = g->trick_len;
-    const int np = g->nplays;
-    if (r->decks == 1)
-        g->hand[s].one &= ~b;
+    if ((g->rules->special & ENGINE_SPECIAL_TRICK_END) || g->rest_owner_pending)
+        finish_trick(g, sink);
     else
-        cards_remove(&g->hand[s], card);
-    g->trick_len = (uint8_t)(i + 1);
-    g->trick[i] = (uint8_t)card;
-    g->trick_seat[i] = (uint8_t)s;
-    g->trick_cards |= b;
-    g->plays[np] = (uint8_t)card;
-    g->play_seat[np] = (uint8_t)s;
-    g->nplays = (uint16_t)(np + 1);
-    g->hearts_broken |= (b & r->breaks) != 0;
-    if (i == 0) {
-        g->win_card = (uint8_t)card;
-        g->win_seat = (uint8_t)s;
-        g->led_mask = ENGINE_SUIT_MASK(engine_card_suit(card));
-    } else if (b & g->led_mask) {
-        if (card > g->win_card) {
-            g->win_card = (uint8_t)card;
-            g->win_seat = (uint8_t)s;
-        }
-    } else {
-        g->voids[s] |= (uint8_t)(1u << engine_card_suit(g->trick[0]));
-    }
-    EMIT(sink, g, .kind = ENGINE_EV_PLAYED, .seat = s, .card = card);
-    if (i + 1 == g->trick_size) {
-        if ((special & ENGINE_SPECIAL_TRICK_END) || g->rest_owner_pending) {
-            finish_trick(g, sink);
-            return;
-        }
         plain_trick_end(g, sink);
-        return;
-    }
-    if (special & ENGINE_SPECIAL_DOMINO) {
-        g->turn = (uint8_t)next_in(g, s);
-        domino_draw(g, sink);
-    } else {
-        g->turn = (uint8_t)(s + 1 == g->n ? 0 : s + 1);
-    }
+}
+
+void engine_domino_turn(struct engine_game *g, int s,
+                        const struct engine_sink *sink)
+{
+    g->turn = (uint8_t)next_in(g, s);
+    domino_draw(g, sink);
 }
 
 /* Why a card that is not in the hand (or no card) cannot be played. */
@@ -930,7 +827,7 @@ static enum engine_refusal act_play(struct engine_game *g, int card,
             return explain(g, card, d);
     }
 
-    play_card(g, s, card, sink);
+    engine_play_step(g, s, card, sink);
     return ENGINE_OK;
 }
 
@@ -1037,7 +934,7 @@ enum engine_refusal engine_play(struct engine_game *g, int card,
 
 void engine_play_unchecked(struct engine_game *g, int card)
 {
-    play_card(g, g->turn, card, NULL);
+    engine_play_step(g, g->turn, card, NULL);
 }
 
 void engine_random_cards(struct engine_prng *rng, struct engine_cards h, int k,
@@ -1114,8 +1011,8 @@ static inline __attribute__((always_inline)) void
 lead_card(struct engine_game *g, struct loop_state *t, int s, uint32_t x,
           bool first_trick, struct engine_prng *rng)
 {
-    uint64_t legal =
-        lead_from(g->rules, t->hand[s], ENGINE_NO_CARD, first_trick, t->broken);
+    uint64_t legal = engine_lead_from(g->rules, t->hand[s], ENGINE_NO_CARD,
+                                      first_trick, t->broken);
     int card = take_card(g, t, s, x, legal, rng);
     uint64_t b = ENGINE_BIT(card);
     t->led = ENGINE_SUIT_MASK(engine_card_suit(card));
@@ -1135,8 +1032,8 @@ follow_card(struct engine_game *g, struct loop_state *t, int s, uint32_t x,
     uint64_t follow = h & t->led;
     uint64_t legal = follow ? follow : h;
     if (narrow)
-        legal = follow_from(g->rules, legal, follow == 0, first_trick, t->led,
-                            t->on_trick);
+        legal = engine_follow_from(g->rules, legal, follow == 0, first_trick,
+                                   t->led, t->on_trick);
     uint64_t b = ENGINE_BIT(take_card(g, t, s, x, legal, rng));
     if ((b & t->led) > t->win) {
         t->win = b;
@@ -1165,9 +1062,9 @@ end_trick(struct engine_game *g, struct loop_state *t)
  * lead and then the followers, so the loop never asks which it is; with
  * four players (the common game) every whole trick is one 64-bit draw, 16
  * bits a card, and its four cards are played without a loop. The legal
- * plays come from the same lead_from/follow_from as engine_play, and the
- * unit tests check that a playout and the checked plays of the same cards
- * leave identical games. `narrow` is a constant in each instance, so the
+ * plays come from the same engine_lead_from/engine_follow_from as engine_play,
+ * and the unit tests check that a playout and the checked plays of the same
+ * cards leave identical games. `narrow` is a constant in each instance, so the
  * plain rules pay nothing for first_trick_points and dump_queen.
  */
 static inline __attribute__((always_inline)) void
@@ -1250,7 +1147,7 @@ static void playout_plain(struct engine_game *g, struct engine_prng *rng)
 {
     /* the forced first lead (2C) is the checked path's business */
     if (g->nplays == 0 && g->lead_card != ENGINE_NO_CARD)
-        play_card(g, g->turn, g->lead_card, NULL);
+        engine_play_step(g, g->turn, g->lead_card, NULL);
     if (g->rules->special &
         (ENGINE_SPECIAL_FIRST_TRICK | ENGINE_SPECIAL_DUMP_QUEEN))
         playout_loop(g, rng, true);
@@ -1268,7 +1165,8 @@ void engine_playout(struct engine_game *g, struct engine_prng *rng)
         /* a local copy of the generator stays in registers */
         struct engine_prng local = *rng;
         while (g->phase == ENGINE_PHASE_PLAY)
-            play_card(g, g->turn, bits_random(&local, legal_now(g)), NULL);
+            engine_play_step(g, g->turn,
+                             bits_random(&local, engine_legal_now(g)), NULL);
         *rng = local;
         if (g->phase == ENGINE_PHASE_DISCARD) {
             struct engine_action a = {.kind = ENGINE_ACT_DISCARD,

@@ -54,9 +54,10 @@ static inline int bits_random(struct engine_prng *rng, uint64_t set)
 /*
  * Plays `card` for the seat to play in PLAY, as engine_play does but
  * without its checks, no events: the card must be one of
- * engine_legal_plays(g). For simulations that choose their own cards (the
- * searching levels' playouts); tests/unit/engine/test_playout.c checks it
- * against engine_play under every preset.
+ * engine_legal_plays(g): engine_play_step without a sink, out of line.
+ * tests/unit/engine/test_playout.c checks it against engine_play under
+ * every preset, which checks the step the searching levels' playouts take
+ * under the rules their own loop does not cover.
  */
 void engine_play_unchecked(struct engine_game *g, int card);
 
@@ -147,5 +148,134 @@ const char *engine_nearest(const char *word, const char *const *names,
 
 /* The name of a pass direction ("left"). */
 const char *engine_pass_dir_name(int dir);
+
+/* ---- The play step, shared by game.c and the searching levels ---------- */
+
+/*
+ * The legal leads from hand h. `forced` is the first lead's forced card
+ * (before any card of the hand is played) or ENGINE_NO_CARD. Pure, so
+ * that the checked play and the playout loop share one rule.
+ */
+static inline uint64_t engine_lead_from(const struct engine_rules *r,
+                                        uint64_t h, int forced,
+                                        bool first_trick, bool broken)
+{
+    if (forced != ENGINE_NO_CARD)
+        return ENGINE_BIT(forced);
+    uint64_t c = h;
+    if (r->hearts_lead == ENGINE_HEARTS_BROKEN && !broken) {
+        uint64_t other = h & ~ENGINE_HEARTS_MASK;
+        if (other &&
+            !(other == ENGINE_BIT(ENGINE_QS) && r->lead_hearts_over_queen))
+            c = other;
+    }
+    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && first_trick) {
+        uint64_t clean = c & ~r->penalty;
+        if (clean)
+            c = clean;
+    }
+    return c;
+}
+
+/*
+ * The options that narrow a follower's choice c (first_trick_points,
+ * dump_queen); `led` is the suit led, `on_trick` the cards on the trick.
+ */
+static inline uint64_t engine_follow_from(const struct engine_rules *r,
+                                          uint64_t c, bool void_in_led,
+                                          bool first_trick, uint64_t led,
+                                          uint64_t on_trick)
+{
+    if ((r->special & ENGINE_SPECIAL_FIRST_TRICK) && first_trick) {
+        uint64_t clean = c & ~r->penalty;
+        if (clean)
+            c = clean;
+    }
+    if ((r->special & ENGINE_SPECIAL_DUMP_QUEEN) &&
+        (c & ENGINE_BIT(ENGINE_QS))) {
+        bool safe = void_in_led;
+        if (!safe && led == ENGINE_SUIT_MASK(ENGINE_SPADES))
+            safe = (on_trick &
+                    (ENGINE_BIT(ENGINE_AS) | ENGINE_BIT(ENGINE_KS))) != 0;
+        if (safe)
+            c = ENGINE_BIT(ENGINE_QS);
+    }
+    return c;
+}
+
+/* The legal plays of the seat to play; the phase must be PLAY. */
+static inline uint64_t engine_legal_now(const struct engine_game *g)
+{
+    uint64_t h = g->hand[g->turn].one;
+    if (g->trick_len == 0)
+        return engine_lead_from(g->rules, h,
+                                g->nplays == 0 ? g->lead_card : ENGINE_NO_CARD,
+                                g->trick_no == 0, g->hearts_broken);
+    uint64_t follow = h & g->led_mask;
+    uint64_t c = follow ? follow : h;
+    if (g->rules->special &
+        (ENGINE_SPECIAL_FIRST_TRICK | ENGINE_SPECIAL_DUMP_QUEEN))
+        c = engine_follow_from(g->rules, c, follow == 0, g->trick_no == 0,
+                               g->led_mask, g->trick_cards);
+    return c;
+}
+
+/* The end of a complete trick: its winner takes it, and the hand goes on
+ * or is scored (game.c). */
+void engine_trick_end(struct engine_game *g, const struct engine_sink *sink);
+
+/* Domino: the turn passes to the next seat still in the hand after s,
+ * which draws until it can follow (game.c). */
+void engine_domino_turn(struct engine_game *g, int s,
+                        const struct engine_sink *sink);
+
+/* Plays a card seat s holds and may play: the one step every play takes,
+ * checked (engine_play) or not (the playouts of engine_playout and of the
+ * searching levels). Inline so that a NULL sink and the plain rules fold
+ * away in a playout loop. */
+static inline __attribute__((always_inline)) void
+engine_play_step(struct engine_game *g, int s, int card,
+                 const struct engine_sink *sink)
+{
+    const struct engine_rules *r = g->rules;
+    const uint32_t special = r->special;
+    const uint64_t b = ENGINE_BIT(card);
+    const int i = g->trick_len;
+    const int np = g->nplays;
+    if (r->decks == 1)
+        g->hand[s].one &= ~b;
+    else
+        cards_remove(&g->hand[s], card);
+    g->trick_len = (uint8_t)(i + 1);
+    g->trick[i] = (uint8_t)card;
+    g->trick_seat[i] = (uint8_t)s;
+    g->trick_cards |= b;
+    g->plays[np] = (uint8_t)card;
+    g->play_seat[np] = (uint8_t)s;
+    g->nplays = (uint16_t)(np + 1);
+    g->hearts_broken |= (b & r->breaks) != 0;
+    if (i == 0) {
+        g->win_card = (uint8_t)card;
+        g->win_seat = (uint8_t)s;
+        g->led_mask = ENGINE_SUIT_MASK(engine_card_suit(card));
+    } else if (b & g->led_mask) {
+        if (card > g->win_card) {
+            g->win_card = (uint8_t)card;
+            g->win_seat = (uint8_t)s;
+        }
+    } else {
+        g->voids[s] |= (uint8_t)(1u << engine_card_suit(g->trick[0]));
+    }
+    EMIT(sink, g, .kind = ENGINE_EV_PLAYED, .seat = s, .card = card);
+    if (i + 1 == g->trick_size) {
+        engine_trick_end(g, sink);
+        return;
+    }
+    if (special & ENGINE_SPECIAL_DOMINO) {
+        engine_domino_turn(g, s, sink);
+    } else {
+        g->turn = (uint8_t)(s + 1 == g->n ? 0 : s + 1);
+    }
+}
 
 #endif

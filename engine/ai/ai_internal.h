@@ -71,6 +71,10 @@ int ai_moon_choice(const struct engine_view *v);
  * in g to its end with the playout policy. */
 void ai_search_playout(struct engine_game *g, struct engine_prng *rng);
 
+/* The same, card by card through engine_play_step under any rules, never
+ * the plain rules' loop: for the tests that compare the two. */
+void ai_search_playout_steps(struct engine_game *g, struct engine_prng *rng);
+
 /* Every seat of world but `seat` passes as easy would from its hand, as
  * the pass search has them do in each sampled deal; false if one cannot
  * (the world is not at a pass). */

@@ -145,31 +145,21 @@ static void force_passes(struct ai_sampler *s, struct engine_cards *free_)
     }
 }
 
+void ai_moon_tally(const struct engine_rules *r, int n,
+                   const struct engine_cards *taken, struct ai_moon_tally *t)
+{
+    t->unit = -1;
+    t->got = 0;
+    for (int s = 0; s < n; s++)
+        ai_moon_take(r, t, s, taken[s].one);
+}
+
 unsigned ai_moon_side(const struct engine_rules *r, int n,
                       const struct engine_cards *taken)
 {
-    if (r->moon == ENGINE_MOON_OFF || !r->moon_cards)
-        return 0;
-    bool team = r->partners == ENGINE_PARTNERS_TEAM;
-    int unit = -1, got = 0;
-    for (int s = 0; s < n; s++) {
-        uint64_t t = taken[s].one & r->moon_cards;
-        if (!t)
-            continue;
-        int u = team ? s % 2 : s;
-        if (unit >= 0 && u != unit)
-            return 0;
-        unit = u;
-        got += bits_count(t);
-    }
-    if (unit < 0 || got < AI_MOON_ALERT)
-        return 0;
-    if (!team)
-        return 1u << unit;
-    unsigned m = 0;
-    for (int s = unit; s < n; s += 2)
-        m |= 1u << s;
-    return m;
+    struct ai_moon_tally t;
+    ai_moon_tally(r, n, taken, &t);
+    return ai_moon_tally_side(r, n, &t);
 }
 
 /* The ranks two to nine of every suit. */

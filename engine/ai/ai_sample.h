@@ -68,6 +68,49 @@ struct ai_deal {
 unsigned ai_moon_side(const struct engine_rules *r, int n,
                       const struct engine_cards *taken);
 
+/* ai_moon_side kept up trick by trick: the moon cards taken so far, by
+ * whom (a unit: a seat, or a team that scores as one; -1: nobody yet, -2:
+ * more than one) and how many. */
+struct ai_moon_tally {
+    int unit;
+    int got;
+};
+
+/* Counts moon cards among `cards`, taken by seat. */
+static inline void ai_moon_take(const struct engine_rules *r,
+                                struct ai_moon_tally *t, int seat,
+                                uint64_t cards)
+{
+    uint64_t m = cards & r->moon_cards;
+    if (!m || t->unit == -2)
+        return;
+    int u = r->partners == ENGINE_PARTNERS_TEAM ? seat % 2 : seat;
+    if (t->unit >= 0 && t->unit != u) {
+        t->unit = -2;
+        return;
+    }
+    t->unit = u;
+    t->got += __builtin_popcountll(m);
+}
+
+/* The tally of the cards each of n seats has taken. */
+void ai_moon_tally(const struct engine_rules *r, int n,
+                   const struct engine_cards *taken, struct ai_moon_tally *t);
+
+/* The side of a tally, as ai_moon_side. */
+static inline unsigned ai_moon_tally_side(const struct engine_rules *r, int n,
+                                          const struct ai_moon_tally *t)
+{
+    if (r->moon == ENGINE_MOON_OFF || t->unit < 0 || t->got < AI_MOON_ALERT)
+        return 0;
+    if (r->partners != ENGINE_PARTNERS_TEAM)
+        return 1u << t->unit;
+    unsigned m = 0;
+    for (int s = t->unit; s < n; s += 2)
+        m |= 1u << s;
+    return m;
+}
+
 /* Works out what the view's seat cannot see and the constraints on it.
  * Returns 0, or -1 if the unseen cards do not add up to the cards the
  * other seats and the rest hold (a bug in the view). */

@@ -11,6 +11,7 @@
 #include "engine/ai/ai_internal.h"
 #include "engine/ai/ai_sample.h"
 #include "engine/internal.h"
+#include "engine/score.h"
 
 #include <math.h>
 #include <string.h>
@@ -31,6 +32,35 @@ static uint64_t cards_of(const struct engine_game *g, unsigned seats)
     for (int s = 0; s < g->n; s++)
         if (seats >> s & 1)
             m |= g->hand[s].one | g->hand[s].two;
+    return m;
+}
+
+/*
+ * What the playout policy sees of a position, every hand in view: the
+ * seat to play and the trick so far. The playouts keep it as they play
+ * (playout_plain) or read it off the game (spot_of).
+ */
+struct spot {
+    const struct engine_rules *r;
+    const uint64_t *hand; /* each seat's cards (kinds, either copy) */
+    uint64_t held;        /* every seat's cards with one deck, else 0 */
+    uint64_t led;         /* the suit led (following only) */
+    uint64_t on_trick;    /* the cards on the trick */
+    unsigned all;         /* every seat, as bits */
+    unsigned played;      /* the seats that have played to the trick, and
+                           * the one to play */
+    int me;               /* the seat to play */
+    int len;              /* cards on the trick */
+    bool last;            /* the trick's last card */
+    int win_card, win_seat;
+};
+
+/* The cards held by the seats in `seats`. */
+static uint64_t spot_cards(const struct spot *p, unsigned seats)
+{
+    uint64_t m = 0;
+    for (; seats; seats &= seats - 1)
+        m |= p->hand[__builtin_ctz(seats)];
     return m;
 }
 
@@ -64,34 +94,24 @@ static uint64_t masters(uint64_t mine, uint64_t theirs)
     return out;
 }
 
-/* The seats that have not played to the current trick, but g->turn. */
-static unsigned still_to_play(const struct engine_game *g)
-{
-    unsigned played = 1u << g->turn;
-    for (int i = 0; i < g->trick_len; i++)
-        played |= 1u << g->trick_seat[i];
-    return all_seats(g) & ~played;
-}
-
 /* A card of the shooting side: take every trick it can. Leading, a card
  * nobody else can beat (a moon card first); following, the highest card
  * if it wins the trick for now; else the lowest card without points.
  * -1: the usual policy. */
-static int shoot_card(const struct engine_game *g, unsigned side,
-                      uint64_t legal)
+static int shoot_card(const struct spot *p, unsigned side, uint64_t legal)
 {
-    const struct engine_rules *r = g->rules;
-    uint64_t theirs = cards_of(g, all_seats(g) & ~side);
-    if (g->trick_len == 0) {
+    const struct engine_rules *r = p->r;
+    uint64_t theirs = spot_cards(p, p->all & ~side);
+    if (p->len == 0) {
         uint64_t sure = masters(legal, theirs);
         if (sure & r->moon_cards)
             return bits_low(sure & r->moon_cards);
         return sure ? bits_low(sure) : -1;
     }
-    if (side >> g->win_seat & 1)
+    if (side >> p->win_seat & 1)
         return -1; /* ours already */
-    uint64_t follow = legal & g->led_mask;
-    if (follow && bits_high(follow) > g->win_card)
+    uint64_t follow = legal & p->led;
+    if (follow && bits_high(follow) > p->win_card)
         return bits_high(follow);
     uint64_t clean = legal & ~r->penalty;
     return clean ? bits_low(clean) : -1;
@@ -101,21 +121,21 @@ static int shoot_card(const struct engine_game *g, unsigned side,
  * that is. Leading, a moon card it cannot beat; when it wins the trick,
  * beat it with the lowest card that stays on top if the trick holds a
  * moon card, and never throw it points. -1: the usual policy. */
-static int stop_card(const struct engine_game *g, unsigned side, uint64_t legal)
+static int stop_card(const struct spot *p, unsigned side, uint64_t legal)
 {
-    const struct engine_rules *r = g->rules;
-    if (g->trick_len == 0) {
-        uint64_t sure = masters(legal & r->moon_cards, cards_of(g, side));
+    const struct engine_rules *r = p->r;
+    if (p->len == 0) {
+        uint64_t sure = masters(legal & r->moon_cards, spot_cards(p, side));
         return sure ? bits_low(sure) : -1;
     }
-    if (!(side >> g->win_seat & 1))
+    if (!(side >> p->win_seat & 1))
         return -1;
-    uint64_t follow = legal & g->led_mask;
+    uint64_t follow = legal & p->led;
     if (follow) {
-        if (!(g->trick_cards & r->moon_cards))
+        if (!(p->on_trick & r->moon_cards))
             return -1;
-        uint64_t later = cards_of(g, side & still_to_play(g)) & g->led_mask;
-        int top = g->win_card;
+        uint64_t later = spot_cards(p, side & p->all & ~p->played) & p->led;
+        int top = p->win_card;
         if (later && bits_high(later) > top)
             top = bits_high(later);
         uint64_t over = follow & ~(ENGINE_BIT(top + 1) - 1);
@@ -133,40 +153,37 @@ static int stop_card(const struct engine_game *g, unsigned side, uint64_t legal)
  * spade while another seat holds the Q♠, then the card worth most, then
  * the highest rank of a suit. Before all that, when a side may shoot
  * (`side`, moon_side's), its seats play shoot_card and the others
- * stop_card, where those have a card to play. `held` is every card in
- * the seats' hands when the rules have one deck (playout keeps it), 0
- * otherwise.
+ * stop_card, where those have a card to play.
  */
-static int policy_card(const struct engine_game *g, uint64_t legal,
-                       unsigned side, uint64_t held, struct engine_prng *rng)
+static inline __attribute__((always_inline)) int
+policy_card(const struct spot *p, uint64_t legal, unsigned side,
+            struct engine_prng *rng)
 {
     if (engine_prng_below(rng, PLAYOUT_NOISE) == 0)
         return bits_random(rng, legal);
-    const struct engine_rules *r = g->rules;
-    int me = g->turn;
+    const struct engine_rules *r = p->r;
+    int me = p->me;
     if (side) {
-        int c = side >> me & 1 ? shoot_card(g, side, legal)
-                               : stop_card(g, side, legal);
+        int c = side >> me & 1 ? shoot_card(p, side, legal)
+                               : stop_card(p, side, legal);
         if (c >= 0)
             return c;
     }
-    uint64_t follow = legal & g->led_mask;
-    if (g->trick_len && follow == legal) {
-        uint64_t under = legal & (ENGINE_BIT(g->win_card) - 1);
+    if (p->len && (legal & p->led) == legal) {
+        uint64_t under = legal & (ENGINE_BIT(p->win_card) - 1);
         if (under)
             return bits_high(under);
-        bool last = g->trick_len + 1 == g->trick_size;
-        if (!last)
+        if (!p->last)
             return bits_low(legal);
         uint64_t safe = legal & ~r->penalty;
         return bits_high(safe ? safe : legal);
     }
     /* one deck: nobody else holds a card of mine */
-    uint64_t others = held ? held & ~g->hand[me].one
-                           : cards_of(g, all_seats(g) & ~(1u << me));
+    uint64_t others =
+        p->held ? p->held & ~p->hand[me] : spot_cards(p, p->all & ~(1u << me));
     bool qs_out = (r->penalty & ENGINE_BIT(ENGINE_QS)) &&
                   (others & ENGINE_BIT(ENGINE_QS));
-    if (g->trick_len == 0) {
+    if (p->len == 0) {
         int best = -1, best_score = 0;
         for (int suit = 0; suit < 4; suit++) {
             uint64_t mine = legal & ENGINE_SUIT_MASK(suit);
@@ -216,29 +233,188 @@ static int policy_card(const struct engine_game *g, uint64_t legal,
     return best;
 }
 
-/* Plays the hand in g to its end with the policy (discards at random, the
- * moon choice by default). */
-static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
+/* The spot of the seat to play in g, its hands in `hand`; `held` is every
+ * card in the seats' hands when the rules have one deck, else 0. */
+static void spot_of(const struct engine_game *g, uint64_t held, uint64_t *hand,
+                    struct spot *p)
 {
-    /* the side that may shoot changes only when a trick is taken */
+    unsigned played = 1u << g->turn;
+    for (int i = 0; i < g->trick_len; i++)
+        played |= 1u << g->trick_seat[i];
+    for (int s = 0; s < g->n; s++)
+        hand[s] = g->hand[s].one | g->hand[s].two;
+    *p = (struct spot){.r = g->rules,
+                       .hand = hand,
+                       .held = held,
+                       .led = g->led_mask,
+                       .on_trick = g->trick_cards,
+                       .all = all_seats(g),
+                       .played = played,
+                       .me = g->turn,
+                       .len = g->trick_len,
+                       .last = g->trick_len + 1 == g->trick_size,
+                       .win_card = g->win_card,
+                       .win_seat = g->win_seat};
+}
+
+/*
+ * The playout of a hand under plain trick rules (one deck; no joker,
+ * cancellation, Domino, two-handed stock or kitty), in play: the state
+ * that changes every card lives in locals, as in engine_playout's loop,
+ * and the game is left as engine_play_step would leave it card by card
+ * (test_ai's test_search_playout_plain compares the two).
+ */
+static void playout_plain(struct engine_game *g, bool moon,
+                          struct engine_prng *rngp)
+{
+    const struct engine_rules *r = g->rules;
+    const int n = g->n, size = r->hand_size;
+    const bool narrow =
+        r->special & (ENGINE_SPECIAL_FIRST_TRICK | ENGINE_SPECIAL_DUMP_QUEEN);
+    struct engine_prng rng = *rngp;
+    uint64_t hand[ENGINE_MAX_PLAYERS];
+    struct spot p = {.r = r, .hand = hand, .all = all_seats(g)};
+    p.held = 0;
+    for (int s = 0; s < n; s++) {
+        hand[s] = g->hand[s].one;
+        p.held |= hand[s];
+    }
+    int turn = g->turn, len = g->trick_len, np = g->nplays;
+    int trick_no = g->trick_no;
+    bool broken = g->hearts_broken;
+    p.played = 0;
+    for (int i = 0; i < len; i++)
+        p.played |= 1u << g->trick_seat[i];
+    p.led = g->led_mask;
+    p.on_trick = g->trick_cards;
+    p.win_card = g->win_card;
+    p.win_seat = g->win_seat;
+    /* the side that may shoot changes only when a trick with a moon card
+     * is taken */
+    struct ai_moon_tally tally;
+    ai_moon_tally(r, n, g->taken, &tally);
+    unsigned side = moon ? ai_moon_tally_side(r, n, &tally) : 0;
+    int last = turn;
+    while (trick_no < size) {
+        const bool first = trick_no == 0;
+        for (; len < n; len++) {
+            uint64_t h = hand[turn], legal;
+            if (len == 0) {
+                legal = engine_lead_from(
+                    r, h, np == 0 ? g->lead_card : ENGINE_NO_CARD, first,
+                    broken);
+            } else {
+                uint64_t follow = h & p.led;
+                legal = follow ? follow : h;
+                if (narrow)
+                    legal = engine_follow_from(r, legal, follow == 0, first,
+                                               p.led, p.on_trick);
+            }
+            p.me = turn;
+            p.len = len;
+            p.last = len + 1 == n;
+            p.played |= 1u << turn;
+            int c = policy_card(&p, legal, side, &rng);
+            uint64_t b = ENGINE_BIT(c);
+            hand[turn] &= ~b;
+            p.held &= ~b;
+            g->plays[np] = (uint8_t)c;
+            g->play_seat[np] = (uint8_t)turn;
+            np++;
+            g->trick[len] = (uint8_t)c;
+            g->trick_seat[len] = (uint8_t)turn;
+            if (len == 0) {
+                p.led = ENGINE_SUIT_MASK(engine_card_suit(c));
+                p.on_trick = b;
+                p.win_card = c;
+                p.win_seat = turn;
+            } else {
+                if (!(b & p.led))
+                    g->voids[turn] |=
+                        (uint8_t)(1u << engine_card_suit(g->trick[0]));
+                else if (c > p.win_card) {
+                    p.win_card = c;
+                    p.win_seat = turn;
+                }
+                p.on_trick |= b;
+            }
+            last = turn;
+            turn = turn + 1 == n ? 0 : turn + 1;
+        }
+        /* the trick's end, as plain rules take it */
+        int w = p.win_seat;
+        g->taken[w].one |= p.on_trick;
+        g->tricks[w]++;
+        /* hearts break, for the next lead, with a finished trick */
+        broken |= (p.on_trick & r->breaks) != 0;
+        if (moon && (p.on_trick & r->moon_cards)) {
+            ai_moon_take(r, &tally, w, p.on_trick);
+            side = ai_moon_tally_side(r, n, &tally);
+        }
+        turn = w;
+        len = 0;
+        p.played = 0;
+        trick_no++;
+    }
+    /* the points each seat took: plain rules add nothing to the tricks */
+    for (int s = 0; s < n; s++) {
+        g->hand[s].one = hand[s];
+        g->hand_points[s] = set_points(r, g->taken[s].one);
+    }
+    /* as the last card's step leaves it: the winner leads, the turn stays
+     * with the last seat to play */
+    g->leader = (uint8_t)turn;
+    g->turn = (uint8_t)last;
+    g->trick_len = 0;
+    g->trick_cards = 0;
+    g->nplays = (uint16_t)np;
+    g->trick_no = (uint8_t)size;
+    g->win_card = (uint8_t)p.win_card;
+    g->win_seat = (uint8_t)p.win_seat;
+    g->led_mask = p.led;
+    g->hearts_broken = broken;
+    *rngp = rng;
+    engine_score_hand(g, NULL);
+}
+
+/* Plays the hand in g to its end with the policy card by card, under any
+ * rules (discards at random, the moon choice by default). */
+static void playout_steps(struct engine_game *g, bool moon,
+                          struct engine_prng *rng)
+{
+    const struct engine_rules *r = g->rules;
+    /* the side that may shoot changes only when a trick is taken, and
+     * only if it held a moon card (or, when a kitty or set-aside cards
+     * go with tricks, any trick): computed at the first card, then at
+     * the first card of a trick after such a trick (`stale`) */
     unsigned side = 0;
     int trick = -1;
+    bool stale = moon;
+    const bool every =
+        moon && (r->special & (ENGINE_SPECIAL_CANCEL | ENGINE_SPECIAL_KITTY));
     /* the cards in hand: with one deck, those at the trick's lead less
      * those played to it since (hands change only between tricks) */
-    bool one_deck = g->rules->decks == 1;
+    bool one_deck = r->decks == 1;
     uint64_t held = 0;
+    uint64_t hand[ENGINE_MAX_PLAYERS];
     for (;;) {
         switch (g->phase) {
         case ENGINE_PHASE_PLAY: {
-            if (moon && g->trick_no != trick) {
-                side = moon_side(g);
+            if (g->trick_no != trick) {
+                if (stale || every) {
+                    side = moon_side(g);
+                    stale = (g->trick_cards & r->moon_cards) != 0;
+                }
                 trick = g->trick_no;
             }
             if (one_deck && (g->trick_len == 0 || !held))
                 held = cards_of(g, all_seats(g));
-            int c = policy_card(g, engine_legal_plays(g), side, held, rng);
-            engine_play_unchecked(g, c);
+            struct spot p;
+            spot_of(g, held, hand, &p);
+            int c = policy_card(&p, engine_legal_now(g), side, rng);
+            engine_play_step(g, g->turn, c, NULL);
             held &= ~ENGINE_BIT(c);
+            stale |= moon && (r->moon_cards & ENGINE_BIT(c));
             break;
         }
         case ENGINE_PHASE_DISCARD: {
@@ -260,6 +436,18 @@ static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
             return;
         }
     }
+}
+
+/* Plays the hand in g to its end with the policy: playout_plain where it
+ * applies, then card by card (the moon choice). */
+static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
+{
+    const struct engine_rules *r = g->rules;
+    if (g->phase == ENGINE_PHASE_PLAY && r->decks == 1 &&
+        !(r->special & (ENGINE_SPECIAL_TRICK_END | ENGINE_SPECIAL_KITTY)) &&
+        !g->rest_owner_pending)
+        playout_plain(g, moon, rng);
+    playout_steps(g, moon, rng);
 }
 
 double ai_hand_margin(const struct engine_game *g, int seat)
@@ -628,6 +816,11 @@ bool ai_search_others_pass(struct engine_game *world, int seat,
 void ai_search_playout(struct engine_game *g, struct engine_prng *rng)
 {
     playout(g, true, rng);
+}
+
+void ai_search_playout_steps(struct engine_game *g, struct engine_prng *rng)
+{
+    playout_steps(g, true, rng);
 }
 
 int ai_search_pass_candidates(const struct engine_view *v,

@@ -4,9 +4,11 @@
  * exactly as the checked engine_play of the same cards does, under every
  * preset; engine_play_unchecked (the searching levels' play step) must
  * leave a game exactly as engine_play does, card by card, under every
- * preset and a set of option mixes; engine_pass_random must pass legal
- * cards.
+ * preset and a set of option mixes; the searching levels' playout must
+ * leave a game, and its generator, exactly as the same playout card by
+ * card does; engine_pass_random must pass legal cards.
  */
+#include "engine/ai/ai_internal.h"
 #include "engine/internal.h"
 #include "tests/support/scenario.h"
 
@@ -126,6 +128,26 @@ static void test_engine_playout_matches_checked_plays_every_preset(void **state)
     assert_true(hands > 500);
 }
 
+/* Option mixes beyond the presets, with the players they are played by. */
+static const struct {
+    const char *text;
+    int players;
+} mixes[] = {
+    {"standard first_trick_points=forbidden dump_queen=on", 4},
+    {"standard first_trick_points=forbidden dump_queen=on", 7},
+    {"standard odd_cards=kitty", 3},
+    {"standard odd_cards=kitty_first_point", 5},
+    {"standard odd_cards=kitty_exchange", 6},
+    {"standard odd_cards=faceup_leftover", 5},
+    {"standard sun=on", 4},
+    {"omnibus match_pairs=on sun=on moon_keeps_bonus=off", 5},
+    {"partners moon=add_unless_loses sun=on match_pairs=on", 4},
+    {"standard queen_breaks_hearts=on lead_hearts_over_queen=off", 4},
+    {"standard exact_target_reset=half", 4},
+    {"black-maria moon=choice sun=on", 4},
+    {"joker hearts_lead=any moon=subtract", 4},
+};
+
 /* Plays whole games through engine_play on one copy and
  * engine_play_unchecked on the other, comparing them after every card. */
 static int unchecked_games(const char *text, int n, uint64_t seed)
@@ -177,38 +199,73 @@ static int unchecked_games(const char *text, int n, uint64_t seed)
     return hands;
 }
 
-static void test_engine_play_unchecked_matches_engine_play(void **state)
+/* Runs `games` under every preset at every player count, `seeds` seeds
+ * each, and under the option mixes; returns the hands it played. */
+static int every_rule_set(int (*games)(const char *, int, uint64_t),
+                          uint64_t seeds, uint64_t mix_seed)
 {
-    (void)state;
-    static const struct {
-        const char *text;
-        int players;
-    } mixes[] = {
-        {"standard first_trick_points=forbidden dump_queen=on", 4},
-        {"standard first_trick_points=forbidden dump_queen=on", 7},
-        {"standard odd_cards=kitty", 3},
-        {"standard odd_cards=kitty_first_point", 5},
-        {"standard odd_cards=kitty_exchange", 6},
-        {"standard odd_cards=faceup_leftover", 5},
-        {"standard sun=on", 4},
-        {"omnibus match_pairs=on sun=on moon_keeps_bonus=off", 5},
-        {"partners moon=add_unless_loses sun=on match_pairs=on", 4},
-        {"standard queen_breaks_hearts=on lead_hearts_over_queen=off", 4},
-        {"standard exact_target_reset=half", 4},
-        {"black-maria moon=choice sun=on", 4},
-        {"joker hearts_lead=any moon=subtract", 4},
-    };
     int hands = 0;
     for (int p = 0; p < engine_preset_count(); p++) {
         int min, max;
         engine_preset_players(p, &min, &max);
         for (int n = min; n <= max; n++)
-            hands += unchecked_games(engine_preset_name(p), n,
-                                     (uint64_t)(p * 50 + n));
+            for (uint64_t seed = 1; seed <= seeds; seed++)
+                hands += games(engine_preset_name(p), n,
+                               (uint64_t)(p * 50 + n) * seed);
     }
     for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++)
-        hands += unchecked_games(mixes[i].text, mixes[i].players, 7 + i);
-    assert_true(hands > 300);
+        hands += games(mixes[i].text, mixes[i].players, mix_seed + i);
+    return hands;
+}
+
+static void test_engine_play_unchecked_matches_engine_play(void **state)
+{
+    (void)state;
+    assert_true(every_rule_set(unchecked_games, 1, 7) > 300);
+}
+
+/* Plays the hands of a game with the searching levels' playout, from a
+ * random card of each, and the same playout card by card on a copy, with
+ * the same generator: the games and the generators must come out the
+ * same. Returns the hands played. */
+static int search_playouts(const char *text, int n, uint64_t seed)
+{
+    struct engine_rules r;
+    sc_rules(&r, text, n);
+    struct engine_prng rng;
+    engine_prng_seed(&rng, seed);
+    struct engine_game g;
+    engine_game_init(&g, &r, seed, 0);
+    int hands = 0;
+    while (hands < 10 && engine_phase(&g) != ENGINE_PHASE_GAME_OVER) {
+        engine_deal(&g, NULL);
+        engine_pass_random(&g, &rng, NULL);
+        /* from the first card to late in the hand, where moons show */
+        int skip = (int)engine_prng_below(&rng, 40);
+        for (int i = 0; i < skip && engine_phase(&g) == ENGINE_PHASE_PLAY; i++)
+            engine_play(&g, bits_random(&rng, engine_legal_plays(&g)), NULL,
+                        NULL);
+        struct engine_game fast = g, steps = g;
+        struct engine_prng a = rng, b = rng;
+        ai_search_playout(&fast, &a);
+        ai_search_playout_steps(&steps, &b);
+        char what[160];
+        snprintf(what, sizeof what, "%s, %d players, hand %d, from play %d",
+                 text, n, g.hand_no, g.nplays);
+        same_game(&fast, &steps, what);
+        if (memcmp(&a, &b, sizeof a))
+            fail_msg("%s: the generators differ", what);
+        g = fast;
+        engine_prng_next(&rng);
+        hands++;
+    }
+    return hands;
+}
+
+static void test_search_playout_matches_its_steps(void **state)
+{
+    (void)state;
+    assert_true(every_rule_set(search_playouts, 4, 11) > 1000);
 }
 
 static void test_engine_pass_random_passes_cards_from_each_hand(void **state)
@@ -269,6 +326,7 @@ int main(void)
         cmocka_unit_test(
             test_engine_playout_matches_checked_plays_every_preset),
         cmocka_unit_test(test_engine_play_unchecked_matches_engine_play),
+        cmocka_unit_test(test_search_playout_matches_its_steps),
         cmocka_unit_test(test_engine_pass_random_passes_cards_from_each_hand),
         cmocka_unit_test(test_engine_pass_random_two_decks_keeps_the_pack),
     };
