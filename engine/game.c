@@ -43,19 +43,6 @@ struct quarter_draws {
     int left;
 };
 
-/* A uniformly chosen card of a non-empty set, from 16 random bits x. */
-static inline int pick_16(struct engine_prng *rng, uint32_t x, uint64_t set)
-{
-    uint32_t bound = (uint32_t)bits_count(set);
-    uint32_t m = x * bound;
-    if ((m & 0xffff) < bound) {
-        uint32_t threshold = (0x10000 - bound) % bound;
-        while ((m & 0xffff) < threshold)
-            m = (uint32_t)(engine_prng_next(rng) >> 48) * bound;
-    }
-    return bits_nth(set, m >> 16);
-}
-
 /* The next 16 random bits. */
 static inline uint32_t quarter(struct engine_prng *rng, struct quarter_draws *q)
 {
@@ -965,7 +952,7 @@ void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
         if (decks == 1) {
             uint64_t h = g->hand[s].one;
             for (int i = 0; i < k; i++) {
-                int c = pick_16(&local, quarter(&local, &q), h);
+                int c = engine_pick_16(&local, quarter(&local, &q), h);
                 h &= ~ENGINE_BIT(c);
                 g->pass_cards[s][i] = (uint8_t)c;
             }
@@ -998,7 +985,7 @@ static inline __attribute__((always_inline)) int
 take_card(struct engine_game *g, struct loop_state *t, int s, uint32_t x,
           uint64_t legal, struct engine_prng *rng)
 {
-    int card = pick_16(rng, x, legal);
+    int card = engine_pick_16(rng, x, legal);
     t->hand[s] &= ~ENGINE_BIT(card);
     g->plays[t->np] = (uint8_t)card;
     g->play_seat[t->np] = (uint8_t)s;

@@ -45,6 +45,23 @@ static inline int bits_nth(uint64_t x, unsigned k)
 #endif
 }
 
+/* A uniformly chosen card of a non-empty set, from 16 random bits x:
+ * Lemire's bounded integer, exact at this width (a biased product draws
+ * again, from the top 16 bits of the next 64 bits). For the random passes
+ * and the playouts, which use a 64-bit draw for several choices. */
+static inline int engine_pick_16(struct engine_prng *rng, uint32_t x,
+                                 uint64_t set)
+{
+    uint32_t bound = (uint32_t)bits_count(set);
+    uint32_t m = x * bound;
+    if ((m & 0xffff) < bound) {
+        uint32_t threshold = (0x10000 - bound) % bound;
+        while ((m & 0xffff) < threshold)
+            m = (uint32_t)(engine_prng_next(rng) >> 48) * bound;
+    }
+    return bits_nth(set, m >> 16);
+}
+
 /* A uniformly chosen card of a non-empty set. */
 static inline int bits_random(struct engine_prng *rng, uint64_t set)
 {
