@@ -329,31 +329,33 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
         int nc = s->nsuit[suit];
         memcpy(cards, s->suit_cards[suit], (size_t)nc);
         shuffle(rng, cards, nc);
+        /* the places that take the suit */
+        unsigned takes = 0;
+        for (int k = 0; k < s->nslots; k++)
+            takes |= (unsigned)(s->allow[k] >> suit & 1) << k;
         for (int i = 0; i < nc; i++) {
+            /* each place with room that takes the card, weighed by its
+             * room (less if it probably lacks the card); 0 otherwise */
+            const uint64_t bit = ENGINE_BIT(cards[i]);
             unsigned cand = 0;
-            for (int k = 0; k < s->nslots; k++)
-                if (cap[k] && (s->allow[k] >> suit & 1))
+            int weight[AI_SLOTS], room = 0;
+            for (int k = 0; k < s->nslots; k++) {
+                int w = 0;
+                if (cap[k] && (takes >> k & 1)) {
+                    int seat = s->slot_seat[k];
+                    bool rare = seat >= 0 && (s->unlikely[seat] & bit);
+                    w = cap[k] * (rare ? 1 : AI_UNLIKELY);
                     cand |= 1u << k;
+                }
+                weight[k] = w;
+                room += w;
+            }
             int slot = -1;
             want -= suit_sets[suit];
-            int weight[AI_SLOTS];
-            for (int k = 0; k < s->nslots; k++) {
-                int seat = s->slot_seat[k];
-                bool rare =
-                    seat >= 0 && (s->unlikely[seat] & ENGINE_BIT(cards[i]));
-                weight[k] = cap[k] * (rare ? 1 : AI_UNLIKELY);
-            }
             while (cand) {
-                int room = 0;
-                for (int k = 0; k < s->nslots; k++)
-                    if (cand >> k & 1)
-                        room += weight[k];
                 int x = (int)engine_prng_below(rng, (uint32_t)room), k = 0;
-                while (!(cand >> k & 1) || x >= weight[k]) {
-                    if (cand >> k & 1)
-                        x -= weight[k];
-                    k++;
-                }
+                while (x >= weight[k])
+                    x -= weight[k++];
                 ai_sets after = rooms - s->slot_sets[k];
                 if (fits(want, after)) {
                     cap[k]--;
@@ -362,6 +364,8 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
                     break;
                 }
                 cand &= ~(1u << k);
+                room -= weight[k];
+                weight[k] = 0;
             }
             if (slot < 0) {
                 /* cannot happen once init found the deal possible; keep
