@@ -509,7 +509,8 @@ static void objective_init(const struct engine_rules *r, struct objective *o)
 
 /* The hands left, at mean points a hand, until the highest of `totals`
  * reaches the target, or until the rules' last hand (`played` of them
- * played). */
+ * played). Under partners=team_score each seat's total is its team's,
+ * which takes two seats' points a hand. */
 static double hands_left(const struct engine_rules *r,
                          const struct objective *o, const int32_t *totals,
                          int n, int played)
@@ -518,7 +519,8 @@ static double hands_left(const struct engine_rules *r,
     for (int s = 1; s < n; s++)
         if (totals[s] > top)
             top = totals[s];
-    double left = (r->target - top) / o->mean;
+    double mean = r->partners == ENGINE_PARTNERS_TEAM ? 2 * o->mean : o->mean;
+    double left = (r->target - top) / mean;
     if (r->hands > 0 && r->hands - played < left)
         left = r->hands - played;
     return left;

@@ -7,6 +7,7 @@
 #include "engine/ai/ai_internal.h"
 #include "tests/support/scenario.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -363,19 +364,20 @@ static void test_win_chance(void **state)
     assert_true(ai_win_chance(&g, 1) < 0.5);
 }
 
-/* Near the game's end the search values the game's objective only while
- * the seat's side leads: there a trailer decides as hard/points does and
- * the leader as hard/always, card for card and draw for draw, over whole
- * hands at totals where the target is a hand or two away. */
-static void test_search_plays_for_game_when_leading(void **state)
+/* Plays whole hands of rules `text` from `totals` (hand_no hands played),
+ * each decision also made as hard/points and hard/always from the same
+ * generator: `trailer` must decide as hard/points, card for card and draw
+ * for draw, `leader` as hard/always. Returns how often the trailer would
+ * have played otherwise as hard/always. */
+static int game_objective_check(const char *text, const int *totals,
+                                int hand_no, int trailer, int leader,
+                                uint64_t seeds)
 {
-    (void)state;
     struct engine_rules r;
     struct engine_game g;
     int differs = 0;
-    for (uint64_t seed = 1; seed <= 6; seed++) {
-        at_totals(&g, &r, "standard pass_count=0",
-                  (const int[]){90, 60, 70, 85}, 8);
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
+        at_totals(&g, &r, text, totals, hand_no);
         engine_deal(&g, NULL);
         assert_int_equal(engine_phase(&g), ENGINE_PHASE_PLAY);
         while (engine_phase(&g) == ENGINE_PHASE_PLAY) {
@@ -387,15 +389,14 @@ static void test_search_plays_for_game_when_leading(void **state)
             engine_prng_seed(&r1, seed * 100 + g.nplays);
             r2 = r3 = r1;
             assert_int_equal(ai_decide_flags(AI_HARD, &v, &r1, 240, 0, &a), 0);
-            if (s == 0 || s == 1) {
-                int same = s == 0 ? AI_EVAL_POINTS : AI_GAME_ALWAYS;
+            if (s == trailer || s == leader) {
+                int same = s == trailer ? AI_EVAL_POINTS : AI_GAME_ALWAYS;
                 assert_int_equal(
                     ai_decide_flags(AI_HARD, &v, &r2, 240, same, &b), 0);
                 assert_memory_equal(&a, &b, sizeof a);
                 assert_memory_equal(&r1, &r2, sizeof r1);
             }
-            if (s == 0) {
-                /* the trailer valuing the chance would play otherwise */
+            if (s == trailer) {
                 assert_int_equal(
                     ai_decide_flags(AI_HARD, &v, &r3, 240, AI_GAME_ALWAYS, &c),
                     0);
@@ -404,7 +405,41 @@ static void test_search_plays_for_game_when_leading(void **state)
             assert_int_equal(engine_act(&g, &a, NULL, NULL), ENGINE_OK);
         }
     }
-    assert_true(differs > 0);
+    return differs;
+}
+
+/* Near the game's end the search values the game's objective only while
+ * the seat's side leads: there a trailer decides as hard/points does and
+ * the leader as hard/always, card for card and draw for draw, over whole
+ * hands at totals where the target is a hand or two away. */
+static void test_search_plays_for_game_when_leading(void **state)
+{
+    (void)state;
+    assert_true(game_objective_check("standard pass_count=0",
+                                     (const int[]){90, 60, 70, 85}, 8, 0, 1,
+                                     6) > 0);
+}
+
+/* Under partners=team_score a seat's total is its team's, which takes two
+ * seats' points a hand: the hands left to the target count at that rate.
+ * So a team's chance from team totals is its chance under
+ * partners=individual_score, where the team's total is its two seats',
+ * from half those totals each and half the target: the same totals, the
+ * same hands left (at one seat's points a hand, the team game had twice
+ * as many hands left, and so played for the game only half as near). */
+static void test_win_chance_team_score_hands_left(void **state)
+{
+    (void)state;
+    struct engine_rules r, ri;
+    struct engine_game g, gi;
+    at_totals(&g, &r, "partners", (const int[]){70, 60, 70, 60}, 6);
+    at_totals(&gi, &ri, "partners partners=individual_score target=50",
+              (const int[]){35, 30, 35, 30}, 6);
+    for (int s = 0; s < 4; s++) {
+        double team = ai_win_chance(&g, s), seats = ai_win_chance(&gi, s);
+        assert_true(team > 0.1 && team < 0.9);
+        assert_true(fabs(team - seats) < 1e-12);
+    }
 }
 
 int main(void)
@@ -423,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_search_budgets),
         cmocka_unit_test(test_win_chance),
         cmocka_unit_test(test_search_plays_for_game_when_leading),
+        cmocka_unit_test(test_win_chance_team_score_hands_left),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
