@@ -268,7 +268,8 @@ static void spot_of(const struct engine_game *g, uint64_t held, uint64_t *hand,
  * cancellation, Domino, two-handed stock or kitty), in play: the state
  * that changes every card lives in locals, as in engine_playout's loop,
  * and the game is left as engine_play_step would leave it card by card
- * (test_ai's test_search_playout_plain compares the two).
+ * (test_playout.c's test_search_playout_matches_its_steps compares the
+ * two).
  */
 static void playout_plain(struct engine_game *g, bool moon,
                           struct engine_prng *rngp)
