@@ -919,11 +919,6 @@ enum engine_refusal engine_play(struct engine_game *g, int card,
 
 /* ---- Simulation ------------------------------------------------------- */
 
-void engine_play_unchecked(struct engine_game *g, int card)
-{
-    engine_play_step(g, g->turn, card, NULL);
-}
-
 void engine_random_cards(struct engine_prng *rng, struct engine_cards h, int k,
                          uint8_t *cards)
 {

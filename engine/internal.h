@@ -68,16 +68,6 @@ static inline int bits_random(struct engine_prng *rng, uint64_t set)
     return bits_nth(set, engine_prng_below(rng, (uint32_t)bits_count(set)));
 }
 
-/*
- * Plays `card` for the seat to play in PLAY, as engine_play does but
- * without its checks, no events: the card must be one of
- * engine_legal_plays(g): engine_play_step without a sink, out of line.
- * tests/unit/engine/test_playout.c checks it against engine_play under
- * every preset, which checks the step the searching levels' playouts take
- * under the rules their own loop does not cover.
- */
-void engine_play_unchecked(struct engine_game *g, int card);
-
 /* `k` cards of a hand chosen uniformly (with two decks each copy is a
  * card of its own), into cards[]. */
 void engine_random_cards(struct engine_prng *rng, struct engine_cards h, int k,

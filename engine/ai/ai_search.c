@@ -389,29 +389,19 @@ static void playout_plain(struct engine_game *g, bool moon,
 static void playout_steps(struct engine_game *g, bool moon,
                           struct engine_prng *rng)
 {
-    const struct engine_rules *r = g->rules;
-    /* the side that may shoot changes only when a trick is taken, and
-     * only if it held a moon card (or, when a kitty or set-aside cards
-     * go with tricks, any trick): computed at the first card, then at
-     * the first card of a trick after such a trick (`stale`) */
+    /* the side that may shoot changes only when a trick is taken */
     unsigned side = 0;
     int trick = -1;
-    bool stale = moon;
-    const bool every =
-        moon && (r->special & (ENGINE_SPECIAL_CANCEL | ENGINE_SPECIAL_KITTY));
     /* the cards in hand: with one deck, those at the trick's lead less
      * those played to it since (hands change only between tricks) */
-    bool one_deck = r->decks == 1;
+    bool one_deck = g->rules->decks == 1;
     uint64_t held = 0;
     uint64_t hand[ENGINE_MAX_PLAYERS];
     for (;;) {
         switch (g->phase) {
         case ENGINE_PHASE_PLAY: {
-            if (g->trick_no != trick) {
-                if (stale || every) {
-                    side = moon_side(g);
-                    stale = (g->trick_cards & r->moon_cards) != 0;
-                }
+            if (moon && g->trick_no != trick) {
+                side = moon_side(g);
                 trick = g->trick_no;
             }
             if (one_deck && (g->trick_len == 0 || !held))
@@ -421,7 +411,6 @@ static void playout_steps(struct engine_game *g, bool moon,
             int c = policy_card(&p, engine_legal_now(g), side, rng);
             engine_play_step(g, g->turn, c, NULL);
             held &= ~ENGINE_BIT(c);
-            stale |= moon && (r->moon_cards & ENGINE_BIT(c));
             break;
         }
         case ENGINE_PHASE_DISCARD: {

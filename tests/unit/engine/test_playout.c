@@ -2,7 +2,8 @@
  * Tests of the simulation entry points of engine/game.c: engine_playout
  * (with its register-resident loop for plain rules) must leave a game
  * exactly as the checked engine_play of the same cards does, under every
- * preset; engine_play_unchecked (the searching levels' play step) must
+ * preset; engine_play_step without a sink (the searching levels' play
+ * step under the rules their own loop does not cover) must
  * leave a game exactly as engine_play does, card by card, under every
  * preset and a set of option mixes; the searching levels' playout must
  * leave a game, and its generator, exactly as the same playout card by
@@ -149,7 +150,8 @@ static const struct {
 };
 
 /* Plays whole games through engine_play on one copy and
- * engine_play_unchecked on the other, comparing them after every card. */
+ * engine_play_step without a sink on the other, comparing them after
+ * every card. */
 static int unchecked_games(const char *text, int n, uint64_t seed)
 {
     struct engine_rules r;
@@ -174,7 +176,7 @@ static int unchecked_games(const char *text, int n, uint64_t seed)
                     legal &= legal - 1;
                 int card = __builtin_ctzll(legal);
                 assert_int_equal(engine_play(&a, card, NULL, NULL), ENGINE_OK);
-                engine_play_unchecked(&b, card);
+                engine_play_step(&b, engine_turn(&b), card, NULL);
             } else {
                 struct engine_action act = {.seat = (uint8_t)engine_turn(&a)};
                 if (engine_phase(&a) == ENGINE_PHASE_MOON) {
@@ -218,7 +220,7 @@ static int every_rule_set(int (*games)(const char *, int, uint64_t),
     return hands;
 }
 
-static void test_engine_play_unchecked_matches_engine_play(void **state)
+static void test_engine_play_step_matches_engine_play(void **state)
 {
     (void)state;
     assert_true(every_rule_set(unchecked_games, 1, 7) > 300);
@@ -325,7 +327,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(
             test_engine_playout_matches_checked_plays_every_preset),
-        cmocka_unit_test(test_engine_play_unchecked_matches_engine_play),
+        cmocka_unit_test(test_engine_play_step_matches_engine_play),
         cmocka_unit_test(test_search_playout_matches_its_steps),
         cmocka_unit_test(test_engine_pass_random_passes_cards_from_each_hand),
         cmocka_unit_test(test_engine_pass_random_two_decks_keeps_the_pack),
