@@ -31,12 +31,15 @@ class SiteBotTest(HarnessTestCase):
         return cfg
 
     def page(self, line):
-        """The file an answer's address names (it must be under URL)."""
+        """The file an answer's address names (it must be under URL).
+        The site's writer thread writes a game's pages after the game
+        ends, the channel's page last, while the chat goes on: an answer
+        can name a page some milliseconds before it is there, so wait."""
         m = re.search(re.escape(URL) + r"(\S+)$", line)
         self.assertTrue(m, "no address under %s at the end of: %s"
                         % (URL, line))
         path = os.path.join(self.site, urllib.parse.unquote(m.group(1)))
-        self.assertTrue(os.path.isfile(path), path)
+        self.wait_file(path)
         return path
 
     def wait_file(self, path, timeout=30):
