@@ -2,20 +2,17 @@
  * The thinking worker (think.h): one or more threads, a queue of jobs in
  * and a queue of results out, each under one mutex held only to link or unlink
  * a node (never while deciding, never across a loop callback). The worker wakes
- * the loop through a non-blocking pipe; a full pipe is fine, since the loop
- * takes every finished result each time it reads.
+ * the loop with a loop_waker; the loop takes every finished result each
+ * time it wakes.
  *
  * A node is allocated on the loop thread when the job is submitted and
  * freed there when its result is delivered: the worker allocates nothing.
  */
 #include "bot/think.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/ai/ai.h"
 #include "bot/common/log.h"
@@ -28,7 +25,6 @@ struct think_node {
 };
 
 struct think {
-    struct loop *loop;
     think_done_fn fn;
     void *ctx;
     pthread_t threads[THINK_MAX_WORKERS];
@@ -40,7 +36,7 @@ struct think {
     struct think_node *later, **later_end; /* under mu: explanations */
     struct think_node *done, **done_end;   /* under mu */
     int pending;                           /* loop thread only */
-    int pipe[2];
+    struct loop_waker *waker;
 };
 
 static think_hook_fn test_hook;
@@ -100,9 +96,7 @@ static void finished(struct think *th, struct think_node *n)
     *th->done_end = n;
     th->done_end = &n->next;
     pthread_mutex_unlock(&th->mu);
-    /* EAGAIN: the pipe is full, and the loop reads it anyway */
-    ssize_t w = write(th->pipe[1], "", 1);
-    (void)w;
+    loop_waker_poke(th->waker);
 }
 
 static void *worker(void *arg)
@@ -136,15 +130,11 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* The loop: the pipe is readable, results are in. */
-static void on_results(struct loop *l, int fd, int events, void *ctx)
+/* The loop: results are in. */
+static void on_results(struct loop *l, void *ctx)
 {
     (void)l;
-    (void)events;
     struct think *th = ctx;
-    char buf[64];
-    while (read(fd, buf, sizeof buf) > 0)
-        ;
     pthread_mutex_lock(&th->mu);
     struct think_node *n = th->done;
     th->done = NULL;
@@ -157,14 +147,6 @@ static void on_results(struct loop *l, int fd, int events, void *ctx)
         free(n);
         n = next;
     }
-}
-
-static void nonblocking(int fd)
-{
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
-        fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
-        abort();
 }
 
 struct think *think_new(struct loop *l, think_done_fn fn, void *ctx)
@@ -180,18 +162,12 @@ struct think *think_new_workers(struct loop *l, think_done_fn fn, void *ctx,
     if (workers > THINK_MAX_WORKERS)
         workers = THINK_MAX_WORKERS;
     struct think *th = xcalloc(1, sizeof *th);
-    th->loop = l;
     th->fn = fn;
     th->ctx = ctx;
     th->todo_end = &th->todo;
     th->later_end = &th->later;
     th->done_end = &th->done;
-    if (pipe(th->pipe) < 0) {
-        log_error("thinking worker: pipe: %s", strerror(errno));
-        abort();
-    }
-    nonblocking(th->pipe[0]);
-    nonblocking(th->pipe[1]);
+    th->waker = loop_waker_new(l, on_results, th);
     pthread_mutex_init(&th->mu, NULL);
     pthread_cond_init(&th->wake, NULL);
     for (; th->nthreads < workers; th->nthreads++) {
@@ -201,7 +177,6 @@ struct think *think_new_workers(struct loop *l, think_done_fn fn, void *ctx,
             abort();
         }
     }
-    loop_watch(l, th->pipe[0], LOOP_READ, on_results, th);
     log_info("computer players think on %d worker thread%s", th->nthreads,
              th->nthreads == 1 ? "" : "s");
     return th;
@@ -256,9 +231,7 @@ void think_free(struct think *th)
     free_list(th->todo);
     free_list(th->later);
     free_list(th->done);
-    loop_unwatch(th->loop, th->pipe[0]);
-    close(th->pipe[0]);
-    close(th->pipe[1]);
+    loop_waker_free(th->waker);
     pthread_mutex_destroy(&th->mu);
     pthread_cond_destroy(&th->wake);
     free(th);

@@ -7,10 +7,10 @@
  * The loop thread submits a job: a self-contained copy of what the
  * decision needs (the game, its rules, the seat, the level, the budget and
  * a PRNG state). The worker builds the seat's view from its copy and
- * decides; the result comes back to the loop through a pipe watched with
- * loop_watch, and the callback runs on the loop thread, in a loop turn of
- * its own. Whether the result still applies (the table exists, its game is
- * where the job left it) is the caller's to check.
+ * decides; the result comes back to the loop through a loop_waker, and
+ * the callback runs on the loop thread, in a loop turn of its own. Whether the
+ * result still applies (the table exists, its game is where the job left it) is
+ * the caller's to check.
  *
  * Not thread-safe itself: every function is for the loop thread.
  */

@@ -216,8 +216,22 @@ static off_t end_lines_fd(int fd, const char *path, off_t size, bool *newline)
     return keep;
 }
 
-int storage_append(const char *path, const char *line, size_t len, char *err,
-                   size_t errlen)
+/* Cuts a failed append's file back to its old length (logged if it
+ * cannot be). */
+static void cut_back(int fd, const char *path, off_t old)
+{
+    if (ftruncate(fd, old) || fsync(fd))
+        storage_log(true,
+                    "%s: cannot cut a failed append back to %lld bytes: %s",
+                    path, (long long)old, strerror(errno));
+}
+
+/* storage_append up to its fsync: the line written, *fd left open (*old:
+ * the file's length before it, for a cut-back). 0, or -1 with nothing
+ * left behind (a failed write is cut back). */
+static int append_write(const char *path, const char *line, size_t len,
+                        int *fdp, bool *created, off_t *oldp, char *err,
+                        size_t errlen)
 {
     if (file_check_path(path, err, errlen))
         return -1;
@@ -226,8 +240,7 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         errno = EINVAL;
         return err_set(err, errlen, "%s: refused: not one whole line", path);
     }
-    bool created;
-    int fd = open_append(path, &created, err, errlen);
+    int fd = open_append(path, created, err, errlen);
     if (fd < 0)
         return -1;
     struct stat st;
@@ -245,32 +258,65 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         return -1;
     }
     size_t done = 0, nl = 0;
-    const char *what = NULL;
-    int e = 0;
     /* a whole last line without its '\n' gets it first: lines never glue */
-    if (newline && file_write_all(fd, "\n", 1, &nl))
-        what = "write";
-    else if (file_write_all(fd, line, len, &done))
-        what = "write";
-    else if (fsync(fd))
-        what = "fsync";
-    if (what) {
-        e = errno;
+    if ((newline && file_write_all(fd, "\n", 1, &nl)) ||
+        file_write_all(fd, line, len, &done)) {
+        int e = errno;
         /* never leave part of a line for the next one to glue onto */
-        if (ftruncate(fd, old) || fsync(fd))
-            storage_log(true,
-                        "%s: cannot cut a failed append back to %lld bytes: %s",
-                        path, (long long)old, strerror(errno));
+        cut_back(fd, path, old);
         err_set(err, errlen,
-                "%s: %s: %s (%zu of %zu bytes written, cut back to %lld)", path,
-                what, strerror(e), done, len, (long long)old);
+                "%s: write: %s (%zu of %zu bytes written, cut back to %lld)",
+                path, strerror(e), done, len, (long long)old);
+        file_close_keep(fd);
+        errno = e;
+        return -1;
     }
-    if (close(fd) && !what) {
-        e = errno;
-        what = "close";
+    *fdp = fd;
+    *oldp = old;
+    return 0;
+}
+
+int storage_append(const char *path, const char *line, size_t len, char *err,
+                   size_t errlen)
+{
+    int fd;
+    bool created;
+    off_t old;
+    if (append_write(path, line, len, &fd, &created, &old, err, errlen))
+        return -1;
+    if (fsync(fd)) {
+        int e = errno;
+        /* not on the disk: the line is taken back, as if never written */
+        cut_back(fd, path, old);
+        err_set(err, errlen, "%s: fsync: %s (cut back to %lld)", path,
+                strerror(e), (long long)old);
+        file_close_keep(fd);
+        errno = e;
+        return -1;
+    }
+    return storage_append_close(fd, path, created, false, err, errlen);
+}
+
+int storage_append_unsynced(const char *path, const char *line, size_t len,
+                            int *fd, bool *created, char *err, size_t errlen)
+{
+    off_t old;
+    return append_write(path, line, len, fd, created, &old, err, errlen);
+}
+
+int storage_append_close(int fd, const char *path, bool created, bool sync,
+                         char *err, size_t errlen)
+{
+    if (sync && fsync(fd)) {
+        int e = errno;
+        err_set(err, errlen, "%s: fsync: %s", path, strerror(e));
+        file_close_keep(fd);
+        errno = e;
+        return -1;
+    }
+    if (close(fd)) {
+        int e = errno;
         err_set(err, errlen, "%s: close: %s", path, strerror(e));
-    }
-    if (what) {
         errno = e;
         return -1;
     }

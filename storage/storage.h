@@ -32,6 +32,22 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
                    size_t errlen);
 
 /*
+ * storage_append in two steps, for a caller that must not wait for the
+ * disk (the bot's loop, bot/syncer.h): storage_append_unsynced writes the
+ * line as storage_append does (cut back on a failed write) and leaves the
+ * file open in *fd, unsynced: the line is the kernel's then, so it
+ * survives a crash or kill of the process, not yet one of the machine.
+ * storage_append_close, on any thread, then fsyncs fd if `sync`, closes
+ * it, and fsyncs the directory of a `created` file. A failed fsync there
+ * cannot take the line back (others may have read it): the caller is
+ * told, and decides.
+ */
+int storage_append_unsynced(const char *path, const char *line, size_t len,
+                            int *fd, bool *created, char *err, size_t errlen);
+int storage_append_close(int fd, const char *path, bool created, bool sync,
+                         char *err, size_t errlen);
+
+/*
  * Reads path as JSON Lines: calls fn for each whole line (without its
  * '\n', NUL-terminated; empty lines are skipped), in order, with its
  * number from 1. A last line without '\n' is whole if it is one whole

@@ -12,10 +12,12 @@
 #include "bot/common/loop.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
@@ -303,4 +305,60 @@ int loop_run(struct loop *l)
         run_timers(l);
     }
     return 0;
+}
+
+/* ---- Wakers ------------------------------------------------------------- */
+
+struct loop_waker {
+    struct loop *loop;
+    loop_hook_fn fn;
+    void *ctx;
+    int pipe[2];
+};
+
+static void waker_readable(struct loop *l, int fd, int events, void *ctx)
+{
+    (void)events;
+    struct loop_waker *w = ctx;
+    char buf[64];
+    while (read(fd, buf, sizeof buf) > 0)
+        ;
+    w->fn(l, w->ctx);
+}
+
+struct loop_waker *loop_waker_new(struct loop *l, loop_hook_fn fn, void *ctx)
+{
+    struct loop_waker *w = xcalloc(1, sizeof *w);
+    w->loop = l;
+    w->fn = fn;
+    w->ctx = ctx;
+    if (pipe(w->pipe) < 0) {
+        log_error("loop: no pipe for a waker: %s", strerror(errno));
+        abort();
+    }
+    for (int i = 0; i < 2; i++) {
+        int fl = fcntl(w->pipe[i], F_GETFL);
+        if (fl < 0 || fcntl(w->pipe[i], F_SETFL, fl | O_NONBLOCK) < 0 ||
+            fcntl(w->pipe[i], F_SETFD, FD_CLOEXEC) < 0)
+            abort();
+    }
+    loop_watch(l, w->pipe[0], LOOP_READ, waker_readable, w);
+    return w;
+}
+
+void loop_waker_poke(struct loop_waker *w)
+{
+    /* EAGAIN: the pipe is full, and the loop reads it anyway */
+    ssize_t n = write(w->pipe[1], "", 1);
+    (void)n;
+}
+
+void loop_waker_free(struct loop_waker *w)
+{
+    if (!w)
+        return;
+    loop_unwatch(w->loop, w->pipe[0]);
+    close(w->pipe[0]);
+    close(w->pipe[1]);
+    free(w);
 }

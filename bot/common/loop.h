@@ -58,4 +58,18 @@ int loop_run(struct loop *l);
 /* Makes loop_run return after the current round (from a callback). */
 void loop_stop(struct loop *l);
 
+/*
+ * A waker: how another thread gets the loop's attention. fn runs on the
+ * loop thread, in a round of its own, after one or more loop_waker_poke
+ * calls (several pokes before it runs may make one call). The waker is a
+ * non-blocking, close-on-exec pipe watched by the loop; new and free
+ * abort if no pipe can be made (a bot without one cannot work).
+ */
+struct loop_waker;
+struct loop_waker *loop_waker_new(struct loop *l, loop_hook_fn fn, void *ctx);
+/* From any thread. */
+void loop_waker_poke(struct loop_waker *w);
+/* On the loop thread; NULL is a no-op. */
+void loop_waker_free(struct loop_waker *w);
+
 #endif

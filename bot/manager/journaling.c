@@ -12,7 +12,9 @@
 #include "bot/common/file.h"
 #include "bot/common/log.h"
 #include "bot/common/xalloc.h"
+#include "bot/manager/say.h"
 #include "bot/manager/store.h"
+#include "bot/syncer.h"
 #include "storage/journal.h"
 #include "storage/storage.h"
 
@@ -22,24 +24,67 @@ static bool journaling(const struct table *t)
     return t->journal[0] && !t->m->restoring;
 }
 
+/* The table's journal cannot be written (err): it is given up, since a
+ * gap would replay as another game. */
+static void give_up(struct table *t, const char *err)
+{
+    log_error("table %s: journal given up, this game will not survive a "
+              "restart: %s",
+              t->room, err);
+    char why[300];
+    if (storage_remove(t->journal, why, sizeof why))
+        log_error("table %s: %s", t->room, why);
+    t->journal[0] = '\0';
+}
+
+/* The syncer (syncer.h): a journal's fsync failed after its line was
+ * written and announced. Its table gives it up, and says so. */
+static void sync_failed(void *ctx, const char *path, int cause, const char *err)
+{
+    struct manager *m = ctx;
+    for (int i = 0; i < m->ntables; i++) {
+        struct table *t = m->tables[i];
+        if (t->journal[0] && !strcmp(t->journal, path)) {
+            give_up(t, err);
+            mgr_table_journal_lost(t, cause);
+        }
+    }
+}
+
+/* Writes line to the journal before anything it records is announced;
+ * its fsync is the syncer's, off the loop (a bot with no loop, a test's,
+ * syncs at once). */
+static int write_line(struct table *t, const char *line, char *err,
+                      size_t errlen)
+{
+    struct manager *m = t->m;
+    if (!m->loop)
+        return storage_append(t->journal, line, strlen(line), err, errlen);
+    int fd;
+    bool created;
+    if (storage_append_unsynced(t->journal, line, strlen(line), &fd, &created,
+                                err, errlen))
+        return -1;
+    if (!m->syncer)
+        m->syncer = syncer_new(m->loop, sync_failed, m);
+    if (syncer_add(m->syncer, fd, t->journal, created) == 0)
+        return 0;
+    /* SYNCER_MAX files wait already: this one waits here */
+    return storage_append_close(fd, t->journal, created, true, err, errlen);
+}
+
 /* Appends a line (ending in '\n') and frees it. A journal that cannot be
- * written is given up: a gap would replay as another game. -1 then, the
- * cause in *lost unless an earlier failure of the same call set it
- * (`failed`). */
+ * written is given up. -1 then, the cause in *lost unless an earlier
+ * failure of the same call set it (`failed`). */
 static int append(struct table *t, char *line, int *lost, bool failed)
 {
     int rc = 0;
     if (!line)
         return 0;
     char err[300];
-    if (storage_append(t->journal, line, strlen(line), err, sizeof err)) {
+    if (write_line(t, line, err, sizeof err)) {
         int cause = errno;
-        log_error("table %s: journal given up, this game will not survive a "
-                  "restart: %s",
-                  t->room, err);
-        if (storage_remove(t->journal, err, sizeof err))
-            log_error("table %s: %s", t->room, err);
-        t->journal[0] = '\0';
+        give_up(t, err);
         if (!failed)
             *lost = cause;
         rc = -1;

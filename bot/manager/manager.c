@@ -41,6 +41,7 @@
 #include "bot/manager/store.h"
 #include "bot/manager/table.h"
 #include "bot/manager/text.h"
+#include "bot/syncer.h"
 #include "bot/think.h"
 #include "engine/ai/ai.h"
 
@@ -190,6 +191,8 @@ void manager_free(struct manager *m)
         return;
     /* first: no decision comes back to a table freed */
     think_free(m->think);
+    /* the journals written so far reach the disk before the bot stops */
+    syncer_free(m->syncer);
     mgr_teach_free(m);
     for (int i = 0; i < m->ntables; i++) {
         mgr_table_cancel_all(m->tables[i]);

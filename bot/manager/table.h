@@ -23,6 +23,7 @@
 
 struct table;
 struct think;        /* bot/think.h */
+struct syncer;       /* bot/syncer.h */
 struct journal_seat; /* storage/journal.h */
 struct people;       /* storage/people.h */
 struct notify_room;  /* notify.c */
@@ -198,8 +199,10 @@ struct manager {
     int ai_level;
     struct think *think; /* the thinking worker (think.h), made when needed */
     uint64_t think_ids;  /* the last job id */
-    uint64_t cookies;    /* the last tracked line's cookie */
-    struct limit *limit; /* answers per person (limit.h) */
+    /* the journals' fsyncs, off the loop (syncer.h), made when needed */
+    struct syncer *syncer;
+    uint64_t cookies;        /* the last tracked line's cookie */
+    struct limit *limit;     /* answers per person (limit.h) */
     struct replays *replays; /* the replays open (replay.h) */
     struct teach *teach;     /* hints and reviews worked out (cmd_teach.h) */
     /* the keys people played under this session (played.h) */

@@ -28,6 +28,10 @@ the 2-core test machine, two tournaments busy on both cores or not:
 with the worker, median 0.1 ms, 90th percentile 5-16 ms, longest 60-125
 ms; with the decisions forced onto the loop (a local change, not kept),
 median 40-92 ms, 90th percentile 174-281 ms, longest 251-377 ms.
+A fresh CI machine once had one answer take 409 ms: the loop then
+fsynced each journal line itself, and one fsync stalled; the syncer
+(bot/syncer.h) took them off the loop, and test_slow_disk.py shows that
+a slow disk no longer delays a table.
 
 With think_threads = 2 (test_two_workers_two_tables): two tables, each
 a person and three `hard` players, play at once; the bot says it thinks

@@ -1,12 +1,14 @@
 /*
  * Tests of bot/common/loop.c: timers fire in time order and once, cancelled
  * ones never, descriptors are dispatched when ready, watches and timers may
- * change inside callbacks, before-sleep hooks run every round.
+ * change inside callbacks, before-sleep hooks run every round, and a
+ * waker poked from another thread runs its callback on the loop's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -253,6 +255,55 @@ static void test_loop_timer_id_survives_heap_moves(void **state)
     loop_free(l);
 }
 
+/* ---- Wakers ------------------------------------------------------------- */
+
+struct woken {
+    struct loop_waker *w;
+    pthread_t loop_thread;
+    int calls;
+    int pokes; /* the poking thread's */
+};
+
+static void on_woken(struct loop *l, void *ctx)
+{
+    struct woken *k = ctx;
+    assert_true(pthread_equal(pthread_self(), k->loop_thread));
+    k->calls++;
+    loop_stop(l);
+}
+
+static void *poke_many(void *arg)
+{
+    struct woken *k = arg;
+    for (; k->pokes < 1000; k->pokes++)
+        loop_waker_poke(k->w);
+    return NULL;
+}
+
+/* A thousand pokes from another thread, before the loop runs: the
+ * callback runs on the loop thread, and the pokes are all taken (a loop
+ * that is not poked again does not call it again). */
+static void test_loop_waker_wakes_the_loop_thread(void **state)
+{
+    (void)state;
+    struct loop *l = loop_new();
+    struct woken k = {.loop_thread = pthread_self()};
+    k.w = loop_waker_new(l, on_woken, &k);
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, poke_many, &k), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    loop_timer(l, 5000, stop, NULL);
+    loop_run(l);
+    assert_true(k.calls >= 1);
+    int calls = k.calls;
+    loop_timer(l, 30, stop, NULL);
+    loop_run(l);
+    assert_int_equal(k.calls, calls);
+    loop_waker_free(k.w);
+    loop_waker_free(NULL);
+    loop_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_loop_reused_fd_gets_no_stale_readiness),
         cmocka_unit_test(test_loop_remove_hook),
         cmocka_unit_test(test_loop_timer_id_survives_heap_moves),
+        cmocka_unit_test(test_loop_waker_wakes_the_loop_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

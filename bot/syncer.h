@@ -1,0 +1,55 @@
+/*
+ * The syncer: the fsyncs of the game journals' appends, off the event
+ * loop, so that a slow disk never delays anyone's replies (a journal gets
+ * a line at every card, and one fsync can take hundreds of milliseconds
+ * on a busy or networked disk).
+ *
+ * The loop writes each line itself (storage_append_unsynced), before it
+ * announces what the line records: from then on the line is the
+ * kernel's, and a bot that crashes or is killed loses nothing. It hands
+ * the open file here; one thread fsyncs it, closes it, and fsyncs the
+ * directory of a new file. Lines of one file waiting together are synced
+ * with one fsync (the last one's: an fsync covers every write made to the
+ * file before it). What a crash of the whole machine can lose is the
+ * lines not yet synced, a moment's worth.
+ *
+ * A failed fsync is logged here and comes back to the loop (loop_waker:
+ * the callback runs on the loop thread).
+ * Not thread-safe itself: every function is for the loop thread.
+ */
+#ifndef HEARTS_BOT_SYNCER_H
+#define HEARTS_BOT_SYNCER_H
+
+#include <stdbool.h>
+
+#include "bot/common/loop.h"
+
+/* At most this many files wait for their fsync; past it the caller
+ * syncs its own (the loop waits, as a full queue should make it). */
+#define SYNCER_MAX 64
+
+struct syncer;
+
+/* Called on the loop thread for a file whose fsync failed: its path, the
+ * errno, and a message that names both. */
+typedef void (*syncer_failed_fn)(void *ctx, const char *path, int cause,
+                                 const char *err);
+
+struct syncer *syncer_new(struct loop *l, syncer_failed_fn fn, void *ctx);
+
+/*
+ * Hands fd (open on path, written by storage_append_unsynced; `created`:
+ * the file is new, its directory is synced too) to the thread: 0, and fd
+ * is the syncer's. -1 when SYNCER_MAX files already wait: fd is still
+ * the caller's (storage_append_close with sync).
+ */
+int syncer_add(struct syncer *s, int fd, const char *path, bool created);
+
+/* Waits until every file handed so far is synced and closed. */
+void syncer_wait(struct syncer *s);
+
+/* Syncs what waits, stops the thread and frees s (NULL: nothing).
+ * Failures then are only logged. */
+void syncer_free(struct syncer *s);
+
+#endif
