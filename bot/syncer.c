@@ -6,10 +6,8 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bot/common/file.h"
 #include "bot/common/log.h"
@@ -18,7 +16,6 @@
 
 struct sync_node {
     struct sync_node *next;
-    int fd;
     bool created;
     int cause; /* a failure's errno (failed list) */
     char err[FILE_PATH_MAX + 100];
@@ -33,7 +30,7 @@ struct syncer {
     pthread_mutex_t mu;
     pthread_cond_t wake, idle;
     /* under mu */
-    struct sync_node *todo, **todo_end;
+    struct sync_node *todo, **todo_end; /* one node a path */
     struct sync_node *failed, **failed_end;
     int waiting; /* files in todo or being synced */
     bool stop;
@@ -48,37 +45,20 @@ static void free_list(struct sync_node *n)
     }
 }
 
-/* Syncs a batch in order. A file that a later node of the batch holds
- * too is only closed: the later fsync covers it (and its directory, if
- * it was new). Returns the failures. */
+/* Syncs a batch in order; returns the failures (logged). */
 static struct sync_node *sync_batch(struct sync_node *batch)
 {
     struct sync_node *failed = NULL, **failed_end = &failed;
     while (batch) {
         struct sync_node *n = batch;
         batch = n->next;
-        struct sync_node *later = batch;
-        while (later && strcmp(later->path, n->path))
-            later = later->next;
-        char err[sizeof n->err];
-        if (later) {
-            later->created |= n->created;
-            if (close(n->fd) == 0) {
-                free(n);
-                continue;
-            }
-            n->cause = errno;
-            snprintf(err, sizeof err, "%s: close: %s", n->path,
-                     strerror(n->cause));
-        } else if (storage_append_close(n->fd, n->path, n->created, true, err,
-                                        sizeof err) == 0) {
+        if (storage_sync_path(n->path, n->created, n->err, sizeof n->err) ==
+            0) {
             free(n);
             continue;
-        } else {
-            n->cause = errno;
         }
-        log_error("journal not synced to disk: %s", err);
-        snprintf(n->err, sizeof n->err, "%s", err);
+        n->cause = errno;
+        log_error("journal not synced to disk: %s", n->err);
         n->next = NULL;
         *failed_end = n;
         failed_end = &n->next;
@@ -152,18 +132,25 @@ struct syncer *syncer_new(struct loop *l, syncer_failed_fn fn, void *ctx)
     return s;
 }
 
-int syncer_add(struct syncer *s, int fd, const char *path, bool created)
+int syncer_add(struct syncer *s, const char *path, bool created)
 {
     size_t len = strlen(path);
     if (len >= FILE_PATH_MAX)
         return -1;
     pthread_mutex_lock(&s->mu);
+    /* named again before its turn: the one fsync covers both */
+    for (struct sync_node *x = s->todo; x; x = x->next) {
+        if (!strcmp(x->path, path)) {
+            x->created |= created;
+            pthread_mutex_unlock(&s->mu);
+            return 0;
+        }
+    }
     if (s->waiting >= SYNCER_MAX) {
         pthread_mutex_unlock(&s->mu);
         return -1;
     }
     struct sync_node *n = xcalloc(1, sizeof *n);
-    n->fd = fd;
     n->created = created;
     memcpy(n->path, path, len + 1);
     *s->todo_end = n;

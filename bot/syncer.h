@@ -6,16 +6,17 @@
  *
  * The loop writes each line itself (storage_append_unsynced), before it
  * announces what the line records: from then on the line is the
- * kernel's, and a bot that crashes or is killed loses nothing. It hands
- * the open file here; one thread fsyncs it, closes it, and fsyncs the
- * directory of a new file. Lines of one file waiting together are synced
- * with one fsync (the last one's: an fsync covers every write made to the
- * file before it). What a crash of the whole machine can lose is the
- * lines not yet synced, a moment's worth.
+ * kernel's, and a bot that crashes or is killed loses nothing. It names
+ * the file here; one thread fsyncs it (storage_sync_path) and the
+ * directory of a new file. A file named again before its turn comes is
+ * synced once: an fsync covers every line written to the file before it,
+ * so however slow the disk, what waits is at most one entry a journal.
+ * What a crash of the whole machine can lose is the lines not yet
+ * synced, a moment's worth.
  *
  * A failed fsync is logged here and comes back to the loop (loop_waker:
- * the callback runs on the loop thread).
- * Not thread-safe itself: every function is for the loop thread.
+ * the callback runs on the loop thread). Not thread-safe itself: every
+ * function is for the loop thread.
  */
 #ifndef HEARTS_BOT_SYNCER_H
 #define HEARTS_BOT_SYNCER_H
@@ -26,7 +27,7 @@
 
 /* At most this many files wait for their fsync; past it the caller
  * syncs its own (the loop waits, as a full queue should make it). */
-#define SYNCER_MAX 64
+#define SYNCER_MAX 256
 
 struct syncer;
 
@@ -38,14 +39,14 @@ typedef void (*syncer_failed_fn)(void *ctx, const char *path, int cause,
 struct syncer *syncer_new(struct loop *l, syncer_failed_fn fn, void *ctx);
 
 /*
- * Hands fd (open on path, written by storage_append_unsynced; `created`:
- * the file is new, its directory is synced too) to the thread: 0, and fd
- * is the syncer's. -1 when SYNCER_MAX files already wait: fd is still
- * the caller's (storage_append_close with sync).
+ * Asks for path (written by storage_append_unsynced; `created`: the file
+ * is new, its directory is synced too) to be synced: 0. -1 when the path
+ * does not fit or SYNCER_MAX other files wait already: the caller syncs
+ * it (storage_sync_path).
  */
-int syncer_add(struct syncer *s, int fd, const char *path, bool created);
+int syncer_add(struct syncer *s, const char *path, bool created);
 
-/* Waits until every file handed so far is synced and closed. */
+/* Waits until every file named so far is synced. */
 void syncer_wait(struct syncer *s);
 
 /* Syncs what waits, stops the thread and frees s (NULL: nothing).

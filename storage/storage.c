@@ -226,6 +226,19 @@ static void cut_back(int fd, const char *path, off_t old)
                     path, (long long)old, strerror(errno));
 }
 
+/* Closes a synced fd, and syncs the directory of a `created` file. */
+static int close_new(int fd, const char *path, bool created, char *err,
+                     size_t errlen)
+{
+    if (close(fd)) {
+        int e = errno;
+        err_set(err, errlen, "%s: close: %s", path, strerror(e));
+        errno = e;
+        return -1;
+    }
+    return created ? file_sync_dir(path, err, errlen) : 0;
+}
+
 /* storage_append up to its fsync: the line written, *fd left open (*old:
  * the file's length before it, for a cut-back). 0, or -1 with nothing
  * left behind (a failed write is cut back). */
@@ -294,33 +307,47 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         errno = e;
         return -1;
     }
-    return storage_append_close(fd, path, created, false, err, errlen);
+    return close_new(fd, path, created, err, errlen);
 }
 
 int storage_append_unsynced(const char *path, const char *line, size_t len,
-                            int *fd, bool *created, char *err, size_t errlen)
+                            bool *created, char *err, size_t errlen)
 {
+    int fd;
     off_t old;
-    return append_write(path, line, len, fd, created, &old, err, errlen);
-}
-
-int storage_append_close(int fd, const char *path, bool created, bool sync,
-                         char *err, size_t errlen)
-{
-    if (sync && fsync(fd)) {
-        int e = errno;
-        err_set(err, errlen, "%s: fsync: %s", path, strerror(e));
-        file_close_keep(fd);
-        errno = e;
+    if (append_write(path, line, len, &fd, created, &old, err, errlen))
         return -1;
-    }
     if (close(fd)) {
         int e = errno;
         err_set(err, errlen, "%s: close: %s", path, strerror(e));
         errno = e;
         return -1;
     }
-    return created ? file_sync_dir(path, err, errlen) : 0;
+    return 0;
+}
+
+int storage_sync_path(const char *path, bool created, char *err, size_t errlen)
+{
+    if (file_check_path(path, err, errlen))
+        return -1;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return 0; /* removed since: nothing of it to keep */
+        return err_set(err, errlen, "%s: %s", path, file_open_reason(errno));
+    }
+    if (file_regular_size(fd, path, err, errlen) < 0) {
+        file_close_keep(fd);
+        return -1;
+    }
+    if (fsync(fd)) {
+        int e = errno;
+        err_set(err, errlen, "%s: fsync: %s", path, strerror(e));
+        file_close_keep(fd);
+        errno = e;
+        return -1;
+    }
+    return close_new(fd, path, created, err, errlen);
 }
 
 /* ---- Reading ------------------------------------------------------------ */

@@ -34,18 +34,18 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
 /*
  * storage_append in two steps, for a caller that must not wait for the
  * disk (the bot's loop, bot/syncer.h): storage_append_unsynced writes the
- * line as storage_append does (cut back on a failed write) and leaves the
- * file open in *fd, unsynced: the line is the kernel's then, so it
- * survives a crash or kill of the process, not yet one of the machine.
- * storage_append_close, on any thread, then fsyncs fd if `sync`, closes
- * it, and fsyncs the directory of a `created` file. A failed fsync there
- * cannot take the line back (others may have read it): the caller is
+ * line as storage_append does (cut back on a failed write) and closes the
+ * file, unsynced: the line is the kernel's then, so it survives a crash
+ * or kill of the process, not yet one of the machine. *created: the
+ * file is new. storage_sync_path, on any thread, then fsyncs the file at
+ * path (every line written to it so far) and, if `created`, its
+ * directory; a file removed since is nothing to sync (0). A failed fsync
+ * there cannot take a line back (others may have read it): the caller is
  * told, and decides.
  */
 int storage_append_unsynced(const char *path, const char *line, size_t len,
-                            int *fd, bool *created, char *err, size_t errlen);
-int storage_append_close(int fd, const char *path, bool created, bool sync,
-                         char *err, size_t errlen);
+                            bool *created, char *err, size_t errlen);
+int storage_sync_path(const char *path, bool created, char *err, size_t errlen);
 
 /*
  * Reads path as JSON Lines: calls fn for each whole line (without its

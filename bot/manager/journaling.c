@@ -60,17 +60,16 @@ static int write_line(struct table *t, const char *line, char *err,
     struct manager *m = t->m;
     if (!m->loop)
         return storage_append(t->journal, line, strlen(line), err, errlen);
-    int fd;
     bool created;
-    if (storage_append_unsynced(t->journal, line, strlen(line), &fd, &created,
-                                err, errlen))
+    if (storage_append_unsynced(t->journal, line, strlen(line), &created, err,
+                                errlen))
         return -1;
     if (!m->syncer)
         m->syncer = syncer_new(m->loop, sync_failed, m);
-    if (syncer_add(m->syncer, fd, t->journal, created) == 0)
+    if (syncer_add(m->syncer, t->journal, created) == 0)
         return 0;
-    /* SYNCER_MAX files wait already: this one waits here */
-    return storage_append_close(fd, t->journal, created, true, err, errlen);
+    /* SYNCER_MAX files wait already: this one is synced here */
+    return storage_sync_path(t->journal, created, err, errlen);
 }
 
 /* Appends a line (ending in '\n') and frees it. A journal that cannot be

@@ -14,7 +14,7 @@ to the syncer's thread, bot/syncer.h), the slow fsyncs were in effect
 its end, replays through the engine. And a journal whose fsyncs fail
 (EIO) is given up, the table told once, the game played to its end.
 
-Measured on the 2-core test machine with FSYNC_MS = 40: median 0.6-0.7
+Measured on the 2-core test machine with FSYNC_MS = 40: median 0.6-0.9
 ms with the syncer; 163 ms with the fsyncs on the loop (the build before
 it).
 

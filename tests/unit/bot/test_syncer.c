@@ -1,12 +1,13 @@
 /*
- * Tests of the syncer (bot/syncer.c): lines written unsynced and handed
- * over are in the file, whole and in order, and every file the syncer
- * was handed is closed once it is synced (at syncer_wait, and at
- * syncer_free for what still waits); a failed fsync comes back on the
- * loop with the path and the cause, and nothing else does.
+ * Tests of the syncer (bot/syncer.c): lines written unsynced and named to
+ * it are in the file, whole and in order, and no file stays open (at
+ * syncer_wait, and at syncer_free for what still waits); a failed fsync
+ * comes back on the loop with the path and the cause, and nothing else
+ * does; a file removed before its turn is nothing to sync.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include "bot/common/loop.h"
 #include "bot/syncer.h"
@@ -65,17 +66,17 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Appends "line N" to path unsynced and hands it to s. */
+/* Appends "line N" to path unsynced and names it to s. */
 static void append(struct syncer *s, const char *path, int n)
 {
     char line[32], err[300];
     int len = snprintf(line, sizeof line, "{\"line\":%d}\n", n);
-    int fd;
     bool created;
-    assert_int_equal(storage_append_unsynced(path, line, (size_t)len, &fd,
-                                             &created, err, sizeof err),
+    assert_int_equal(storage_append_unsynced(path, line, (size_t)len, &created,
+                                             err, sizeof err),
                      0);
-    assert_int_equal(syncer_add(s, fd, path, created), 0);
+    assert_int_equal(created, n == 0);
+    assert_int_equal(syncer_add(s, path, created), 0);
 }
 
 /* The text of lines from..to-1 as append writes them. */
@@ -88,9 +89,9 @@ static void expected(char *out, size_t len, int from, int to)
     }
 }
 
-/* Lines of two files, handed over as they are written (the thread syncs
- * while more come): both files whole and in order at syncer_wait, every
- * file handed over closed, no failure told. */
+/* Lines of two files, named as they are written (the thread syncs while
+ * more come): both files whole and in order at syncer_wait, no file left
+ * open, no failure told. */
 static void test_syncer_lines_land_in_order_and_files_close(void **state)
 {
     (void)state;
@@ -127,8 +128,8 @@ static void test_syncer_lines_land_in_order_and_files_close(void **state)
     loop_free(l);
 }
 
-/* Freeing the syncer right after handing files over syncs and closes
- * them all first: nothing is left open, no line is missing. */
+/* Freeing the syncer right after naming files syncs them all first:
+ * nothing is left open, no line is missing. */
 static void test_syncer_free_syncs_what_waits(void **state)
 {
     (void)state;
@@ -150,42 +151,64 @@ static void test_syncer_free_syncs_what_waits(void **state)
     loop_free(l);
 }
 
-/* An fsync that fails (a pipe cannot be synced: EINVAL) comes back on
- * the loop, once, with the path it was handed under and a message that
- * names it; a file synced in the same batch is not told. The failed
- * file is closed all the same. */
+/* An fsync that fails (a FIFO cannot be synced: EINVAL) comes back on
+ * the loop, once, with its path and a message that names it; a file
+ * synced in the same batch is not told. */
 static void test_syncer_failure_comes_back_on_the_loop(void **state)
+{
+    (void)state;
+    struct loop *l = loop_new();
+    char a[FILE_PATH_MAX], fifo[FILE_PATH_MAX];
+    scratch_path(a, sizeof a, "journal-a.jsonl");
+    scratch_path(fifo, sizeof fifo, "journal-x.jsonl");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    int before = open_files();
+    struct syncer *s = syncer_new(l, on_failed, NULL);
+    int base = open_files();
+    append(s, a, 0);
+    assert_int_equal(syncer_add(s, fifo, false), 0);
+    append(s, a, 1);
+    syncer_wait(s);
+    assert_int_equal(open_files(), base);
+    assert_int_equal(nfailed, 0); /* not before the loop runs */
+    for (int i = 0; i < 100 && nfailed == 0; i++)
+        run_for(l, 10);
+    assert_int_equal(nfailed, 1);
+    assert_string_equal(failed[0].path, fifo);
+    assert_int_equal(failed[0].cause, EINVAL);
+    char want[FILE_PATH_MAX + 20];
+    snprintf(want, sizeof want, "%s: ", fifo);
+    assert_non_null(strstr(failed[0].err, want));
+    run_for(l, 20);
+    assert_int_equal(nfailed, 1);
+    syncer_free(s);
+    assert_int_equal(open_files(), before);
+    loop_free(l);
+}
+
+/* A file removed before its turn (a game that ended) is nothing to
+ * sync: no failure. */
+static void test_syncer_removed_file_is_no_failure(void **state)
 {
     (void)state;
     struct loop *l = loop_new();
     char a[FILE_PATH_MAX];
     scratch_path(a, sizeof a, "journal-a.jsonl");
-    int p[2];
-    assert_int_equal(pipe(p), 0);
-    int before = open_files();
     struct syncer *s = syncer_new(l, on_failed, NULL);
-    int base = open_files();
-    append(s, a, 0);
-    assert_int_equal(syncer_add(s, p[1], "/nowhere/journal-x.jsonl", false), 0);
-    append(s, a, 1);
+    char err[300];
+    bool created;
+    assert_int_equal(
+        storage_append_unsynced(a, "{}\n", 3, &created, err, sizeof err), 0);
+    assert_int_equal(unlink(a), 0);
+    assert_int_equal(syncer_add(s, a, created), 0);
     syncer_wait(s);
-    assert_int_equal(open_files(), base - 1); /* p[1] is closed */
-    assert_int_equal(nfailed, 0);             /* not before the loop runs */
-    for (int i = 0; i < 100 && nfailed == 0; i++)
-        run_for(l, 10);
-    assert_int_equal(nfailed, 1);
-    assert_string_equal(failed[0].path, "/nowhere/journal-x.jsonl");
-    assert_int_equal(failed[0].cause, EINVAL);
-    assert_non_null(strstr(failed[0].err, "/nowhere/journal-x.jsonl: fsync"));
     run_for(l, 20);
-    assert_int_equal(nfailed, 1);
+    assert_int_equal(nfailed, 0);
     syncer_free(s);
-    close(p[0]);
-    assert_int_equal(open_files(), before - 2);
     loop_free(l);
 }
 
-/* A path that does not fit is refused: the file stays the caller's. */
+/* A path that does not fit is refused: the caller syncs it. */
 static void test_syncer_refuses_a_path_too_long(void **state)
 {
     (void)state;
@@ -194,12 +217,8 @@ static void test_syncer_refuses_a_path_too_long(void **state)
     char path[FILE_PATH_MAX + 10];
     memset(path, 'a', sizeof path - 1);
     path[sizeof path - 1] = '\0';
-    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    assert_true(fd >= 0);
-    assert_int_equal(syncer_add(s, fd, path, false), -1);
+    assert_int_equal(syncer_add(s, path, false), -1);
     syncer_wait(s);
-    assert_int_equal(fcntl(fd, F_GETFD) >= 0, 1); /* still open */
-    close(fd);
     syncer_free(s);
     loop_free(l);
 }
@@ -213,6 +232,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_syncer_failure_comes_back_on_the_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_syncer_removed_file_is_no_failure,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_syncer_refuses_a_path_too_long,
                                         setup, teardown),
     };
