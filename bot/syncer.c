@@ -16,6 +16,7 @@
 
 struct sync_node {
     struct sync_node *next;
+    bool remove; /* remove the file (syncer_remove), not sync it */
     bool created;
     int cause; /* a failure's errno (failed list) */
     char err[FILE_PATH_MAX + 100];
@@ -34,6 +35,7 @@ struct syncer {
     struct sync_node *failed, **failed_end;
     int waiting; /* files in todo or being synced */
     bool stop;
+    bool failed_once; /* the thread's: an fsync failed, removals wait */
 };
 
 static void free_list(struct sync_node *n)
@@ -45,20 +47,37 @@ static void free_list(struct sync_node *n)
     }
 }
 
-/* Syncs a batch in order; returns the failures (logged). */
-static struct sync_node *sync_batch(struct sync_node *batch)
+/* A removal, once every fsync before it is done: none failed, or the
+ * file is kept for the next start (what it would replay is then
+ * archived again, found there, and not written twice). */
+static void remove_now(struct syncer *s, const struct sync_node *n)
+{
+    char err[FILE_PATH_MAX + 100];
+    if (s->failed_once)
+        log_warn("%s kept for the next start: an fsync before its removal "
+                 "failed",
+                 n->path);
+    else if (storage_remove(n->path, err, sizeof err))
+        log_error("%s", err);
+}
+
+/* Syncs and removes a batch in order; returns the failures (logged). */
+static struct sync_node *sync_batch(struct syncer *s, struct sync_node *batch)
 {
     struct sync_node *failed = NULL, **failed_end = &failed;
     while (batch) {
         struct sync_node *n = batch;
         batch = n->next;
-        if (storage_sync_path(n->path, n->created, n->err, sizeof n->err) ==
-            0) {
+        if (n->remove)
+            remove_now(s, n);
+        if (n->remove || storage_sync_path(n->path, n->created, n->err,
+                                           sizeof n->err) == 0) {
             free(n);
             continue;
         }
         n->cause = errno;
-        log_error("journal not synced to disk: %s", n->err);
+        s->failed_once = true;
+        log_error("not synced to disk: %s", n->err);
         n->next = NULL;
         *failed_end = n;
         failed_end = &n->next;
@@ -82,7 +101,7 @@ static void *run(void *arg)
         s->todo = NULL;
         s->todo_end = &s->todo;
         pthread_mutex_unlock(&s->mu);
-        struct sync_node *failed = sync_batch(batch);
+        struct sync_node *failed = sync_batch(s, batch);
         pthread_mutex_lock(&s->mu);
         s->waiting -= n;
         if (failed) {
@@ -132,15 +151,18 @@ struct syncer *syncer_new(struct loop *l, syncer_failed_fn fn, void *ctx)
     return s;
 }
 
-int syncer_add(struct syncer *s, const char *path, bool created)
+/* Queues a node for path: 0, or -1 (the path does not fit, or
+ * SYNCER_MAX wait). A sync of a path already waiting to be synced is
+ * that one. */
+static int add(struct syncer *s, const char *path, bool created, bool remove)
 {
     size_t len = strlen(path);
     if (len >= FILE_PATH_MAX)
         return -1;
     pthread_mutex_lock(&s->mu);
     /* named again before its turn: the one fsync covers both */
-    for (struct sync_node *x = s->todo; x; x = x->next) {
-        if (!strcmp(x->path, path)) {
+    for (struct sync_node *x = s->todo; x && !remove; x = x->next) {
+        if (!x->remove && !strcmp(x->path, path)) {
             x->created |= created;
             pthread_mutex_unlock(&s->mu);
             return 0;
@@ -151,6 +173,7 @@ int syncer_add(struct syncer *s, const char *path, bool created)
         return -1;
     }
     struct sync_node *n = xcalloc(1, sizeof *n);
+    n->remove = remove;
     n->created = created;
     memcpy(n->path, path, len + 1);
     *s->todo_end = n;
@@ -159,6 +182,16 @@ int syncer_add(struct syncer *s, const char *path, bool created)
     pthread_cond_signal(&s->wake);
     pthread_mutex_unlock(&s->mu);
     return 0;
+}
+
+int syncer_add(struct syncer *s, const char *path, bool created)
+{
+    return add(s, path, created, false);
+}
+
+int syncer_remove(struct syncer *s, const char *path)
+{
+    return add(s, path, false, true);
 }
 
 void syncer_wait(struct syncer *s)

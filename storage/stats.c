@@ -690,7 +690,7 @@ int stats_save(const char *room_dir, const struct stats *s, char *err,
                   (char *)NULL))
         return -1;
     char *json = stats_json(s);
-    int rc = file_replace(path, json, strlen(json), err, errlen);
+    int rc = storage_replace(path, json, strlen(json), err, errlen);
     free(json);
     return rc;
 }

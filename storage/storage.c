@@ -289,9 +289,50 @@ static int append_write(const char *path, const char *line, size_t len,
     return 0;
 }
 
+static storage_sync_fn sync_fn;
+static void *sync_ctx;
+
+void storage_set_sync(storage_sync_fn fn, void *ctx)
+{
+    sync_fn = fn;
+    sync_ctx = ctx;
+}
+
+void storage_unset_sync(void *ctx)
+{
+    if (sync_ctx == ctx) {
+        sync_fn = NULL;
+        sync_ctx = NULL;
+    }
+}
+
+int storage_sync_later(const char *path, bool created, char *err, size_t errlen)
+{
+    if (sync_fn && sync_fn(sync_ctx, path, created) == 0)
+        return 0;
+    return storage_sync_path(path, created, err, errlen);
+}
+
+int storage_replace(const char *path, const void *data, size_t len, char *err,
+                    size_t errlen)
+{
+    if (!sync_fn)
+        return file_replace(path, data, len, err, errlen);
+    if (file_replace_unsynced(path, data, len, err, errlen))
+        return -1;
+    /* the rename is the directory's to keep */
+    return storage_sync_later(path, true, err, errlen);
+}
+
 int storage_append(const char *path, const char *line, size_t len, char *err,
                    size_t errlen)
 {
+    if (sync_fn) {
+        bool created;
+        if (storage_append_unsynced(path, line, len, &created, err, errlen))
+            return -1;
+        return storage_sync_later(path, created, err, errlen);
+    }
     int fd;
     bool created;
     off_t old;

@@ -22,11 +22,12 @@
 /*
  * Appends one line (len bytes, which must end with '\n' and hold no other
  * newline) to path, creating it (mode 0600) if missing, and fsyncs it
- * before returning. On a short or failed write the file is cut back to
- * its old length: it never keeps part of a line. A file that does not end
- * with '\n' gets one first if its last line is one whole JSON object (an
- * editor left it so); any other last line without '\n' was torn by a
- * crash and is cut off first (logged).
+ * before returning, or has it synced by the sync fn if one is set
+ * (storage_set_sync: the line is written before it returns either way). On a
+ * short or failed write the file is cut back to its old length: it never keeps
+ * part of a line. A file that does not end with '\n' gets one first if its last
+ * line is one whole JSON object (an editor left it so); any other last line
+ * without '\n' was torn by a crash and is cut off first (logged).
  */
 int storage_append(const char *path, const char *line, size_t len, char *err,
                    size_t errlen);
@@ -46,6 +47,33 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
 int storage_append_unsynced(const char *path, const char *line, size_t len,
                             bool *created, char *err, size_t errlen);
 int storage_sync_path(const char *path, bool created, char *err, size_t errlen);
+
+/*
+ * Where the fsyncs of storage_append and storage_replace go: fn(ctx,
+ * path, created) returns 0 when it takes path to sync soon, on a thread
+ * of its own (bot/syncer.h), with its directory if `created`; otherwise
+ * they are done at once. With no fn (the default: tools and tests), they
+ * are done at once. Set and cleared on the thread that writes (the
+ * bot's loop), before and after its writes.
+ */
+typedef int (*storage_sync_fn)(void *ctx, const char *path, bool created);
+void storage_set_sync(storage_sync_fn fn, void *ctx);
+/* Clears the sync fn if ctx is the one it was set with. */
+void storage_unset_sync(void *ctx);
+
+/* The file's fsync (and its directory's, if `created`), by the sync fn
+ * if one is set and takes it, else at once (storage_sync_path). */
+int storage_sync_later(const char *path, bool created, char *err,
+                       size_t errlen);
+
+/*
+ * file_replace for a file derived from others and rebuilt when wrong
+ * (leaderboard.json): with a sync fn set, the file is replaced without
+ * its fsyncs and named to the fn (file_replace_unsynced); otherwise it
+ * is file_replace.
+ */
+int storage_replace(const char *path, const void *data, size_t len, char *err,
+                    size_t errlen);
 
 /*
  * Reads path as JSON Lines: calls fn for each whole line (without its

@@ -355,8 +355,10 @@ int file_write_all(int fd, const void *data, size_t len, size_t *done)
     return 0;
 }
 
-int file_replace(const char *path, const void *data, size_t len, char *err,
-                 size_t errlen)
+/* file_replace, with its fsyncs (the file's before the rename, the
+ * directory's after) or without. */
+static int replace(const char *path, const void *data, size_t len, bool sync,
+                   char *err, size_t errlen)
 {
     static unsigned counter;
     if (file_check_path(path, err, errlen))
@@ -386,7 +388,7 @@ int file_replace(const char *path, const void *data, size_t len, char *err,
     int e = 0;
     if (file_write_all(fd, data, len, &done))
         what = "write";
-    else if (fsync(fd))
+    else if (sync && fsync(fd))
         what = "fsync";
     if (what)
         e = errno;
@@ -404,7 +406,19 @@ int file_replace(const char *path, const void *data, size_t len, char *err,
         return err_set(err, errlen, "%s: %s: %s (the old file is kept)", path,
                        what, strerror(e));
     }
-    return file_sync_dir(path, err, errlen);
+    return sync ? file_sync_dir(path, err, errlen) : 0;
+}
+
+int file_replace(const char *path, const void *data, size_t len, char *err,
+                 size_t errlen)
+{
+    return replace(path, data, len, true, err, errlen);
+}
+
+int file_replace_unsynced(const char *path, const void *data, size_t len,
+                          char *err, size_t errlen)
+{
+    return replace(path, data, len, false, err, errlen);
 }
 
 /* ---- Reading ------------------------------------------------------------ */

@@ -79,6 +79,14 @@ int file_dir_check(const char *data_dir, const char *dir, bool *missing,
 int file_replace(const char *path, const void *data, size_t len, char *err,
                  size_t errlen);
 
+/* file_replace without its fsyncs: a crash or kill of the process leaves
+ * the old file or the new one all the same; a crash of the machine
+ * before the file and its directory are synced (storage_sync_path, by
+ * the caller or later) may leave either, or the new name with nothing
+ * in it. For derived files that are rebuilt when wrong. */
+int file_replace_unsynced(const char *path, const void *data, size_t len,
+                          char *err, size_t errlen);
+
 /*
  * Reads a whole small file (at most max bytes) into a new NUL-terminated
  * buffer (*out, length *len) for the caller to free. A missing file: -1

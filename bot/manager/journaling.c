@@ -37,8 +37,9 @@ static void give_up(struct table *t, const char *err)
     t->journal[0] = '\0';
 }
 
-/* The syncer (syncer.h): a journal's fsync failed after its line was
- * written and announced. Its table gives it up, and says so. */
+/* The syncer (syncer.h): a file's fsync failed after it was written
+ * (and what it records announced). A journal's table gives it up, and
+ * says so; any other file's failure is only logged (by the syncer). */
 static void sync_failed(void *ctx, const char *path, int cause, const char *err)
 {
     struct manager *m = ctx;
@@ -51,25 +52,44 @@ static void sync_failed(void *ctx, const char *path, int cause, const char *err)
     }
 }
 
-/* Writes line to the journal before anything it records is announced;
- * its fsync is the syncer's, off the loop (a bot with no loop, a test's,
- * syncs at once). */
-static int write_line(struct table *t, const char *line, char *err,
-                      size_t errlen)
+/* The storage's sync fn (storage_set_sync): the manager's syncer, made
+ * when first needed. */
+static int sync_later(void *ctx, const char *path, bool created)
 {
-    struct manager *m = t->m;
-    if (!m->loop)
-        return storage_append(t->journal, line, strlen(line), err, errlen);
-    bool created;
-    if (storage_append_unsynced(t->journal, line, strlen(line), &created, err,
-                                errlen))
-        return -1;
+    struct manager *m = ctx;
     if (!m->syncer)
         m->syncer = syncer_new(m->loop, sync_failed, m);
-    if (syncer_add(m->syncer, t->journal, created) == 0)
-        return 0;
-    /* SYNCER_MAX files wait already: this one is synced here */
-    return storage_sync_path(t->journal, created, err, errlen);
+    return syncer_add(m->syncer, path, created);
+}
+
+void mgr_sync_start(struct manager *m)
+{
+    storage_set_sync(sync_later, m);
+}
+
+void mgr_sync_stop(struct manager *m)
+{
+    storage_unset_sync(m);
+    syncer_free(m->syncer);
+    m->syncer = NULL;
+}
+
+void mgr_sync_wait(struct manager *m)
+{
+    if (m->syncer)
+        syncer_wait(m->syncer);
+}
+
+void mgr_journal_remove(struct manager *m, const char *path)
+{
+    if (m->syncer && syncer_remove(m->syncer, path) == 0)
+        return;
+    /* nothing waits to be synced, or too much: what waits first */
+    if (m->syncer)
+        syncer_wait(m->syncer);
+    char err[300];
+    if (storage_remove(path, err, sizeof err))
+        log_error("%s", err);
 }
 
 /* Appends a line (ending in '\n') and frees it. A journal that cannot be
@@ -81,7 +101,9 @@ static int append(struct table *t, char *line, int *lost, bool failed)
     if (!line)
         return 0;
     char err[300];
-    if (write_line(t, line, err, sizeof err)) {
+    /* written before anything it records is announced; its fsync is
+     * the syncer's (storage_set_sync) */
+    if (storage_append(t->journal, line, strlen(line), err, sizeof err)) {
         int cause = errno;
         give_up(t, err);
         if (!failed)
@@ -217,8 +239,7 @@ void mgr_journal_closed(struct table *t)
     t->journal_seats = NULL;
     if (!t->journal[0] || t->m->keep_journals)
         return;
-    char err[300];
-    if (storage_remove(t->journal, err, sizeof err))
-        log_error("table %s: %s", t->room, err);
+    /* after the game's record is on the disk (results.c wrote it) */
+    mgr_journal_remove(t->m, t->journal);
     t->journal[0] = '\0';
 }

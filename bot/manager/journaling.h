@@ -30,6 +30,16 @@ int mgr_journal_turn(struct table *t, int *lost);
 /* The table closes: its journal goes, unless the bot is shutting down
  * (then it stays for the next start). Frees what the journal kept. */
 void mgr_journal_closed(struct table *t);
+/* The data directory's fsyncs (journals, archives, boards) go to the
+ * manager's syncer, off the loop (syncer.h, storage_set_sync), from
+ * start to stop (manager_new, manager_free). */
+void mgr_sync_start(struct manager *m);
+void mgr_sync_stop(struct manager *m);
+/* Removes a journal (path) once everything written before is synced: a
+ * game's journal goes only after its record is on the disk. */
+void mgr_journal_remove(struct manager *m, const char *path);
+/* Waits until every fsync and removal asked for so far is done. */
+void mgr_sync_wait(struct manager *m);
 /* Notes the seats (n of them) and opener the journal's last seats line
  * says (a table rebuilt from its journal: restore.c). */
 void mgr_journal_keep_seats(struct table *t, const struct journal_seat *seats,

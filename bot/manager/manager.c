@@ -41,7 +41,6 @@
 #include "bot/manager/store.h"
 #include "bot/manager/table.h"
 #include "bot/manager/text.h"
-#include "bot/syncer.h"
 #include "bot/think.h"
 #include "engine/ai/ai.h"
 
@@ -82,6 +81,7 @@ struct manager *manager_new(struct loop *l, const struct config *cfg)
     mgr_store_init(m);
     manager_reload(m, cfg);
     loop_before_sleep(l, reap, m);
+    mgr_sync_start(m);
     return m;
 }
 
@@ -191,8 +191,8 @@ void manager_free(struct manager *m)
         return;
     /* first: no decision comes back to a table freed */
     think_free(m->think);
-    /* the journals written so far reach the disk before the bot stops */
-    syncer_free(m->syncer);
+    /* what was written so far reaches the disk before the bot stops */
+    mgr_sync_stop(m);
     mgr_teach_free(m);
     for (int i = 0; i < m->ntables; i++) {
         mgr_table_cancel_all(m->tables[i]);

@@ -22,6 +22,7 @@
 #include "bot/common/rule_words.h"
 #include "bot/common/xalloc.h"
 #include "bot/manager/board_names.h"
+#include "bot/manager/journaling.h"
 #include "bot/manager/lang.h"
 #include "bot/manager/played.h"
 #include "bot/manager/render.h"
@@ -355,9 +356,8 @@ static int archive_pending(struct manager *m, struct results_room *r,
         }
         log_warn("%s: game %s archived now, after an earlier failure", dir,
                  p->res.game);
-        char rerr[300];
-        if (p->journal[0] && storage_remove(p->journal, rerr, sizeof rerr))
-            log_error("%s", rerr);
+        if (p->journal[0])
+            mgr_journal_remove(m, p->journal);
         free(p->json);
         done++;
     }

@@ -2319,6 +2319,25 @@ def encode_name(name):
     return "".join(out)
 
 
+def journals_in(data_dir):
+    """The paths of the game journals under a data directory, sorted."""
+    return sorted(os.path.join(d, f) for d, _, files in os.walk(data_dir)
+                  for f in files if f.startswith("journal-"))
+
+
+def journals_gone(data_dir, timeout=10.0):
+    """The journals left under data_dir once none is, or after `timeout`
+    seconds: a finished game's journal is removed by the bot's syncer
+    thread once the game's record is synced (docs/storage.md), a moment
+    after the game's end is said and logged."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = journals_in(data_dir)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.02)
+
+
 def archive_path(data_dir, network="local", room="#hearts"):
     """The archive of a room (docs/storage.md): data_dir/<network>/<room
     folded>/archive.jsonl; `room` given folded already."""

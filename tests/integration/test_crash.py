@@ -148,9 +148,7 @@ class CrashTest(HarnessTestCase):
                                  "game %d, %s (seed %d)" % (g, nick, seed))
         log = bot.log()
         self.assertNotIn("cannot be replayed", log)
-        left = [f for _, _, files in os.walk(data) for f in files
-                if f.startswith("journal-")]
-        self.assertEqual(left, [])
+        self.assertEqual(harness.journals_gone(data), [])
         self.assertEqual(bot.stop(), 0)
         # No file is torn: every line of every JSON Lines file is whole.
         room = os.path.dirname(harness.archive_path(data))

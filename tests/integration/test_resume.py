@@ -57,8 +57,7 @@ class ResumeTest(HarnessTestCase):
 
     def journals(self):
         """The paths of the game journals under the data directory."""
-        return [os.path.join(d, f) for d, _, files in os.walk(self.data)
-                for f in files if f.startswith("journal-")]
+        return harness.journals_in(self.data)
 
     def kill(self):
         self.bot_.signal(signal.SIGKILL)
@@ -87,7 +86,7 @@ class ResumeTest(HarnessTestCase):
         rc, out = harness.replay(harness.archive_path(self.data))
         self.assertEqual(rc, 0, out)
         # the journal went with the archived game
-        self.assertEqual(self.journals(), [])
+        self.assertEqual(harness.journals_gone(self.data), [])
         return records[0]
 
     def test_killed_mid_pass(self):

@@ -3,7 +3,9 @@
  * it are in the file, whole and in order, and no file stays open (at
  * syncer_wait, and at syncer_free for what still waits); a failed fsync
  * comes back on the loop with the path and the cause, and nothing else
- * does; a file removed before its turn is nothing to sync.
+ * does; a file removed before its turn is nothing to sync; a removal
+ * waits for the fsyncs asked for before it, and after a failed fsync
+ * keeps its file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -208,6 +210,39 @@ static void test_syncer_removed_file_is_no_failure(void **state)
     loop_free(l);
 }
 
+/* A removal comes after the fsyncs asked for before it; after a failed
+ * fsync, a removal keeps the file (for the next start) instead. */
+static void test_syncer_removes_in_order_and_keeps_after_a_failure(void **state)
+{
+    (void)state;
+    struct loop *l = loop_new();
+    char a[FILE_PATH_MAX], j1[FILE_PATH_MAX], j2[FILE_PATH_MAX],
+        fifo[FILE_PATH_MAX];
+    scratch_path(a, sizeof a, "archive.jsonl");
+    scratch_path(j1, sizeof j1, "journal-1.jsonl");
+    scratch_path(j2, sizeof j2, "journal-2.jsonl");
+    scratch_path(fifo, sizeof fifo, "results.jsonl");
+    scratch_write(j1, "{}\n");
+    scratch_write(j2, "{}\n");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    struct syncer *s = syncer_new(l, on_failed, NULL);
+    append(s, a, 0);
+    assert_int_equal(syncer_remove(s, j1), 0);
+    syncer_wait(s);
+    assert_int_equal(access(j1, F_OK), -1);
+    assert_int_equal(nfailed, 0);
+    assert_int_equal(syncer_add(s, fifo, false), 0);
+    assert_int_equal(syncer_remove(s, j2), 0);
+    syncer_wait(s);
+    assert_int_equal(access(j2, F_OK), 0); /* kept */
+    for (int i = 0; i < 100 && nfailed == 0; i++)
+        run_for(l, 10);
+    assert_int_equal(nfailed, 1);
+    assert_string_equal(failed[0].path, fifo);
+    syncer_free(s);
+    loop_free(l);
+}
+
 /* A path that does not fit is refused: the caller syncs it. */
 static void test_syncer_refuses_a_path_too_long(void **state)
 {
@@ -234,6 +269,9 @@ int main(void)
             test_syncer_failure_comes_back_on_the_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_syncer_removed_file_is_no_failure,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_syncer_removes_in_order_and_keeps_after_a_failure, setup,
+            teardown),
         cmocka_unit_test_setup_teardown(test_syncer_refuses_a_path_too_long,
                                         setup, teardown),
     };

@@ -51,6 +51,7 @@ static int teardown(void **state)
 {
     (void)state;
     storage_set_log(NULL);
+    storage_set_sync(NULL, NULL);
     storage_unlock();
     scratch_remove_tree(scratch_dir);
     return 0;
@@ -529,10 +530,74 @@ test_storage_format_newer_is_a_later_version_of_the_kind(void **state)
         assert_false(storage_format_newer(not_newer[i], "heartsbot-journal/1"));
 }
 
+/* ---- The sync hook ----------------------------------------------------- */
+
+static struct {
+    int calls;
+    char path[FILE_PATH_MAX];
+    bool created;
+    int answer; /* what the hook returns */
+} hooked;
+
+static int record_sync(void *ctx, const char *path, bool created)
+{
+    assert_ptr_equal(ctx, &hooked);
+    hooked.calls++;
+    snprintf(hooked.path, sizeof hooked.path, "%s", path);
+    hooked.created = created;
+    return hooked.answer;
+}
+
+/* With a sync fn set, an append writes its line and names the file to
+ * the fn (new: its directory too); a replace renames the new content in
+ * and names it (its directory always: the rename); a fn that refuses has
+ * the sync done at once, and the write still counts. Unsetting with
+ * another ctx keeps the fn; with its own, clears it. */
+static void test_storage_sync_hook_takes_the_fsyncs(void **state)
+{
+    (void)state;
+    memset(&hooked, 0, sizeof hooked);
+    char path[FILE_PATH_MAX], board[FILE_PATH_MAX], err[300];
+    scratch_path(path, sizeof path, "lines.jsonl");
+    scratch_path(board, sizeof board, "leaderboard.json");
+    storage_set_sync(record_sync, &hooked);
+    assert_int_equal(storage_append(path, "{\"a\":1}\n", 8, err, sizeof err),
+                     0);
+    assert_int_equal(hooked.calls, 1);
+    assert_string_equal(hooked.path, path);
+    assert_true(hooked.created);
+    hooked.answer = -1; /* refused: synced at once */
+    assert_int_equal(storage_append(path, "{\"a\":2}\n", 8, err, sizeof err),
+                     0);
+    assert_int_equal(hooked.calls, 2);
+    assert_false(hooked.created);
+    char *text = scratch_read(path);
+    assert_string_equal(text, "{\"a\":1}\n{\"a\":2}\n");
+    free(text);
+    hooked.answer = 0;
+    scratch_write(board, "old");
+    assert_int_equal(storage_replace(board, "new", 3, err, sizeof err), 0);
+    assert_int_equal(hooked.calls, 3);
+    assert_string_equal(hooked.path, board);
+    assert_true(hooked.created);
+    text = scratch_read(board);
+    assert_string_equal(text, "new");
+    free(text);
+    assert_int_equal(scratch_entries(scratch_dir), 2); /* no temporary */
+    storage_unset_sync(path);                          /* not its ctx: kept */
+    assert_int_equal(storage_append(path, "{}\n", 3, err, sizeof err), 0);
+    assert_int_equal(hooked.calls, 4);
+    storage_unset_sync(&hooked);
+    assert_int_equal(storage_append(path, "{}\n", 3, err, sizeof err), 0);
+    assert_int_equal(storage_replace(board, "x", 1, err, sizeof err), 0);
+    assert_int_equal(hooked.calls, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_storage_append_over_long_path_is_refused),
+        T(test_storage_sync_hook_takes_the_fsyncs),
         T(test_storage_format_newer_is_a_later_version_of_the_kind),
         T(test_storage_append_and_read_lines_round_trip),
         T(test_storage_append_refuses_what_is_not_one_line),

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bot/manager/journaling.h"
 #include "bot/manager/manager.h"
 #include "storage/record/record.h"
 #include "storage/storage.h"
@@ -74,7 +75,8 @@ static void test_restart_mid_pass_resumes_exactly(void **state)
     if (record_check(line, strlen(line), err, sizeof err))
         fail_msg("record refused: %s", err);
     free(line);
-    /* the journal goes with the finished game */
+    /* the journal goes with the finished game, once its record is synced */
+    mgr_sync_wait(w->m);
     assert_int_equal(access(path, F_OK), -1);
 }
 
@@ -356,6 +358,7 @@ static void test_restart_archives_a_finished_journal(void **state)
     char *got = archived(&n);
     assert_int_equal(n, 1);
     assert_string_equal(got, want);
+    mgr_sync_wait(w->m);
     assert_int_equal(access(path, F_OK), -1);
     free(got);
     free(want);
