@@ -41,8 +41,9 @@ typedef void (*syncer_failed_fn)(void *ctx, const char *path, int cause,
 struct syncer *syncer_new(struct loop *l, syncer_failed_fn fn, void *ctx);
 
 /*
- * Asks for path (written by storage_append_unsynced; `created`: the file
- * is new, its directory is synced too) to be synced: 0. -1 when the path
+ * Asks for path (written unsynced: storage_append or storage_replace
+ * through the sync hook; `created`: its directory is synced too) to be
+ * synced: 0. -1 when the path
  * does not fit or SYNCER_MAX other files wait already: the caller syncs
  * it (storage_sync_path).
  */

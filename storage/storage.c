@@ -226,7 +226,7 @@ static void cut_back(int fd, const char *path, off_t old)
                     path, (long long)old, strerror(errno));
 }
 
-/* Closes a synced fd, and syncs the directory of a `created` file. */
+/* Closes fd, and syncs the directory of a `created` file. */
 static int close_new(int fd, const char *path, bool created, char *err,
                      size_t errlen)
 {
@@ -306,7 +306,9 @@ void storage_unset_sync(void *ctx)
     }
 }
 
-int storage_sync_later(const char *path, bool created, char *err, size_t errlen)
+/* The file's fsync (and its directory's, if `created`), by the sync fn
+ * if one is set and takes it, else at once (storage_sync_path). */
+static int sync_later(const char *path, bool created, char *err, size_t errlen)
 {
     if (sync_fn && sync_fn(sync_ctx, path, created) == 0)
         return 0;
@@ -321,7 +323,7 @@ int storage_replace(const char *path, const void *data, size_t len, char *err,
     if (file_replace_unsynced(path, data, len, err, errlen))
         return -1;
     /* the rename is the directory's to keep */
-    return storage_sync_later(path, true, err, errlen);
+    return sync_later(path, true, err, errlen);
 }
 
 int storage_append(const char *path, const char *line, size_t len, char *err,
@@ -331,7 +333,7 @@ int storage_append(const char *path, const char *line, size_t len, char *err,
         bool created;
         if (storage_append_unsynced(path, line, len, &created, err, errlen))
             return -1;
-        return storage_sync_later(path, created, err, errlen);
+        return sync_later(path, created, err, errlen);
     }
     int fd;
     bool created;
@@ -358,13 +360,7 @@ int storage_append_unsynced(const char *path, const char *line, size_t len,
     off_t old;
     if (append_write(path, line, len, &fd, created, &old, err, errlen))
         return -1;
-    if (close(fd)) {
-        int e = errno;
-        err_set(err, errlen, "%s: close: %s", path, strerror(e));
-        errno = e;
-        return -1;
-    }
-    return 0;
+    return close_new(fd, path, false, err, errlen); /* no fsync: no dir's */
 }
 
 int storage_sync_path(const char *path, bool created, char *err, size_t errlen)

@@ -61,11 +61,6 @@ void storage_set_sync(storage_sync_fn fn, void *ctx);
 /* Clears the sync fn if ctx is the one it was set with. */
 void storage_unset_sync(void *ctx);
 
-/* The file's fsync (and its directory's, if `created`), by the sync fn
- * if one is set and takes it, else at once (storage_sync_path). */
-int storage_sync_later(const char *path, bool created, char *err,
-                       size_t errlen);
-
 /*
  * file_replace for a file derived from others and rebuilt when wrong
  * (leaderboard.json): with a sync fn set, the file is replaced without

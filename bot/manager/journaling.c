@@ -82,11 +82,12 @@ void mgr_sync_wait(struct manager *m)
 
 void mgr_journal_remove(struct manager *m, const char *path)
 {
-    if (m->syncer && syncer_remove(m->syncer, path) == 0)
-        return;
-    /* nothing waits to be synced, or too much: what waits first */
-    if (m->syncer)
+    if (m->syncer) {
+        if (syncer_remove(m->syncer, path) == 0)
+            return;
+        /* too much waits: what waits first */
         syncer_wait(m->syncer);
+    }
     char err[300];
     if (storage_remove(path, err, sizeof err))
         log_error("%s", err);

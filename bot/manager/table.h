@@ -199,7 +199,8 @@ struct manager {
     int ai_level;
     struct think *think; /* the thinking worker (think.h), made when needed */
     uint64_t think_ids;  /* the last job id */
-    /* the journals' fsyncs, off the loop (syncer.h), made when needed */
+    /* the data directory's fsyncs, off the loop (syncer.h), made when
+     * first needed */
     struct syncer *syncer;
     uint64_t cookies;        /* the last tracked line's cookie */
     struct limit *limit;     /* answers per person (limit.h) */
