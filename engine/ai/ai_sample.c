@@ -301,6 +301,15 @@ int ai_sampler_init_moon(struct ai_sampler *s, const struct engine_view *v,
             s->suit_order[b] = (uint8_t)y;
             s->suit_order[b - 1] = (uint8_t)x;
         }
+    /* what ai_sample reads at every card, worked out once */
+    for (int i = 0; i < s->nslots; i++) {
+        int seat = s->slot_seat[i];
+        s->slot_unlikely[i] = seat >= 0 ? s->unlikely[seat] : 0;
+        s->any_unlikely |= s->slot_unlikely[i];
+        s->check |= s->allow[i] != 15;
+        for (int suit = 0; suit < 4; suit++)
+            s->takes[suit] |= (unsigned)(s->allow[i] >> suit & 1) << i;
+    }
     return 0;
 }
 
@@ -312,6 +321,52 @@ static void put(const struct ai_sampler *s, struct ai_deal *d, int slot,
         d->hidden[d->nhidden++] = (uint8_t)card;
     else
         cards_add(&d->hand[seat], card);
+}
+
+/* Deals card to a place with room that takes it (`takes`), each weighed by
+ * its room (less if it probably lacks the card), so that what is left can
+ * still be dealt: a place that would make the rest undealable is refused
+ * and another drawn. `refused` are places refused already. `want` and
+ * `rooms` are without the card; `cap` and `rooms` are updated. */
+static int place_card(const struct ai_sampler *s, struct engine_prng *rng,
+                      int card, unsigned takes, unsigned refused, int *cap,
+                      ai_sets want, ai_sets *rooms)
+{
+    const uint64_t bit = ENGINE_BIT(card);
+    unsigned cand = 0;
+    int weight[AI_SLOTS], room = 0;
+    for (int k = 0; k < s->nslots; k++) {
+        int w = 0;
+        if (cap[k] && (takes >> k & 1) && !(refused >> k & 1)) {
+            bool rare = (s->slot_unlikely[k] & bit) != 0;
+            w = cap[k] * (rare ? 1 : AI_UNLIKELY);
+            cand |= 1u << k;
+        }
+        weight[k] = w;
+        room += w;
+    }
+    while (cand) {
+        int x = (int)engine_prng_below(rng, (uint32_t)room), k = 0;
+        while (x >= weight[k])
+            x -= weight[k++];
+        ai_sets after = *rooms - s->slot_sets[k];
+        if (fits(want, after)) {
+            cap[k]--;
+            *rooms = after;
+            return k;
+        }
+        cand &= ~(1u << k);
+        room -= weight[k];
+        weight[k] = 0;
+    }
+    /* cannot happen once init found the deal possible; keep the counts
+     * right whatever */
+    int slot = 0;
+    while (!cap[slot])
+        slot++;
+    cap[slot]--;
+    *rooms -= s->slot_sets[slot];
+    return slot;
 }
 
 void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
@@ -329,53 +384,40 @@ void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
         int nc = s->nsuit[suit];
         memcpy(cards, s->suit_cards[suit], (size_t)nc);
         shuffle(rng, cards, nc);
-        /* the places that take the suit */
-        unsigned takes = 0;
-        for (int k = 0; k < s->nslots; k++)
-            takes |= (unsigned)(s->allow[k] >> suit & 1) << k;
+        /* The places that take the suit, and their weights for a card that
+         * no place probably lacks, kept up as the suit is dealt. Such a
+         * card is placed here with the draw place_card would make; it
+         * takes over if that place is refused, or for any other card. */
+        unsigned takes = s->takes[suit];
+        int weight[AI_SLOTS], room = 0;
+        for (int k = 0; k < s->nslots; k++) {
+            weight[k] = (takes >> k & 1) ? cap[k] * AI_UNLIKELY : 0;
+            room += weight[k];
+        }
         for (int i = 0; i < nc; i++) {
-            /* each place with room that takes the card, weighed by its
-             * room (less if it probably lacks the card); 0 otherwise */
-            const uint64_t bit = ENGINE_BIT(cards[i]);
-            unsigned cand = 0;
-            int weight[AI_SLOTS], room = 0;
-            for (int k = 0; k < s->nslots; k++) {
-                int w = 0;
-                if (cap[k] && (takes >> k & 1)) {
-                    int seat = s->slot_seat[k];
-                    bool rare = seat >= 0 && (s->unlikely[seat] & bit);
-                    w = cap[k] * (rare ? 1 : AI_UNLIKELY);
-                    cand |= 1u << k;
-                }
-                weight[k] = w;
-                room += w;
-            }
-            int slot = -1;
+            int card = cards[i], slot;
             want -= suit_sets[suit];
-            while (cand) {
+            if (room && !(s->any_unlikely & ENGINE_BIT(card))) {
                 int x = (int)engine_prng_below(rng, (uint32_t)room), k = 0;
                 while (x >= weight[k])
                     x -= weight[k++];
                 ai_sets after = rooms - s->slot_sets[k];
-                if (fits(want, after)) {
+                if (!s->check || fits(want, after)) {
                     cap[k]--;
                     rooms = after;
                     slot = k;
-                    break;
+                } else {
+                    slot = place_card(s, rng, card, takes, 1u << k, cap, want,
+                                      &rooms);
                 }
-                cand &= ~(1u << k);
-                room -= weight[k];
-                weight[k] = 0;
+            } else {
+                slot = place_card(s, rng, card, takes, 0, cap, want, &rooms);
             }
-            if (slot < 0) {
-                /* cannot happen once init found the deal possible; keep
-                 * the counts right whatever */
-                for (slot = 0; !cap[slot]; slot++)
-                    ;
-                cap[slot]--;
-                rooms -= s->slot_sets[slot];
+            if (takes >> slot & 1) {
+                weight[slot] -= AI_UNLIKELY;
+                room -= AI_UNLIKELY;
             }
-            put(s, d, slot, cards[i]);
+            put(s, d, slot, card);
         }
     }
     /* the rest was dealt suit by suit: a stock is drawn in order */

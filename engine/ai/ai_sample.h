@@ -48,6 +48,14 @@ struct ai_sampler {
      * AI_UNLIKELY times less readily */
     uint64_t unlikely[ENGINE_MAX_PLAYERS];
     bool relaxed;
+    /* Worked out once for ai_sample: the cards each place probably lacks
+     * (its seat's, none for the hidden rest), the cards any place
+     * probably lacks, the places that take each suit, and whether any
+     * place refuses a suit (else every deal with room is possible). */
+    uint64_t slot_unlikely[AI_SLOTS];
+    uint64_t any_unlikely;
+    unsigned takes[4];
+    bool check;
     ai_sets slot_sets[AI_SLOTS]; /* 1 in the lanes of the sets it takes */
 };
 
