@@ -31,6 +31,7 @@ static void usage(FILE *out)
                  "[--seed S] [--records FILE]\n"
                  "                  [--budget PLAYOUTS|LEVEL=PLAYOUTS,...] "
                  "[--duplicate]\n"
+                 "                  [--against LEVEL[/VARIANT]]\n"
                  "       hearts-sim roundrobin [--levels LEVEL,LEVEL,...] "
                  "[--games N] [--preset NAME]\n"
                  "                  [--set KEY=VALUE]... [--seed S] "
@@ -82,6 +83,7 @@ struct tour_count {
     double (*deal_count)[ENGINE_MAX_PLAYERS];
     int deal_hands; /* the most hands a game of the group had */
     double group_won[ENGINE_MAX_PLAYERS], group_games[ENGINE_MAX_PLAYERS];
+    struct sim_pair_game *cur; /* this game's of player 0 (per_game), or NULL */
 };
 
 /* Each seat's margin in the hand just scored (sim_player.margin), added
@@ -97,6 +99,10 @@ static void add_margins(struct tour_count *tc, const struct engine_game *g)
     }
     for (int p = 0; p < res->nplayers; p++)
         sim_mean_add(&res->players[p].margin, sum[p], count[p]);
+    if (tc->cur) {
+        tc->cur->margin += sum[0];
+        tc->cur->hands += count[0];
+    }
 }
 
 static void count_event(void *ctx, const struct engine_game *g,
@@ -152,6 +158,10 @@ static void count_event(void *ctx, const struct engine_game *g,
             sim_mean_add(&res->players[p].won, won[p], count[p]);
             tc->group_won[p] += won[p];
             tc->group_games[p] += count[p];
+        }
+        if (tc->cur) {
+            tc->cur->won += won[0];
+            tc->cur->seats += count[0];
         }
         break;
     }
@@ -394,6 +404,10 @@ int sim_tour_run(const struct sim_tour *t, struct sim_tour_result *res)
                     ((uint64_t)t->seed ^ UINT64_C(0x5eed5eed5eed5eed)) +
                         (uint64_t)(gi + 1) * UINT64_C(0x9e3779b97f4a7c15));
             }
+            if (t->per_game) {
+                tc.cur = &t->per_game[gi];
+                tc.cur->group = k;
+            }
             rc = tour_game(t, gi, (uint64_t)t->seed * 1000003u + (uint64_t)k,
                            (int)(k % n), seats, &rng, &tc);
             res->games++;
@@ -415,6 +429,9 @@ int sim_tour_run(const struct sim_tour *t, struct sim_tour_result *res)
     return rc;
 }
 
+/* --against keeps two figures a game of each run in memory */
+#define SIM_AGAINST_MAX_GAMES 1000000
+
 /* What `hearts-sim play` was asked. */
 struct play_opts {
     const char *preset, *records;
@@ -424,6 +441,8 @@ struct play_opts {
     int budgets[AI_LEVEL_MAX];
     struct sim_seat seats[ENGINE_MAX_PLAYERS];
     int nseats;
+    struct sim_seat against; /* --against: in place of seats[0]'s player */
+    int has_against;
 };
 
 /* Reads the arguments into o; 0, or 2 (the exit code) with the message
@@ -473,6 +492,13 @@ static int play_args(int argc, char **argv, struct play_opts *o)
         } else if (!strcmp(arg, "--budget")) {
             if (sim_parse_budgets("hearts-sim play", val, o->budgets))
                 return 2;
+        } else if (!strcmp(arg, "--against")) {
+            char err[160];
+            if (sim_seat_parse(val, &o->against, err, sizeof err)) {
+                fprintf(stderr, "hearts-sim play: --against: %s\n", err);
+                return 2;
+            }
+            o->has_against = 1;
         } else if (!strcmp(arg, "--records")) {
             o->records = val;
         } else {
@@ -572,6 +598,40 @@ static void play_report(FILE *report, const struct play_opts *o,
     fprintf(report, "\n");
 }
 
+/* Under --against: the player put in place of the first seat's, and the
+ * two compared game by game on the same deals. */
+static void against_report(FILE *report, const struct play_opts *o,
+                           const struct sim_tour_result *res,
+                           const struct sim_pair_game *a,
+                           const struct sim_pair_game *b)
+{
+    const struct sim_player *pl = &res->players[0];
+    char who[32], was[32], won[16], wse[16];
+    sim_seat_name(&o->against, who, sizeof who);
+    sim_seat_name(&o->seats[0], was, sizeof was);
+    fprintf(report,
+            "against: %s in %s's seats, the same deals and seeds\n"
+            "level          seats  points/hand  std.err   won %%  std.err  "
+            "moons   margin  std.err\n",
+            who, was);
+    pct(won, sizeof won, sim_mean_value(&pl->won), 1);
+    pct(wse, sizeof wse, sim_mean_se(&pl->won), 1);
+    fprintf(report, "%-13s  %5d  %11.3f  %7.3f  %6s  %7s  %5ld  %7.3f  %7.3f\n",
+            who, pl->seats, sim_mean_value(&pl->points),
+            sim_mean_se(&pl->points), won, wse, pl->moons,
+            sim_mean_value(&pl->margin), sim_mean_se(&pl->margin));
+    struct sim_pair_diff w, m;
+    if (sim_pair_compare(a, b, res->games, &w, &m)) {
+        fprintf(report, "%s less %s: the runs do not pair\n", was, who);
+        return;
+    }
+    fprintf(report,
+            "%s less %s, paired by deal: won %+.2f %% (std.err %.2f, "
+            "unpaired %.2f), margin %+.3f (std.err %.3f, unpaired %.3f)\n",
+            was, who, 100 * w.diff, 100 * w.se, 100 * w.unpaired, m.diff, m.se,
+            m.unpaired);
+}
+
 int sim_play(int argc, char **argv)
 {
     struct play_opts o = {.games = 100, .seed = 1};
@@ -601,6 +661,21 @@ int sim_play(int argc, char **argv)
                 o.nseats, n);
         return 2;
     }
+    if (o.has_against) {
+        for (int s = 0; s < n; s++) {
+            if (sim_seat_same(&o.seats[s], &o.against)) {
+                fprintf(stderr, "hearts-sim play: --against names a "
+                                "player already at the table\n");
+                return 2;
+            }
+        }
+        if (o.games > SIM_AGAINST_MAX_GAMES) {
+            fprintf(stderr,
+                    "hearts-sim play: --against plays at most %d games\n",
+                    SIM_AGAINST_MAX_GAMES);
+            return 2;
+        }
+    }
     FILE *out = NULL;
     if (o.records) {
         out = strcmp(o.records, "-") ? fopen(o.records, "w") : stdout;
@@ -617,15 +692,43 @@ int sim_play(int argc, char **argv)
                          .records = out};
     memcpy(t.pattern, o.seats, sizeof t.pattern);
     memcpy(t.budgets, o.budgets, sizeof t.budgets);
+    struct sim_pair_game *per_a = NULL, *per_b = NULL;
+    if (o.has_against) {
+        /* the games played: whole groups of seatings (the other run's
+         * pattern has the same, its player in the same seats) */
+        long seatings = o.duplicate ? sim_seatings(t.pattern, n) : 1;
+        size_t games = (size_t)((o.games + seatings - 1) / seatings * seatings);
+        per_a = xcalloc(games, sizeof *per_a);
+        per_b = xcalloc(games, sizeof *per_b);
+        t.per_game = per_a;
+    }
     struct sim_tour_result *res = xcalloc(1, sizeof *res);
+    struct sim_tour_result *res_b = xcalloc(1, sizeof *res_b);
     rc = sim_tour_run(&t, res);
     if (out && out != stdout && fclose(out)) {
         fprintf(stderr, "hearts-sim play: %s: %s\n", o.records,
                 strerror(errno));
         rc = 2;
     }
-    play_report(out == stdout ? stderr : stdout, &o, &rules, res);
+    FILE *report = out == stdout ? stderr : stdout;
+    play_report(report, &o, &rules, res);
+    if (o.has_against && rc == 0) {
+        /* the same games again, the first seat's player replaced; its
+         * records are not written */
+        struct sim_tour tb = t;
+        for (int s = 0; s < n; s++)
+            if (sim_seat_same(&t.pattern[s], &o.seats[0]))
+                tb.pattern[s] = o.against;
+        tb.records = NULL;
+        tb.per_game = per_b;
+        rc = sim_tour_run(&tb, res_b);
+        if (rc == 0)
+            against_report(report, &o, res_b, per_a, per_b);
+    }
+    free(per_a);
+    free(per_b);
     free(res);
+    free(res_b);
     return rc;
 }
 

@@ -256,3 +256,68 @@ int sim_rating_fit(int k, const double *wins, const double *games, int anchor,
     }
     return 0;
 }
+
+/* The group-clustered variance of sum_g z_g with z_g summing to about 0:
+ * C / (C - 1) * sum z_g^2. */
+static double cluster_var(double zz, long groups)
+{
+    return groups > 1 ? zz * (double)groups / (double)(groups - 1) : 0;
+}
+
+int sim_pair_compare(const struct sim_pair_game *a,
+                     const struct sim_pair_game *b, long n,
+                     struct sim_pair_diff *won, struct sim_pair_diff *margin)
+{
+    double seats = 0, won_a = 0, won_b = 0, ma = 0, mb = 0, ha = 0, hb = 0;
+    if (n <= 0)
+        return -1;
+    for (long i = 0; i < n; i++) {
+        if (a[i].seats != b[i].seats || a[i].group != b[i].group ||
+            a[i].seats <= 0)
+            return -1;
+        seats += a[i].seats;
+        won_a += a[i].won;
+        won_b += b[i].won;
+        ma += a[i].margin;
+        mb += b[i].margin;
+        ha += a[i].hands;
+        hb += b[i].hands;
+    }
+    if (ha <= 0 || hb <= 0)
+        return -1;
+    double pa = won_a / seats, pb = won_b / seats, ra = ma / ha, rb = mb / hb;
+    /* by group: the paired terms, and each run's own for the unpaired */
+    double zw = 0, zwa = 0, zwb = 0, zm = 0, zma = 0, zmb = 0;
+    double gw = 0, gwa = 0, gwb = 0, gm = 0, gma = 0, gmb = 0;
+    long groups = 0;
+    for (long i = 0; i < n; i++) {
+        double wa = (a[i].won - pa * a[i].seats) / seats;
+        double wb = (b[i].won - pb * b[i].seats) / seats;
+        double xa = (a[i].margin - ra * a[i].hands) / ha;
+        double xb = (b[i].margin - rb * b[i].hands) / hb;
+        gw += wa - wb;
+        gwa += wa;
+        gwb += wb;
+        gm += xa - xb;
+        gma += xa;
+        gmb += xb;
+        if (i + 1 == n || a[i + 1].group != a[i].group) {
+            zw += gw * gw;
+            zwa += gwa * gwa;
+            zwb += gwb * gwb;
+            zm += gm * gm;
+            zma += gma * gma;
+            zmb += gmb * gmb;
+            gw = gwa = gwb = gm = gma = gmb = 0;
+            groups++;
+        }
+    }
+    won->diff = pa - pb;
+    won->se = sqrt(cluster_var(zw, groups));
+    won->unpaired = sqrt(cluster_var(zwa, groups) + cluster_var(zwb, groups));
+    margin->diff = ra - rb;
+    margin->se = sqrt(cluster_var(zm, groups));
+    margin->unpaired =
+        sqrt(cluster_var(zma, groups) + cluster_var(zmb, groups));
+    return 0;
+}

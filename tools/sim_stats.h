@@ -60,6 +60,40 @@ double sim_mean_value(const struct sim_mean *a);
 double sim_mean_se(const struct sim_mean *a);
 
 /*
+ * One game's figures of the player compared by `hearts-sim play
+ * --against` (its seats pooled): its share of the win summed over its
+ * seats and those seats, its margin summed over its seat-hands and those
+ * seat-hands; `group` is the game's deals (the games of one deal in
+ * every seating). Game i of one run is played on the same deals as game i
+ * of the other.
+ */
+struct sim_pair_game {
+    double won, seats, margin, hands;
+    long group;
+};
+
+/* The difference of two runs' figures of a player, a less b, and its
+ * standard error over the deals paired; `unpaired` as if the runs were
+ * independent. */
+struct sim_pair_diff {
+    double diff, se, unpaired;
+};
+
+/*
+ * Compares the runs a and b of n games on the same deals: the share of
+ * games won (the win shares over the seat-games) and the margin a hand
+ * (the ratio of the summed margins to the seat-hands), each a less b.
+ * The standard errors are over the groups of deals, each group's
+ * difference counted once (a ratio's by its linearisation: the group's
+ * sum less the ratio times its count, over the total count). Groups are
+ * consecutive games with the same `group`. 0, or -1 if the runs do not
+ * pair (no games, or a game whose seats or group differ).
+ */
+int sim_pair_compare(const struct sim_pair_game *a,
+                     const struct sim_pair_game *b, long n,
+                     struct sim_pair_diff *won, struct sim_pair_diff *margin);
+
+/*
  * Fits a Bradley-Terry model to k players' results: wins[i * k + j] is
  * what i won against j (a shared game counts its share) and
  * games[i * k + j] = games[j * k + i] the games between them. The

@@ -57,10 +57,10 @@ void sim_run(struct sim_run *r, const char *input, const char *const *args)
     int out_fd = mkstemp(out_path);
     int err_fd = mkstemp(err_path);
     assert_true(out_fd >= 0 && err_fd >= 0);
-    const char *argv[16] = {sim};
+    const char *argv[24] = {sim};
     int argc = 1;
     for (; args[argc - 1]; argc++) {
-        assert_true(argc < 15);
+        assert_true(argc < 23);
         argv[argc] = args[argc - 1];
     }
     argv[argc] = NULL;

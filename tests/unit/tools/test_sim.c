@@ -267,6 +267,77 @@ static void test_sim_play_duplicate(void **state)
     sim_run_free(&r);
 }
 
+/* The figures after "\nLEVEL     SEATS  " in out: points/hand and the
+ * first share of games won (the columns between differ by table). */
+static void level_figures(const char *out, const char *row, int won_col,
+                          double *points, double *won)
+{
+    const char *at = strstr(out, row);
+    assert_non_null(at);
+    char col[6][24];
+    assert_int_equal(sscanf(at + strlen(row), "%23s %23s %23s %23s %23s %23s",
+                            col[0], col[1], col[2], col[3], col[4], col[5]),
+                     6);
+    *points = atof(col[0]);
+    *won = atof(col[won_col]);
+}
+
+/* --against: the same games again with another player in the first
+ * player's seats, its figures as that player's own run gives them, the
+ * paired difference, and the records of the first run only. */
+static void test_sim_play_against(void **state)
+{
+    (void)state;
+    struct sim_run r, alone;
+    sim_run(&r, NULL,
+            (const char *const[]){"play", "--preset", "standard", "--seats",
+                                  "hard,easy,easy,easy", "--budget", "hard=20",
+                                  "--games", "7", "--seed", "3", "--duplicate",
+                                  "--against", "hard/points", "--records", "-",
+                                  NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "\nagainst: hard/points in hard's seats, "
+                                  "the same deals and seeds\nlevel  "));
+    const char *paired =
+        strstr(r.err, "\nhard less hard/points, paired by deal: won ");
+    assert_non_null(paired);
+    double w, wse, wun, m, mse, mun;
+    assert_int_equal(sscanf(paired,
+                            "\nhard less hard/points, paired by deal: won %lf "
+                            "%% (std.err %lf, unpaired %lf), margin %lf "
+                            "(std.err %lf, unpaired %lf)",
+                            &w, &wse, &wun, &m, &mse, &mun),
+                     6);
+    assert_true(wse >= 0 && wun >= 0 && mse >= 0 && mun >= 0);
+    /* eight records (7 games are two whole groups of 4 seatings), every
+     * one of hard's run */
+    int lines = 0;
+    for (const char *p = r.out; (p = strchr(p, '\n')) != NULL; p++)
+        lines++;
+    assert_int_equal(lines, 8);
+    assert_null(strstr(r.out, "hard/points"));
+
+    /* hard/points' own run: the same games */
+    sim_run(&alone, NULL,
+            (const char *const[]){"play", "--preset", "standard", "--seats",
+                                  "hard/points,easy,easy,easy", "--budget",
+                                  "hard=20", "--games", "7", "--seed", "3",
+                                  "--duplicate", NULL});
+    assert_int_equal(alone.status, 0);
+    double p1, w1, p2, w2;
+    level_figures(alone.out, "\nhard/points        1  ", 3, &p1, &w1);
+    level_figures(strstr(r.err, "\nagainst: "), "\nhard/points        1  ", 2,
+                  &p2, &w2);
+    assert_float_equal(p1, p2, 1e-9);
+    assert_float_equal(w1, w2, 1e-9);
+    /* and hard's figures less those */
+    double ph, wh;
+    level_figures(r.err, "\nhard               1  ", 3, &ph, &wh);
+    assert_float_equal(w, wh - w1, 0.006);
+    sim_run_free(&alone);
+    sim_run_free(&r);
+}
+
 static void test_sim_play_refusals(void **state)
 {
     (void)state;
@@ -307,6 +378,15 @@ static void test_sim_play_refusals(void **state)
         {{"play", "--preset", "standard", "--budget", "hard=-1", NULL},
          "hearts-sim play: --budget is PLAYOUTS (0: each level's own) or "
          "LEVEL=PLAYOUTS,... for searching levels\n"},
+        {{"play", "--preset", "standard", "--seats", "hard,easy,easy,easy",
+          "--against", "easy", NULL},
+         "hearts-sim play: --against names a player already at the table\n"},
+        {{"play", "--preset", "standard", "--against", "hard/fast", NULL},
+         "hearts-sim play: --against: unknown variant 'fast' of hard (points, "
+         "moonblind, old)\n"},
+        {{"play", "--preset", "standard", "--games", "1000001", "--against",
+          "hard", NULL},
+         "hearts-sim play: --against plays at most 1000000 games\n"},
         {{"roundrobin", "--levels", "easy", NULL},
          "hearts-sim roundrobin: --levels names at least two levels\n"},
         {{"roundrobin", "--levels", "easy,hard,EASY", NULL},
@@ -452,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_sim_play_report),
         cmocka_unit_test(test_sim_play_records),
         cmocka_unit_test(test_sim_play_duplicate),
+        cmocka_unit_test(test_sim_play_against),
         cmocka_unit_test(test_sim_play_refusals),
         cmocka_unit_test(test_sim_roundrobin),
         cmocka_unit_test(test_sim_counts_are_plain_numbers),

@@ -156,6 +156,52 @@ static void test_paired_se_removes_the_deal(void **state)
     assert_float_equal(sim_mean_se(&paired), 0, 1e-9);
 }
 
+/* --against's comparison: the differences a less b, their standard errors
+ * over the groups of deals worked by hand, and runs that do not pair. */
+static void test_pair_compare(void **state)
+{
+    (void)state;
+    /* two groups of two games, one seat each */
+    struct sim_pair_game a[4] = {
+        {1, 1, 10, 5, 0}, {0, 1, -2, 4, 0}, {1, 1, 6, 3, 1}, {0, 1, 0, 8, 1}};
+    struct sim_pair_game b[4] = {
+        {0, 1, 4, 6, 0}, {0, 1, 0, 4, 0}, {1, 1, 3, 3, 1}, {0.5, 1, 1, 7, 1}};
+    struct sim_pair_diff w, m;
+    assert_int_equal(sim_pair_compare(a, b, 4, &w, &m), 0);
+    /* won: a 2 of 4 (0.5), b 1.5 of 4 (0.375); by group (a - p_a) -
+     * (b - p_b) over 4: group 0 0 - (-0.75), group 1 0 - 0.75; C / (C -
+     * 1) = 2 */
+    assert_float_equal(w.diff, 0.125, 1e-12);
+    double z = 0.75 / 4;
+    assert_float_equal(w.se, sqrt(2 * (z * z + z * z)), 1e-12);
+    /* margin: a 14 over 20 hands, b 8 over 20 */
+    assert_float_equal(m.diff, 14.0 / 20 - 8.0 / 20, 1e-12);
+    double ra = 0.7, rb = 0.4;
+    double g0 = ((8 - ra * 9) - (4 - rb * 10)) / 20;
+    double g1 = ((6 - ra * 11) - (4 - rb * 10)) / 20;
+    assert_float_equal(m.se, sqrt(2 * (g0 * g0 + g1 * g1)), 1e-12);
+    double ua = (8 - ra * 9) / 20, ub = (4 - rb * 10) / 20;
+    double va = (6 - ra * 11) / 20, vb = (4 - rb * 10) / 20;
+    assert_float_equal(m.unpaired,
+                       sqrt(2 * (ua * ua + va * va) + 2 * (ub * ub + vb * vb)),
+                       1e-12);
+
+    /* a run against itself: no difference, none of the paired error */
+    assert_int_equal(sim_pair_compare(a, a, 4, &w, &m), 0);
+    assert_float_equal(w.diff, 0, 1e-12);
+    assert_float_equal(w.se, 0, 1e-12);
+    assert_true(m.unpaired > 0.1);
+    assert_float_equal(m.se, 0, 1e-12);
+
+    /* runs that do not pair */
+    assert_int_equal(sim_pair_compare(a, b, 0, &w, &m), -1);
+    b[2].group = 2;
+    assert_int_equal(sim_pair_compare(a, b, 4, &w, &m), -1);
+    b[2].group = 1;
+    b[3].seats = 2;
+    assert_int_equal(sim_pair_compare(a, b, 4, &w, &m), -1);
+}
+
 static void test_rating_fit_on_made_up_results(void **state)
 {
     (void)state;
@@ -212,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_seatings_move_every_player_one_seat),
         cmocka_unit_test(test_mean_se_ordinary_and_by_group),
         cmocka_unit_test(test_paired_se_removes_the_deal),
+        cmocka_unit_test(test_pair_compare),
         cmocka_unit_test(test_rating_fit_on_made_up_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
