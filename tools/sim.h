@@ -40,8 +40,9 @@ struct sim_tour {
     int duplicate;
     int budgets[AI_LEVEL_MAX]; /* playouts by level; 0: the level's own */
     FILE *records;             /* a record a game, or NULL */
-    /* `games` zeroed entries for the figures of the pattern's first
-     * player by game (sim_stats.h), or NULL */
+    /* zeroed entries, one for every game played (`games` rounded up to
+     * whole groups of seatings), for the figures of the pattern's first
+     * player by game (sim_stats.h); or NULL */
     struct sim_pair_game *per_game;
 };
 
