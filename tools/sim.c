@@ -703,7 +703,6 @@ int sim_play(int argc, char **argv)
         t.per_game = per_a;
     }
     struct sim_tour_result *res = xcalloc(1, sizeof *res);
-    struct sim_tour_result *res_b = xcalloc(1, sizeof *res_b);
     rc = sim_tour_run(&t, res);
     if (out && out != stdout && fclose(out)) {
         fprintf(stderr, "hearts-sim play: %s: %s\n", o.records,
@@ -721,14 +720,15 @@ int sim_play(int argc, char **argv)
                 tb.pattern[s] = o.against;
         tb.records = NULL;
         tb.per_game = per_b;
+        struct sim_tour_result *res_b = xcalloc(1, sizeof *res_b);
         rc = sim_tour_run(&tb, res_b);
         if (rc == 0)
             against_report(report, &o, res_b, per_a, per_b);
+        free(res_b);
     }
     free(per_a);
     free(per_b);
     free(res);
-    free(res_b);
     return rc;
 }
 
