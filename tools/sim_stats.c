@@ -20,6 +20,7 @@ static const struct {
     {"points", AI_EVAL_POINTS},
     {"moonblind", AI_MOON_BLIND},
     {"always", AI_GAME_ALWAYS},
+    {"moonnear", AI_MOON_NEAR},
     {"old", AI_EVAL_POINTS | AI_MOON_BLIND}, /* the level before both */
 };
 
@@ -53,9 +54,12 @@ int sim_seat_parse(const char *word, struct sim_seat *out, char *err,
         while (i < NVARIANTS && strcasecmp(variants[i].name, v) != 0)
             i++;
         if (i == NVARIANTS) {
-            err_set(err, errlen,
-                    "unknown variant '%.40s' of %s (points, moonblind, old)", v,
-                    ai_level_name(level));
+            char names[96] = "";
+            for (size_t k = 0; k < NVARIANTS; k++)
+                snprintf(names + strlen(names), sizeof names - strlen(names),
+                         "%s%s", k ? ", " : "", variants[k].name);
+            err_set(err, errlen, "unknown variant '%.40s' of %s (%s)", v,
+                    ai_level_name(level), names);
             return -1;
         }
         if (ai_default_budget(level) == 0) {

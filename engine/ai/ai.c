@@ -68,7 +68,7 @@ int ai_decide_flags(int level, const struct engine_view *v,
         a->kind = ENGINE_ACT_MOON;
         /* the searching levels choose by the game's objective */
         a->moon = (uint8_t)(row->info.budget > 0 && !(flags & AI_EVAL_POINTS)
-                                ? ai_moon_choice(v)
+                                ? ai_moon_choice(v, flags & AI_MOON_NEAR)
                                 : v->moon_best);
         return 0;
     }

@@ -84,11 +84,14 @@ int ai_decide_budget(int level, const struct engine_view *v,
  * shoot or stop a moon, and the samples do not give a side that may
  * shoot its high cards. AI_GAME_ALWAYS: near the game's end the objective
  * is valued whoever leads, not only while the seat's side has the lowest
- * total (the levels' way until 2026-12-02).
+ * total (the levels' way until 2026-12-02). AI_MOON_NEAR: the moon choice
+ * goes by the objective only near the game's end, as the play does, and
+ * is the engine's before (measured: it gives up games, docs/engine.md).
  */
 #define AI_EVAL_POINTS 1
 #define AI_MOON_BLIND 2
 #define AI_GAME_ALWAYS 4
+#define AI_MOON_NEAR 8
 
 /* ai_decide_budget with the variant bits `flags` (ai_decide_budget is
  * this with 0). */

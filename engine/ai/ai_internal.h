@@ -63,9 +63,10 @@ double ai_win_chance(const struct engine_game *g, int seat);
 /* The moon choice (ENGINE_MOON_SUBTRACT or _ADD_OTHERS) of the view's
  * shooter by the same objective: the choice that leaves its side the
  * better chance to win the game (exact where the choice ends the game);
- * where the two are alike, the engine's (v->moon_best). -1 if the view's
- * seat is not choosing. */
-int ai_moon_choice(const struct engine_view *v);
+ * where the two are alike, the engine's (v->moon_best); with near_only,
+ * the engine's too before the game's end is near. -1 if the view's seat
+ * is not choosing. */
+int ai_moon_choice(const struct engine_view *v, bool near_only);
 
 /* The search's playout (ai_search.c), for ai_explain.c: plays the hand
  * in g to its end with the playout policy. */

@@ -583,12 +583,16 @@ static double win_chance(const struct engine_game *g, const struct objective *o,
     return chance_from(g->rules, o, g->totals, g->n, g->hand_no, seat);
 }
 
-int ai_moon_choice(const struct engine_view *v)
+static bool near_end(const struct engine_view *v, const struct objective *o);
+
+int ai_moon_choice(const struct engine_view *v, bool near_only)
 {
     if (v->moon_best < 0)
         return -1;
     struct objective o;
     objective_init(v->rules, &o);
+    if (near_only && !near_end(v, &o))
+        return v->moon_best;
     double chance[2];
     for (int mode = 0; mode < 2; mode++) {
         const struct engine_moon_option *x = &v->moon_option[mode];

@@ -359,7 +359,8 @@ static void test_sim_play_refusals(void **state)
          "(normal and hard have)\n"},
         {{"play", "--preset", "standard", "--seats", "hard/fast,easy", NULL},
          "hearts-sim play: unknown variant 'fast' of hard (points, moonblind, "
-         "old)\n"},
+         "always, "
+         "moonnear, old)\n"},
         {{"play", "--preset", "standard", "--seats", "hard,,easy", NULL},
          "hearts-sim play: a seat left empty in 'hard,,easy'\n"},
         {{"play", "--preset", "standard", "--seats", "hard,easy,", NULL},
@@ -383,7 +384,7 @@ static void test_sim_play_refusals(void **state)
          "hearts-sim play: --against names a player already at the table\n"},
         {{"play", "--preset", "standard", "--against", "hard/fast", NULL},
          "hearts-sim play: --against: unknown variant 'fast' of hard (points, "
-         "moonblind, old)\n"},
+         "moonblind, always, moonnear, old)\n"},
         {{"play", "--preset", "standard", "--games", "1000001", "--against",
           "hard", NULL},
          "hearts-sim play: --against plays at most 1000000 games\n"},
@@ -402,7 +403,7 @@ static void test_sim_play_refusals(void **state)
          "'spot'?)\n"},
         {{"roundrobin", "--levels", "easy,normal/fast", NULL},
          "hearts-sim roundrobin: unknown variant 'fast' of normal (points, "
-         "moonblind, old)\n"},
+         "moonblind, always, moonnear, old)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_run r;

@@ -47,11 +47,12 @@ static void test_seat_parse_refuses_and_changes_nothing(void **state)
         {"frob", "unknown level 'frob' (random, easy, normal, hard)"},
         {"", "unknown level '' (random, easy, normal, hard)"},
         {"/points", "unknown level '' (random, easy, normal, hard)"},
-        {"hard/frob",
-         "unknown variant 'frob' of hard (points, moonblind, old)"},
-        {"hard/", "unknown variant '' of hard (points, moonblind, old)"},
+        {"hard/frob", "unknown variant 'frob' of hard (points, moonblind, "
+                      "always, moonnear, old)"},
+        {"hard/", "unknown variant '' of hard (points, moonblind, always, "
+                  "moonnear, old)"},
         {"hard/points/points", "unknown variant 'points/points' of hard "
-                               "(points, moonblind, old)"},
+                               "(points, moonblind, always, moonnear, old)"},
         {"easy/points",
          "easy does not search: it has no variant 'points' (normal and hard "
          "have)"},

@@ -129,10 +129,11 @@ static void test_ai_decide_moon_takes_best_choice(void **state)
 }
 
 /* Seat 0 shoots in a standard game with these totals before the hand; the
- * moon choices of hard, of hard weighing points (AI_EVAL_POINTS) and the
+ * moon choices of hard, of hard weighing points (AI_EVAL_POINTS), of hard
+ * choosing by the game only near its end (AI_MOON_NEAR) and the
  * engine's. */
 static void moon_choices(const int32_t totals[4], int *hard, int *points,
-                         int *engine)
+                         int *near, int *engine)
 {
     struct engine_rules r;
     struct engine_game g;
@@ -146,6 +147,9 @@ static void moon_choices(const int32_t totals[4], int *hard, int *points,
     assert_int_equal(ai_decide_flags(AI_HARD, &v, &rng, 0, AI_EVAL_POINTS, &a),
                      0);
     *points = a.moon;
+    assert_int_equal(ai_decide_flags(AI_HARD, &v, &rng, 0, AI_MOON_NEAR, &a),
+                     0);
+    *near = a.moon;
     *engine = engine_moon_default(&g);
 }
 
@@ -156,20 +160,23 @@ static void moon_choices(const int32_t totals[4], int *hard, int *points,
 static void test_ai_moon_choice_plays_for_the_game(void **state)
 {
     (void)state;
-    int hard, points, engine;
+    int hard, points, near, engine;
+    /* far from the end (7.7 hands at 6.5 points): only hard adds */
     const int32_t leads[4] = {30, 40, 45, 50};
-    moon_choices(leads, &hard, &points, &engine);
+    moon_choices(leads, &hard, &points, &near, &engine);
     assert_int_equal(engine, ENGINE_MOON_SUBTRACT);
     assert_int_equal(points, ENGINE_MOON_SUBTRACT);
+    assert_int_equal(near, ENGINE_MOON_SUBTRACT);
     assert_int_equal(hard, ENGINE_MOON_ADD_OTHERS);
     const int32_t trails[4] = {70, 20, 30, 40};
-    moon_choices(trails, &hard, &points, &engine);
+    moon_choices(trails, &hard, &points, &near, &engine);
     assert_int_equal(engine, ENGINE_MOON_SUBTRACT);
     assert_int_equal(hard, ENGINE_MOON_SUBTRACT);
-    /* adding ends the game (an other past 100) with seat 0 winning: both */
+    /* adding ends the game (an other past 100) with seat 0 winning: all */
     const int32_t wins[4] = {40, 60, 70, 75};
-    moon_choices(wins, &hard, &points, &engine);
+    moon_choices(wins, &hard, &points, &near, &engine);
     assert_int_equal(engine, ENGINE_MOON_ADD_OTHERS);
+    assert_int_equal(near, ENGINE_MOON_ADD_OTHERS);
     assert_int_equal(hard, ENGINE_MOON_ADD_OTHERS);
 }
 
