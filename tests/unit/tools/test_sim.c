@@ -359,8 +359,7 @@ static void test_sim_play_refusals(void **state)
          "(normal and hard have)\n"},
         {{"play", "--preset", "standard", "--seats", "hard/fast,easy", NULL},
          "hearts-sim play: unknown variant 'fast' of hard (points, moonblind, "
-         "always, "
-         "moonnear, old)\n"},
+         "always, moonnear, old)\n"},
         {{"play", "--preset", "standard", "--seats", "hard,,easy", NULL},
          "hearts-sim play: a seat left empty in 'hard,,easy'\n"},
         {{"play", "--preset", "standard", "--seats", "hard,easy,", NULL},
