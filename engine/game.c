@@ -1122,7 +1122,7 @@ playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
     g->led_mask = t.led;
     g->hearts_broken = t.broken;
     *rngp = rng;
-    engine_score_hand(g, NULL);
+    engine_score_hand_counted(g, NULL);
 }
 
 static void playout_plain(struct engine_game *g, struct engine_prng *rng)

@@ -339,10 +339,12 @@ static void finish_hand(struct engine_game *g, const struct hand_tally *t,
  * The common hand, scored without the tally: one deck, every seat for
  * itself, no matched pairs, nobody shot. Each seat's points are then the
  * value of its cards (the bonus card's class holds its points), as
- * hand_points gives them. Returns false, having changed nothing, where
- * that does not apply (a moon or a sun goes through the tally).
+ * hand_points gives them; `counted`: g->hand_points hold them already.
+ * Returns false, having changed nothing, where that does not apply (a
+ * moon or a sun goes through the tally).
  */
-static bool score_plain(struct engine_game *g, const struct engine_sink *sink)
+static bool score_plain(struct engine_game *g, bool counted,
+                        const struct engine_sink *sink)
 {
     const struct engine_rules *r = g->rules;
     const int n = g->n;
@@ -357,7 +359,7 @@ static bool score_plain(struct engine_game *g, const struct engine_sink *sink)
         if ((moon && (c & r->moon_cards) == r->moon_cards) ||
             (sun && g->tricks[s] == g->trick_no))
             return false;
-        pts[s] = set_points(r, c);
+        pts[s] = counted ? g->hand_points[s] : set_points(r, c);
     }
     memcpy(g->points, pts, sizeof(int32_t) * (size_t)n);
     add_points(g);
@@ -366,10 +368,11 @@ static bool score_plain(struct engine_game *g, const struct engine_sink *sink)
     return true;
 }
 
-void engine_score_hand(struct engine_game *g, const struct engine_sink *sink)
+static void score_hand(struct engine_game *g, bool counted,
+                       const struct engine_sink *sink)
 {
     const struct engine_rules *r = g->rules;
-    if (score_plain(g, sink))
+    if (score_plain(g, counted, sink))
         return;
     if (r->special & ENGINE_SPECIAL_DOMINO) {
         /* the last player in takes the cards left in hand */
@@ -396,6 +399,17 @@ void engine_score_hand(struct engine_game *g, const struct engine_sink *sink)
                                            : ENGINE_MOON_ADD_OTHERS;
     }
     finish_hand(g, &t, mode, sink);
+}
+
+void engine_score_hand(struct engine_game *g, const struct engine_sink *sink)
+{
+    score_hand(g, false, sink);
+}
+
+void engine_score_hand_counted(struct engine_game *g,
+                               const struct engine_sink *sink)
+{
+    score_hand(g, true, sink);
 }
 
 void engine_score_moon_choice(struct engine_game *g, int mode,

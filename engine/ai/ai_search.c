@@ -381,7 +381,7 @@ static void playout_plain(struct engine_game *g, bool moon,
     g->led_mask = p.led;
     g->hearts_broken = broken;
     *rngp = rng;
-    engine_score_hand(g, NULL);
+    engine_score_hand_counted(g, NULL);
 }
 
 /* Plays the hand in g to its end with the policy card by card, under any
@@ -448,19 +448,18 @@ static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
 
 double ai_hand_margin(const struct engine_game *g, int seat)
 {
-    bool teams = g->rules->partners != ENGINE_PARTNERS_OFF;
-    double mine = 0, theirs = 0;
-    int nm = 0, nt = 0;
-    for (int s = 0; s < g->n; s++) {
-        if (teams ? s % 2 == seat % 2 : s == seat) {
-            mine += g->points[s];
-            nm++;
-        } else {
-            theirs += g->points[s];
-            nt++;
-        }
+    /* sums of whole points, exact in a double: the same margin as the
+     * means taken seat by seat */
+    const int n = g->n;
+    int32_t all = 0;
+    for (int s = 0; s < n; s++)
+        all += g->points[s];
+    if (g->rules->partners == ENGINE_PARTNERS_OFF) {
+        int32_t mine = g->points[seat];
+        return (n > 1 ? (double)(all - mine) / (n - 1) : 0) - mine;
     }
-    return (nt ? theirs / nt : 0) - mine / nm;
+    int32_t mine = g->points[seat % 2] + g->points[seat % 2 + 2];
+    return (double)(all - mine) / 2 - (double)mine / 2;
 }
 
 /*
