@@ -87,7 +87,8 @@ int ai_decide_budget(int level, const struct engine_view *v,
  * total (the levels' way until 2026-12-02). AI_MOON_NEAR: the moon choice
  * goes by the objective only near the game's end, as the play does, and
  * is the engine's before (measured: it gives up games on standard and
- * omnibus, and wins some under partners; docs/engine.md).
+ * omnibus, and under partners at a table of equals; it wins some only for
+ * a side far the stronger, docs/engine.md).
  */
 #define AI_EVAL_POINTS 1
 #define AI_MOON_BLIND 2
