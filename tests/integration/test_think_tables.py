@@ -11,12 +11,21 @@ plays with `easy` computer players (they decide on the loop) and, all
 through #a's game, asks for his hand privately and now and then plays a
 card, one request at a time, each answer awaited.
 
-Asserted: #a's computers thought long (from each card of alice's to her
-next turn: several such waits, one of them long); the answers bob got
-while they thought came at once (a median under 10 ms and a 90th
-percentile under 50 ms, far under one of their decisions; none over
-0.3 s); #a's game went on to its end, thirteen tricks of four cards, and
-its record replays through the engine (every card legal).
+Asserted: #a's computers thought long enough for a loop that decided
+by itself to show (from each card of alice's to her next turn, the
+median wait at least 30 ms: three times the median bound below); the
+answers bob got while they thought came at once (a median under 10 ms
+and a 90th percentile under 50 ms, far under one of their decisions;
+none over 0.3 s); #a's game went on to its end, thirteen tricks of four
+cards, and its record replays through the engine (every card legal).
+
+How long the computers think is the machine's: the budget is a count of
+playouts, and the deal is random. No bound is set on their longest or
+total wait: a fast machine (AMD family 26) once waited 226 ms at the
+longest, 1.47 s in all, with every answer at #b still at once. What a
+loop that decides by itself needs is a median wait a few times the
+answers' median bound: there a request waits for the decision under
+way, 0.3 to 0.45 times the median wait on that machine.
 
 The bound on every answer is loose because ngIRCd itself holds a line
 back now and then for about 40 ms with the bot idle (TCP delayed ACK
@@ -27,7 +36,13 @@ each of bob's requests waits for the decision under way. Measured on
 the 2-core test machine, two tournaments busy on both cores or not:
 with the worker, median 0.1 ms, 90th percentile 5-16 ms, longest 60-125
 ms; with the decisions forced onto the loop (a local change, not kept),
-median 40-92 ms, 90th percentile 174-281 ms, longest 251-377 ms.
+median 40-92 ms, 90th percentile 174-281 ms, longest 251-377 ms. On an
+AMD EPYC of family 26 (2 cores): with the worker (9 runs of the test
+alone, and one in CI beside other tests), median wait 71-145 ms,
+answers' median 0.2-0.3 ms, 90th percentile 0.6-32 ms, longest 38-82
+ms, 100-139 answers meanwhile; forced onto the loop (9 runs alone),
+median wait 84-139 ms, answers' median 33-60 ms, 90th percentile
+106-180 ms, longest 112-220 ms, only 16-29 answers meanwhile.
 A fresh CI machine once had one answer take 409 ms: the loop then
 fsynced each journal line itself, and one fsync stalled; the syncer
 (bot/syncer.h) took them off the loop, and test_slow_disk.py shows that
@@ -63,6 +78,7 @@ RULES_B = "standard pass_cycle=hold target=1000"
 PLAY_EVERY = 8                # bob plays at every 8th request of his turn
 MIN_ASKED = 20                # requests of bob's while #a's computers think
 MEDIAN_MAX = 0.010            # seconds
+WAIT_MEDIAN_MIN = 3 * MEDIAN_MAX   # #a's median wait for its computers
 P90_MAX = 0.050
 EVERY_MAX = 0.300
 
@@ -218,13 +234,12 @@ class ThinkTablesTest(HarnessTestCase):
                       1000 * during[-1] if during else 0, cpu_name()))
         print("\n" + figures, file=sys.stderr)
         self.assertEqual(len(plays), 12, "alice plays 12, autoplay the last")
-        self.assertGreater(sum(lengths), 1.0, figures)
-        self.assertGreater(lengths[-1], 0.25, figures)
+        self.assertGreaterEqual(statistics.median(lengths),
+                                WAIT_MEDIAN_MIN, figures)
         self.assertGreaterEqual(len(during), MIN_ASKED, figures)
         self.assertLess(statistics.median(during), MEDIAN_MAX, figures)
         self.assertLess(percentile(during, 0.9), P90_MAX, figures)
         self.assertLess(during[-1], EVERY_MAX, figures)
-        self.assertLess(during[-1], lengths[-1], figures)
 
         # #a's game: thirteen tricks of four cards, a legal record
         tricks = [parse_trick_line(m.text) for m in alice.privmsgs_from(
