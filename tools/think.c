@@ -5,8 +5,17 @@
  * easy's passes, then every seat's turn in the first trick that has more
  * than one legal card; for passes, each seat's pass of fresh deals (left,
  * right and across in turn). Prints the decisions per second and the
- * median, 90th percentile and maximum time per decision on one core. A
- * benchmark: it asserts nothing.
+ * median, 90th percentile and maximum time per decision on one core.
+ *
+ * `--phase review` times what the bot's `review` of a whole game asks of
+ * its thinking worker: `--decisions` whole standard games of four easy
+ * seats, and before each of seat 0's decisions with a choice (its pass,
+ * a play with more than one legal card) ai_explain weighs it as the
+ * review does, at half hard's budget unless `--budget` says, with the
+ * pass made given as the seat's own. Prints the seconds per game (mean
+ * and longest) and the time per position.
+ *
+ * A benchmark: it asserts nothing.
  */
 #include "engine/ai/ai.h"
 #include "engine/engine.h"
@@ -23,11 +32,87 @@ static double now_ms(void)
 
 #define THINK_MAX 100000
 
+static double ms[THINK_MAX];
+
+/* The median, 90th percentile and largest of the first k of ms, sorted. */
+static void print_spread(long k)
+{
+    qsort(ms, (size_t)k, sizeof *ms, sim_cmp_double);
+    printf("median %.4f ms, p90 %.4f ms, max %.4f ms", k ? ms[k / 2] : 0.0,
+           k ? ms[k * 9 / 10] : 0.0, k ? ms[k - 1] : 0.0);
+}
+
+/* --phase review: see the top of the file. */
+static int review_games(const struct engine_rules *r, long games, int budget)
+{
+    struct engine_prng rng, explain_rng;
+    engine_prng_seed(&rng, 4242);
+    engine_prng_seed(&explain_rng, 4243);
+    long k = 0, plays = 0, passes = 0, hands = 0;
+    double game_total = 0, game_max = 0;
+    unsigned sink = 0;
+    for (long gi = 0; gi < games; gi++) {
+        struct engine_game g;
+        engine_game_init(&g, r, (uint64_t)gi + 1, (int)(gi % 4));
+        double spent = 0;
+        for (long steps = 0; engine_phase(&g) != ENGINE_PHASE_GAME_OVER;
+             steps++) {
+            if (steps > 100000)
+                return 1; /* a bug: easy always acts */
+            if (engine_phase(&g) == ENGINE_PHASE_DEAL) {
+                engine_deal(&g, NULL);
+                hands++;
+                continue;
+            }
+            int s = 0;
+            while (s < g.n && !engine_may_act(&g, s))
+                s++;
+            struct engine_action a;
+            if (s == g.n || ai_act_for(AI_EASY, &g, s, &rng, &a))
+                return 1;
+            enum engine_phase phase = engine_phase(&g);
+            struct engine_view v;
+            engine_view_make(&g, s, &v);
+            bool pass = phase == ENGINE_PHASE_PASS;
+            if (s == 0 && k < THINK_MAX &&
+                (pass || (phase == ENGINE_PHASE_PLAY &&
+                          __builtin_popcountll(v.legal) > 1))) {
+                struct ai_choice out[AI_EXPLAIN_MAX];
+                double t0 = now_ms();
+                int n = ai_explain(&v, &explain_rng, budget, pass ? &a : NULL,
+                                   out, AI_EXPLAIN_MAX);
+                double t = now_ms() - t0;
+                ms[k++] = t;
+                spent += t;
+                if (n > 0)
+                    sink += out[0].action.cards[0];
+                if (pass)
+                    passes++;
+                else
+                    plays++;
+            }
+            if (engine_act(&g, &a, NULL, NULL))
+                return 1;
+        }
+        game_total += spent;
+        if (spent > game_max)
+            game_max = spent;
+    }
+    printf("review (budget %d): %ld games, %ld hands, %ld positions (%ld "
+           "plays, %ld passes); per game mean %.3f s, max %.3f s; per "
+           "position ",
+           budget, games, hands, k, plays, passes,
+           games ? game_total / 1e3 / (double)games : 0.0, game_max / 1e3);
+    print_spread(k);
+    printf(" (checksum %u)\n", sink);
+    return 0;
+}
+
 int sim_think(int argc, char **argv)
 {
     int level = AI_HARD;
     long budget = 0, count = 200;
-    bool pass = false;
+    bool pass = false, review = false;
     for (int i = 0; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--level")) {
             level = ai_level_find(argv[i + 1]);
@@ -36,7 +121,8 @@ int sim_think(int argc, char **argv)
                 level = -1;
         } else if (!strcmp(argv[i], "--phase")) {
             pass = !strcmp(argv[i + 1], "pass");
-            if (!pass && strcmp(argv[i + 1], "play"))
+            review = !strcmp(argv[i + 1], "review");
+            if (!pass && !review && strcmp(argv[i + 1], "play"))
                 level = -1;
         } else if (!strcmp(argv[i], "--decisions")) {
             if (sim_parse_count(argv[i + 1], 1, THINK_MAX, &count))
@@ -47,13 +133,15 @@ int sim_think(int argc, char **argv)
     }
     if (level < 0 || argc % 2) {
         fprintf(stderr, "usage: hearts-sim think [--level LEVEL] [--budget "
-                        "N] [--decisions N] [--phase play|pass]\n");
+                        "N] [--decisions N] [--phase play|pass|review]\n");
         return 2;
     }
     struct engine_rules r;
     if (engine_rules_parse(&r, "standard", 4, NULL))
         return 1;
-    static double ms[THINK_MAX];
+    if (review)
+        return review_games(
+            &r, count, budget ? (int)budget : ai_default_budget(AI_HARD) / 2);
     struct engine_prng rng;
     engine_prng_seed(&rng, 4242);
     long k = 0;
@@ -99,13 +187,12 @@ int sim_think(int argc, char **argv)
     double total = 0;
     for (long i = 0; i < k; i++)
         total += ms[i];
-    qsort(ms, (size_t)k, sizeof *ms, sim_cmp_double);
     printf("%s (budget %ld): %ld %s decisions, %.0f decisions/s, "
-           "per decision median %.4f ms, p90 %.4f ms, max %.4f ms "
-           "(checksum %u)\n",
+           "per decision ",
            ai_level_name(level), budget ? budget : ai_default_budget(level), k,
            pass ? "pass" : "first-trick",
-           total > 0 ? (double)k * 1e3 / total : 0.0, ms[k / 2], ms[k * 9 / 10],
-           ms[k - 1], sink);
+           total > 0 ? (double)k * 1e3 / total : 0.0);
+    print_spread(k);
+    printf(" (checksum %u)\n", sink);
     return 0;
 }

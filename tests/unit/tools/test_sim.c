@@ -5,8 +5,8 @@
  * report (seats, levels, games and hands), its records (one line per
  * game, each replayed OK), a seed that repeats a run, --duplicate's
  * seatings and report, roundrobin's, their refusals, that a count (play
- * --games, --seed) is a plain decimal number, and bench --search's report
- * and refusals.
+ * --games, --seed) is a plain decimal number, bench --search's report
+ * and refusals, and think's (its review phase included).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -520,6 +520,52 @@ static void test_sim_bench_search(void **state)
     }
 }
 
+/* think: a level's play decisions and, with --phase review, what a review
+ * of whole games asks of the worker, with a checksum that repeats; an
+ * unknown phase is refused. */
+static void test_sim_think(void **state)
+{
+    (void)state;
+    struct sim_run r, again;
+    const char *const args[] = {"think", "--phase",     "review", "--budget",
+                                "60",    "--decisions", "1",      NULL};
+    sim_run(&r, NULL, args);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    long hands = 0, positions = 0, plays = 0, passes = 0;
+    assert_int_equal(sscanf(r.out,
+                            "review (budget 60): 1 games, %ld hands, %ld "
+                            "positions (%ld plays, %ld passes); per game mean",
+                            &hands, &positions, &plays, &passes),
+                     4);
+    /* a standard game lasts several hands; seat 0 has a choice at most of
+     * its plays, and passes in three hands of four */
+    assert_true(hands >= 2);
+    assert_true(plays >= hands * 4 && plays <= hands * 12);
+    assert_true(passes >= hands / 2 && passes <= hands);
+    assert_int_equal(positions, plays + passes);
+    const char *sum = strstr(r.out, "(checksum ");
+    assert_non_null(sum);
+    sim_run(&again, NULL, args);
+    assert_int_equal(again.status, 0);
+    assert_non_null(strstr(again.out, sum));
+    sim_run_free(&again);
+    sim_run_free(&r);
+
+    sim_run(&r, NULL,
+            (const char *const[]){"think", "--budget", "60", "--decisions", "3",
+                                  NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "hard (budget 60): 3 first-trick decisions"));
+    sim_run_free(&r);
+
+    sim_run(&r, NULL, (const char *const[]){"think", "--phase", "frob", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "[--phase play|pass|review]"));
+    sim_run_free(&r);
+}
+
 int main(void)
 {
     if (!sim_run_binary()) {
@@ -537,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_sim_roundrobin),
         cmocka_unit_test(test_sim_counts_are_plain_numbers),
         cmocka_unit_test(test_sim_bench_search),
+        cmocka_unit_test(test_sim_think),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
