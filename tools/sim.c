@@ -39,7 +39,7 @@ static void usage(FILE *out)
                  "       hearts-sim bench [--runs N] [--seconds S]\n"
                  "       hearts-sim think [--level LEVEL] [--budget N] "
                  "[--decisions N]\n"
-                 "                  [--phase play|pass|review]\n"
+                 "                  [--phase play|pass|review] [--total T]\n"
                  "       hearts-sim leaderboard ROOM_DIR [--check]\n"
                  "       hearts-sim --version\n");
 }

@@ -6,6 +6,9 @@
  * than one legal card; for passes, each seat's pass of fresh deals (left,
  * right and across in turn). Prints the decisions per second and the
  * median, 90th percentile and maximum time per decision on one core.
+ * `--total T` (play and pass) starts every seat at T points (the target
+ * is 100), so that near the end the search weighs the chance of winning
+ * the game.
  *
  * `--phase review` times what the bot's `review` of a whole game asks of
  * its thinking worker: `--decisions` whole standard games of four easy
@@ -111,7 +114,7 @@ static int review_games(const struct engine_rules *r, long games, int budget)
 int sim_think(int argc, char **argv)
 {
     int level = AI_HARD;
-    long budget = 0, count = 200;
+    long budget = 0, count = 200, total_start = 0;
     bool pass = false, review = false;
     for (int i = 0; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--level")) {
@@ -124,6 +127,9 @@ int sim_think(int argc, char **argv)
             review = !strcmp(argv[i + 1], "review");
             if (!pass && !review && strcmp(argv[i + 1], "play"))
                 level = -1;
+        } else if (!strcmp(argv[i], "--total")) {
+            if (sim_parse_count(argv[i + 1], 0, 99, &total_start))
+                level = -1;
         } else if (!strcmp(argv[i], "--decisions")) {
             if (sim_parse_count(argv[i + 1], 1, THINK_MAX, &count))
                 level = -1;
@@ -132,8 +138,9 @@ int sim_think(int argc, char **argv)
         }
     }
     if (level < 0 || argc % 2) {
-        fprintf(stderr, "usage: hearts-sim think [--level LEVEL] [--budget "
-                        "N] [--decisions N] [--phase play|pass|review]\n");
+        fprintf(stderr,
+                "usage: hearts-sim think [--level LEVEL] [--budget "
+                "N] [--decisions N] [--phase play|pass|review] [--total T]\n");
         return 2;
     }
     struct engine_rules r;
@@ -149,6 +156,8 @@ int sim_think(int argc, char **argv)
     for (uint64_t deal = 1; k < count; deal++) {
         struct engine_game g;
         engine_game_init(&g, &r, deal, (int)(deal % 4));
+        for (int s = 0; s < g.n; s++)
+            g.totals[s] = (int32_t)total_start;
         /* hand_no picks the direction: left, right or across */
         if (pass)
             g.hand_no = (uint16_t)(deal % 3);

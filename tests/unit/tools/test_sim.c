@@ -559,10 +559,23 @@ static void test_sim_think(void **state)
     assert_non_null(strstr(r.out, "hard (budget 60): 3 first-trick decisions"));
     sim_run_free(&r);
 
+    sim_run(&r, NULL,
+            (const char *const[]){"think", "--budget", "60", "--decisions", "3",
+                                  "--total", "85", NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "hard (budget 60): 3 first-trick decisions"));
+    sim_run_free(&r);
+
+    /* a total at the target would end the game before it starts */
+    sim_run(&r, NULL, (const char *const[]){"think", "--total", "100", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    sim_run_free(&r);
+
     sim_run(&r, NULL, (const char *const[]){"think", "--phase", "frob", NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.out, "");
-    assert_non_null(strstr(r.err, "[--phase play|pass|review]"));
+    assert_non_null(strstr(r.err, "[--phase play|pass|review] [--total T]"));
     sim_run_free(&r);
 }
 
