@@ -73,13 +73,11 @@ static int review_games(const struct engine_rules *r, long games, int budget)
             struct engine_action a;
             if (s == g.n || ai_act_for(AI_EASY, &g, s, &rng, &a))
                 return 1;
-            enum engine_phase phase = engine_phase(&g);
-            struct engine_view v;
-            engine_view_make(&g, s, &v);
-            bool pass = phase == ENGINE_PHASE_PASS;
+            bool pass = engine_phase(&g) == ENGINE_PHASE_PASS;
             if (s == 0 && k < THINK_MAX &&
-                (pass || (phase == ENGINE_PHASE_PLAY &&
-                          __builtin_popcountll(v.legal) > 1))) {
+                (pass || __builtin_popcountll(engine_legal_plays(&g)) > 1)) {
+                struct engine_view v;
+                engine_view_make(&g, s, &v);
                 struct ai_choice out[AI_EXPLAIN_MAX];
                 double t0 = now_ms();
                 int n = ai_explain(&v, &explain_rng, budget, pass ? &a : NULL,

@@ -482,13 +482,26 @@ static void test_sim_counts_are_plain_numbers(void **state)
     sim_run_free(&r);
 }
 
+/* Runs args again and asserts the same "(checksum ...)" as r's output. */
+static void assert_checksum_repeats(const struct sim_run *r,
+                                    const char *const *args)
+{
+    const char *sum = strstr(r->out, "(checksum ");
+    assert_non_null(sum);
+    struct sim_run again;
+    sim_run(&again, NULL, args);
+    assert_int_equal(again.status, 0);
+    assert_non_null(strstr(again.out, sum));
+    sim_run_free(&again);
+}
+
 /* bench --search: the searching levels' playouts, counted as the search
  * spends them, with a checksum that repeats; a level that does not search
  * and counts out of range are refused. */
 static void test_sim_bench_search(void **state)
 {
     (void)state;
-    struct sim_run r, again;
+    struct sim_run r;
     const char *const args[] = {"bench",       "--search", "--budget",
                                 "60",          "--level",  "normal",
                                 "--decisions", "4",        NULL};
@@ -498,12 +511,7 @@ static void test_sim_bench_search(void **state)
     assert_non_null(strstr(r.out, "hearts-sim bench --search: normal, budget "
                                   "60, 4 play decisions"));
     assert_non_null(strstr(r.out, "playouts "));
-    const char *sum = strstr(r.out, "(checksum ");
-    assert_non_null(sum);
-    sim_run(&again, NULL, args);
-    assert_int_equal(again.status, 0);
-    assert_non_null(strstr(again.out, sum));
-    sim_run_free(&again);
+    assert_checksum_repeats(&r, args);
     sim_run_free(&r);
     static const char *const bad[][3] = {{"--level", "easy", "searching"},
                                          {"--level", "frob", "searching"},
@@ -526,7 +534,7 @@ static void test_sim_bench_search(void **state)
 static void test_sim_think(void **state)
 {
     (void)state;
-    struct sim_run r, again;
+    struct sim_run r;
     const char *const args[] = {"think", "--phase",     "review", "--budget",
                                 "60",    "--decisions", "1",      NULL};
     sim_run(&r, NULL, args);
@@ -544,12 +552,7 @@ static void test_sim_think(void **state)
     assert_true(plays >= hands * 4 && plays <= hands * 12);
     assert_true(passes >= hands / 2 && passes <= hands);
     assert_int_equal(positions, plays + passes);
-    const char *sum = strstr(r.out, "(checksum ");
-    assert_non_null(sum);
-    sim_run(&again, NULL, args);
-    assert_int_equal(again.status, 0);
-    assert_non_null(strstr(again.out, sum));
-    sim_run_free(&again);
+    assert_checksum_repeats(&r, args);
     sim_run_free(&r);
 
     sim_run(&r, NULL,
