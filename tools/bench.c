@@ -120,11 +120,17 @@ static void print_figure(const char *what, const char *unit, double *runs,
  * (so the positions do not depend on the search), from fixed seeds. The
  * playouts are counted as the search spends them (budget / legal cards
  * deals of every legal card), so that callgrind's instructions of
- * ai_decide_budget divided by them give the instructions per playout. The
+ * ai_decide_flags divided by them give the instructions per playout. The
  * checksum of the chosen cards and of the generator after them shows
- * whether a change of the engine changed any decision.
+ * whether a change of the engine changed any decision. `flags` are the
+ * level's variant bits: --random plays the search's playouts with the
+ * engine's random playout (AI_PLAYOUT_RANDOM) instead of the policy.
+ * `first`: only the decisions of the hand's first trick, whose playouts
+ * play out nearly the whole hand (about 50 cards of 52, where the
+ * decisions over whole hands average about 31).
  */
-static int search_bench(int level, long budget, long count)
+static int search_bench(int level, long budget, long count, int flags,
+                        bool first)
 {
     struct engine_rules r;
     if (engine_rules_parse(&r, "standard", 4, NULL))
@@ -152,9 +158,9 @@ static int search_bench(int level, long budget, long count)
             struct engine_action a;
             engine_view_make(&g, engine_turn(&g), &v);
             int nc = __builtin_popcountll(v.legal);
-            if (nc > 1) {
+            if (nc > 1 && (!first || g.nplays < 4)) {
                 double t0 = sim_seconds();
-                ai_decide_budget(level, &v, &rng, (int)budget, &a);
+                ai_decide_flags(level, &v, &rng, (int)budget, flags, &a);
                 seconds += sim_seconds() - t0;
                 long deals = budget / nc > 0 ? budget / nc : 1;
                 playouts += (double)(deals * nc);
@@ -166,9 +172,11 @@ static int search_bench(int level, long budget, long count)
             engine_act(&g, &a, NULL, NULL);
         }
     }
-    printf("hearts-sim bench --search: %s, budget %ld, %ld play decisions "
-           "over whole hands, one core\n",
-           ai_level_name(level), budget, k);
+    printf("hearts-sim bench --search: %s%s, budget %ld, %ld play decisions "
+           "%s, one core\n",
+           ai_level_name(level),
+           flags & AI_PLAYOUT_RANDOM ? " (random playouts)" : "", budget, k,
+           first ? "in the first trick" : "over whole hands");
     printf("playouts %.0f (%.1f cards each on average), %.3f s: %.0f "
            "playouts/s, %.3f ms per decision\n",
            playouts, cards / playouts, seconds, playouts / seconds,
@@ -185,10 +193,16 @@ int sim_bench(int argc, char **argv)
     bool search = false;
     int level = AI_HARD;
     long budget = 0, count = 100;
+    int flags = 0;
+    bool first = false;
     for (int i = 0; i < argc; i++) {
         char *end;
         if (!strcmp(argv[i], "--search")) {
             search = true;
+        } else if (!strcmp(argv[i], "--random")) {
+            flags |= AI_PLAYOUT_RANDOM;
+        } else if (!strcmp(argv[i], "--first-trick")) {
+            first = true;
         } else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
             level = ai_level_find(argv[++i]);
             if (level < 0 || ai_default_budget(level) == 0) {
@@ -225,12 +239,13 @@ int sim_bench(int argc, char **argv)
             fprintf(stderr, "usage: hearts-sim bench [--runs N] [--seconds "
                             "S]\n"
                             "       hearts-sim bench --search [--level "
-                            "LEVEL] [--budget N] [--decisions N]\n");
+                            "LEVEL] [--budget N] [--decisions N] "
+                            "[--random] [--first-trick]\n");
             return 2;
         }
     }
     if (search)
-        return search_bench(level, budget, count);
+        return search_bench(level, budget, count, flags, first);
     struct engine_rules r;
     struct engine_error e;
     if (engine_rules_parse(&r, "standard", 4, &e)) {

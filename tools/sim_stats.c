@@ -21,6 +21,7 @@ static const struct {
     {"moonblind", AI_MOON_BLIND},
     {"always", AI_GAME_ALWAYS},
     {"moonnear", AI_MOON_NEAR},
+    {"randomplay", AI_PLAYOUT_RANDOM},
     {"old", AI_EVAL_POINTS | AI_MOON_BLIND}, /* the level before both */
 };
 

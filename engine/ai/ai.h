@@ -88,12 +88,17 @@ int ai_decide_budget(int level, const struct engine_view *v,
  * goes by the objective only near the game's end, as the play does, and
  * is the engine's before (measured: it gives up games on standard and
  * omnibus, and under partners at a table of equals; it wins some only for
- * a side far the stronger, docs/engine.md).
+ * a side far the stronger, docs/engine.md). AI_PLAYOUT_RANDOM: the
+ * playouts play uniformly random legal cards (engine_playout) instead of
+ * the playout policy: the engine's random playout on the search's own
+ * path, what hearts-sim bench --search --random counts, and what the
+ * policy is worth (hard/randomplay).
  */
 #define AI_EVAL_POINTS 1
 #define AI_MOON_BLIND 2
 #define AI_GAME_ALWAYS 4
 #define AI_MOON_NEAR 8
+#define AI_PLAYOUT_RANDOM 16
 
 /* ai_decide_budget with the variant bits `flags` (ai_decide_budget is
  * this with 0). */

@@ -446,6 +446,17 @@ static void playout(struct engine_game *g, bool moon, struct engine_prng *rng)
     playout_steps(g, moon, rng);
 }
 
+/* The search's playout of g: the policy's, or with AI_PLAYOUT_RANDOM the
+ * engine's uniformly random one (engine_playout). */
+static void search_playout(struct engine_game *g, int flags,
+                           struct engine_prng *rng)
+{
+    if (flags & AI_PLAYOUT_RANDOM)
+        engine_playout(g, rng);
+    else
+        playout(g, !(flags & AI_MOON_BLIND), rng);
+}
+
 double ai_hand_margin(const struct engine_game *g, int seat)
 {
     /* sums of whole points, exact in a double: the same margin as the
@@ -701,7 +712,7 @@ static int search_play(const struct engine_view *v, struct engine_prng *rng,
             g = world;
             if (engine_play(&g, cards[i], NULL, NULL) != ENGINE_OK)
                 return cards[0]; /* a bug in the world; stay legal */
-            playout(&g, !(flags & AI_MOON_BLIND), rng);
+            search_playout(&g, flags, rng);
             sum[i] += value(&g, &o, v->seat, game);
         }
     }
@@ -774,7 +785,7 @@ static int search_pass(const struct engine_view *v, struct engine_prng *rng,
             memcpy(mine.cards, cand[i], (size_t)k);
             if (engine_act(&g, &mine, NULL, NULL) != ENGINE_OK)
                 continue;
-            playout(&g, !(flags & AI_MOON_BLIND), rng);
+            search_playout(&g, flags, rng);
             sum[i] += value(&g, &obj, v->seat, game);
             counted[i]++;
         }

@@ -359,7 +359,7 @@ static void test_sim_play_refusals(void **state)
          "(normal and hard have)\n"},
         {{"play", "--preset", "standard", "--seats", "hard/fast,easy", NULL},
          "hearts-sim play: unknown variant 'fast' of hard (points, moonblind, "
-         "always, moonnear, old)\n"},
+         "always, moonnear, randomplay, old)\n"},
         {{"play", "--preset", "standard", "--seats", "hard,,easy", NULL},
          "hearts-sim play: a seat left empty in 'hard,,easy'\n"},
         {{"play", "--preset", "standard", "--seats", "hard,easy,", NULL},
@@ -383,7 +383,7 @@ static void test_sim_play_refusals(void **state)
          "hearts-sim play: --against names a player already at the table\n"},
         {{"play", "--preset", "standard", "--against", "hard/fast", NULL},
          "hearts-sim play: --against: unknown variant 'fast' of hard (points, "
-         "moonblind, always, moonnear, old)\n"},
+         "moonblind, always, moonnear, randomplay, old)\n"},
         {{"play", "--preset", "standard", "--games", "1000001", "--against",
           "hard", NULL},
          "hearts-sim play: --against plays at most 1000000 games\n"},
@@ -402,7 +402,7 @@ static void test_sim_play_refusals(void **state)
          "'spot'?)\n"},
         {{"roundrobin", "--levels", "easy,normal/fast", NULL},
          "hearts-sim roundrobin: unknown variant 'fast' of normal (points, "
-         "moonblind, always, moonnear, old)\n"},
+         "moonblind, always, moonnear, randomplay, old)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_run r;
@@ -512,6 +512,25 @@ static void test_sim_bench_search(void **state)
                                   "60, 4 play decisions"));
     assert_non_null(strstr(r.out, "playouts "));
     assert_checksum_repeats(&r, args);
+    /* the engine's random playouts on the same path, in the first trick:
+     * other decisions, nearly whole hands played out */
+    const char *const random[] = {
+        "bench",    "--search",      "--budget",    "60", "--level", "normal",
+        "--random", "--first-trick", "--decisions", "4",  NULL};
+    struct sim_run rr;
+    sim_run(&rr, NULL, random);
+    assert_int_equal(rr.status, 0);
+    assert_non_null(strstr(rr.out, "hearts-sim bench --search: normal (random "
+                                   "playouts), budget 60, 4 play decisions "
+                                   "in the first trick"));
+    double cards = 0;
+    const char *p = strstr(rr.out, "playouts ");
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, "playouts %*f (%lf cards", &cards), 1);
+    assert_true(cards >= 48 && cards <= 51);
+    assert_null(strstr(rr.out, strstr(r.out, "(checksum ")));
+    assert_checksum_repeats(&rr, random);
+    sim_run_free(&rr);
     sim_run_free(&r);
     static const char *const bad[][3] = {{"--level", "easy", "searching"},
                                          {"--level", "frob", "searching"},

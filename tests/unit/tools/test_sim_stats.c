@@ -48,11 +48,12 @@ static void test_seat_parse_refuses_and_changes_nothing(void **state)
         {"", "unknown level '' (random, easy, normal, hard)"},
         {"/points", "unknown level '' (random, easy, normal, hard)"},
         {"hard/frob", "unknown variant 'frob' of hard (points, moonblind, "
-                      "always, moonnear, old)"},
+                      "always, moonnear, randomplay, old)"},
         {"hard/", "unknown variant '' of hard (points, moonblind, always, "
-                  "moonnear, old)"},
+                  "moonnear, randomplay, old)"},
         {"hard/points/points", "unknown variant 'points/points' of hard "
-                               "(points, moonblind, always, moonnear, old)"},
+                               "(points, moonblind, always, moonnear, "
+                               "randomplay, old)"},
         {"easy/points",
          "easy does not search: it has no variant 'points' (normal and hard "
          "have)"},
