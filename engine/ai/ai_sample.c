@@ -310,6 +310,15 @@ int ai_sampler_init_moon(struct ai_sampler *s, const struct engine_view *v,
         for (int suit = 0; suit < 4; suit++)
             s->takes[suit] |= (unsigned)(s->allow[i] >> suit & 1) << i;
     }
+    for (int suit = 0; suit < 4; suit++) {
+        uint64_t bits = 0;
+        for (int i = 0; i < s->nsuit[suit]; i++)
+            bits |= ENGINE_BIT(s->suit_cards[suit][i]);
+        s->order_counts[suit] = s->check || (bits & s->any_unlikely);
+        memcpy(s->all + s->nall, s->suit_cards[suit], (size_t)s->nsuit[suit]);
+        s->nall += s->nsuit[suit];
+    }
+    s->plain = !s->check && !s->any_unlikely;
     return 0;
 }
 
@@ -369,21 +378,81 @@ static int place_card(const struct ai_sampler *s, struct engine_prng *rng,
     return slot;
 }
 
+/*
+ * The plain deal (s->plain): every place takes any card, with the same
+ * odds, so each deal of the cards with the places' room is as likely.
+ * A partial Fisher-Yates draws each place's cards from those left, the
+ * last place takes the rest, and a draw is 16 bits of a 64-bit one
+ * (below 2^16 cards, the bound's rejection as in engine_pick_16): the
+ * odds of the card-by-card deal of ai_sample, in less than half of its
+ * instructions (hearts-sim bench --search, docs/benchmarks.md).
+ */
+static void deal_plain(const struct ai_sampler *s, struct engine_prng *rngp,
+                       struct ai_deal *d)
+{
+    uint8_t cards[ENGINE_MAX_CARDS];
+    const int n = s->nall, last = s->nslots - 1;
+    memcpy(cards, s->all, (size_t)n);
+    struct engine_prng rng = *rngp;
+    uint64_t x = 0;
+    int quarters = 0, i = 0;
+    for (int k = 0; k < last; k++) {
+        for (int c = s->cap[k]; c > 0 && i < n; c--, i++) {
+            uint32_t bound = (uint32_t)(n - i);
+            if (!quarters) {
+                x = engine_prng_next(&rng);
+                quarters = 4;
+            }
+            uint32_t m = (uint32_t)(x & 0xffff) * bound;
+            x >>= 16;
+            quarters--;
+            if ((m & 0xffff) < bound) {
+                uint32_t threshold = (0x10000 - bound) % bound;
+                while ((m & 0xffff) < threshold)
+                    m = (uint32_t)(engine_prng_next(&rng) >> 48) * bound;
+            }
+            int j = i + (int)(m >> 16);
+            uint8_t t = cards[j];
+            cards[j] = cards[i];
+            cards[i] = t;
+            put(s, d, k, t);
+        }
+    }
+    for (; i < n; i++)
+        put(s, d, last, cards[i]);
+    *rngp = rng;
+}
+
 void ai_sample(const struct ai_sampler *s, struct engine_prng *rng,
                struct ai_deal *d)
 {
     memset(d, 0, sizeof *d);
+    for (int i = 0; i < s->nforced; i++)
+        put(s, d, s->forced_slot[i], s->forced_card[i]);
+    if (s->plain) {
+        deal_plain(s, rng, d);
+        /* a stock is drawn in order */
+        shuffle(rng, d->hidden, d->nhidden);
+        return;
+    }
     int cap[AI_SLOTS];
     memcpy(cap, s->cap, sizeof cap);
     ai_sets want = want_of(s->nsuit), rooms = room_of(s, cap);
-    for (int i = 0; i < s->nforced; i++)
-        put(s, d, s->forced_slot[i], s->forced_card[i]);
     for (int o = 0; o < 4; o++) {
         int suit = s->suit_order[o];
         uint8_t cards[ENGINE_MAX_CARDS];
         int nc = s->nsuit[suit];
         memcpy(cards, s->suit_cards[suit], (size_t)nc);
-        shuffle(rng, cards, nc);
+        /* Each card goes to a place drawn by its room, so where no place
+         * is refused and no card is weighed less anywhere, every order of
+         * the cards deals every hand with the same odds (the product of
+         * the rooms as they shrink, over the cards left as they shrink)
+         * and the shuffle would only spend draws. Where a place may be
+         * refused, or a card weighed less, the first cards fare
+         * otherwise than the last, and the shuffle spreads that over
+         * them alike. */
+        if (s->order_counts[suit])
+            shuffle(rng, cards, nc);
         /* The places that take the suit, and their weights for a card that
          * no place probably lacks, kept up as the suit is dealt. Such a
          * card is placed here with the draw place_card would make; it

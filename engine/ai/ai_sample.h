@@ -56,6 +56,15 @@ struct ai_sampler {
     uint64_t any_unlikely;
     unsigned takes[4];
     bool check;
+    /* whether a suit's cards are shuffled before they are dealt: only
+     * where their order can change the deal's odds (see ai_sample) */
+    bool order_counts[4];
+    /* no place refuses a suit and no card is weighed less: every deal
+     * with the places' room is as likely, dealt from the `nall` cards of
+     * `all` (the suits' cards in a row) by a partial shuffle */
+    bool plain;
+    int nall;
+    uint8_t all[ENGINE_MAX_CARDS];
     ai_sets slot_sets[AI_SLOTS]; /* 1 in the lanes of the sets it takes */
 };
 

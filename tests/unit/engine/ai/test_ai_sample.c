@@ -268,6 +268,63 @@ static void test_sample_weighs_overtaking(void **state)
         fail_msg("seat 2 got %d low diamonds, seat 3 %d", to2, to3);
 }
 
+/* Before anyone shows a void or overtakes, the sampler deals plainly
+ * (ai_sample.c's deal_plain): every card goes to every other seat with
+ * the same odds, and two cards share a seat as dealt without replacement
+ * (12 in 38, not 1 in 3). A seat's void ends the plain deal. */
+static void test_sample_plain_odds(void **state)
+{
+    (void)state;
+    struct engine_rules r;
+    struct engine_game g;
+    sc_rules(&r, "black-lady", 4);
+    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+                            "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD", NULL,
+                            NULL};
+    sc_start(&g, &r, 3, hands, NULL);
+    struct engine_view v;
+    struct ai_sampler s;
+    engine_view_make(&g, 0, &v);
+    assert_int_equal(ai_sampler_init(&s, &v), 0);
+    assert_true(s.plain);
+    assert_int_equal(s.nall, 39);
+    enum { N = 6000 };
+    static int at[64][ENGINE_MAX_PLAYERS];
+    memset(at, 0, sizeof at);
+    int together = 0;
+    const int c1 = s.all[0], c2 = s.all[38];
+    struct engine_prng rng;
+    engine_prng_seed(&rng, 5);
+    for (int i = 0; i < N; i++) {
+        struct ai_deal d;
+        ai_sample(&s, &rng, &d);
+        check_deal(&g, &v, &s, &d, "plain");
+        for (int seat = 1; seat < 4; seat++) {
+            for (uint64_t m = d.hand[seat].one; m; m &= m - 1)
+                at[__builtin_ctzll(m)][seat]++;
+            uint64_t h = d.hand[seat].one;
+            together += (h >> c1 & 1) && (h >> c2 & 1);
+        }
+    }
+    /* 1 in 3: mean 2,000, standard deviation 36.5; five of them */
+    for (int k = 0; k < s.nall; k++)
+        for (int seat = 1; seat < 4; seat++)
+            if (at[s.all[k]][seat] < 2000 - 183 ||
+                at[s.all[k]][seat] > 2000 + 183)
+                fail_msg("%s went to seat %d %d times in %d",
+                         engine_card_name(s.all[k]), seat, at[s.all[k]][seat],
+                         N);
+    /* 12 in 38: mean 1,894.7, standard deviation 36.0 */
+    if (together < 1895 - 180 || together > 1895 + 180)
+        fail_msg("two cards shared a seat %d times in %d", together, N);
+    /* seat 1 shows void in clubs: no longer plain */
+    sc_plays(&g, "2C 2D");
+    engine_view_make(&g, 0, &v);
+    assert_int_equal(ai_sampler_init(&s, &v), 0);
+    assert_false(s.plain);
+    check_position(&g, 9, "plain, then a void");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_sample_voids_respected),
         cmocka_unit_test(test_sample_blind_pass),
         cmocka_unit_test(test_sample_weighs_overtaking),
+        cmocka_unit_test(test_sample_plain_odds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
