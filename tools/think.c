@@ -15,8 +15,10 @@
  * seats, and before each of seat 0's decisions with a choice (its pass,
  * a play with more than one legal card) ai_explain weighs it as the
  * review does, at half hard's budget unless `--budget` says, with the
- * pass made given as the seat's own. Prints the seconds per game (mean
- * and longest) and the time per position.
+ * choice made given as the seat's own. Prints the seconds per game (mean
+ * and longest), the time per position, and how many of easy's choices
+ * cost 0.5 points or more against the search's (what a review tells), by
+ * the first look's figures and by the second look's (ai.h's ai_explain).
  *
  * A benchmark: it asserts nothing.
  */
@@ -54,6 +56,11 @@ static int review_games(const struct engine_rules *r, long games, int budget)
     long k = 0, plays = 0, passes = 0, hands = 0;
     double game_total = 0, game_max = 0;
     unsigned sink = 0;
+    /* the costs a review tells (0.5 or more, TEACH_MIN_COST; by the second
+     * look also two standard errors or more, TEACH_SURE), by the first
+     * look's figures and by the second look's: [look][play, pass] */
+    long told[2][2] = {{0, 0}, {0, 0}};
+    double told_sum[2][2] = {{0, 0}, {0, 0}}, all_sum[2][2] = {{0, 0}, {0, 0}};
     for (long gi = 0; gi < games; gi++) {
         struct engine_game g;
         engine_game_init(&g, r, (uint64_t)gi + 1, (int)(gi % 4));
@@ -80,13 +87,25 @@ static int review_games(const struct engine_rules *r, long games, int budget)
                 engine_view_make(&g, s, &v);
                 struct ai_choice out[AI_EXPLAIN_MAX];
                 double t0 = now_ms();
-                int n = ai_explain(&v, &explain_rng, budget, pass ? &a : NULL,
-                                   out, AI_EXPLAIN_MAX);
+                int n = ai_explain(&v, &explain_rng, budget, &a, out,
+                                   AI_EXPLAIN_MAX);
                 double t = now_ms() - t0;
                 ms[k++] = t;
                 spent += t;
                 if (n > 0)
                     sink += out[0].action.cards[0];
+                if (n == 2) {
+                    double cost[2] = {out[1].first - out[0].first,
+                                      out[1].points - out[0].points};
+                    bool sure[2] = {true, cost[1] >= 2 * out[1].se};
+                    for (int look = 0; look < 2; look++) {
+                        all_sum[look][pass] += cost[look];
+                        if (cost[look] >= 0.5 && sure[look]) {
+                            told[look][pass]++;
+                            told_sum[look][pass] += cost[look];
+                        }
+                    }
+                }
                 if (pass)
                     passes++;
                 else
@@ -106,6 +125,17 @@ static int review_games(const struct engine_rules *r, long games, int budget)
            games ? game_total / 1e3 / (double)games : 0.0, game_max / 1e3);
     print_spread(k);
     printf(" (checksum %u)\n", sink);
+    printf("costs of 0.5 or more: plays %ld (%.1f points), passes %ld (%.1f) "
+           "by the first look; plays %ld (%.1f), passes %ld (%.1f) by the "
+           "second look and two standard errors, which a review tells\n",
+           told[0][0], told_sum[0][0], told[0][1], told_sum[0][1], told[1][0],
+           told_sum[1][0], told[1][1], told_sum[1][1]);
+    printf("mean cost of a play %.3f by the first look, %.3f by the second; "
+           "of a pass %.3f, %.3f\n",
+           plays ? all_sum[0][0] / (double)plays : 0.0,
+           plays ? all_sum[1][0] / (double)plays : 0.0,
+           passes ? all_sum[0][1] / (double)passes : 0.0,
+           passes ? all_sum[1][1] / (double)passes : 0.0);
     return 0;
 }
 

@@ -34,6 +34,7 @@ struct teach_pos {
     struct engine_action played;
     bool weighed; /* the worker gave both the played and the best */
     double cost;  /* points the play cost against the search's choice */
+    double se;    /* the cost's standard error */
     struct engine_action best;
 };
 
@@ -460,8 +461,7 @@ static void collect_step(void *ctx, const struct engine_game *g, int hand,
     j->seat = k->seat;
     j->rules = *g->rules;
     j->game = *g;
-    if (pass)
-        j->also = *a;
+    j->also = *a;
     engine_prng_seed(&j->rng, seed_of(k->game, (uint64_t)k->n));
     k->n++;
 }
@@ -586,6 +586,7 @@ static void weighed(struct teach_pos *p, const struct think_result *r)
             continue;
         p->weighed = true;
         p->cost = r->choices[i].points - r->choices[0].points;
+        p->se = r->choices[i].se;
         p->best = r->choices[0].action;
         return;
     }
@@ -649,6 +650,11 @@ static void pos_line(struct strbuf *sb, const struct teach_req *q,
                 MSG_S("best", best), MSG_S("cost", cost), MSG_END);
 }
 
+bool mgr_teach_told(double cost, double se)
+{
+    return cost >= TEACH_MIN_COST && cost >= TEACH_SURE * se;
+}
+
 /* Every position is weighed: the costliest, told. */
 static void review_done(struct teach_req *q)
 {
@@ -657,7 +663,7 @@ static void review_done(struct teach_req *q)
     double total = 0;
     for (int i = 0; i < q->npos; i++) {
         const struct teach_pos *p = &q->pos[i];
-        if (!p->weighed || p->cost < TEACH_MIN_COST)
+        if (!p->weighed || !mgr_teach_told(p->cost, p->se))
             continue;
         total += p->cost;
         int at = shown < TEACH_SHOWN ? shown++ : TEACH_SHOWN;

@@ -34,6 +34,10 @@
 /* A play costs at least this many points more than the search's choice
  * to be shown: less is within the sampling's noise. */
 #define TEACH_MIN_COST 0.5
+/* And at least this many standard errors of the second look's difference
+ * (ai.h's ai_explain): a cost the search cannot tell from its noise is not
+ * told (one in about 40 of the choices that cost nothing would be). */
+#define TEACH_SURE 2.0
 /* Hints and reviews being worked out at once, everyone's together. */
 #define TEACH_OPEN 8
 /* A review weighs at most this many hands: a longer game's last ones
@@ -45,6 +49,11 @@
 /* The option's value: "on" or "off" (case aside) into *on; 0, or -1 if
  * it is neither. */
 int mgr_teach_option(const char *value, bool *on);
+
+/* Whether a review tells a choice that cost `cost` points against the
+ * search's, with the standard error `se`: TEACH_MIN_COST or more, and
+ * TEACH_SURE standard errors or more. */
+bool mgr_teach_told(double cost, double se);
 
 /* hint, privately or in the table's channel (answered to the asker). */
 void mgr_cmd_hint(struct cmd *c);

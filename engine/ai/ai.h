@@ -126,19 +126,29 @@ int ai_level_rating(int level, int *se);
  * What the search thinks of each choice (ai_explain.c), for hints and
  * reviews: at the view's turn to play, every legal card; at its pass,
  * the candidate passes the search weighs, and `also` (a pass of the
- * seat's own) if it is none of them (NULL: none). Each is evaluated as
- * the searching levels do, over sampled deals of the unseen cards played
- * out by their playout policy, every choice on the same deals and with
- * the same playout luck, `budget` playouts in all (0: hard's);
- * deterministic under rng. `points` is the seat's expected points in
- * this hand as the rules score them (a moon, the bonus card), its
- * team's under partnerships. Fills out (up to max) fewest points first
- * and returns how many, or -1 if the seat has no such decision now, or
- * under rules the pass search does not model (blind passing, two decks).
+ * seat's own) if it is none of them. Each is evaluated as the searching
+ * levels do, over sampled deals of the unseen cards played out by their
+ * playout policy, every choice on the same deals and with the same
+ * playout luck, `budget` playouts in all (0: hard's); deterministic under
+ * rng. `points` is the seat's expected points in this hand as the rules
+ * score them (a moon, the bonus card), its team's under partnerships.
+ * Without `also` (a hint): fills out (up to max) fewest points first and
+ * returns how many. With `also` (a review: the seat's own play or pass,
+ * NULL: none), a second look: the best choice and `also` are weighed
+ * again, alone, on fresh deals (a quarter of the budget more), and out
+ * holds those two, the best first (or the best alone when `also` is it),
+ * so that the difference of their points is what `also` cost, free of the
+ * luck that made the best the least of many noisy figures, with its
+ * standard error over the second look's deals (`se`). -1 if the seat
+ * has no such decision now, or under rules the pass search does not model
+ * (blind passing, two decks).
  */
 struct ai_choice {
     struct engine_action action; /* a play or a pass */
     double points;
+    double first; /* the first look's points (with `also`; else points) */
+    double se;    /* `also`'s, second: the standard error of its points
+                   * less the best's (else 0) */
 };
 
 /* The most choices ai_explain gives: a hand's cards, or the candidate

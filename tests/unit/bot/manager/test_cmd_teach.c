@@ -4,7 +4,8 @@
  * a table with hints on names a legal card; hints off, not one's turn,
  * not seated are refused; a game with hints counts on the hints board
  * alone, and keeps hints over a restart; review of the hand just played,
- * of an archived game by ID, and refusals of bad input.
+ * of an archived game by ID, only the costs told that the search can tell
+ * from its noise, and refusals of bad input.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -243,6 +244,19 @@ static void test_review_of_an_archived_game(void **state)
     refused("erin", "#h", "!review", "You have not finished a game here");
 }
 
+/* What a review tells: a cost of 0.5 points or more that is also two
+ * standard errors or more of the second look's difference. */
+static void test_review_tells_only_sure_costs(void **state)
+{
+    (void)state;
+    assert_true(mgr_teach_told(0.8, 0.3));
+    assert_true(mgr_teach_told(0.5, 0.25));
+    assert_true(mgr_teach_told(11.5, 0));
+    assert_false(mgr_teach_told(0.8, 0.5)); /* 1.6 standard errors */
+    assert_false(mgr_teach_told(0.49, 0));  /* under the noise floor */
+    assert_false(mgr_teach_told(-1.0, 0.1));
+}
+
 static void test_review_bad_input(void **state)
 {
     (void)state;
@@ -286,6 +300,7 @@ int main(void)
                                         setup_teach, teardown),
         cmocka_unit_test_setup_teardown(test_review_of_an_archived_game,
                                         setup_teach, teardown),
+        cmocka_unit_test(test_review_tells_only_sure_costs),
         cmocka_unit_test_setup_teardown(test_review_bad_input, setup_teach,
                                         teardown),
     };
