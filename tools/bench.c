@@ -246,6 +246,11 @@ int sim_bench(int argc, char **argv)
     }
     if (search)
         return search_bench(level, budget, count, flags, first);
+    if (flags || first) {
+        fprintf(stderr, "hearts-sim bench: --random and --first-trick are "
+                        "for --search\n");
+        return 2;
+    }
     struct engine_rules r;
     struct engine_error e;
     if (engine_rules_parse(&r, "standard", 4, &e)) {

@@ -531,6 +531,12 @@ static void test_sim_bench_search(void **state)
     assert_null(strstr(rr.out, strstr(r.out, "(checksum ")));
     assert_checksum_repeats(&rr, random);
     sim_run_free(&rr);
+    /* the search's options without --search */
+    sim_run(&rr, NULL, (const char *const[]){"bench", "--random", NULL});
+    assert_int_equal(rr.status, 2);
+    assert_string_equal(rr.out, "");
+    assert_non_null(strstr(rr.err, "are for --search"));
+    sim_run_free(&rr);
     sim_run_free(&r);
     static const char *const bad[][3] = {{"--level", "easy", "searching"},
                                          {"--level", "frob", "searching"},
