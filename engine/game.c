@@ -34,28 +34,6 @@ static inline uint32_t below_from(struct engine_prng *p, uint32_t x,
     return (uint32_t)(m >> 32);
 }
 
-/* Random numbers 16 bits at a time, four to a 64-bit draw, for random
- * passes and playouts: Lemire's bounded integer is exact at any width (a biased
- * product draws again, from fresh bits), and with at most 64 cards to
- * choose from it draws again less than once in a thousand picks. */
-struct quarter_draws {
-    uint64_t bits;
-    int left;
-};
-
-/* The next 16 random bits. */
-static inline uint32_t quarter(struct engine_prng *rng, struct quarter_draws *q)
-{
-    if (q->left == 0) {
-        q->bits = engine_prng_next(rng);
-        q->left = 4;
-    }
-    uint32_t x = (uint32_t)(q->bits & 0xffff);
-    q->bits >>= 16;
-    q->left--;
-    return x;
-}
-
 /* Next seat clockwise still in the hand (domino drops players out). */
 static int next_in(const struct engine_game *g, int seat)
 {
@@ -947,7 +925,7 @@ void engine_pass_random(struct engine_game *g, struct engine_prng *rng,
         if (decks == 1) {
             uint64_t h = g->hand[s].one;
             for (int i = 0; i < k; i++) {
-                int c = engine_pick_16(&local, quarter(&local, &q), h);
+                int c = engine_pick_16(&local, engine_quarter(&local, &q), h);
                 h &= ~ENGINE_BIT(c);
                 g->pass_cards[s][i] = (uint8_t)c;
             }
@@ -1074,15 +1052,15 @@ playout_loop(struct engine_game *g, struct engine_prng *rngp, const bool narrow)
     /* any number of players, and the rest of a trick begun */
     while (tricks_left > 0 && (pos > 0 || n != 4)) {
         if (pos == 0) {
-            lead_card(g, &t, turn, quarter(&rng, &q), tricks_left == size,
-                      &rng);
+            lead_card(g, &t, turn, engine_quarter(&rng, &q),
+                      tricks_left == size, &rng);
             turn = next[turn];
             pos = 1;
         }
         for (; pos < n; pos++) {
             // cppcheck-suppress uninitvar ; hand[0..n) is filled above
-            follow_card(g, &t, turn, quarter(&rng, &q), tricks_left == size,
-                        &rng, narrow);
+            follow_card(g, &t, turn, engine_quarter(&rng, &q),
+                        tricks_left == size, &rng, narrow);
             turn = next[turn];
         }
         turn = end_trick(g, &t);

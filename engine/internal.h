@@ -45,21 +45,52 @@ static inline int bits_nth(uint64_t x, unsigned k)
 #endif
 }
 
-/* A uniformly chosen card of a non-empty set, from 16 random bits x:
+/* A uniform integer below bound (at most 2^16), from 16 random bits x:
  * Lemire's bounded integer, exact at this width (a biased product draws
- * again, from the top 16 bits of the next 64 bits). For the random passes
- * and the playouts, which use a 64-bit draw for several choices. */
-static inline int engine_pick_16(struct engine_prng *rng, uint32_t x,
-                                 uint64_t set)
+ * again, from the top 16 bits of the next 64 bits). For the random passes,
+ * the playouts and the sampler's plain deal, which use a 64-bit draw for
+ * several choices. */
+static inline uint32_t engine_below_16(struct engine_prng *rng, uint32_t x,
+                                       uint32_t bound)
 {
-    uint32_t bound = (uint32_t)bits_count(set);
     uint32_t m = x * bound;
     if ((m & 0xffff) < bound) {
         uint32_t threshold = (0x10000 - bound) % bound;
         while ((m & 0xffff) < threshold)
             m = (uint32_t)(engine_prng_next(rng) >> 48) * bound;
     }
-    return bits_nth(set, m >> 16);
+    return m >> 16;
+}
+
+/* A uniformly chosen card of a non-empty set, from 16 random bits x. */
+static inline int engine_pick_16(struct engine_prng *rng, uint32_t x,
+                                 uint64_t set)
+{
+    return bits_nth(set, engine_below_16(rng, x, (uint32_t)bits_count(set)));
+}
+
+/* Random numbers 16 bits at a time, four to a 64-bit draw, for random
+ * passes, playouts and the sampler's plain deal: Lemire's bounded integer is
+ * exact at any width (a biased product draws again, from fresh bits), and with
+ * at most 64 cards to choose from it draws again less than once in a thousand
+ * picks. */
+struct quarter_draws {
+    uint64_t bits;
+    int left;
+};
+
+/* The next 16 random bits. */
+static inline uint32_t engine_quarter(struct engine_prng *rng,
+                                      struct quarter_draws *q)
+{
+    if (q->left == 0) {
+        q->bits = engine_prng_next(rng);
+        q->left = 4;
+    }
+    uint32_t x = (uint32_t)(q->bits & 0xffff);
+    q->bits >>= 16;
+    q->left--;
+    return x;
 }
 
 /* A uniformly chosen card of a non-empty set. */

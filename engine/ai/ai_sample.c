@@ -383,7 +383,7 @@ static int place_card(const struct ai_sampler *s, struct engine_prng *rng,
  * odds, so each deal of the cards with the places' room is as likely.
  * A partial Fisher-Yates draws each place's cards from those left, the
  * last place takes the rest, and a draw is 16 bits of a 64-bit one
- * (below 2^16 cards, the bound's rejection as in engine_pick_16): the
+ * (engine_quarter, engine_below_16, as the engine's playouts): the
  * odds of the card-by-card deal of ai_sample, in less than half of its
  * instructions (hearts-sim bench --search, docs/benchmarks.md).
  */
@@ -394,24 +394,12 @@ static void deal_plain(const struct ai_sampler *s, struct engine_prng *rngp,
     const int n = s->nall, last = s->nslots - 1;
     memcpy(cards, s->all, (size_t)n);
     struct engine_prng rng = *rngp;
-    uint64_t x = 0;
-    int quarters = 0, i = 0;
+    struct quarter_draws q = {0, 0};
+    int i = 0;
     for (int k = 0; k < last; k++) {
         for (int c = s->cap[k]; c > 0 && i < n; c--, i++) {
-            uint32_t bound = (uint32_t)(n - i);
-            if (!quarters) {
-                x = engine_prng_next(&rng);
-                quarters = 4;
-            }
-            uint32_t m = (uint32_t)(x & 0xffff) * bound;
-            x >>= 16;
-            quarters--;
-            if ((m & 0xffff) < bound) {
-                uint32_t threshold = (0x10000 - bound) % bound;
-                while ((m & 0xffff) < threshold)
-                    m = (uint32_t)(engine_prng_next(&rng) >> 48) * bound;
-            }
-            int j = i + (int)(m >> 16);
+            int j = i + (int)engine_below_16(&rng, engine_quarter(&rng, &q),
+                                             (uint32_t)(n - i));
             uint8_t t = cards[j];
             cards[j] = cards[i];
             cards[i] = t;

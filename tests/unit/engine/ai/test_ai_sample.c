@@ -198,6 +198,17 @@ static void test_sample_options(void **state)
     }
 }
 
+/* Black Lady, dealer 3: seat 0 holds every club, seat 1 every diamond,
+ * seats 2 and 3 the rest; seat 0 leads the 2♣. */
+static void clubs_and_diamonds(struct engine_game *g, struct engine_rules *r)
+{
+    sc_rules(r, "black-lady", 4);
+    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+                            "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD", NULL,
+                            NULL};
+    sc_start(g, r, 3, hands, NULL);
+}
+
 /* A seat void in two suits with few cards left: the deal must still put
  * the other suits' cards where they fit, every time. */
 static void test_sample_voids_respected(void **state)
@@ -205,11 +216,7 @@ static void test_sample_voids_respected(void **state)
     (void)state;
     struct engine_rules r;
     struct engine_game g;
-    sc_rules(&r, "black-lady", 4);
-    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
-                            "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD", NULL,
-                            NULL};
-    sc_start(&g, &r, 3, hands, NULL);
+    clubs_and_diamonds(&g, &r);
     /* seat 1 shows void in clubs at once */
     sc_plays(&g, "2C 2D");
     check_position(&g, 7, "black-lady void");
@@ -277,11 +284,7 @@ static void test_sample_plain_odds(void **state)
     (void)state;
     struct engine_rules r;
     struct engine_game g;
-    sc_rules(&r, "black-lady", 4);
-    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
-                            "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD", NULL,
-                            NULL};
-    sc_start(&g, &r, 3, hands, NULL);
+    clubs_and_diamonds(&g, &r);
     struct engine_view v;
     struct ai_sampler s;
     engine_view_make(&g, 0, &v);
