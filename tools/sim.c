@@ -662,13 +662,14 @@ int sim_play(int argc, char **argv)
         return 2;
     }
     if (o.has_against) {
-        for (int s = 0; s < n; s++) {
-            if (sim_seat_same(&o.seats[s], &o.against)) {
-                fprintf(stderr, "hearts-sim play: --against names a "
-                                "player already at the table\n");
-                return 2;
-            }
+        if (sim_seat_same(&o.seats[0], &o.against)) {
+            fprintf(stderr, "hearts-sim play: --against names the player "
+                            "it replaces\n");
+            return 2;
         }
+        /* counted apart, so that it may be one of the others at the table
+         * (hard against three hard/points, and hard/points in its seat) */
+        o.against.apart = 1;
         if (o.games > SIM_AGAINST_MAX_GAMES) {
             fprintf(stderr,
                     "hearts-sim play: --against plays at most %d games\n",

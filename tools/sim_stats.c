@@ -74,6 +74,7 @@ int sim_seat_parse(const char *word, struct sim_seat *out, char *err,
     }
     out->level = level;
     out->flags = flags;
+    out->apart = 0;
     return 0;
 }
 
@@ -96,7 +97,7 @@ void sim_seat_name(const struct sim_seat *s, char *buf, size_t len)
 
 int sim_seat_same(const struct sim_seat *a, const struct sim_seat *b)
 {
-    return a->level == b->level && a->flags == b->flags;
+    return a->level == b->level && a->flags == b->flags && a->apart == b->apart;
 }
 
 int sim_seating_of(int seat, int rotation, int n)

@@ -9,10 +9,13 @@
 
 #include <stddef.h>
 
-/* A seat's computer player: a level (ai.h) and its variant bits (AI_*). */
+/* A seat's computer player: a level (ai.h) and its variant bits (AI_*).
+ * apart: a player counted apart from the same level and variant in other
+ * seats (--against's, which may be one of the table's). */
 struct sim_seat {
     int level;
     int flags;
+    int apart;
 };
 
 /*

@@ -338,6 +338,41 @@ static void test_sim_play_against(void **state)
     sim_run_free(&r);
 }
 
+/* --against may name one of the others at the table: hard against three
+ * hard/points, and a hard/points in hard's seat, counted apart from the
+ * three, on the same deals in the same seatings. */
+static void test_sim_play_against_one_of_the_table(void **state)
+{
+    (void)state;
+    struct sim_run r;
+    sim_run(&r, NULL,
+            (const char *const[]){"play", "--preset", "standard", "--seats",
+                                  "hard,hard/points,hard/points,hard/points",
+                                  "--budget", "hard=20", "--games", "4",
+                                  "--seed", "5", "--duplicate", "--against",
+                                  "hard/points", NULL});
+    assert_int_equal(r.status, 0);
+    const char *against = strstr(
+        r.out, "\nagainst: hard/points in hard's seats, the same deals and "
+               "seeds\nlevel  ");
+    assert_non_null(against);
+    /* one seat of it, not four */
+    double pa, wa, ph, wh;
+    level_figures(against, "\nhard/points        1  ", 2, &pa, &wa);
+    level_figures(r.out, "\nhard               1  ", 3, &ph, &wh);
+    double w, wse, wun;
+    const char *paired =
+        strstr(against, "\nhard less hard/points, paired by deal: won ");
+    assert_non_null(paired);
+    assert_int_equal(sscanf(paired,
+                            "\nhard less hard/points, paired by deal: won %lf "
+                            "%% (std.err %lf, unpaired %lf)",
+                            &w, &wse, &wun),
+                     3);
+    assert_float_equal(w, wh - wa, 0.006);
+    sim_run_free(&r);
+}
+
 static void test_sim_play_refusals(void **state)
 {
     (void)state;
@@ -379,8 +414,8 @@ static void test_sim_play_refusals(void **state)
          "hearts-sim play: --budget is PLAYOUTS (0: each level's own) or "
          "LEVEL=PLAYOUTS,... for searching levels\n"},
         {{"play", "--preset", "standard", "--seats", "hard,easy,easy,easy",
-          "--against", "easy", NULL},
-         "hearts-sim play: --against names a player already at the table\n"},
+          "--against", "HARD", NULL},
+         "hearts-sim play: --against names the player it replaces\n"},
         {{"play", "--preset", "standard", "--against", "hard/fast", NULL},
          "hearts-sim play: --against: unknown variant 'fast' of hard (points, "
          "moonblind, always, moonnear, randomplay, old)\n"},
@@ -620,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_sim_play_records),
         cmocka_unit_test(test_sim_play_duplicate),
         cmocka_unit_test(test_sim_play_against),
+        cmocka_unit_test(test_sim_play_against_one_of_the_table),
         cmocka_unit_test(test_sim_play_refusals),
         cmocka_unit_test(test_sim_roundrobin),
         cmocka_unit_test(test_sim_counts_are_plain_numbers),

@@ -18,7 +18,7 @@
 static void test_seat_parse_reads_level_and_variant(void **state)
 {
     (void)state;
-    struct sim_seat s = {-1, -1};
+    struct sim_seat s = {-1, -1, 0};
     char err[160] = "";
     assert_int_equal(sim_seat_parse("hard", &s, err, sizeof err), 0);
     assert_int_equal(s.level, AI_HARD);
@@ -32,10 +32,10 @@ static void test_seat_parse_reads_level_and_variant(void **state)
     struct sim_seat back;
     assert_int_equal(sim_seat_parse(name, &back, err, sizeof err), 0);
     assert_true(sim_seat_same(&s, &back));
-    sim_seat_name(&(struct sim_seat){AI_EASY, 0}, name, sizeof name);
+    sim_seat_name(&(struct sim_seat){AI_EASY, 0, 0}, name, sizeof name);
     assert_string_equal(name, "easy");
-    assert_false(sim_seat_same(&(struct sim_seat){AI_HARD, 0},
-                               &(struct sim_seat){AI_HARD, AI_EVAL_POINTS}));
+    assert_false(sim_seat_same(&(struct sim_seat){AI_HARD, 0, 0},
+                               &(struct sim_seat){AI_HARD, AI_EVAL_POINTS, 0}));
 }
 
 static void test_seat_parse_refuses_and_changes_nothing(void **state)
@@ -66,7 +66,7 @@ static void test_seat_parse_refuses_and_changes_nothing(void **state)
                                                  "normal, hard)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct sim_seat s = {7, 7};
+        struct sim_seat s = {7, 7, 0};
         char err[160] = "";
         assert_int_equal(sim_seat_parse(cases[i].word, &s, err, sizeof err),
                          -1);
@@ -94,8 +94,8 @@ static void test_seatings_move_every_player_one_seat(void **state)
                         seen |= 1 << s;
             assert_int_equal(seen, (1 << n) - 1);
         }
-    struct sim_seat h = {AI_HARD, 0}, e = {AI_EASY, 0},
-                    hp = {AI_HARD, AI_EVAL_POINTS};
+    struct sim_seat h = {AI_HARD, 0, 0}, e = {AI_EASY, 0, 0},
+                    hp = {AI_HARD, AI_EVAL_POINTS, 0};
     assert_int_equal(sim_seatings((struct sim_seat[]){h, e, e, e}, 4), 4);
     assert_int_equal(sim_seatings((struct sim_seat[]){h, e, h, e}, 4), 2);
     assert_int_equal(sim_seatings((struct sim_seat[]){e, e, e, e}, 4), 1);
@@ -104,6 +104,11 @@ static void test_seatings_move_every_player_one_seat(void **state)
     assert_int_equal(sim_seatings((struct sim_seat[]){h, e, hp, h, e, hp}, 6),
                      3);
     assert_int_equal(sim_seatings((struct sim_seat[]){h, h, e, e}, 4), 4);
+    /* a player counted apart (--against's) is not the same as its level */
+    struct sim_seat hp_apart = {AI_HARD, AI_EVAL_POINTS, 1};
+    assert_false(sim_seat_same(&hp, &hp_apart));
+    assert_int_equal(sim_seatings((struct sim_seat[]){hp_apart, hp, hp, hp}, 4),
+                     4);
 }
 
 static void test_mean_se_ordinary_and_by_group(void **state)
