@@ -84,8 +84,8 @@ static void decide(struct think_node *n)
             ai_explain(&v, &j->rng, j->budget, j->also.kind ? &j->also : NULL,
                        n->result.choices, AI_EXPLAIN_MAX);
     else
-        n->result.rc = ai_decide_budget(j->level, &v, &j->rng, j->budget,
-                                        &n->result.action);
+        n->result.rc = ai_decide_table(j->level, &v, &j->rng, j->budget, 0,
+                                       &j->table, &n->result.action);
 }
 
 /* A decided job joins the results, and the loop is woken. */

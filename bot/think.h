@@ -43,6 +43,8 @@ struct think_job {
     struct engine_rules rules;
     struct engine_game game;
     struct engine_prng rng;
+    /* THINK_DECIDE: what the level is told of the seats (ai_table) */
+    struct ai_table table;
     /* THINK_EXPLAIN: the seat's own pass, weighed too (kind 0: none) */
     struct engine_action also;
 };

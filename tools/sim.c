@@ -280,6 +280,11 @@ static int play_game(struct engine_game *g, const struct sim_seat *seats,
                      const int *budgets, struct engine_prng *rng,
                      const struct engine_sink *sink)
 {
+    /* the players are told each other's levels' ratings, as the bot tells
+     * its computer players */
+    struct ai_table table = {{0}};
+    for (int s = 0; s < g->n; s++)
+        table.rating[s] = ai_level_rating(seats[s].level, NULL);
     for (long steps = 0; steps < 10000000; steps++) {
         enum engine_phase phase = engine_phase(g);
         if (phase == ENGINE_PHASE_GAME_OVER)
@@ -295,8 +300,8 @@ static int play_game(struct engine_game *g, const struct sim_seat *seats,
             struct engine_view v;
             engine_view_make(g, s, &v);
             int level = seats[s].level;
-            if (ai_decide_flags(level, &v, rng, budgets[level], seats[s].flags,
-                                &a))
+            if (ai_decide_table(level, &v, rng, budgets[level], seats[s].flags,
+                                &table, &a))
                 return -1;
             enum engine_refusal why = engine_act(g, &a, sink, NULL);
             if (why) {

@@ -22,6 +22,7 @@ static const struct {
     {"always", AI_GAME_ALWAYS},
     {"moonnear", AI_MOON_NEAR},
     {"randomplay", AI_PLAYOUT_RANDOM},
+    {"untold", AI_TABLE_BLIND},
     {"old", AI_EVAL_POINTS | AI_MOON_BLIND}, /* the level before both */
 };
 

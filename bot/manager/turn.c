@@ -51,6 +51,17 @@ static int seat_level(const struct table *t, int seat)
     return s->human ? t->m->ai_level : s->level;
 }
 
+/* What the computer players are told of the table: each computer seat's
+ * level's rating; a person's seat is unknown (0), even while a computer
+ * plays for them, since people are rated on a scale of their own. */
+static void table_ratings(const struct table *t, struct ai_table *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int s = 0; s < t->game.n && s < ENGINE_MAX_PLAYERS; s++)
+        if (t->seats[s].used && !t->seats[s].human)
+            out->rating[s] = ai_level_rating(t->seats[s].level, NULL);
+}
+
 static int level_budget(const struct config *cfg, int level)
 {
     return level >= 0 && level < ai_level_count() ? cfg->playouts[level] : 0;
@@ -104,6 +115,7 @@ static bool computer_acts(struct table *t, int seat)
                             .seat = seat,
                             .rules = t->rules,
                             .game = t->game};
+    table_ratings(t, &job.table);
     engine_prng_seed(&job.rng, engine_prng_next(&t->rng));
     think_submit(m->think, &job);
     t->think_id = m->think_ids;

@@ -56,6 +56,13 @@ int ai_decide_flags(int level, const struct engine_view *v,
                     struct engine_prng *rng, int budget, int flags,
                     struct engine_action *a)
 {
+    return ai_decide_table(level, v, rng, budget, flags, NULL, a);
+}
+
+int ai_decide_table(int level, const struct engine_view *v,
+                    struct engine_prng *rng, int budget, int flags,
+                    const struct ai_table *t, struct engine_action *a)
+{
     const struct ai_level_row *row =
         &levels[level >= 0 && level < NLEVELS ? level : AI_RANDOM];
     if (budget <= 0 || row->info.budget == 0)
@@ -67,9 +74,11 @@ int ai_decide_flags(int level, const struct engine_view *v,
             return -1; /* not the shooter */
         a->kind = ENGINE_ACT_MOON;
         /* the searching levels choose by the game's objective */
-        a->moon = (uint8_t)(row->info.budget > 0 && !(flags & AI_EVAL_POINTS)
-                                ? ai_moon_choice(v, flags & AI_MOON_NEAR)
-                                : v->moon_best);
+        a->moon =
+            (uint8_t)(row->info.budget > 0 && !(flags & AI_EVAL_POINTS)
+                          ? ai_moon_choice(v, flags & AI_MOON_NEAR,
+                                           flags & AI_TABLE_BLIND ? NULL : t)
+                          : v->moon_best);
         return 0;
     }
     return row->decide(v, rng, budget, flags, a);

@@ -92,19 +92,50 @@ int ai_decide_budget(int level, const struct engine_view *v,
  * playouts play uniformly random legal cards (engine_playout) instead of
  * the playout policy: the engine's random playout on the search's own
  * path, what hearts-sim bench --search --random counts, and what the
- * policy is worth (hard/randomplay).
+ * policy is worth (hard/randomplay). AI_TABLE_BLIND: the table's ratings
+ * (ai_decide_table) are not told to the level, as if it had none
+ * (hard/untold).
  */
 #define AI_EVAL_POINTS 1
 #define AI_MOON_BLIND 2
 #define AI_GAME_ALWAYS 4
 #define AI_MOON_NEAR 8
 #define AI_PLAYOUT_RANDOM 16
+#define AI_TABLE_BLIND 32
 
 /* ai_decide_budget with the variant bits `flags` (ai_decide_budget is
  * this with 0). */
 int ai_decide_flags(int level, const struct engine_view *v,
                     struct engine_prng *rng, int budget, int flags,
                     struct engine_action *a);
+
+/*
+ * What a computer player may be told of its table beyond its view: how
+ * strong each seat is, as a rating on the levels' scale (ai_level_rating:
+ * easy is 1500), 0 where it is not known (a person: people are rated
+ * among people, on a scale not comparable with the levels'). A rating
+ * outside AI_RATING_MIN to AI_RATING_MAX counts as unknown.
+ *
+ * Only the searching levels' moon choice under partners uses it: with
+ * two sides the gap after a moon is the same either way it is scored,
+ * and adding 26 to the others only shortens the game, which a side
+ * leading now wants unless it is expected to gain on the other over the
+ * hands left. Without ratings it takes the sides as alike, which is
+ * right at a table of equals and loses games for a side far the
+ * stronger (docs/engine.md, "Partners: the sides' strength").
+ */
+#define AI_RATING_MIN 1
+#define AI_RATING_MAX 4000
+
+struct ai_table {
+    int rating[ENGINE_MAX_PLAYERS];
+};
+
+/* ai_decide_flags told the table t (NULL: nothing; ai_decide_flags is
+ * this with NULL). */
+int ai_decide_table(int level, const struct engine_view *v,
+                    struct engine_prng *rng, int budget, int flags,
+                    const struct ai_table *t, struct engine_action *a);
 
 /*
  * A seat's margin in the hand just scored (g->points): the mean points of

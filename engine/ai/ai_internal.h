@@ -64,9 +64,11 @@ double ai_win_chance(const struct engine_game *g, int seat);
  * shooter by the same objective: the choice that leaves its side the
  * better chance to win the game (exact where the choice ends the game);
  * where the two are alike, the engine's (v->moon_best); with near_only,
- * the engine's too before the game's end is near. -1 if the view's seat
- * is not choosing. */
-int ai_moon_choice(const struct engine_view *v, bool near_only);
+ * the engine's too before the game's end is near. Under partners, t's
+ * ratings (NULL: none) tell it which side is expected to gain on the
+ * other over the hands left. -1 if the view's seat is not choosing. */
+int ai_moon_choice(const struct engine_view *v, bool near_only,
+                   const struct ai_table *t);
 
 /* The search's playout (ai_search.c), for ai_explain.c: plays the hand
  * in g to its end with the playout policy. */

@@ -564,10 +564,11 @@ static bool leads(const struct engine_rules *r, const int32_t *totals, int n,
 }
 
 /* The estimate, for a game that goes on from `totals` after `played`
- * hands. */
-static double chance_from(const struct engine_rules *r,
-                          const struct objective *o, const int32_t *totals,
-                          int n, int played, int seat)
+ * hands, where seat's side is expected to gain `drift` points a hand on
+ * each other side (0: the sides are alike). */
+static double chance_drift(const struct engine_rules *r,
+                           const struct objective *o, const int32_t *totals,
+                           int n, int played, int seat, double drift)
 {
     bool pairs = r->partners != ENGINE_PARTNERS_OFF;
     int me = pairs ? seat % 2 : seat;
@@ -581,8 +582,15 @@ static double chance_from(const struct engine_rules *r,
     double p = 1, k = 1 / sqrt(2 * var);
     for (int u = 0; u < units; u++)
         if (u != me)
-            p *= 0.5 * erfc((score[me] - score[u]) * k);
+            p *= 0.5 * erfc((score[me] - score[u] - drift * left) * k);
     return p;
+}
+
+static double chance_from(const struct engine_rules *r,
+                          const struct objective *o, const int32_t *totals,
+                          int n, int played, int seat)
+{
+    return chance_drift(r, o, totals, n, played, seat, 0);
 }
 
 static double win_chance(const struct engine_game *g, const struct objective *o,
@@ -595,7 +603,70 @@ static double win_chance(const struct engine_game *g, const struct objective *o,
 
 static bool near_end(const struct engine_view *v, const struct objective *o);
 
-int ai_moon_choice(const struct engine_view *v, bool near_only)
+/* The normal quantile: z with Phi(z) = p, 0 < p < 1 (by halving; the
+ * moon choice needs it once). */
+static double normal_quantile(double p)
+{
+    double lo = -10, hi = 10;
+    for (int i = 0; i < 80; i++) {
+        double mid = (lo + hi) / 2;
+        if (0.5 * erfc(-mid / sqrt(2)) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+/*
+ * Under partners, the points a hand that seat's side is expected to gain
+ * on the other's total, from the table's ratings (ai_table); 0 without
+ * partners, without ratings, or for sides rated alike. A seat rated 0
+ * (unknown: a person) counts as the mean of the rated ones.
+ *
+ * A side's rating is the sum of its two seats': `hard` and `easy` against
+ * two `easy` won 87 % of their games under partners (docs/engine.md), a
+ * side 330 above the other, where the sum says 260 and the mean 130. The
+ * ratings give the stronger side's chance to win a whole game, and the
+ * drift is what gives the same chance in the objective's own model: a
+ * difference of totals growing by drift a hand, with the pair's variance
+ * a hand, over the hands of a game from nothing.
+ */
+static double side_drift(const struct engine_rules *r,
+                         const struct objective *o, const struct ai_table *t,
+                         int n, int seat)
+{
+    if (!t || r->partners == ENGINE_PARTNERS_OFF || n != 4)
+        return 0;
+    double rating[4], sum = 0;
+    int known = 0;
+    for (int s = 0; s < 4; s++) {
+        int x = t->rating[s];
+        rating[s] = x >= AI_RATING_MIN && x <= AI_RATING_MAX ? x : 0;
+        if (rating[s] > 0) {
+            sum += rating[s];
+            known++;
+        }
+    }
+    if (known == 0)
+        return 0;
+    for (int s = 0; s < 4; s++)
+        if (rating[s] == 0)
+            rating[s] = sum / known;
+    int me = seat % 2;
+    double d = rating[me] + rating[me + 2] - rating[1 - me] - rating[3 - me];
+    if (fabs(d) < 1e-9)
+        return 0;
+    double won = 1 / (1 + pow(10, -d / 400));
+    const int32_t none[ENGINE_MAX_PLAYERS] = {0};
+    double hands = hands_left(r, o, none, n, 0);
+    if (hands < 1)
+        hands = 1;
+    return normal_quantile(won) * sqrt(2 * 2 * o->var / hands);
+}
+
+int ai_moon_choice(const struct engine_view *v, bool near_only,
+                   const struct ai_table *t)
 {
     if (v->moon_best < 0)
         return -1;
@@ -603,13 +674,14 @@ int ai_moon_choice(const struct engine_view *v, bool near_only)
     objective_init(v->rules, &o);
     if (near_only && !near_end(v, &o))
         return v->moon_best;
+    double drift = side_drift(v->rules, &o, t, v->n, v->seat);
     double chance[2];
     for (int mode = 0; mode < 2; mode++) {
         const struct engine_moon_option *x = &v->moon_option[mode];
         chance[mode] = x->over
                            ? among(v->rules, v->seat, x->winners, x->nwinners)
-                           : chance_from(v->rules, &o, x->totals, v->n,
-                                         v->hand_no, v->seat);
+                           : chance_drift(v->rules, &o, x->totals, v->n,
+                                          v->hand_no, v->seat, drift);
     }
     /* alike (both won, both lost, or too close to tell): the engine's
      * choice, by standing and gap */

@@ -3,7 +3,8 @@
  * loop, one per job, in order, with the decision the same job gives on the
  * loop thread; a seat with nothing to do gets -1; jobs still pending when
  * the worker is freed are dropped without a callback (and without a leak
- * under ASan); a decision under way does not hold up the loop.
+ * under ASan); a decision under way does not hold up the loop; the level
+ * is told the job's table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include "engine/engine.h"
 #include "bot/common/loop.h"
 #include "bot/think.h"
+#include "tests/support/scenario.h"
 
 #define MAX_RESULTS 64
 
@@ -318,6 +320,49 @@ static void test_think_decisions_before_explanations(void **state)
     think_test_hook(NULL);
 }
 
+/* The worker tells the level the job's table: under partners, seat 0's
+ * team (ahead 50 to 40) has shot the moon; told that it is two hard
+ * against two easy it keeps the game long (26 off itself), told nothing
+ * it ends it sooner (26 to the others). */
+static void test_think_tells_the_table(void **state)
+{
+    (void)state;
+    struct loop *l = loop_new();
+    struct think *th = think_new(l, collect, l);
+    struct think_job j;
+    memset(&j, 0, sizeof j);
+    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", NULL,
+                            NULL, NULL};
+    sc_rules(&j.rules, "standard pass_count=0 partners=team_score", 4);
+    sc_start(&j.game, &j.rules, 3, hands, NULL);
+    const int32_t totals[4] = {50, 40, 50, 40};
+    memcpy(j.game.totals, totals, sizeof totals);
+    while (engine_phase(&j.game) == ENGINE_PHASE_PLAY)
+        assert_int_equal(
+            engine_play(&j.game, __builtin_ctzll(engine_legal_plays(&j.game)),
+                        NULL, NULL),
+            ENGINE_OK);
+    assert_int_equal(engine_phase(&j.game), ENGINE_PHASE_MOON);
+    j.level = AI_HARD;
+    j.seat = 0;
+    j.id = 1;
+    think_submit(th, &j);
+    int hard = ai_level_rating(AI_HARD, NULL);
+    int easy = ai_level_rating(AI_EASY, NULL);
+    j.table = (struct ai_table){{hard, easy, hard, easy}};
+    j.id = 2;
+    think_submit(th, &j);
+    run_until(l, 2);
+    assert_int_equal(nresults, 2);
+    assert_int_equal(results[0].rc, 0);
+    assert_int_equal(results[0].action.kind, ENGINE_ACT_MOON);
+    assert_int_equal(results[0].action.moon, ENGINE_MOON_ADD_OTHERS);
+    assert_int_equal(results[1].rc, 0);
+    assert_int_equal(results[1].action.moon, ENGINE_MOON_SUBTRACT);
+    think_free(th);
+    loop_free(l);
+}
+
 static void test_think_offloads(void **state)
 {
     (void)state;
@@ -341,6 +386,7 @@ int main(void)
         cmocka_unit_test_setup(test_think_two_workers, setup),
         cmocka_unit_test_setup(test_think_decisions_before_explanations, setup),
         cmocka_unit_test_setup(test_think_offloads, setup),
+        cmocka_unit_test_setup(test_think_tells_the_table, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -394,7 +394,7 @@ static void test_sim_play_refusals(void **state)
          "(normal and hard have)\n"},
         {{"play", "--preset", "standard", "--seats", "hard/fast,easy", NULL},
          "hearts-sim play: unknown variant 'fast' of hard (points, moonblind, "
-         "always, moonnear, randomplay, old)\n"},
+         "always, moonnear, randomplay, untold, old)\n"},
         {{"play", "--preset", "standard", "--seats", "hard,,easy", NULL},
          "hearts-sim play: a seat left empty in 'hard,,easy'\n"},
         {{"play", "--preset", "standard", "--seats", "hard,easy,", NULL},
@@ -418,7 +418,7 @@ static void test_sim_play_refusals(void **state)
          "hearts-sim play: --against names the player it replaces\n"},
         {{"play", "--preset", "standard", "--against", "hard/fast", NULL},
          "hearts-sim play: --against: unknown variant 'fast' of hard (points, "
-         "moonblind, always, moonnear, randomplay, old)\n"},
+         "moonblind, always, moonnear, randomplay, untold, old)\n"},
         {{"play", "--preset", "standard", "--games", "1000001", "--against",
           "hard", NULL},
          "hearts-sim play: --against plays at most 1000000 games\n"},
@@ -437,7 +437,7 @@ static void test_sim_play_refusals(void **state)
          "'spot'?)\n"},
         {{"roundrobin", "--levels", "easy,normal/fast", NULL},
          "hearts-sim roundrobin: unknown variant 'fast' of normal (points, "
-         "moonblind, always, moonnear, randomplay, old)\n"},
+         "moonblind, always, moonnear, randomplay, untold, old)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_run r;

@@ -29,6 +29,10 @@ static void test_seat_parse_reads_level_and_variant(void **state)
     char name[32];
     sim_seat_name(&s, name, sizeof name);
     assert_string_equal(name, "normal/points");
+    assert_int_equal(sim_seat_parse("hard/untold", &s, err, sizeof err), 0);
+    assert_int_equal(s.flags, AI_TABLE_BLIND);
+    sim_seat_name(&s, name, sizeof name);
+    assert_string_equal(name, "hard/untold");
     struct sim_seat back;
     assert_int_equal(sim_seat_parse(name, &back, err, sizeof err), 0);
     assert_true(sim_seat_same(&s, &back));
@@ -48,12 +52,12 @@ static void test_seat_parse_refuses_and_changes_nothing(void **state)
         {"", "unknown level '' (random, easy, normal, hard)"},
         {"/points", "unknown level '' (random, easy, normal, hard)"},
         {"hard/frob", "unknown variant 'frob' of hard (points, moonblind, "
-                      "always, moonnear, randomplay, old)"},
+                      "always, moonnear, randomplay, untold, old)"},
         {"hard/", "unknown variant '' of hard (points, moonblind, always, "
-                  "moonnear, randomplay, old)"},
+                  "moonnear, randomplay, untold, old)"},
         {"hard/points/points", "unknown variant 'points/points' of hard "
                                "(points, moonblind, always, moonnear, "
-                               "randomplay, old)"},
+                               "randomplay, untold, old)"},
         {"easy/points",
          "easy does not search: it has no variant 'points' (normal and hard "
          "have)"},

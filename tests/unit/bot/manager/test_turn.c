@@ -730,6 +730,43 @@ static void test_a_levels_playouts_reach_its_decisions(void **state)
     assert_int_equal(__atomic_load_n(&last_budget, __ATOMIC_RELAXED), 123);
 }
 
+/* The computer players are told each computer seat's level's rating,
+ * and nothing of a person's (ai_table). */
+static void test_decisions_are_told_the_levels_ratings(void **state)
+{
+    (void)state;
+    gate(true);
+    said("alice", "#h", "!hearts partners pass_count=0");
+    said("alice", "#h", "!bot 1 easy");
+    said("alice", "#h", "!bot 2 hard");
+    said("alice", "#h", "!start");
+    struct table *t = the_table();
+    __atomic_store_n(&last_budget, -1, __ATOMIC_RELAXED);
+    for (int i = 0;
+         i < 600 && __atomic_load_n(&last_budget, __ATOMIC_RELAXED) < 0; i++) {
+        if (!t->think_id)
+            person_acts(t);
+        run_for(5);
+    }
+    assert_true(__atomic_load_n(&last_budget, __ATOMIC_RELAXED) >= 0);
+    struct ai_table told = last_job_table();
+    int hards = 0, easies = 0;
+    for (int s = 0; s < 4; s++) {
+        if (t->seats[s].human) {
+            assert_int_equal(told.rating[s], 0);
+            continue;
+        }
+        assert_int_equal(told.rating[s],
+                         ai_level_rating(t->seats[s].level, NULL));
+        hards += t->seats[s].level == AI_HARD;
+        easies += t->seats[s].level == AI_EASY;
+    }
+    assert_int_equal(hards, 2);
+    assert_int_equal(easies, 1);
+    assert_true(ai_level_rating(AI_HARD, NULL) > 0);
+    assert_int_equal(told.rating[seat_of_nick(t, "alice")], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -780,6 +817,9 @@ int main(void)
             teardown_thinking),
         cmocka_unit_test_setup_teardown(
             test_back_while_a_computer_thinks_for_one, setup_thinking,
+            teardown_thinking),
+        cmocka_unit_test_setup_teardown(
+            test_decisions_are_told_the_levels_ratings, setup_thinking,
             teardown_thinking),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,7 +26,8 @@ static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
 static bool gate_open;
 static int waiting;
-int last_budget; /* of the last job */
+int last_budget;                   /* of the last job */
+static struct ai_table last_table; /* of the last job, under gate_mu */
 
 static char idbuf[128];
 
@@ -587,6 +588,7 @@ static void held_at_gate(const struct think_job *j)
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 3;
     pthread_mutex_lock(&gate_mu);
+    last_table = j->table;
     waiting++;
     while (!gate_open &&
            pthread_cond_timedwait(&gate_cv, &gate_mu, &until) == 0)
@@ -601,6 +603,14 @@ void gate(bool open)
     gate_open = open;
     pthread_cond_broadcast(&gate_cv);
     pthread_mutex_unlock(&gate_mu);
+}
+
+struct ai_table last_job_table(void)
+{
+    pthread_mutex_lock(&gate_mu);
+    struct ai_table t = last_table;
+    pthread_mutex_unlock(&gate_mu);
+    return t;
 }
 
 int held(void)

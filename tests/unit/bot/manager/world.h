@@ -184,6 +184,9 @@ void gate(bool open);
 /* How many decisions wait at the gate now. */
 int held(void);
 
+/* What the last decision asked was told of the table's seats. */
+struct ai_table last_job_table(void);
+
 /* setup and teardown with every decision held at the gate. */
 int setup_thinking(void **state);
 int teardown_thinking(void **state);

@@ -93,13 +93,15 @@ test_ai_decide_budget_ignored_by_levels_that_do_not_search(void **state)
 /* A standard hand where seat 0 holds all the clubs, wins every trick
  * while the others (easy) dump, and has shot the moon: the game waits for
  * its choice. `totals` (or NULL) are the totals before the hand. */
-static void shoot_with_clubs(struct engine_rules *r, struct engine_game *g,
-                             struct engine_prng *rng, const int32_t *totals)
+static void shoot_with_clubs_under(struct engine_rules *r,
+                                   struct engine_game *g,
+                                   struct engine_prng *rng,
+                                   const int32_t *totals, const char *rules)
 {
     struct engine_action a;
     const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", NULL,
                             NULL, NULL};
-    sc_rules(r, "standard pass_count=0", 4);
+    sc_rules(r, rules, 4);
     sc_start(g, r, 3, hands, NULL);
     if (totals)
         memcpy(g->totals, totals, sizeof g->totals[0] * 4);
@@ -109,6 +111,12 @@ static void shoot_with_clubs(struct engine_rules *r, struct engine_game *g,
         assert_int_equal(engine_act(g, &a, NULL, NULL), ENGINE_OK);
     }
     assert_int_equal(engine_phase(g), ENGINE_PHASE_MOON);
+}
+
+static void shoot_with_clubs(struct engine_rules *r, struct engine_game *g,
+                             struct engine_prng *rng, const int32_t *totals)
+{
+    shoot_with_clubs_under(r, g, rng, totals, "standard pass_count=0");
 }
 
 static void test_ai_decide_moon_takes_best_choice(void **state)
@@ -178,6 +186,101 @@ static void test_ai_moon_choice_plays_for_the_game(void **state)
     assert_int_equal(engine, ENGINE_MOON_ADD_OTHERS);
     assert_int_equal(near, ENGINE_MOON_ADD_OTHERS);
     assert_int_equal(hard, ENGINE_MOON_ADD_OTHERS);
+}
+
+/* Seat 0's team (seats 0 and 2) shoots under partners=team_score with
+ * team totals `mine` and `theirs` before the hand: hard's moon choice
+ * told the table t (NULL: nothing), with `flags`. */
+static int partners_choice(int32_t mine, int32_t theirs,
+                           const struct ai_table *t, int flags)
+{
+    struct engine_rules r;
+    struct engine_game g;
+    struct engine_action a;
+    struct engine_prng rng;
+    const int32_t totals[4] = {mine, theirs, mine, theirs};
+    shoot_with_clubs_under(&r, &g, &rng, totals,
+                           "standard pass_count=0 partners=team_score");
+    struct engine_view v;
+    engine_view_make(&g, 0, &v);
+    assert_int_equal(ai_decide_table(AI_HARD, &v, &rng, 0, flags, t, &a), 0);
+    assert_int_equal(a.kind, ENGINE_ACT_MOON);
+    return a.moon;
+}
+
+/* Under partners the gap after a moon is the same either way; adding 26
+ * to the others only ends the game sooner. A team ahead by 10 (50 to 40)
+ * wants that when the sides are alike, and wants the game long when it
+ * is expected to gain on the other every hand (docs/engine.md). */
+static void test_ai_moon_choice_counts_the_sides_strength(void **state)
+{
+    (void)state;
+    const int hard = ai_level_rating(AI_HARD, NULL);
+    const int easy = ai_level_rating(AI_EASY, NULL);
+    assert_true(hard > easy + 200);
+    /* told nothing, or sides alike: the shorter game */
+    assert_int_equal(partners_choice(50, 40, NULL, 0), ENGINE_MOON_ADD_OTHERS);
+    const struct ai_table alike = {{easy, easy, easy, easy}};
+    assert_int_equal(partners_choice(50, 40, &alike, 0),
+                     ENGINE_MOON_ADD_OTHERS);
+    const struct ai_table unknown = {{0}};
+    assert_int_equal(partners_choice(50, 40, &unknown, 0),
+                     ENGINE_MOON_ADD_OTHERS);
+    /* two hard against two easy: the longer game */
+    const struct ai_table stronger = {{hard, easy, hard, easy}};
+    assert_int_equal(partners_choice(50, 40, &stronger, 0),
+                     ENGINE_MOON_SUBTRACT);
+    /* not told (hard/untold), or not choosing by the game: as before */
+    assert_int_equal(partners_choice(50, 40, &stronger, AI_TABLE_BLIND),
+                     ENGINE_MOON_ADD_OTHERS);
+    assert_int_equal(partners_choice(50, 40, &stronger, AI_EVAL_POINTS),
+                     ENGINE_MOON_SUBTRACT); /* the engine's: 26 off */
+    /* a person (0) counts as the mean of the rated seats: with hard as
+     * partner against two easy, still the stronger side */
+    const struct ai_table person = {{0, easy, hard, easy}};
+    assert_int_equal(partners_choice(50, 40, &person, 0), ENGINE_MOON_SUBTRACT);
+    /* the weaker side wants the game short all the more */
+    const struct ai_table weaker = {{easy, hard, easy, hard}};
+    assert_int_equal(partners_choice(50, 40, &weaker, 0),
+                     ENGINE_MOON_ADD_OTHERS);
+    /* ratings out of range are unknown: here the sides are alike */
+    const struct ai_table bad = {{hard, -1, hard, AI_RATING_MAX + 1}};
+    assert_int_equal(partners_choice(50, 40, &bad, 0), ENGINE_MOON_ADD_OTHERS);
+    /* far ahead, the shorter game is safer whatever the strength */
+    assert_int_equal(partners_choice(30, 50, &stronger, 0),
+                     ENGINE_MOON_ADD_OTHERS);
+}
+
+/* With the sides alike the choice is the one made without a table, in
+ * every position; without partners the table changes nothing. */
+static void test_ai_moon_choice_alike_sides_as_without(void **state)
+{
+    (void)state;
+    const int hard = ai_level_rating(AI_HARD, NULL);
+    const int easy = ai_level_rating(AI_EASY, NULL);
+    const struct ai_table alike = {{hard, hard, hard, hard}};
+    const struct ai_table crossed = {{hard, easy, easy, hard}};
+    for (int32_t mine = 0; mine < 100; mine += 9)
+        for (int32_t theirs = 0; theirs < 100; theirs += 7) {
+            int none = partners_choice(mine, theirs, NULL, 0);
+            assert_int_equal(partners_choice(mine, theirs, &alike, 0), none);
+            assert_int_equal(partners_choice(mine, theirs, &crossed, 0), none);
+        }
+    const struct ai_table stronger = {{hard, easy, easy, easy}};
+    for (int32_t lead = 0; lead < 100; lead += 11) {
+        struct engine_rules r;
+        struct engine_game g;
+        struct engine_action a, b;
+        struct engine_prng rng;
+        const int32_t totals[4] = {lead, 40, 50, 60};
+        shoot_with_clubs(&r, &g, &rng, totals);
+        struct engine_view v;
+        engine_view_make(&g, 0, &v);
+        assert_int_equal(ai_decide_table(AI_HARD, &v, &rng, 0, 0, NULL, &a), 0);
+        assert_int_equal(
+            ai_decide_table(AI_HARD, &v, &rng, 0, 0, &stronger, &b), 0);
+        assert_int_equal(a.moon, b.moon);
+    }
 }
 
 static void test_ai_decide_nothing_to_do(void **state)
@@ -357,6 +460,8 @@ int main(void)
             test_ai_decide_budget_ignored_by_levels_that_do_not_search),
         cmocka_unit_test(test_ai_decide_moon_takes_best_choice),
         cmocka_unit_test(test_ai_moon_choice_plays_for_the_game),
+        cmocka_unit_test(test_ai_moon_choice_counts_the_sides_strength),
+        cmocka_unit_test(test_ai_moon_choice_alike_sides_as_without),
         cmocka_unit_test(test_ai_decide_nothing_to_do),
         cmocka_unit_test(test_ai_level_find_names),
         cmocka_unit_test(test_ai_decide_every_preset_whole_games),
