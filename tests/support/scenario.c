@@ -183,6 +183,21 @@ void sc_start(struct engine_game *g, const struct engine_rules *r, int dealer,
     sc_deal(g, dealer, hands, rest);
 }
 
+void sc_shoot_with_clubs(struct engine_game *g, const struct engine_rules *r,
+                         const int32_t *totals)
+{
+    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", NULL,
+                            NULL, NULL};
+    sc_start(g, r, 3, hands, NULL);
+    if (totals)
+        memcpy(g->totals, totals, sizeof g->totals[0] * 4);
+    while (engine_phase(g) == ENGINE_PHASE_PLAY)
+        if (engine_play(g, __builtin_ctzll(engine_legal_plays(g)), NULL, NULL))
+            fail_msg("shoot_with_clubs: play refused");
+    if (engine_phase(g) != ENGINE_PHASE_MOON)
+        fail_msg("shoot_with_clubs: no moon choice");
+}
+
 void sc_legal(const struct engine_game *g, const char *cards)
 {
     uint64_t want = sc_set(cards);

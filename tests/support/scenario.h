@@ -48,6 +48,13 @@ void sc_deal(struct engine_game *g, int dealer, const char *const *hands,
 void sc_start(struct engine_game *g, const struct engine_rules *r, int dealer,
               const char *const *hands, const char *rest);
 
+/* Starts a game under r (which must pass nothing) where seat 0 holds
+ * every club, with `totals` (or NULL) before the hand: seat 0 wins every
+ * trick, whatever is played, and the hand is played (the lowest legal
+ * card each time) up to seat 0's moon choice. */
+void sc_shoot_with_clubs(struct engine_game *g, const struct engine_rules *r,
+                         const int32_t *totals);
+
 /* Asserts the legal plays are exactly `cards`. */
 void sc_legal(const struct engine_game *g, const char *cards);
 

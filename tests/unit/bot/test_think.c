@@ -331,18 +331,9 @@ static void test_think_tells_the_table(void **state)
     struct think *th = think_new(l, collect, l);
     struct think_job j;
     memset(&j, 0, sizeof j);
-    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", NULL,
-                            NULL, NULL};
     sc_rules(&j.rules, "standard pass_count=0 partners=team_score", 4);
-    sc_start(&j.game, &j.rules, 3, hands, NULL);
     const int32_t totals[4] = {50, 40, 50, 40};
-    memcpy(j.game.totals, totals, sizeof totals);
-    while (engine_phase(&j.game) == ENGINE_PHASE_PLAY)
-        assert_int_equal(
-            engine_play(&j.game, __builtin_ctzll(engine_legal_plays(&j.game)),
-                        NULL, NULL),
-            ENGINE_OK);
-    assert_int_equal(engine_phase(&j.game), ENGINE_PHASE_MOON);
+    sc_shoot_with_clubs(&j.game, &j.rules, totals);
     j.level = AI_HARD;
     j.seat = 0;
     j.id = 1;

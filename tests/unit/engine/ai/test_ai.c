@@ -90,27 +90,17 @@ test_ai_decide_budget_ignored_by_levels_that_do_not_search(void **state)
 
 /* ---- Through the table ----------------------------------------------- */
 
-/* A standard hand where seat 0 holds all the clubs, wins every trick
- * while the others (easy) dump, and has shot the moon: the game waits for
+/* A hand under `rules` where seat 0 holds all the clubs, wins every
+ * trick and has shot the moon (sc_shoot_with_clubs): the game waits for
  * its choice. `totals` (or NULL) are the totals before the hand. */
 static void shoot_with_clubs_under(struct engine_rules *r,
                                    struct engine_game *g,
                                    struct engine_prng *rng,
                                    const int32_t *totals, const char *rules)
 {
-    struct engine_action a;
-    const char *hands[4] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", NULL,
-                            NULL, NULL};
     sc_rules(r, rules, 4);
-    sc_start(g, r, 3, hands, NULL);
-    if (totals)
-        memcpy(g->totals, totals, sizeof g->totals[0] * 4);
+    sc_shoot_with_clubs(g, r, totals);
     engine_prng_seed(rng, 1);
-    while (engine_phase(g) == ENGINE_PHASE_PLAY) {
-        assert_int_equal(ai_act_for(AI_EASY, g, engine_turn(g), rng, &a), 0);
-        assert_int_equal(engine_act(g, &a, NULL, NULL), ENGINE_OK);
-    }
-    assert_int_equal(engine_phase(g), ENGINE_PHASE_MOON);
 }
 
 static void shoot_with_clubs(struct engine_rules *r, struct engine_game *g,
