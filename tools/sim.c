@@ -614,11 +614,13 @@ static void against_report(FILE *report, const struct play_opts *o,
     char who[32], was[32], won[16], wse[16];
     sim_seat_name(&o->against, who, sizeof who);
     sim_seat_name(&o->seats[0], was, sizeof was);
+    /* its own count of hands: the two players' games may differ in
+     * length (a moon choice that keeps a game going) */
     fprintf(report,
-            "against: %s in %s's seats, the same deals and seeds\n"
+            "against: %s in %s's seats, the same deals and seeds, %ld hand%s\n"
             "level          seats  points/hand  std.err   won %%  std.err  "
             "moons   margin  std.err\n",
-            who, was);
+            who, was, res->hands, res->hands == 1 ? "" : "s");
     pct(won, sizeof won, sim_mean_value(&pl->won), 1);
     pct(wse, sizeof wse, sim_mean_se(&pl->won), 1);
     fprintf(report, "%-13s  %5d  %11.3f  %7.3f  %6s  %7s  %5ld  %7.3f  %7.3f\n",

@@ -296,8 +296,18 @@ static void test_sim_play_against(void **state)
                                   "--against", "hard/points", "--records", "-",
                                   NULL});
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.err, "\nagainst: hard/points in hard's seats, "
-                                  "the same deals and seeds\nlevel  "));
+    const char *against = strstr(r.err, "\nagainst: hard/points in hard's "
+                                        "seats, the same deals and seeds, ");
+    assert_non_null(against);
+    long against_hands = 0;
+    char unit[8] = "";
+    assert_int_equal(sscanf(against,
+                            "\nagainst: hard/points in hard's seats, the same "
+                            "deals and seeds, %ld %7s",
+                            &against_hands, unit),
+                     2);
+    assert_string_equal(unit, "hands");
+    assert_non_null(strstr(against, " hands\nlevel  "));
     const char *paired =
         strstr(r.err, "\nhard less hard/points, paired by deal: won ");
     assert_non_null(paired);
@@ -330,6 +340,14 @@ static void test_sim_play_against(void **state)
                   &p2, &w2);
     assert_float_equal(p1, p2, 1e-9);
     assert_float_equal(w1, w2, 1e-9);
+    /* the hands of the second run are its own, as its own run counts
+     * them */
+    long alone_hands = -1;
+    assert_int_equal(sscanf(alone.out,
+                            "standard, 4 players, 8 games, %ld hands",
+                            &alone_hands),
+                     1);
+    assert_int_equal(against_hands, alone_hands);
     /* and hard's figures less those */
     double ph, wh;
     level_figures(r.err, "\nhard               1  ", 3, &ph, &wh);
@@ -354,7 +372,7 @@ static void test_sim_play_against_one_of_the_table(void **state)
     assert_int_equal(r.status, 0);
     const char *against = strstr(
         r.out, "\nagainst: hard/points in hard's seats, the same deals and "
-               "seeds\nlevel  ");
+               "seeds, ");
     assert_non_null(against);
     /* one seat of it, not four */
     double pa, wa, ph, wh;
