@@ -191,9 +191,7 @@ void sc_shoot_with_clubs(struct engine_game *g, const struct engine_rules *r,
     sc_start(g, r, 3, hands, NULL);
     if (totals)
         memcpy(g->totals, totals, sizeof g->totals[0] * 4);
-    while (engine_phase(g) == ENGINE_PHASE_PLAY)
-        if (engine_play(g, __builtin_ctzll(engine_legal_plays(g)), NULL, NULL))
-            fail_msg("shoot_with_clubs: play refused");
+    sc_play_out(g);
     if (engine_phase(g) != ENGINE_PHASE_MOON)
         fail_msg("shoot_with_clubs: no moon choice");
 }
